@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "OpenHealthKit",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
+        .library(name: "FitnessSensors", targets: ["FitnessSensors"]),
+        .library(name: "BluetoothLE", targets: ["BluetoothLE"]),
+        .executable(name: "workout", targets: ["workout"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // Pure values and logic for fitness sensors: readings and GATT profile decoders. Foundation only.
+        .target(name: "FitnessSensors"),
+        // Pure Bluetooth LE protocol: ATT PDUs, GATT client/server, HCI commands and events, advertising data.
+        .target(name: "BluetoothLE", dependencies: ["FitnessSensors"]),
+        // The HealthKit-compatible public API and the SQLite store.
+        .target(
+            name: "OpenHealthKit",
+            dependencies: [
+                "FitnessSensors",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "workout",
+            dependencies: [
+                "OpenHealthKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "StoreBenchmark",
+            dependencies: [
+                "OpenHealthKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/StoreBenchmark"
+        ),
+        .testTarget(name: "OpenHealthKitTests", dependencies: ["OpenHealthKit"]),
+        .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors"]),
+        .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
