@@ -77,11 +77,6 @@ public struct HKError: CustomNSError, Hashable, LocalizedError, Sendable {
     public static var errorBackgroundWorkoutSessionNotAllowed: Code { .errorBackgroundWorkoutSessionNotAllowed }
     public static var errorNotPermissibleForGuestUserMode: Code { .errorNotPermissibleForGuestUserMode }
 
-    /// Lets `catch HKError.errorInvalidArgument` match, as with Apple's bridged error codes.
-    public static func ~= (code: Code, error: any Error) -> Bool {
-        (error as? HKError)?.code == code
-    }
-
     static func defaultMessage(for code: Code) -> String {
         switch code {
         case .errorUnknown: "An unknown error occurred."
@@ -102,6 +97,11 @@ public struct HKError: CustomNSError, Hashable, LocalizedError, Sendable {
         case .errorNotPermissibleForGuestUserMode: "Not permitted in guest user mode."
         }
     }
+}
+
+/// Lets `catch HKError.errorInvalidArgument` match, as with Apple's bridged error codes.
+public func ~= (code: HKError.Code, error: any Error) -> Bool {
+    (error as? HKError)?.code == code
 }
 
 /// The HealthKit error domain constant (`HKErrorDomain`).

@@ -1,0 +1,72 @@
+import Foundation
+
+/// The app or program that saved an object. HealthKit: HKSource.
+///
+/// On Linux a source is a program: its name and its client identifier (by default the executable's name;
+/// see ``HKHealthStore``).
+public final class HKSource: NSObject, NSCopying, @unchecked Sendable {
+    public let name: String
+    public let bundleIdentifier: String
+
+    init(name: String, bundleIdentifier: String) {
+        self.name = name
+        self.bundleIdentifier = bundleIdentifier
+    }
+
+    /// The source of the running program.
+    public class func `default`() -> HKSource {
+        HKSource(name: ProcessInfo.processInfo.processName, bundleIdentifier: HKHealthStore.defaultClientIdentifier)
+    }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? HKSource else { return false }
+        return other.bundleIdentifier == bundleIdentifier && other.name == name
+    }
+
+    public override var hash: Int { bundleIdentifier.hashValue }
+    public override var description: String { "\(name) (\(bundleIdentifier))" }
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+}
+
+/// A version of a source. HealthKit: HKSourceRevision.
+public final class HKSourceRevision: NSObject, NSCopying, @unchecked Sendable {
+    public let source: HKSource
+    public let version: String?
+    public let productType: String?
+    public let operatingSystemVersion: OperatingSystemVersion
+
+    public init(source: HKSource, version: String?, productType: String?, operatingSystemVersion: OperatingSystemVersion) {
+        self.source = source
+        self.version = version
+        self.productType = productType
+        self.operatingSystemVersion = operatingSystemVersion
+    }
+
+    public convenience init(source: HKSource, version: String?) {
+        self.init(source: source, version: version, productType: nil,
+                  operatingSystemVersion: OperatingSystemVersion(majorVersion: 0, minorVersion: 0, patchVersion: 0))
+    }
+
+    /// The revision of the running program: its source, and the operating system it runs on.
+    static func current(clientIdentifier: String) -> HKSourceRevision {
+        HKSourceRevision(source: HKSource(name: ProcessInfo.processInfo.processName, bundleIdentifier: clientIdentifier),
+                         version: nil, productType: "Linux",
+                         operatingSystemVersion: ProcessInfo.processInfo.operatingSystemVersion)
+    }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? HKSourceRevision else { return false }
+        return other.source == source && other.version == version && other.productType == productType
+            && other.operatingSystemVersion.majorVersion == operatingSystemVersion.majorVersion
+            && other.operatingSystemVersion.minorVersion == operatingSystemVersion.minorVersion
+            && other.operatingSystemVersion.patchVersion == operatingSystemVersion.patchVersion
+    }
+
+    public override var hash: Int { source.hash }
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+}
+
+/// The version string of any version of a source. HealthKit: HKSourceRevisionAnyVersion.
+public let HKSourceRevisionAnyVersion = "HKSourceRevisionAnyVersion"
+/// Any product type. HealthKit: HKSourceRevisionAnyProductType.
+public let HKSourceRevisionAnyProductType = "HKSourceRevisionAnyProductType"

@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+
+/// Reads what was added and deleted since an anchor, and, with an update handler, keeps reporting changes.
+///
+/// Added samples come in anchor (save) order; deleted objects are matched by type only, since a deleted object's
+/// values are gone. The limit counts samples and deleted objects together. The returned anchor is the position of
+/// the last object reported, or the store's newest position when everything was reported.
+///
+/// HealthKit: HKAnchoredObjectQuery.
+public final class HKAnchoredObjectQuery: HKQuery, StoreObserving, @unchecked Sendable {
+    public typealias Handler = @Sendable (HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?) -> Void
+
+    public let limit: Int
+    private let resultsHandler: Handler
+    private let progress: Mutex<Progress>
+
+    private struct Progress {
+        var anchor: Int64
+        var updateHandler: Handler?
+        var stopped = false
+        var running = false
+        var pending = false
+    }
+
+    /// Called with each later change while the query runs. Set it before executing the query.
+    public var updateHandler: Handler? {
+        get { progress.withLock { $0.updateHandler } }
+        set { progress.withLock { $0.updateHandler = newValue } }
+    }
+
+    public init(type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int,
+                resultsHandler handler: @escaping Handler) {
+        self.limit = limit
+        self.resultsHandler = handler
+        self.progress = Mutex(Progress(anchor: anchor?.value ?? 0))
+        super.init(objectType: type, predicate: predicate, descriptors: [HKQueryDescriptor(sampleType: type, predicate: predicate)])
+    }
+
+    public init(queryDescriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int,
+                resultsHandler handler: @escaping Handler) {
+        self.limit = limit
+        self.resultsHandler = handler
+        self.progress = Mutex(Progress(anchor: anchor?.value ?? 0))
+        super.init(objectType: nil, predicate: nil, descriptors: queryDescriptors)
+    }
+
+    override func run(in store: HKHealthStore) {
+        deliver(in: store, initial: true)
+    }
+
+    override func didStop() {
+        progress.withLock { $0.stopped = true }
+    }
+
+    func storeDidChange(_ store: HKHealthStore) {
+        let start = progress.withLock { state -> Bool in
+            guard !state.stopped, state.updateHandler != nil else { return false }
+            if state.running { state.pending = true; return false }
+            return true
+        }
+        if start { deliver(in: store, initial: false) }
+    }
+
+    private func deliver(in store: HKHealthStore, initial: Bool) {
+        let from = progress.withLock { state -> Int64 in
+            state.running = true
+            return state.anchor
+        }
+        let descriptors = UncheckedBox(self.descriptors)
+        let limit = limit
+        store.complete({
+            UncheckedBox(try store.fetchChanges(descriptors.value, after: from, limit: limit))
+        }, { [self] result in
+            let (handler, again) = progress.withLock { state -> (Handler?, Bool) in
+                if case .success(let changes) = result { state.anchor = max(state.anchor, changes.value.anchor) }
+                state.running = false
+                let again = state.pending && !state.stopped
+                state.pending = false
+                if state.stopped { return (nil, false) }
+                return (initial ? resultsHandler : state.updateHandler, again)
+            }
+            if initial && progress.withLock({ $0.updateHandler == nil }) { store.finished(self) }
+            if let handler {
+                switch result {
+                case .success(let changes):
+                    handler(self, changes.value.samples, changes.value.deleted, HKQueryAnchor(value: changes.value.anchor), nil)
+                case .failure(let error):
+                    handler(self, nil, nil, nil, error)
+                }
+            }
+            if again { deliver(in: store, initial: false) }
+        })
+    }
+}
+
+extension HKHealthStore {
+    struct Changes {
+        var samples: [HKSample]
+        var deleted: [HKDeletedObject]
+        var anchor: Int64
+    }
+
+    /// Samples added and objects deleted after an anchor, merged in anchor order and limited together.
+    func fetchChanges(_ descriptors: [HKQueryDescriptor], after anchor: Int64, limit: Int) throws -> Changes {
+        let database = try database()
+        let access = try readAccess(database)
+        return try database.read { db in
+            let samples = try database.fetchSamples(descriptors, limit: limit, sortDescriptors: [], afterAnchor: anchor,
+                                                    access: access, db)
+            let ids = try samples.isEmpty ? [] : anchorsOf(samples, db)
+            let deleted = try database.fetchDeletedObjects(descriptors, afterAnchor: anchor, access: access, db)
+            var merged: [(Int64, Either)] = zip(ids, samples).map { ($0, .sample($1)) } + deleted.map { ($0, .deleted($1)) }
+            merged.sort { $0.0 < $1.0 }
+            if limit > 0 && merged.count > limit { merged.removeLast(merged.count - limit) }
+            let newest = limit > 0 && merged.count == limit ? merged.last!.0 : max(anchor, try database.currentAnchor(db))
+            return Changes(samples: merged.compactMap { if case .sample(let s) = $0.1 { s } else { nil } },
+                           deleted: merged.compactMap { if case .deleted(let d) = $0.1 { d } else { nil } },
+                           anchor: newest)
+        }
+    }
+
+    private enum Either {
+        case sample(HKSample)
+        case deleted(HKDeletedObject)
+    }
+
+    private func anchorsOf(_ samples: [HKSample], _ db: GRDB.Database) throws -> [Int64] {
+        let statement = try db.cachedStatement(sql: "SELECT id FROM samples WHERE uuid = ?")
+        return try samples.map { sample in try Int64.fetchOne(statement, arguments: [sample.uuid]) ?? 0 }
+    }
+}
+
+import GRDB

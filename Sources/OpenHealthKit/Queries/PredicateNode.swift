@@ -1,0 +1,131 @@
+import Foundation
+
+/// What an `HKQuery` predicate means, as a tree the store compiles to SQL.
+///
+/// `HKQuery.predicateFor…` functions return an ``HKQueryPredicate`` (an `NSPredicate`) carrying one of these;
+/// `NSCompoundPredicate`s of them are read back into `.and`/`.or`/`.not`.
+indirect enum PredicateNode: Sendable {
+    /// Samples are compared with a value of one of their own columns.
+    enum Comparison: Sendable {
+        case lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual, equal, notEqual
+
+        init?(_ type: NSComparisonPredicate.Operator) {
+            switch type {
+            case .lessThan: self = .lessThan
+            case .lessThanOrEqualTo: self = .lessThanOrEqual
+            case .greaterThan: self = .greaterThan
+            case .greaterThanOrEqualTo: self = .greaterThanOrEqual
+            case .equalTo: self = .equal
+            case .notEqualTo: self = .notEqual
+            default: return nil
+            }
+        }
+
+        var sql: String {
+            switch self {
+            case .lessThan: "<"
+            case .lessThanOrEqual: "<="
+            case .greaterThan: ">"
+            case .greaterThanOrEqual: ">="
+            case .equal: "="
+            case .notEqual: "<>"
+            }
+        }
+
+        func holds(_ lhs: Double, _ rhs: Double) -> Bool {
+            switch self {
+            case .lessThan: lhs < rhs
+            case .lessThanOrEqual: lhs <= rhs
+            case .greaterThan: lhs > rhs
+            case .greaterThanOrEqual: lhs >= rhs
+            case .equal: lhs == rhs
+            case .notEqual: lhs != rhs
+            }
+        }
+    }
+
+    /// Which value of a statistics row a predicate compares.
+    enum Statistic: String, Sendable {
+        case sum, average, minimum, maximum
+    }
+
+    case constant(Bool)
+    case uuids([UUID])
+    case associatedWithWorkout(UUID)
+    /// Samples in a date range; the options are `HKQueryOptions`.
+    case sampleDates(start: Date?, end: Date?, options: HKQueryOptions)
+    case workoutActivityType(HKWorkoutActivityType)
+    case workoutDuration(Comparison?, TimeInterval)
+    /// A workout statistic of any of the listed types (a deprecated total names several distance types).
+    case workoutStatistic(types: [String], Statistic, Comparison?, Double)
+    /// Matches workouts with at least one activity matching the inner activity predicate.
+    case workoutsWithActivity(PredicateNode)
+    case activityType(HKWorkoutActivityType)
+    case activityDuration(Comparison?, TimeInterval)
+    case activityDates(start: Date?, end: Date?, options: HKQueryOptions)
+    case activityStatistic(type: String, Statistic, Comparison?, Double)
+    case and([PredicateNode])
+    case or([PredicateNode])
+    case not(PredicateNode)
+    /// A predicate OpenHealthKit cannot run as SQL (a block predicate); kept for the error message.
+    case foreign(String)
+
+    /// Whether the node only makes sense inside `predicateForWorkouts(activityPredicate:)`.
+    var isActivityNode: Bool {
+        switch self {
+        case .activityType, .activityDuration, .activityDates, .activityStatistic: true
+        case .and(let nodes), .or(let nodes): !nodes.isEmpty && nodes.allSatisfy(\.isActivityNode)
+        case .not(let node): node.isActivityNode
+        default: false
+        }
+    }
+
+    /// Reads any predicate back into a node: ours carry theirs, compounds are walked, value predicates are constants.
+    init(_ predicate: NSPredicate) {
+        if let ours = predicate as? HKQueryPredicate {
+            self = ours.node
+        } else if let compound = predicate as? NSCompoundPredicate {
+            let children = compound.subpredicates.map { child -> PredicateNode in
+                if let child = child as? NSPredicate { return PredicateNode(child) }
+                return .foreign("\(child)")
+            }
+            switch compound.compoundPredicateType {
+            case .and: self = .and(children)
+            case .or: self = .or(children)
+            case .not: self = children.count == 1 ? .not(children[0]) : .not(.and(children))
+            @unknown default: self = .foreign(compound.predicateFormat)
+            }
+        } else if predicate.predicateFormat == "TRUEPREDICATE" {
+            self = .constant(true)
+        } else if predicate.predicateFormat == "FALSEPREDICATE" {
+            self = .constant(false)
+        } else {
+            self = .foreign(predicate.predicateFormat)
+        }
+    }
+}
+
+/// An `NSPredicate` made by one of `HKQuery`'s predicate functions; the store runs it as SQL.
+///
+/// `evaluate(with:)` answers for objects in memory from what the object itself knows; a predicate that needs
+/// the store (samples associated with a workout) evaluates to false there.
+public final class HKQueryPredicate: NSPredicate {
+    let node: PredicateNode
+
+    init(_ node: PredicateNode) {
+        self.node = node
+        super.init(value: true)
+    }
+
+    public required init?(coder: NSCoder) { nil }
+
+    public override var predicateFormat: String { "HKQueryPredicate(\(node))" }
+
+    public override func evaluate(with object: Any?) -> Bool {
+        PredicateEvaluator.evaluate(node, object)
+    }
+
+    public override func evaluate(with object: Any?, substitutionVariables bindings: [String: Any]?) -> Bool {
+        evaluate(with: object)
+    }
+}

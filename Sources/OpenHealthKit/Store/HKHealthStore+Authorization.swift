@@ -1,0 +1,190 @@
+import Foundation
+import GRDB
+
+/// Whether a client may save a type. Raw values as HealthKit's. HealthKit: HKAuthorizationStatus.
+public enum HKAuthorizationStatus: Int, Sendable, Hashable {
+    case notDetermined = 0
+    case sharingDenied = 1
+    case sharingAuthorized = 2
+}
+
+/// Whether asking for authorization would ask the person anything. HealthKit: HKAuthorizationRequestStatus.
+public enum HKAuthorizationRequestStatus: Int, Sendable, Hashable {
+    case unknown = 0
+    case shouldRequest = 1
+    case unnecessary = 2
+}
+
+/// How OpenHealthKit answers an authorization request, standing in for the sheet HealthKit shows. OpenHealthKit.
+///
+/// On Linux there is no system prompt: the person running the program owns the store file. The default policy,
+/// ``grantAll``, grants what a program asks for the first time it asks, and the decision is kept in the store per
+/// client. A decision once made is not asked again (as in HealthKit); change it with
+/// ``HKHealthStore/setAuthorizationStatus(_:forSharing:)`` or ``HKHealthStore/setReadAuthorization(_:for:)``.
+public struct HKAuthorizationPolicy: Sendable {
+    /// Answers one request: given the types asked for sharing and reading, the subsets granted.
+    public var decide: @Sendable (_ share: Set<String>, _ read: Set<String>) -> (share: Set<String>, read: Set<String>)
+
+    public init(decide: @escaping @Sendable (_ share: Set<String>, _ read: Set<String>) -> (share: Set<String>, read: Set<String>)) {
+        self.decide = decide
+    }
+
+    /// Grant everything asked.
+    public static let grantAll = HKAuthorizationPolicy { share, read in (share, read) }
+    /// Deny everything asked.
+    public static let denyAll = HKAuthorizationPolicy { _, _ in ([], []) }
+}
+
+extension HKHealthStore {
+    private enum ReadDecision: Int { case notAsked = 0, granted = 1, denied = 2 }
+
+    /// Asks for permission to save (share) and read types. Succeeds once the request has been answered, whatever
+    /// the answer: as in HealthKit, success does not mean access was granted.
+    public func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
+        let database = try database()
+        let client = clientIdentifier
+        let policy = authorizationPolicy
+        let share = Set(typesToShare.map(\.identifier))
+        let read = Set(typesToRead.map(\.identifier))
+        try database.write { db in
+            var undecidedShare = Set<String>()
+            var undecidedRead = Set<String>()
+            for identifier in share.union(read) {
+                let row = try Row.fetchOne(db, sql: "SELECT share, read FROM authorizations WHERE client = ? AND type_identifier = ?",
+                                           arguments: [client, identifier])
+                let shareStatus = row.map { $0[0] as Int } ?? HKAuthorizationStatus.notDetermined.rawValue
+                let readStatus = row.map { $0[1] as Int } ?? ReadDecision.notAsked.rawValue
+                if share.contains(identifier) && shareStatus == HKAuthorizationStatus.notDetermined.rawValue {
+                    undecidedShare.insert(identifier)
+                }
+                if read.contains(identifier) && readStatus == ReadDecision.notAsked.rawValue {
+                    undecidedRead.insert(identifier)
+                }
+            }
+            guard !undecidedShare.isEmpty || !undecidedRead.isEmpty else { return }
+            let granted = policy.decide(undecidedShare, undecidedRead)
+            for identifier in undecidedShare {
+                try setShare(granted.share.contains(identifier) ? .sharingAuthorized : .sharingDenied, identifier, client, db)
+            }
+            for identifier in undecidedRead {
+                try setRead(granted.read.contains(identifier) ? .granted : .denied, identifier, client, db)
+            }
+        }
+    }
+
+    public func requestAuthorization(toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
+                                     completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let box = UncheckedBox((typesToShare ?? [], typesToRead ?? []))
+        Task.detached {
+            do {
+                try await self.requestAuthorization(toShare: box.value.0, read: box.value.1)
+                self.callbackQueue.async { completion(true, nil) }
+            } catch {
+                self.callbackQueue.async { completion(false, error) }
+            }
+        }
+    }
+
+    /// Whether this client may save a type. As in HealthKit it says nothing about reading.
+    public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
+        guard let database = try? database() else { return .notDetermined }
+        let client = clientIdentifier
+        let raw = try? database.read { db in
+            try Int.fetchOne(db, sql: "SELECT share FROM authorizations WHERE client = ? AND type_identifier = ?",
+                             arguments: [client, type.identifier])
+        }
+        return raw.flatMap { $0 }.flatMap(HKAuthorizationStatus.init(rawValue:)) ?? .notDetermined
+    }
+
+    /// Whether requesting these types would ask anything: `.unnecessary` once every type has been decided.
+    public func statusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>,
+                                              read typesToRead: Set<HKObjectType>) async throws -> HKAuthorizationRequestStatus {
+        let database = try database()
+        let client = clientIdentifier
+        return try database.read { db in
+            for type in typesToShare {
+                let share = try Int.fetchOne(db, sql: "SELECT share FROM authorizations WHERE client = ? AND type_identifier = ?",
+                                             arguments: [client, type.identifier]) ?? 0
+                if share == HKAuthorizationStatus.notDetermined.rawValue { return .shouldRequest }
+            }
+            for type in typesToRead {
+                let read = try Int.fetchOne(db, sql: "SELECT read FROM authorizations WHERE client = ? AND type_identifier = ?",
+                                            arguments: [client, type.identifier]) ?? 0
+                if read == ReadDecision.notAsked.rawValue { return .shouldRequest }
+            }
+            return .unnecessary
+        }
+    }
+
+    public func getRequestStatusForAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
+                                                 completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void) {
+        let box = UncheckedBox((typesToShare, typesToRead))
+        Task.detached {
+            do {
+                let status = try await self.statusForAuthorizationRequest(toShare: box.value.0, read: box.value.1)
+                self.callbackQueue.async { completion(status, nil) }
+            } catch {
+                self.callbackQueue.async { completion(.unknown, error) }
+            }
+        }
+    }
+
+    /// Changes this client's sharing decision for a type, as the person would in Settings. OpenHealthKit.
+    public func setAuthorizationStatus(_ status: HKAuthorizationStatus, forSharing type: HKSampleType) throws {
+        let database = try database()
+        let client = clientIdentifier
+        try database.write { db in try setShare(status, type.identifier, client, db) }
+    }
+
+    /// Grants or denies this client reading a type, as the person would in Settings. OpenHealthKit.
+    public func setReadAuthorization(_ granted: Bool, for type: HKObjectType) throws {
+        let database = try database()
+        let client = clientIdentifier
+        try database.write { db in try setRead(granted ? .granted : .denied, type.identifier, client, db) }
+    }
+
+    private func setShare(_ status: HKAuthorizationStatus, _ identifier: String, _ client: String, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO authorizations (client, type_identifier, share, read) VALUES (?, ?, ?, 0)
+            ON CONFLICT (client, type_identifier) DO UPDATE SET share = excluded.share
+            """, arguments: [client, identifier, status.rawValue])
+    }
+
+    private func setRead(_ decision: ReadDecision, _ identifier: String, _ client: String, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO authorizations (client, type_identifier, share, read) VALUES (?, ?, 0, ?)
+            ON CONFLICT (client, type_identifier) DO UPDATE SET read = excluded.read
+            """, arguments: [client, identifier, decision.rawValue])
+    }
+
+    /// Throws unless this client may save every one of these types.
+    func checkShareAuthorization(for types: [HKObjectType], _ database: StoreDatabase) throws {
+        let client = clientIdentifier
+        let identifiers = Set(types.map(\.identifier))
+        let statuses = try database.read { db in
+            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT type_identifier, share FROM authorizations WHERE client = ?",
+                                                              arguments: [client]).map { ($0[0] as String, $0[1] as Int) })
+        }
+        for identifier in identifiers.sorted() {
+            switch statuses[identifier].flatMap(HKAuthorizationStatus.init(rawValue:)) ?? .notDetermined {
+            case .sharingAuthorized:
+                continue
+            case .sharingDenied:
+                throw HKError(.errorAuthorizationDenied, "Authorization to share \(identifier) was denied for \(client).")
+            case .notDetermined:
+                throw HKError(.errorAuthorizationNotDetermined,
+                              "\(client) has not requested authorization to share \(identifier); call requestAuthorization(toShare:read:) first.")
+            }
+        }
+    }
+
+    /// What this client may read.
+    func readAccess(_ database: StoreDatabase) throws -> ReadAccess {
+        let client = clientIdentifier
+        let readable = try database.read { db in
+            try String.fetchAll(db, sql: "SELECT type_identifier FROM authorizations WHERE client = ? AND read = 1",
+                                arguments: [client])
+        }
+        return ReadAccess(readableTypes: Set(readable), clientIdentifier: client)
+    }
+}

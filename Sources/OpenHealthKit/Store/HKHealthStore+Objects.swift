@@ -1,0 +1,191 @@
+import Foundation
+import GRDB
+
+extension HKHealthStore {
+    // MARK: Saving
+
+    /// Saves objects in one transaction: all or none.
+    ///
+    /// Each object's type must be authorized for sharing (`errorAuthorizationNotDetermined` if never asked,
+    /// `errorAuthorizationDenied` if denied); each must be valid (`errorInvalidArgument`: a unit incompatible with
+    /// the type, start after end, invalid metadata). Saving an object already stored changes nothing.
+    public func save(_ objects: [HKObject]) async throws {
+        let database = try database()
+        try checkShareAuthorization(for: objects.map(typeOf), database)
+        for object in objects { try validateForSave(object) }
+        let source = sourceRevision
+        try await Task.detached {
+            _ = try database.write { db in try database.insert(objects, source: source, db) }
+        }.value
+        notifyChange()
+    }
+
+    public func save(_ object: HKObject) async throws {
+        try await save([object])
+    }
+
+    public func save(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        save([object], withCompletion: completion)
+    }
+
+    public func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let box = UncheckedBox(objects)
+        Task.detached {
+            do {
+                try await self.save(box.value)
+                self.callbackQueue.async { completion(true, nil) }
+            } catch {
+                self.callbackQueue.async { completion(false, error) }
+            }
+        }
+    }
+
+    private func typeOf(_ object: HKObject) -> HKObjectType {
+        (object as? HKSample)?.sampleType ?? HKObjectType(identifier: "\(type(of: object))")
+    }
+
+    private func validateForSave(_ object: HKObject) throws {
+        guard let sample = object as? HKSample else {
+            throw HKError(.errorInvalidArgument, "Only samples can be saved; \(type(of: object)) is not one.")
+        }
+        try sample.validate()
+    }
+
+    // MARK: Deleting
+
+    /// Deletes objects this client saved. Deleting another client's object fails with `errorAuthorizationDenied`;
+    /// objects not in the store are ignored.
+    public func delete(_ objects: [HKObject]) async throws {
+        let database = try database()
+        try checkShareAuthorization(for: objects.map(typeOf), database)
+        let uuids = objects.map(\.uuid)
+        let client = clientIdentifier
+        try await Task.detached {
+            try database.write { db in
+                let own = Set(try database.ownSourceIDs(client: client, db))
+                var ids: [Int64] = []
+                for uuid in uuids {
+                    guard let row = try Row.fetchOne(db, sql: "SELECT id, source_id FROM samples WHERE uuid = ?",
+                                                     arguments: [uuid]) else { continue }
+                    guard own.contains(row[1]) else {
+                        throw HKError(.errorAuthorizationDenied, "Object \(uuid) was saved by another program and cannot be deleted by \(client).")
+                    }
+                    ids.append(row[0])
+                }
+                _ = try database.deleteSamples(ids: ids, db)
+            }
+        }.value
+        notifyChange()
+    }
+
+    public func delete(_ object: HKObject) async throws {
+        try await delete([object])
+    }
+
+    public func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        delete([object], withCompletion: completion)
+    }
+
+    public func delete(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let box = UncheckedBox(objects)
+        Task.detached {
+            do {
+                try await self.delete(box.value)
+                self.callbackQueue.async { completion(true, nil) }
+            } catch {
+                self.callbackQueue.async { completion(false, error) }
+            }
+        }
+    }
+
+    /// Deletes every object of a type that matches a predicate and that this client saved; returns how many.
+    public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
+        let database = try database()
+        try checkShareAuthorization(for: [objectType], database)
+        guard let sampleType = objectType as? HKSampleType else { return 0 }
+        let descriptor = HKQueryDescriptor(sampleType: sampleType, predicate: predicate)
+        let client = clientIdentifier
+        let box = UncheckedBox(descriptor)
+        let count = try await Task.detached {
+            try database.write { db -> Int in
+                guard let condition = try database.whereClause(for: [box.value], access: ReadAccess(readableTypes: nil, clientIdentifier: client), db) else {
+                    return 0
+                }
+                let own = try database.ownSourceIDs(client: client, db)
+                guard !own.isEmpty else { return 0 }
+                let ids = try Int64.fetchAll(db, sql: """
+                    SELECT s.id FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
+                    WHERE \(condition.sql) AND s.source_id IN (\(own.map(String.init).joined(separator: ",")))
+                    """, arguments: StatementArguments(condition.arguments))
+                return try database.deleteSamples(ids: ids, db)
+            }
+        }.value
+        notifyChange()
+        return count
+    }
+
+    public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate,
+                              withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void) {
+        let box = UncheckedBox((objectType, predicate))
+        Task.detached {
+            do {
+                let count = try await self.deleteObjects(of: box.value.0, predicate: box.value.1)
+                self.callbackQueue.async { completion(true, count, nil) }
+            } catch {
+                self.callbackQueue.async { completion(false, 0, error) }
+            }
+        }
+    }
+
+    // MARK: Associating samples with workouts
+
+    /// Associates samples with a saved workout; unsaved samples are saved first, in the same transaction.
+    ///
+    /// The workout must already be in the store (`errorInvalidArgument` otherwise). As in HealthKit, the
+    /// workout's dates, duration, totals and statistics never change.
+    @available(*, deprecated, message: "Use HKWorkoutBuilder")
+    public func add(_ samples: [HKSample], to workout: HKWorkout) async throws {
+        try await associate(samples, with: workout)
+    }
+
+    @available(*, deprecated, message: "Use HKWorkoutBuilder")
+    public func add(_ samples: [HKSample], to workout: HKWorkout,
+                    completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let box = UncheckedBox((samples, workout))
+        Task.detached {
+            do {
+                try await self.associate(box.value.0, with: box.value.1)
+                self.callbackQueue.async { completion(true, nil) }
+            } catch {
+                self.callbackQueue.async { completion(false, error) }
+            }
+        }
+    }
+
+    /// `add(_:to:)` without the deprecation, for OpenHealthKit's own callers.
+    func associate(_ samples: [HKSample], with workout: HKWorkout) async throws {
+        let database = try database()
+        try checkShareAuthorization(for: samples.map(\.sampleType), database)
+        for sample in samples { try validateForSave(sample) }
+        let source = sourceRevision
+        let box = UncheckedBox(samples)
+        let workoutUUID = workout.uuid
+        try await Task.detached {
+            try database.write { db in
+                guard let workoutID = try database.workoutID(uuid: workoutUUID, db) else {
+                    throw HKError(.errorInvalidArgument,
+                                  "The workout \(workoutUUID) must be saved before samples can be added to it.")
+                }
+                let ids = try database.insert(box.value, source: source, db)
+                try database.associate(sampleIDs: ids, workoutID: workoutID, db)
+            }
+        }.value
+        notifyChange()
+    }
+}
+
+/// Carries a non-Sendable value (an immutable HealthKit object graph) across a task boundary.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

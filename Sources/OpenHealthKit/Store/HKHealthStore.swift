@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The health store: one SQLite file holding workouts, samples and the person's authorization decisions.
+///
+/// `HKHealthStore()` opens the default store: the path in `OPENHEALTHKIT_STORE` if set, else
+/// `$XDG_DATA_HOME/openhealthkit/health.sqlite`, else `~/.local/share/openhealthkit/health.sqlite`. The file is
+/// created with mode 0600 in a folder created 0700, and written in WAL mode. As in HealthKit the initializer cannot
+/// fail: if the file cannot be opened, every call reports `errorDatabaseInaccessible` with the reason.
+/// ``init(databasePath:clientIdentifier:)`` opens a given file and throws instead; ``inMemory(clientIdentifier:)``
+/// makes a private store for tests.
+///
+/// Every object is saved by a *client* (HealthKit's app): by default the executable's name. Authorization
+/// decisions are kept per client in the store. See ``requestAuthorization(toShare:read:)``.
+///
+/// HealthKit: HKHealthStore.
+public final class HKHealthStore: NSObject, @unchecked Sendable {
+    private let opened: Result<StoreDatabase, HKError>
+    /// The client this store object acts for: its objects' source, and the key of its authorization decisions.
+    public let clientIdentifier: String
+    /// What `requestAuthorization` answers for types not decided yet. OpenHealthKit.
+    public var authorizationPolicy: HKAuthorizationPolicy {
+        get { state.withLock { $0.policy } }
+        set { state.withLock { $0.policy = newValue } }
+    }
+
+    struct State {
+        var policy: HKAuthorizationPolicy = .grantAll
+        var runningQueries: [ObjectIdentifier: HKQuery] = [:]
+    }
+    let state = Mutex(State())
+
+    /// The serial queue completion handlers and query results are delivered on.
+    let callbackQueue = DispatchQueue(label: "OpenHealthKit.HKHealthStore.callbacks")
+
+    /// Opens the default store (see the type's discussion).
+    public override convenience init() {
+        let path = StoreLocation.defaultPath()
+        self.init(opened: Result { try StoreDatabase.open(path: path) }.mapError { error in
+            (error as? HKError) ?? HKError(.errorDatabaseInaccessible, "\(error)")
+        }, clientIdentifier: HKHealthStore.defaultClientIdentifier)
+    }
+
+    /// Opens the store at a path, creating it if needed. Throws `errorDatabaseInaccessible` with the reason
+    /// (a directory, an unreadable file, a file that is not a store). OpenHealthKit.
+    public convenience init(databasePath: String, clientIdentifier: String? = nil) throws {
+        let database = try StoreDatabase.open(path: databasePath)
+        self.init(opened: .success(database), clientIdentifier: clientIdentifier ?? HKHealthStore.defaultClientIdentifier)
+    }
+
+    /// A private store in memory. OpenHealthKit.
+    public static func inMemory(clientIdentifier: String? = nil) -> HKHealthStore {
+        HKHealthStore(opened: .success(StoreDatabase.inMemory()),
+                      clientIdentifier: clientIdentifier ?? HKHealthStore.defaultClientIdentifier)
+    }
+
+    /// Another client's view of the same store (shares the connection). OpenHealthKit.
+    public func asClient(_ clientIdentifier: String) -> HKHealthStore {
+        HKHealthStore(opened: opened, clientIdentifier: clientIdentifier)
+    }
+
+    private init(opened: Result<StoreDatabase, HKError>, clientIdentifier: String) {
+        self.opened = opened
+        self.clientIdentifier = clientIdentifier
+    }
+
+    /// The default client identifier: the executable's name.
+    public static var defaultClientIdentifier: String { ProcessInfo.processInfo.processName }
+
+    /// The path of the default store (`OPENHEALTHKIT_STORE`, XDG, or `~/.local/share`). OpenHealthKit.
+    public static var defaultStorePath: String { StoreLocation.defaultPath() }
+
+    /// The path of this store's file, or nil in memory. OpenHealthKit.
+    public var databasePath: String? { try? opened.get().path }
+
+    /// Whether health data is available on this machine: always true on Linux.
+    public class func isHealthDataAvailable() -> Bool { true }
+
+    /// Whether the store can hold health records (clinical documents): not supported by OpenHealthKit.
+    public func supportsHealthRecords() -> Bool { false }
+
+    func database() throws -> StoreDatabase { try opened.get() }
+
+    var sourceRevision: HKSourceRevision { HKSourceRevision.current(clientIdentifier: clientIdentifier) }
+
+    /// Runs `body` on a background thread and calls `completion` on the callback queue.
+    func complete<T: Sendable>(_ body: @escaping @Sendable () throws -> T,
+                               _ completion: @escaping @Sendable (Result<T, Error>) -> Void) {
+        DispatchQueue.global(qos: .userInitiated).async {
+            let result = Result { try body() }
+            self.callbackQueue.async { completion(result) }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+
+extension StoreDatabase {
+    /// Turns rows of `SELECT s.id, s.uuid, s.type_id, s.start, s."end", s.value, s.unit, s.source_id, s.device_id,
+    /// s.metadata, w.activity_type, w.duration` into samples; workouts get their events, activities and statistics.
+    func decodeSamples(_ db: Database, sql: String, arguments: StatementArguments) throws -> [HKSample] {
+        struct PendingWorkout {
+            var index: Int
+            var id: Int64
+            var uuid: UUID
+            var start: Date
+            var end: Date
+            var activityType: HKWorkoutActivityType
+            var duration: Double
+            var metadata: [String: Any]?
+            var device: HKDevice?
+            var source: HKSourceRevision
+        }
+        var samples: [HKSample?] = []
+        var workouts: [PendingWorkout] = []
+        var unitCache: [String: HKUnit] = [:]
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try cursor.next() {
+            let id: Int64 = row[0]
+            guard let uuid = row[1] as UUID? else {
+                throw HKError(.errorDatabaseInaccessible, "The health store is damaged: sample \(id) has no UUID.")
+            }
+            let type = try sampleType(id: row[2], db)
+            let start = Date(storeValue: row[3])
+            let end = Date(storeValue: row[4])
+            let source = try sourceRevision(id: row[7], db)
+            let device = try (row[8] as Int64?).map { try self.device(id: $0, db) }
+            let metadata = try MetadataCoding.decode(row[9])
+            if let quantityType = type as? HKQuantityType {
+                guard let stored = row[5] as Double? else {
+                    throw HKError(.errorDatabaseInaccessible, "The health store is damaged: quantity sample \(id) has no value.")
+                }
+                var quantity = HKQuantity(unit: quantityType.storageUnit, doubleValue: stored)
+                if let unitString = row[6] as String? {
+                    let unit: HKUnit
+                    if let cached = unitCache[unitString] {
+                        unit = cached
+                    } else {
+                        guard let parsed = try? HKUnit.parse(unitString), quantity.isCompatible(with: parsed) else {
+                            throw HKError(.errorDatabaseInaccessible,
+                                          "The health store is damaged: sample \(id) has unit '\(unitString)'.")
+                        }
+                        unitCache[unitString] = parsed
+                        unit = parsed
+                    }
+                    quantity = HKQuantity(unit: unit, doubleValue: quantity.doubleValue(for: unit))
+                }
+                let sample: HKQuantitySample
+                if quantityType.aggregationStyle == .cumulative {
+                    sample = HKCumulativeQuantitySample(quantityType: quantityType, quantity: quantity, startDate: start,
+                                                        endDate: end, count: 1, uuid: uuid, metadata: metadata,
+                                                        device: device, sourceRevision: source)
+                } else {
+                    sample = HKDiscreteQuantitySample(quantityType: quantityType, quantity: quantity, startDate: start,
+                                                      endDate: end, count: 1, uuid: uuid, metadata: metadata,
+                                                      device: device, sourceRevision: source, summary: nil)
+                }
+                samples.append(sample)
+            } else if type is HKWorkoutType {
+                guard let raw = row[10] as Int64?, let activityType = HKWorkoutActivityType(rawValue: UInt(raw)),
+                      let duration = row[11] as Double? else {
+                    throw HKError(.errorDatabaseInaccessible, "The health store is damaged: workout \(id) has no workout row.")
+                }
+                workouts.append(PendingWorkout(index: samples.count, id: id, uuid: uuid, start: start, end: end,
+                                               activityType: activityType, duration: duration, metadata: metadata,
+                                               device: device, source: source))
+                samples.append(nil)
+            } else {
+                throw HKError(.errorDatabaseInaccessible, "Samples of type \(type.identifier) cannot be read by this version.")
+            }
+        }
+        if !workouts.isEmpty {
+            let details = try workoutDetails(ids: workouts.map(\.id), db)
+            for pending in workouts {
+                let detail = details[pending.id] ?? WorkoutDetails()
+                samples[pending.index] = HKWorkout(activityType: pending.activityType, startDate: pending.start,
+                                                   endDate: pending.end, duration: pending.duration, events: detail.events,
+                                                   activities: detail.activities, statistics: detail.statistics,
+                                                   uuid: pending.uuid, metadata: pending.metadata, device: pending.device,
+                                                   sourceRevision: pending.source)
+            }
+        }
+        return samples.map { $0! }
+    }
+
+    struct WorkoutDetails {
+        var events: [HKWorkoutEvent] = []
+        var activities: [HKWorkoutActivity] = []
+        var statistics: [HKQuantityType: HKStatistics] = [:]
+    }
+
+    /// Events, activities and statistics of the given workouts, loaded in a few statements.
+    private func workoutDetails(ids: [Int64], _ db: Database) throws -> [Int64: WorkoutDetails] {
+        var details: [Int64: WorkoutDetails] = [:]
+        for chunkStart in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = ids[chunkStart ..< min(ids.count, chunkStart + 500)]
+            let list = chunk.map(String.init).joined(separator: ",")
+            for row in try Row.fetchAll(db, sql: """
+                SELECT workout_id, type, start, "end", metadata FROM workout_events
+                WHERE workout_id IN (\(list)) ORDER BY workout_id, position
+                """) {
+                guard let type = HKWorkoutEventType(rawValue: row[1]) else {
+                    throw HKError(.errorDatabaseInaccessible, "The health store holds a workout event of unknown type \(row[1] as Int).")
+                }
+                let start = Date(storeValue: row[2])
+                let end = max(start, Date(storeValue: row[3]))
+                let event = HKWorkoutEvent(type: type, dateInterval: DateInterval(start: start, end: type.mayHaveDuration ? end : start),
+                                           metadata: try MetadataCoding.decode(row[4]))
+                details[row[0], default: WorkoutDetails()].events.append(event)
+            }
+            for row in try Row.fetchAll(db, sql: """
+                SELECT workout_id, type_id, start, "end", sum, average, minimum, maximum, most_recent, most_recent_start,
+                       most_recent_end, duration FROM workout_statistics WHERE workout_id IN (\(list))
+                """) {
+                let statistics = try decodeStatistics(row, db)
+                details[row[0], default: WorkoutDetails()].statistics[statistics.quantityType] = statistics
+            }
+            var activityStatistics: [Int64: [HKQuantityType: HKStatistics]] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT st.activity_id, st.type_id, st.start, st."end", st.sum, st.average, st.minimum, st.maximum,
+                       st.most_recent, st.most_recent_start, st.most_recent_end, st.duration
+                FROM activity_statistics st JOIN workout_activities a ON a.id = st.activity_id
+                WHERE a.workout_id IN (\(list))
+                """) {
+                let statistics = try decodeStatistics(row, db)
+                activityStatistics[row[0], default: [:]][statistics.quantityType] = statistics
+            }
+            for row in try Row.fetchAll(db, sql: """
+                SELECT workout_id, id, uuid, activity_type, location_type, swimming_location_type, lap_length_meters,
+                       start, "end", metadata FROM workout_activities WHERE workout_id IN (\(list)) ORDER BY start
+                """) {
+                let configuration = HKWorkoutConfiguration()
+                guard let activityType = HKWorkoutActivityType(rawValue: UInt(row[3] as Int64)),
+                      let location = HKWorkoutSessionLocationType(rawValue: row[4]),
+                      let swimming = HKWorkoutSwimmingLocationType(rawValue: row[5]) else {
+                    throw HKError(.errorDatabaseInaccessible, "The health store holds a damaged workout activity.")
+                }
+                configuration.activityType = activityType
+                configuration.locationType = location
+                configuration.swimmingLocationType = swimming
+                configuration.lapLength = (row[6] as Double?).map { HKQuantity(unit: .meter(), doubleValue: $0) }
+                let activity = HKWorkoutActivity(uuid: row[2], configuration: configuration, startDate: Date(storeValue: row[7]),
+                                                 endDate: (row[8] as Double?).map(Date.init(storeValue:)),
+                                                 metadata: try MetadataCoding.decode(row[9]), parentEvents: [],
+                                                 statistics: activityStatistics[row[1]] ?? [:])
+                details[row[0], default: WorkoutDetails()].activities.append(activity)
+            }
+        }
+        return details
+    }
+
+    private func decodeStatistics(_ row: Row, _ db: Database) throws -> HKStatistics {
+        guard let type = try sampleType(id: row[1], db) as? HKQuantityType else {
+            throw HKError(.errorDatabaseInaccessible, "The health store holds statistics of a type that is not a quantity type.")
+        }
+        var values = HKStatistics.Values(sum: row[4], average: row[5], minimum: row[6], maximum: row[7], mostRecent: row[8],
+                                         duration: row[11])
+        if let start = row[9] as Double?, let end = row[10] as Double? {
+            values.mostRecentInterval = DateInterval(start: Date(storeValue: start), end: Date(storeValue: max(start, end)))
+        }
+        return HKStatistics(quantityType: type, startDate: Date(storeValue: row[2]), endDate: Date(storeValue: row[3]),
+                            merged: values)
+    }
+}

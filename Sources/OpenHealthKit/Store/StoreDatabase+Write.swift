@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+
+extension StoreDatabase {
+    /// Inserts objects in one transaction's worth of statements (the caller owns the transaction).
+    ///
+    /// Objects already stored (same UUID) are left as they are. Returns the row id of every object, in order.
+    func insert(_ objects: [HKObject], source: HKSourceRevision, _ db: Database) throws -> [Int64] {
+        let sourceRowID = try self.sourceID(source, db)
+        let insertSample = try db.cachedStatement(sql: """
+            INSERT INTO samples (uuid, type_id, start, "end", value, unit, source_id, device_id, metadata)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (uuid) DO NOTHING
+            """)
+        let findSample = try db.cachedStatement(sql: "SELECT id FROM samples WHERE uuid = ?")
+        var ids: [Int64] = []
+        ids.reserveCapacity(objects.count)
+        for object in objects {
+            guard let sample = object as? HKSample else {
+                throw HKError(.errorInvalidArgument, "Only samples can be saved; \(type(of: object)) is not one.")
+            }
+            let typeRowID = try self.typeID(sample.sampleType.identifier, db)
+            let deviceRowID: Int64? = try sample.device.map { try self.deviceID($0, db) }
+            var value: Double?
+            var unit: String?
+            if let quantitySample = sample as? HKQuantitySample {
+                let storageUnit = quantitySample.quantityType.storageUnit
+                let quantity = quantitySample.quantity
+                value = quantity.doubleValue(for: storageUnit)
+                let ownUnit = quantity.unit
+                if ownUnit != storageUnit { unit = ownUnit.unitString }
+            }
+            let metadata: String? = try MetadataCoding.encode(sample.metadata)
+            let start: Double = sample.startDate.storeValue
+            let end: Double = sample.endDate.storeValue
+            let arguments: StatementArguments = [sample.uuid, typeRowID, start, end, value, unit, sourceRowID, deviceRowID, metadata]
+            try insertSample.execute(arguments: arguments)
+            if db.changesCount == 0 {
+                // Already stored: saving an object twice is harmless.
+                guard let id = try Int64.fetchOne(findSample, arguments: [sample.uuid]) else {
+                    throw HKError(.errorDatabaseInaccessible, "A sample vanished while it was being saved.")
+                }
+                ids.append(id)
+                continue
+            }
+            let id = db.lastInsertedRowID
+            ids.append(id)
+            if let workout = sample as? HKWorkout {
+                try insertWorkoutDetails(workout, id: id, db)
+            }
+        }
+        return ids
+    }
+
+    private func insertWorkoutDetails(_ workout: HKWorkout, id: Int64, _ db: Database) throws {
+        try db.execute(sql: "INSERT INTO workouts (sample_id, activity_type, duration) VALUES (?, ?, ?)",
+                       arguments: [id, Int64(workout.workoutActivityType.rawValue), workout.duration])
+        for (position, event) in (workout.workoutEvents ?? []).enumerated() {
+            try db.execute(sql: """
+                INSERT INTO workout_events (workout_id, position, type, start, "end", metadata) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [id, position, event.type.rawValue, event.dateInterval.start.storeValue,
+                                 event.dateInterval.end.storeValue, try MetadataCoding.encode(event.metadata)])
+        }
+        for (type, statistics) in workout.allStatistics {
+            try insertStatistics(statistics, table: "workout_statistics", owner: "workout_id", ownerID: id,
+                                 typeID: typeID(type.identifier, db), db)
+        }
+        for activity in workout.workoutActivities {
+            let configuration = activity.workoutConfiguration
+            try db.execute(sql: """
+                INSERT INTO workout_activities (uuid, workout_id, activity_type, location_type, swimming_location_type,
+                    lap_length_meters, start, "end", duration, metadata)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [activity.uuid, id, Int64(configuration.activityType.rawValue), configuration.locationType.rawValue,
+                                 configuration.swimmingLocationType.rawValue,
+                                 configuration.lapLength.map { $0.doubleValue(for: .meter()) },
+                                 activity.startDate.storeValue, activity.endDate?.storeValue, activity.duration,
+                                 try MetadataCoding.encode(activity.metadata)])
+            let activityID = db.lastInsertedRowID
+            for (type, statistics) in activity.allStatistics {
+                try insertStatistics(statistics, table: "activity_statistics", owner: "activity_id", ownerID: activityID,
+                                     typeID: typeID(type.identifier, db), db)
+            }
+        }
+    }
+
+    private func insertStatistics(_ statistics: HKStatistics, table: String, owner: String, ownerID: Int64, typeID: Int64,
+                                  _ db: Database) throws {
+        let v = statistics.merged
+        try db.execute(sql: """
+            INSERT INTO \(table) (\(owner), type_id, start, "end", sum, average, minimum, maximum, most_recent,
+                                  most_recent_start, most_recent_end, duration)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [ownerID, typeID, statistics.startDate.storeValue, statistics.endDate.storeValue, v.sum, v.average,
+                             v.minimum, v.maximum, v.mostRecent, v.mostRecentInterval?.start.storeValue,
+                             v.mostRecentInterval?.end.storeValue, v.duration])
+    }
+
+    /// The row id of a stored workout, or nil.
+    func workoutID(uuid: UUID, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT sample_id FROM workouts JOIN samples ON samples.id = workouts.sample_id WHERE samples.uuid = ?",
+                           arguments: [uuid])
+    }
+
+    /// Associates stored samples with a stored workout.
+    func associate(sampleIDs: [Int64], workoutID: Int64, _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO workout_samples (workout_id, sample_id) VALUES (?, ?)")
+        for sampleID in sampleIDs where sampleID != workoutID {
+            try statement.execute(arguments: [workoutID, sampleID])
+        }
+    }
+
+    /// Deletes the samples with these ids, recording each in `deleted_objects` under a fresh anchor.
+    /// Returns how many were deleted.
+    func deleteSamples(ids: [Int64], _ db: Database) throws -> Int {
+        guard !ids.isEmpty else { return 0 }
+        let select = try db.cachedStatement(sql: "SELECT uuid, type_id, source_id, metadata FROM samples WHERE id = ?")
+        let record = try db.cachedStatement(sql: "INSERT INTO deleted_objects (anchor, uuid, type_id, source_id, metadata) VALUES (?, ?, ?, ?, ?)")
+        let delete = try db.cachedStatement(sql: "DELETE FROM samples WHERE id = ?")
+        var count = 0
+        for id in ids {
+            guard let row = try Row.fetchOne(select, arguments: [id]) else { continue }
+            try record.execute(arguments: [try nextAnchor(db), row[0] as Data, row[1] as Int64, row[2] as Int64, row[3] as String?])
+            try delete.execute(arguments: [id])
+            count += 1
+        }
+        return count
+    }
+
+    /// Takes the next value of the samples' id sequence, so deletions and insertions share one anchor order.
+    private func nextAnchor(_ db: Database) throws -> Int64 {
+        let current = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'samples'") ?? 0
+        let maxID = try Int64.fetchOne(db, sql: "SELECT max(id) FROM samples") ?? 0
+        let next = max(current, maxID) + 1
+        if try Int64.fetchOne(db, sql: "SELECT count(*) FROM sqlite_sequence WHERE name = 'samples'") == 0 {
+            try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('samples', ?)", arguments: [next])
+        } else {
+            try db.execute(sql: "UPDATE sqlite_sequence SET seq = ? WHERE name = 'samples'", arguments: [next])
+        }
+        return next
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The SQL layer of a health store: every statement the store runs lives in this folder.
+///
+/// It takes any GRDB `DatabaseWriter` (a `DatabasePool` in WAL mode for files, a `DatabaseQueue` in memory),
+/// migrates it on open, and keeps small caches of the ids of types, sources and devices.
+final class StoreDatabase: Sendable {
+    let writer: any DatabaseWriter
+    let path: String?
+    private let caches = Mutex(Caches())
+
+    struct Caches {
+        var typeIDs: [String: Int64] = [:]
+        var typesByID: [Int64: HKSampleType] = [:]
+        var sourceIDs: [String: Int64] = [:]
+        var sourcesByID: [Int64: HKSourceRevision] = [:]
+        var deviceIDs: [String: Int64] = [:]
+        var devicesByID: [Int64: HKDevice] = [:]
+    }
+
+    private init(writer: any DatabaseWriter, path: String?) {
+        self.writer = writer
+        self.path = path
+    }
+
+    /// Opens (creating if needed) the store file at `path`. Throws `errorDatabaseInaccessible` with a clear sentence.
+    static func open(path: String) throws -> StoreDatabase {
+        try StoreLocation.prepare(path: path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.label = "OpenHealthKit"
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            let database = StoreDatabase(writer: pool, path: path)
+            try database.migrate()
+            return database
+        } catch let error as HKError {
+            throw error
+        } catch let error as DatabaseError {
+            throw describe(error, path: path)
+        } catch {
+            throw HKError(.errorDatabaseInaccessible, "The health store \(path) cannot be opened: \(error).")
+        }
+    }
+
+    /// Opens a fresh store in memory (tests, previews).
+    static func inMemory() -> StoreDatabase {
+        var configuration = Configuration()
+        configuration.label = "OpenHealthKit (memory)"
+        // An in-memory queue and a fixed, well-formed schema: neither can fail.
+        let queue = try! DatabaseQueue(configuration: configuration)
+        let database = StoreDatabase(writer: queue, path: nil)
+        try! database.migrate()
+        return database
+    }
+
+    private func migrate() throws {
+        let migrator = StoreSchema.migrator
+        try writer.write { db in
+            if try migrator.hasBeenSuperseded(db) {
+                throw HKError(.errorDatabaseInaccessible,
+                              "The health store \(path ?? "in memory") was written by a newer version of OpenHealthKit.")
+            }
+        }
+        try migrator.migrate(writer)
+    }
+
+    static func describe(_ error: DatabaseError, path: String?) -> HKError {
+        let place = path ?? "in memory"
+        switch error.resultCode {
+        case .SQLITE_NOTADB:
+            return HKError(.errorDatabaseInaccessible, "The file \(place) is not an OpenHealthKit store (not an SQLite database).")
+        case .SQLITE_CORRUPT:
+            return HKError(.errorDatabaseInaccessible, "The health store \(place) is damaged (\(error.message ?? "corrupt")).")
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
+            return HKError(.errorDatabaseInaccessible, "The health store \(place) cannot be opened for writing (\(error.message ?? "\(error.resultCode)")).")
+        case .SQLITE_FULL:
+            return HKError(.errorDatabaseInaccessible, "The disk holding the health store \(place) is full.")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return HKError(.errorDatabaseInaccessible, "The health store \(place) is locked by another process.")
+        default:
+            return HKError(.errorDatabaseInaccessible, "The health store \(place) failed: \(error.message ?? "\(error.resultCode)").")
+        }
+    }
+
+    /// Runs a write transaction, mapping SQLite errors to `HKError`.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try writer.write(body) } catch let error as DatabaseError { throw Self.describe(error, path: path) }
+    }
+
+    /// Runs a read, mapping SQLite errors to `HKError`.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do { return try writer.read(body) } catch let error as DatabaseError { throw Self.describe(error, path: path) }
+    }
+
+    // MARK: Types, sources, devices
+
+    /// The id of a type, inserted on first use.
+    func typeID(_ identifier: String, _ db: Database) throws -> Int64 {
+        if let id = caches.withLock({ $0.typeIDs[identifier] }) { return id }
+        try db.execute(sql: "INSERT OR IGNORE INTO types (identifier) VALUES (?)", arguments: [identifier])
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM types WHERE identifier = ?", arguments: [identifier]) else {
+            throw HKError(.errorDatabaseInaccessible, "The type table is damaged.")
+        }
+        caches.withLock { $0.typeIDs[identifier] = id }
+        return id
+    }
+
+    /// The id of a type if it has ever been stored.
+    func existingTypeID(_ identifier: String, _ db: Database) throws -> Int64? {
+        if let id = caches.withLock({ $0.typeIDs[identifier] }) { return id }
+        let id = try Int64.fetchOne(db, sql: "SELECT id FROM types WHERE identifier = ?", arguments: [identifier])
+        if let id { caches.withLock { $0.typeIDs[identifier] = id } }
+        return id
+    }
+
+    /// The sample type stored under an id.
+    func sampleType(id: Int64, _ db: Database) throws -> HKSampleType {
+        if let type = caches.withLock({ $0.typesByID[id] }) { return type }
+        guard let identifier = try String.fetchOne(db, sql: "SELECT identifier FROM types WHERE id = ?", arguments: [id]) else {
+            throw HKError(.errorDatabaseInaccessible, "The health store is damaged: a sample refers to unknown type \(id).")
+        }
+        let type: HKSampleType
+        if identifier == HKWorkoutTypeIdentifier {
+            type = HKWorkoutType.shared
+        } else if let quantityType = HKQuantityType.known(identifier) {
+            type = quantityType
+        } else if let seriesType = HKObjectType.seriesType(forIdentifier: identifier) {
+            type = seriesType
+        } else {
+            throw HKError(.errorDatabaseInaccessible, "The health store holds samples of type \(identifier), unknown to this version.")
+        }
+        caches.withLock { $0.typesByID[id] = type }
+        return type
+    }
+
+    private static func key(_ revision: HKSourceRevision) -> String {
+        let os = revision.operatingSystemVersion
+        return [revision.source.name, revision.source.bundleIdentifier, revision.version ?? "\u{0}",
+                revision.productType ?? "\u{0}", "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)"]
+            .joined(separator: "\u{1}")
+    }
+
+    func sourceID(_ revision: HKSourceRevision, _ db: Database) throws -> Int64 {
+        let key = Self.key(revision)
+        if let id = caches.withLock({ $0.sourceIDs[key] }) { return id }
+        let os = revision.operatingSystemVersion
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO sources (key, name, bundle_identifier, version, product_type, os_version)
+            VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [key, revision.source.name, revision.source.bundleIdentifier, revision.version,
+                             revision.productType, "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)"])
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM sources WHERE key = ?", arguments: [key]) else {
+            throw HKError(.errorDatabaseInaccessible, "The source table is damaged.")
+        }
+        caches.withLock { $0.sourceIDs[key] = id }
+        return id
+    }
+
+    func sourceRevision(id: Int64, _ db: Database) throws -> HKSourceRevision {
+        if let revision = caches.withLock({ $0.sourcesByID[id] }) { return revision }
+        guard let row = try Row.fetchOne(db, sql: "SELECT name, bundle_identifier, version, product_type, os_version FROM sources WHERE id = ?",
+                                         arguments: [id]) else {
+            throw HKError(.errorDatabaseInaccessible, "The health store is damaged: unknown source \(id).")
+        }
+        let parts = (row[4] as String).split(separator: ".").map { Int($0) ?? 0 } + [0, 0, 0]
+        let revision = HKSourceRevision(source: HKSource(name: row[0], bundleIdentifier: row[1]), version: row[2],
+                                        productType: row[3],
+                                        operatingSystemVersion: OperatingSystemVersion(majorVersion: parts[0], minorVersion: parts[1],
+                                                                                       patchVersion: parts[2]))
+        caches.withLock { $0.sourcesByID[id] = revision }
+        return revision
+    }
+
+    /// The ids of the sources whose bundle identifier is `client`: the objects a client may always read and delete.
+    func ownSourceIDs(client: String, _ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: "SELECT id FROM sources WHERE bundle_identifier = ?", arguments: [client])
+    }
+
+    func deviceID(_ device: HKDevice, _ db: Database) throws -> Int64 {
+        let key = device.fields.map { $0 ?? "\u{0}" }.joined(separator: "\u{1}")
+        if let id = caches.withLock({ $0.deviceIDs[key] }) { return id }
+        try db.execute(sql: """
+            INSERT OR IGNORE INTO devices (key, name, manufacturer, model, hardware_version, firmware_version,
+                                           software_version, local_identifier, udi_device_identifier)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: StatementArguments([key] + device.fields))
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM devices WHERE key = ?", arguments: [key]) else {
+            throw HKError(.errorDatabaseInaccessible, "The device table is damaged.")
+        }
+        caches.withLock { $0.deviceIDs[key] = id }
+        return id
+    }
+
+    func device(id: Int64, _ db: Database) throws -> HKDevice {
+        if let device = caches.withLock({ $0.devicesByID[id] }) { return device }
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT name, manufacturer, model, hardware_version, firmware_version, software_version, local_identifier,
+                   udi_device_identifier FROM devices WHERE id = ?
+            """, arguments: [id]) else {
+            throw HKError(.errorDatabaseInaccessible, "The health store is damaged: unknown device \(id).")
+        }
+        let device = HKDevice(name: row[0], manufacturer: row[1], model: row[2], hardwareVersion: row[3],
+                              firmwareVersion: row[4], softwareVersion: row[5], localIdentifier: row[6],
+                              udiDeviceIdentifier: row[7])
+        caches.withLock { $0.devicesByID[id] = device }
+        return device
+    }
+}
+
+extension Date {
+    /// The stored form of a date.
+    var storeValue: Double { timeIntervalSinceReferenceDate }
+    init(storeValue: Double) { self.init(timeIntervalSinceReferenceDate: storeValue) }
+}

@@ -1,0 +1,121 @@
+import GRDB
+
+/// The store's schema, as a history of migrations.
+///
+/// Migrations are never edited once they have shipped; a change is a new migration. They use table and column
+/// names as strings and no model types, so they keep meaning the same thing as the code moves on.
+///
+/// Dates are stored as seconds since 2001-01-01 00:00:00 UTC (`Date.timeIntervalSinceReferenceDate`), UUIDs as
+/// 16-byte blobs, quantities in their type's storage unit (see `QuantityTypeCatalog`).
+enum StoreSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: samples, workouts, associations, authorization") { db in
+            try db.execute(sql: """
+                CREATE TABLE types (
+                    id INTEGER PRIMARY KEY,
+                    identifier TEXT NOT NULL UNIQUE
+                );
+                CREATE TABLE sources (
+                    id INTEGER PRIMARY KEY,
+                    key TEXT NOT NULL UNIQUE,
+                    name TEXT NOT NULL,
+                    bundle_identifier TEXT NOT NULL,
+                    version TEXT,
+                    product_type TEXT,
+                    os_version TEXT NOT NULL
+                );
+                CREATE TABLE devices (
+                    id INTEGER PRIMARY KEY,
+                    key TEXT NOT NULL UNIQUE,
+                    name TEXT, manufacturer TEXT, model TEXT, hardware_version TEXT, firmware_version TEXT,
+                    software_version TEXT, local_identifier TEXT, udi_device_identifier TEXT
+                );
+                -- Every sample (quantity samples and workouts alike). The id is the anchor order.
+                CREATE TABLE samples (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    uuid BLOB NOT NULL UNIQUE,
+                    type_id INTEGER NOT NULL REFERENCES types(id),
+                    start REAL NOT NULL,
+                    "end" REAL NOT NULL,
+                    value REAL,
+                    unit TEXT,
+                    source_id INTEGER NOT NULL REFERENCES sources(id),
+                    device_id INTEGER REFERENCES devices(id),
+                    metadata TEXT
+                );
+                CREATE INDEX samples_by_type_start ON samples(type_id, start);
+                CREATE TABLE workouts (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    activity_type INTEGER NOT NULL,
+                    duration REAL NOT NULL
+                );
+                CREATE TABLE workout_events (
+                    workout_id INTEGER NOT NULL REFERENCES workouts(sample_id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    type INTEGER NOT NULL,
+                    start REAL NOT NULL,
+                    "end" REAL NOT NULL,
+                    metadata TEXT,
+                    PRIMARY KEY (workout_id, position)
+                ) WITHOUT ROWID;
+                CREATE TABLE workout_activities (
+                    id INTEGER PRIMARY KEY,
+                    uuid BLOB NOT NULL UNIQUE,
+                    workout_id INTEGER NOT NULL REFERENCES workouts(sample_id) ON DELETE CASCADE,
+                    activity_type INTEGER NOT NULL,
+                    location_type INTEGER NOT NULL,
+                    swimming_location_type INTEGER NOT NULL,
+                    lap_length_meters REAL,
+                    start REAL NOT NULL,
+                    "end" REAL,
+                    duration REAL NOT NULL,
+                    metadata TEXT
+                );
+                CREATE INDEX workout_activities_by_workout ON workout_activities(workout_id);
+                CREATE TABLE workout_statistics (
+                    workout_id INTEGER NOT NULL REFERENCES workouts(sample_id) ON DELETE CASCADE,
+                    type_id INTEGER NOT NULL REFERENCES types(id),
+                    start REAL NOT NULL, "end" REAL NOT NULL,
+                    sum REAL, average REAL, minimum REAL, maximum REAL,
+                    most_recent REAL, most_recent_start REAL, most_recent_end REAL, duration REAL,
+                    PRIMARY KEY (workout_id, type_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE activity_statistics (
+                    activity_id INTEGER NOT NULL REFERENCES workout_activities(id) ON DELETE CASCADE,
+                    type_id INTEGER NOT NULL REFERENCES types(id),
+                    start REAL NOT NULL, "end" REAL NOT NULL,
+                    sum REAL, average REAL, minimum REAL, maximum REAL,
+                    most_recent REAL, most_recent_start REAL, most_recent_end REAL, duration REAL,
+                    PRIMARY KEY (activity_id, type_id)
+                ) WITHOUT ROWID;
+                -- Samples associated with a workout (HKHealthStore.add(_:to:), builders).
+                CREATE TABLE workout_samples (
+                    workout_id INTEGER NOT NULL REFERENCES workouts(sample_id) ON DELETE CASCADE,
+                    sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+                    PRIMARY KEY (workout_id, sample_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX workout_samples_by_sample ON workout_samples(sample_id);
+                -- Deleted objects, for anchored object queries. Anchors share the samples' id sequence.
+                CREATE TABLE deleted_objects (
+                    anchor INTEGER PRIMARY KEY,
+                    uuid BLOB NOT NULL,
+                    type_id INTEGER NOT NULL REFERENCES types(id),
+                    source_id INTEGER NOT NULL REFERENCES sources(id),
+                    metadata TEXT
+                );
+                CREATE INDEX deleted_objects_by_type ON deleted_objects(type_id, anchor);
+                -- Authorization decisions, per client and type. share: HKAuthorizationStatus raw value.
+                -- read: 0 never asked, 1 granted, 2 denied.
+                CREATE TABLE authorizations (
+                    client TEXT NOT NULL,
+                    type_identifier TEXT NOT NULL,
+                    share INTEGER NOT NULL,
+                    read INTEGER NOT NULL,
+                    PRIMARY KEY (client, type_identifier)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+}
