@@ -6,7 +6,7 @@
 /// The constants are plain `UInt16` values so that they can be compared with what a GATT client
 /// reads from the wire and used in `switch` statements.
 ///
-/// Bluetooth SIG Assigned Numbers §3.4 (GATT Services) and §3.8 (Characteristics).
+/// Bluetooth SIG Assigned Numbers (GATT Services; Characteristics; Descriptors).
 public enum GATTAssignedNumbers {
     /// Primary service UUIDs.
     public enum Service {
@@ -32,7 +32,7 @@ public enum GATTAssignedNumbers {
         public static let heartRateControlPoint: UInt16 = 0x2A39
         /// Cycling Power Measurement (notify), CPS 1.1 §3.2.
         public static let cyclingPowerMeasurement: UInt16 = 0x2A63
-        /// Cycling Power Feature (read), CPS 1.1 §3.3.
+        /// Cycling Power Feature (read), CPS 1.1 §3.1.
         public static let cyclingPowerFeature: UInt16 = 0x2A65
         /// Sensor Location (read), shared by CPS and CSCS.
         public static let sensorLocation: UInt16 = 0x2A5D

@@ -13,6 +13,8 @@ public enum SensorPayload: Hashable, Sendable {
     case cyclingPowerMeasurement(CyclingPowerMeasurement)
     case cyclingPowerFeature(CyclingPowerFeature)
     case cscMeasurement(CSCMeasurement)
+    case cscFeature(CSCFeature)
+    case sensorLocation(SensorLocation)
     case batteryLevel(BatteryLevel)
     case deviceInformation(DeviceInformationString)
     case unrecognized(characteristic: UInt16, bytes: [UInt8])
@@ -24,6 +26,8 @@ public enum SensorPayload: Hashable, Sendable {
         CyclingPowerMeasurement.characteristicUUID,
         CyclingPowerFeature.characteristicUUID,
         CSCMeasurement.characteristicUUID,
+        CSCFeature.characteristicUUID,
+        SensorLocation.characteristicUUID,
         BatteryLevel.characteristicUUID,
     ] + DeviceInformationField.allCases.map(\.characteristicUUID)
 
@@ -46,6 +50,10 @@ public enum SensorPayload: Hashable, Sendable {
             return .cyclingPowerFeature(try CyclingPowerFeature(bytes: bytes))
         case CSCMeasurement.characteristicUUID:
             return .cscMeasurement(try CSCMeasurement(bytes: bytes))
+        case CSCFeature.characteristicUUID:
+            return .cscFeature(try CSCFeature(bytes: bytes))
+        case SensorLocation.characteristicUUID:
+            return .sensorLocation(try SensorLocation(bytes: bytes))
         case BatteryLevel.characteristicUUID:
             return .batteryLevel(try BatteryLevel(bytes: bytes))
         default:
@@ -64,6 +72,8 @@ public enum SensorPayload: Hashable, Sendable {
         case .cyclingPowerMeasurement: CyclingPowerMeasurement.characteristicUUID
         case .cyclingPowerFeature: CyclingPowerFeature.characteristicUUID
         case .cscMeasurement: CSCMeasurement.characteristicUUID
+        case .cscFeature: CSCFeature.characteristicUUID
+        case .sensorLocation: SensorLocation.characteristicUUID
         case .batteryLevel: BatteryLevel.characteristicUUID
         case .deviceInformation(let string): string.field.characteristicUUID
         case .unrecognized(let characteristic, _): characteristic
@@ -78,6 +88,8 @@ public enum SensorPayload: Hashable, Sendable {
         case .cyclingPowerMeasurement(let value): value.encode()
         case .cyclingPowerFeature(let value): value.encode()
         case .cscMeasurement(let value): value.encode()
+        case .cscFeature(let value): value.encode()
+        case .sensorLocation(let value): value.encode()
         case .batteryLevel(let value): value.encode()
         case .deviceInformation(let value): value.encode()
         case .unrecognized(_, let bytes): bytes

@@ -16,8 +16,12 @@ struct SensorPayloadTests {
         #expect(try SensorPayload.decode(characteristic: 0x2A19, bytes: [87]) == .batteryLevel(BatteryLevel(percent: 87)!))
         #expect(try SensorPayload.decode(characteristic: 0x2A26, bytes: Array("1.2.3".utf8))
             == .deviceInformation(DeviceInformationString(field: .firmwareRevision, value: "1.2.3")))
-        #expect(try SensorPayload.decode(characteristic: 0x2A5D, bytes: [6])
-            == .unrecognized(characteristic: 0x2A5D, bytes: [6]))
+        #expect(try SensorPayload.decode(characteristic: 0x2A5C, bytes: hex("03 00"))
+            == .cscFeature([.wheelRevolutionDataSupported, .crankRevolutionDataSupported]))
+        #expect(try SensorPayload.decode(characteristic: 0x2A5D, bytes: [6]) == .sensorLocation(.rightCrank))
+        // Temperature (0x2A6E) is not a fitness characteristic here: passed through untouched.
+        #expect(try SensorPayload.decode(characteristic: 0x2A6E, bytes: [0x10, 0x09])
+            == .unrecognized(characteristic: 0x2A6E, bytes: [0x10, 0x09]))
     }
 
     @Test func errorsPassThrough() {
@@ -30,6 +34,7 @@ struct SensorPayloadTests {
         let sample: [UInt16: [UInt8]] = [
             0x2A37: hex("1E 8C 05 00 00 04 00 02"), 0x2A38: [2], 0x2A63: hex("20 00 2d 00 02 00 b8 12"),
             0x2A65: hex("0C 00 00 00"), 0x2A5B: hex("03 C8 00 00 01 06 99 E1 00 45 99"), 0x2A19: [55],
+            0x2A5C: hex("07 00"), 0x2A5D: [15],
         ]
         let bytes = sample[uuid] ?? Array("OpenHealthKit".utf8)
         let payload = try SensorPayload.decode(characteristic: uuid, bytes: bytes)
@@ -47,6 +52,6 @@ struct SensorPayloadTests {
         #expect(HeartRateMeasurement.characteristicUUID == 0x2A37)
         #expect(CyclingPowerMeasurement.characteristicUUID == 0x2A63)
         #expect(CSCMeasurement.characteristicUUID == 0x2A5B)
-        #expect(Set(SensorPayload.supportedCharacteristics).count == 12)
+        #expect(Set(SensorPayload.supportedCharacteristics).count == 14)
     }
 }

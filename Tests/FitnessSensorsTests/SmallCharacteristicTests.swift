@@ -84,7 +84,18 @@ struct CyclingPowerFeatureTests {
     }
 }
 
-@Suite("Battery Level 0x2A19, Body Sensor Location 0x2A38")
+@Suite("CSC Feature 0x2A5C")
+struct CSCFeatureTests {
+    @Test func bits() throws {
+        let f = try CSCFeature(bytes: hex("06 00"))
+        #expect(f == [.crankRevolutionDataSupported, .multipleSensorLocationsSupported])
+        #expect(f.encode() == hex("06 00"))
+        #expect(try CSCFeature(bytes: hex("00 80")).rawValue == 0x8000)
+        #expect(decodeError { _ = try CSCFeature(bytes: [0x01]) }?.offset == 0)
+    }
+}
+
+@Suite("Battery Level 0x2A19, Body Sensor Location 0x2A38, Sensor Location 0x2A5D")
 struct SingleByteCharacteristicTests {
     @Test(arguments: UInt8(0) ... 100)
     func validBatteryLevels(percent: UInt8) throws {
@@ -113,6 +124,15 @@ struct SingleByteCharacteristicTests {
         #expect(reserved.rawValue == 0x42)
         #expect(reserved.encode() == [0x42])
         #expect(decodeError { _ = try BodySensorLocation(bytes: []) }?.offset == 0)
+    }
+
+    @Test func cyclingSensorLocations() throws {
+        #expect(try SensorLocation(bytes: [5]) == .leftCrank)
+        #expect(try SensorLocation(bytes: [15]).description == "spider")
+        #expect(try SensorLocation(bytes: [16]).description == "chain ring")
+        #expect(try SensorLocation(bytes: [17]).description == "reserved (17)")
+        #expect(!SensorLocation(rawValue: 17).isAssigned)
+        #expect(decodeError { _ = try SensorLocation(bytes: []) }?.offset == 0)
     }
 }
 

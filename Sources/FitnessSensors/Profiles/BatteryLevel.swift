@@ -3,7 +3,7 @@
 /// One unsigned byte, 0–100. Values above 100 are not allowed by the specification and throw,
 /// because a reading of "255 %" is more likely a misread characteristic than a full battery.
 ///
-/// Bluetooth BAS 1.0 §3.1 (Battery Level); GATT Specification Supplement §3.27.
+/// Bluetooth BAS 1.0 §3.1 (Battery Level).
 public struct BatteryLevel: GATTCharacteristicValue {
     public static var characteristicUUID: UInt16 { GATTAssignedNumbers.Characteristic.batteryLevel }
 

@@ -10,7 +10,7 @@
 /// features.contains(.crankRevolutionDataSupported)   // true
 /// ```
 ///
-/// Bluetooth CPS 1.1 §3.3 (Cycling Power Feature); GATT Specification Supplement §3.61.
+/// Bluetooth CPS 1.1 §3.1 (Cycling Power Feature).
 public struct CyclingPowerFeature: GATTCharacteristicValue, OptionSet {
     public static var characteristicUUID: UInt16 { GATTAssignedNumbers.Characteristic.cyclingPowerFeature }
 

@@ -32,7 +32,7 @@
 /// m.crankRevolutions?.cumulativeRevolutions // 2
 /// ```
 ///
-/// Bluetooth CPS 1.1 §3.2 (Cycling Power Measurement); GATT Specification Supplement §3.62.
+/// Bluetooth CPS 1.1 §3.2 (Cycling Power Measurement).
 public struct CyclingPowerMeasurement: GATTCharacteristicValue {
     public static var characteristicUUID: UInt16 { GATTAssignedNumbers.Characteristic.cyclingPowerMeasurement }
 
@@ -43,7 +43,7 @@ public struct CyclingPowerMeasurement: GATTCharacteristicValue {
 
     /// The flag bits of the first field.
     ///
-    /// Bluetooth CPS 1.1 §3.2.1.1.
+    /// Bluetooth CPS 1.1 §3.2.1.
     public struct Flags: OptionSet, Hashable, Sendable {
         public var rawValue: UInt16
         public init(rawValue: UInt16) { self.rawValue = rawValue }
@@ -65,7 +65,7 @@ public struct CyclingPowerMeasurement: GATTCharacteristicValue {
 
     /// The share of power from one pedal.
     ///
-    /// Bluetooth CPS 1.1 §3.2.1.3.
+    /// Bluetooth CPS 1.1 §3.2.1.
     public struct PedalPowerBalance: Hashable, Sendable {
         /// Which pedal ``percent`` refers to.
         public enum Reference: Hashable, Sendable {
@@ -90,7 +90,7 @@ public struct CyclingPowerMeasurement: GATTCharacteristicValue {
 
     /// The torque accumulated since the sensor was reset (wraps at 2^16).
     ///
-    /// Bluetooth CPS 1.1 §3.2.1.4.
+    /// Bluetooth CPS 1.1 §3.2.1.
     public struct AccumulatedTorque: Hashable, Sendable {
         /// Where the torque is measured.
         public enum Source: Hashable, Sendable {
@@ -113,7 +113,7 @@ public struct CyclingPowerMeasurement: GATTCharacteristicValue {
 
     /// The largest and smallest force on the crank during the last revolution, in newtons.
     ///
-    /// Bluetooth CPS 1.1 §3.2.1.7.
+    /// Bluetooth CPS 1.1 §3.2.1.
     public struct ExtremeForceMagnitudes: Hashable, Sendable {
         public var maximum: Int16
         public var minimum: Int16
@@ -126,7 +126,7 @@ public struct CyclingPowerMeasurement: GATTCharacteristicValue {
 
     /// The largest and smallest torque on the crank during the last revolution.
     ///
-    /// Bluetooth CPS 1.1 §3.2.1.8.
+    /// Bluetooth CPS 1.1 §3.2.1.
     public struct ExtremeTorqueMagnitudes: Hashable, Sendable {
         /// Raw maximum in units of 1/32 N·m.
         public var maximumRaw: Int16
@@ -147,7 +147,7 @@ public struct CyclingPowerMeasurement: GATTCharacteristicValue {
     /// On the wire the two 12-bit values share three bytes: the maximum in the low 12 bits and the
     /// minimum in the high 12 bits (maximum 0xABC and minimum 0x123 travel as `BC 3A 12`).
     ///
-    /// Bluetooth CPS 1.1 §3.2.1.9.
+    /// Bluetooth CPS 1.1 §3.2.1.
     public struct ExtremeAngles: Hashable, Sendable {
         /// The largest value a 12-bit angle can hold.
         public static let maximumRawAngle: UInt16 = 0x0FFF

@@ -19,7 +19,7 @@ public enum DeviceInformationField: UInt16, Hashable, Sendable, CaseIterable {
 /// with NUL bytes (fixed-size firmware buffers), so trailing NULs are trimmed; NULs inside the
 /// string are kept. Bytes that are not valid UTF-8 throw, naming the first bad byte.
 ///
-/// Bluetooth DIS 1.1 §3; GATT Specification Supplement §3.141 (utf8s).
+/// Bluetooth DIS 1.1 §3; GATT Specification Supplement (utf8s format).
 public struct DeviceInformationString: Hashable, Sendable {
     public var field: DeviceInformationField
     public var value: String

@@ -26,7 +26,7 @@
 /// m.rrIntervalSeconds    // [0.771484375]
 /// ```
 ///
-/// Bluetooth HRS 1.0 §3.1 (Heart Rate Measurement); GATT Specification Supplement §3.106.
+/// Bluetooth HRS 1.0 §3.1 (Heart Rate Measurement).
 public struct HeartRateMeasurement: GATTCharacteristicValue {
     public static var characteristicUUID: UInt16 { GATTAssignedNumbers.Characteristic.heartRateMeasurement }
 
@@ -43,7 +43,7 @@ public struct HeartRateMeasurement: GATTCharacteristicValue {
     /// Bits 1–2 read as a two-bit number: 0 and 1 mean the feature is not supported, 2 means
     /// supported but no contact, 3 means supported and in contact. ``notSupported`` is written as 0.
     ///
-    /// Bluetooth HRS 1.0 §3.1.1.2.
+    /// Bluetooth HRS 1.0 §3.1.1.
     public enum SensorContact: Hashable, Sendable, CaseIterable {
         case notSupported
         case notDetected

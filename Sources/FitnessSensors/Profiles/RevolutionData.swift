@@ -7,7 +7,7 @@
 /// Measurement (``CSCMeasurement/eventTicksPerSecond``). Feed these to ``WheelSpeedCalculator``
 /// with the matching resolution.
 ///
-/// Bluetooth CPS 1.1 §3.2.1.5; CSCS 1.0 §3.1.1.1.
+/// Bluetooth CPS 1.1 §3.2.1; CSCS 1.0 §3.1.
 public struct WheelRevolutionData: Hashable, Sendable {
     /// Wheel revolutions since the sensor was reset (wraps at 2^32).
     public var cumulativeRevolutions: UInt32
@@ -37,7 +37,7 @@ public struct WheelRevolutionData: Hashable, Sendable {
 /// Both fields are 16 bits and wrap; the event time is in units of 1/1024 s in both Cycling Power
 /// Measurement and CSC Measurement. Feed these to ``CrankCadenceCalculator``.
 ///
-/// Bluetooth CPS 1.1 §3.2.1.6; CSCS 1.0 §3.1.1.2.
+/// Bluetooth CPS 1.1 §3.2.1; CSCS 1.0 §3.1.
 public struct CrankRevolutionData: Hashable, Sendable {
     /// Crank revolutions since the sensor was reset (wraps at 2^16).
     public var cumulativeRevolutions: UInt16
