@@ -106,7 +106,7 @@ extension HKHealthStore {
         let database = try database()
         let access = try readAccess(database)
         return try database.read { db in
-            let samples = try database.fetchSamples(descriptors, limit: limit, sortDescriptors: [], afterAnchor: anchor,
+            let samples = try database.fetchSamples(descriptors, limit: limit, sorts: [], afterAnchor: anchor,
                                                     access: access, db)
             let ids = try samples.isEmpty ? [] : anchorsOf(samples, db)
             let deleted = try database.fetchDeletedObjects(descriptors, afterAnchor: anchor, access: access, db)

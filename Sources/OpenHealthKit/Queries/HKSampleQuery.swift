@@ -39,7 +39,7 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
         let descriptors = UncheckedBox((self.descriptors, sortDescriptors ?? []))
         let limit = limit
         store.complete({
-            UncheckedBox(try store.fetchSamples(descriptors.value.0, limit: limit, sortDescriptors: descriptors.value.1))
+            UncheckedBox(try store.fetchSamples(descriptors.value.0, limit: limit, sorts: descriptors.value.1.map(SampleSort.init)))
         }, { [self] result in
             store.finished(self)
             switch result {
@@ -77,11 +77,11 @@ extension HKHealthStore {
     }
 
     /// Reads samples for the query machinery, applying this client's read access.
-    func fetchSamples(_ descriptors: [HKQueryDescriptor], limit: Int, sortDescriptors: [NSSortDescriptor]) throws -> [HKSample] {
+    func fetchSamples(_ descriptors: [HKQueryDescriptor], limit: Int, sorts: [SampleSort]) throws -> [HKSample] {
         let database = try database()
         let access = try readAccess(database)
         return try database.read { db in
-            try database.fetchSamples(descriptors, limit: limit, sortDescriptors: sortDescriptors, access: access, db)
+            try database.fetchSamples(descriptors, limit: limit, sorts: sorts, access: access, db)
         }
     }
 }

@@ -36,10 +36,14 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
 
     /// Opens the default store (see the type's discussion).
     public override convenience init() {
-        let path = StoreLocation.defaultPath()
+        self.init(openingLazily: StoreLocation.defaultPath(), clientIdentifier: HKHealthStore.defaultClientIdentifier)
+    }
+
+    /// Opens a store that reports a failure to open on each call instead of throwing here.
+    convenience init(openingLazily path: String, clientIdentifier: String) {
         self.init(opened: Result { try StoreDatabase.open(path: path) }.mapError { error in
             (error as? HKError) ?? HKError(.errorDatabaseInaccessible, "\(error)")
-        }, clientIdentifier: HKHealthStore.defaultClientIdentifier)
+        }, clientIdentifier: clientIdentifier)
     }
 
     /// Opens the store at a path, creating it if needed. Throws `errorDatabaseInaccessible` with the reason
@@ -70,6 +74,11 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
 
     /// The path of the default store (`OPENHEALTHKIT_STORE`, XDG, or `~/.local/share`). OpenHealthKit.
     public static var defaultStorePath: String { StoreLocation.defaultPath() }
+
+    /// The default store's path for a given environment. OpenHealthKit.
+    public static func defaultStorePath(environment: [String: String]) -> String {
+        StoreLocation.defaultPath(environment: environment)
+    }
 
     /// The path of this store's file, or nil in memory. OpenHealthKit.
     public var databasePath: String? { try? opened.get().path }

@@ -150,26 +150,26 @@ extension StoreDatabase {
         return parts.isEmpty ? nil : SQLFragment.joined(parts, with: "OR", empty: "0")
     }
 
-    /// The SQL ordering for sort descriptors, or nil when one of them has no SQL form (sorted in memory then).
-    func orderClause(for sortDescriptors: [NSSortDescriptor]) -> String? {
+    /// The SQL ordering for sort keys, or nil when one of them has no SQL form (sorted in memory then).
+    func orderClause(for sorts: [SampleSort]) -> String? {
         var terms: [String] = []
-        for descriptor in sortDescriptors {
-            guard let column = SortColumns.column(for: descriptor.keyPath) else { return nil }
-            terms.append("\(column) \(descriptor.ascending ? "ASC" : "DESC")")
+        for sort in sorts {
+            guard let keyPath = sort.keyPath, let column = SortColumns.column(for: keyPath) else { return nil }
+            terms.append("\(column) \(sort.ascending ? "ASC" : "DESC")")
         }
         terms.append("s.id ASC")
         return terms.joined(separator: ", ")
     }
 
     /// Fetches the samples matching the descriptors, sorted and limited.
-    func fetchSamples(_ descriptors: [HKQueryDescriptor], limit: Int, sortDescriptors: [NSSortDescriptor],
+    func fetchSamples(_ descriptors: [HKQueryDescriptor], limit: Int, sorts: [SampleSort],
                       afterAnchor: Int64? = nil, access: ReadAccess, _ db: Database) throws -> [HKSample] {
         guard var condition = try whereClause(for: descriptors, access: access, db) else { return [] }
         if let afterAnchor {
             condition.sql += " AND s.id > ?"
             condition.arguments.append(afterAnchor)
         }
-        let order = afterAnchor == nil ? orderClause(for: sortDescriptors) : "s.id ASC"
+        let order = afterAnchor == nil ? orderClause(for: sorts) : "s.id ASC"
         var sql = """
             SELECT s.id, s.uuid, s.type_id, s.start, s."end", s.value, s.unit, s.source_id, s.device_id, s.metadata,
                    w.activity_type, w.duration
@@ -184,8 +184,8 @@ extension StoreDatabase {
         var samples = try decodeSamples(db, sql: sql, arguments: StatementArguments(condition.arguments))
         if order == nil {
             samples.sort { a, b in
-                for descriptor in sortDescriptors {
-                    let result = descriptor.compare(a, to: b)
+                for sort in sorts {
+                    let result = sort.compare(a, b)
                     if result != .orderedSame { return result == .orderedAscending }
                 }
                 return false
@@ -218,6 +218,28 @@ extension StoreDatabase {
         let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'samples'") ?? 0
         let maxID = try Int64.fetchOne(db, sql: "SELECT max(id) FROM samples") ?? 0
         return max(sequence, maxID)
+    }
+}
+
+/// One sort key of a sample query, from an `NSSortDescriptor` or a `SortDescriptor`.
+struct SampleSort: @unchecked Sendable {
+    var keyPath: AnyKeyPath?
+    var ascending: Bool
+    var compare: (HKSample, HKSample) -> ComparisonResult
+
+    init(_ descriptor: NSSortDescriptor) {
+        keyPath = descriptor.keyPath
+        ascending = descriptor.ascending
+        compare = { descriptor.compare($0, to: $1) }
+    }
+
+    init<Sample: HKSample>(_ descriptor: SortDescriptor<Sample>) {
+        keyPath = descriptor.keyPath
+        ascending = descriptor.order == .forward
+        compare = { a, b in
+            guard let a = a as? Sample, let b = b as? Sample else { return .orderedSame }
+            return descriptor.compare(a, b)
+        }
     }
 }
 

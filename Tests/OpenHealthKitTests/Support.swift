@@ -1,0 +1,65 @@
+import Foundation
+import OpenHealthKit
+import Testing
+
+/// A fresh in-memory store whose client has been granted every type it uses.
+func authorizedStore(client: String = "tests") async throws -> HKHealthStore {
+    let store = HKHealthStore.inMemory(clientIdentifier: client)
+    try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
+    return store
+}
+
+let allTypes: Set<HKSampleType> = [
+    HKObjectType.workoutType(),
+    HKQuantityType(.heartRate), HKQuantityType(.activeEnergyBurned), HKQuantityType(.distanceWalkingRunning),
+    HKQuantityType(.distanceCycling), HKQuantityType(.cyclingPower), HKQuantityType(.stepCount),
+]
+
+/// A temporary directory removed when the test ends.
+struct TemporaryDirectory: ~Copyable {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "ohk-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+}
+
+/// Runs a sample query and returns its results.
+func fetch(_ store: HKHealthStore, _ type: HKSampleType, _ predicate: NSPredicate?, limit: Int = HKObjectQueryNoLimit,
+         sort: [NSSortDescriptor]? = nil) async throws -> [HKSample] {
+    try await withCheckedThrowingContinuation { continuation in
+        let query = HKSampleQuery(sampleType: type, predicate: predicate, limit: limit, sortDescriptors: sort) { _, samples, error in
+            if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: samples ?? []) }
+        }
+        store.execute(query)
+    }
+}
+
+let t0 = Date(timeIntervalSinceReferenceDate: 800_000_000)
+
+func heartRate(_ bpm: Double, at offset: TimeInterval, length: TimeInterval = 1) -> HKQuantitySample {
+    HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: bpm),
+                     start: t0 + offset, end: t0 + offset + length)
+}
+
+/// Expects `body` to throw an `HKError` with `code`, and returns it.
+@discardableResult
+func expectHKError(_ code: HKError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+                   _ body: () async throws -> Void) async -> HKError? {
+    do {
+        try await body()
+        Issue.record("expected HKError \(code), nothing was thrown", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as HKError {
+        #expect(error.code == code, "\(error.message)", sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("expected HKError \(code), got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
