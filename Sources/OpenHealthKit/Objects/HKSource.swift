@@ -49,10 +49,17 @@ public final class HKSourceRevision: NSObject, NSCopying, @unchecked Sendable {
 
     /// The revision of the running program: its source, and the operating system it runs on.
     static func current(clientIdentifier: String) -> HKSourceRevision {
-        HKSourceRevision(source: HKSource(name: ProcessInfo.processInfo.processName, bundleIdentifier: clientIdentifier),
-                         version: nil, productType: "Linux",
-                         operatingSystemVersion: ProcessInfo.processInfo.operatingSystemVersion)
+        if clientIdentifier == defaultRevision.source.bundleIdentifier { return defaultRevision }
+        return HKSourceRevision(source: HKSource(name: processName, bundleIdentifier: clientIdentifier),
+                                version: nil, productType: "Linux", operatingSystemVersion: operatingSystem)
     }
+
+    // Read once: ProcessInfo reads files for the OS version, and objects are created by the million.
+    private static let processName = ProcessInfo.processInfo.processName
+    private static let operatingSystem = ProcessInfo.processInfo.operatingSystemVersion
+    private static let defaultRevision = HKSourceRevision(
+        source: HKSource(name: processName, bundleIdentifier: processName), version: nil, productType: "Linux",
+        operatingSystemVersion: operatingSystem)
 
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? HKSourceRevision else { return false }

@@ -108,7 +108,7 @@ extension HKHealthStore {
         return try database.read { db in
             let samples = try database.fetchSamples(descriptors, limit: limit, sorts: [], afterAnchor: anchor,
                                                     access: access, db)
-            let ids = try samples.isEmpty ? [] : anchorsOf(samples, db)
+            let ids = try samples.isEmpty ? [] : anchorsOf(samples, database, db)
             let deleted = try database.fetchDeletedObjects(descriptors, afterAnchor: anchor, access: access, db)
             var merged: [(Int64, Either)] = zip(ids, samples).map { ($0, .sample($1)) } + deleted.map { ($0, .deleted($1)) }
             merged.sort { $0.0 < $1.0 }
@@ -125,9 +125,11 @@ extension HKHealthStore {
         case deleted(HKDeletedObject)
     }
 
-    private func anchorsOf(_ samples: [HKSample], _ db: GRDB.Database) throws -> [Int64] {
-        let statement = try db.cachedStatement(sql: "SELECT id FROM samples WHERE uuid = ?")
-        return try samples.map { sample in try Int64.fetchOne(statement, arguments: [sample.uuid]) ?? 0 }
+    private func anchorsOf(_ samples: [HKSample], _ database: StoreDatabase, _ db: GRDB.Database) throws -> [Int64] {
+        try samples.map { sample in
+            guard let typeID = try database.existingTypeID(sample.sampleType.identifier, db) else { return 0 }
+            return try database.storedID(of: sample, typeID: typeID, db) ?? 0
+        }
     }
 }
 

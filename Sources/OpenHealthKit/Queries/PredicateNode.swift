@@ -80,6 +80,15 @@ indirect enum PredicateNode: Sendable {
         }
     }
 
+    /// Whether every match must be a sample associated with a given workout (a conjunct names one).
+    var selectsWorkoutSamples: Bool {
+        switch self {
+        case .associatedWithWorkout: true
+        case .and(let nodes): nodes.contains(where: \.selectsWorkoutSamples)
+        default: false
+        }
+    }
+
     /// Reads any predicate back into a node: ours carry theirs, compounds are walked, value predicates are constants.
     init(_ predicate: NSPredicate) {
         if let ours = predicate as? HKQueryPredicate {

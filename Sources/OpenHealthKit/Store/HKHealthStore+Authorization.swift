@@ -157,23 +157,21 @@ extension HKHealthStore {
             """, arguments: [client, identifier, decision.rawValue])
     }
 
-    /// Throws unless this client may save every one of these types.
-    func checkShareAuthorization(for types: [HKObjectType], _ database: StoreDatabase) throws {
-        let client = clientIdentifier
-        let identifiers = Set(types.map(\.identifier))
-        let statuses = try database.read { db in
-            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT type_identifier, share FROM authorizations WHERE client = ?",
-                                                              arguments: [client]).map { ($0[0] as String, $0[1] as Int) })
-        }
-        for identifier in identifiers.sorted() {
-            switch statuses[identifier].flatMap(HKAuthorizationStatus.init(rawValue:)) ?? .notDetermined {
+    /// Throws unless this client may save every one of these types. Runs inside the write transaction.
+    func checkShareAuthorization(for types: [HKObjectType], _ db: Database) throws {
+        let statement = try db.cachedStatement(sql: "SELECT share FROM authorizations WHERE client = ? AND type_identifier = ?")
+        var checked = Set<String>()
+        for type in types where checked.insert(type.identifier).inserted {
+            let identifier = type.identifier
+            let raw = try Int.fetchOne(statement, arguments: [clientIdentifier, identifier])
+            switch raw.flatMap(HKAuthorizationStatus.init(rawValue:)) ?? .notDetermined {
             case .sharingAuthorized:
                 continue
             case .sharingDenied:
-                throw HKError(.errorAuthorizationDenied, "Authorization to share \(identifier) was denied for \(client).")
+                throw HKError(.errorAuthorizationDenied, "Authorization to share \(identifier) was denied for \(clientIdentifier).")
             case .notDetermined:
                 throw HKError(.errorAuthorizationNotDetermined,
-                              "\(client) has not requested authorization to share \(identifier); call requestAuthorization(toShare:read:) first.")
+                              "\(clientIdentifier) has not requested authorization to share \(identifier); call requestAuthorization(toShare:read:) first.")
             }
         }
     }

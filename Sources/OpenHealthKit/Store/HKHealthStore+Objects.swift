@@ -11,11 +11,14 @@ extension HKHealthStore {
     /// the type, start after end, invalid metadata). Saving an object already stored changes nothing.
     public func save(_ objects: [HKObject]) async throws {
         let database = try database()
-        try checkShareAuthorization(for: objects.map(typeOf), database)
         for object in objects { try validateForSave(object) }
         let source = sourceRevision
+        let types = objects.map(typeOf)
         try await Task.detached {
-            _ = try database.write { db in try database.insert(objects, source: source, db) }
+            _ = try database.write { db in
+                try self.checkShareAuthorization(for: types, db)
+                return try database.insert(objects, source: source, db)
+            }
         }.value
         notifyChange()
     }
@@ -57,20 +60,23 @@ extension HKHealthStore {
     /// objects not in the store are ignored.
     public func delete(_ objects: [HKObject]) async throws {
         let database = try database()
-        try checkShareAuthorization(for: objects.map(typeOf), database)
-        let uuids = objects.map(\.uuid)
+        let samples = UncheckedBox(objects.compactMap { $0 as? HKSample })
+        let types = objects.map(typeOf)
         let client = clientIdentifier
         try await Task.detached {
             try database.write { db in
+                try self.checkShareAuthorization(for: types, db)
                 let own = Set(try database.ownSourceIDs(client: client, db))
                 var ids: [Int64] = []
-                for uuid in uuids {
-                    guard let row = try Row.fetchOne(db, sql: "SELECT id, source_id FROM samples WHERE uuid = ?",
-                                                     arguments: [uuid]) else { continue }
-                    guard own.contains(row[1]) else {
-                        throw HKError(.errorAuthorizationDenied, "Object \(uuid) was saved by another program and cannot be deleted by \(client).")
+                for sample in samples.value {
+                    guard let typeID = try database.existingTypeID(sample.sampleType.identifier, db),
+                          let id = try database.storedID(of: sample, typeID: typeID, db),
+                          let sourceID = try Int64.fetchOne(db, sql: "SELECT source_id FROM samples WHERE id = ?", arguments: [id])
+                    else { continue }
+                    guard own.contains(sourceID) else {
+                        throw HKError(.errorAuthorizationDenied, "Object \(sample.uuid) was saved by another program and cannot be deleted by \(client).")
                     }
-                    ids.append(row[0])
+                    ids.append(id)
                 }
                 _ = try database.deleteSamples(ids: ids, db)
             }
@@ -101,7 +107,7 @@ extension HKHealthStore {
     /// Deletes every object of a type that matches a predicate and that this client saved; returns how many.
     public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
         let database = try database()
-        try checkShareAuthorization(for: [objectType], database)
+        try database.write { db in try checkShareAuthorization(for: [objectType], db) }
         guard let sampleType = objectType as? HKSampleType else { return 0 }
         let descriptor = HKQueryDescriptor(sampleType: sampleType, predicate: predicate)
         let client = clientIdentifier
@@ -165,19 +171,19 @@ extension HKHealthStore {
     /// `add(_:to:)` without the deprecation, for OpenHealthKit's own callers.
     func associate(_ samples: [HKSample], with workout: HKWorkout) async throws {
         let database = try database()
-        try checkShareAuthorization(for: samples.map(\.sampleType), database)
         for sample in samples { try validateForSave(sample) }
+        let types = samples.map(\.sampleType)
         let source = sourceRevision
         let box = UncheckedBox(samples)
         let workoutUUID = workout.uuid
         try await Task.detached {
             try database.write { db in
+                try self.checkShareAuthorization(for: types, db)
                 guard let workoutID = try database.workoutID(uuid: workoutUUID, db) else {
                     throw HKError(.errorInvalidArgument,
                                   "The workout \(workoutUUID) must be saved before samples can be added to it.")
                 }
-                let ids = try database.insert(box.value, source: source, db)
-                try database.associate(sampleIDs: ids, workoutID: workoutID, db)
+                _ = try database.insert(box.value, source: source, workoutID: workoutID, db)
             }
         }.value
         notifyChange()

@@ -70,7 +70,8 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     }
 
     /// The default client identifier: the executable's name.
-    public static var defaultClientIdentifier: String { ProcessInfo.processInfo.processName }
+    public static var defaultClientIdentifier: String { processName }
+    private static let processName = ProcessInfo.processInfo.processName
 
     /// The path of the default store (`OPENHEALTHKIT_STORE`, XDG, or `~/.local/share`). OpenHealthKit.
     public static var defaultStorePath: String { StoreLocation.defaultPath() }

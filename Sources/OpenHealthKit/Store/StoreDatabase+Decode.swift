@@ -20,16 +20,28 @@ extension StoreDatabase {
         var samples: [HKSample?] = []
         var workouts: [PendingWorkout] = []
         var unitCache: [String: HKUnit] = [:]
+        var typeCache: [Int64: HKSampleType] = [:]
+        var sourceCache: [Int64: HKSourceRevision] = [:]
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try cursor.next() {
             let id: Int64 = row[0]
             guard let uuid = row[1] as UUID? else {
                 throw HKError(.errorDatabaseInaccessible, "The health store is damaged: sample \(id) has no UUID.")
             }
-            let type = try sampleType(id: row[2], db)
+            let typeID: Int64 = row[2]
+            let type: HKSampleType
+            if let cached = typeCache[typeID] { type = cached } else {
+                type = try sampleType(id: typeID, db)
+                typeCache[typeID] = type
+            }
             let start = Date(storeValue: row[3])
             let end = Date(storeValue: row[4])
-            let source = try sourceRevision(id: row[7], db)
+            let sourceID: Int64 = row[7]
+            let source: HKSourceRevision
+            if let cached = sourceCache[sourceID] { source = cached } else {
+                source = try sourceRevision(id: sourceID, db)
+                sourceCache[sourceID] = source
+            }
             let device = try (row[8] as Int64?).map { try self.device(id: $0, db) }
             let metadata = try MetadataCoding.decode(row[9])
             if let quantityType = type as? HKQuantityType {

@@ -80,12 +80,17 @@ extension StoreDatabase {
         switch node {
         case .uuids(let uuids):
             guard !uuids.isEmpty else { return SQLFragment("0") }
-            return SQLFragment("s.uuid IN (\(Array(repeating: "?", count: uuids.count).joined(separator: ",")))", uuids)
+            let list = Array(repeating: "?", count: uuids.count).joined(separator: ",")
+            // Workouts are found through their UUID index; other samples by a scan of their type.
+            return isWorkout ? SQLFragment("s.id IN (SELECT sample_id FROM workouts WHERE uuid IN (\(list)))", uuids)
+                : SQLFragment("s.uuid IN (\(list))", uuids)
         case .associatedWithWorkout(let uuid):
             return SQLFragment("""
-                s.id IN (SELECT ws.sample_id FROM workout_samples ws
-                         WHERE ws.workout_id = (SELECT id FROM samples WHERE uuid = ?))
-                """, [uuid])
+                s.id IN (SELECT a.id FROM samples a WHERE a.workout_id = (SELECT sample_id FROM workouts WHERE uuid = ?)
+                         UNION ALL
+                         SELECT ws.sample_id FROM workout_samples ws
+                         WHERE ws.workout_id = (SELECT sample_id FROM workouts WHERE uuid = ?))
+                """, [uuid, uuid])
         case let .sampleDates(start, end, options):
             let (sql, arguments) = DateRangeRule(start: start, end: end, options: options)
                 .sql(startColumn: "s.start", endColumn: "s.\"end\"")
@@ -134,7 +139,10 @@ extension StoreDatabase {
         for descriptor in descriptors {
             let identifier = descriptor.sampleType.identifier
             guard let typeID = try existingTypeID(identifier, db) else { continue }
-            var fragment = SQLFragment("s.type_id = ?", [typeID])
+            // When the predicate names a workout's samples, those few rows drive the query: `+` keeps SQLite from
+            // walking the whole type index instead.
+            let driven = descriptor.predicate.map { PredicateNode($0).selectsWorkoutSamples } ?? false
+            var fragment = SQLFragment(driven ? "+s.type_id = ?" : "s.type_id = ?", [typeID])
             if !access.canRead(identifier) {
                 if ownSources == nil { ownSources = try ownSourceIDs(client: access.clientIdentifier, db) }
                 guard let own = ownSources, !own.isEmpty else { continue }

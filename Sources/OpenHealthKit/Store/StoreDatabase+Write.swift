@@ -5,13 +5,14 @@ extension StoreDatabase {
     /// Inserts objects in one transaction's worth of statements (the caller owns the transaction).
     ///
     /// Objects already stored (same UUID) are left as they are. Returns the row id of every object, in order.
-    func insert(_ objects: [HKObject], source: HKSourceRevision, _ db: Database) throws -> [Int64] {
+    ///
+    /// With `workoutID`, every sample is associated with that workout (`HKHealthStore.add(_:to:)`).
+    func insert(_ objects: [HKObject], source: HKSourceRevision, workoutID: Int64? = nil, _ db: Database) throws -> [Int64] {
         let sourceRowID = try self.sourceID(source, db)
         let insertSample = try db.cachedStatement(sql: """
-            INSERT INTO samples (uuid, type_id, start, "end", value, unit, source_id, device_id, metadata)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (uuid) DO NOTHING
+            INSERT INTO samples (uuid, type_id, start, "end", value, unit, source_id, device_id, metadata, workout_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
-        let findSample = try db.cachedStatement(sql: "SELECT id FROM samples WHERE uuid = ?")
         var ids: [Int64] = []
         ids.reserveCapacity(objects.count)
         for object in objects {
@@ -29,19 +30,18 @@ extension StoreDatabase {
                 let ownUnit = quantity.unit
                 if ownUnit != storageUnit { unit = ownUnit.unitString }
             }
+            if let existing = try storedID(of: sample, typeID: typeRowID, db) {
+                // Already stored: saving an object twice is harmless; adding it to a workout associates it.
+                if let workoutID { try associate(sampleID: existing, workoutID: workoutID, db) }
+                ids.append(existing)
+                continue
+            }
             let metadata: String? = try MetadataCoding.encode(sample.metadata)
             let start: Double = sample.startDate.storeValue
             let end: Double = sample.endDate.storeValue
-            let arguments: StatementArguments = [sample.uuid, typeRowID, start, end, value, unit, sourceRowID, deviceRowID, metadata]
+            let arguments: StatementArguments = [sample.uuid, typeRowID, start, end, value, unit, sourceRowID, deviceRowID, metadata,
+                                                 workoutID]
             try insertSample.execute(arguments: arguments)
-            if db.changesCount == 0 {
-                // Already stored: saving an object twice is harmless.
-                guard let id = try Int64.fetchOne(findSample, arguments: [sample.uuid]) else {
-                    throw HKError(.errorDatabaseInaccessible, "A sample vanished while it was being saved.")
-                }
-                ids.append(id)
-                continue
-            }
             let id = db.lastInsertedRowID
             ids.append(id)
             if let workout = sample as? HKWorkout {
@@ -52,8 +52,8 @@ extension StoreDatabase {
     }
 
     private func insertWorkoutDetails(_ workout: HKWorkout, id: Int64, _ db: Database) throws {
-        try db.execute(sql: "INSERT INTO workouts (sample_id, activity_type, duration) VALUES (?, ?, ?)",
-                       arguments: [id, Int64(workout.workoutActivityType.rawValue), workout.duration])
+        try db.execute(sql: "INSERT INTO workouts (sample_id, uuid, activity_type, duration) VALUES (?, ?, ?, ?)",
+                       arguments: [id, workout.uuid, Int64(workout.workoutActivityType.rawValue), workout.duration])
         for (position, event) in (workout.workoutEvents ?? []).enumerated() {
             try db.execute(sql: """
                 INSERT INTO workout_events (workout_id, position, type, start, "end", metadata) VALUES (?, ?, ?, ?, ?, ?)
@@ -97,15 +97,28 @@ extension StoreDatabase {
 
     /// The row id of a stored workout, or nil.
     func workoutID(uuid: UUID, _ db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT sample_id FROM workouts JOIN samples ON samples.id = workouts.sample_id WHERE samples.uuid = ?",
-                           arguments: [uuid])
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT sample_id FROM workouts WHERE uuid = ?"), arguments: [uuid])
     }
 
-    /// Associates stored samples with a stored workout.
-    func associate(sampleIDs: [Int64], workoutID: Int64, _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: "INSERT OR IGNORE INTO workout_samples (workout_id, sample_id) VALUES (?, ?)")
-        for sampleID in sampleIDs where sampleID != workoutID {
-            try statement.execute(arguments: [workoutID, sampleID])
+    /// The row id of a sample if it is stored, found through its type and start date.
+    func storedID(of sample: HKSample, typeID: Int64, _ db: Database) throws -> Int64? {
+        let statement = try db.cachedStatement(sql: "SELECT id FROM samples WHERE type_id = ? AND start = ? AND uuid = ?")
+        return try Int64.fetchOne(statement, arguments: [typeID, sample.startDate.storeValue, sample.uuid])
+    }
+
+    /// Associates a stored sample with a stored workout: in the sample's row the first time, in `workout_samples`
+    /// after that.
+    func associate(sampleID: Int64, workoutID: Int64, _ db: Database) throws {
+        guard sampleID != workoutID else { return }
+        let current = try Int64?.fetchOne(db.cachedStatement(sql: "SELECT workout_id FROM samples WHERE id = ?"), arguments: [sampleID]) ?? nil
+        switch current {
+        case nil:
+            try db.cachedStatement(sql: "UPDATE samples SET workout_id = ? WHERE id = ?").execute(arguments: [workoutID, sampleID])
+        case workoutID:
+            return
+        default:
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO workout_samples (workout_id, sample_id) VALUES (?, ?)")
+                .execute(arguments: [workoutID, sampleID])
         }
     }
 

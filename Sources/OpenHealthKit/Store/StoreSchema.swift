@@ -32,9 +32,12 @@ enum StoreSchema {
                     software_version TEXT, local_identifier TEXT, udi_device_identifier TEXT
                 );
                 -- Every sample (quantity samples and workouts alike). The id is the anchor order.
+                -- UUIDs are not indexed here: random keys would scatter every batch of inserts over the whole
+                -- index. A sample is found by (type_id, start, uuid) through samples_by_type_start, which grows
+                -- in time order; workouts keep their UUID indexed in their own table.
                 CREATE TABLE samples (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    uuid BLOB NOT NULL UNIQUE,
+                    uuid BLOB NOT NULL,
                     type_id INTEGER NOT NULL REFERENCES types(id),
                     start REAL NOT NULL,
                     "end" REAL NOT NULL,
@@ -42,11 +45,15 @@ enum StoreSchema {
                     unit TEXT,
                     source_id INTEGER NOT NULL REFERENCES sources(id),
                     device_id INTEGER REFERENCES devices(id),
-                    metadata TEXT
+                    metadata TEXT,
+                    -- The workout the sample was first associated with; further ones are in workout_samples.
+                    workout_id INTEGER REFERENCES workouts(sample_id) ON DELETE SET NULL
                 );
                 CREATE INDEX samples_by_type_start ON samples(type_id, start);
+                CREATE INDEX samples_by_workout ON samples(workout_id) WHERE workout_id IS NOT NULL;
                 CREATE TABLE workouts (
                     sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    uuid BLOB NOT NULL UNIQUE,
                     activity_type INTEGER NOT NULL,
                     duration REAL NOT NULL
                 );
@@ -89,7 +96,7 @@ enum StoreSchema {
                     most_recent REAL, most_recent_start REAL, most_recent_end REAL, duration REAL,
                     PRIMARY KEY (activity_id, type_id)
                 ) WITHOUT ROWID;
-                -- Samples associated with a workout (HKHealthStore.add(_:to:), builders).
+                -- Samples associated with more than one workout: every association after the first.
                 CREATE TABLE workout_samples (
                     workout_id INTEGER NOT NULL REFERENCES workouts(sample_id) ON DELETE CASCADE,
                     sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
