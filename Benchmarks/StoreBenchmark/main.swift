@@ -5,6 +5,9 @@
 //     swift run -c release StoreBenchmark [samples] [samples-per-workout]
 //
 // Defaults: 1,000,000 samples, 3,600 per workout (one hour at 1 Hz).
+//
+// The two sides run interleaved, batch by batch and workout by workout, so that whatever else the machine is
+// doing slows both alike; each side's time is the sum of its own slices. Both create a UUID per sample.
 import Foundation
 import GRDB
 import OpenHealthKit
@@ -20,16 +23,19 @@ let directory = NSTemporaryDirectory() + "ohk-bench-" + UUID().uuidString
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: directory) }
 
-func seconds(_ body: () async throws -> Void) async rethrows -> Double {
-    let start = DispatchTime.now().uptimeNanoseconds
-    try await body()
-    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+/// Accumulated wall time of one side.
+final class Stopwatch {
+    var seconds = 0.0
+    func time<T>(_ body: () async throws -> T) async rethrows -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { seconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        return try await body()
+    }
 }
 
 func bpm(_ i: Int) -> Double { 120 + Double(i % 60) }
 
-// MARK: OpenHealthKit
-
+// OpenHealthKit side.
 let store = try HKHealthStore(databasePath: directory + "/health.sqlite", clientIdentifier: "benchmark")
 let heartRate = HKQuantityType(.heartRate)
 let bpmUnit = HKUnit.count().unitDivided(by: .minute())
@@ -41,41 +47,7 @@ for w in 0 ..< workoutCount {
 }
 try await store.save(workouts)
 
-let ohkWrite = try await seconds {
-    var written = 0
-    for (w, workout) in workouts.enumerated() {
-        var i = 0
-        while i < perWorkout && written < sampleCount {
-            let n = min(batchSize, perWorkout - i, sampleCount - written)
-            var batch: [HKSample] = []
-            batch.reserveCapacity(n)
-            for k in i ..< i + n {
-                let t = workout.startDate + Double(k)
-                batch.append(HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpmUnit, doubleValue: bpm(w + k)),
-                                              start: t, end: t))
-            }
-            try await store.add(batch, to: workout)
-            i += n
-            written += n
-        }
-    }
-}
-
-
-var ohkRead = 0
-let ohkReadTime = try await seconds {
-    for workout in workouts {
-        let descriptor = HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: heartRate, predicate: HKQuery.predicateForObjects(from: workout))],
-            sortDescriptors: [])
-        for sample in try await descriptor.result(for: store) {
-            ohkRead += sample.quantity.doubleValue(for: bpmUnit) > 0 ? 1 : 0
-        }
-    }
-}
-
-// MARK: Raw SQL baseline: one plain table, same batches, same reads.
-
+// Raw side: one plain table with an index on the workout.
 var configuration = Configuration()
 configuration.label = "raw"
 let raw = try DatabasePool(path: directory + "/raw.sqlite", configuration: configuration)
@@ -86,32 +58,54 @@ try raw.write { db in
         CREATE INDEX heart_rate_by_workout ON heart_rate(workout);
         """)
 }
-let rawWrite = try await seconds {
-    var written = 0
-    for w in 0 ..< workoutCount {
-        let start = origin.timeIntervalSinceReferenceDate + Double(w * (perWorkout + 600))
-        var i = 0
-        while i < perWorkout && written < sampleCount {
-            let n = min(batchSize, perWorkout - i, sampleCount - written)
-            let range = i ..< i + n
+
+let ohkWrite = Stopwatch()
+let rawWrite = Stopwatch()
+var written = 0
+for (w, workout) in workouts.enumerated() {
+    var i = 0
+    while i < perWorkout && written < sampleCount {
+        let range = i ..< min(i + batchSize, perWorkout, i + sampleCount - written)
+        try await ohkWrite.time {
+            var batch: [HKSample] = []
+            batch.reserveCapacity(range.count)
+            for k in range {
+                let t = workout.startDate + Double(k)
+                batch.append(HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpmUnit, doubleValue: bpm(w + k)),
+                                              start: t, end: t))
+            }
+            try await store.add(batch, to: workout)
+        }
+        let start = workout.startDate.timeIntervalSinceReferenceDate
+        try await rawWrite.time {
             try await raw.write { db in
                 let statement = try db.cachedStatement(sql: "INSERT INTO heart_rate (uuid, workout, start, \"end\", bpm) VALUES (?, ?, ?, ?, ?)")
                 for k in range {
                     try statement.execute(arguments: [UUID(), w, start + Double(k), start + Double(k), bpm(w + k)])
                 }
             }
-            i += n
-            written += n
         }
+        i += range.count
+        written += range.count
     }
 }
-var rawRead = 0
-let rawReadTime = try await seconds {
-    for w in 0 ..< workoutCount {
+
+let ohkRead = Stopwatch()
+let rawRead = Stopwatch()
+var ohkCount = 0
+var rawCount = 0
+for (w, workout) in workouts.enumerated() {
+    ohkCount += try await ohkRead.time {
+        let descriptor = HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: heartRate, predicate: HKQuery.predicateForObjects(from: workout))],
+            sortDescriptors: [])
+        return try await descriptor.result(for: store).reduce(0) { $0 + ($1.quantity.doubleValue(for: bpmUnit) > 0 ? 1 : 0) }
+    }
+    rawCount += try await rawRead.time {
         let rows = try await raw.read { db in
             try Row.fetchAll(db, sql: "SELECT uuid, start, \"end\", bpm FROM heart_rate WHERE workout = ?", arguments: [w])
         }
-        for row in rows { rawRead += (row[3] as Double) > 0 ? 1 : 0 }
+        return rows.reduce(0) { $0 + (($1[3] as Double) > 0 ? 1 : 0) }
     }
 }
 
@@ -121,11 +115,14 @@ func size(_ name: String) -> Int {
     }
 }
 
-precondition(ohkRead == sampleCount && rawRead == sampleCount, "read back \(ohkRead) and \(rawRead) of \(sampleCount)")
+precondition(ohkCount == sampleCount && rawCount == sampleCount, "read back \(ohkCount) and \(rawCount) of \(sampleCount)")
+func line(_ name: String, _ ohk: Double, _ raw: Double) -> String {
+    String(format: "%@  OpenHealthKit %7.2f s (%8.0f samples/s)   raw SQL %7.2f s (%8.0f samples/s)   ratio %.2f×",
+           name, ohk, Double(sampleCount) / ohk, raw, Double(sampleCount) / raw, ohk / raw)
+}
 print("samples: \(sampleCount) in \(workoutCount) workouts, batches of \(batchSize)")
-print(String(format: "write  OpenHealthKit %7.2f s (%9.0f samples/s)   raw SQL %7.2f s (%9.0f samples/s)   ratio %.2f×",
-             ohkWrite, Double(sampleCount) / ohkWrite, rawWrite, Double(sampleCount) / rawWrite, ohkWrite / rawWrite))
-print(String(format: "read   OpenHealthKit %7.2f s (%9.0f samples/s)   raw SQL %7.2f s (%9.0f samples/s)   ratio %.2f×",
-             ohkReadTime, Double(sampleCount) / ohkReadTime, rawReadTime, Double(sampleCount) / rawReadTime, ohkReadTime / rawReadTime))
-print(String(format: "total  ratio %.2f×   (target: within 2×)", (ohkWrite + ohkReadTime) / (rawWrite + rawReadTime)))
+print(line("write", ohkWrite.seconds, rawWrite.seconds))
+print(line("read ", ohkRead.seconds, rawRead.seconds))
+print(String(format: "total  ratio %.2f×   (target: within 2×)",
+             (ohkWrite.seconds + ohkRead.seconds) / (rawWrite.seconds + rawRead.seconds)))
 print("file   OpenHealthKit \(size("health.sqlite") / sampleCount) bytes/sample   raw SQL \(size("raw.sqlite") / sampleCount) bytes/sample")

@@ -13,6 +13,7 @@ extension StoreDatabase {
             INSERT INTO samples (uuid, type_id, start, "end", value, unit, source_id, device_id, metadata, workout_id)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        let stored = try storedIDs(of: objects.compactMap { $0 as? HKSample }, db)
         var ids: [Int64] = []
         ids.reserveCapacity(objects.count)
         for object in objects {
@@ -30,7 +31,7 @@ extension StoreDatabase {
                 let ownUnit = quantity.unit
                 if ownUnit != storageUnit { unit = ownUnit.unitString }
             }
-            if let existing = try storedID(of: sample, typeID: typeRowID, db) {
+            if let existing = stored[sample.uuid] {
                 // Already stored: saving an object twice is harmless; adding it to a workout associates it.
                 if let workoutID { try associate(sampleID: existing, workoutID: workoutID, db) }
                 ids.append(existing)
@@ -98,6 +99,32 @@ extension StoreDatabase {
     /// The row id of a stored workout, or nil.
     func workoutID(uuid: UUID, _ db: Database) throws -> Int64? {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT sample_id FROM workouts WHERE uuid = ?"), arguments: [uuid])
+    }
+
+    /// The row ids of those samples that are already stored, by UUID: one query per type and batch, through the
+    /// (type, start) index over the batch's time range.
+    func storedIDs(of samples: [HKSample], _ db: Database) throws -> [UUID: Int64] {
+        var byType: [String: [HKSample]] = [:]
+        for sample in samples { byType[sample.sampleType.identifier, default: []].append(sample) }
+        var found: [UUID: Int64] = [:]
+        for (identifier, group) in byType {
+            guard let typeID = try existingTypeID(identifier, db) else { continue }
+            for chunk in stride(from: 0, to: group.count, by: 500).map({ group[$0 ..< min(group.count, $0 + 500)] }) {
+                var low = Double.infinity
+                var high = -Double.infinity
+                for sample in chunk {
+                    low = min(low, sample.startDate.storeValue)
+                    high = max(high, sample.startDate.storeValue)
+                }
+                let list = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                var arguments: [any DatabaseValueConvertible] = [typeID, low, high]
+                arguments += chunk.map(\.uuid)
+                let rows = try Row.fetchAll(db, sql: "SELECT id, uuid FROM samples WHERE type_id = ? AND start BETWEEN ? AND ? AND uuid IN (\(list))",
+                                            arguments: StatementArguments(arguments))
+                for row in rows { found[row[1]] = row[0] }
+            }
+        }
+        return found
     }
 
     /// The row id of a sample if it is stored, found through its type and start date.

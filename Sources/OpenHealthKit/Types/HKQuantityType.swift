@@ -47,7 +47,7 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
 
     /// Whether a quantity in `unit` may be stored as this type.
     public func `is`(compatibleWith unit: HKUnit) -> Bool {
-        HKQuantity(unit: unit, doubleValue: 0).isCompatible(with: entry.unit)
+        unit.isCompatible(withUnit: entry.unit)
     }
 
     public override var isMaximumDurationRestricted: Bool { entry.maximumDuration != nil }

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import OpenHealthKit
+
+extension Workout {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the workouts in the store, newest first.",
+            discussion: "Example:\n  workout list --store /tmp/demo.sqlite"
+        )
+
+        @OptionGroup var options: StoreOptions
+        @Option(help: "Show at most this many workouts.") var limit: Int = 50
+
+        func validate() throws {
+            guard limit > 0 else { throw ValidationError("--limit must be a positive number, not \(limit).") }
+        }
+
+        func run() async throws {
+            try await reportingErrors {
+                let store = try await options.open()
+                let descriptor = HKSampleQueryDescriptor(predicates: [.workout()],
+                                                         sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)],
+                                                         limit: limit)
+                let workouts = try await descriptor.result(for: store)
+                if workouts.isEmpty {
+                    print("No workouts in \(store.databasePath ?? "the store") yet. Try `workout demo`.")
+                    return
+                }
+                print(pad("ID", 8) + pad("Start", 18) + pad("Activity", 16) + pad("Duration", 10) + "Distance")
+                for workout in workouts {
+                    print(pad(String(workout.uuid.uuidString.prefix(8)), 8) + pad(Format.date(workout.startDate), 18)
+                          + pad(workout.workoutActivityType.name, 16) + pad(Format.duration(workout.duration), 10)
+                          + Format.distance(workout))
+                }
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a workout and its associated samples.",
+            discussion: "ID is the workout's UUID or a unique prefix of it, as `workout list` prints.\n\nExample:\n  workout show 3F2A91C0"
+        )
+
+        @OptionGroup var options: StoreOptions
+        @Argument(help: "The workout's UUID or a unique prefix of it.") var id: String
+
+        func run() async throws {
+            try await reportingErrors {
+                let store = try await options.open()
+                let workouts = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store)
+                let matches = workouts.filter { $0.uuid.uuidString.lowercased().hasPrefix(id.lowercased()) }
+                guard matches.count == 1, let workout = matches.first else {
+                    throw HKError(.errorInvalidArgument, matches.isEmpty
+                                  ? "No workout's ID starts with '\(id)'; `workout list` shows them."
+                                  : "'\(id)' matches \(matches.count) workouts; give more of the ID.")
+                }
+                try await printWorkout(workout.uuid, store: store)
+            }
+        }
+    }
+}
+
+/// Prints a workout's summary and the statistics of its associated samples.
+func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
+    let found = try await HKSampleQueryDescriptor(predicates: [.workout(HKQuery.predicateForObject(with: uuid))],
+                                                  sortDescriptors: []).result(for: store)
+    guard let workout = found.first else { throw HKError(.errorNoData, "The workout \(uuid) is not in the store.") }
+    print("Workout \(workout.uuid.uuidString)")
+    print("  activity   \(workout.workoutActivityType.name)")
+    print("  start      \(Format.date(workout.startDate))")
+    print("  duration   \(Format.duration(workout.duration))")
+    print("  distance   \(Format.distance(workout))")
+    if let energy = workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity() {
+        print("  energy     \(Int(energy.doubleValue(for: .kilocalorie()).rounded())) kcal")
+    }
+    print("\n  Associated samples:")
+    let bpm = HKUnit.count().unitDivided(by: .minute())
+    let kinds: [(HKQuantityTypeIdentifier, String, HKUnit, Bool)] = [
+        (.heartRate, "heart rate", bpm, false),
+        (.activeEnergyBurned, "active energy", .kilocalorie(), true),
+        (.distanceWalkingRunning, "distance", .meter(), true),
+        (.distanceCycling, "distance", .meter(), true),
+        (.cyclingPower, "power", .watt(), false),
+    ]
+    var any = false
+    for (identifier, name, unit, cumulative) in kinds {
+        let samples = try await HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout))],
+            sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store)
+        guard !samples.isEmpty else { continue }
+        any = true
+        let values = samples.map { $0.quantity.doubleValue(for: unit) }
+        let line = cumulative
+            ? "total \(Format.number(values.reduce(0, +))) \(unit.unitString)"
+            : "average \(Format.number(values.reduce(0, +) / Double(values.count))), max \(Format.number(values.max()!)) \(unit.unitString)"
+        print("    " + pad(name, 14) + pad("\(samples.count) samples", 13) + line)
+    }
+    if !any { print("    none") }
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+}
+
+enum Format {
+    static func date(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+
+    static func duration(_ seconds: TimeInterval) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+    }
+
+    static func distance(_ workout: HKWorkout) -> String {
+        let type = HKQuantityType(HKWorkout.distanceType(for: workout.workoutActivityType))
+        guard let metres = workout.statistics(for: type)?.sumQuantity()?.doubleValue(for: .meter()) else { return "–" }
+        return String(format: "%.2f km", metres / 1000)
+    }
+
+    static func number(_ value: Double) -> String {
+        value.rounded() == value || abs(value) >= 100 ? String(Int(value.rounded())) : String(format: "%.1f", value)
+    }
+}
