@@ -75,13 +75,9 @@ extension HKHealthStore {
     public func requestAuthorization(toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
                                      completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let box = UncheckedBox((typesToShare ?? [], typesToRead ?? []))
-        Task.detached {
-            do {
-                try await self.requestAuthorization(toShare: box.value.0, read: box.value.1)
-                self.callbackQueue.async { completion(true, nil) }
-            } catch {
-                self.callbackQueue.async { completion(false, error) }
-            }
+        report({ try await self.requestAuthorization(toShare: box.value.0, read: box.value.1) }) { result in
+            let (success, error) = result.healthKitPair
+            completion(success, error)
         }
     }
 
@@ -119,12 +115,10 @@ extension HKHealthStore {
     public func getRequestStatusForAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
                                                  completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void) {
         let box = UncheckedBox((typesToShare, typesToRead))
-        Task.detached {
-            do {
-                let status = try await self.statusForAuthorizationRequest(toShare: box.value.0, read: box.value.1)
-                self.callbackQueue.async { completion(status, nil) }
-            } catch {
-                self.callbackQueue.async { completion(.unknown, error) }
+        report({ try await self.statusForAuthorizationRequest(toShare: box.value.0, read: box.value.1) }) { result in
+            switch result {
+            case .success(let status): completion(status, nil)
+            case .failure(let error): completion(.unknown, error)
             }
         }
     }

@@ -33,13 +33,9 @@ extension HKHealthStore {
 
     public func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let box = UncheckedBox(objects)
-        Task.detached {
-            do {
-                try await self.save(box.value)
-                self.callbackQueue.async { completion(true, nil) }
-            } catch {
-                self.callbackQueue.async { completion(false, error) }
-            }
+        report({ try await self.save(box.value) }) { result in
+            let (success, error) = result.healthKitPair
+            completion(success, error)
         }
     }
 
@@ -94,13 +90,9 @@ extension HKHealthStore {
 
     public func delete(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let box = UncheckedBox(objects)
-        Task.detached {
-            do {
-                try await self.delete(box.value)
-                self.callbackQueue.async { completion(true, nil) }
-            } catch {
-                self.callbackQueue.async { completion(false, error) }
-            }
+        report({ try await self.delete(box.value) }) { result in
+            let (success, error) = result.healthKitPair
+            completion(success, error)
         }
     }
 
@@ -133,12 +125,10 @@ extension HKHealthStore {
     public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate,
                               withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void) {
         let box = UncheckedBox((objectType, predicate))
-        Task.detached {
-            do {
-                let count = try await self.deleteObjects(of: box.value.0, predicate: box.value.1)
-                self.callbackQueue.async { completion(true, count, nil) }
-            } catch {
-                self.callbackQueue.async { completion(false, 0, error) }
+        report({ try await self.deleteObjects(of: box.value.0, predicate: box.value.1) }) { result in
+            switch result {
+            case .success(let count): completion(true, count, nil)
+            case .failure(let error): completion(false, 0, error)
             }
         }
     }
@@ -158,13 +148,9 @@ extension HKHealthStore {
     public func add(_ samples: [HKSample], to workout: HKWorkout,
                     completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let box = UncheckedBox((samples, workout))
-        Task.detached {
-            do {
-                try await self.associate(box.value.0, with: box.value.1)
-                self.callbackQueue.async { completion(true, nil) }
-            } catch {
-                self.callbackQueue.async { completion(false, error) }
-            }
+        report({ try await self.associate(box.value.0, with: box.value.1) }) { result in
+            let (success, error) = result.healthKitPair
+            completion(success, error)
         }
     }
 

@@ -102,4 +102,24 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
             self.callbackQueue.async { completion(result) }
         }
     }
+
+    /// Runs an async operation for a completion-handler API and reports its result on the callback queue.
+    func report<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T,
+                             _ completion: @escaping @Sendable (Result<T, Error>) -> Void) {
+        Task.detached {
+            let result: Result<T, Error>
+            do { result = .success(try await operation()) } catch { result = .failure(error) }
+            self.callbackQueue.async { completion(result) }
+        }
+    }
+}
+
+extension Result {
+    /// HealthKit's (success, error) pair.
+    var healthKitPair: (Bool, (any Error)?) {
+        switch self {
+        case .success: (true, nil)
+        case .failure(let error): (false, error)
+        }
+    }
 }
