@@ -1,0 +1,190 @@
+import FitnessSensors
+
+/// A GATT client over one ATT bearer: MTU exchange, discovery, reads, writes and subscriptions,
+/// with notifications delivered as an `AsyncStream`.
+///
+/// The client does its reading in ``run()``, which must be running (in a task or a service group)
+/// for any request to complete, and which returns or throws when the bearer closes. Requests are
+/// serialised: one is outstanding at a time, the rest wait in order. Everything that is not an
+/// answer to the outstanding request — notifications, indications, the peer's own requests,
+/// malformed PDUs — is handled by ``GATTClientStateMachine`` as the specification requires.
+///
+/// ```swift
+/// let client = GATTClient(bearer: bearer)
+/// async let running: Void = client.run()
+/// _ = try await client.exchangeMTU()
+/// let services = try await client.discoverPrimaryServices()
+/// ```
+///
+/// Core 5.3 Vol 3 Part G §4 (GATT feature procedures).
+public actor GATTClient {
+    /// Notifications and indications, in arrival order, for as long as the bearer is open.
+    public nonisolated let notifications: AsyncStream<GATTNotification>
+
+    private let bearer: any ATTBearer
+    private let logHandler: @Sendable (GATTClientLogEvent) -> Void
+    private let notificationSink: AsyncStream<GATTNotification>.Continuation
+    private var machine: GATTClientStateMachine
+
+    private enum ResponseSlot {
+        case idle
+        case waiting(CheckedContinuation<[UInt8], any Error>)
+        case arrived(Result<[UInt8], any Error>)
+    }
+
+    private var slot = ResponseSlot.idle
+    private var isRequestInFlight = false
+    private var queuedRequests: [CheckedContinuation<Void, any Error>] = []
+    private var closedError: GATTClientError?
+
+    /// Creates a client; nothing is sent until a procedure is called.
+    ///
+    /// - Parameters:
+    ///   - bearer: the ATT bearer; the client becomes its only reader.
+    ///   - clientRxMTU: the MTU announced in ``exchangeMTU()`` and to a peer's exchange.
+    ///   - notificationBufferLimit: how many undelivered notifications to keep; the oldest are
+    ///     dropped past it.
+    ///   - logHandler: receives malformed and unexpected PDUs and answered peer requests.
+    public init(
+        bearer: some ATTBearer,
+        clientRxMTU: UInt16 = ATTMTU.maximum,
+        notificationBufferLimit: Int = 4096,
+        logHandler: @escaping @Sendable (GATTClientLogEvent) -> Void = { _ in }
+    ) {
+        self.bearer = bearer
+        self.logHandler = logHandler
+        machine = GATTClientStateMachine(clientRxMTU: clientRxMTU)
+        (notifications, notificationSink) = AsyncStream.makeStream(
+            of: GATTNotification.self, bufferingPolicy: .bufferingNewest(notificationBufferLimit))
+    }
+
+    /// The bearer's current ATT_MTU.
+    public var mtu: UInt16 { machine.mtu }
+
+    var machineClientRxMTU: UInt16 { machine.clientRxMTU }
+
+    /// Whether a request is waiting for its response.
+    public var isBusy: Bool { machine.outstandingRequest != nil }
+
+    // MARK: - Reading the bearer
+
+    /// Reads the bearer until it closes, dispatching every PDU.
+    ///
+    /// When the bearer throws (closed, cancelled, failed), every waiting request fails with
+    /// ``GATTClientError/Code/bearerClosed``, the notification stream finishes, and the bearer's
+    /// error is rethrown.
+    public func run() async throws {
+        do {
+            while true {
+                let pdu = try await bearer.receive()
+                try await handle(pdu)
+            }
+        } catch {
+            close(GATTClientError(.bearerClosed, "the ATT bearer closed", underlying: error))
+            throw error
+        }
+    }
+
+    private func handle(_ pdu: [UInt8]) async throws {
+        for action in machine.received(pdu) {
+            switch action {
+            case .send(let bytes):
+                try await bearer.send(bytes)
+            case .deliver(let notification):
+                notificationSink.yield(notification)
+            case .completeRequest(let bytes):
+                fulfil(.success(bytes))
+            case .failRequest(let error):
+                fulfil(.failure(error))
+            case .failRequestWithMalformedResponse(let error):
+                fulfil(.failure(GATTClientError(.malformedResponse, "the response could not be decoded", underlying: error)))
+            case .log(let event):
+                logHandler(event)
+            }
+        }
+    }
+
+    private func fulfil(_ result: Result<[UInt8], any Error>) {
+        if case .waiting(let continuation) = slot {
+            slot = .idle
+            continuation.resume(with: result)
+        } else {
+            slot = .arrived(result)
+        }
+    }
+
+    private func close(_ error: GATTClientError) {
+        guard closedError == nil else { return }
+        closedError = error
+        notificationSink.finish()
+        if case .waiting(let continuation) = slot { continuation.resume(throwing: error) }
+        slot = .idle
+        let queued = queuedRequests
+        queuedRequests = []
+        for continuation in queued { continuation.resume(throwing: error) }
+    }
+
+    // MARK: - Requests
+
+    /// Sends one request and returns the raw response, throwing an ``ATTErrorResponse`` if the
+    /// server answered with one.
+    public func request(_ pdu: some ATTProtocolDataUnit) async throws -> [UInt8] {
+        try await acquireRequestSlot()
+        defer { releaseRequestSlot() }
+        if let closedError { throw closedError }
+        let bytes = pdu.encode()
+        guard machine.requestWillBeSent(bytes) else {
+            preconditionFailure("\(type(of: pdu)) is not an ATT request")
+        }
+        slot = .idle
+        do {
+            try await bearer.send(bytes)
+        } catch {
+            machine.requestWasAbandoned()
+            throw GATTClientError(.bearerClosed, "sending \(type(of: pdu)) failed", underlying: error)
+        }
+        if case .arrived(let result) = slot {
+            slot = .idle
+            return try result.get()
+        }
+        if let closedError { throw closedError }
+        return try await withCheckedThrowingContinuation { slot = .waiting($0) }
+    }
+
+    /// Sends a request and decodes the response as `Response`.
+    func request<Response: ATTProtocolDataUnit>(
+        _ pdu: some ATTProtocolDataUnit, expecting _: Response.Type
+    ) async throws -> Response {
+        let bytes = try await request(pdu)
+        do throws(DecodeError) {
+            return try Response(bytes: bytes)
+        } catch {
+            throw GATTClientError(.malformedResponse, "the response to \(type(of: pdu)) is not a \(Response.self)", underlying: error)
+        }
+    }
+
+    private func acquireRequestSlot() async throws {
+        if let closedError { throw closedError }
+        if isRequestInFlight {
+            // released by releaseRequestSlot(), which hands the slot over without clearing the flag
+            try await withCheckedThrowingContinuation { queuedRequests.append($0) }
+        }
+        isRequestInFlight = true
+    }
+
+    private func releaseRequestSlot() {
+        if queuedRequests.isEmpty {
+            isRequestInFlight = false
+        } else {
+            queuedRequests.removeFirst().resume()
+        }
+    }
+
+    /// Sends a command (no response) or any PDU outside the request slot.
+    func sendUnsolicited(_ pdu: [UInt8]) async throws {
+        if let closedError { throw closedError }
+        do { try await bearer.send(pdu) } catch {
+            throw GATTClientError(.bearerClosed, "sending failed", underlying: error)
+        }
+    }
+}
