@@ -57,8 +57,12 @@ public struct ATTFindInformationResponse: ATTProtocolDataUnit {
         writer.write(format.rawValue)
         for entry in entries {
             writer.write(entry.handle)
-            let uuid = format == .uuid16 ? entry.type : entry.type.longForm
-            writer.write(contentsOf: uuid.littleEndianBytes.prefix(format.uuidWidth))
+            if format == .uuid16 {
+                // a 128-bit type cannot be listed in 16-bit format; 0x0000 marks the misuse
+                writer.write(entry.type.shortValue ?? 0)
+            } else {
+                writer.write(contentsOf: entry.type.longForm.littleEndianBytes)
+            }
         }
         return writer.bytes
     }

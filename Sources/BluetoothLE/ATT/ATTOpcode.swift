@@ -134,12 +134,10 @@ extension ATTProtocolDataUnit {
 }
 
 /// Two upper-case hex digits.
-@inline(__always)
 func hex(_ byte: UInt8) -> String {
-    let digits = Array("0123456789ABCDEF")
-    return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+    let digits: StaticString = "0123456789ABCDEF"
+    return digits.withUTF8Buffer { String(decoding: [$0[Int(byte >> 4)], $0[Int(byte & 0x0F)]], as: UTF8.self) }
 }
 
 /// Four upper-case hex digits.
-@inline(__always)
 func hex(_ value: UInt16) -> String { hex(UInt8(value >> 8)) + hex(UInt8(value & 0xFF)) }

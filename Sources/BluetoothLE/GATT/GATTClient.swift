@@ -16,8 +16,27 @@ import FitnessSensors
 /// let services = try await client.discoverPrimaryServices()
 /// ```
 ///
-/// Core 5.3 Vol 3 Part G §4 (GATT feature procedures).
+/// A request unanswered for the transaction timeout (30 s in the specification) fails the bearer:
+/// pass a ``TransactionTimeout`` with an injected clock to enforce it. Without one, the client
+/// never reads a clock and relies on the transport to notice a dead link.
+///
+/// Core 5.3 Vol 3 Part G §4 (GATT feature procedures) and Part F §3.3.3 (transaction timeout).
 public actor GATTClient {
+    /// How long a request may wait for its response, measured on an injected clock.
+    ///
+    /// When it expires the transaction has failed, and Core 5.3 Vol 3 Part F §3.3.3 forbids any
+    /// further PDU on the bearer: the client closes, failing every waiting request with
+    /// ``GATTClientError/Code/transactionTimeout``. The owner should then close the transport.
+    public struct TransactionTimeout: Sendable {
+        public var duration: Duration
+        public var clock: any Clock<Duration>
+
+        public init(duration: Duration = .seconds(30), clock: any Clock<Duration>) {
+            self.duration = duration
+            self.clock = clock
+        }
+    }
+
     /// Notifications and indications, in arrival order, for as long as the bearer is open.
     public nonisolated let notifications: AsyncStream<GATTNotification>
 
@@ -36,6 +55,8 @@ public actor GATTClient {
     private var isRequestInFlight = false
     private var queuedRequests: [CheckedContinuation<Void, any Error>] = []
     private var closedError: GATTClientError?
+    private let transactionTimeout: TransactionTimeout?
+    private var requestSerial: UInt64 = 0
 
     /// Creates a client; nothing is sent until a procedure is called.
     ///
@@ -44,14 +65,17 @@ public actor GATTClient {
     ///   - clientRxMTU: the MTU announced in ``exchangeMTU()`` and to a peer's exchange.
     ///   - notificationBufferLimit: how many undelivered notifications to keep; the oldest are
     ///     dropped past it.
+    ///   - transactionTimeout: the response deadline and its clock; `nil` waits indefinitely.
     ///   - logHandler: receives malformed and unexpected PDUs and answered peer requests.
     public init(
         bearer: some ATTBearer,
         clientRxMTU: UInt16 = ATTMTU.maximum,
         notificationBufferLimit: Int = 4096,
+        transactionTimeout: TransactionTimeout? = nil,
         logHandler: @escaping @Sendable (GATTClientLogEvent) -> Void = { _ in }
     ) {
         self.bearer = bearer
+        self.transactionTimeout = transactionTimeout
         self.logHandler = logHandler
         machine = GATTClientStateMachine(clientRxMTU: clientRxMTU)
         (notifications, notificationSink) = AsyncStream.makeStream(
@@ -77,6 +101,7 @@ public actor GATTClient {
         do {
             while true {
                 let pdu = try await bearer.receive()
+                if let closedError { throw closedError }
                 try await handle(pdu)
             }
         } catch {
@@ -134,7 +159,7 @@ public actor GATTClient {
         if let closedError { throw closedError }
         let bytes = pdu.encode()
         guard machine.requestWillBeSent(bytes) else {
-            preconditionFailure("\(type(of: pdu)) is not an ATT request")
+            throw GATTClientError(.notARequest, "\(type(of: pdu)) is not an ATT request that expects a response")
         }
         slot = .idle
         do {
@@ -143,6 +168,9 @@ public actor GATTClient {
             machine.requestWasAbandoned()
             throw GATTClientError(.bearerClosed, "sending \(type(of: pdu)) failed", underlying: error)
         }
+        requestSerial &+= 1
+        let timer = startTransactionTimer(serial: requestSerial, request: type(of: pdu))
+        defer { timer?.cancel() }
         if case .arrived(let result) = slot {
             slot = .idle
             return try result.get()
@@ -161,6 +189,20 @@ public actor GATTClient {
         } catch {
             throw GATTClientError(.malformedResponse, "the response to \(type(of: pdu)) is not a \(Response.self)", underlying: error)
         }
+    }
+
+    private func startTransactionTimer(serial: UInt64, request: Any.Type) -> Task<Void, Never>? {
+        guard let timeout = transactionTimeout else { return nil }
+        let name = "\(request)"
+        return Task { [weak self] in
+            do { try await timeout.clock.sleep(for: timeout.duration) } catch { return }
+            await self?.transactionTimedOut(serial: serial, request: name, after: timeout.duration)
+        }
+    }
+
+    private func transactionTimedOut(serial: UInt64, request: String, after duration: Duration) {
+        guard serial == requestSerial, machine.outstandingRequest != nil else { return }
+        close(GATTClientError(.transactionTimeout, "no response to \(request) within \(duration)"))
     }
 
     private func acquireRequestSlot() async throws {

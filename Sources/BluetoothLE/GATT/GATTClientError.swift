@@ -17,6 +17,11 @@ public struct GATTClientError: Error, CustomStringConvertible {
         public static let malformedResponse = Code(rawValue: "malformedResponse")
         /// The characteristic has neither the notify nor the indicate property, or no CCCD.
         public static let notSubscribable = Code(rawValue: "notSubscribable")
+        /// No response came within the transaction timeout; the bearer may no longer be used
+        /// (Core 5.3 Vol 3 Part F §3.3.3).
+        public static let transactionTimeout = Code(rawValue: "transactionTimeout")
+        /// ``GATTClient/request(_:)`` was given a PDU that is not a request.
+        public static let notARequest = Code(rawValue: "notARequest")
         /// The value does not fit one PDU at the current ATT_MTU (prepared writes are not supported).
         public static let valueTooLong = Code(rawValue: "valueTooLong")
 
