@@ -153,6 +153,11 @@ public actor GATTClient {
 
     /// Sends one request and returns the raw response, throwing an ``ATTErrorResponse`` if the
     /// server answered with one.
+    ///
+    /// Use it for requests this client has no procedure for (Find By Type Value, for example).
+    /// Cancelling the calling task does not abandon the transaction: ATT allows no other request
+    /// until the response arrives, so the call returns when it does, when the transaction timeout
+    /// expires, or when the bearer closes.
     public func request(_ pdu: some ATTProtocolDataUnit) async throws -> [UInt8] {
         try await acquireRequestSlot()
         defer { releaseRequestSlot() }
