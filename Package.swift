@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "OpenHealthKit",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
         .library(name: "FitnessSensors", targets: ["FitnessSensors"]),
@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // Pure values and logic for fitness sensors: readings and GATT profile decoders. Foundation only.
@@ -25,6 +26,7 @@ let package = Package(
             dependencies: [
                 "FitnessSensors",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(

@@ -1,0 +1,44 @@
+import Foundation
+import Synchronization
+
+/// A sensor driven by its owner: tests and benchmarks send readings and connection changes, which reach the
+/// handler synchronously on the caller's thread. Nothing is delivered before `start` or after `stop`.
+public final class ScriptedSensor: Sensor {
+    public let identifier: String
+    public let name: String
+    public let capabilities: SensorCapabilities
+    public let deviceInformation: DeviceInformation
+    private let handler = Mutex<(@Sendable (SensorEvent) -> Void)?>(nil)
+
+    public init(identifier: String, name: String, capabilities: SensorCapabilities,
+                deviceInformation: DeviceInformation = DeviceInformation()) {
+        self.identifier = identifier
+        self.name = name
+        self.capabilities = capabilities
+        self.deviceInformation = deviceInformation
+    }
+
+    public func start(_ handler: @escaping @Sendable (SensorEvent) -> Void) {
+        self.handler.withLock { $0 = handler }
+    }
+
+    public func stop() {
+        handler.withLock { $0 = nil }
+    }
+
+    /// Whether a handler is attached.
+    public var isStarted: Bool { handler.withLock { $0 != nil } }
+
+    /// Delivers an event now; returns false when the sensor is not started (the event is dropped).
+    @discardableResult
+    public func send(_ event: SensorEvent) -> Bool {
+        guard let handler = handler.withLock({ $0 }) else { return false }
+        handler(event)
+        return true
+    }
+
+    @discardableResult
+    public func send(_ value: SensorReadingValue, at timestamp: Date) -> Bool {
+        send(.reading(value, at: timestamp))
+    }
+}
