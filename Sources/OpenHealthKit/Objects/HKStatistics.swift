@@ -34,13 +34,17 @@ public final class HKStatistics: NSObject, NSCopying, @unchecked Sendable {
     public let endDate: Date
     let merged: Values
     let bySource: [HKSource: Values]
+    /// The options a statistics query asked for; nil when every statistic may be read (a builder's statistics).
+    let options: HKStatisticsOptions?
 
-    init(quantityType: HKQuantityType, startDate: Date, endDate: Date, merged: Values, bySource: [HKSource: Values] = [:]) {
+    init(quantityType: HKQuantityType, startDate: Date, endDate: Date, merged: Values, bySource: [HKSource: Values] = [:],
+         options: HKStatisticsOptions? = nil) {
         self.quantityType = quantityType
         self.startDate = startDate
         self.endDate = endDate
         self.merged = merged
         self.bySource = bySource
+        self.options = options
     }
 
     /// The sources that contributed, when the statistics were computed per source.
@@ -50,22 +54,87 @@ public final class HKStatistics: NSObject, NSCopying, @unchecked Sendable {
         value.map { HKQuantity(unit: quantityType.storageUnit, doubleValue: $0) }
     }
 
-    public func averageQuantity() -> HKQuantity? { quantity(merged.average) }
-    public func averageQuantity(for source: HKSource) -> HKQuantity? { quantity(bySource[source]?.average) }
-    public func minimumQuantity() -> HKQuantity? { quantity(merged.minimum) }
-    public func minimumQuantity(for source: HKSource) -> HKQuantity? { quantity(bySource[source]?.minimum) }
-    public func maximumQuantity() -> HKQuantity? { quantity(merged.maximum) }
-    public func maximumQuantity(for source: HKSource) -> HKQuantity? { quantity(bySource[source]?.maximum) }
-    public func sumQuantity() -> HKQuantity? { quantity(merged.sum) }
-    public func sumQuantity(for source: HKSource) -> HKQuantity? { quantity(bySource[source]?.sum) }
-    public func mostRecentQuantity() -> HKQuantity? { quantity(merged.mostRecent) }
-    public func mostRecentQuantity(for source: HKSource) -> HKQuantity? { quantity(bySource[source]?.mostRecent) }
-    public func mostRecentQuantityDateInterval() -> DateInterval? { merged.mostRecentInterval }
-    public func mostRecentQuantityDateInterval(for source: HKSource) -> DateInterval? { bySource[source]?.mostRecentInterval }
+    /// Traps, as HealthKit raises, when a statistic is read that the query did not ask for or that the type's
+    /// aggregation style does not have.
+    private func require(_ option: HKStatisticsOptions, _ name: String, perSource: Bool = false) {
+        let discrete = quantityType.aggregationStyle.isDiscrete
+        if HKStatisticsOptions.discreteOnly.contains(option) && !discrete {
+            preconditionFailure("OpenHealthKit: HKStatistics.\(name) is a discrete statistic; \(quantityType.identifier) is cumulative.")
+        }
+        if option == .cumulativeSum && discrete {
+            preconditionFailure("OpenHealthKit: HKStatistics.\(name) is a cumulative statistic; \(quantityType.identifier) is discrete.")
+        }
+        guard let options else { return }
+        if !options.contains(option) {
+            preconditionFailure("OpenHealthKit: HKStatistics.\(name) was not requested: add it to the query's HKStatisticsOptions.")
+        }
+        if perSource && !options.contains(.separateBySource) {
+            preconditionFailure("OpenHealthKit: HKStatistics.\(name)(for:) needs the separateBySource option.")
+        }
+    }
+
+    /// The average of the matching quantities (time-weighted for heart rate). HealthKit: HKStatistics.averageQuantity().
+    public func averageQuantity() -> HKQuantity? {
+        require(.discreteAverage, "averageQuantity()")
+        return quantity(merged.average)
+    }
+    public func averageQuantity(for source: HKSource) -> HKQuantity? {
+        require(.discreteAverage, "averageQuantity", perSource: true)
+        return quantity(bySource[source]?.average)
+    }
+    /// HealthKit: HKStatistics.minimumQuantity().
+    public func minimumQuantity() -> HKQuantity? {
+        require(.discreteMin, "minimumQuantity()")
+        return quantity(merged.minimum)
+    }
+    public func minimumQuantity(for source: HKSource) -> HKQuantity? {
+        require(.discreteMin, "minimumQuantity", perSource: true)
+        return quantity(bySource[source]?.minimum)
+    }
+    /// HealthKit: HKStatistics.maximumQuantity().
+    public func maximumQuantity() -> HKQuantity? {
+        require(.discreteMax, "maximumQuantity()")
+        return quantity(merged.maximum)
+    }
+    public func maximumQuantity(for source: HKSource) -> HKQuantity? {
+        require(.discreteMax, "maximumQuantity", perSource: true)
+        return quantity(bySource[source]?.maximum)
+    }
+    /// The sum, cumulative types prorated to the interval. HealthKit: HKStatistics.sumQuantity().
+    public func sumQuantity() -> HKQuantity? {
+        require(.cumulativeSum, "sumQuantity()")
+        return quantity(merged.sum)
+    }
+    public func sumQuantity(for source: HKSource) -> HKQuantity? {
+        require(.cumulativeSum, "sumQuantity", perSource: true)
+        return quantity(bySource[source]?.sum)
+    }
+    /// HealthKit: HKStatistics.mostRecentQuantity().
+    public func mostRecentQuantity() -> HKQuantity? {
+        require(.mostRecent, "mostRecentQuantity()")
+        return quantity(merged.mostRecent)
+    }
+    public func mostRecentQuantity(for source: HKSource) -> HKQuantity? {
+        require(.mostRecent, "mostRecentQuantity", perSource: true)
+        return quantity(bySource[source]?.mostRecent)
+    }
+    /// HealthKit: HKStatistics.mostRecentQuantityDateInterval().
+    public func mostRecentQuantityDateInterval() -> DateInterval? {
+        require(.mostRecent, "mostRecentQuantityDateInterval()")
+        return merged.mostRecentInterval
+    }
+    public func mostRecentQuantityDateInterval(for source: HKSource) -> DateInterval? {
+        require(.mostRecent, "mostRecentQuantityDateInterval", perSource: true)
+        return bySource[source]?.mostRecentInterval
+    }
     /// The total time covered by the samples. HealthKit: HKStatistics.duration().
-    public func duration() -> HKQuantity? { merged.duration.map { HKQuantity(unit: .second(), doubleValue: $0) } }
+    public func duration() -> HKQuantity? {
+        require(.duration, "duration()")
+        return merged.duration.map { HKQuantity(unit: .second(), doubleValue: $0) }
+    }
     public func duration(for source: HKSource) -> HKQuantity? {
-        bySource[source]?.duration.map { HKQuantity(unit: .second(), doubleValue: $0) }
+        require(.duration, "duration", perSource: true)
+        return bySource[source]?.duration.map { HKQuantity(unit: .second(), doubleValue: $0) }
     }
 
     public func copy(with zone: NSZone? = nil) -> Any { self }
