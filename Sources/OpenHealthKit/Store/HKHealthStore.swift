@@ -25,8 +25,24 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
         set { state.withLock { $0.policy = newValue } }
     }
 
+    /// Where timestamps come from: sessions, builders and data sources read the time here, never from `Date()`.
+    /// Tests and replays inject their own. OpenHealthKit.
+    public var wallClock: @Sendable () -> Date {
+        get { state.withLock { $0.wallClock } }
+        set { state.withLock { $0.wallClock = newValue } }
+    }
+
+    /// The clock live recordings pace themselves with (journal flushes, replays). OpenHealthKit.
+    public var clock: any Clock<Duration> {
+        get { state.withLock { $0.clock } }
+        set { state.withLock { $0.clock = newValue } }
+    }
+
     struct State {
+        var wallClock: @Sendable () -> Date = { Date() }
+        var clock: any Clock<Duration> = ContinuousClock()
         var policy: HKAuthorizationPolicy = .grantAll
+        weak var activeSession: HKWorkoutSession?
         var runningQueries: [ObjectIdentifier: HKQuery] = [:]
     }
     let state = Mutex(State())
@@ -91,6 +107,21 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     public func supportsHealthRecords() -> Bool { false }
 
     func database() throws -> StoreDatabase { try opened.get() }
+
+    /// A session is about to start: another running session of this store fails, as in HealthKit.
+    func sessionWillStart(_ session: HKWorkoutSession, at date: Date) {
+        let previous = state.withLock { state -> HKWorkoutSession? in
+            defer { state.activeSession = session }
+            return state.activeSession === session ? nil : state.activeSession
+        }
+        previous?.fail(with: HKError(.errorAnotherWorkoutSessionStarted, "Another workout session started."), at: date)
+    }
+
+    func sessionDidEnd(_ session: HKWorkoutSession) {
+        state.withLock { state in
+            if state.activeSession === session { state.activeSession = nil }
+        }
+    }
 
     var sourceRevision: HKSourceRevision { HKSourceRevision.current(clientIdentifier: clientIdentifier) }
 

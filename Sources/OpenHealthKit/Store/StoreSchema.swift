@@ -123,6 +123,36 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v3: live workout journal") { db in
+            try db.execute(sql: """
+                -- A workout builder being recorded: live (with a session) or programmatic. Removed when the
+                -- builder finishes or is discarded; what is left after a crash is offered back for recovery.
+                CREATE TABLE live_builders (
+                    id INTEGER PRIMARY KEY,
+                    uuid BLOB NOT NULL UNIQUE,
+                    client TEXT NOT NULL,
+                    has_session INTEGER NOT NULL,
+                    configuration TEXT NOT NULL,
+                    device TEXT,
+                    created REAL NOT NULL
+                );
+                -- What happened, in order: entries are JSON (kind 0) or binary sample batches (kind 1).
+                CREATE TABLE live_journal (
+                    builder_id INTEGER NOT NULL REFERENCES live_builders(id) ON DELETE CASCADE,
+                    seq INTEGER NOT NULL,
+                    kind INTEGER NOT NULL,
+                    payload BLOB NOT NULL,
+                    PRIMARY KEY (builder_id, seq)
+                ) WITHOUT ROWID;
+                -- Sensors paired with the store: live data sources read from them.
+                CREATE TABLE paired_sensors (
+                    identifier TEXT PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    capabilities INTEGER NOT NULL,
+                    paired REAL NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,194 @@
+import Foundation
+import Synchronization
+
+/// Hears what a live builder collects. Calls arrive in order on the builder's serial queue; `didCollectDataOf`
+/// is coalesced, so a burst of readings makes one call naming every type collected.
+///
+/// HealthKit: HKLiveWorkoutBuilderDelegate (the activity methods are optional there; here they have defaults).
+public protocol HKLiveWorkoutBuilderDelegate: AnyObject {
+    func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>)
+    func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder)
+    func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didBegin workoutActivity: HKWorkoutActivity)
+    func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didEnd workoutActivity: HKWorkoutActivity)
+}
+
+extension HKLiveWorkoutBuilderDelegate {
+    public func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didBegin workoutActivity: HKWorkoutActivity) {}
+    public func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didEnd workoutActivity: HKWorkoutActivity) {}
+}
+
+/// A workout builder driven by a workout session and fed by a live data source.
+///
+/// Its session's pause and resume become workout events (while `shouldCollectWorkoutEvents`), the session's
+/// activities become the workout's, and its data source's readings become samples — none while the session is
+/// paused. Everything is journaled within a second (see ``HKWorkoutBuilder``).
+///
+/// HealthKit: HKLiveWorkoutBuilder.
+public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
+    private let delegateQueue = DispatchQueue(label: "OpenHealthKit.HKLiveWorkoutBuilder.delegate")
+    private let pendingTypes = Mutex<Set<HKSampleType>?>(nil)
+    private weak var session: HKWorkoutSession?
+    private var flushTask: Task<Void, Never>?
+    private weak var storedDelegate: HKLiveWorkoutBuilderDelegate?
+    private var storedDataSource: HKLiveWorkoutDataSource?
+    private var collectsEvents = true
+
+    public weak var delegate: HKLiveWorkoutBuilderDelegate? {
+        get { locked { storedDelegate } }
+        set { locked { storedDelegate = newValue } }
+    }
+
+    /// The session driving this builder.
+    public var workoutSession: HKWorkoutSession? { locked { session } }
+
+    /// Where live samples come from. Setting it connects the data source to this builder.
+    public var dataSource: HKLiveWorkoutDataSource? {
+        get { locked { storedDataSource } }
+        set {
+            let old = locked { () -> HKLiveWorkoutDataSource? in
+                let old = storedDataSource
+                storedDataSource = newValue
+                return old
+            }
+            if old !== newValue { old?.detach() }
+            newValue?.attach(to: self)
+        }
+    }
+
+    /// Whether the session's pause and resume events are added to the workout automatically (default true).
+    public var shouldCollectWorkoutEvents: Bool {
+        get { locked { collectsEvents } }
+        set { locked { collectsEvents = newValue } }
+    }
+
+    /// The running time now: excludes pauses.
+    public var elapsedTime: TimeInterval { elapsedTime(at: healthStore.wallClock()) }
+
+    /// The activity in progress, if any.
+    public var currentWorkoutActivity: HKWorkoutActivity? {
+        locked {
+            activities.last(where: { $0.end == nil }).map { makeActivity($0, through: healthStore.wallClock()) }
+        }
+    }
+
+    init(session: HKWorkoutSession, healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?) {
+        self.session = session
+        super.init(healthStore: healthStore, configuration: configuration, device: device)
+    }
+
+    /// Created by `HKWorkoutSession.associatedWorkoutBuilder()`; this initializer is HealthKit's on iOS 26.
+    public override init(healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?) {
+        super.init(healthStore: healthStore, configuration: configuration, device: device)
+    }
+
+    override var hasSession: Bool { locked { session != nil } }
+
+    /// Whether readings should become samples now: collecting, and the session (if any) running.
+    var acceptsLiveData: Bool {
+        locked {
+            guard lifecycle.phase == .active else { return false }
+            guard let session else { return true }
+            return session.state == .running
+        }
+    }
+
+    // MARK: Session events
+
+    func sessionGenerated(_ event: HKWorkoutEvent) {
+        guard shouldCollectWorkoutEvents, locked({ lifecycle.phase == .active }) else { return }
+        try? locked {
+            try journal?.record(.event(type: event.type.rawValue, start: event.dateInterval.start.storeValue,
+                                       end: event.dateInterval.end.storeValue, metadata: nil))
+            events.append(event)
+            events.sort { $0.dateInterval.start < $1.dateInterval.start }
+        }
+        didCollectEvents()
+    }
+
+    func sessionBeganActivity(uuid: UUID, configuration: HKWorkoutConfiguration, date: Date, metadata: [String: Any]?) {
+        let record = ActivityRecord(uuid: uuid, configuration: configuration.copied(), start: date, end: nil, metadata: metadata)
+        do {
+            try locked { try addActivity(record) }
+            didBeginActivity(makeActivity(record, through: date))
+        } catch {
+            // The session keeps its own account of activities; the builder refuses only when it has finished.
+        }
+        dataSource?.activityDidChange(to: configuration)
+    }
+
+    func sessionEndedActivity(uuid: UUID, date: Date) {
+        if let ended = try? locked({ try endActivity(uuid, at: date) }) { didEndActivity(ended) }
+        dataSource?.activityDidChange(to: configuration)
+    }
+
+    func sessionDidEnd() {
+        dataSource?.stopSensors()
+    }
+
+    // MARK: Hooks
+
+    override func didBeginCollection() {
+        startFlushing()
+        dataSource?.startSensors()
+    }
+
+    /// Checks the journal four times a second on the store's clock, so no sample waits in memory for a second.
+    func startFlushing() {
+        let clock = healthStore.clock
+        let store = healthStore
+        let task = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await clock.sleep(for: .milliseconds(250))
+                guard let journal = self?.currentJournal else { return }
+                try? journal.flushIfDue(now: store.wallClock())
+            }
+        }
+        locked { flushTask = task }
+    }
+
+    override func didEndCollection() {
+        try? locked { try journal?.flush() }
+    }
+
+    override func didFinish() {
+        locked { flushTask }?.cancel()
+        dataSource?.stopSensors()
+    }
+
+    override func didCollect(_ types: Set<HKSampleType>) {
+        // Coalesce: one delegate call carries every type collected since the last one was delivered.
+        let schedule = pendingTypes.withLock { pending -> Bool in
+            if pending == nil {
+                pending = types
+                return true
+            }
+            pending!.formUnion(types)
+            return false
+        }
+        guard schedule else { return }
+        delegateQueue.async { [self] in
+            let collected = pendingTypes.withLock { pending -> Set<HKSampleType> in
+                defer { pending = nil }
+                return pending ?? []
+            }
+            delegate?.workoutBuilder(self, didCollectDataOf: collected)
+        }
+    }
+
+    override func didCollectEvents() {
+        delegateQueue.async { [self] in delegate?.workoutBuilderDidCollectEvent(self) }
+    }
+
+    override func didBeginActivity(_ activity: HKWorkoutActivity) {
+        delegateQueue.async { [self] in delegate?.workoutBuilder(self, didBegin: activity) }
+    }
+
+    override func didEndActivity(_ activity: HKWorkoutActivity) {
+        delegateQueue.async { [self] in delegate?.workoutBuilder(self, didEnd: activity) }
+    }
+
+    /// Waits until every delegate call scheduled so far has been delivered. OpenHealthKit (tests).
+    public func waitForDelegateCalls() async {
+        await withCheckedContinuation { continuation in delegateQueue.async { continuation.resume() } }
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+
+extension HKWorkoutBuilder {
+    /// Saves the workout — with its activities, events, statistics and every collected sample, associated — in one
+    /// transaction, and returns it. The builder must have ended collection.
+    public func finishWorkout() async throws -> HKWorkout? {
+        let database = try healthStore.database()
+        let (workout, pending, liveJournal, associated) = try locked { () -> (HKWorkout, [CollectedSample], LiveJournal?, [UUID]) in
+            var next = lifecycle
+            try next.finish()
+            guard let start = lifecycle.startDate, let end = lifecycle.endDate else {
+                throw HKError(.errorInvalidArgument, "The workout cannot be finished before collection has ended.")
+            }
+            let workout = HKWorkout(activityType: configuration.activityType, startDate: start, endDate: end,
+                                    duration: lifecycle.elapsedTime(at: end, events: events),
+                                    events: events, activities: activities.map { makeActivity($0, through: end) },
+                                    statistics: statisticsState.allStatistics(start: start, through: end, source: source),
+                                    uuid: UUID(), metadata: storedMetadata, device: device,
+                                    sourceRevision: healthStore.sourceRevision)
+            try workout.validate()
+            lifecycle = next
+            return (workout, journal?.takePending() ?? [], journal, associatedUUIDs)
+        }
+        let types: [HKObjectType] = [HKObjectType.workoutType()] + statisticsState.collectedTypes.map { $0 as HKObjectType }
+        let revision = healthStore.sourceRevision
+        let box = UncheckedBox((workout, pending))
+        do {
+            try await Task.detached {
+                try database.write { db in
+                    try self.healthStore.checkShareAuthorization(for: types, db)
+                    guard let workoutID = try database.insert([box.value.0], source: revision, db).first else {
+                        throw HKError(.errorDatabaseInaccessible, "The workout could not be saved.")
+                    }
+                    if let liveJournal {
+                        _ = try database.moveJournalSamples(builderID: liveJournal.builderID, extra: box.value.1,
+                                                            workoutID: workoutID, source: revision, db)
+                        try liveJournal.close(db)
+                    } else {
+                        _ = try database.moveJournalSamples(builderID: -1, extra: box.value.1, workoutID: workoutID,
+                                                            source: revision, db)
+                    }
+                    for uuid in associated {
+                        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM samples WHERE uuid = ?", arguments: [uuid]) {
+                            try database.associate(sampleID: id, workoutID: workoutID, db)
+                        }
+                    }
+                }
+            }.value
+        } catch {
+            // Nothing was saved: the builder can be finished again.
+            locked {
+                lifecycle = BuilderLifecycle(phase: .ended, startDate: lifecycle.startDate, endDate: lifecycle.endDate)
+                if let liveJournal, !pending.isEmpty { try? liveJournal.append(pending, now: healthStore.wallClock()) }
+            }
+            throw error
+        }
+        healthStore.notifyChange()
+        didFinish()
+        return workout
+    }
+
+    /// Discards the workout. Samples the app added stay in the store, unassociated; samples a data source
+    /// collected are dropped. Nothing can be added afterwards.
+    public func discardWorkout() {
+        let (liveJournal, pending) = locked { () -> (LiveJournal?, [CollectedSample]) in
+            guard lifecycle.phase != .finished && lifecycle.phase != .discarded else { return (nil, []) }
+            lifecycle.discard()
+            return (journal, journal?.takePending() ?? [])
+        }
+        guard let liveJournal, let database = try? healthStore.database() else { return }
+        let source = healthStore.sourceRevision
+        do {
+            try database.write { db in
+                _ = try database.moveJournalSamples(builderID: liveJournal.builderID, extra: pending, workoutID: nil, source: source,
+                                                    onlyAppAdded: true, db)
+                try liveJournal.close(db)
+            }
+        } catch {
+            // The journal stays; recovery will offer the samples again.
+        }
+        healthStore.notifyChange()
+        didFinish()
+    }
+
+    // MARK: Completion-handler forms
+
+    public func beginCollection(withStart startDate: Date, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        report({ try await self.beginCollection(at: startDate) }, completion)
+    }
+
+    public func endCollection(withEnd endDate: Date, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        report({ try await self.endCollection(at: endDate) }, completion)
+    }
+
+    public func add(_ samples: [HKSample], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let box = UncheckedBox(samples)
+        report({ try await self.addSamples(box.value) }, completion)
+    }
+
+    public func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let box = UncheckedBox(workoutEvents)
+        report({ try await self.addWorkoutEvents(box.value) }, completion)
+    }
+
+    public func addMetadata(_ metadata: [String: Any], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let box = UncheckedBox(metadata)
+        report({ try await self.addMetadata(box.value) }, completion)
+    }
+
+    public func addWorkoutActivity(_ workoutActivity: HKWorkoutActivity, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        report({ try await self.addWorkoutActivity(workoutActivity) }, completion)
+    }
+
+    public func updateActivity(uuid UUID: UUID, end endDate: Date, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        report({ try await self.updateActivity(uuid: UUID, end: endDate) }, completion)
+    }
+
+    public func updateActivity(uuid UUID: UUID, adding metadata: [String: Any],
+                               completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let box = UncheckedBox(metadata)
+        report({ try await self.updateActivity(uuid: UUID, adding: box.value) }, completion)
+    }
+
+    public func finishWorkout(completion: @escaping @Sendable (HKWorkout?, (any Error)?) -> Void) {
+        healthStore.report({ UncheckedBox(try await self.finishWorkout()) }) { result in
+            switch result {
+            case .success(let workout): completion(workout.value, nil)
+            case .failure(let error): completion(nil, error)
+            }
+        }
+    }
+
+    private func report(_ operation: @escaping @Sendable () async throws -> Void,
+                        _ completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        healthStore.report(operation) { result in
+            let (success, error) = result.healthKitPair
+            completion(success, error)
+        }
+    }
+}

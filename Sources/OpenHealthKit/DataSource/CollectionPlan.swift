@@ -1,0 +1,106 @@
+import FitnessSensors
+import Foundation
+
+/// Which quantity types a live data source collects for an activity. HealthKit publishes no table; this is
+/// OpenHealthKit's, following the examples Apple gives (a swim leg collects swimming distance and strokes, a run
+/// leg drops them and collects running distance and stride length):
+///
+/// | activity | collected |
+/// |---|---|
+/// | every activity | heart rate, active energy, basal energy |
+/// | running | + walking/running distance, steps, running speed, power, stride length, vertical oscillation, ground contact time |
+/// | walking, hiking | + walking/running distance, steps |
+/// | cycling, hand cycling | + cycling distance; cycling power, cadence and speed when a connected sensor measures them |
+/// | swimming | + swimming distance, stroke count |
+/// | wheelchair walk/run pace | + wheelchair distance, push count |
+/// | swim-bike-run, before any leg | everything swimming, cycling and running collect |
+/// | transition and other activities | the common three |
+enum CollectionPlan {
+    static func types(for activity: HKWorkoutActivityType, sensors: SensorCapabilities) -> Set<HKQuantityType> {
+        var identifiers: [HKQuantityTypeIdentifier] = [.heartRate, .activeEnergyBurned, .basalEnergyBurned]
+        switch activity {
+        case .running:
+            identifiers += [.distanceWalkingRunning, .stepCount, .runningSpeed, .runningPower, .runningStrideLength,
+                            .runningVerticalOscillation, .runningGroundContactTime]
+        case .walking, .hiking:
+            identifiers += [.distanceWalkingRunning, .stepCount]
+        case .cycling, .handCycling:
+            identifiers.append(.distanceCycling)
+            if sensors.contains(.power) { identifiers.append(.cyclingPower) }
+            if sensors.contains(.cadence) { identifiers.append(.cyclingCadence) }
+            if sensors.contains(.speed) { identifiers.append(.cyclingSpeed) }
+        case .swimming:
+            identifiers += [.distanceSwimming, .swimmingStrokeCount]
+        case .wheelchairWalkPace, .wheelchairRunPace:
+            identifiers += [.distanceWheelchair, .pushCount]
+        case .swimBikeRun:
+            return types(for: .swimming, sensors: sensors).union(types(for: .cycling, sensors: sensors))
+                .union(types(for: .running, sensors: sensors))
+        default:
+            break
+        }
+        return Set(identifiers.map { HKQuantityType($0) })
+    }
+}
+
+/// Turns one sensor's readings into collected samples, remembering what it needs between readings (the time of
+/// the previous power reading, to integrate work into energy).
+///
+/// - Heart rate: an instantaneous sample in beats per minute; none while the strap reports no skin contact. RR
+///   intervals become heartbeats (see the data source).
+/// - Power: an instantaneous cycling-power sample, and active energy for the time since the previous power reading
+///   (at most 3 s): mechanical work in kJ counted as kcal burned, the usual rule for cycling (gross efficiency
+///   about 24 % cancels the 4.184 kJ/kcal).
+/// - Cadence and speed: instantaneous samples. Distance: a sample spanning the time since the previous distance
+///   reading, of the distance type that fits the activity.
+/// - Battery and connection changes make no samples.
+struct ReadingMapper {
+    private var lastPower: Double?
+    private var lastDistance: Double?
+    static let maximumEnergyGap: Double = 3
+
+    mutating func samples(for value: SensorReadingValue, at time: Double, activity: HKWorkoutActivityType,
+                          device: HKDevice?, into out: inout [CollectedSample]) {
+        switch value {
+        case .heartRate(let reading):
+            guard reading.contact != .notDetected, reading.bpm > 0 else { return }
+            out.append(CollectedSample(type: Types.heartRate, start: time, end: time, value: Double(reading.bpm), device: device))
+        case .power(let reading):
+            out.append(CollectedSample(type: Types.cyclingPower, start: time, end: time, value: Double(reading.watts), device: device))
+            if let previous = lastPower, time > previous, time - previous <= Self.maximumEnergyGap, reading.watts > 0 {
+                let kilojoules = Double(reading.watts) * (time - previous) / 1000
+                out.append(CollectedSample(type: Types.activeEnergy, start: previous, end: time, value: kilojoules, device: device))
+            }
+            lastPower = time
+        case .cadence(let reading):
+            out.append(CollectedSample(type: Types.cyclingCadence, start: time, end: time, value: reading.rpm, device: device))
+        case .speed(let reading):
+            let type = activity == .running ? Types.runningSpeed : Types.cyclingSpeed
+            out.append(CollectedSample(type: type, start: time, end: time, value: reading.metresPerSecond, device: device))
+        case .distance(let reading):
+            defer { lastDistance = time }
+            guard reading.metres > 0 else { return }
+            let type = HKQuantityType(HKWorkout.distanceType(for: activity))
+            out.append(CollectedSample(type: type, start: min(lastDistance ?? time, time), end: time, value: reading.metres,
+                                       device: device))
+        case .battery:
+            return
+        }
+    }
+
+    /// Forgets continuity (after a disconnection): no energy is integrated across the gap.
+    mutating func reset() {
+        lastPower = nil
+        lastDistance = nil
+    }
+
+    /// Types looked up once (creating an `HKQuantityType` costs a dictionary lookup and an object).
+    enum Types {
+        static let heartRate = HKQuantityType(.heartRate)
+        static let cyclingPower = HKQuantityType(.cyclingPower)
+        static let cyclingCadence = HKQuantityType(.cyclingCadence)
+        static let cyclingSpeed = HKQuantityType(.cyclingSpeed)
+        static let runningSpeed = HKQuantityType(.runningSpeed)
+        static let activeEnergy = HKQuantityType(.activeEnergyBurned)
+    }
+}

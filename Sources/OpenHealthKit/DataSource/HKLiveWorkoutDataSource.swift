@@ -1,0 +1,193 @@
+import FitnessSensors
+import Foundation
+import Logging
+
+/// Collects live samples for a workout builder from the person's sensors.
+///
+/// It reads from the sensors paired with the store (`HKHealthStore.pairSensor`, as a strap is paired in Settings),
+/// connected through the registered ``SensorConnectors``, and from sensors attached explicitly (tests, replays).
+/// `typesToCollect` follows the current activity (see `CollectionPlan` for the table) and the capabilities of the
+/// sensors; `enableCollection(for:predicate:)` and `disableCollection(for:)` adjust it and stay in force across
+/// activity changes. Readings become samples of the types collected, pass the type's predicate, and are
+/// associated with the workout and the activity in progress; readings of other types are dropped, and nothing is
+/// collected while the session is paused. A sensor that goes silent or disconnects produces no values.
+///
+/// HealthKit: HKLiveWorkoutDataSource.
+public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
+    static let logger = Logger(label: "OpenHealthKit.HKLiveWorkoutDataSource")
+
+    let healthStore: HKHealthStore
+    private let lock = NSLock()
+    private var activity: HKWorkoutActivityType
+    private var enabled: [HKQuantityType: NSPredicate?] = [:]
+    private var disabled: Set<HKQuantityType> = []
+    private var explicitSensors: [any Sensor] = []
+    private var connectedSensors: [any Sensor] = []
+    private var mappers: [String: ReadingMapper] = [:]
+    private var devices: [String: HKDevice] = [:]
+    private weak var builder: HKLiveWorkoutBuilder?
+    private var running = false
+    private var heartbeats = HeartbeatCollector()
+
+    public init(healthStore: HKHealthStore, workoutConfiguration configuration: HKWorkoutConfiguration?) {
+        self.healthStore = healthStore
+        self.activity = configuration?.activityType ?? .other
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// The types collected now.
+    public var typesToCollect: Set<HKQuantityType> { locked { currentTypes() } }
+
+    private func currentTypes() -> Set<HKQuantityType> {
+        let capabilities = (explicitSensors + connectedSensors).reduce(SensorCapabilities()) { $0.union($1.capabilities) }
+        return CollectionPlan.types(for: activity, sensors: capabilities).subtracting(disabled).union(enabled.keys)
+    }
+
+    /// Collects a type, keeping only samples that match `predicate`; calling it again replaces the predicate.
+    public func enableCollection(for quantityType: HKQuantityType, predicate: NSPredicate?) {
+        locked {
+            disabled.remove(quantityType)
+            enabled[quantityType] = .some(predicate)
+        }
+    }
+
+    /// Stops collecting a type.
+    public func disableCollection(for quantityType: HKQuantityType) {
+        locked {
+            enabled.removeValue(forKey: quantityType)
+            disabled.insert(quantityType)
+        }
+    }
+
+    // MARK: Sensors (OpenHealthKit)
+
+    /// Adds a sensor to read from, besides the paired ones. Attached while collecting, it starts at once.
+    public func attach(_ sensor: any Sensor) {
+        let shouldStart = locked { () -> Bool in
+            explicitSensors.append(sensor)
+            return running
+        }
+        if shouldStart { start(sensor) }
+    }
+
+    /// The sensors read from: attached ones and the paired ones connected.
+    public var sensors: [any Sensor] { locked { explicitSensors + connectedSensors } }
+
+    func attach(to builder: HKLiveWorkoutBuilder) {
+        locked { self.builder = builder }
+    }
+
+    func detach() {
+        stopSensors()
+        locked { builder = nil }
+    }
+
+    func activityDidChange(to configuration: HKWorkoutConfiguration) {
+        locked {
+            activity = configuration.activityType
+            for key in mappers.keys { mappers[key]?.reset() }
+        }
+    }
+
+    /// Connects the paired sensors and starts every sensor.
+    func startSensors() {
+        let paired = (try? healthStore.pairedSensors()) ?? []
+        var connected: [any Sensor] = []
+        for record in paired {
+            do {
+                connected.append(try SensorConnectors.connect(record))
+            } catch {
+                Self.logger.warning("Paired sensor \(record.identifier) is not available: \(error)")
+            }
+        }
+        let all = locked { () -> [any Sensor] in
+            guard !running else { return [] }
+            running = true
+            connectedSensors = connected
+            return explicitSensors + connectedSensors
+        }
+        for sensor in all { start(sensor) }
+    }
+
+    func stopSensors() {
+        let all = locked { () -> [any Sensor] in
+            guard running else { return [] }
+            running = false
+            return explicitSensors + connectedSensors
+        }
+        for sensor in all { sensor.stop() }
+    }
+
+    private func start(_ sensor: any Sensor) {
+        let identifier = sensor.identifier
+        let device = HKDevice(sensor: sensor)
+        locked {
+            devices[identifier] = device
+            mappers[identifier] = ReadingMapper()
+        }
+        sensor.start { [weak self] event in self?.receive(event, from: identifier) }
+    }
+
+    /// Handles one event from a sensor: the hot path of a live workout.
+    func receive(_ event: SensorEvent, from identifier: String) {
+        guard let builder = locked({ builder }), builder.acceptsLiveData else { return }
+        var samples: [CollectedSample] = []
+        locked {
+            switch event.kind {
+            case .connection(let state):
+                if case .disconnected = state {
+                    mappers[identifier]?.reset()
+                    heartbeats.gap(sensor: identifier)
+                }
+            case .reading(let value):
+                let time = event.timestamp.storeValue
+                mappers[identifier, default: ReadingMapper()].samples(for: value, at: time, activity: activity,
+                                                                      device: devices[identifier], into: &samples)
+                if case .heartRate(let reading) = value, !reading.rrIntervals.isEmpty {
+                    heartbeats.add(reading.rrIntervals, arrivedAt: time, sensor: identifier)
+                }
+                let types = currentTypes()
+                samples.removeAll { !types.contains($0.type) }
+                if !enabled.isEmpty {
+                    samples.removeAll { sample in
+                        guard let predicate = enabled[sample.type] ?? nil else { return false }
+                        return !predicate.evaluate(with: sample.object())
+                    }
+                }
+            }
+        }
+        guard !samples.isEmpty else { return }
+        do {
+            try builder.collect(samples, appAdded: false)
+        } catch {
+            Self.logger.error("Could not record samples: \(error)")
+        }
+    }
+
+    /// The heartbeats collected so far (beat times and gaps), for the workout's heartbeat series.
+    var collectedHeartbeats: HeartbeatCollector { locked { heartbeats } }
+}
+
+extension HKDevice {
+    /// The device a sensor reports itself as.
+    convenience init(sensor: any Sensor) {
+        let info = sensor.deviceInformation
+        self.init(name: sensor.name, manufacturer: info.manufacturerName, model: info.modelNumber,
+                  hardwareVersion: info.hardwareRevision, firmwareVersion: info.firmwareRevision,
+                  softwareVersion: info.softwareRevision, localIdentifier: sensor.identifier, udiDeviceIdentifier: nil)
+    }
+}
+
+extension CollectedSample {
+    /// The sample as an object, for evaluating a predicate.
+    func object() -> HKQuantitySample {
+        HKQuantitySample(quantityType: type, quantity: HKQuantity(unit: type.storageUnit, doubleValue: value),
+                         startDate: Date(storeValue: start), endDate: Date(storeValue: end), count: 1, uuid: uuid,
+                         metadata: nil, device: device, sourceRevision: nil)
+    }
+}

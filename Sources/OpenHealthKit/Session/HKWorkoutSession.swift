@@ -1,0 +1,200 @@
+import Foundation
+import Logging
+
+/// A live workout: the state of the person's exercise, its activities (legs of a triathlon, intervals), and the
+/// builder that records it.
+///
+/// State changes follow HealthKit's table (``HKWorkoutSessionState``); a call the table does not allow — pausing a
+/// session that is not running, say — is ignored and logged, not an error. Every change is told to the delegate,
+/// in order, on the session's serial queue: state changes, a failure before the `.ended` it causes, the pause and
+/// resume events the session generates, activities begun and ended. `state` itself changes at once, before the
+/// delegate hears of it. Only one session of a store runs at a time: starting another makes the first fail with
+/// `errorAnotherWorkoutSessionStarted`.
+///
+/// HealthKit: HKWorkoutSession.
+public final class HKWorkoutSession: NSObject, @unchecked Sendable {
+    static let logger = Logger(label: "OpenHealthKit.HKWorkoutSession")
+
+    let healthStore: HKHealthStore
+    private let configuration: HKWorkoutConfiguration
+    private let lock = NSRecursiveLock()
+    private let delegateQueue = DispatchQueue(label: "OpenHealthKit.HKWorkoutSession.delegate")
+    private var machine = SessionStateMachine()
+    private weak var storedDelegate: HKWorkoutSessionDelegate?
+    private var builder: HKLiveWorkoutBuilder?
+    private var current: (uuid: UUID, configuration: HKWorkoutConfiguration, start: Date, metadata: [String: Any]?)?
+
+    /// Creates a session. Throws `errorInvalidArgument` for a configuration HealthKit rejects, and
+    /// `errorWorkoutActivityNotAllowed` for underwater diving.
+    public init(healthStore: HKHealthStore, configuration workoutConfiguration: HKWorkoutConfiguration) throws {
+        try workoutConfiguration.validate()
+        self.healthStore = healthStore
+        self.configuration = workoutConfiguration.copied()
+    }
+
+    /// Restores a session from its journal (crash recovery).
+    init(recovering healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, machine: SessionStateMachine) {
+        self.healthStore = healthStore
+        self.configuration = configuration
+        self.machine = machine
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    // MARK: Properties
+
+    public weak var delegate: HKWorkoutSessionDelegate? {
+        get { locked { storedDelegate } }
+        set { locked { storedDelegate = newValue } }
+    }
+
+    /// A copy of the session's configuration.
+    public var workoutConfiguration: HKWorkoutConfiguration { configuration.copied() }
+    public var state: HKWorkoutSessionState { locked { machine.state } }
+    public var type: HKWorkoutSessionType { .primary }
+    /// When the session first started running.
+    public var startDate: Date? { locked { machine.startDate } }
+    /// When the session ended.
+    public var endDate: Date? { locked { machine.endDate } }
+
+    /// The activity in progress: the one begun last, or the main activity (the session's own configuration).
+    public var currentActivity: HKWorkoutActivity {
+        locked {
+            if let current {
+                return HKWorkoutActivity(uuid: current.uuid, configuration: current.configuration.copied(), startDate: current.start,
+                                         endDate: nil, metadata: current.metadata, parentEvents: [], statistics: [:])
+            }
+            return HKWorkoutActivity(uuid: mainActivityUUID, configuration: configuration.copied(),
+                                     startDate: machine.startDate ?? healthStore.wallClock(), endDate: machine.endDate,
+                                     metadata: nil, parentEvents: [], statistics: [:])
+        }
+    }
+
+    private let mainActivityUUID = UUID()
+
+    /// The builder that records this session: created on the first call, the same object after.
+    public func associatedWorkoutBuilder() -> HKLiveWorkoutBuilder {
+        locked {
+            if let builder { return builder }
+            let created = HKLiveWorkoutBuilder(session: self, healthStore: healthStore, configuration: configuration, device: .local())
+            builder = created
+            return created
+        }
+    }
+
+    // MARK: Requests
+
+    public func prepare() { handle(.prepare, at: healthStore.wallClock()) }
+
+    /// Starts the session at `date` (now when nil).
+    public func startActivity(with date: Date?) {
+        let at = date ?? healthStore.wallClock()
+        if state == .notStarted || state == .prepared { healthStore.sessionWillStart(self, at: at) }
+        handle(.start, at: at)
+    }
+
+    public func pause() { handle(.pause, at: healthStore.wallClock()) }
+    public func resume() { handle(.resume, at: healthStore.wallClock()) }
+
+    /// Stops the session's sensors; the session can then only end.
+    public func stopActivity(with date: Date?) { handle(.stop, at: date ?? healthStore.wallClock()) }
+
+    /// Ends the session (and its current activity).
+    public func end() { handle(.end, at: healthStore.wallClock()) }
+
+    /// Ends the session with a failure: the delegate hears the error first, then the change to `.ended`.
+    func fail(with error: HKError, at date: Date) {
+        let actions = locked { machine.handle(.fail, at: date) }
+        guard actions.contains(where: { if case .transition = $0 { true } else { false } }) else { return }
+        tell { delegate, session in delegate.workoutSession(session, didFailWithError: error) }
+        carryOut(actions, request: .fail)
+    }
+
+    private func handle(_ request: SessionStateMachine.Request, at date: Date) {
+        let actions = locked { machine.handle(request, at: date) }
+        carryOut(actions, request: request)
+    }
+
+    private func carryOut(_ actions: [SessionStateMachine.Action], request: SessionStateMachine.Request) {
+        for action in actions {
+            switch action {
+            case let .ignored(request, state):
+                Self.logger.notice("Ignored \(request.rawValue) while the workout session is \(state.name).")
+            case let .transition(from, to, date):
+                try? builderJournal()?.record(.sessionState(from: from.rawValue, to: to.rawValue, date: date.storeValue))
+                if to == .ended {
+                    endCurrentActivityIfAny(at: date)
+                    healthStore.sessionDidEnd(self)
+                    locked { builder }?.sessionDidEnd()
+                }
+                tell { delegate, session in delegate.workoutSession(session, didChangeTo: to, from: from, date: date) }
+            case let .generate(type, date):
+                let event = HKWorkoutEvent(type: type, dateInterval: DateInterval(start: date, duration: 0), metadata: nil)
+                locked { builder }?.sessionGenerated(event)
+                tell { delegate, session in delegate.workoutSession(session, didGenerate: event) }
+            }
+        }
+    }
+
+    private func builderJournal() -> LiveJournal? {
+        locked { builder }?.currentJournal
+    }
+
+    // MARK: Activities
+
+    /// Begins a new activity (a leg, an interval), ending the current one. The builder adds it to the workout and
+    /// the data source switches to the types the new activity collects.
+    public func beginNewActivity(configuration: HKWorkoutConfiguration, date: Date, metadata: [String: Any]?) {
+        guard locked({ machine.isActive }) else {
+            Self.logger.notice("Ignored beginNewActivity while the workout session is \(state.name).")
+            return
+        }
+        endCurrentActivityIfAny(at: date)
+        let uuid = UUID()
+        let copy = configuration.copied()
+        locked { current = (uuid, copy, date, metadata) }
+        locked { builder }?.sessionBeganActivity(uuid: uuid, configuration: copy, date: date, metadata: metadata)
+        tell { delegate, session in delegate.workoutSession(session, didBeginActivityWith: copy, date: date) }
+    }
+
+    /// Ends the current activity; the session returns to its main activity.
+    public func endCurrentActivity(on date: Date) {
+        endCurrentActivityIfAny(at: date)
+    }
+
+    private func endCurrentActivityIfAny(at date: Date) {
+        guard let ended = locked({ () -> (UUID, HKWorkoutConfiguration)? in
+            defer { current = nil }
+            return current.map { ($0.uuid, $0.configuration) }
+        }) else { return }
+        locked { builder }?.sessionEndedActivity(uuid: ended.0, date: date)
+        tell { delegate, session in delegate.workoutSession(session, didEndActivityWith: ended.1, date: date) }
+    }
+
+    /// Restores the activity in progress (crash recovery).
+    func restoreCurrentActivity(uuid: UUID, configuration: HKWorkoutConfiguration, start: Date, metadata: [String: Any]?) {
+        locked { current = (uuid, configuration, start, metadata) }
+    }
+
+    func attachRecoveredBuilder(_ recovered: HKLiveWorkoutBuilder) {
+        locked { builder = recovered }
+    }
+
+    /// Calls the delegate on the session's queue, in order.
+    private func tell(_ call: @escaping (HKWorkoutSessionDelegate, HKWorkoutSession) -> Void) {
+        let box = UncheckedBox(call)
+        delegateQueue.async { [self] in
+            guard let delegate = self.delegate else { return }
+            box.value(delegate, self)
+        }
+    }
+
+    /// Waits until every delegate call scheduled so far has been delivered. OpenHealthKit (tests).
+    public func waitForDelegateCalls() async {
+        await withCheckedContinuation { continuation in delegateQueue.async { continuation.resume() } }
+    }
+}

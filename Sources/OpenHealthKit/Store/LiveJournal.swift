@@ -1,0 +1,155 @@
+import Foundation
+import GRDB
+import Synchronization
+
+/// The crash-safe record of a workout builder: entries and sample batches appended to the store as they happen.
+///
+/// Entries (state changes, events, activities, metadata) are written at once. Samples are buffered and written as
+/// one binary batch when the oldest buffered sample is `flushInterval` old (checked on every append) or when
+/// `flushIfDue(now:)` is called by the recording's timer, so every sample is in the store within a second. The
+/// journal is deleted when its builder finishes or is discarded.
+final class LiveJournal: @unchecked Sendable {
+    let database: StoreDatabase
+    let builderID: Int64
+    let flushInterval: TimeInterval
+    private let state: Mutex<State>
+
+    private struct State {
+        var sequence: Int64
+        var pending: [CollectedSample] = []
+        var oldestPending: Date?
+        var closed = false
+    }
+
+    /// Creates the journal row for a new builder.
+    static func create(database: StoreDatabase, builderUUID: UUID, client: String, hasSession: Bool,
+                       configuration: HKWorkoutConfiguration, device: HKDevice?, now: Date,
+                       flushInterval: TimeInterval = 0.5) throws -> LiveJournal {
+        let configurationJSON = try String(decoding: JSONEncoder().encode(ConfigurationRecord(configuration)), as: UTF8.self)
+        let deviceJSON = try device.map { try String(decoding: JSONEncoder().encode($0.fields), as: UTF8.self) }
+        let id = try database.write { db -> Int64 in
+            try db.execute(sql: """
+                INSERT INTO live_builders (uuid, client, has_session, configuration, device, created) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [builderUUID, client, hasSession, configurationJSON, deviceJSON, now.storeValue])
+            return db.lastInsertedRowID
+        }
+        return LiveJournal(database: database, builderID: id, sequence: 0, flushInterval: flushInterval)
+    }
+
+    init(database: StoreDatabase, builderID: Int64, sequence: Int64, flushInterval: TimeInterval = 0.5) {
+        self.database = database
+        self.builderID = builderID
+        self.flushInterval = flushInterval
+        self.state = Mutex(State(sequence: sequence))
+    }
+
+    /// Writes an entry now (after the samples buffered before it, so the order is kept).
+    func record(_ entry: JournalEntry) throws {
+        let payload = try JSONEncoder().encode(entry)
+        try write(extra: (0, [UInt8](payload)))
+    }
+
+    /// Buffers samples; writes them when the oldest buffered one is due.
+    func append(_ samples: [CollectedSample], now: Date) throws {
+        guard !samples.isEmpty else { return }
+        let due = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.pending.append(contentsOf: samples)
+            if state.oldestPending == nil { state.oldestPending = now }
+            return now.timeIntervalSince(state.oldestPending!) >= flushInterval
+        }
+        if due { try flush() }
+    }
+
+    /// Writes buffered samples if the oldest has waited `flushInterval`.
+    func flushIfDue(now: Date) throws {
+        let due = state.withLock { state in state.oldestPending.map { now.timeIntervalSince($0) >= flushInterval } ?? false }
+        if due { try flush() }
+    }
+
+    /// Writes every buffered sample now.
+    func flush() throws {
+        try write(extra: nil)
+    }
+
+    /// How many samples wait in memory.
+    var pendingCount: Int { state.withLock { $0.pending.count } }
+
+    private func write(extra: (Int, [UInt8])?) throws {
+        // The lock is held across the write so batches and entries reach the store in the order they happened.
+        try state.withLock { state in
+            guard !state.closed else { return }
+            let samples = state.pending
+            let database = database
+            let builderID = builderID
+            var sequence = state.sequence
+            try database.write { db in
+                let insert = try db.cachedStatement(sql: "INSERT INTO live_journal (builder_id, seq, kind, payload) VALUES (?, ?, ?, ?)")
+                if !samples.isEmpty {
+                    let batch = try SampleBatchCodec.encode(samples, typeID: { try database.typeID($0.identifier, db) },
+                                                            deviceID: { try database.deviceID($0, db) })
+                    sequence += 1
+                    try insert.execute(arguments: [builderID, sequence, 1, Data(batch)])
+                }
+                if let (kind, payload) = extra {
+                    sequence += 1
+                    try insert.execute(arguments: [builderID, sequence, kind, Data(payload)])
+                }
+            }
+            state.sequence = sequence
+            state.pending.removeAll(keepingCapacity: true)
+            state.oldestPending = nil
+        }
+    }
+
+    /// Deletes the journal: the builder finished (its samples are now in the store) or was discarded.
+    func close(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM live_builders WHERE id = ?", arguments: [builderID])
+        state.withLock { $0.closed = true; $0.pending.removeAll() }
+    }
+
+    /// Takes the buffered samples out (to save them with the workout in the same transaction).
+    func takePending() -> [CollectedSample] {
+        state.withLock { state in
+            defer { state.pending.removeAll(); state.oldestPending = nil }
+            return state.pending
+        }
+    }
+}
+
+extension StoreDatabase {
+    /// Moves a journal's samples into the samples table (associated with `workoutID` when given), in the caller's
+    /// transaction. Returns how many samples were moved.
+    /// With `onlyAppAdded`, only the samples the app added are kept (a discarded workout).
+    func moveJournalSamples(builderID: Int64, extra: [CollectedSample], workoutID: Int64?, source: HKSourceRevision,
+                            onlyAppAdded: Bool = false, _ db: Database) throws -> Int {
+        let sourceRowID = try sourceID(source, db)
+        let insert = try db.cachedStatement(sql: """
+            INSERT INTO samples (uuid, type_id, start, "end", value, unit, source_id, device_id, metadata, workout_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        var moved = 0
+        let rows = try Row.fetchCursor(db, sql: "SELECT payload FROM live_journal WHERE builder_id = ? AND kind = 1 ORDER BY seq",
+                                       arguments: [builderID])
+        var batches: [[UInt8]] = []
+        while let row = try rows.next() { batches.append([UInt8](row[0] as Data)) }
+        for batch in batches {
+            let records: [SampleBatchCodec.Record]
+            do { records = try SampleBatchCodec.decode(batch) } catch {
+                throw HKError(.errorDatabaseInaccessible, "A journaled sample batch is damaged: \(error).")
+            }
+            for r in records where !onlyAppAdded || r.appAdded {
+                try insert.execute(arguments: [r.uuid, r.typeID, r.start, r.end, r.value, r.unitString, sourceRowID, r.deviceID,
+                                               r.metadataJSON, workoutID])
+            }
+            moved += onlyAppAdded ? records.filter(\.appAdded).count : records.count
+        }
+        for sample in extra where !onlyAppAdded || sample.appAdded {
+            let typeRowID = try typeID(sample.type.identifier, db)
+            let deviceRowID = try sample.device.map { try deviceID($0, db) }
+            try insert.execute(arguments: [sample.uuid, typeRowID, sample.start, sample.end, sample.value, sample.unitString,
+                                           sourceRowID, deviceRowID, sample.metadataJSON, workoutID])
+        }
+        return moved + extra.filter { !onlyAppAdded || $0.appAdded }.count
+    }
+}
