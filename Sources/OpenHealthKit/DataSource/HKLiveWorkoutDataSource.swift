@@ -160,6 +160,9 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
                 }
                 let types = currentTypes()
                 samples.removeAll { !types.contains($0.type) }
+                // Energy integrated from power counts only while power itself is collected (not from a meter
+                // left on during a swim).
+                if case .power = value, !types.contains(ReadingMapper.Types.cyclingPower) { samples.removeAll() }
                 if !predicates.isEmpty {
                     samples.removeAll { sample in
                         guard let predicate = predicates[sample.type] else { return false }
