@@ -44,6 +44,12 @@ let package = Package(
             ],
             path: "Benchmarks/StoreBenchmark"
         ),
+        // A live workout that runs until killed, for the crash-safety test.
+        .executableTarget(
+            name: "SessionCrashHelper",
+            dependencies: ["OpenHealthKit", "FitnessSensors"],
+            path: "Tests/SessionCrashHelper"
+        ),
         .testTarget(name: "OpenHealthKitTests", dependencies: ["OpenHealthKit"]),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors"]),
         .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE"]),
