@@ -44,6 +44,11 @@ let package = Package(
             ],
             path: "Benchmarks/StoreBenchmark"
         ),
+        .executableTarget(
+            name: "LiveBenchmark",
+            dependencies: ["OpenHealthKit", "FitnessSensors"],
+            path: "Benchmarks/LiveBenchmark"
+        ),
         // A live workout that runs until killed, for the crash-safety test.
         .executableTarget(
             name: "SessionCrashHelper",

@@ -8,7 +8,14 @@ public final class ScriptedSensor: Sensor {
     public let name: String
     public let capabilities: SensorCapabilities
     public let deviceInformation: DeviceInformation
-    private let handler = Mutex<(@Sendable (SensorEvent) -> Void)?>(nil)
+    // The handler is kept in a box: a closure stored directly as a Mutex's generic value is re-wrapped in a
+    // reabstraction thunk on every access, and the wrappers pile up.
+    private final class HandlerBox: Sendable {
+        let call: @Sendable (SensorEvent) -> Void
+        init(_ call: @escaping @Sendable (SensorEvent) -> Void) { self.call = call }
+    }
+
+    private let handler = Mutex<HandlerBox?>(nil)
 
     public init(identifier: String, name: String, capabilities: SensorCapabilities,
                 deviceInformation: DeviceInformation = DeviceInformation()) {
@@ -19,7 +26,8 @@ public final class ScriptedSensor: Sensor {
     }
 
     public func start(_ handler: @escaping @Sendable (SensorEvent) -> Void) {
-        self.handler.withLock { $0 = handler }
+        let box = HandlerBox(handler)
+        self.handler.withLock { $0 = box }
     }
 
     public func stop() {
@@ -32,8 +40,8 @@ public final class ScriptedSensor: Sensor {
     /// Delivers an event now; returns false when the sensor is not started (the event is dropped).
     @discardableResult
     public func send(_ event: SensorEvent) -> Bool {
-        guard let handler = handler.withLock({ $0 }) else { return false }
-        handler(event)
+        guard let box = handler.withLock({ $0 }) else { return false }
+        box.call(event)
         return true
     }
 

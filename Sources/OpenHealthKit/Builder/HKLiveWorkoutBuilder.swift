@@ -160,14 +160,15 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         dataSource?.stopSensors()
     }
 
-    override func didCollect(_ types: Set<HKSampleType>) {
+    override func didCollect(_ samples: [CollectedSample]) {
+        guard delegate != nil else { return }
         // Coalesce: one delegate call carries every type collected since the last one was delivered.
         let schedule = pendingTypes.withLock { pending -> Bool in
             if pending == nil {
-                pending = types
+                pending = Set(samples.map { $0.type as HKSampleType })
                 return true
             }
-            pending!.formUnion(types)
+            for sample in samples where !pending!.contains(sample.type) { pending!.insert(sample.type) }
             return false
         }
         guard schedule else { return }

@@ -167,7 +167,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             try journal.append(appAdded ? samples.map { var s = $0; s.appAdded = true; return s } : samples,
                                now: healthStore.wallClock())
         }
-        didCollect(Set(samples.map { $0.type as HKSampleType }))
+        didCollect(samples)
     }
 
     public func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent]) async throws {
@@ -261,7 +261,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     func didBeginCollection() {}
     func didEndCollection() {}
-    func didCollect(_ types: Set<HKSampleType>) {}
+    func didCollect(_ samples: [CollectedSample]) {}
     func didCollectEvents() {}
     func didBeginActivity(_ activity: HKWorkoutActivity) {}
     func didEndActivity(_ activity: HKWorkoutActivity) {}

@@ -24,8 +24,20 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     private var explicitTypes: Set<HKQuantityType>?
     private var explicitSensors: [any Sensor] = []
     private var connectedSensors: [any Sensor] = []
-    private var mappers: [String: ReadingMapper] = [:]
-    private var devices: [String: HKDevice] = [:]
+    private var channels: [String: Channel] = [:]
+    /// `typesToCollect`, computed when something it depends on changes rather than per reading.
+    private var typesCache: Set<HKQuantityType>?
+
+    /// What the data source keeps per sensor; touched only under the data source's lock.
+    private final class Channel: @unchecked Sendable {
+        let identifier: String
+        let device: HKDevice
+        var mapper = ReadingMapper()
+        init(identifier: String, device: HKDevice) {
+            self.identifier = identifier
+            self.device = device
+        }
+    }
     private weak var builder: HKLiveWorkoutBuilder?
     private var running = false
     private var heartbeats = HeartbeatCollector()
@@ -45,9 +57,16 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     public var typesToCollect: Set<HKQuantityType> { locked { currentTypes() } }
 
     private func currentTypes() -> Set<HKQuantityType> {
-        if let explicitTypes { return explicitTypes }
-        let capabilities = (explicitSensors + connectedSensors).reduce(SensorCapabilities()) { $0.union($1.capabilities) }
-        return CollectionPlan.types(for: activity, sensors: capabilities)
+        if let typesCache { return typesCache }
+        let types: Set<HKQuantityType>
+        if let explicitTypes {
+            types = explicitTypes
+        } else {
+            let capabilities = (explicitSensors + connectedSensors).reduce(SensorCapabilities()) { $0.union($1.capabilities) }
+            types = CollectionPlan.types(for: activity, sensors: capabilities)
+        }
+        typesCache = types
+        return types
     }
 
     /// Collects a type, keeping only samples that match `predicate` (all when nil); calling it again replaces the
@@ -57,6 +76,7 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
             var types = currentTypes()
             types.insert(quantityType)
             explicitTypes = types
+            typesCache = nil
             predicates[quantityType] = predicate
         }
     }
@@ -67,6 +87,7 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
             var types = currentTypes()
             types.remove(quantityType)
             explicitTypes = types
+            typesCache = nil
             predicates.removeValue(forKey: quantityType)
         }
     }
@@ -77,6 +98,7 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     public func attach(_ sensor: any Sensor) {
         let shouldStart = locked { () -> Bool in
             explicitSensors.append(sensor)
+            typesCache = nil
             return running
         }
         if shouldStart { start(sensor) }
@@ -97,7 +119,8 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     func activityDidChange(to configuration: HKWorkoutConfiguration) {
         locked {
             activity = configuration.activityType
-            for key in mappers.keys { mappers[key]?.reset() }
+            typesCache = nil
+            for channel in channels.values { channel.mapper.reset() }
         }
     }
 
@@ -116,6 +139,7 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
             guard !running else { return [] }
             running = true
             connectedSensors = connected
+            typesCache = nil
             return explicitSensors + connectedSensors
         }
         for sensor in all { start(sensor) }
@@ -131,32 +155,33 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     }
 
     private func start(_ sensor: any Sensor) {
-        let identifier = sensor.identifier
-        let device = HKDevice(sensor: sensor)
-        locked {
-            devices[identifier] = device
-            mappers[identifier] = ReadingMapper()
-        }
-        sensor.start { [weak self] event in self?.receive(event, from: identifier) }
+        let channel = Channel(identifier: sensor.identifier, device: HKDevice(sensor: sensor))
+        locked { channels[channel.identifier] = channel }
+        sensor.start { [weak self] event in self?.receive(event, on: channel) }
+    }
+
+    /// Handles one event from a sensor identified by `identifier` (tests and replays). OpenHealthKit.
+    func receive(_ event: SensorEvent, from identifier: String) {
+        guard let channel = locked({ channels[identifier] }) else { return }
+        receive(event, on: channel)
     }
 
     /// Handles one event from a sensor: the hot path of a live workout.
-    func receive(_ event: SensorEvent, from identifier: String) {
+    private func receive(_ event: SensorEvent, on channel: Channel) {
         guard let builder = locked({ builder }), builder.acceptsLiveData else { return }
         var samples: [CollectedSample] = []
         locked {
             switch event.kind {
             case .connection(let state):
                 if case .disconnected = state {
-                    mappers[identifier]?.reset()
-                    heartbeats.gap(sensor: identifier)
+                    channel.mapper.reset()
+                    heartbeats.gap(sensor: channel.identifier)
                 }
             case .reading(let value):
                 let time = event.timestamp.storeValue
-                mappers[identifier, default: ReadingMapper()].samples(for: value, at: time, activity: activity,
-                                                                      device: devices[identifier], into: &samples)
+                channel.mapper.samples(for: value, at: time, activity: activity, device: channel.device, into: &samples)
                 if case .heartRate(let reading) = value, !reading.rrIntervals.isEmpty {
-                    heartbeats.add(reading.rrIntervals, arrivedAt: time, sensor: identifier)
+                    heartbeats.add(reading.rrIntervals, arrivedAt: time, sensor: channel.identifier)
                 }
                 let types = currentTypes()
                 samples.removeAll { !types.contains($0.type) }

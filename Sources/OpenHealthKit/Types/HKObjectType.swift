@@ -9,18 +9,21 @@ import Foundation
 open class HKObjectType: NSObject, NSCopying, @unchecked Sendable {
     /// The type's identifier, e.g. `HKQuantityTypeIdentifierHeartRate`.
     public let identifier: String
+    /// Types are dictionary keys on hot paths: hash once.
+    private let identifierHash: Int
 
     init(identifier: String) {
         self.identifier = identifier
+        self.identifierHash = identifier.hashValue
         super.init()
     }
 
     open override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? HKObjectType else { return false }
-        return other.identifier == identifier
+        return other === self || other.identifier == identifier
     }
 
-    open override var hash: Int { identifier.hashValue }
+    open override var hash: Int { identifierHash }
     open override var description: String { identifier }
     public func copy(with zone: NSZone? = nil) -> Any { self }
 
