@@ -131,6 +131,19 @@ struct StatisticsAccumulator: Sendable {
                    to: &partial)
     }
 
+    /// Adds a quantity whose coverage is already known: `[start, coverEnd)`, an instant when equal, its own
+    /// interval ending at `end`. No hold is applied (the collection engine resolves holds across intervals).
+    mutating func addCovered(start: Double, coverEnd: Double, value: Double, end: Double, source: Int64) {
+        var stream = streams.removeValue(forKey: source) ?? Stream()
+        contribute(start: start, coverEnd: coverEnd, value: value, end: end, source: source, to: &stream.partial)
+        streams[source] = stream
+    }
+
+    /// Adds a summary without touching holds (the collection engine resolves holds).
+    mutating func addCovered(summary: StatisticsPartial, source: Int64) {
+        streams[source, default: Stream()].partial.combine(summary)
+    }
+
     /// Adds a quantity covering `[start, coverEnd)` (an instant when equal) whose own interval ends at `end`.
     private func contribute(start: Double, coverEnd: Double, value: Double, end: Double, source: Int64,
                             to partial: inout StatisticsPartial) {
