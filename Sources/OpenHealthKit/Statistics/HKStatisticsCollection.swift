@@ -89,11 +89,11 @@ extension HKHealthStore {
         let access = try readAccess(database)
         return try database.read { db in
             let scope = StoreDatabase.StatisticsScope(predicate: predicate, hold: StatisticsAccumulator.defaultMaximumHold)
-            let (partials, first, last) = try database.statisticsPartials(type: type, scope: scope, access: access, db)
-            let (merged, bySource) = try database.statisticsValues(partials, style: type.aggregationStyle, db)
+            let partials = try database.statisticsPartials(type: type, scope: scope, access: access, db)
+            let (merged, bySource, span) = try database.statisticsValues(partials, style: type.aggregationStyle, db)
             guard let merged else { return nil }
-            let start = scope.rangeStart.isFinite ? scope.rangeStart : first
-            let end = scope.rangeEnd.isFinite ? scope.rangeEnd : last
+            let start = scope.rangeStart.isFinite ? scope.rangeStart : span.start
+            let end = scope.rangeEnd.isFinite ? scope.rangeEnd : span.end
             return HKStatistics(quantityType: type, startDate: Date(storeValue: start), endDate: Date(storeValue: max(start, end)),
                                 merged: merged.restricted(to: options),
                                 bySource: options.contains(.separateBySource) ? bySource.mapValues { $0.restricted(to: options) } : [:],
@@ -111,7 +111,7 @@ extension HKHealthStore {
             var byIndex: [Int: HKStatistics] = [:]
             var sources: Set<HKSource> = []
             for (index, perSource) in partials {
-                let (merged, bySource) = try database.statisticsValues(perSource, style: type.aggregationStyle, db)
+                let (merged, bySource, _) = try database.statisticsValues(perSource, style: type.aggregationStyle, db)
                 guard let merged else { continue }
                 let interval = tiling.interval(index)
                 let separate = options.contains(.separateBySource)

@@ -157,6 +157,8 @@ struct StatisticsAccumulator: Sendable {
         }
         partial.count += 1
         partial.duration += overlap
+        partial.firstStart = min(partial.firstStart, max(start, rangeStart))
+        partial.lastEnd = max(partial.lastEnd, min(coverEnd, rangeEnd))
         switch style {
         case .cumulative:
             partial.sum += coverEnd > start ? value * (overlap / (coverEnd - start)) : value

@@ -67,7 +67,7 @@ extension StoreDatabase {
             if let count = row[5] as Int? {
                 var summary = StatisticsPartial(count: count, sum: row[6], weightedSum: row[7], weight: row[8],
                                                 minimum: row[9] ?? .infinity, maximum: row[10] ?? -.infinity,
-                                                duration: row[15])
+                                                duration: row[15], firstStart: start, lastEnd: end)
                 if let value = row[11] as Double? {
                     summary.mostRecent = .init(clippedEnd: row[14], source: source, value: value, start: row[12],
                                                end: row[13])
@@ -91,22 +91,16 @@ extension StoreDatabase {
         return try QuantitySeriesCodec.decode(data)
     }
 
-    /// Statistics over one range: per source partials, and the earliest start and latest end of the rows read.
+    /// Statistics over one range, per source.
     func statisticsPartials(type: HKQuantityType, scope: StatisticsScope, access: ReadAccess,
-                            _ db: Database) throws -> (partials: [Int64: StatisticsPartial], first: Double, last: Double) {
+                            _ db: Database) throws -> [Int64: StatisticsPartial] {
         var accumulator = StatisticsAccumulator(style: type.aggregationStyle, rangeStart: scope.rangeStart,
                                                 rangeEnd: scope.rangeEnd)
-        var first = Double.infinity
-        var last = -Double.infinity
         try scanStatisticsRows(type: type, predicate: scope.fetch, access: access, db) { row in
             switch row {
             case let .quantity(start, end, value, source):
-                first = min(first, start)
-                last = max(last, end)
                 accumulator.add(start: start, end: end, value: value, source: source)
             case let .series(id, start, end, source, summary):
-                first = min(first, start)
-                last = max(last, end)
                 if start >= scope.rangeStart && end < scope.rangeEnd {
                     accumulator.add(summary: summary, seriesStart: start, source: source)
                 } else {
@@ -117,7 +111,7 @@ extension StoreDatabase {
                 }
             }
         }
-        return (accumulator.partials(), first, last)
+        return accumulator.partials()
     }
 
     /// Statistics per interval of a tiling.
@@ -141,13 +135,15 @@ extension StoreDatabase {
 
     /// Per-source partials keyed by HealthKit source (revisions of one source combine), and all of them merged.
     func statisticsValues(_ partials: [Int64: StatisticsPartial], style: HKQuantityAggregationStyle,
-                          _ db: Database) throws -> (merged: HKStatistics.Values?, bySource: [HKSource: HKStatistics.Values]) {
+                          _ db: Database) throws -> (merged: HKStatistics.Values?, bySource: [HKSource: HKStatistics.Values],
+                                                     span: (start: Double, end: Double)) {
         var merged = StatisticsPartial()
         var bySource: [HKSource: StatisticsPartial] = [:]
         for (sourceID, partial) in partials {
             merged.combine(partial)
             bySource[try sourceRevision(id: sourceID, db).source, default: StatisticsPartial()].combine(partial)
         }
-        return (merged.values(style: style), bySource.compactMapValues { $0.values(style: style) })
+        return (merged.values(style: style), bySource.compactMapValues { $0.values(style: style) },
+                (merged.firstStart, merged.lastEnd))
     }
 }
