@@ -127,7 +127,7 @@ struct StatisticsAccumulator: Sendable {
 
     private func apply(_ pending: Pending, until next: Double, to partial: inout StatisticsPartial, source: Int64) {
         let coverEnd = max(pending.instant, min(next, pending.holdLimit))
-        contribute(start: pending.instant, coverEnd: coverEnd, value: pending.value, end: coverEnd, source: source,
+        contribute(start: pending.instant, coverEnd: coverEnd, value: pending.value, end: pending.instant, source: source,
                    to: &partial)
     }
 

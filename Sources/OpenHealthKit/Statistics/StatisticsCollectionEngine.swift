@@ -56,7 +56,7 @@ struct StatisticsCollectionEngine: Sendable {
     private mutating func release(_ source: Int64, at next: Double) {
         guard let held = pending.removeValue(forKey: source) else { return }
         let coverEnd = max(held.instant, min(next, held.holdLimit))
-        dispatch(start: held.instant, coverEnd: coverEnd, value: held.value, end: coverEnd, source: source)
+        dispatch(start: held.instant, coverEnd: coverEnd, value: held.value, end: held.instant, source: source)
     }
 
     private mutating func dispatch(start: Double, coverEnd: Double, value: Double, end: Double, source: Int64) {
