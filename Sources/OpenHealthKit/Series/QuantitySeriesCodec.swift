@@ -32,12 +32,12 @@ enum QuantitySeriesCodec {
     static func encode(_ quantities: [SeriesQuantity]) -> Data {
         var out = Data([version])
         let n = quantities.count
-        let timeExponent = n == 0 ? 0 : exponent(for: quantities.flatMap { [$0.start, $0.end] }, base: quantities[0].start)
+        let timeExponent = n == 0 ? nil : exponent(for: quantities.flatMap { [$0.start, $0.end] }, base: quantities[0].start)
         let valueExponent = exponent(for: quantities.map(\.value), base: 0)
         out.append(timeExponent ?? raw)
         out.append(valueExponent ?? raw)
         writeVarint(UInt64(n), to: &out)
-        if let e = timeExponent, n > 0 {
+        if let e = timeExponent {
             let base = quantities[0].start
             appendDouble(base, to: &out)
             let scale = pow(10, Double(e))
