@@ -51,7 +51,7 @@ extension StoreDatabase {
                 try insertSeries(SeriesRecord(type: type, quantities: quantities, start: quantities[0].start,
                                               end: quantities.map(\.end).max()!, deviceID: run[0].device,
                                               sourceID: key[1], workoutID: workoutID), db)
-                counts.samplesRemoved += try deleteSamples(ids: run.map(\.id), db)
+                counts.samplesRemoved += try deleteFolded(ids: run.map(\.id), db)
                 counts.seriesCreated += 1
                 counts.quantitiesStored += quantities.count
             }
@@ -70,4 +70,26 @@ extension StoreDatabase {
     }
 
     private func cursor(_ rows: RowCursor) throws -> Row? { try rows.next() }
+
+    /// Deletes folded samples, recording each in `deleted_objects` under consecutive fresh anchors taken from the
+    /// samples' id sequence (as `deleteSamples(ids:)` does, two statements per sample instead of six).
+    private func deleteFolded(ids: [Int64], _ db: Database) throws -> Int {
+        var anchor = try currentAnchor(db)
+        let record = try db.cachedStatement(sql: """
+            INSERT INTO deleted_objects (anchor, uuid, type_id, source_id, metadata)
+            SELECT ?, uuid, type_id, source_id, metadata FROM samples WHERE id = ?
+            """)
+        let delete = try db.cachedStatement(sql: "DELETE FROM samples WHERE id = ?")
+        for id in ids {
+            anchor += 1
+            try record.execute(arguments: [anchor, id])
+            try delete.execute(arguments: [id])
+        }
+        if try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_sequence WHERE name = 'samples'") == 0 {
+            try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('samples', ?)", arguments: [anchor])
+        } else {
+            try db.execute(sql: "UPDATE sqlite_sequence SET seq = ? WHERE name = 'samples'", arguments: [anchor])
+        }
+        return ids.count
+    }
 }
