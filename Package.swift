@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // Pure values and logic for fitness sensors: readings and GATT profile decoders. Foundation only.
@@ -37,6 +38,14 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "SeriesBenchmark",
+            dependencies: [
+                "OpenHealthKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/SeriesBenchmark"
+        ),
+        .executableTarget(
             name: "StoreBenchmark",
             dependencies: [
                 "OpenHealthKit",
@@ -55,7 +64,10 @@ let package = Package(
             dependencies: ["OpenHealthKit", "FitnessSensors"],
             path: "Tests/SessionCrashHelper"
         ),
-        .testTarget(name: "OpenHealthKitTests", dependencies: ["OpenHealthKit"]),
+        .testTarget(
+            name: "OpenHealthKitTests",
+            dependencies: ["OpenHealthKit", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors"]),
         .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE"]),
     ],

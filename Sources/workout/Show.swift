@@ -91,10 +91,14 @@ func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
             sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store)
         guard !samples.isEmpty else { continue }
         any = true
-        let values = samples.map { $0.quantity.doubleValue(for: unit) }
+        // Statistics, not sample values: a condensed series sample holds many quantities.
+        let statistics = try await HKStatisticsQueryDescriptor(
+            predicate: .quantitySample(type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout)),
+            options: cumulative ? .cumulativeSum : [.discreteAverage, .discreteMax]).result(for: store)
+        let value = { (quantity: HKQuantity?) in Format.number(quantity?.doubleValue(for: unit) ?? 0) }
         let line = cumulative
-            ? "total \(Format.number(values.reduce(0, +))) \(unit.unitString)"
-            : "average \(Format.number(values.reduce(0, +) / Double(values.count))), max \(Format.number(values.max()!)) \(unit.unitString)"
+            ? "total \(value(statistics?.sumQuantity())) \(unit.unitString)"
+            : "average \(value(statistics?.averageQuantity())), max \(value(statistics?.maximumQuantity())) \(unit.unitString)"
         print("    " + pad(name, 14) + pad("\(samples.count) samples", 13) + line)
     }
     if !any { print("    none") }

@@ -15,8 +15,9 @@ struct Workout: AsyncParsableCommand {
               workout demo                      save a sample run with heart rate, energy and distance
               workout list                      list the workouts in the store
               workout show 3F2A                 show a workout by (a prefix of) its UUID
+              workout condense --all            fold workouts' samples into compact series
             """,
-        subcommands: [Demo.self, List.self, Show.self]
+        subcommands: [Demo.self, List.self, Show.self, Condense.self]
     )
 }
 

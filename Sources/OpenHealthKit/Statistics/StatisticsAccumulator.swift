@@ -127,8 +127,21 @@ struct StatisticsAccumulator: Sendable {
 
     private func apply(_ pending: Pending, until next: Double, to partial: inout StatisticsPartial, source: Int64) {
         let coverEnd = max(pending.instant, min(next, pending.holdLimit))
-        contribute(start: pending.instant, coverEnd: coverEnd, value: pending.value, end: coverEnd, source: source,
+        contribute(start: pending.instant, coverEnd: coverEnd, value: pending.value, end: pending.instant, source: source,
                    to: &partial)
+    }
+
+    /// Adds a quantity whose coverage is already known: `[start, coverEnd)`, an instant when equal, its own
+    /// interval ending at `end`. No hold is applied (the collection engine resolves holds across intervals).
+    mutating func addCovered(start: Double, coverEnd: Double, value: Double, end: Double, source: Int64) {
+        var stream = streams.removeValue(forKey: source) ?? Stream()
+        contribute(start: start, coverEnd: coverEnd, value: value, end: end, source: source, to: &stream.partial)
+        streams[source] = stream
+    }
+
+    /// Adds a summary without touching holds (the collection engine resolves holds).
+    mutating func addCovered(summary: StatisticsPartial, source: Int64) {
+        streams[source, default: Stream()].partial.combine(summary)
     }
 
     /// Adds a quantity covering `[start, coverEnd)` (an instant when equal) whose own interval ends at `end`.
@@ -144,6 +157,8 @@ struct StatisticsAccumulator: Sendable {
         }
         partial.count += 1
         partial.duration += overlap
+        partial.firstStart = min(partial.firstStart, max(start, rangeStart))
+        partial.lastEnd = max(partial.lastEnd, min(coverEnd, rangeEnd))
         switch style {
         case .cumulative:
             partial.sum += coverEnd > start ? value * (overlap / (coverEnd - start)) : value

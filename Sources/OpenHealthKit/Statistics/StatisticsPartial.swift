@@ -24,6 +24,10 @@ struct StatisticsPartial: Sendable, Equatable {
     var mostRecent: MostRecent?
     /// The time covered by the members inside the range, summed per quantity.
     var duration: Double = 0
+    /// The earliest start and the latest coverage end of the members, clipped to the range: the span a statistics
+    /// query reports (a held heart-rate value covers its hold).
+    var firstStart: Double = .infinity
+    var lastEnd: Double = -.infinity
 
     /// The most recent member: its value, its own interval, and its coverage end clipped to the range (the ordering
     /// key, so that a held value and the coalesced quantity that replaces it order the same way).
@@ -52,6 +56,8 @@ struct StatisticsPartial: Sendable, Equatable {
         minimum = Swift.min(minimum, other.minimum)
         maximum = Swift.max(maximum, other.maximum)
         duration += other.duration
+        firstStart = Swift.min(firstStart, other.firstStart)
+        lastEnd = Swift.max(lastEnd, other.lastEnd)
         if let candidate = other.mostRecent, mostRecent.map({ candidate.isMoreRecent(than: $0) }) ?? true {
             mostRecent = candidate
         }

@@ -63,15 +63,24 @@ extension StoreDatabase {
                     }
                     quantity = HKQuantity(unit: unit, doubleValue: quantity.doubleValue(for: unit))
                 }
+                // A series (quantity_series joined at 12…17) carries its count and discrete summary.
+                let count = row.count > 12 ? (row[12] as Int?) ?? 1 : 1
                 let sample: HKQuantitySample
                 if quantityType.aggregationStyle == .cumulative {
                     sample = HKCumulativeQuantitySample(quantityType: quantityType, quantity: quantity, startDate: start,
-                                                        endDate: end, count: 1, uuid: uuid, metadata: metadata,
+                                                        endDate: end, count: count, uuid: uuid, metadata: metadata,
                                                         device: device, sourceRevision: source)
                 } else {
+                    var summary: HKDiscreteQuantitySample.DiscreteSummary?
+                    if row.count > 12, row[12] as Int? != nil, let minimum = row[13] as Double?, let maximum = row[14] as Double?,
+                       let recent = row[15] as Double?, let recentStart = row[16] as Double?, let recentEnd = row[17] as Double? {
+                        summary = .init(minimum: minimum, maximum: maximum, mostRecent: recent,
+                                        mostRecentStart: Date(storeValue: recentStart),
+                                        mostRecentEnd: Date(storeValue: max(recentStart, recentEnd)))
+                    }
                     sample = HKDiscreteQuantitySample(quantityType: quantityType, quantity: quantity, startDate: start,
-                                                      endDate: end, count: 1, uuid: uuid, metadata: metadata,
-                                                      device: device, sourceRevision: source, summary: nil)
+                                                      endDate: end, count: count, uuid: uuid, metadata: metadata,
+                                                      device: device, sourceRevision: source, summary: summary)
                 }
                 samples.append(sample)
             } else if type is HKWorkoutType {

@@ -180,8 +180,9 @@ extension StoreDatabase {
         let order = afterAnchor == nil ? orderClause(for: sorts) : "s.id ASC"
         var sql = """
             SELECT s.id, s.uuid, s.type_id, s.start, s."end", s.value, s.unit, s.source_id, s.device_id, s.metadata,
-                   w.activity_type, w.duration
-            FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
+                   w.activity_type, w.duration,
+                   q.count, q.minimum, q.maximum, q.most_recent, q.most_recent_start, q.most_recent_end
+            FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id LEFT JOIN quantity_series q ON q.sample_id = s.id
             WHERE \(condition.sql)
             ORDER BY \(order ?? "s.id ASC")
             """

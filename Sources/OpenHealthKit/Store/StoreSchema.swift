@@ -123,6 +123,29 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v2: quantity series") { db in
+            try db.execute(sql: """
+                -- A quantity series (HKQuantitySample with count > 1): the sample row holds its interval and its
+                -- quantity (sum for cumulative types, average for discrete ones); this row holds the summary that
+                -- statistics use without decoding points, and the points (QuantitySeriesCodec).
+                -- sum/weighted_sum/weight/duration/most_recent_* are a StatisticsPartial over the series' own span.
+                CREATE TABLE quantity_series (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    count INTEGER NOT NULL,
+                    sum REAL NOT NULL,
+                    weighted_sum REAL NOT NULL,
+                    weight REAL NOT NULL,
+                    minimum REAL,
+                    maximum REAL,
+                    most_recent REAL,
+                    most_recent_start REAL,
+                    most_recent_end REAL,
+                    most_recent_clipped_end REAL,
+                    duration REAL NOT NULL,
+                    points BLOB NOT NULL
+                );
+                """)
+        }
         migrator.registerMigration("v3: live workout journal") { db in
             try db.execute(sql: """
                 -- A workout builder being recorded: live (with a session) or programmatic. Removed when the

@@ -156,7 +156,8 @@ extension UnitScale {
     @inline(__always)
     func convert(_ value: Double, to target: UnitScale) -> Double {
         if kind == .linear && target.kind == .linear {
-            return scaleByPowerOfTen(value * mantissa / target.mantissa, exponent - target.exponent)
+            // The ratio first: equal mantissas (count/min in another spelling) convert exactly.
+            return scaleByPowerOfTen(value * (mantissa / target.mantissa), exponent - target.exponent)
         }
         return convertSpecial(value, to: target)
     }

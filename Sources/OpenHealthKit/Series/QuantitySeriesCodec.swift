@@ -1,0 +1,228 @@
+import Foundation
+
+/// The compact, lossless binary form of a quantity series, stored in `quantity_series.points`.
+///
+/// Layout (version 1), all integers little-endian; *varint* is LEB128, *zigzag* maps signed to unsigned
+/// (0, -1, 1, -2 → 0, 1, 2, 3):
+///
+/// ```text
+/// u8      version = 1
+/// u8      time exponent e  (255: times are raw doubles)   — a tick is 10^-e s
+/// u8      value exponent k (255: values are raw doubles)  — a value step is 10^-k storage units
+/// varint  count n
+/// f64     base: the first start (only when times are ticks)
+/// column  starts: tick deltas from the previous start (the first from base)
+/// column  ends:   end tick − reference tick, the reference being the next start (the own start for the last)
+/// column  values: zigzag deltas of value steps from the previous value (the first from 0)
+/// ```
+///
+/// Each *column* begins with a mode byte: 0 run-length (pairs of zigzag value and run length, as varints),
+/// 1 nibbles (zigzag values packed two per byte, low nibble first; 15 escapes to a varint that follows all
+/// nibbles), 2 raw (n little-endian f64). The encoder writes whichever of run-length and nibbles is shorter.
+///
+/// **Lossless quantisation.** Times and values are stored as integers only when that is exact: the encoder picks
+/// the smallest exponent (0…6) for which every `base + Double(ticks) / 10^e` and every `Double(steps) / 10^k`
+/// reproduces the original `Double` bit for bit, and otherwise stores raw doubles. Heart rate in whole bpm at whole
+/// seconds costs about half a byte per quantity (regular starts and ends run-length encode to nothing; value
+/// deltas of −7…7 take a nibble); so statistics over a decoded series equal those over its quantities exactly.
+enum QuantitySeriesCodec {
+    static let version: UInt8 = 1
+    static let raw: UInt8 = 255
+
+    static func encode(_ quantities: [SeriesQuantity]) -> Data {
+        var out = Data([version])
+        let n = quantities.count
+        let timeExponent = n == 0 ? nil : exponent(for: quantities.flatMap { [$0.start, $0.end] }, base: quantities[0].start)
+        let valueExponent = exponent(for: quantities.map(\.value), base: 0)
+        out.append(timeExponent ?? raw)
+        out.append(valueExponent ?? raw)
+        writeVarint(UInt64(n), to: &out)
+        if let e = timeExponent {
+            let base = quantities[0].start
+            appendDouble(base, to: &out)
+            let scale = pow(10, Double(e))
+            let starts = quantities.map { Int64((($0.start - base) * scale).rounded()) }
+            let ends = quantities.map { Int64((($0.end - base) * scale).rounded()) }
+            writeColumn((0 ..< n).map { $0 == 0 ? starts[0] : starts[$0] - starts[$0 - 1] }, to: &out)
+            writeColumn((0 ..< n).map { ends[$0] - ($0 + 1 < n ? starts[$0 + 1] : starts[$0]) }, to: &out)
+        } else {
+            writeRaw(quantities.map(\.start), to: &out)
+            writeRaw(quantities.map(\.end), to: &out)
+        }
+        if let k = valueExponent {
+            let scale = pow(10, Double(k))
+            let steps = quantities.map { Int64(($0.value * scale).rounded()) }
+            writeColumn((0 ..< n).map { $0 == 0 ? steps[0] : steps[$0] &- steps[$0 - 1] }, to: &out)
+        } else {
+            writeRaw(quantities.map(\.value), to: &out)
+        }
+        return out
+    }
+
+    static func decode(_ data: Data) throws -> [SeriesQuantity] {
+        var reader = Reader(bytes: [UInt8](data))
+        guard try reader.byte() == version else { throw damaged("unknown series version") }
+        let timeExponent = try reader.byte()
+        let valueExponent = try reader.byte()
+        let n64 = try reader.varint()
+        guard n64 <= UInt64(data.count) * 2 + 2 else { throw damaged("impossible count \(n64)") }
+        let n = Int(n64)
+        var starts: [Double]
+        var ends: [Double]
+        if timeExponent != raw {
+            guard timeExponent <= 9 else { throw damaged("time exponent \(timeExponent)") }
+            let base = try reader.double()
+            let scale = pow(10, Double(timeExponent))
+            let startDeltas = try reader.column(n)
+            let endOffsets = try reader.column(n)
+            var ticks: [Int64] = []
+            ticks.reserveCapacity(n)
+            var tick: Int64 = 0
+            for delta in startDeltas { tick &+= delta; ticks.append(tick) }
+            starts = ticks.map { base + Double($0) / scale }
+            ends = (0 ..< n).map { base + Double(endOffsets[$0] &+ ($0 + 1 < n ? ticks[$0 + 1] : ticks[$0])) / scale }
+        } else {
+            starts = try reader.rawColumn(n)
+            ends = try reader.rawColumn(n)
+        }
+        var values: [Double]
+        if valueExponent != raw {
+            guard valueExponent <= 9 else { throw damaged("value exponent \(valueExponent)") }
+            let scale = pow(10, Double(valueExponent))
+            var step: Int64 = 0
+            values = try reader.column(n).map { step &+= $0; return Double(step) / scale }
+        } else {
+            values = try reader.rawColumn(n)
+        }
+        return (0 ..< n).map { SeriesQuantity(start: starts[$0], end: ends[$0], value: values[$0]) }
+    }
+
+    /// The smallest exponent e in 0…6 for which every value is exactly `base + Double(integer) / 10^e`.
+    private static func exponent(for values: [Double], base: Double) -> UInt8? {
+        exponents: for e in 0 ... 6 {
+            let scale = pow(10, Double(e))
+            for value in values {
+                let scaled = ((value - base) * scale).rounded()
+                guard abs(scaled) < 9e15, base + scaled / scale == value else { continue exponents }
+            }
+            return UInt8(e)
+        }
+        return nil
+    }
+
+    private static func damaged(_ reason: String) -> HKError {
+        HKError(.errorDatabaseInaccessible, "The health store holds a damaged quantity series (\(reason)).")
+    }
+
+    // MARK: Writing
+
+    private static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+
+    static func writeVarint(_ value: UInt64, to out: inout Data) {
+        var value = value
+        while value >= 0x80 {
+            out.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        out.append(UInt8(value))
+    }
+
+    private static func appendDouble(_ value: Double, to out: inout Data) {
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    private static func writeRaw(_ values: [Double], to out: inout Data) {
+        out.append(2)
+        for value in values { appendDouble(value, to: &out) }
+    }
+
+    private static func writeColumn(_ values: [Int64], to out: inout Data) {
+        let zigzagged = values.map(zigzag)
+        var runs = Data([0])
+        var index = 0
+        while index < zigzagged.count {
+            var end = index + 1
+            while end < zigzagged.count && zigzagged[end] == zigzagged[index] { end += 1 }
+            writeVarint(zigzagged[index], to: &runs)
+            writeVarint(UInt64(end - index), to: &runs)
+            index = end
+        }
+        var nibbles = Data([1])
+        var overflow = Data()
+        var pair: UInt8 = 0
+        for (position, value) in zigzagged.enumerated() {
+            let nibble: UInt8 = value < 15 ? UInt8(value) : 15
+            if value >= 15 { writeVarint(value, to: &overflow) }
+            if position % 2 == 0 { pair = nibble } else { nibbles.append(pair | nibble << 4) }
+        }
+        if zigzagged.count % 2 == 1 { nibbles.append(pair) }
+        nibbles.append(overflow)
+        out.append(runs.count <= nibbles.count ? runs : nibbles)
+    }
+
+    // MARK: Reading
+
+    private struct Reader {
+        let bytes: [UInt8]
+        var offset = 0
+
+        mutating func byte() throws -> UInt8 {
+            guard offset < bytes.count else { throw damaged("truncated at byte \(offset)") }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+
+        mutating func varint() throws -> UInt64 {
+            var result: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                let byte = try byte()
+                guard shift < 64 else { throw damaged("overlong varint at byte \(offset)") }
+                result |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return result }
+                shift += 7
+            }
+        }
+
+        mutating func double() throws -> Double {
+            var bits: UInt64 = 0
+            for index in 0 ..< 8 { bits |= UInt64(try byte()) << (8 * UInt64(index)) }
+            return Double(bitPattern: bits)
+        }
+
+        private static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+
+        mutating func column(_ n: Int) throws -> [Int64] {
+            var result: [Int64] = []
+            result.reserveCapacity(n)
+            switch try byte() {
+            case 0:
+                while result.count < n {
+                    let value = Self.unzigzag(try varint())
+                    let run = try varint()
+                    guard run > 0, run <= UInt64(n - result.count) else { throw damaged("bad run at byte \(offset)") }
+                    result.append(contentsOf: repeatElement(value, count: Int(run)))
+                }
+            case 1:
+                var nibbles: [UInt8] = []
+                nibbles.reserveCapacity(n)
+                for _ in 0 ..< (n + 1) / 2 {
+                    let pair = try byte()
+                    nibbles.append(pair & 0x0F)
+                    nibbles.append(pair >> 4)
+                }
+                for index in 0 ..< n {
+                    result.append(Self.unzigzag(nibbles[index] == 15 ? try varint() : UInt64(nibbles[index])))
+                }
+            case let mode:
+                throw damaged("unknown column mode \(mode)")
+            }
+            return result
+        }
+
+        mutating func rawColumn(_ n: Int) throws -> [Double] {
+            guard try byte() == 2 else { throw damaged("expected raw column at byte \(offset - 1)") }
+            return try (0 ..< n).map { _ in try double() }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+
+/// What condensing did. OpenHealthKit.
+public struct CondenseReport: Sendable, Equatable {
+    /// Workouts examined.
+    public var workouts: Int
+    /// Original samples folded into series and deleted (reported to anchored queries as deleted objects).
+    public var samplesRemoved: Int
+    /// Series samples created.
+    public var seriesCreated: Int
+    /// Quantities the new series hold after coalescing.
+    public var quantitiesStored: Int
+
+    public init(workouts: Int = 0, samplesRemoved: Int = 0, seriesCreated: Int = 0, quantitiesStored: Int = 0) {
+        self.workouts = workouts
+        self.samplesRemoved = samplesRemoved
+        self.seriesCreated = seriesCreated
+        self.quantitiesStored = quantitiesStored
+    }
+}
+
+extension HKHealthStore {
+    /// Folds a saved workout's samples into quantity series, as HealthKit condenses old workouts.
+    ///
+    /// For each condensable type (cumulative types such as distances, energy and steps, and heart rate), the
+    /// workout's own samples (associated with it alone and without metadata) are folded, per source and device and
+    /// per run of consecutive samples in that source's stream, into one series sample associated with the workout.
+    /// Coalescing merges contiguous cumulative quantities of equal rate and equal heart-rate values whose held
+    /// spans touch (see ``SeriesCoalescer``). The originals are deleted and reported to anchored object queries as
+    /// deleted objects. Every statistic computed by the store (sums, averages, minimum, maximum, duration, and the
+    /// most recent heart rate) is the same before and after. Runs in one transaction: it happens entirely or not
+    /// at all. Condensing a condensed workout changes nothing.
+    ///
+    /// - Throws: `errorInvalidArgument` when the workout is not in the store.
+    ///
+    /// HealthKit: "Accessing condensed workout samples" (HealthKit condenses in the background; this is the
+    /// OpenHealthKit operation that does it on request).
+    public func condenseWorkout(_ workout: HKWorkout) async throws -> CondenseReport {
+        let database = try database()
+        let uuid = workout.uuid
+        let report = try await Task.detached {
+            try database.write { db -> CondenseReport in
+                guard let id = try database.workoutID(uuid: uuid, db) else {
+                    throw HKError(.errorInvalidArgument, "The workout \(uuid) is not in the health store.")
+                }
+                let counts = try database.condenseWorkout(id: id, db)
+                return CondenseReport(workouts: 1, samplesRemoved: counts.samplesRemoved, seriesCreated: counts.seriesCreated,
+                                      quantitiesStored: counts.quantitiesStored)
+            }
+        }.value
+        if report.samplesRemoved > 0 { notifyChange() }
+        return report
+    }
+
+    /// Condenses every workout that ended before `date`, each in its own transaction. OpenHealthKit.
+    public func condenseWorkouts(olderThan date: Date) async throws -> CondenseReport {
+        let database = try database()
+        let ids = try await Task.detached {
+            try database.read { db in
+                try Int64.fetchAll(db, sql: """
+                    SELECT w.sample_id FROM workouts w JOIN samples s ON s.id = w.sample_id WHERE s."end" < ? ORDER BY s.start
+                    """, arguments: [date.storeValue])
+            }
+        }.value
+        var report = CondenseReport()
+        for id in ids {
+            let counts = try await Task.detached {
+                try database.write { db in try database.condenseWorkout(id: id, db) }
+            }.value
+            report.workouts += 1
+            report.samplesRemoved += counts.samplesRemoved
+            report.seriesCreated += counts.seriesCreated
+            report.quantitiesStored += counts.quantitiesStored
+        }
+        if report.samplesRemoved > 0 { notifyChange() }
+        return report
+    }
+}

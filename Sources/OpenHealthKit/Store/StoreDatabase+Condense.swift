@@ -1,0 +1,95 @@
+import Foundation
+import GRDB
+
+/// Condensing a workout's samples into series, in the caller's write transaction.
+extension StoreDatabase {
+    /// What one condensing pass did.
+    struct CondenseCounts {
+        var samplesRemoved = 0
+        var seriesCreated = 0
+        var quantitiesStored = 0
+    }
+
+    /// Folds the workout's own samples (associated with it alone, without metadata) of condensable types into one
+    /// series per run of consecutive samples of a type, source and device; deletes the originals, recording them as
+    /// deleted objects. A sample of the same source that cannot be folded (metadata, another workout, another
+    /// device, a series) ends a run, so every source's stream keeps its order and its held values.
+    func condenseWorkout(id workoutID: Int64, _ db: Database) throws -> CondenseCounts {
+        struct Candidate {
+            var id: Int64
+            var device: Int64?
+            var quantity: SeriesQuantity
+        }
+        var groups: [[Int64]: [Int64: Candidate]] = [:]   // [type, source] → candidates by id
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT s.id, s.type_id, s.source_id, s.device_id, s.start, s."end", s.value FROM samples s
+            WHERE s.workout_id = ? AND s.metadata IS NULL AND s.value IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM workout_samples ws WHERE ws.sample_id = s.id)
+              AND NOT EXISTS (SELECT 1 FROM quantity_series q WHERE q.sample_id = s.id)
+            """, arguments: [workoutID])
+        while let row = try cursor(rows) {
+            let key: [Int64] = [row[1], row[2]]
+            groups[key, default: [:]][row[0]] = Candidate(id: row[0], device: row[3],
+                                                         quantity: SeriesQuantity(start: row[4], end: row[5], value: row[6]))
+        }
+        var counts = CondenseCounts()
+        for (key, candidates) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            guard candidates.count > 1, let type = try sampleType(id: key[0], db) as? HKQuantityType,
+                  SeriesCoalescer.isCondensable(type) else { continue }
+            let low = candidates.values.map(\.quantity.start).min()!
+            let high = candidates.values.map(\.quantity.start).max()!
+            // The source's whole stream over the candidates' span, plus the hold after it (its next quantity).
+            let stream = try Row.fetchAll(db, sql: """
+                SELECT id, start FROM samples WHERE type_id = ? AND source_id = ? AND start BETWEEN ? AND ?
+                ORDER BY start, id
+                """, arguments: [key[0], key[1], low, high + StatisticsAccumulator.defaultMaximumHold + 1])
+            var run: [Candidate] = []
+            func flush(next: Double) throws {
+                defer { run = [] }
+                guard run.count > 1 else { return }
+                let quantities = SeriesCoalescer.condense(run.map(\.quantity), nextStart: next, style: type.aggregationStyle)
+                try insertSeries(SeriesRecord(type: type, quantities: quantities, start: quantities[0].start,
+                                              end: quantities.map(\.end).max()!, deviceID: run[0].device,
+                                              sourceID: key[1], workoutID: workoutID), db)
+                counts.samplesRemoved += try deleteFolded(ids: run.map(\.id), db)
+                counts.seriesCreated += 1
+                counts.quantitiesStored += quantities.count
+            }
+            for row in stream {
+                let id: Int64 = row[0]
+                if let candidate = candidates[id], run.isEmpty || run[0].device == candidate.device {
+                    run.append(candidate)
+                } else {
+                    try flush(next: row[1])
+                    if let candidate = candidates[id] { run.append(candidate) }
+                }
+            }
+            try flush(next: .infinity)
+        }
+        return counts
+    }
+
+    private func cursor(_ rows: RowCursor) throws -> Row? { try rows.next() }
+
+    /// Deletes folded samples, recording each in `deleted_objects` under consecutive fresh anchors taken from the
+    /// samples' id sequence (as `deleteSamples(ids:)` does, two statements per sample instead of six).
+    private func deleteFolded(ids: [Int64], _ db: Database) throws -> Int {
+        var anchor = try currentAnchor(db)
+        let record = try db.cachedStatement(sql: """
+            INSERT INTO deleted_objects (anchor, uuid, type_id, source_id, metadata)
+            SELECT ?, uuid, type_id, source_id, metadata FROM samples WHERE id = ?
+            """)
+        let delete = try db.cachedStatement(sql: "DELETE FROM samples WHERE id = ?")
+        for id in ids {
+            anchor += 1
+            try record.execute(arguments: [anchor, id])
+            try delete.execute(arguments: [id])
+        }
+        if try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_sequence WHERE name = 'samples'") == 0 {
+            try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('samples', ?)", arguments: [anchor])
+        } else {
+            try db.execute(sql: "UPDATE sqlite_sequence SET seq = ? WHERE name = 'samples'", arguments: [anchor])
+        }
+        return ids.count
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import GRDB
+
+/// Writing quantity series: a sample row (interval, quantity) plus a `quantity_series` row (summary and points).
+extension StoreDatabase {
+    /// A series to store: its quantities in start order (values in the storage unit) and its sample's fields.
+    struct SeriesRecord {
+        var type: HKQuantityType
+        var quantities: [SeriesQuantity]
+        var start: Double
+        var end: Double
+        var uuid = UUID()
+        var metadata: String?
+        var deviceID: Int64?
+        var sourceID: Int64
+        var workoutID: Int64?
+    }
+
+    /// The sample's quantity: the sum for cumulative types, the (time-weighted, for heart rate) average otherwise.
+    static func seriesQuantity(_ summary: StatisticsPartial, style: HKQuantityAggregationStyle) -> Double {
+        let values = summary.values(style: style)
+        return style == .cumulative ? (values?.sum ?? 0) : (values?.average ?? 0)
+    }
+
+    /// Inserts a series; returns the sample's row id.
+    @discardableResult
+    func insertSeries(_ record: SeriesRecord, _ db: Database) throws -> Int64 {
+        let style = record.type.aggregationStyle
+        let summary = StatisticsAccumulator.summary(style: style, of: record.quantities, seriesEnd: record.end)
+        let insertSample = try db.cachedStatement(sql: """
+            INSERT INTO samples (uuid, type_id, start, "end", value, unit, source_id, device_id, metadata, workout_id)
+            VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
+            """)
+        try insertSample.execute(arguments: [record.uuid, try typeID(record.type.identifier, db), record.start, record.end,
+                                             Self.seriesQuantity(summary, style: style), record.sourceID, record.deviceID,
+                                             record.metadata, record.workoutID])
+        let id = db.lastInsertedRowID
+        let recent = summary.mostRecent
+        let insertSeries = try db.cachedStatement(sql: """
+            INSERT INTO quantity_series (sample_id, count, sum, weighted_sum, weight, minimum, maximum, most_recent,
+                                         most_recent_start, most_recent_end, most_recent_clipped_end, duration, points)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let arguments: StatementArguments = [
+            id, record.quantities.count, summary.sum, summary.weightedSum, summary.weight,
+            summary.minimum.isFinite ? summary.minimum : nil, summary.maximum.isFinite ? summary.maximum : nil,
+            recent?.value, recent?.start, recent?.end, recent?.clippedEnd, summary.duration,
+            QuantitySeriesCodec.encode(record.quantities),
+        ]
+        try insertSeries.execute(arguments: arguments)
+        return id
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import GRDB
+
+/// The statistics reads: quantity rows streamed in start order through a cursor into the statistics engine.
+/// A stored series contributes its summary row when it lies inside the range or interval; its points are read and
+/// decoded only when it straddles a bound.
+extension StoreDatabase {
+    /// One row of a statistics scan: a plain quantity, or a series with its summary.
+    enum StatisticsRow {
+        case quantity(start: Double, end: Double, value: Double, source: Int64)
+        case series(id: Int64, start: Double, end: Double, source: Int64, summary: StatisticsPartial)
+    }
+
+    /// What a statistics query reads, derived from its predicate: the date range statistics are computed over, and
+    /// the predicate rows are fetched with (a non-strict date range widened by the maximum hold, so that held values
+    /// next to the bounds are resolved exactly as in a collection interval).
+    struct StatisticsScope {
+        var rangeStart: Double
+        var rangeEnd: Double
+        var fetch: NSPredicate?
+
+        init(predicate: NSPredicate?, hold: TimeInterval) {
+            rangeStart = -.infinity
+            rangeEnd = .infinity
+            fetch = predicate
+            guard let predicate else { return }
+            let node = PredicateNode(predicate)
+            var range: (Date?, Date?)?
+            func widen(_ node: PredicateNode) -> PredicateNode {
+                if case let .sampleDates(start, end, options) = node, range == nil {
+                    range = (start, end)
+                    guard options.isEmpty else { return node }
+                    return .sampleDates(start: start.map { $0 - hold }, end: end.map { $0 + hold }, options: [])
+                }
+                return node
+            }
+            let widened: PredicateNode
+            switch node {
+            case .sampleDates: widened = widen(node)
+            case .and(let nodes): widened = .and(nodes.map(widen))
+            default: widened = node
+            }
+            if let (start, end) = range {
+                rangeStart = start?.storeValue ?? -.infinity
+                rangeEnd = end?.storeValue ?? .infinity
+                fetch = HKQueryPredicate(widened)
+            }
+        }
+    }
+
+    /// Streams the rows of a type matching a predicate, in start order, applying the read-access rule.
+    func scanStatisticsRows(type: HKQuantityType, predicate: NSPredicate?, access: ReadAccess, _ db: Database,
+                            _ body: (StatisticsRow) throws -> Void) throws {
+        let descriptor = HKQueryDescriptor(sampleType: type, predicate: predicate)
+        guard let condition = try whereClause(for: [descriptor], access: access, db) else { return }
+        let cursor = try Row.fetchCursor(db, sql: """
+            SELECT s.id, s.start, s."end", s.value, s.source_id, q.count, q.sum, q.weighted_sum, q.weight, q.minimum,
+                   q.maximum, q.most_recent, q.most_recent_start, q.most_recent_end, q.most_recent_clipped_end, q.duration
+            FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id LEFT JOIN quantity_series q ON q.sample_id = s.id
+            WHERE \(condition.sql)
+            ORDER BY s.start
+            """, arguments: StatementArguments(condition.arguments))
+        while let row = try cursor.next() {
+            let start: Double = row[1]
+            let end: Double = row[2]
+            let source: Int64 = row[4]
+            if let count = row[5] as Int? {
+                var summary = StatisticsPartial(count: count, sum: row[6], weightedSum: row[7], weight: row[8],
+                                                minimum: row[9] ?? .infinity, maximum: row[10] ?? -.infinity,
+                                                duration: row[15], firstStart: start, lastEnd: end)
+                if let value = row[11] as Double? {
+                    summary.mostRecent = .init(clippedEnd: row[14], source: source, value: value, start: row[12],
+                                               end: row[13])
+                }
+                try body(.series(id: row[0], start: start, end: end, source: source, summary: summary))
+            } else {
+                guard let value = row[3] as Double? else {
+                    throw HKError(.errorDatabaseInaccessible, "The health store is damaged: quantity sample \(row[0] as Int64) has no value.")
+                }
+                try body(.quantity(start: start, end: end, value: value, source: source))
+            }
+        }
+    }
+
+    /// The points of a stored series.
+    func seriesPoints(sampleID: Int64, _ db: Database) throws -> [SeriesQuantity] {
+        let statement = try db.cachedStatement(sql: "SELECT points FROM quantity_series WHERE sample_id = ?")
+        guard let data = try Data.fetchOne(statement, arguments: [sampleID]) else {
+            throw HKError(.errorDatabaseInaccessible, "The health store is damaged: series \(sampleID) has no points.")
+        }
+        return try QuantitySeriesCodec.decode(data)
+    }
+
+    /// Statistics over one range, per source.
+    func statisticsPartials(type: HKQuantityType, scope: StatisticsScope, access: ReadAccess,
+                            _ db: Database) throws -> [Int64: StatisticsPartial] {
+        var accumulator = StatisticsAccumulator(style: type.aggregationStyle, rangeStart: scope.rangeStart,
+                                                rangeEnd: scope.rangeEnd)
+        try scanStatisticsRows(type: type, predicate: scope.fetch, access: access, db) { row in
+            switch row {
+            case let .quantity(start, end, value, source):
+                accumulator.add(start: start, end: end, value: value, source: source)
+            case let .series(id, start, end, source, summary):
+                if start >= scope.rangeStart && end < scope.rangeEnd {
+                    accumulator.add(summary: summary, seriesStart: start, source: source)
+                } else {
+                    for point in try seriesPoints(sampleID: id, db) {
+                        accumulator.add(start: point.start, end: point.end, value: point.value, source: source,
+                                        holdLimit: end)
+                    }
+                }
+            }
+        }
+        return accumulator.partials()
+    }
+
+    /// Statistics per interval of a tiling.
+    func collectionPartials(type: HKQuantityType, predicate: NSPredicate?, tiling: DateTiling, access: ReadAccess,
+                            _ db: Database) throws -> [Int: [Int64: StatisticsPartial]] {
+        var engine = StatisticsCollectionEngine(style: type.aggregationStyle, tiling: tiling)
+        try scanStatisticsRows(type: type, predicate: predicate, access: access, db) { row in
+            switch row {
+            case let .quantity(start, end, value, source):
+                engine.add(start: start, end: end, value: value, source: source)
+            case let .series(id, start, end, source, summary):
+                if !engine.add(summary: summary, seriesStart: start, seriesEnd: end, source: source) {
+                    for point in try seriesPoints(sampleID: id, db) {
+                        engine.add(start: point.start, end: point.end, value: point.value, source: source, holdLimit: end)
+                    }
+                }
+            }
+        }
+        return engine.finish()
+    }
+
+    /// Per-source partials keyed by HealthKit source (revisions of one source combine), and all of them merged.
+    func statisticsValues(_ partials: [Int64: StatisticsPartial], style: HKQuantityAggregationStyle,
+                          _ db: Database) throws -> (merged: HKStatistics.Values?, bySource: [HKSource: HKStatistics.Values],
+                                                     span: (start: Double, end: Double)) {
+        var merged = StatisticsPartial()
+        var bySource: [HKSource: StatisticsPartial] = [:]
+        for (sourceID, partial) in partials {
+            merged.combine(partial)
+            bySource[try sourceRevision(id: sourceID, db).source, default: StatisticsPartial()].combine(partial)
+        }
+        return (merged.values(style: style), bySource.compactMapValues { $0.values(style: style) },
+                (merged.firstStart, merged.lastEnd))
+    }
+}

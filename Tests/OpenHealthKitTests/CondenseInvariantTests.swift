@@ -1,0 +1,116 @@
+import Foundation
+@testable import OpenHealthKit
+import PropertyBased
+import Testing
+
+/// The invariant: every statistic is the same before and after condensing (relative 1e-9).
+@Suite struct CondenseInvariantTests {
+    static let bpm = HKUnit(from: "count/min")
+    static let heartRateOptions: HKStatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration,
+                                                         .separateBySource]
+    static let energyOptions: HKStatisticsOptions = [.cumulativeSum, .duration, .separateBySource]
+
+    /// A workout from generated numbers: heart rate from two sources (zero-length readings with repeats, gaps longer
+    /// than the hold, some readings with a duration) and contiguous active-energy samples with repeated rates.
+    static func makeWorkout(heart: [Int], energy: [Int], in store: HKHealthStore) async throws -> HKWorkout {
+        let strap = store.asClient("strap")
+        try await strap.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
+        var own: [HKSample] = []
+        var strapSamples: [HKSample] = []
+        var time = 0.0
+        for (index, n) in heart.enumerated() {
+            time += Double(1 + n % 13) + (n % 17 == 0 ? 0.25 : 0)
+            let value = Double(120 + (n / 13) % 4 * 3)
+            let length: TimeInterval = n % 7 == 0 ? 2 : 0
+            let sample = heartRate(value, at: time, length: length)
+            if index % 5 == 4 { strapSamples.append(sample) } else { own.append(sample) }
+        }
+        var energyTime = 3.0
+        for n in energy {
+            let length = Double(1 + n % 4)
+            let rate = [0.1, 0.25, 0.3][n % 3]
+            own.append(HKQuantitySample(type: HKQuantityType(.activeEnergyBurned),
+                                        quantity: HKQuantity(unit: .kilocalorie(), doubleValue: rate * length),
+                                        start: t0 + energyTime, end: t0 + energyTime + length))
+            energyTime += length + (n % 11 == 0 ? 3 : 0)
+        }
+        let end = t0 + max(time, energyTime) + 30
+        let workout = HKWorkout(activityType: .running, start: t0, end: end, workoutEvents: nil, totalEnergyBurned: nil,
+                                totalDistance: nil, metadata: nil)
+        try await store.save(workout)
+        try await store.associate(own, with: workout)
+        try await strap.associate(strapSamples, with: workout)
+        return workout
+    }
+
+    struct Snapshot {
+        var statistics: [HKStatistics?] = []
+        var collections: [[HKStatistics]] = []
+    }
+
+    static func snapshot(_ store: HKHealthStore, _ workout: HKWorkout) async throws -> Snapshot {
+        var snapshot = Snapshot()
+        let middle = workout.startDate + workout.endDate.timeIntervalSince(workout.startDate) * 0.37
+        for (type, options) in [(HKQuantityType(.heartRate), heartRateOptions), (HKQuantityType(.activeEnergyBurned), energyOptions)] {
+            for predicate in [nil, HKQuery.predicateForSamples(withStart: workout.startDate + 7.5, end: middle),
+                              HKQuery.predicateForObjects(from: workout)] {
+                snapshot.statistics.append(try await HKStatisticsQueryDescriptor(
+                    predicate: .quantitySample(type: type, predicate: predicate), options: options).result(for: store))
+            }
+            for seconds in [20, 60] {
+                let collection = try await HKStatisticsCollectionQueryDescriptor(
+                    predicate: .quantitySample(type: type), options: options, anchorDate: t0 + 7,
+                    intervalComponents: DateComponents(second: seconds)).result(for: store)
+                snapshot.collections.append(collection.statistics())
+            }
+        }
+        return snapshot
+    }
+
+    static func same(_ a: Double?, _ b: Double?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case let (a?, b?): return abs(a - b) <= 1e-9 * max(1, abs(a), abs(b))
+        default: return false
+        }
+    }
+
+    static func expectSame(_ a: HKStatistics.Values?, _ b: HKStatistics.Values?, _ what: String) {
+        #expect(same(a?.sum, b?.sum), "sum \(what): \(String(describing: a?.sum)) vs \(String(describing: b?.sum))")
+        #expect(same(a?.average, b?.average), "average \(what): \(String(describing: a?.average)) vs \(String(describing: b?.average))")
+        #expect(same(a?.minimum, b?.minimum), "minimum \(what)")
+        #expect(same(a?.maximum, b?.maximum), "maximum \(what)")
+        #expect(same(a?.mostRecent, b?.mostRecent), "most recent \(what): \(String(describing: a?.mostRecent)) vs \(String(describing: b?.mostRecent))")
+        #expect(same(a?.duration, b?.duration), "duration \(what): \(String(describing: a?.duration)) vs \(String(describing: b?.duration))")
+    }
+
+    static func expectSame(_ a: HKStatistics?, _ b: HKStatistics?, _ what: String) {
+        #expect((a == nil) == (b == nil), "presence \(what)")
+        guard let a, let b else { return }
+        #expect(a.startDate == b.startDate && a.endDate == b.endDate, "interval \(what)")
+        expectSame(a.merged, b.merged, what)
+        #expect(Set(a.bySource.keys) == Set(b.bySource.keys), "sources \(what)")
+        for (source, values) in a.bySource { expectSame(values, b.bySource[source], "\(what) for \(source.name)") }
+    }
+
+    @Test func everyStatisticSurvivesCondensing() async throws {
+        await propertyCheck(count: 60, input: Gen.int(in: 0 ... 999).array(of: 2 ... 150),
+                            Gen.int(in: 0 ... 999).array(of: 2 ... 60)) { heart, energy in
+            let store = try await authorizedStore()
+            let workout = try await Self.makeWorkout(heart: heart, energy: energy, in: store)
+            let before = try await Self.snapshot(store, workout)
+            let report = try await store.condenseWorkout(workout)
+            #expect(report.samplesRemoved > 0)
+            let after = try await Self.snapshot(store, workout)
+            for (index, (a, b)) in zip(before.statistics, after.statistics).enumerated() {
+                Self.expectSame(a, b, "statistics query \(index)")
+            }
+            for (index, (a, b)) in zip(before.collections, after.collections).enumerated() {
+                #expect(a.count == b.count, "collection \(index) intervals")
+                for (x, y) in zip(a, b) { Self.expectSame(x, y, "collection \(index) at \(x.startDate)") }
+            }
+            let again = try await store.condenseWorkout(workout)
+            #expect(again.samplesRemoved == 0 && again.seriesCreated == 0)
+        }
+    }
+}
