@@ -10,13 +10,18 @@ import SystemPackage
 /// timeout or ``shutdown()`` gets a thread out of `poll()` without closing a descriptor another
 /// thread is using. The descriptors are closed in `deinit`, once nobody can be polling them.
 ///
-/// Blocking waits run on Dispatch's global threads, so awaiting one never blocks a Swift
-/// concurrency thread.
+/// Blocking waits run on the descriptor's own Dispatch queues, so awaiting one never blocks a
+/// Swift concurrency thread.
 public final class SocketDescriptor: Sendable {
     /// The socket.
     public let rawValue: Int32
     private let wake: Int32
     private let isShutDown = Atomic<Bool>(false)
+    // Serial queues are overcommitting: each gets a thread of its own when it has work, so a wait
+    // blocked in poll() never starves Dispatch's width-limited global pool (which on Linux cannot
+    // see blocked threads). One for input waits, one for output waits, so neither queues behind the other.
+    private let inputQueue = DispatchQueue(label: "org.openhealthkit.socket.input")
+    private let outputQueue = DispatchQueue(label: "org.openhealthkit.socket.output")
 
     /// Takes ownership of `fd` and makes it non-blocking.
     public init(taking fd: Int32) throws(Errno) {
@@ -79,7 +84,8 @@ public final class SocketDescriptor: Sendable {
     public func wait(for events: Int16) async throws -> Int16 {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int16, any Error>) in
-                DispatchQueue.global().async {
+                let queue = events & Int16(POLLIN) != 0 ? self.inputQueue : self.outputQueue
+                queue.async {
                     continuation.resume(with: Result {
                         while true {
                             if case .ready(let revents) = try self.poll(events, timeoutMilliseconds: -1) { return revents }
