@@ -7,14 +7,21 @@ import Synchronization
 final class EventRecorder: Sendable {
     let events: AsyncStream<SensorEvent>
     private let sink: AsyncStream<SensorEvent>.Continuation
-    private let iterator: Mutex<AsyncStream<SensorEvent>.Iterator?>
+    private let log = Mutex<[SensorEvent]>([])
 
     init() {
         (events, sink) = AsyncStream.makeStream(of: SensorEvent.self)
-        iterator = Mutex(nil)
     }
 
-    var handler: @Sendable (SensorEvent) -> Void { { [sink] in sink.yield($0) } }
+    var handler: @Sendable (SensorEvent) -> Void {
+        { [self] event in
+            log.withLock { $0.append(event) }
+            sink.yield(event)
+        }
+    }
+
+    /// Every event delivered so far.
+    var delivered: [Seen] { log.withLock { $0.map(Seen.init) } }
 
     func finish() { sink.finish() }
 }
@@ -78,6 +85,12 @@ final class SocketPairLink: Sendable {
     }
 
     var connectionCount: Int { peerEnds.withLock { $0.count } }
+
+    /// Sends raw bytes from the peripheral's end of the latest link, bypassing its GATT server.
+    func sendRaw(_ bytes: [UInt8]) async throws {
+        let far = peerEnds.withLock { $0.last }
+        try await far?.send(bytes)
+    }
 
     /// Closes the peripheral's end of the latest link, as a strap out of range does.
     func dropLatest() {
