@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZTransport
 import Foundation
 import OpenHealthKit
 
@@ -16,7 +17,7 @@ struct Workout: AsyncParsableCommand {
               workout list                      list the workouts in the store
               workout show 3F2A                 show a workout by (a prefix of) its UUID
             """,
-        subcommands: [Demo.self, List.self, Show.self]
+        subcommands: [Demo.self, List.self, Show.self, Decode.self]
     )
 }
 
@@ -42,8 +43,29 @@ struct StoreOptions: ParsableArguments {
 func reportingErrors(_ body: () async throws -> Void) async throws {
     do {
         try await body()
-    } catch let error as HKError {
-        FileHandle.standardError.write(Data("workout: \(error.message)\n".utf8))
-        throw ExitCode(1)
+    } catch {
+        throw oneSentence(error)
     }
+}
+
+/// Turns any error into one sentence on standard error and a non-zero exit (synchronous commands).
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch {
+        throw oneSentence(error)
+    }
+}
+
+/// Writes the sentence for a known error and returns the exit to throw; other errors pass through.
+private func oneSentence(_ error: any Error) -> any Error {
+    let message: String
+    switch error {
+    case let error as HKError: message = error.message
+    case let error as BlueZError: message = error.message
+    case let error as CommandFailure: message = error.message
+    default: return error
+    }
+    FileHandle.standardError.write(Data("workout: \(message)\n".utf8))
+    return ExitCode(1)
 }
