@@ -16,9 +16,21 @@ struct Workout: AsyncParsableCommand {
               workout demo                      save a sample run with heart rate, energy and distance
               workout list                      list the workouts in the store
               workout show 3F2A                 show a workout by (a prefix of) its UUID
+              workout scan                      find Bluetooth LE heart-rate straps and power meters
+              workout pair AA:BB:CC:DD:EE:FF    pair a sensor (unix:PATH for a simulated one)
+              workout sensors                   list paired sensors
+              workout peripheral --profile heart-rate --listen /tmp/strap.sock
+                                                run a simulated strap
+              workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, List.self, Show.self, Decode.self]
+        subcommands: [Demo.self, List.self, Show.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
     )
+
+    /// Registers the sensor transports, then runs the command.
+    static func main() async {
+        SensorTransports.register()
+        await main(nil)
+    }
 }
 
 /// Options every command shares.
