@@ -68,7 +68,8 @@ let package = Package(
         .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE"]),
         .testTarget(
             name: "BlueZTransportTests",
-            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", .product(name: "SystemPackage", package: "swift-system")],
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -49,7 +49,7 @@ extension Workout {
                 let peripheral = SimulatedPeripheral(profile: profile)
                 let interval = profile.interval
                 print("Simulated \(profile.kind.rawValue) sensor '\(profile.name)' at unix:\(listen); Ctrl-C stops it.")
-                fflush(stdout)
+                fflush(nil)
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask { await interrupted() }
                     group.addTask {

@@ -78,10 +78,14 @@ public enum BluetoothAdapters {
         var adapter = BluetoothAdapter(name: sysname, sysPath: string(udev_device_get_syspath(device)) ?? "")
         adapter.address = kernelAddress(of: adapter) ?? string(udev_device_get_sysattr_value(device, "address"))?.uppercased()
         if let parent = udev_device_get_parent(device) {
-            adapter.driver = string(udev_device_get_driver(parent))
-                ?? udev_device_get_parent(parent).flatMap { string(udev_device_get_driver($0)) }
+            adapter.driver = driver(of: parent) ?? udev_device_get_parent(parent).flatMap(driver(of:))
         }
         return adapter
+    }
+
+    /// The driver bound to a device: its `driver` link, else its `DRIVER` property.
+    private static func driver(of device: OpaquePointer) -> String? {
+        string(udev_device_get_driver(device)) ?? string(udev_device_get_property_value(device, "DRIVER"))
     }
 
     /// The address from `HCIGETDEVINFO`, which needs no privilege but does need Bluetooth in the kernel.
