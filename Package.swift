@@ -63,6 +63,12 @@ let package = Package(
             dependencies: ["FitnessSensors", "BluetoothLE", "BlueZTransport"],
             path: "Benchmarks/BLEBenchmark"
         ),
+        // A live workout that runs until killed, for the crash-safety test.
+        .executableTarget(
+            name: "SessionCrashHelper",
+            dependencies: ["OpenHealthKit", "FitnessSensors"],
+            path: "Tests/SessionCrashHelper"
+        ),
         .testTarget(name: "OpenHealthKitTests", dependencies: ["OpenHealthKit"]),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors"]),
         .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE"]),

@@ -128,6 +128,11 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     // MARK: Hooks
 
     override func didBeginCollection() {
+        // The session may have started before the journal existed: record where it stands.
+        if let session, let journal = currentJournal, session.state != .notStarted {
+            try? journal.record(.sessionState(from: HKWorkoutSessionState.notStarted.rawValue, to: session.state.rawValue,
+                                              date: (session.startDate ?? healthStore.wallClock()).storeValue))
+        }
         startFlushing()
         dataSource?.startSensors()
     }

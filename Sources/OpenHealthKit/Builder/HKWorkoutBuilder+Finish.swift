@@ -14,7 +14,12 @@ extension HKWorkoutBuilder {
             }
             let workout = HKWorkout(activityType: configuration.activityType, startDate: start, endDate: end,
                                     duration: lifecycle.elapsedTime(at: end, events: events),
-                                    events: events, activities: activities.map { makeActivity($0, through: end) },
+                                    events: events, activities: activities.map { record in
+                                        // An activity ended after the workout (a late clock) ends with it.
+                                        var clamped = record
+                                        clamped.end = min(record.end ?? end, end)
+                                        return makeActivity(clamped, through: end)
+                                    },
                                     statistics: statisticsState.allStatistics(start: start, through: end, source: source),
                                     uuid: UUID(), metadata: storedMetadata, device: device,
                                     sourceRevision: healthStore.sourceRevision)

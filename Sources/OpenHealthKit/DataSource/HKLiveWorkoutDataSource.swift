@@ -7,8 +7,8 @@ import Logging
 /// It reads from the sensors paired with the store (`HKHealthStore.pairSensor`, as a strap is paired in Settings),
 /// connected through the registered ``SensorConnectors``, and from sensors attached explicitly (tests, replays).
 /// `typesToCollect` follows the current activity (see `CollectionPlan` for the table) and the capabilities of the
-/// sensors; `enableCollection(for:predicate:)` and `disableCollection(for:)` adjust it and stay in force across
-/// activity changes. Readings become samples of the types collected, pass the type's predicate, and are
+/// sensors — until the app calls `enableCollection(for:predicate:)` or `disableCollection(for:)`: from then on the
+/// set is the app's and activity changes leave it alone, as HealthKit documents. Readings become samples of the types collected, pass the type's predicate, and are
 /// associated with the workout and the activity in progress; readings of other types are dropped, and nothing is
 /// collected while the session is paused. A sensor that goes silent or disconnects produces no values.
 ///
@@ -19,8 +19,9 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     let healthStore: HKHealthStore
     private let lock = NSLock()
     private var activity: HKWorkoutActivityType
-    private var enabled: [HKQuantityType: NSPredicate?] = [:]
-    private var disabled: Set<HKQuantityType> = []
+    private var predicates: [HKQuantityType: NSPredicate] = [:]
+    /// The app's own set, once it has changed what is collected; nil while HealthKit's defaults apply.
+    private var explicitTypes: Set<HKQuantityType>?
     private var explicitSensors: [any Sensor] = []
     private var connectedSensors: [any Sensor] = []
     private var mappers: [String: ReadingMapper] = [:]
@@ -44,23 +45,29 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     public var typesToCollect: Set<HKQuantityType> { locked { currentTypes() } }
 
     private func currentTypes() -> Set<HKQuantityType> {
+        if let explicitTypes { return explicitTypes }
         let capabilities = (explicitSensors + connectedSensors).reduce(SensorCapabilities()) { $0.union($1.capabilities) }
-        return CollectionPlan.types(for: activity, sensors: capabilities).subtracting(disabled).union(enabled.keys)
+        return CollectionPlan.types(for: activity, sensors: capabilities)
     }
 
-    /// Collects a type, keeping only samples that match `predicate`; calling it again replaces the predicate.
+    /// Collects a type, keeping only samples that match `predicate` (all when nil); calling it again replaces the
+    /// predicate.
     public func enableCollection(for quantityType: HKQuantityType, predicate: NSPredicate?) {
         locked {
-            disabled.remove(quantityType)
-            enabled[quantityType] = .some(predicate)
+            var types = currentTypes()
+            types.insert(quantityType)
+            explicitTypes = types
+            predicates[quantityType] = predicate
         }
     }
 
     /// Stops collecting a type.
     public func disableCollection(for quantityType: HKQuantityType) {
         locked {
-            enabled.removeValue(forKey: quantityType)
-            disabled.insert(quantityType)
+            var types = currentTypes()
+            types.remove(quantityType)
+            explicitTypes = types
+            predicates.removeValue(forKey: quantityType)
         }
     }
 
@@ -153,9 +160,12 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
                 }
                 let types = currentTypes()
                 samples.removeAll { !types.contains($0.type) }
-                if !enabled.isEmpty {
+                // Energy integrated from power counts only while power itself is collected (not from a meter
+                // left on during a swim).
+                if case .power = value, !types.contains(ReadingMapper.Types.cyclingPower) { samples.removeAll() }
+                if !predicates.isEmpty {
                     samples.removeAll { sample in
-                        guard let predicate = enabled[sample.type] ?? nil else { return false }
+                        guard let predicate = predicates[sample.type] else { return false }
                         return !predicate.evaluate(with: sample.object())
                     }
                 }

@@ -1,0 +1,68 @@
+import Foundation
+import OpenHealthKit
+import Testing
+
+/// A live session in a child process is killed with SIGKILL; the parent recovers it and finds every sample older
+/// than one second.
+@Suite struct CrashSafetyTests {
+    static var helper: URL {
+        URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("SessionCrashHelper")
+    }
+
+    @Test func killedSessionIsRecoveredWithEverySampleOlderThanOneSecond() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("crash.sqlite")
+        let process = Process()
+        process.executableURL = Self.helper
+        process.arguments = [path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+
+        // Read what the child reports until it has run for 2.5 s of its own time, then kill it.
+        var sent: [(index: Int, time: Double)] = []
+        var buffer = Data()
+        var started: Double?
+        let handle = output.fileHandleForReading
+        reading: while true {
+            let chunk = handle.availableData
+            guard !chunk.isEmpty else { break }
+            buffer.append(chunk)
+            while let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[buffer.startIndex ..< newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex ... newline)
+                let fields = line.split(separator: " ")
+                if fields.first == "started" { started = Double(fields[1]) }
+                if fields.first == "sent", fields.count == 3, let index = Int(fields[1]), let time = Double(fields[2]) {
+                    sent.append((index, time))
+                    if let started, time - started >= 2.5 { break reading }
+                }
+            }
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        let killedAt = try #require(sent.last?.time)
+        #expect(sent.count > 50)
+
+        let store = try HKHealthStore(databasePath: path, clientIdentifier: "crash-test")
+        store.wallClock = { Date(timeIntervalSinceReferenceDate: killedAt + 1) }
+        let session = try #require(try await store.recoverActiveWorkoutSession())
+        #expect(session.state == .running)
+        #expect(session.currentActivity.metadata?["leg"] as? Int == 1)
+        let builder = session.associatedWorkoutBuilder()
+        session.end()
+        try await builder.endCollection(at: Date(timeIntervalSinceReferenceDate: killedAt + 1))
+        let workout = try #require(try await builder.finishWorkout())
+        let samples = try await HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: workout))],
+            sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store)
+        let recorded = Set(samples.map(\.startDate.timeIntervalSinceReferenceDate))
+        let mustSurvive = sent.filter { $0.time <= killedAt - 1 }
+        let lost = mustSurvive.filter { !recorded.contains($0.time) }
+        #expect(!mustSurvive.isEmpty)
+        #expect(lost.isEmpty, "lost \(lost.count) of \(mustSurvive.count) samples older than 1 s, e.g. \(lost.prefix(3))")
+        #expect(try await store.recoverActiveWorkoutSession() == nil)
+    }
+}
