@@ -19,11 +19,12 @@ struct Workout: AsyncParsableCommand {
               workout scan                      find Bluetooth LE heart-rate straps and power meters
               workout pair AA:BB:CC:DD:EE:FF    pair a sensor (unix:PATH for a simulated one)
               workout sensors                   list paired sensors
+              workout record --activity cycling record from paired sensors until Ctrl-C
               workout peripheral --profile heart-rate --listen /tmp/strap.sock
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, List.self, Show.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
+        subcommands: [Demo.self, List.self, Show.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
     )
 
     /// Registers the sensor transports, then runs the command.

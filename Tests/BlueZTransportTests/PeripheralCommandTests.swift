@@ -38,6 +38,41 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: socket), "Ctrl-C removes the socket file")
     }
 
+    /// A live ride from a simulated power meter, ended after one second: the samples reach the store.
+    /// (This test takes one second of real time: the peripheral notifies at its real rate.)
+    @Test func recordARideFromASimulatedPowerMeter() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socket = directory.appendingPathComponent("power.sock").path
+        let peripheral = Process()
+        peripheral.executableURL = Tool.url
+        peripheral.arguments = ["peripheral", "--profile", "cycling-power", "--listen", socket]
+        let output = Pipe()
+        peripheral.standardOutput = output
+        try peripheral.run()
+        defer { if peripheral.isRunning { peripheral.terminate() } }
+        _ = output.fileHandleForReading.availableData  // listening
+
+        let record = try Tool.run(["record", "--activity", "cycling", "--sensor", "unix:\(socket)", "--duration", "1",
+                                   "--store", directory.appendingPathComponent("store.sqlite").path])
+        #expect(record.status == 0, "\(record.stderr)")
+        #expect(record.stdout.hasPrefix("Recording a cycling workout from unix:\(socket); Ctrl-C ends and saves it.\n"))
+        #expect(record.stdout.contains("  activity   cycling"))
+        let power = try #require(record.stdout.split(separator: "\n").first { $0.contains("power ") })
+        #expect(power.contains("samples") && power.contains(" W"), "\(record.stdout)")
+        kill(peripheral.processIdentifier, SIGINT)
+        peripheral.waitUntilExit()
+    }
+
+    @Test func recordingWithoutSensorsIsOneSentence() throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID()).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let result = try Tool.run(["record", "--store", store])
+        #expect(result.status == 1)
+        #expect(result.stderr == "workout: There is no sensor to record from; pair one with `workout pair ADDRESS` or pass --sensor ADDRESS.\n")
+    }
+
     @Test func fixtureIsNotYetSupported() throws {
         let result = try Tool.run(["peripheral", "--profile", "cycling-power", "--listen", "/tmp/unused.sock", "--fixture", "ride.json"])
         #expect(result.status == 1)
