@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
         .library(name: "FitnessSensors", targets: ["FitnessSensors"]),
         .library(name: "BluetoothLE", targets: ["BluetoothLE"]),
+        .library(name: "BlueZTransport", targets: ["BlueZTransport"]),
         .executable(name: "workout", targets: ["workout"]),
     ],
     dependencies: [
@@ -15,12 +16,25 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // Pure values and logic for fitness sensors: readings and GATT profile decoders. Foundation only.
         .target(name: "FitnessSensors"),
         // Pure Bluetooth LE protocol: ATT PDUs, GATT client/server, HCI commands and events, advertising data.
         .target(name: "BluetoothLE", dependencies: ["FitnessSensors"]),
+        // BlueZ's libbluetooth (HCI device sockets, LE scan commands) and libudev, wrapped as GRDB wraps SQLite.
+        .systemLibrary(name: "CBlueZ", providers: [.apt(["libbluetooth-dev"])]),
+        .systemLibrary(name: "CUdev", providers: [.apt(["libudev-dev"])]),
+        // The only target with file descriptors: L2CAP/HCI/AF_UNIX sockets, udev adapters, BLE sensors, simulated peripherals.
+        .target(
+            name: "BlueZTransport",
+            dependencies: [
+                "FitnessSensors", "BluetoothLE", "CBlueZ", "CUdev",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The HealthKit-compatible public API and the SQLite store.
         .target(
             name: "OpenHealthKit",
@@ -33,7 +47,7 @@ let package = Package(
         .executableTarget(
             name: "workout",
             dependencies: [
-                "OpenHealthKit",
+                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -58,6 +72,11 @@ let package = Package(
             dependencies: ["OpenHealthKit", "FitnessSensors"],
             path: "Benchmarks/LiveBenchmark"
         ),
+        .executableTarget(
+            name: "BLEBenchmark",
+            dependencies: ["FitnessSensors", "BluetoothLE", "BlueZTransport"],
+            path: "Benchmarks/BLEBenchmark"
+        ),
         // A live workout that runs until killed, for the crash-safety test.
         .executableTarget(
             name: "SessionCrashHelper",
@@ -70,6 +89,11 @@ let package = Package(
         ),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors"]),
         .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE"]),
+        .testTarget(
+            name: "BlueZTransportTests",
+            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", .product(name: "SystemPackage", package: "swift-system")],
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZTransport
 import Foundation
 import OpenHealthKit
 
@@ -16,9 +17,22 @@ struct Workout: AsyncParsableCommand {
               workout list                      list the workouts in the store
               workout show 3F2A                 show a workout by (a prefix of) its UUID
               workout condense --all            fold workouts' samples into compact series
+              workout scan                      find Bluetooth LE heart-rate straps and power meters
+              workout pair AA:BB:CC:DD:EE:FF    pair a sensor (unix:PATH for a simulated one)
+              workout sensors                   list paired sensors
+              workout record --activity cycling record from paired sensors until Ctrl-C
+              workout peripheral --profile heart-rate --listen /tmp/strap.sock
+                                                run a simulated strap
+              workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, List.self, Show.self, Condense.self]
+        subcommands: [Demo.self, List.self, Show.self, Condense.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
     )
+
+    /// Registers the sensor transports, then runs the command.
+    static func main() async {
+        SensorTransports.register()
+        await main(nil)
+    }
 }
 
 /// Options every command shares.
@@ -43,8 +57,29 @@ struct StoreOptions: ParsableArguments {
 func reportingErrors(_ body: () async throws -> Void) async throws {
     do {
         try await body()
-    } catch let error as HKError {
-        FileHandle.standardError.write(Data("workout: \(error.message)\n".utf8))
-        throw ExitCode(1)
+    } catch {
+        throw oneSentence(error)
     }
+}
+
+/// Turns any error into one sentence on standard error and a non-zero exit (synchronous commands).
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch {
+        throw oneSentence(error)
+    }
+}
+
+/// Writes the sentence for a known error and returns the exit to throw; other errors pass through.
+private func oneSentence(_ error: any Error) -> any Error {
+    let message: String
+    switch error {
+    case let error as HKError: message = error.message
+    case let error as BlueZError: message = error.message
+    case let error as CommandFailure: message = error.message
+    default: return error
+    }
+    FileHandle.standardError.write(Data("workout: \(message)\n".utf8))
+    return ExitCode(1)
 }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (swiftc -sanitize=fuzzer) for the ATT decoder, the HCI event decoder
+# and each GATT profile decoder, and runs each for RUNS executions (default 1,000,000).
+#
+#   Fuzz/run.sh                 build and run every target
+#   RUNS=10000000 Fuzz/run.sh   longer runs
+#   Fuzz/run.sh att             one target (names below)
+#
+# Crashes are written to .build/fuzz/artifacts/<target>/; corpora grow in .build/fuzz/corpus/<target>/.
+# These never run in `swift test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+RUNS=${RUNS:-1000000}
+OUT=.build/fuzz
+mkdir -p "$OUT"
+
+# The pure modules, instrumented for coverage, as static libraries.
+if [ ! -f "$OUT/libBluetoothLE.a" ] || [ -n "$(find Sources/FitnessSensors Sources/BluetoothLE -newer "$OUT/libBluetoothLE.a" -name '*.swift' | head -1)" ]; then
+    echo "building instrumented FitnessSensors and BluetoothLE" >&2
+    swiftc -module-name FitnessSensors -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer \
+        -emit-module-path "$OUT/FitnessSensors.swiftmodule" -o "$OUT/libFitnessSensors.a" \
+        $(find Sources/FitnessSensors -name '*.swift')
+    swiftc -module-name BluetoothLE -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer -I "$OUT" \
+        -emit-module-path "$OUT/BluetoothLE.swiftmodule" -o "$OUT/libBluetoothLE.a" \
+        $(find Sources/BluetoothLE -name '*.swift')
+fi
+
+profiles=(heart-rate-measurement cycling-power-measurement csc-measurement battery-level body-sensor-location
+          sensor-location cycling-power-feature csc-feature device-information)
+all=(att hci-event "${profiles[@]}")
+targets=("${@:-${all[@]}}")
+
+for target in "${targets[@]}"; do
+    case "$target" in
+        att) sources=(Fuzz/ATTPDUFuzz.swift); flags=() ;;
+        hci-event) sources=(Fuzz/HCIEventFuzz.swift); flags=() ;;
+        *) sources=(Fuzz/ProfileFuzz.swift); flags=(-D "FUZZ_$(echo "$target" | tr 'a-z-' 'A-Z_')") ;;
+    esac
+    binary="$OUT/fuzz-$target"
+    swiftc -parse-as-library -O -sanitize=fuzzer -I "$OUT" -L "$OUT" -lBluetoothLE -lFitnessSensors \
+        ${flags[@]+"${flags[@]}"} "${sources[@]}" -o "$binary"
+    mkdir -p "$OUT/corpus/$target" "$OUT/artifacts/$target"
+    echo "== $target: $RUNS runs" >&2
+    "$binary" -runs="$RUNS" -max_len=600 -artifact_prefix="$OUT/artifacts/$target/" -print_final_stats=1 \
+        "$OUT/corpus/$target" 2>&1 | grep -E "^(Done|stat::number_of_executed_units|stat::average_exec_per_sec|#[0-9]+ *DONE)|ERROR|SUMMARY|cov:" | tail -4
+done

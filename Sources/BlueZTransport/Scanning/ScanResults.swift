@@ -1,0 +1,101 @@
+import BluetoothLE
+import FitnessSensors
+
+/// A device heard while scanning, merged from its advertisements and scan responses.
+public struct DiscoveredDevice: Hashable, Sendable {
+    public var address: BluetoothAddress
+    /// The complete or shortened local name, when advertised (often only in the scan response).
+    public var name: String?
+    /// The strongest recent RSSI in dBm.
+    public var rssi: Int8?
+    /// Service UUIDs advertised (complete or incomplete lists).
+    public var services: [BluetoothUUID]
+    public var appearance: GAPAppearance?
+
+    public init(address: BluetoothAddress, name: String? = nil, rssi: Int8? = nil, services: [BluetoothUUID] = [],
+                appearance: GAPAppearance? = nil) {
+        self.address = address
+        self.name = name
+        self.rssi = rssi
+        self.services = services
+        self.appearance = appearance
+    }
+
+    /// What kind of fitness sensor it looks like: by advertised service, else by appearance
+    /// (0x0340/0x0341 heart rate, 0x0484 power, 0x0482/0x0483/0x0485 speed and cadence).
+    public var kind: Kind {
+        typealias S = GATTAssignedNumbers.Service
+        let short = Set(services.compactMap(\.shortValue))
+        if short.contains(S.heartRate) || appearance.map({ $0.rawValue == 0x0340 || $0.rawValue == 0x0341 }) == true { return .heartRate }
+        if short.contains(S.cyclingPower) || appearance?.rawValue == 0x0484 { return .cyclingPower }
+        if short.contains(S.cyclingSpeedAndCadence) || [0x0482, 0x0483, 0x0485].contains(appearance?.rawValue ?? 0) {
+            return .speedAndCadence
+        }
+        return .other
+    }
+
+    /// Sorting rank: heart rate, then power, then speed and cadence, then everything else.
+    public enum Kind: Int, Comparable, Sendable, CustomStringConvertible {
+        case heartRate, cyclingPower, speedAndCadence, other
+        public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+        public var description: String {
+            switch self {
+            case .heartRate: "heart rate"
+            case .cyclingPower: "power"
+            case .speedAndCadence: "speed/cadence"
+            case .other: "-"
+            }
+        }
+    }
+
+    /// The address as `workout pair` takes it.
+    public var addressSpelling: String { SensorAddress.spelling(address) }
+}
+
+/// Merges advertising reports into one entry per device.
+///
+/// Pure: feed it reports in arrival order (legacy from LE Advertising Report, or extended), read
+/// ``devices``. Malformed advertising data is skipped for that report only.
+///
+/// Core 5.3 Vol 4 Part E §7.7.65.2 and §7.7.65.13; Vol 3 Part C §11 (advertising data).
+public struct ScanResults: Sendable {
+    private var byAddress: [BluetoothAddress: DiscoveredDevice] = [:]
+    private var order: [BluetoothAddress] = []
+
+    public init() {}
+
+    /// Takes every report an HCI event carries; other events are ignored.
+    public mutating func add(_ event: HCIEvent) {
+        switch event {
+        case .leAdvertisingReport(let reports):
+            for report in reports { add(address: report.address, data: report.data, rssi: report.rssi) }
+        case .leExtendedAdvertisingReport(let reports):
+            for report in reports { add(address: report.address, data: report.data, rssi: report.rssi) }
+        default:
+            break
+        }
+    }
+
+    public mutating func add(address: BluetoothAddress, data: [UInt8], rssi: Int8?) {
+        var device = byAddress[address] ?? DiscoveredDevice(address: address)
+        if byAddress[address] == nil { order.append(address) }
+        if let rssi { device.rssi = rssi }
+        if let advertising = try? AdvertisingData(bytes: data) {
+            if let name = advertising.localName { device.name = name }
+            for uuid in advertising.serviceUUIDs where !device.services.contains(uuid) { device.services.append(uuid) }
+            if let appearance = advertising.appearance { device.appearance = appearance }
+        }
+        byAddress[address] = device
+    }
+
+    /// Heart-rate, power and speed/cadence devices first, then the rest; strongest signal first
+    /// within each group.
+    public var devices: [DiscoveredDevice] {
+        order.compactMap { byAddress[$0] }.enumerated().sorted { a, b in
+            if a.element.kind != b.element.kind { return a.element.kind < b.element.kind }
+            let ra = Int(a.element.rssi ?? -128), rb = Int(b.element.rssi ?? -128)
+            if ra != rb { return ra > rb }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+}

@@ -1,0 +1,127 @@
+import BluetoothLE
+import FitnessSensors
+import Foundation
+
+extension BLESensor {
+    /// The characteristics a BLE sensor subscribes to, in the order it subscribes.
+    static let measurementCharacteristics: [UInt16] = [
+        GATTAssignedNumbers.Characteristic.heartRateMeasurement,
+        GATTAssignedNumbers.Characteristic.cyclingPowerMeasurement,
+        GATTAssignedNumbers.Characteristic.cscMeasurement,
+    ]
+
+    /// Serves one connection until it ends; throws why it ended.
+    func runSession<C: Clock>(
+        over bearer: SocketBearer, clock: C, origin: C.Instant, continuity: inout Continuity
+    ) async throws where C.Duration == Duration {
+        let logger = self.logger
+        let client = GATTClient(
+            bearer: bearer,
+            transactionTimeout: .init(duration: options.transactionTimeout, clock: clock),
+            logHandler: { event in logger.warning("\(bearer.peer): \(event); skipped") })
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await client.run() }
+            defer { group.cancelAll() }
+            let (subscribed, initialReads) = try await setUp(client)
+            continuity.backoff.reset()
+            emit(.connection(.connected))
+            let arrivals = ArrivalWatch(connectedAt: clock.now, staleAfter: options.staleAfter)
+            for (uuid, bytes) in initialReads {
+                deliver(uuid, bytes, at: seconds(from: origin, to: clock.now), interpreter: &continuity.interpreter)
+            }
+            group.addTask { try await self.watchForSilence(arrivals, clock: clock) }
+            for await notification in client.notifications {
+                guard let uuid = subscribed[notification.handle] else {
+                    logger.warning("\(bearer.peer): notification for unsubscribed handle 0x\(String(notification.handle, radix: 16)); skipped")
+                    continue
+                }
+                let now = clock.now
+                let arrival = seconds(from: origin, to: now)
+                if continuity.deduplicator.isDuplicate(characteristic: uuid, bytes: notification.value, at: arrival) {
+                    logger.debug("\(bearer.peer): duplicate notification \(notification); dropped")
+                    continue
+                }
+                if arrivals.arrived(at: now) { emit(.connection(.connected)) }
+                deliver(uuid, notification.value, at: arrival, interpreter: &continuity.interpreter)
+            }
+            // The stream ends when the bearer does: surface why.
+            while try await group.next() != nil {}
+        }
+    }
+
+    /// Discovery, Device Information, battery and subscriptions. Returns the subscribed value
+    /// handles with their characteristics, and values read that carry readings (battery).
+    private func setUp(_ client: GATTClient) async throws -> (subscribed: [UInt16: UInt16], reads: [(UInt16, [UInt8])]) {
+        do { try await client.exchangeMTU() } catch let error as ATTErrorResponse {
+            logger.info("\(identifier): MTU exchange refused (\(error)); staying at the default MTU")
+        }
+        var characteristics: [GATTCharacteristic] = []
+        for service in try await client.discoverPrimaryServices() where Self.isRelevant(service.uuid) {
+            characteristics += try await client.discoverCharacteristics(of: service)
+        }
+        var reads: [(UInt16, [UInt8])] = []
+        var information = DeviceInformation()
+        for characteristic in characteristics where characteristic.properties.contains(.read) {
+            guard let uuid = characteristic.uuid.shortValue else { continue }
+            let isBattery = uuid == GATTAssignedNumbers.Characteristic.batteryLevel
+            guard isBattery || DeviceInformationField(rawValue: uuid) != nil else { continue }
+            let bytes = try await client.readLongValue(handle: characteristic.valueHandle)
+            if isBattery {
+                reads.append((uuid, bytes))
+            } else {
+                do { _ = try information.update(characteristic: uuid, bytes: bytes) } catch {
+                    logger.warning("\(identifier): device information 0x\(String(uuid, radix: 16)) is malformed (\(error)); skipped")
+                }
+            }
+        }
+        self.information.withLock { $0 = information }
+        var subscribed: [UInt16: UInt16] = [:]
+        let wanted = Self.measurementCharacteristics + [GATTAssignedNumbers.Characteristic.batteryLevel]
+        for characteristic in characteristics {
+            guard let uuid = characteristic.uuid.shortValue, wanted.contains(uuid),
+                  !characteristic.properties.isDisjoint(with: [.notify, .indicate]) else { continue }
+            try await client.subscribe(to: characteristic)
+            subscribed[characteristic.valueHandle] = uuid
+        }
+        guard subscribed.values.contains(where: Self.measurementCharacteristics.contains) else {
+            throw BlueZError(.connectionFailed,
+                             "\(name) offers no heart rate, cycling power or speed and cadence measurement to subscribe to.")
+        }
+        return (subscribed, reads)
+    }
+
+    /// Decodes a value and pushes its readings; a malformed value is logged and skipped.
+    private func deliver(_ characteristic: UInt16, _ bytes: [UInt8], at arrival: TimeInterval,
+                         interpreter: inout SensorReadingInterpreter) {
+        let payload: SensorPayload
+        do { payload = try SensorPayload.decode(characteristic: characteristic, bytes: bytes) } catch {
+            logger.warning("\(identifier): malformed 0x\(String(characteristic, radix: 16, uppercase: true)) value [\(bytes.map { String(format: "%02X", $0) }.joined(separator: " "))]: \(error); skipped")
+            return
+        }
+        for reading in interpreter.readings(from: payload, at: arrival) { emit(.reading(reading)) }
+    }
+
+    /// Reports the sensor stale each time nothing arrives for `staleAfter`.
+    private func watchForSilence<C: Clock>(_ arrivals: ArrivalWatch<C.Instant>, clock: C) async throws
+    where C.Duration == Duration {
+        while true {
+            try await clock.sleep(until: arrivals.deadline, tolerance: nil)
+            if arrivals.markStaleIfSilent(now: clock.now) {
+                let seconds = arrivals.staleAfter.components.seconds
+                emit(.connection(.disconnected(reason: "No data from the sensor for \(seconds) seconds.")))
+                try await clock.sleep(for: arrivals.staleAfter)
+            }
+        }
+    }
+
+    private func seconds<I: InstantProtocol>(from origin: I, to now: I) -> TimeInterval where I.Duration == Duration {
+        let elapsed = origin.duration(to: now).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+    }
+
+    static func isRelevant(_ service: BluetoothUUID) -> Bool {
+        guard let short = service.shortValue else { return false }
+        typealias S = GATTAssignedNumbers.Service
+        return [S.heartRate, S.cyclingPower, S.cyclingSpeedAndCadence, S.battery, S.deviceInformation].contains(short)
+    }
+}

@@ -1,0 +1,111 @@
+import BluetoothLE
+import FitnessSensors
+
+/// A simulated BLE peripheral: a ``GATTServer`` per connected central, speaking ATT over any
+/// ``SocketBearer`` (an `AF_UNIX` `SOCK_SEQPACKET` socket, which keeps PDU boundaries as L2CAP
+/// does), with a ``PeripheralSignal`` to notify.
+///
+/// Each connection gets its own server state (ATT_MTU, CCCDs), as on a real device: an
+/// unbonded central must subscribe again after every reconnect. The peripheral behaves like the
+/// straps it stands in for in one more way: when a central enables the measurement's
+/// notifications, it immediately re-sends the last value it notified (``resendsLastValueOnSubscribe``),
+/// which a central must recognise as a duplicate.
+///
+/// ```swift
+/// let peripheral = SimulatedPeripheral(profile: .heartRateStrap())
+/// Task { await peripheral.serve(bearer) }       // one per central
+/// await peripheral.step()                       // notify the next value
+/// ```
+///
+/// Core 5.3 Vol 3 Part F (ATT) and Part G §4.10 (notifications).
+public actor SimulatedPeripheral {
+    public let profile: PeripheralProfile
+    /// Whether enabling the measurement's notifications re-sends the last notified value.
+    public var resendsLastValueOnSubscribe: Bool
+    private var signal: PeripheralSignal
+    private var connections: [Int: (server: GATTServer, bearer: SocketBearer)] = [:]
+    private var nextConnectionID = 0
+    private var lastMeasurement: [UInt8]?
+    /// How many times each connection enabled the measurement's notifications, in connection order.
+    public private(set) var measurementSubscriptions: [Int] = []
+    private var subscriptionWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+    public init(profile: PeripheralProfile, resendsLastValueOnSubscribe: Bool = true) {
+        self.profile = profile
+        self.resendsLastValueOnSubscribe = resendsLastValueOnSubscribe
+        signal = PeripheralSignal(for: profile)
+    }
+
+    /// How many centrals are connected now.
+    public var connectionCount: Int { connections.count }
+
+    /// Answers one central until its bearer closes (or the task is cancelled).
+    public func serve(_ bearer: SocketBearer) async {
+        let id = nextConnectionID
+        nextConnectionID += 1
+        connections[id] = (GATTServer(database: GATTDatabase(services: profile.services)), bearer)
+        measurementSubscriptions.append(0)
+        defer {
+            connections[id] = nil
+            bearer.close()
+        }
+        while let pdu = try? await bearer.receive() {
+            guard var server = connections[id]?.server else { return }
+            let response = server.handle(request: pdu)
+            let subscribed = enablesMeasurementNotifications(pdu, on: server)
+            connections[id]?.server = server
+            if let response { try? await bearer.send(response) }
+            if subscribed { await subscriptionEnabled(connection: id, bearer: bearer) }
+        }
+    }
+
+    /// Notifies the signal's next value to every subscribed central and returns it.
+    @discardableResult
+    public func step() async -> [UInt8] {
+        let value = signal.next()
+        await publish(value, of: profile.measurement)
+        lastMeasurement = value
+        return value
+    }
+
+    /// Sets a characteristic's value and notifies every central subscribed to it.
+    public func publish(_ value: [UInt8], of characteristic: BluetoothUUID) async {
+        for id in connections.keys.sorted() {
+            guard var connection = connections[id] else { continue }
+            let pdu = connection.server.updateValue(value, of: characteristic)
+            connections[id]?.server = connection.server
+            if let pdu { try? await connection.bearer.send(pdu) }
+        }
+    }
+
+    /// Drops every central's link, as a strap does when it loses power or range.
+    public func disconnectAll() {
+        for connection in connections.values { connection.bearer.close() }
+    }
+
+    /// Suspends until `count` subscriptions to the measurement (over all connections) have been made.
+    public func waitForMeasurementSubscriptions(_ count: Int) async {
+        if measurementSubscriptions.reduce(0, +) >= count { return }
+        await withCheckedContinuation { subscriptionWaiters.append((count, $0)) }
+    }
+
+    private func subscriptionEnabled(connection id: Int, bearer: SocketBearer) async {
+        measurementSubscriptions[id] += 1
+        if resendsLastValueOnSubscribe, let last = lastMeasurement, var server = connections[id]?.server {
+            let pdu = server.updateValue(last, of: profile.measurement)
+            connections[id]?.server = server
+            if let pdu { try? await bearer.send(pdu) }
+        }
+        let total = measurementSubscriptions.reduce(0, +)
+        let ready = subscriptionWaiters.filter { $0.count <= total }
+        subscriptionWaiters.removeAll { $0.count <= total }
+        for waiter in ready { waiter.continuation.resume() }
+    }
+
+    /// Whether `pdu` is a Write Request of `01 00` to the measurement's CCCD.
+    private func enablesMeasurementNotifications(_ pdu: [UInt8], on server: GATTServer) -> Bool {
+        guard pdu.count == 5, pdu[0] == ATTOpcode.writeRequest.rawValue,
+              let cccd = server.database.characteristic(profile.measurement)?.cccdHandle else { return false }
+        return UInt16(pdu[1]) | UInt16(pdu[2]) << 8 == cccd && pdu[3] & 0x01 != 0
+    }
+}

@@ -1,0 +1,55 @@
+import Glibc
+import SystemPackage
+
+/// A listening `AF_UNIX` `SOCK_SEQPACKET` socket, where a simulated peripheral waits for centrals
+/// the way a real one advertises.
+public final class UnixListener: Sendable {
+    public let path: String
+    private let socket: SocketDescriptor
+
+    /// Binds and listens at `path`, replacing a stale socket file left by an earlier run.
+    public init(path: String) throws {
+        self.path = path
+        let fd: Int32
+        do { fd = try Sys.socket(AF_UNIX, Sys.seqPacket, 0) } catch {
+            throw BlueZError(.system, "Opening a Unix socket failed: \(error).", errno: error)
+        }
+        do {
+            socket = try SocketDescriptor(taking: fd)
+        } catch {
+            throw BlueZError(.system, "Preparing a Unix socket failed: \(error).", errno: error)
+        }
+        var info = stat()
+        if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { Sys.unlink(path) }
+        do {
+            try Sys.bind(fd, unixPath: path)
+            try Sys.listen(fd, backlog: 8)
+        } catch {
+            throw BlueZError(.system, "Cannot listen at \(path): \(error).", errno: error)
+        }
+    }
+
+    /// Waits for the next central and returns its bearer.
+    public func accept() async throws -> SocketBearer {
+        while true {
+            switch acceptNow() {
+            case .success(let fd):
+                return try SocketBearer(taking: fd, peer: "unix:\(path)")
+            case .failure(.resourceTemporarilyUnavailable):
+                _ = try await socket.wait(for: Int16(POLLIN))
+            case .failure(let error):
+                throw BlueZError(.system, "Accepting a connection at \(path) failed: \(error).", errno: error)
+            }
+        }
+    }
+
+    private func acceptNow() -> Result<Int32, Errno> {
+        do throws(Errno) { return .success(try Sys.accept(socket.rawValue)) } catch { return .failure(error) }
+    }
+
+    /// Stops listening and removes the socket file.
+    public func close() {
+        socket.shutdown()
+        Sys.unlink(path)
+    }
+}

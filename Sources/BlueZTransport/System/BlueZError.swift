@@ -1,0 +1,112 @@
+import SystemPackage
+
+/// Why a Bluetooth or socket operation failed, as one sentence that says what is wrong and how to
+/// fix it, with the system error underneath.
+///
+/// An open set of codes, after swift-service-lifecycle's `ServiceGroupError`: new codes can be
+/// added without breaking callers that match the known ones.
+public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// The kernel has no Bluetooth (`socket(AF_BLUETOOTH)` fails with EAFNOSUPPORT).
+        public static let bluetoothUnavailable = Code(rawValue: "bluetoothUnavailable")
+        /// No Bluetooth adapter is present or up.
+        public static let noAdapter = Code(rawValue: "noAdapter")
+        /// The operation needs a capability the process lacks (CAP_NET_RAW, CAP_NET_ADMIN).
+        public static let permissionDenied = Code(rawValue: "permissionDenied")
+        /// Another owner (usually bluetoothd) holds the device or the controller.
+        public static let busy = Code(rawValue: "busy")
+        /// The peer refused or could not be reached.
+        public static let connectionFailed = Code(rawValue: "connectionFailed")
+        /// A connection attempt took longer than its timeout.
+        public static let timedOut = Code(rawValue: "timedOut")
+        /// An established link went away (reset, supervision timeout, peer closed).
+        public static let linkLost = Code(rawValue: "linkLost")
+        /// The socket was closed by this process.
+        public static let closed = Code(rawValue: "closed")
+        /// An address or sensor identifier could not be parsed.
+        public static let invalidAddress = Code(rawValue: "invalidAddress")
+        /// The controller refused a command (HCI status other than success).
+        public static let commandRefused = Code(rawValue: "commandRefused")
+        /// Any other system call failure.
+        public static let system = Code(rawValue: "system")
+
+        public var description: String { rawValue }
+    }
+
+    public var code: Code
+    /// One sentence for people, ending with a full stop.
+    public var message: String
+    /// The system error underneath, when there is one.
+    public var errno: Errno?
+
+    public init(_ code: Code, _ message: String, errno: Errno? = nil) {
+        self.code = code
+        self.message = message
+        self.errno = errno
+    }
+
+    public var description: String { message }
+
+    // MARK: - Interpreting errno where Bluetooth sockets are opened
+
+    /// The error for a failed `socket(AF_BLUETOOTH, …)` or `hci_open_dev`.
+    static func opening(_ what: String, _ errno: Errno) -> BlueZError {
+        switch errno {
+        case .addressFamilyNotSupported, .protocolNotSupported:
+            BlueZError(.bluetoothUnavailable,
+                       "This kernel has no Bluetooth support (opening \(what) failed: \(errno)); load it with `sudo modprobe bluetooth` or use a kernel built with CONFIG_BT.",
+                       errno: errno)
+        case .operationNotSupportedByDevice, .noSuchFileOrDirectory:
+            BlueZError(.noAdapter,
+                       "No Bluetooth adapter is available; plug one in or unblock it with `rfkill unblock bluetooth`, then check `workout adapters`.",
+                       errno: errno)
+        case .notPermitted, .permissionDenied:
+            permission(what, errno)
+        default:
+            BlueZError(.system, "Opening \(what) failed: \(errno).", errno: errno)
+        }
+    }
+
+    /// The error for an HCI command or filter the kernel refused for want of a capability.
+    static func permission(_ what: String, _ errno: Errno) -> BlueZError {
+        BlueZError(.permissionDenied,
+                   "\(what.prefix(1).uppercased() + what.dropFirst()) needs the CAP_NET_RAW and CAP_NET_ADMIN capabilities (\(errno)); grant them with `sudo setcap 'cap_net_raw,cap_net_admin+eip' \(CommandLine.arguments.first ?? "workout")` or run as root.",
+                   errno: errno)
+    }
+
+    /// The error for a failed L2CAP LE connection to `peer`.
+    static func connecting(to peer: String, _ errno: Errno) -> BlueZError {
+        switch errno {
+        case .resourceBusy:
+            BlueZError(.busy,
+                       "\(peer) is busy: bluetoothd is probably connected to it; run `bluetoothctl disconnect \(peer)` (or `bluetoothctl remove \(peer)` so it stops auto-connecting) and try again.",
+                       errno: errno)
+        case .connectionRefused, .noRouteToHost, .hostIsDown:
+            BlueZError(.connectionFailed,
+                       "\(peer) refused the connection (\(errno)); check that it is awake and advertising, and that its address type (public or /random) is right.",
+                       errno: errno)
+        case .timedOut:
+            BlueZError(.timedOut, "\(peer) did not answer in time; wake the sensor (wet a strap's contacts, spin the cranks) and try again.", errno: errno)
+        case .permissionDenied:
+            BlueZError(.connectionFailed, "\(peer) refused pairing or encryption (\(errno)); remove its bond with `bluetoothctl remove \(peer)` and try again.", errno: errno)
+        case .noSuchFileOrDirectory:
+            BlueZError(.connectionFailed, "Nothing listens at \(peer); start one with `workout peripheral --listen PATH`.", errno: errno)
+        case .addressFamilyNotSupported, .protocolNotSupported, .notPermitted, .operationNotSupportedByDevice:
+            opening("an L2CAP socket", errno)
+        default:
+            BlueZError(.connectionFailed, "Connecting to \(peer) failed: \(errno).", errno: errno)
+        }
+    }
+
+    /// The error for a link that broke while in use.
+    static func linkLost(_ errno: Errno?) -> BlueZError {
+        if let errno {
+            return BlueZError(.linkLost, "The link to the sensor was lost (\(errno)).", errno: errno)
+        }
+        return BlueZError(.linkLost, "The sensor closed the link.")
+    }
+}
+

@@ -1,0 +1,72 @@
+import ArgumentParser
+import BluetoothLE
+import BlueZTransport
+import Foundation
+
+extension Workout {
+    struct Scan: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Scan for Bluetooth LE sensors nearby: heart-rate, power and speed/cadence devices first.",
+            discussion: """
+                Needs CAP_NET_RAW and CAP_NET_ADMIN (or root) for the HCI scan commands:
+                  sudo setcap 'cap_net_raw,cap_net_admin+eip' "$(command -v workout)"
+
+                Example:
+                  workout scan --timeout 5
+                """
+        )
+
+        @Option(help: ArgumentHelp("How long to listen, in seconds.", valueName: "S"))
+        var timeout: Double = 10
+
+        func validate() throws {
+            guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout).") }
+        }
+
+        func run() async throws {
+            try await reportingErrors {
+                let devices = try await scanNearby(seconds: timeout)
+                printDevices(devices)
+            }
+        }
+    }
+
+    struct Adapters: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the Bluetooth adapters udev knows (hci0, hci1, …).",
+            discussion: "Example:\n  workout adapters"
+        )
+
+        func run() throws {
+            try reportingErrors {
+                let adapters = try BluetoothAdapters.list()
+                guard !adapters.isEmpty else {
+                    throw CommandFailure("No Bluetooth adapter is present; plug one in or unblock it with `rfkill unblock bluetooth`.")
+                }
+                print(pad("Adapter", 10) + pad("Address", 19) + "Driver")
+                for adapter in adapters {
+                    print(pad(adapter.name, 10) + pad(adapter.address ?? "unknown", 19) + (adapter.driver ?? "-"))
+                }
+            }
+        }
+    }
+}
+
+/// Scans with the first adapter that is up.
+func scanNearby(seconds: Double) async throws -> [DiscoveredDevice] {
+    let scanner = try HCIScanner.open()
+    return try await scanner.scan(for: .milliseconds(Int64(seconds * 1000)))
+}
+
+func printDevices(_ devices: [DiscoveredDevice]) {
+    guard !devices.isEmpty else {
+        print("No Bluetooth LE devices heard; wake the sensor (wet a strap's contacts, spin the cranks) and scan again.")
+        return
+    }
+    print(pad("Name", 22) + pad("Address", 26) + pad("RSSI", 6) + pad("Kind", 15) + "Services")
+    for device in devices {
+        let services = device.services.map { $0.shortValue.map { String(format: "0x%04X", $0) } ?? "\($0)" }.joined(separator: ",")
+        print(pad(device.name ?? "(no name)", 22) + pad(device.addressSpelling, 26) + pad(device.rssi.map(String.init) ?? "-", 6)
+              + pad(device.kind.description, 15) + (services.isEmpty ? "-" : services))
+    }
+}

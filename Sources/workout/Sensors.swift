@@ -1,0 +1,101 @@
+import ArgumentParser
+import BlueZTransport
+import FitnessSensors
+import Foundation
+import OpenHealthKit
+
+/// Connects the store's paired sensors to BlueZ: `ble:` addresses over L2CAP, `unix:` paths to
+/// simulated peripherals. Called once at start-up; OpenHealthKit itself never imports BlueZTransport.
+enum SensorTransports {
+    static func register() {
+        for scheme in ["ble", "unix"] {
+            SensorConnectors.register(scheme: scheme) { paired in
+                try makeSensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities)
+            }
+        }
+    }
+}
+
+extension Workout {
+    struct Pair: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Pair a sensor with the store, so live workouts read from it.",
+            discussion: """
+                ADDRESS is AA:BB:CC:DD:EE:FF (add /random for a random address, as `workout scan` shows)
+                or unix:PATH for a simulated peripheral. The sensor is contacted once to learn what it
+                measures; --no-probe pairs it without contact.
+
+                Example:
+                  workout pair C7:3A:10:5E:22:F1/random --name "Chest strap"
+                """
+        )
+
+        @OptionGroup var options: StoreOptions
+        @Argument(help: ArgumentHelp("The sensor's address.", valueName: "ADDRESS")) var address: String
+        @Option(help: ArgumentHelp("A name for the sensor.", valueName: "N")) var name: String?
+        @Flag(help: "Pair without connecting (capabilities: everything a strap or power meter can measure).")
+        var noProbe = false
+        @Option(help: ArgumentHelp("Connection timeout in seconds.", valueName: "S")) var timeout: Double = 10
+
+        func run() async throws {
+            try await reportingErrors {
+                let parsed = try SensorAddress(parsing: address)
+                var capabilities = SensorCapabilities.heartRateStrap.union(.powerMeter)
+                var sensorName = name ?? parsed.description
+                if !noProbe {
+                    let probe = try await SensorProbe.probe(parsed, timeout: .milliseconds(Int64(timeout * 1000)))
+                    guard !probe.capabilities.subtracting(.battery).isEmpty else {
+                        throw CommandFailure("\(parsed) offers no heart rate, cycling power or speed and cadence service, so it cannot be paired as a fitness sensor.")
+                    }
+                    capabilities = probe.capabilities
+                    if name == nil, let model = probe.deviceInformation.modelNumber {
+                        sensorName = [probe.deviceInformation.manufacturerName, model].compactMap { $0 }.joined(separator: " ")
+                    }
+                }
+                let store = try await options.open()
+                try store.pairSensor(PairedSensor(identifier: parsed.identifier, name: sensorName, capabilities: capabilities))
+                print("Paired \(sensorName) (\(parsed.identifier)): \(describe(capabilities)).")
+            }
+        }
+    }
+
+    struct Sensors: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the paired sensors; with --scan, also the ones nearby.",
+            discussion: "Example:\n  workout sensors --scan --timeout 5"
+        )
+
+        @OptionGroup var options: StoreOptions
+        @Flag(help: "Also scan for nearby Bluetooth LE sensors (needs CAP_NET_RAW).") var scan = false
+        @Option(help: ArgumentHelp("How long to scan, in seconds.", valueName: "S")) var timeout: Double = 10
+
+        func run() async throws {
+            try await reportingErrors {
+                let store = try await options.open()
+                let paired = try store.pairedSensors()
+                if paired.isEmpty {
+                    print("No paired sensors. Pair one with `workout pair ADDRESS`.")
+                } else {
+                    print(pad("Identifier", 36) + pad("Name", 24) + "Measures")
+                    for sensor in paired {
+                        print(pad(sensor.identifier, 36) + pad(sensor.name, 24) + describe(sensor.capabilities))
+                    }
+                }
+                if scan {
+                    print("\nNearby:")
+                    printDevices(try await scanNearby(seconds: timeout))
+                }
+            }
+        }
+    }
+}
+
+/// "heart rate, RR intervals, battery"
+func describe(_ capabilities: SensorCapabilities) -> String {
+    let names: [(SensorCapabilities, String)] = [
+        (.heartRate, "heart rate"), (.rrIntervals, "RR intervals"), (.power, "power"), (.cadence, "cadence"),
+        (.speed, "speed"), (.distance, "distance"), (.energy, "energy"), (.battery, "battery"),
+    ]
+    let present = names.filter { capabilities.contains($0.0) }.map(\.1)
+    return present.isEmpty ? "nothing known" : present.joined(separator: ", ")
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `workout peripheral` in a child process, reached by `workout pair` and `workout sensors` through
+/// `unix:PATH`: the whole tool, over a real listening socket.
+@Suite struct PeripheralCommandTests {
+    @Test func pairASimulatedStrapAndListIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socket = directory.appendingPathComponent("strap.sock").path
+        let store = directory.appendingPathComponent("store.sqlite").path
+
+        let peripheral = Process()
+        peripheral.executableURL = Tool.url
+        peripheral.arguments = ["peripheral", "--profile", "heart-rate", "--listen", socket]
+        let output = Pipe()
+        peripheral.standardOutput = output
+        try peripheral.run()
+        defer { if peripheral.isRunning { peripheral.terminate() } }
+        // The first line is printed once the socket listens.
+        let banner = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(banner == "Simulated heart-rate sensor 'OHK Strap' at unix:\(socket); Ctrl-C stops it.\n")
+
+        let pair = try Tool.run(["pair", "unix:\(socket)", "--store", store])
+        #expect(pair.status == 0, "\(pair.stderr)")
+        #expect(pair.stdout == "Paired OpenHealthKit Simulated HR strap (unix:\(socket)): heart rate, RR intervals, energy, battery.\n")
+
+        let sensors = try Tool.run(["sensors", "--store", store])
+        #expect(sensors.status == 0, "\(sensors.stderr)")
+        #expect(sensors.stdout.contains("unix:\(socket)"))
+        #expect(sensors.stdout.contains("heart rate, RR intervals, energy, battery"))
+
+        kill(peripheral.processIdentifier, SIGINT)
+        peripheral.waitUntilExit()
+        #expect(peripheral.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: socket), "Ctrl-C removes the socket file")
+    }
+
+    /// A live ride from a simulated power meter, ended after one second: the samples reach the store.
+    /// (This test takes one second of real time: the peripheral notifies at its real rate.)
+    @Test func recordARideFromASimulatedPowerMeter() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socket = directory.appendingPathComponent("power.sock").path
+        let peripheral = Process()
+        peripheral.executableURL = Tool.url
+        peripheral.arguments = ["peripheral", "--profile", "cycling-power", "--listen", socket]
+        let output = Pipe()
+        peripheral.standardOutput = output
+        try peripheral.run()
+        defer { if peripheral.isRunning { peripheral.terminate() } }
+        _ = output.fileHandleForReading.availableData  // listening
+
+        let record = try Tool.run(["record", "--activity", "cycling", "--sensor", "unix:\(socket)", "--duration", "1",
+                                   "--store", directory.appendingPathComponent("store.sqlite").path])
+        #expect(record.status == 0, "\(record.stderr)")
+        #expect(record.stdout.hasPrefix("Recording a cycling workout from unix:\(socket); Ctrl-C ends and saves it.\n"))
+        #expect(record.stdout.contains("  activity   cycling"))
+        let power = try #require(record.stdout.split(separator: "\n").first { $0.contains("power ") })
+        #expect(power.contains("samples") && power.contains(" W"), "\(record.stdout)")
+        kill(peripheral.processIdentifier, SIGINT)
+        peripheral.waitUntilExit()
+    }
+
+    @Test func recordingWithoutSensorsIsOneSentence() throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID()).sqlite").path
+        defer { try? FileManager.default.removeItem(atPath: store) }
+        let result = try Tool.run(["record", "--store", store])
+        #expect(result.status == 1)
+        #expect(result.stderr == "workout: There is no sensor to record from; pair one with `workout pair ADDRESS` or pass --sensor ADDRESS.\n")
+    }
+
+    @Test func fixtureIsNotYetSupported() throws {
+        let result = try Tool.run(["peripheral", "--profile", "cycling-power", "--listen", "/tmp/unused.sock", "--fixture", "ride.json"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "workout: --fixture is not yet supported: replaying recorded notifications arrives with the fixture format.\n")
+    }
+
+    @Test func pairingNothingIsOneSentence() throws {
+        let result = try Tool.run(["pair", "unix:/nonexistent/strap.sock", "--store", "/tmp/unused-\(UUID()).sqlite"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "workout: Nothing listens at unix:/nonexistent/strap.sock; start one with `workout peripheral --listen PATH`.\n")
+    }
+}

@@ -1,0 +1,127 @@
+import BluetoothLE
+@testable import BlueZTransport
+import FitnessSensors
+import Foundation
+import Glibc
+import SystemPackage
+import Testing
+
+/// Whether this kernel lacks Bluetooth: the case the clear-failure tests are about. On a kernel with
+/// Bluetooth those tests are reported as skipped, not passed.
+let kernelLacksBluetooth: Bool = {
+    let fd = socket(AF_BLUETOOTH, Int32(SOCK_SEQPACKET.rawValue), 0)
+    if fd >= 0 { close(fd); return false }
+    return errno == EAFNOSUPPORT
+}()
+
+@Suite struct SocketBearerTests {
+    @Test func socketPairKeepsMessageBoundariesAndSkipsEmptyMessages() async throws {
+        let (a, b) = try SocketBearer.pair()
+        try await a.send([0x1B, 0x03, 0x00, 0x06, 0x48])
+        try await a.send([])
+        try await a.send([0x0A, 0x03, 0x00])
+        #expect(try await b.receive() == [0x1B, 0x03, 0x00, 0x06, 0x48])
+        #expect(try await b.receive() == [0x0A, 0x03, 0x00], "a zero-length message carries no PDU and is skipped")
+    }
+
+    @Test func peerClosingIsALostLinkAndOwnCloseIsClosed() async throws {
+        let (a, b) = try SocketBearer.pair()
+        let waiting = Task { try await b.receive() }
+        a.close()
+        await #expect { try await waiting.value } throws: { ($0 as? BlueZError)?.code == .linkLost }
+        await #expect { try await a.receive() } throws: { ($0 as? BlueZError)?.code == .closed }
+        await #expect { try await b.send([0x01]) } throws: { ($0 as? BlueZError)?.code == .linkLost }
+    }
+
+    @Test func cancellingAReceiveEndsItPromptly() async throws {
+        let (a, b) = try SocketBearer.pair()
+        let waiting = Task { try await b.receive() }
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { try await waiting.value }
+        withExtendedLifetime(a) {}
+    }
+
+    @Test func nothingListeningIsOneSentence() async throws {
+        #expect {
+            try SocketBearer.connect(unixPath: "/nonexistent/strap.sock")
+        } throws: {
+            ($0 as? BlueZError)?.message == "Nothing listens at unix:/nonexistent/strap.sock; start one with `workout peripheral --listen PATH`."
+        }
+    }
+}
+
+@Suite struct SensorAddressTests {
+    @Test func parsesEveryAcceptedSpelling() throws {
+        #expect(try SensorAddress(parsing: "AA:BB:CC:DD:EE:FF") == .bluetooth(BluetoothAddress("AA:BB:CC:DD:EE:FF")!))
+        #expect(try SensorAddress(parsing: "ble:c7:3a:10:5e:22:f1/random")
+            == .bluetooth(BluetoothAddress("C7:3A:10:5E:22:F1", type: .random)!))
+        #expect(try SensorAddress(parsing: "unix:/tmp/strap.sock") == .unix(path: "/tmp/strap.sock"))
+        #expect(try SensorAddress(parsing: "C7:3A:10:5E:22:F1/random").identifier == "ble:C7:3A:10:5E:22:F1/random")
+        #expect(try SensorAddress(parsing: "ble:AA:BB:CC:DD:EE:FF").description == "AA:BB:CC:DD:EE:FF")
+    }
+
+    @Test(arguments: ["AA:BB:CC:DD:EE", "AA:BB:CC:DD:EE:FG", "AA:BB:CC:DD:EE:FF/static", "unix:", "strap"])
+    func rejectsOtherText(_ text: String) {
+        #expect { try SensorAddress(parsing: text) } throws: { ($0 as? BlueZError)?.code == .invalidAddress }
+    }
+
+    @Test func makeSensorTakesBothSchemes() throws {
+        #expect(try makeSensor(identifier: "unix:/tmp/x.sock").identifier == "unix:/tmp/x.sock")
+        #expect(try makeSensor(identifier: "AA:BB:CC:DD:EE:FF/random").identifier == "ble:AA:BB:CC:DD:EE:FF/random")
+        #expect(throws: BlueZError.self) { try makeSensor(identifier: "fixture:strap") }
+    }
+}
+
+@Suite struct NoBluetoothTests {
+    @Test(.enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth"))
+    func l2capConnectSaysTheKernelHasNoBluetooth() async throws {
+        await #expect {
+            try await L2CAPConnector.connect(to: BluetoothAddress("AA:BB:CC:DD:EE:FF")!)
+        } throws: { error in
+            let error = try #require(error as? BlueZError)
+            return error.code == .bluetoothUnavailable && error.message == """
+                This kernel has no Bluetooth support (opening an L2CAP socket failed: Address family not supported by protocol); \
+                load it with `sudo modprobe bluetooth` or use a kernel built with CONFIG_BT.
+                """
+        }
+    }
+
+    @Test(.enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth"))
+    func scanIsOneSentenceAndNonZeroExit() throws {
+        let result = try Tool.run(["scan", "--timeout", "1"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(result.stderr == """
+            workout: This kernel has no Bluetooth support (opening the Bluetooth adapter failed: Address family not supported by protocol); \
+            load it with `sudo modprobe bluetooth` or use a kernel built with CONFIG_BT.
+
+            """)
+    }
+
+    @Test(.enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth"))
+    func aStartedBLESensorReportsWhyItCannotConnect() async throws {
+        let sensor = try makeSensor(identifier: "ble:AA:BB:CC:DD:EE:FF", clock: ManualClock())
+        let recorder = EventRecorder()
+        var events = recorder.events.makeAsyncIterator()
+        sensor.start(recorder.handler)
+        defer { sensor.stop() }
+        #expect(await events.seen() == .connecting)
+        #expect(await events.seen() == .disconnected("""
+            This kernel has no Bluetooth support (opening an L2CAP socket failed: Address family not supported by protocol); \
+            load it with `sudo modprobe bluetooth` or use a kernel built with CONFIG_BT.
+            """))
+    }
+}
+
+@Suite struct ErrnoMessageTests {
+    @Test func connectionFailuresSayWhatToDo() {
+        #expect(BlueZError.connecting(to: "AA:BB:CC:DD:EE:FF", .resourceBusy).message
+            == "AA:BB:CC:DD:EE:FF is busy: bluetoothd is probably connected to it; run `bluetoothctl disconnect AA:BB:CC:DD:EE:FF` (or `bluetoothctl remove AA:BB:CC:DD:EE:FF` so it stops auto-connecting) and try again.")
+        #expect(BlueZError.connecting(to: "X", .timedOut).code == .timedOut)
+        #expect(BlueZError.connecting(to: "X", .connectionRefused).code == .connectionFailed)
+        #expect(BlueZError.opening("hci0", .operationNotSupportedByDevice).code == .noAdapter)
+        let permission = BlueZError.opening("enabling LE scanning on hci0", .notPermitted)
+        #expect(permission.code == .permissionDenied)
+        #expect(permission.message.hasPrefix("Enabling LE scanning on hci0 needs the CAP_NET_RAW and CAP_NET_ADMIN capabilities"))
+    }
+}
