@@ -5,13 +5,16 @@ import Synchronization
 /// The crash-safe record of a workout builder: entries and sample batches appended to the store as they happen.
 ///
 /// Entries (state changes, events, activities, metadata) are written at once. Samples are buffered and written as
-/// one binary batch when the oldest buffered sample is `flushInterval` old (checked on every append) or when
-/// `flushIfDue(now:)` is called by the recording's timer, so every sample is in the store within a second. The
+/// one binary batch when the oldest buffered sample is `flushInterval` old (checked on every append), when
+/// `maximumPending` samples wait, or when `flushIfDue(now:)` is called by the recording's timer, so every sample is
+/// in the store within a second. The
 /// journal is deleted when its builder finishes or is discarded.
 final class LiveJournal: @unchecked Sendable {
     let database: StoreDatabase
     let builderID: Int64
     let flushInterval: TimeInterval
+    /// At most this many samples wait in memory, whatever the rate: memory stays flat and a batch stays small.
+    static let maximumPending = 4096
     private let state: Mutex<State>
 
     private struct State {
@@ -56,7 +59,7 @@ final class LiveJournal: @unchecked Sendable {
             guard !state.closed else { return false }
             state.pending.append(contentsOf: samples)
             if state.oldestPending == nil { state.oldestPending = now }
-            return now.timeIntervalSince(state.oldestPending!) >= flushInterval
+            return state.pending.count >= Self.maximumPending || now.timeIntervalSince(state.oldestPending!) >= flushInterval
         }
         if due { try flush() }
     }
