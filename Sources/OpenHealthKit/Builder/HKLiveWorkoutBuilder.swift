@@ -10,6 +10,7 @@ public protocol HKLiveWorkoutBuilderDelegate: AnyObject {
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder)
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didBegin workoutActivity: HKWorkoutActivity)
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didEnd workoutActivity: HKWorkoutActivity)
+    func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate)
 }
 
 extension HKLiveWorkoutBuilderDelegate {
@@ -25,7 +26,7 @@ extension HKLiveWorkoutBuilderDelegate {
 ///
 /// HealthKit: HKLiveWorkoutBuilder.
 public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
-    private let delegateQueue = DispatchQueue(label: "OpenHealthKit.HKLiveWorkoutBuilder.delegate")
+    let delegateQueue = DispatchQueue(label: "OpenHealthKit.HKLiveWorkoutBuilder.delegate")
     private let pendingTypes = Mutex<Set<HKSampleType>?>(nil)
     private weak var session: HKWorkoutSession?
     private var flushTask: Task<Void, Never>?
@@ -96,13 +97,15 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
 
     func sessionGenerated(_ event: HKWorkoutEvent) {
         guard shouldCollectWorkoutEvents, locked({ lifecycle.phase == .active }) else { return }
-        try? locked {
+        let zoneChanges = try? locked {
             try journal?.record(.event(type: event.type.rawValue, start: event.dateInterval.start.storeValue,
                                        end: event.dateInterval.end.storeValue, metadata: nil))
             events.append(event)
             events.sort { $0.dateInterval.start < $1.dateInterval.start }
+            return zoneState.eventsChanged(events, now: event.dateInterval.start)
         }
         didCollectEvents()
+        if let zoneChanges, !zoneChanges.isEmpty { didUpdateZones(zoneChanges) }
     }
 
     func sessionBeganActivity(uuid: UUID, configuration: HKWorkoutConfiguration, date: Date, metadata: [String: Any]?) {
@@ -146,6 +149,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
                 try? await clock.sleep(for: .milliseconds(250))
                 guard let journal = self?.currentJournal else { return }
                 try? journal.flushIfDue(now: store.wallClock())
+                self?.checkZones(at: store.wallClock())
             }
         }
         locked { flushTask = task }
@@ -158,6 +162,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     override func didFinish() {
         locked { flushTask }?.cancel()
         dataSource?.stopSensors()
+        finishZoneUpdates()
     }
 
     override func didCollect(_ samples: [CollectedSample]) {
@@ -192,6 +197,8 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     override func didEndActivity(_ activity: HKWorkoutActivity) {
         delegateQueue.async { [self] in delegate?.workoutBuilder(self, didEnd: activity) }
     }
+
+    override func didUpdateZones(_ changes: [ZoneChange]) { deliverZoneUpdates(changes) }
 
     /// Waits until every delegate call scheduled so far has been delivered. OpenHealthKit (tests).
     public func waitForDelegateCalls() async {

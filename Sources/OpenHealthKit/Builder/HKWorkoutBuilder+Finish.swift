@@ -22,7 +22,8 @@ extension HKWorkoutBuilder {
                                     },
                                     statistics: statisticsState.allStatistics(start: start, through: end, source: source),
                                     uuid: UUID(), metadata: storedMetadata, device: device,
-                                    sourceRevision: healthStore.sourceRevision)
+                                    sourceRevision: healthStore.sourceRevision,
+                                    zoneGroups: zoneState.groups(from: start, to: end))
             try workout.validate()
             lifecycle = next
             return (workout, journal?.takePending() ?? [], journal, associatedUUIDs)

@@ -28,6 +28,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     var statisticsState = BuilderStatistics()
     var journal: LiveJournal?
     var associatedUUIDs: [UUID] = []
+    var zoneState = BuilderZones()
 
     /// An activity as the builder keeps it.
     struct ActivityRecord {
@@ -93,12 +94,14 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     func makeActivity(_ record: ActivityRecord, through now: Date) -> HKWorkoutActivity {
         HKWorkoutActivity(uuid: record.uuid, configuration: record.configuration, startDate: record.start, endDate: record.end,
                           metadata: record.metadata, parentEvents: events,
-                          statistics: statisticsState.activityStatistics(record.uuid, through: record.end ?? now, source: source))
+                          statistics: statisticsState.activityStatistics(record.uuid, through: record.end ?? now, source: source),
+                          zoneGroups: activityZoneGroups(record, through: now))
     }
 
     // MARK: Lifecycle
 
     public func beginCollection(at startDate: Date) async throws {
+        let zoneConfigurations = try await resolvedZoneConfigurations()
         try locked {
             var next = lifecycle
             try next.begin(at: startDate)
@@ -108,6 +111,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             try journal.record(.builderPhase(phase: BuilderLifecycle.Phase.active.rawValue, start: startDate.storeValue, end: nil))
             self.journal = journal
             lifecycle = next
+            zoneState.begin(zoneConfigurations, events: events)
         }
         didBeginCollection()
     }
@@ -158,7 +162,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     /// Folds collected samples into the statistics and the journal. Called by `addSamples` and the data source.
     func collect(_ samples: [CollectedSample], appAdded: Bool) throws {
         guard !samples.isEmpty else { return }
-        try locked {
+        let zoneChanges = try locked {
             try lifecycle.checkCanAdd("samples")
             guard let journal else {
                 throw HKError(.errorInvalidArgument, "Samples can be added once collection has begun.")
@@ -166,12 +170,14 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             for sample in samples { statisticsState.add(sample) }
             try journal.append(appAdded ? samples.map { var s = $0; s.appAdded = true; return s } : samples,
                                now: healthStore.wallClock())
+            return zoneState.collect(samples)
         }
         didCollect(samples)
+        if !zoneChanges.isEmpty { didUpdateZones(zoneChanges) }
     }
 
     public func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent]) async throws {
-        try locked {
+        let zoneChanges = try locked {
             try lifecycle.checkCanAdd("workout events")
             for event in workoutEvents {
                 try MetadataCoding.validate(event.metadata)
@@ -180,8 +186,10 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
                 events.append(event)
             }
             events.sort { $0.dateInterval.start < $1.dateInterval.start }
+            return zoneState.eventsChanged(events, now: healthStore.wallClock())
         }
         didCollectEvents()
+        if !zoneChanges.isEmpty { didUpdateZones(zoneChanges) }
     }
 
     /// Merges metadata, as `addEntries(from:)` does.
@@ -265,6 +273,8 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     func didCollectEvents() {}
     func didBeginActivity(_ activity: HKWorkoutActivity) {}
     func didEndActivity(_ activity: HKWorkoutActivity) {}
+    /// The zone in effect changed for a type (see `BuilderZones`).
+    func didUpdateZones(_ changes: [ZoneChange]) {}
     /// The builder finished or was discarded.
     func didFinish() {}
 }

@@ -30,6 +30,17 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     /// The statistics of one type, or nil.
     public func statistics(for quantityType: HKQuantityType) -> HKStatistics? { allStatistics[quantityType] }
 
+    /// Time in zone over the whole workout, by type (heart rate, cycling power): computed by the builder that made
+    /// the workout from the samples it collected; nil for workouts saved without a builder.
+    ///
+    /// HealthKit: HKWorkout.zoneGroupsByType.
+    public let zoneGroupsByType: [HKQuantityType: HKWorkoutZoneGroup]?
+
+    /// The time in zone of one type over the whole workout, or nil.
+    ///
+    /// HealthKit: HKWorkout.zoneGroup(for:).
+    public func zoneGroup(for quantityType: HKQuantityType) -> HKWorkoutZoneGroup? { zoneGroupsByType?[quantityType] }
+
     @available(*, deprecated, message: "Use statistics(for: HKQuantityType(.activeEnergyBurned))")
     public var totalEnergyBurned: HKQuantity? { total(.activeEnergyBurned) }
     @available(*, deprecated, message: "Use statistics(for:) with the activity's distance type")
@@ -150,8 +161,10 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
     /// The designated initializer: everything known. A workout without activities gets one of its own type.
     init(activityType: HKWorkoutActivityType, startDate: Date, endDate: Date, duration: TimeInterval,
          events: [HKWorkoutEvent]?, activities: [HKWorkoutActivity], statistics: [HKQuantityType: HKStatistics],
-         uuid: UUID, metadata: [String: Any]?, device: HKDevice?, sourceRevision: HKSourceRevision?) {
+         uuid: UUID, metadata: [String: Any]?, device: HKDevice?, sourceRevision: HKSourceRevision?,
+         zoneGroups: [HKQuantityType: HKWorkoutZoneGroup]? = nil) {
         self.workoutActivityType = activityType
+        self.zoneGroupsByType = (zoneGroups?.isEmpty ?? true) ? nil : zoneGroups
         self.duration = duration
         let events = (events?.isEmpty ?? true) ? nil : events
         self.workoutEvents = events
@@ -165,7 +178,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
             }
             self.workoutActivities = [HKWorkoutActivity(uuid: uuid, configuration: configuration, startDate: startDate,
                                                         endDate: endDate, metadata: nil, parentEvents: parentEvents,
-                                                        statistics: statistics)]
+                                                        statistics: statistics, zoneGroups: zoneGroups)]
         } else {
             self.workoutActivities = activities.sorted { $0.startDate < $1.startDate }
                 .map { $0.attached(parentEvents: parentEvents, statistics: $0.allStatistics) }

@@ -18,6 +18,10 @@ public final class HKWorkoutActivity: NSObject, NSCopying, @unchecked Sendable {
     public let workoutEvents: [HKWorkoutEvent]
     /// Statistics of the workout's samples inside this activity's span, by type.
     public let allStatistics: [HKQuantityType: HKStatistics]
+    /// Time in zone over this activity's own span, by type (heart rate, cycling power); nil when none was computed.
+    ///
+    /// HealthKit: HKWorkoutActivity.zoneGroupsByType.
+    public let zoneGroupsByType: [HKQuantityType: HKWorkoutZoneGroup]?
     private let parentEvents: [HKWorkoutEvent]
 
     /// A copy of the activity's configuration.
@@ -30,8 +34,10 @@ public final class HKWorkoutActivity: NSObject, NSCopying, @unchecked Sendable {
     }
 
     init(uuid: UUID, configuration: HKWorkoutConfiguration, startDate: Date, endDate: Date?, metadata: [String: Any]?,
-         parentEvents: [HKWorkoutEvent], statistics: [HKQuantityType: HKStatistics]) {
+         parentEvents: [HKWorkoutEvent], statistics: [HKQuantityType: HKStatistics],
+         zoneGroups: [HKQuantityType: HKWorkoutZoneGroup]? = nil) {
         self.uuid = uuid
+        self.zoneGroupsByType = (zoneGroups?.isEmpty ?? true) ? nil : zoneGroups
         self.configuration = configuration
         self.startDate = startDate
         self.endDate = endDate
@@ -47,7 +53,7 @@ public final class HKWorkoutActivity: NSObject, NSCopying, @unchecked Sendable {
     /// The same activity as part of a workout with these events and statistics.
     func attached(parentEvents: [HKWorkoutEvent], statistics: [HKQuantityType: HKStatistics]) -> HKWorkoutActivity {
         HKWorkoutActivity(uuid: uuid, configuration: configuration, startDate: startDate, endDate: endDate,
-                          metadata: metadata, parentEvents: parentEvents, statistics: statistics)
+                          metadata: metadata, parentEvents: parentEvents, statistics: statistics, zoneGroups: zoneGroupsByType)
     }
 
     /// The activity's running time: its span less the parent workout's pauses (0 while in progress).
@@ -58,6 +64,11 @@ public final class HKWorkoutActivity: NSObject, NSCopying, @unchecked Sendable {
 
     /// The statistics for one type, or nil when the activity has no samples of it.
     public func statistics(for quantityType: HKQuantityType) -> HKStatistics? { allStatistics[quantityType] }
+
+    /// The time in zone of one type over this activity, or nil.
+    ///
+    /// HealthKit: HKWorkoutActivity.zoneGroup(for:).
+    public func zoneGroup(for quantityType: HKQuantityType) -> HKWorkoutZoneGroup? { zoneGroupsByType?[quantityType] }
 
     var activityType: HKWorkoutActivityType { configuration.activityType }
 

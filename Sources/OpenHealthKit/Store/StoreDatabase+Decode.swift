@@ -104,7 +104,7 @@ extension StoreDatabase {
                                                    endDate: pending.end, duration: pending.duration, events: detail.events,
                                                    activities: detail.activities, statistics: detail.statistics,
                                                    uuid: pending.uuid, metadata: pending.metadata, device: pending.device,
-                                                   sourceRevision: pending.source)
+                                                   sourceRevision: pending.source, zoneGroups: detail.zoneGroups)
             }
         }
         return samples.map { $0! }
@@ -114,6 +114,7 @@ extension StoreDatabase {
         var events: [HKWorkoutEvent] = []
         var activities: [HKWorkoutActivity] = []
         var statistics: [HKQuantityType: HKStatistics] = [:]
+        var zoneGroups: [HKQuantityType: HKWorkoutZoneGroup]?
     }
 
     /// Events, activities and statistics of the given workouts, loaded in a few statements.
@@ -142,6 +143,8 @@ extension StoreDatabase {
                 let statistics = try decodeStatistics(row, db)
                 details[row[0], default: WorkoutDetails()].statistics[statistics.quantityType] = statistics
             }
+            let zones = try zoneGroups(workoutIDs: list, db)
+            for (workoutID, groups) in zones.workouts { details[workoutID, default: WorkoutDetails()].zoneGroups = groups }
             var activityStatistics: [Int64: [HKQuantityType: HKStatistics]] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT st.activity_id, st.type_id, st.start, st."end", st.sum, st.average, st.minimum, st.maximum,
@@ -169,7 +172,8 @@ extension StoreDatabase {
                 let activity = HKWorkoutActivity(uuid: row[2], configuration: configuration, startDate: Date(storeValue: row[7]),
                                                  endDate: (row[8] as Double?).map(Date.init(storeValue:)),
                                                  metadata: try MetadataCoding.decode(row[9]), parentEvents: [],
-                                                 statistics: activityStatistics[row[1]] ?? [:])
+                                                 statistics: activityStatistics[row[1]] ?? [:],
+                                                 zoneGroups: zones.activities[row[1]])
                 details[row[0], default: WorkoutDetails()].activities.append(activity)
             }
         }

@@ -65,6 +65,7 @@ extension StoreDatabase {
             try insertStatistics(statistics, table: "workout_statistics", owner: "workout_id", ownerID: id,
                                  typeID: typeID(type.identifier, db), db)
         }
+        try insertZoneGroups(workout.zoneGroupsByType, workoutID: id, activityID: nil, db)
         for activity in workout.workoutActivities {
             let configuration = activity.workoutConfiguration
             try db.execute(sql: """
@@ -77,6 +78,7 @@ extension StoreDatabase {
                                  activity.startDate.storeValue, activity.endDate?.storeValue, activity.duration,
                                  try MetadataCoding.encode(activity.metadata)])
             let activityID = db.lastInsertedRowID
+            try insertZoneGroups(activity.zoneGroupsByType, workoutID: id, activityID: activityID, db)
             for (type, statistics) in activity.allStatistics {
                 try insertStatistics(statistics, table: "activity_statistics", owner: "activity_id", ownerID: activityID,
                                      typeID: typeID(type.identifier, db), db)

@@ -176,6 +176,33 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v4: workout zones") { db in
+            try db.execute(sql: """
+                -- Time in zone of a saved workout (activity_id NULL) or of one of its activities, per quantity type.
+                -- boundaries: the configuration's upper thresholds in the type's storage unit, comma-separated;
+                -- durations: seconds per zone, lowest first. source: 0 system, 1 user, 2 app.
+                CREATE TABLE workout_zone_groups (
+                    workout_id INTEGER NOT NULL REFERENCES workouts(sample_id) ON DELETE CASCADE,
+                    activity_id INTEGER REFERENCES workout_activities(id) ON DELETE CASCADE,
+                    type_id INTEGER NOT NULL REFERENCES types(id),
+                    source INTEGER NOT NULL,
+                    boundaries TEXT NOT NULL,
+                    durations TEXT NOT NULL
+                );
+                CREATE INDEX workout_zone_groups_by_workout ON workout_zone_groups(workout_id);
+                -- The person's workout profile (one row): what system zones are computed from, and their own zones.
+                -- date_of_birth is YYYY-MM-DD; heart rates in count/min, power in W; zone boundaries as above.
+                CREATE TABLE workout_profile (
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    date_of_birth TEXT,
+                    resting_heart_rate REAL,
+                    maximum_heart_rate REAL,
+                    functional_threshold_power REAL,
+                    heart_rate_zones TEXT,
+                    cycling_power_zones TEXT
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -1,0 +1,121 @@
+import Foundation
+
+/// A zone change a live builder reports: the zone left and the zone entered for one type.
+struct ZoneChange: Sendable {
+    var group: HKWorkoutZoneGroup
+    var previous: Int?
+    var current: Int?
+    var lastSampleDate: Double?
+}
+
+/// A workout builder's zones: the custom configurations set before collection, then one `ZoneAccumulator` per
+/// zoned type (heart rate, cycling power) with the configuration that applies, fed with every sample the builder
+/// collects. Guarded by the builder's lock.
+///
+/// Live reporting: the zone in effect is the latest sample's until its coverage ends (see ``ZoneAccumulator``).
+/// A change is reported when that zone differs from the one last reported — on a sample, a pause, or when the
+/// builder is asked at a later time and the latest value has gone stale — never once per sample.
+struct BuilderZones: Sendable {
+    struct Track: Sendable {
+        let configuration: HKWorkoutZoneConfiguration
+        var accumulator: ZoneAccumulator
+        /// What was last reported: nil before the first report, `.some(nil)` for "no zone".
+        var reported: Int??
+        var lastSampleDate: Double?
+        var collected = false
+
+        func group(_ durations: [Double]) -> HKWorkoutZoneGroup {
+            HKWorkoutZoneGroup(configuration: configuration, durations: durations)
+        }
+    }
+
+    /// Custom configurations set with `setCustomZoneConfiguration(_:for:)`, before collection.
+    var custom: [HKQuantityType: HKWorkoutZoneConfiguration] = [:]
+    private(set) var tracks: [Track] = []
+    private(set) var started = false
+    /// Subscribers to `HKLiveWorkoutBuilder.zoneUpdates`.
+    var listeners: [UUID: AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] = [:]
+
+    /// Collection begins with these configurations.
+    mutating func begin(_ configurations: [HKWorkoutZoneConfiguration], events: [HKWorkoutEvent]) {
+        started = true
+        let pauses = ZonePause.from(events)
+        tracks = configurations.map { configuration in
+            var accumulator = ZoneAccumulator(boundaries: configuration.boundaryValues)
+            accumulator.setPauses(pauses)
+            return Track(configuration: configuration, accumulator: accumulator)
+        }
+    }
+
+    /// Feeds collected samples (in time order within the batch) and returns the zone changes they make.
+    mutating func collect(_ samples: [CollectedSample]) -> [ZoneChange] {
+        guard !tracks.isEmpty else { return [] }
+        var changes: [ZoneChange] = []
+        var relevant = samples.filter { sample in tracks.contains { $0.configuration.quantityType == sample.type } }
+        guard !relevant.isEmpty else { return [] }
+        if zip(relevant, relevant.dropFirst()).contains(where: { $0.start > $1.start }) {
+            relevant.sort { $0.start < $1.start }
+        }
+        for sample in relevant {
+            guard let index = tracks.firstIndex(where: { $0.configuration.quantityType == sample.type }) else { continue }
+            // A value gone stale before this sample is a change to "no zone" first.
+            noteCurrentZone(index, at: sample.start, into: &changes)
+            guard tracks[index].accumulator.add(start: sample.start, end: sample.end, value: sample.value) else { continue }
+            tracks[index].collected = true
+            tracks[index].lastSampleDate = max(sample.start, sample.end)
+            noteCurrentZone(index, at: sample.start, into: &changes)
+        }
+        return changes
+    }
+
+    /// The workout's events changed: pauses stop zone time (and may end the zone in effect now).
+    mutating func eventsChanged(_ events: [HKWorkoutEvent], now: Date) -> [ZoneChange] {
+        let pauses = ZonePause.from(events)
+        var changes: [ZoneChange] = []
+        for index in tracks.indices {
+            tracks[index].accumulator.setPauses(pauses)
+            noteCurrentZone(index, at: now.storeValue, into: &changes)
+        }
+        return changes
+    }
+
+    /// Checks, at `now`, whether the zone in effect has gone stale.
+    mutating func check(at now: Date) -> [ZoneChange] {
+        var changes: [ZoneChange] = []
+        for index in tracks.indices { noteCurrentZone(index, at: now.storeValue, into: &changes) }
+        return changes
+    }
+
+    private mutating func noteCurrentZone(_ index: Int, at time: Double, into changes: inout [ZoneChange]) {
+        let track = tracks[index]
+        guard track.collected else { return }
+        let current = track.accumulator.currentZone(at: time)
+        let previous: Int?
+        switch track.reported {
+        case .none:
+            guard current != nil else { return }
+            previous = nil
+        case .some(let reported):
+            guard reported != current else { return }
+            previous = reported
+        }
+        tracks[index].reported = .some(current)
+        changes.append(ZoneChange(group: track.group(track.accumulator.durations(at: time)), previous: previous,
+                                  current: current, lastSampleDate: track.lastSampleDate))
+    }
+
+    /// The running zone group of a type as of `now`, or nil before any sample of it.
+    func group(for type: HKQuantityType, at now: Date) -> HKWorkoutZoneGroup? {
+        guard let track = tracks.first(where: { $0.configuration.quantityType == type }), track.collected else { return nil }
+        return track.group(track.accumulator.durations(at: now.storeValue))
+    }
+
+    /// Exact zone groups over a span (the workout, or an activity), or nil when no zoned type was collected.
+    func groups(from start: Date, to end: Date) -> [HKQuantityType: HKWorkoutZoneGroup]? {
+        var result: [HKQuantityType: HKWorkoutZoneGroup] = [:]
+        for track in tracks where track.collected {
+            result[track.configuration.quantityType] = track.group(track.accumulator.durations(from: start.storeValue, to: end.storeValue))
+        }
+        return result.isEmpty ? nil : result
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// A change of zone during a live workout: the zone left, the zone entered, and the time in every zone so far.
+///
+/// Delivered to `HKLiveWorkoutBuilderDelegate.workoutBuilder(_:didUpdateWorkoutZone:)` and through
+/// `HKLiveWorkoutBuilder.zoneUpdates` only when the zone in effect changes, never once per sample.
+/// `previousZoneDuration` is nil on the first update of a type; `currentZoneDuration` is nil when no zone applies
+/// any more (the strap went silent for longer than the hold, or the workout paused).
+///
+/// HealthKit's reference declares `currentZoneDuration` and an optional `zoneGroup`; its article "Accessing
+/// workout zone data" writes `zoneUpdate.newZoneDuration` and `zoneUpdate.group` (and, earlier,
+/// `HKLiveWorkoutBuilder.ZoneUpdate`). All of these spellings work here.
+///
+/// HealthKit: HKLiveWorkoutZoneUpdate.
+public final class HKLiveWorkoutZoneUpdate: NSObject, @unchecked Sendable {
+    /// The end of the latest sample the builder had processed when the zone changed.
+    public let lastSampleProcessedDate: Date?
+    /// The zone entered, with the time spent in it so far; nil when no zone applies.
+    public let currentZoneDuration: HKWorkoutZoneDuration?
+    /// The zone left, with the time spent in it so far; nil on the first update.
+    public let previousZoneDuration: HKWorkoutZoneDuration?
+    /// The configuration and the running time in every zone. Never nil in OpenHealthKit.
+    public var zoneGroup: HKWorkoutZoneGroup? { group }
+    /// The configuration and the running time in every zone (the article's spelling).
+    public let group: HKWorkoutZoneGroup
+
+    /// The zone entered (the article's spelling of `currentZoneDuration`).
+    public var newZoneDuration: HKWorkoutZoneDuration? { currentZoneDuration }
+    /// The quantity type whose zone changed. OpenHealthKit.
+    public var quantityType: HKQuantityType { group.configuration.quantityType }
+
+    init(_ change: ZoneChange) {
+        group = change.group
+        currentZoneDuration = change.current.map { change.group.zoneDurations[$0] }
+        previousZoneDuration = change.previous.map { change.group.zoneDurations[$0] }
+        lastSampleProcessedDate = change.lastSampleDate.map(Date.init(storeValue:))
+    }
+
+    public override var description: String {
+        let zone = { (duration: HKWorkoutZoneDuration?) in duration.map { "zone \($0.zone.index)" } ?? "none" }
+        return "<HKLiveWorkoutZoneUpdate \(HKWorkoutZoneConfiguration.name(of: quantityType)): "
+            + "\(zone(previousZoneDuration)) → \(zone(currentZoneDuration))>"
+    }
+}
+
+extension HKLiveWorkoutBuilderDelegate {
+    /// Does nothing unless the delegate implements it.
+    ///
+    /// HealthKit: HKLiveWorkoutBuilderDelegate.workoutBuilder(_:didUpdateWorkoutZone:) (optional there).
+    public func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate) {}
+}
+
+extension HKLiveWorkoutBuilder {
+    /// The article's spelling of ``HKLiveWorkoutZoneUpdate``.
+    public typealias ZoneUpdate = HKLiveWorkoutZoneUpdate
+
+    /// Zone changes as an asynchronous sequence, in the order the delegate hears them. Each use makes a new
+    /// subscriber that receives the changes from then on; the sequence ends when the workout is finished or
+    /// discarded. OpenHealthKit.
+    ///
+    /// ```swift
+    /// for await update in builder.zoneUpdates {
+    ///     print(update.currentZoneDuration?.zone.index ?? "no zone")
+    /// }
+    /// ```
+    public var zoneUpdates: AsyncStream<HKLiveWorkoutZoneUpdate> {
+        let (stream, continuation) = AsyncStream<HKLiveWorkoutZoneUpdate>.makeStream(bufferingPolicy: .unbounded)
+        let id = UUID()
+        let finished = locked { () -> Bool in
+            if lifecycle.phase == .finished || lifecycle.phase == .discarded { return true }
+            zoneState.listeners[id] = continuation
+            return false
+        }
+        if finished { continuation.finish() }
+        continuation.onTermination = { [weak self] _ in self?.locked { _ = self?.zoneState.listeners.removeValue(forKey: id) } }
+        return stream
+    }
+
+    func deliverZoneUpdates(_ changes: [ZoneChange]) {
+        let updates = changes.map(HKLiveWorkoutZoneUpdate.init)
+        delegateQueue.async { [self] in
+            let listeners = locked { Array(zoneState.listeners.values) }
+            for update in updates {
+                delegate?.workoutBuilder(self, didUpdateWorkoutZone: update)
+                for listener in listeners { listener.yield(update) }
+            }
+        }
+    }
+
+    func finishZoneUpdates() {
+        delegateQueue.async { [self] in
+            let listeners = locked { () -> [AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] in
+                defer { zoneState.listeners = [:] }
+                return Array(zoneState.listeners.values)
+            }
+            for listener in listeners { listener.finish() }
+        }
+    }
+}

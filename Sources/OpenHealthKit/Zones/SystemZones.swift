@@ -1,0 +1,57 @@
+import Foundation
+
+/// The zones OpenHealthKit generates when the person has not set their own (source `.system`). Pure.
+///
+/// HealthKit says its system zones come from age and resting heart rate but publishes no percentages; these are
+/// **OpenHealthKit's own choice**:
+/// - **Heart rate**: five zones from the heart-rate reserve (Karvonen), boundaries at resting + 60/70/80/90 % of
+///   (maximum − resting). Resting: the latest `restingHeartRate` sample, else the profile's, else 72 count/min.
+///   Maximum: the profile's, else 220 − age (from the date of birth), else 180 count/min. With 72 and 180 this
+///   gives 136.8/147.6/158.4/169.2 count/min, the boundaries in Apple's examples. If the resting rate is not below
+///   the maximum, 72 and 180 are used.
+/// - **Cycling power**: none without a functional threshold power (the latest `cyclingFunctionalThresholdPower`
+///   sample, else the profile's); with one, six zones at 55/75/90/105/120 % of FTP (Coggan's levels 1–6, level 6
+///   left open).
+/// Boundaries are rounded to 0.1 count/min or 0.1 W.
+enum SystemZones {
+    static let heartRateReserveFractions = [0.60, 0.70, 0.80, 0.90]
+    static let functionalThresholdPowerFractions = [0.55, 0.75, 0.90, 1.05, 1.20]
+    static let defaultRestingHeartRate = 72.0
+    static let defaultMaximumHeartRate = 180.0
+
+    /// The person's preferred configuration for a zoned type: their own zones, else the system zones, else nil.
+    static func preferred(for type: HKQuantityType, profile: WorkoutProfile, latestRestingHeartRate: Double?,
+                          latestFunctionalThresholdPower: Double?, now: Date) throws -> HKWorkoutZoneConfiguration? {
+        if type == HKQuantityType(.heartRate) {
+            if let own = profile.heartRateZoneBoundaries {
+                return try HKWorkoutZoneConfiguration(quantityType: type, boundaryValues: own, source: .user)
+            }
+            var resting = latestRestingHeartRate ?? profile.restingHeartRate ?? defaultRestingHeartRate
+            var maximum = profile.maximumHeartRate
+                ?? profile.dateOfBirth.flatMap { WorkoutProfile.age(born: $0, at: now) }.map { 220 - Double($0) }
+                ?? defaultMaximumHeartRate
+            if resting >= maximum { (resting, maximum) = (defaultRestingHeartRate, defaultMaximumHeartRate) }
+            return try heartRate(resting: resting, maximum: maximum)
+        }
+        if type == HKQuantityType(.cyclingPower) {
+            if let own = profile.cyclingPowerZoneBoundaries {
+                return try HKWorkoutZoneConfiguration(quantityType: type, boundaryValues: own, source: .user)
+            }
+            guard let ftp = latestFunctionalThresholdPower ?? profile.functionalThresholdPower, ftp > 0 else { return nil }
+            return try cyclingPower(functionalThresholdPower: ftp)
+        }
+        throw HKError(.errorInvalidArgument, "Workout zones exist for heart rate and cycling power only, not for \(type.identifier).")
+    }
+
+    static func heartRate(resting: Double, maximum: Double) throws -> HKWorkoutZoneConfiguration {
+        let boundaries = heartRateReserveFractions.map { rounded(resting + $0 * (maximum - resting)) }
+        return try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate), boundaryValues: boundaries, source: .system)
+    }
+
+    static func cyclingPower(functionalThresholdPower ftp: Double) throws -> HKWorkoutZoneConfiguration {
+        let boundaries = functionalThresholdPowerFractions.map { rounded($0 * ftp) }
+        return try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.cyclingPower), boundaryValues: boundaries, source: .system)
+    }
+
+    private static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+}
