@@ -17,6 +17,8 @@ struct Workout: AsyncParsableCommand {
               workout list                      list the workouts in the store
               workout show 3F2A                 show a workout by (a prefix of) its UUID
               workout condense --all            fold workouts' samples into compact series
+              workout profile --born 1986-04-12 set what system zones are computed from
+              workout zones                     show the preferred heart-rate and power zones
               workout scan                      find Bluetooth LE heart-rate straps and power meters
               workout pair AA:BB:CC:DD:EE:FF    pair a sensor (unix:PATH for a simulated one)
               workout sensors                   list paired sensors
@@ -25,7 +27,7 @@ struct Workout: AsyncParsableCommand {
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, List.self, Show.self, Condense.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
+        subcommands: [Demo.self, List.self, Show.self, Condense.self, Profile.self, Zones.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
     )
 
     /// Registers the sensor transports, then runs the command.
