@@ -40,7 +40,8 @@ package struct ZonePause: Sendable, Equatable {
 ///   is a dropout, counted in no zone.
 /// - Coverage never crosses a pause: it stops where a pause starts, and a sample that starts while the workout is
 ///   paused counts nothing. After a resume, time counts again from the next sample.
-/// - Samples are taken in time order; a sample that starts before the latest one taken is ignored.
+/// - Samples are taken in time order; a sample that starts before the latest one taken is ignored. Of samples
+///   starting at the same instant, the one in the higher zone counts (then the one covering longer).
 ///
 /// Every sample is kept as `(start, coverage end, zone)` — 17 bytes — so pauses learned late (a past pause added to a
 /// programmatic builder) and activity spans are computed exactly. Running totals are kept as samples arrive, so the
@@ -85,6 +86,17 @@ package struct ZoneAccumulator: Sendable {
         let last = starts.count - 1
         if last >= 0 {
             guard start >= starts[last] else { return false }
+            if start == starts[last] {
+                // Samples starting at the same instant: the higher zone counts (then the longer coverage), whatever
+                // order they come in.
+                let zone = UInt8(truncatingIfNeeded: zone(of: value))
+                let limit = end > start ? end : start + maximumHold
+                if zone > zones[last] || (zone == zones[last] && limit > limits[last]) {
+                    zones[last] = zone
+                    limits[last] = limit
+                }
+                return true
+            }
             if start < limits[last] { limits[last] = start }
             committed[Int(zones[last])] += contribution(last, from: -.infinity, to: .infinity)
         }
