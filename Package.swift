@@ -73,6 +73,11 @@ let package = Package(
             path: "Benchmarks/LiveBenchmark"
         ),
         .executableTarget(
+            name: "ZoneBenchmark",
+            dependencies: ["OpenHealthKit"],
+            path: "Benchmarks/ZoneBenchmark"
+        ),
+        .executableTarget(
             name: "BLEBenchmark",
             dependencies: ["FitnessSensors", "BluetoothLE", "BlueZTransport"],
             path: "Benchmarks/BLEBenchmark"

@@ -272,6 +272,7 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
             clock.set(Double(second))
             try await builder.addSamples([Self.sample(bpm, at: Double(second))])
         }
+        await builder.waitForDelegateCalls()
         let model = SessionZoneModel()
         builder.delegate = model
         clock.set(5)
