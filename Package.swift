@@ -51,6 +51,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Reproducible physiological models that write the fixtures in fixtures/ (and the benchmark's).
+        .target(name: "FixtureSynthesis", dependencies: ["FitnessSensors"]),
+        .executableTarget(
+            name: "FixtureGenerator",
+            dependencies: ["FixtureSynthesis", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/FixtureGenerator"
+        ),
+        .executableTarget(
+            name: "ReplayBenchmark",
+            dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"],
+            path: "Benchmarks/ReplayBenchmark"
+        ),
         .executableTarget(
             name: "SeriesBenchmark",
             dependencies: [
@@ -88,6 +100,7 @@ let package = Package(
             dependencies: ["OpenHealthKit", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors"]),
+        .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE"]),
         .testTarget(
             name: "BlueZTransportTests",
