@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZTransport
+import FitnessSensors
 import Foundation
 import OpenHealthKit
 
@@ -14,6 +15,8 @@ struct Workout: AsyncParsableCommand {
 
             Examples:
               workout demo                      save a sample run with heart rate, energy and distance
+              workout replay fixtures/run-45min.jsonl --instant
+                                                replay a recorded workout and save it
               workout list                      list the workouts in the store
               workout show 3F2A                 show a workout by (a prefix of) its UUID
               workout condense --all            fold workouts' samples into compact series
@@ -25,7 +28,7 @@ struct Workout: AsyncParsableCommand {
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, List.self, Show.self, Condense.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
+        subcommands: [Demo.self, Replay.self, List.self, Show.self, Condense.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
     )
 
     /// Registers the sensor transports, then runs the command.
@@ -78,6 +81,7 @@ private func oneSentence(_ error: any Error) -> any Error {
     case let error as HKError: message = error.message
     case let error as BlueZError: message = error.message
     case let error as CommandFailure: message = error.message
+    case let error as FixtureError: message = error.description
     default: return error
     }
     FileHandle.standardError.write(Data("workout: \(message)\n".utf8))
