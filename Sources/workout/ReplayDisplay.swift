@@ -56,7 +56,7 @@ final class ReplayDisplay: @unchecked Sendable {
         let position = replay.position
         let heartRate = value(.heartRate, bpm)
         let zone = heartRate.map { zones.zone(for: $0) }
-        if let zone, position > lastPosition { zoneTimes[zone] += min(position - lastPosition, 5) }
+        if let zone, position > lastPosition { zoneTimes[zone] += position - lastPosition }
         lastPosition = position
         let elapsed = Format.duration(replay.builder.elapsedTime)
         let activity = replay.session.currentActivity.workoutConfiguration.activityType.name
