@@ -170,6 +170,7 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     private func receive(_ event: SensorEvent, on channel: Channel) {
         guard let builder = locked({ builder }), builder.acceptsLiveData else { return }
         var samples: [CollectedSample] = []
+        var beats: [HeartbeatCollector.Beat] = []
         locked {
             switch event.kind {
             case .connection(let state):
@@ -180,8 +181,9 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
             case .reading(let value):
                 let time = event.timestamp.storeValue
                 channel.mapper.samples(for: value, at: time, activity: activity, device: channel.device, into: &samples)
-                if case .heartRate(let reading) = value, !reading.rrIntervals.isEmpty {
-                    heartbeats.add(reading.rrIntervals, arrivedAt: time, sensor: channel.identifier)
+                if case .heartRate(let reading) = value, !reading.rrIntervals.isEmpty,
+                   currentTypes().contains(ReadingMapper.Types.heartRate) {
+                    beats = heartbeats.add(reading.rrIntervals, arrivedAt: time, sensor: channel.identifier)
                 }
                 let types = currentTypes()
                 samples.removeAll { !types.contains($0.type) }
@@ -196,16 +198,13 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
                 }
             }
         }
-        guard !samples.isEmpty else { return }
         do {
-            try builder.collect(samples, appAdded: false)
+            if !samples.isEmpty { try builder.collect(samples, appAdded: false) }
+            if !beats.isEmpty { try builder.collectHeartbeats(beats) }
         } catch {
             Self.logger.error("Could not record samples: \(error)")
         }
     }
-
-    /// The heartbeats collected so far (beat times and gaps), for the workout's heartbeat series.
-    var collectedHeartbeats: HeartbeatCollector { locked { heartbeats } }
 }
 
 extension HKDevice {
