@@ -163,8 +163,10 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     override func didCollect(_ samples: [CollectedSample]) {
         guard delegate != nil else { return }
         // Coalesce: one delegate call carries every type collected since the last one was delivered.
+        // `pendingTypes` is non-nil from the moment a delivery is scheduled until the delivery finds nothing new:
+        // readings arriving meanwhile only add their types, and one block delivers them all.
         let schedule = pendingTypes.withLock { pending -> Bool in
-            if pending == nil {
+            guard pending != nil else {
                 pending = Set(samples.map { $0.type as HKSampleType })
                 return true
             }
@@ -173,11 +175,18 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         }
         guard schedule else { return }
         delegateQueue.async { [self] in
-            let collected = pendingTypes.withLock { pending -> Set<HKSampleType> in
-                defer { pending = nil }
+            var collected = pendingTypes.withLock { pending -> Set<HKSampleType> in
+                defer { pending = [] }
                 return pending ?? []
             }
-            delegate?.workoutBuilder(self, didCollectDataOf: collected)
+            while !collected.isEmpty {
+                delegate?.workoutBuilder(self, didCollectDataOf: collected)
+                collected = pendingTypes.withLock { pending -> Set<HKSampleType> in
+                    let more = pending ?? []
+                    pending = more.isEmpty ? nil : []
+                    return more
+                }
+            }
         }
     }
 

@@ -103,8 +103,20 @@ final class LiveJournal: @unchecked Sendable {
             try database.write { db in
                 let insert = try db.cachedStatement(sql: "INSERT INTO live_journal (builder_id, seq, kind, payload) VALUES (?, ?, ?, ?)")
                 if !samples.isEmpty {
-                    let batch = try SampleBatchCodec.encode(samples, typeID: { try database.typeID($0.identifier, db) },
-                                                            deviceID: { try database.deviceID($0, db) })
+                    // Ids looked up once per type and device object in the batch, not once per sample.
+                    var typeIDs: [ObjectIdentifier: Int64] = [:]
+                    var deviceIDs: [ObjectIdentifier: Int64] = [:]
+                    let batch = try SampleBatchCodec.encode(samples, typeID: { type in
+                        if let id = typeIDs[ObjectIdentifier(type)] { return id }
+                        let id = try database.typeID(type.identifier, db)
+                        typeIDs[ObjectIdentifier(type)] = id
+                        return id
+                    }, deviceID: { device in
+                        if let id = deviceIDs[ObjectIdentifier(device)] { return id }
+                        let id = try database.deviceID(device, db)
+                        deviceIDs[ObjectIdentifier(device)] = id
+                        return id
+                    })
                     sequence += 1
                     try insert.execute(arguments: [builderID, sequence, 1, Data(batch)])
                 }
