@@ -88,10 +88,13 @@ let package = Package(
             dependencies: ["OpenHealthKit", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors"]),
-        .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE"]),
+        // Test helpers shared by the test targets (a manual clock).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE", "TestSupport"]),
         .testTarget(
             name: "BlueZTransportTests",
-            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport",
+                           .product(name: "SystemPackage", package: "swift-system")],
             exclude: ["Fixtures"]
         ),
     ],
