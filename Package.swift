@@ -87,7 +87,7 @@ let package = Package(
             name: "OpenHealthKitTests",
             dependencies: ["OpenHealthKit", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors"]),
+        .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors", "TestSupport"]),
         // Test helpers shared by the test targets (a manual clock).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE", "TestSupport"]),
