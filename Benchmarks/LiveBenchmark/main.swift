@@ -67,7 +67,7 @@ let sensors = [
 for sensor in sensors { dataSource.attach(sensor) }
 builder.dataSource = dataSource
 let counter = Counter()
-builder.delegate = counter
+if ProcessInfo.processInfo.environment["NO_DELEGATE"] == nil { builder.delegate = counter }
 session.startActivity(with: origin)
 try await builder.beginCollection(at: origin)
 
@@ -90,6 +90,12 @@ for i in 0 ..< ticks {
 }
 let pipelineSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 let pipelineCPU = cpuSeconds() - cpuStart
+if ProcessInfo.processInfo.environment["PIPELINE_ONLY"] != nil {
+    // For profiling the pipeline alone: `PIPELINE_ONLY=1 perf record -g .build/release/LiveBenchmark`.
+    print(String(format: "pipeline %.0f readings/s (%.2f s wall, %.2f s CPU)", Double(ticks * sensors.count) / pipelineSeconds,
+                 pipelineSeconds, pipelineCPU))
+    exit(0)
+}
 let memoryAtEnd = residentMegabytes()
 let readings = ticks * sensors.count
 

@@ -27,6 +27,14 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     private var channels: [String: Channel] = [:]
     /// `typesToCollect`, computed when something it depends on changes rather than per reading.
     private var typesCache: Set<HKQuantityType>?
+    /// The same set for the hot path: identities of the (interned) instances, and identifiers for any other.
+    private var collectedIDs: Set<ObjectIdentifier> = []
+    private var collectedIdentifiers: Set<String> = []
+
+    private func collects(_ type: HKQuantityType) -> Bool {
+        _ = currentTypes()
+        return collectedIDs.contains(ObjectIdentifier(type)) || collectedIdentifiers.contains(type.identifier)
+    }
 
     /// What the data source keeps per sensor; touched only under the data source's lock.
     private final class Channel: @unchecked Sendable {
@@ -66,6 +74,8 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
             types = CollectionPlan.types(for: activity, sensors: capabilities)
         }
         typesCache = types
+        collectedIDs = Set(types.map(ObjectIdentifier.init))
+        collectedIdentifiers = Set(types.map(\.identifier))
         return types
     }
 
@@ -182,14 +192,13 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
                 let time = event.timestamp.storeValue
                 channel.mapper.samples(for: value, at: time, activity: activity, device: channel.device, into: &samples)
                 if case .heartRate(let reading) = value, !reading.rrIntervals.isEmpty,
-                   currentTypes().contains(ReadingMapper.Types.heartRate) {
+                   collects(ReadingMapper.Types.heartRate) {
                     beats = heartbeats.add(reading.rrIntervals, arrivedAt: time, sensor: channel.identifier)
                 }
-                let types = currentTypes()
-                samples.removeAll { !types.contains($0.type) }
+                samples.removeAll { !collects($0.type) }
                 // Energy integrated from power counts only while power itself is collected (not from a meter
                 // left on during a swim).
-                if case .power = value, !types.contains(ReadingMapper.Types.cyclingPower) { samples.removeAll() }
+                if case .power = value, !collects(ReadingMapper.Types.cyclingPower) { samples.removeAll() }
                 if !predicates.isEmpty {
                     samples.removeAll { sample in
                         guard let predicate = predicates[sample.type] else { return false }
