@@ -99,12 +99,15 @@ let package = Package(
             name: "OpenHealthKitTests",
             dependencies: ["OpenHealthKit", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors"]),
+        .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
-        .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE"]),
+        // Test helpers shared by the test targets (a manual clock).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE", "TestSupport"]),
         .testTarget(
             name: "BlueZTransportTests",
-            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport",
+                           .product(name: "SystemPackage", package: "swift-system")],
             exclude: ["Fixtures"]
         ),
     ],

@@ -60,7 +60,7 @@ extension Workout {
                     HKQuantityType(.cyclingSpeed), HKQuantityType(.distanceCycling), HKQuantityType(.distanceWalkingRunning),
                     HKQuantityType(.activeEnergyBurned),
                 ]
-                let types = dataSource.typesToCollect.union(sensorTypes).map { $0 as HKSampleType } + [.workoutType()]
+                let types = dataSource.typesToCollect.union(sensorTypes).map { $0 as HKSampleType } + [.workoutType(), HKSeriesType.heartbeat()]
                 try await store.requestAuthorization(toShare: Set(types), read: Set(types.map { $0 as HKObjectType }))
                 session.startActivity(with: start)
                 try await builder.beginCollection(at: start)

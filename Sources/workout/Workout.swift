@@ -50,6 +50,7 @@ struct StoreOptions: ParsableArguments {
         let types: Set<HKSampleType> = [
             .workoutType(), HKQuantityType(.heartRate), HKQuantityType(.activeEnergyBurned),
             HKQuantityType(.distanceWalkingRunning), HKQuantityType(.distanceCycling), HKQuantityType(.cyclingPower),
+            HKQuantityType(.cyclingCadence), HKQuantityType(.cyclingSpeed), HKSeriesType.heartbeat(),
         ]
         try await healthStore.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
         return healthStore

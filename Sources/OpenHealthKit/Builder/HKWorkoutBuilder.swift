@@ -170,6 +170,14 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         didCollect(samples)
     }
 
+    /// Journals heartbeats rebuilt from RR intervals; they become the workout's heartbeat series when it is finished.
+    func collectHeartbeats(_ beats: [HeartbeatCollector.Beat]) throws {
+        try locked {
+            guard lifecycle.phase == .active, let journal else { return }
+            try journal.appendHeartbeats(beats, now: healthStore.wallClock())
+        }
+    }
+
     public func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent]) async throws {
         try locked {
             try lifecycle.checkCanAdd("workout events")

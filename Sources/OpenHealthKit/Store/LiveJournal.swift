@@ -1,3 +1,4 @@
+import FitnessSensors
 import Foundation
 import GRDB
 import Synchronization
@@ -20,6 +21,7 @@ final class LiveJournal: @unchecked Sendable {
     private struct State {
         var sequence: Int64
         var pending: [CollectedSample] = []
+        var pendingBeats: [HeartbeatCollector.Beat] = []
         var oldestPending: Date?
         var closed = false
     }
@@ -64,6 +66,17 @@ final class LiveJournal: @unchecked Sendable {
         if due { try flush() }
     }
 
+    /// Buffers heartbeats, written with the samples.
+    func appendHeartbeats(_ beats: [HeartbeatCollector.Beat], now: Date) throws {
+        let due = state.withLock { state -> Bool in
+            guard !state.closed else { return false }
+            state.pendingBeats.append(contentsOf: beats)
+            if state.oldestPending == nil { state.oldestPending = now }
+            return state.pendingBeats.count >= Self.maximumPending || now.timeIntervalSince(state.oldestPending!) >= flushInterval
+        }
+        if due { try flush() }
+    }
+
     /// Writes buffered samples if the oldest has waited `flushInterval`.
     func flushIfDue(now: Date) throws {
         let due = state.withLock { state in state.oldestPending.map { now.timeIntervalSince($0) >= flushInterval } ?? false }
@@ -83,16 +96,33 @@ final class LiveJournal: @unchecked Sendable {
         try state.withLock { state in
             guard !state.closed else { return }
             let samples = state.pending
+            let beats = state.pendingBeats
             let database = database
             let builderID = builderID
             var sequence = state.sequence
             try database.write { db in
                 let insert = try db.cachedStatement(sql: "INSERT INTO live_journal (builder_id, seq, kind, payload) VALUES (?, ?, ?, ?)")
                 if !samples.isEmpty {
-                    let batch = try SampleBatchCodec.encode(samples, typeID: { try database.typeID($0.identifier, db) },
-                                                            deviceID: { try database.deviceID($0, db) })
+                    // Ids looked up once per type and device object in the batch, not once per sample.
+                    var typeIDs: [ObjectIdentifier: Int64] = [:]
+                    var deviceIDs: [ObjectIdentifier: Int64] = [:]
+                    let batch = try SampleBatchCodec.encode(samples, typeID: { type in
+                        if let id = typeIDs[ObjectIdentifier(type)] { return id }
+                        let id = try database.typeID(type.identifier, db)
+                        typeIDs[ObjectIdentifier(type)] = id
+                        return id
+                    }, deviceID: { device in
+                        if let id = deviceIDs[ObjectIdentifier(device)] { return id }
+                        let id = try database.deviceID(device, db)
+                        deviceIDs[ObjectIdentifier(device)] = id
+                        return id
+                    })
                     sequence += 1
                     try insert.execute(arguments: [builderID, sequence, 1, Data(batch)])
+                }
+                if !beats.isEmpty {
+                    sequence += 1
+                    try insert.execute(arguments: [builderID, sequence, 2, Data(HeartbeatBatchCodec.encode(beats))])
                 }
                 if let (kind, payload) = extra {
                     sequence += 1
@@ -101,14 +131,23 @@ final class LiveJournal: @unchecked Sendable {
             }
             state.sequence = sequence
             state.pending.removeAll(keepingCapacity: true)
+            state.pendingBeats.removeAll(keepingCapacity: true)
             state.oldestPending = nil
+        }
+    }
+
+    /// Takes the buffered heartbeats out (to save them with the workout).
+    func takePendingHeartbeats() -> [HeartbeatCollector.Beat] {
+        state.withLock { state in
+            defer { state.pendingBeats.removeAll() }
+            return state.pendingBeats
         }
     }
 
     /// Deletes the journal: the builder finished (its samples are now in the store) or was discarded.
     func close(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM live_builders WHERE id = ?", arguments: [builderID])
-        state.withLock { $0.closed = true; $0.pending.removeAll() }
+        state.withLock { $0.closed = true; $0.pending.removeAll(); $0.pendingBeats.removeAll() }
     }
 
     /// Takes the buffered samples out (to save them with the workout in the same transaction).
@@ -154,5 +193,47 @@ extension StoreDatabase {
                                            sourceRowID, deviceRowID, sample.metadataJSON, workoutID])
         }
         return moved + extra.filter { !onlyAppAdded || $0.appAdded }.count
+    }
+}
+
+/// Journaled heartbeats: a little-endian u32 count, then per beat its time (f64 seconds since the reference date)
+/// and a gap flag (u8).
+enum HeartbeatBatchCodec {
+    static func encode(_ beats: [HeartbeatCollector.Beat]) -> [UInt8] {
+        var writer = ByteWriter(capacity: 4 + beats.count * 9)
+        writer.write(UInt32(beats.count))
+        for beat in beats {
+            writer.write(beat.time.bitPattern)
+            writer.write(UInt8(beat.precededByGap ? 1 : 0))
+        }
+        return writer.bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) throws(DecodeError) -> [HeartbeatCollector.Beat] {
+        var reader = ByteReader(bytes)
+        let count = Int(try reader.readUInt32("beat count"))
+        guard count <= bytes.count / 9 else { throw DecodeError("beat count \(count) larger than the batch", at: 0) }
+        var beats: [HeartbeatCollector.Beat] = []
+        beats.reserveCapacity(count)
+        for _ in 0 ..< count {
+            let time = Double(bitPattern: UInt64(try reader.readUInt32("beat time")) | UInt64(try reader.readUInt32("beat time")) << 32)
+            beats.append(.init(time: time, precededByGap: try reader.readUInt8("gap flag") != 0))
+        }
+        try reader.expectEnd("the heartbeat batch")
+        return beats
+    }
+}
+
+extension StoreDatabase {
+    /// A journal's heartbeats, in order.
+    func journalHeartbeats(builderID: Int64, _ db: Database) throws -> [HeartbeatCollector.Beat] {
+        var beats: [HeartbeatCollector.Beat] = []
+        for blob in try Data.fetchAll(db, sql: "SELECT payload FROM live_journal WHERE builder_id = ? AND kind = 2 ORDER BY seq",
+                                      arguments: [builderID]) {
+            do { beats += try HeartbeatBatchCodec.decode([UInt8](blob)) } catch {
+                throw HKError(.errorDatabaseInaccessible, "A journaled heartbeat batch is damaged: \(error).")
+            }
+        }
+        return beats
     }
 }

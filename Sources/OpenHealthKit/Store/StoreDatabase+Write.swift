@@ -47,6 +47,12 @@ extension StoreDatabase {
             ids.append(id)
             if let workout = sample as? HKWorkout {
                 try insertWorkoutDetails(workout, id: id, db)
+            } else if let series = sample as? HKHeartbeatSeriesSample {
+                guard let beats = series.beats else {
+                    throw HKError(.errorInvalidArgument, "A heartbeat series can only be saved by the builder that made it.")
+                }
+                try db.execute(sql: "INSERT INTO heartbeat_series (sample_id, count, beats) VALUES (?, ?, ?)",
+                               arguments: [id, beats.count, Data(HeartbeatSeriesCodec.encode(beats))])
             }
         }
         return ids
