@@ -41,6 +41,7 @@ let package = Package(
             dependencies: [
                 "FitnessSensors",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

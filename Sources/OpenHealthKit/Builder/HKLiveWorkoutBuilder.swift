@@ -151,7 +151,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
             while !Task.isCancelled {
                 try? await clock.sleep(for: .milliseconds(250))
                 guard let journal = self?.currentJournal else { return }
-                try? journal.flushIfDue(now: store.wallClock())
+                try? journal.flushIfDue()
             }
         }
         locked { flushTask = task }

@@ -59,7 +59,7 @@ extension HKWorkoutBuilder {
             // Nothing was saved: the builder can be finished again.
             locked {
                 lifecycle = BuilderLifecycle(phase: .ended, startDate: lifecycle.startDate, endDate: lifecycle.endDate)
-                if let liveJournal, !pending.isEmpty { try? liveJournal.append(pending, now: healthStore.wallClock()) }
+                if let liveJournal, !pending.isEmpty { try? liveJournal.append(pending) }
             }
             throw error
         }

@@ -164,8 +164,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
                 throw HKError(.errorInvalidArgument, "Samples can be added once collection has begun.")
             }
             for sample in samples { statisticsState.add(sample) }
-            try journal.append(appAdded ? samples.map { var s = $0; s.appAdded = true; return s } : samples,
-                               now: healthStore.wallClock())
+            try journal.append(appAdded ? samples.map { var s = $0; s.appAdded = true; return s } : samples)
         }
         didCollect(samples)
     }
@@ -174,7 +173,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     func collectHeartbeats(_ beats: [HeartbeatCollector.Beat]) throws {
         try locked {
             guard lifecycle.phase == .active, let journal else { return }
-            try journal.appendHeartbeats(beats, now: healthStore.wallClock())
+            try journal.appendHeartbeats(beats)
         }
     }
 

@@ -6,9 +6,9 @@ import Synchronization
 /// The crash-safe record of a workout builder: entries and sample batches appended to the store as they happen.
 ///
 /// Entries (state changes, events, activities, metadata) are written at once. Samples are buffered and written as
-/// one binary batch when the oldest buffered sample is `flushInterval` old (checked on every append), when
-/// `maximumPending` samples wait, or when `flushIfDue(now:)` is called by the recording's timer, so every sample is
-/// in the store within a second. The
+/// one binary batch when the oldest buffered sample is `flushInterval` old on the machine's monotonic clock (checked
+/// on every append), when `maximumPending` samples wait, or when `flushIfDue()` is called by the recording's timer,
+/// so every sample is in the store within a second of real time. The
 /// journal is deleted when its builder finishes or is discarded.
 final class LiveJournal: @unchecked Sendable {
     let database: StoreDatabase
@@ -22,7 +22,8 @@ final class LiveJournal: @unchecked Sendable {
         var sequence: Int64
         var pending: [CollectedSample] = []
         var pendingBeats: [HeartbeatCollector.Beat] = []
-        var oldestPending: Date?
+        /// When the oldest buffered item arrived, on the monotonic clock (nanoseconds of uptime).
+        var oldestPending: UInt64?
         var closed = false
     }
 
@@ -54,33 +55,44 @@ final class LiveJournal: @unchecked Sendable {
         try write(extra: (0, [UInt8](payload)))
     }
 
-    /// Buffers samples; writes them when the oldest buffered one is due.
-    func append(_ samples: [CollectedSample], now: Date) throws {
+    /// The monotonic time, in nanoseconds. The journal's deadline is about real durability (what a crash may lose),
+    /// not about workout time, so it runs on the machine's clock even when a replay drives a virtual wall clock.
+    private static func uptime() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    private func isDue(_ state: State, now: UInt64) -> Bool {
+        state.pending.count + state.pendingBeats.count >= Self.maximumPending
+            || state.oldestPending.map { Double(now &- $0) / 1e9 >= flushInterval } ?? false
+    }
+
+    /// Buffers samples; writes them when the oldest buffered item is due.
+    func append(_ samples: [CollectedSample]) throws {
         guard !samples.isEmpty else { return }
+        let now = Self.uptime()
         let due = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.pending.append(contentsOf: samples)
             if state.oldestPending == nil { state.oldestPending = now }
-            return state.pending.count >= Self.maximumPending || now.timeIntervalSince(state.oldestPending!) >= flushInterval
+            return isDue(state, now: now)
         }
         if due { try flush() }
     }
 
     /// Buffers heartbeats, written with the samples.
-    func appendHeartbeats(_ beats: [HeartbeatCollector.Beat], now: Date) throws {
+    func appendHeartbeats(_ beats: [HeartbeatCollector.Beat]) throws {
+        let now = Self.uptime()
         let due = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             state.pendingBeats.append(contentsOf: beats)
             if state.oldestPending == nil { state.oldestPending = now }
-            return state.pendingBeats.count >= Self.maximumPending || now.timeIntervalSince(state.oldestPending!) >= flushInterval
+            return isDue(state, now: now)
         }
         if due { try flush() }
     }
 
-    /// Writes buffered samples if the oldest has waited `flushInterval`.
-    func flushIfDue(now: Date) throws {
-        let due = state.withLock { state in state.oldestPending.map { now.timeIntervalSince($0) >= flushInterval } ?? false }
-        if due { try flush() }
+    /// Writes buffered items if the oldest has waited `flushInterval`.
+    func flushIfDue() throws {
+        let now = Self.uptime()
+        if state.withLock({ isDue($0, now: now) }) { try flush() }
     }
 
     /// Writes every buffered sample now.
@@ -166,10 +178,7 @@ extension StoreDatabase {
     func moveJournalSamples(builderID: Int64, extra: [CollectedSample], workoutID: Int64?, source: HKSourceRevision,
                             onlyAppAdded: Bool = false, _ db: Database) throws -> Int {
         let sourceRowID = try sourceID(source, db)
-        let insert = try db.cachedStatement(sql: """
-            INSERT INTO samples (uuid, type_id, start, "end", value, unit, source_id, device_id, metadata, workout_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insert = try SampleInsert(db)
         var moved = 0
         let rows = try Row.fetchCursor(db, sql: "SELECT payload FROM live_journal WHERE builder_id = ? AND kind = 1 ORDER BY seq",
                                        arguments: [builderID])
@@ -181,16 +190,17 @@ extension StoreDatabase {
                 throw HKError(.errorDatabaseInaccessible, "A journaled sample batch is damaged: \(error).")
             }
             for r in records where !onlyAppAdded || r.appAdded {
-                try insert.execute(arguments: [r.uuid, r.typeID, r.start, r.end, r.value, r.unitString, sourceRowID, r.deviceID,
-                                               r.metadataJSON, workoutID])
+                _ = try insert(uuid: r.uuid, typeID: r.typeID, start: r.start, end: r.end, value: r.value, unit: r.unitString,
+                               sourceID: sourceRowID, deviceID: r.deviceID, metadata: r.metadataJSON, workoutID: workoutID)
             }
             moved += onlyAppAdded ? records.filter(\.appAdded).count : records.count
         }
         for sample in extra where !onlyAppAdded || sample.appAdded {
             let typeRowID = try typeID(sample.type.identifier, db)
             let deviceRowID = try sample.device.map { try deviceID($0, db) }
-            try insert.execute(arguments: [sample.uuid, typeRowID, sample.start, sample.end, sample.value, sample.unitString,
-                                           sourceRowID, deviceRowID, sample.metadataJSON, workoutID])
+            _ = try insert(uuid: sample.uuid, typeID: typeRowID, start: sample.start, end: sample.end, value: sample.value,
+                           unit: sample.unitString, sourceID: sourceRowID, deviceID: deviceRowID, metadata: sample.metadataJSON,
+                           workoutID: workoutID)
         }
         return moved + extra.filter { !onlyAppAdded || $0.appAdded }.count
     }
