@@ -19,6 +19,9 @@ struct Workout: AsyncParsableCommand {
                                                 replay a recorded workout and save it
               workout list                      list the workouts in the store
               workout show 3F2A                 show a workout by (a prefix of) its UUID
+              workout show 3F2A --json          the same as JSON
+              workout delete 3F2A               delete a workout and its samples
+              workout recover --finish          save a workout interrupted by a crash
               workout condense --all            fold workouts' samples into compact series
               workout scan                      find Bluetooth LE heart-rate straps and power meters
               workout pair AA:BB:CC:DD:EE:FF    pair a sensor (unix:PATH for a simulated one)
@@ -28,7 +31,7 @@ struct Workout: AsyncParsableCommand {
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, Replay.self, List.self, Show.self, Condense.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
+        subcommands: [Demo.self, Replay.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
     )
 
     /// Registers the sensor transports, then runs the command.
