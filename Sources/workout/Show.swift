@@ -40,17 +40,40 @@ extension Workout {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a workout and its associated samples.",
-            discussion: "ID is the workout's UUID or a unique prefix of it, as `workout list` prints.\n\nExample:\n  workout show 3F2A91C0"
+            discussion: "ID is the workout's UUID or a unique prefix of it, as `workout list` prints.\n\nExamples:\n  workout show 3F2A91C0\n  workout show 3F2A91C0 --json\n  workout show 3F2A91C0 --chart ride.svg --max-heart-rate 185 --resting-heart-rate 50"
         )
 
         @OptionGroup var options: StoreOptions
         @Argument(help: "The workout's UUID or a unique prefix of it.") var id: String
         @Flag(help: "Print the workout as one JSON object: activities, events, statistics in their units.") var json = false
+        @Option(help: ArgumentHelp("Also write an SVG chart: heart rate and power on zone bands, time in zones.", valueName: "FILE.svg"))
+        var chart: String?
+        @Option(help: ArgumentHelp("Maximum heart rate for the chart's zones.", valueName: "BPM")) var maxHeartRate: Double = 190
+        @Option(help: ArgumentHelp("Resting heart rate for the chart's zones.", valueName: "BPM")) var restingHeartRate: Double = 55
+
+        func validate() throws {
+            guard restingHeartRate > 0, maxHeartRate > restingHeartRate + 10 else {
+                throw ValidationError("--max-heart-rate must be above --resting-heart-rate (by more than 10 bpm).")
+            }
+        }
 
         func run() async throws {
             try await reportingErrors {
                 let store = try await options.open()
                 let workout = try await findWorkout(id, store: store)
+                if let chart {
+                    let bpm = HKUnit.count().unitDivided(by: .minute())
+                    let svg = WorkoutChart(workout: workout,
+                                           heartRate: try await WorkoutAnalysis.points(.heartRate, unit: bpm, of: workout, store: store),
+                                           power: try await WorkoutAnalysis.points(.cyclingPower, unit: .watt(), of: workout, store: store),
+                                           zones: HeartRateReserveZones(maximum: maxHeartRate, resting: restingHeartRate)).svg()
+                    do {
+                        try svg.write(toFile: chart, atomically: true, encoding: .utf8)
+                    } catch {
+                        throw HKError(.errorInvalidArgument, "The chart cannot be written to \(chart): \(error.localizedDescription)")
+                    }
+                    FileHandle.standardError.write(Data("Wrote the chart to \(chart).\n".utf8))
+                }
                 if json {
                     print(try workoutJSON(workout))
                 } else {
