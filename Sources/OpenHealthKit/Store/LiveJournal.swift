@@ -180,11 +180,12 @@ extension StoreDatabase {
         let sourceRowID = try sourceID(source, db)
         let insert = try SampleInsert(db)
         var moved = 0
-        let rows = try Row.fetchCursor(db, sql: "SELECT payload FROM live_journal WHERE builder_id = ? AND kind = 1 ORDER BY seq",
-                                       arguments: [builderID])
-        var batches: [[UInt8]] = []
-        while let row = try rows.next() { batches.append([UInt8](row[0] as Data)) }
-        for batch in batches {
+        // One batch in memory at a time: a long workout's journal is larger than it is worth holding at once.
+        let nextBatch = try db.cachedStatement(sql: "SELECT seq, payload FROM live_journal WHERE builder_id = ? AND kind = 1 AND seq > ? ORDER BY seq LIMIT 1")
+        var after: Int64 = 0
+        while let row = try Row.fetchOne(nextBatch, arguments: [builderID, after]) {
+            after = row[0]
+            let batch = [UInt8](row[1] as Data)
             let records: [SampleBatchCodec.Record]
             do { records = try SampleBatchCodec.decode(batch) } catch {
                 throw HKError(.errorDatabaseInaccessible, "A journaled sample batch is damaged: \(error).")
