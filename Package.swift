@@ -41,6 +41,7 @@ let package = Package(
             dependencies: [
                 "FitnessSensors",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -50,6 +51,18 @@ let package = Package(
                 "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Reproducible physiological models that write the fixtures in fixtures/ (and the benchmark's).
+        .target(name: "FixtureSynthesis", dependencies: ["FitnessSensors"]),
+        .executableTarget(
+            name: "FixtureGenerator",
+            dependencies: ["FixtureSynthesis", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tools/FixtureGenerator"
+        ),
+        .executableTarget(
+            name: "ReplayBenchmark",
+            dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"],
+            path: "Benchmarks/ReplayBenchmark"
         ),
         .executableTarget(
             name: "SeriesBenchmark",
@@ -92,11 +105,15 @@ let package = Package(
             name: "OpenHealthKitTests",
             dependencies: ["OpenHealthKit", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors"]),
-        .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE"]),
+        .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors", "TestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
+        // Test helpers shared by the test targets (a manual clock).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE", "TestSupport"]),
         .testTarget(
             name: "BlueZTransportTests",
-            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport",
+                           .product(name: "SystemPackage", package: "swift-system")],
             exclude: ["Fixtures"]
         ),
     ],

@@ -67,7 +67,7 @@ let sensors = [
 for sensor in sensors { dataSource.attach(sensor) }
 builder.dataSource = dataSource
 let counter = Counter()
-builder.delegate = counter
+if ProcessInfo.processInfo.environment["NO_DELEGATE"] == nil { builder.delegate = counter }
 session.startActivity(with: origin)
 try await builder.beginCollection(at: origin)
 
@@ -76,6 +76,12 @@ store.wallClock = { Date() }
 let ticks = Int(hours * 3600 * rate)
 var memoryAtOneHour = 0.0
 let memoryAtStart = residentMegabytes()
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+let cpuStart = cpuSeconds()
 let start = DispatchTime.now().uptimeNanoseconds
 for i in 0 ..< ticks {
     let time = origin + Double(i) / rate
@@ -83,6 +89,13 @@ for i in 0 ..< ticks {
     if i == Int(3600 * rate) { memoryAtOneHour = residentMegabytes() }
 }
 let pipelineSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+let pipelineCPU = cpuSeconds() - cpuStart
+if ProcessInfo.processInfo.environment["PIPELINE_ONLY"] != nil {
+    // For profiling the pipeline alone: `PIPELINE_ONLY=1 perf record -g .build/release/LiveBenchmark`.
+    print(String(format: "pipeline %.0f readings/s (%.2f s wall, %.2f s CPU)", Double(ticks * sensors.count) / pipelineSeconds,
+                 pipelineSeconds, pipelineCPU))
+    exit(0)
+}
 let memoryAtEnd = residentMegabytes()
 let readings = ticks * sensors.count
 
@@ -125,6 +138,7 @@ let average = workout?.statistics(for: HKQuantityType(.heartRate))?.averageQuant
 print(String(format: "session: %.0f h, 4 sensors at %.0f Hz: %d readings", hours, rate, readings))
 print(String(format: "throughput  pipeline %10.0f readings/s   baseline (send only) %10.0f readings/s   ratio %.1f×   (target ≥ 1,000,000/s)",
              Double(readings) / pipelineSeconds, Double(readings) / baselineSeconds, pipelineSeconds / baselineSeconds))
+print(String(format: "            (%.2f s wall, %.2f s CPU on all threads)", pipelineSeconds, pipelineCPU))
 print(String(format: "latency     reading → delegate  p50 %.1f µs   p99 %.1f µs   (target p99 < 100 µs)",
              latencies[latencies.count / 2], latencies[latencies.count * 99 / 100]))
 print(String(format: "memory      RSS at start %.1f MB, at 1 h %.1f MB, at %.0f h %.1f MB", memoryAtStart, memoryAtOneHour, hours, memoryAtEnd))

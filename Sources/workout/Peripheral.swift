@@ -1,4 +1,6 @@
 import ArgumentParser
+import BluetoothLE
+import FitnessSensors
 import BlueZTransport
 import Dispatch
 import Foundation
@@ -25,7 +27,8 @@ extension Workout {
         @Option(help: ArgumentHelp("The socket path to listen at.", valueName: "PATH"))
         var listen: String
 
-        @Option(help: ArgumentHelp("Replay recorded notifications (not yet supported).", valueName: "FILE"))
+        @Option(help: ArgumentHelp("Serve the notifications a fixture recorded for this profile's measurement, at their recorded pace.",
+                                   valueName: "FILE"))
         var fixture: String?
 
         @Option(help: ArgumentHelp("The advertised name.", valueName: "NAME"))
@@ -39,15 +42,14 @@ extension Workout {
 
         func run() async throws {
             try await reportingErrors {
-                if fixture != nil {
-                    throw CommandFailure("--fixture is not yet supported: replaying recorded notifications arrives with the fixture format.")
-                }
                 var profile = PeripheralProfile.kind(PeripheralProfile.Kind(rawValue: self.profile)!)
+                let recorded = try fixture.map { try RecordedNotifications(path: $0, characteristic: profile.measurement) }
                 if let name { profile.name = name }
                 let listener = try UnixListener(path: listen)
                 defer { listener.close() }
                 let peripheral = SimulatedPeripheral(profile: profile)
                 let interval = profile.interval
+                let measurement = profile.measurement
                 print("Simulated \(profile.kind.rawValue) sensor '\(profile.name)' at unix:\(listen); Ctrl-C stops it.")
                 fflush(nil)
                 await withTaskGroup(of: Void.self) { group in
@@ -59,6 +61,17 @@ extension Workout {
                     }
                     group.addTask {
                         let clock = ContinuousClock()
+                        if let recorded {
+                            // The recording, at its own pace, from the start again when it ends.
+                            while !Task.isCancelled {
+                                let start = clock.now
+                                for (seconds, bytes) in recorded.notifications {
+                                    do { try await clock.sleep(until: start.advanced(by: .milliseconds(Int64(seconds * 1000)))) } catch { return }
+                                    await peripheral.publish(bytes, of: measurement)
+                                }
+                                do { try await clock.sleep(for: interval) } catch { return }
+                            }
+                        }
                         var next = clock.now
                         while !Task.isCancelled {
                             next = next.advanced(by: interval)
@@ -71,6 +84,36 @@ extension Workout {
                     await peripheral.disconnectAll()
                 }
             }
+        }
+    }
+}
+
+/// The notifications of one characteristic a fixture recorded, from its first sensor that has any: (seconds since
+/// the first of them, bytes). Read whole before serving, so a bad file fails before the socket opens.
+struct RecordedNotifications: Sendable {
+    var notifications: [(Double, [UInt8])] = []
+
+    init(path: String, characteristic: BluetoothUUID) throws {
+        guard let wanted = characteristic.shortValue else {
+            throw CommandFailure("The profile's measurement has no 16-bit UUID.")
+        }
+        let reader: FixtureReader
+        do { reader = try FixtureReader(path: path) } catch { throw CommandFailure(error.description) }
+        var sensor: Int?
+        var first: Double?
+        do {
+            while let event = try reader.next() {
+                guard case let .notification(index, uuid, bytes) = event.kind, uuid == wanted, sensor == nil || sensor == index else { continue }
+                sensor = index
+                let start = first ?? event.seconds
+                first = start
+                notifications.append((event.seconds - start, bytes))
+            }
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        guard !notifications.isEmpty else {
+            throw CommandFailure("\(path) holds no 0x\(String(wanted, radix: 16, uppercase: true)) notifications for this profile.")
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZTransport
+import FitnessSensors
 import Foundation
 import OpenHealthKit
 
@@ -10,6 +11,7 @@ extension Workout {
             discussion: """
                 Example:
                   workout record --activity cycling --sensor unix:/tmp/power.sock
+                  workout record --activity running --save-fixture run.jsonl   also keep the raw notifications
                 """
         )
 
@@ -20,6 +22,8 @@ extension Workout {
         var sensors: [String] = []
         @Option(help: ArgumentHelp("End after this many seconds instead of at Ctrl-C.", valueName: "S"))
         var duration: Double?
+        @Option(help: ArgumentHelp("Also write what the sensors send, raw, as a fixture (see fixtures/FORMAT.md).", valueName: "FILE"))
+        var saveFixture: String?
 
         func validate() throws {
             guard HKWorkoutActivityType(name: activity) != nil else { throw ValidationError("'\(activity)' is not an activity type.") }
@@ -29,8 +33,17 @@ extension Workout {
         func run() async throws {
             try await reportingErrors {
                 let store = try await options.open()
-                let attached = try sensors.map { try makeSensor(identifier: $0) }
+                let start = Date()
+                let recorder = try saveFixture.map { try FixtureRecorder(path: $0, start: start) }
+                var sensorOptions = BLESensor.Options()
+                sensorOptions.tap = recorder
+                if let recorder { SensorTransports.register(tap: recorder) }
+                let attached = try sensors.map { try makeSensor(identifier: $0, options: sensorOptions) }
                 let paired = try store.pairedSensors()
+                // Fixture ids: the sensors' identifiers, as they are unique.
+                for identifier in attached.map(\.identifier) + paired.map(\.identifier) {
+                    recorder?.register(identifier: identifier, as: identifier)
+                }
                 guard !attached.isEmpty || !paired.isEmpty else {
                     throw CommandFailure("There is no sensor to record from; pair one with `workout pair ADDRESS` or pass --sensor ADDRESS.")
                 }
@@ -47,9 +60,8 @@ extension Workout {
                     HKQuantityType(.cyclingSpeed), HKQuantityType(.distanceCycling), HKQuantityType(.distanceWalkingRunning),
                     HKQuantityType(.activeEnergyBurned),
                 ]
-                let types = dataSource.typesToCollect.union(sensorTypes).map { $0 as HKSampleType } + [.workoutType()]
+                let types = dataSource.typesToCollect.union(sensorTypes).map { $0 as HKSampleType } + [.workoutType(), HKSeriesType.heartbeat()]
                 try await store.requestAuthorization(toShare: Set(types), read: Set(types.map { $0 as HKObjectType }))
-                let start = Date()
                 session.startActivity(with: start)
                 try await builder.beginCollection(at: start)
                 let names = (attached.map(\.name) + paired.map(\.name)).joined(separator: ", ")
@@ -64,10 +76,20 @@ extension Workout {
                     group.cancelAll()
                 }
                 let end = Date()
+                recorder?.record(.end, at: end)
                 session.end()
                 try await builder.endCollection(at: end)
                 guard let workout = try await builder.finishWorkout() else {
                     throw CommandFailure("The workout could not be saved.")
+                }
+                if let recorder {
+                    let described = dataSource.sensors.map { sensor in
+                        FixtureHeader.SensorDescription(
+                            id: sensor.identifier, name: sensor.name, services: [], capabilities: sensor.capabilities.names,
+                            deviceInformation: .init(sensor.deviceInformation))
+                    }
+                    try recorder.finish(session: .init(activity: activity, location: nil), sensors: described)
+                    print("Saved the raw notifications to \(recorder.path).")
                 }
                 try await printWorkout(workout.uuid, store: store)
             }

@@ -7,10 +7,13 @@ import OpenHealthKit
 /// Connects the store's paired sensors to BlueZ: `ble:` addresses over L2CAP, `unix:` paths to
 /// simulated peripherals. Called once at start-up; OpenHealthKit itself never imports BlueZTransport.
 enum SensorTransports {
-    static func register() {
+    /// Registers the connectors; with a `tap`, every sensor they make passes its raw bytes to it.
+    static func register(tap: (any NotificationTap)? = nil) {
+        var options = BLESensor.Options()
+        options.tap = tap
         for scheme in ["ble", "unix"] {
-            SensorConnectors.register(scheme: scheme) { paired in
-                try makeSensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities)
+            SensorConnectors.register(scheme: scheme) { [options] paired in
+                try makeSensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities, options: options)
             }
         }
     }

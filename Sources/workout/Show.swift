@@ -40,26 +40,90 @@ extension Workout {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a workout and its associated samples.",
-            discussion: "ID is the workout's UUID or a unique prefix of it, as `workout list` prints.\n\nExample:\n  workout show 3F2A91C0"
+            discussion: "ID is the workout's UUID or a unique prefix of it, as `workout list` prints.\n\nExamples:\n  workout show 3F2A91C0\n  workout show 3F2A91C0 --json\n  workout show 3F2A91C0 --chart ride.svg --max-heart-rate 185 --resting-heart-rate 50"
         )
 
         @OptionGroup var options: StoreOptions
         @Argument(help: "The workout's UUID or a unique prefix of it.") var id: String
+        @Flag(help: "Print the workout as one JSON object: activities, events, statistics in their units.") var json = false
+        @Option(help: ArgumentHelp("Also write an SVG chart: heart rate and power on zone bands, time in zones.", valueName: "FILE.svg"))
+        var chart: String?
+        @Option(help: ArgumentHelp("Maximum heart rate for the chart's zones.", valueName: "BPM")) var maxHeartRate: Double = 190
+        @Option(help: ArgumentHelp("Resting heart rate for the chart's zones.", valueName: "BPM")) var restingHeartRate: Double = 55
+
+        func validate() throws {
+            guard restingHeartRate > 0, maxHeartRate > restingHeartRate + 10 else {
+                throw ValidationError("--max-heart-rate must be above --resting-heart-rate (by more than 10 bpm).")
+            }
+        }
 
         func run() async throws {
             try await reportingErrors {
                 let store = try await options.open()
-                let workouts = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store)
-                let matches = workouts.filter { $0.uuid.uuidString.lowercased().hasPrefix(id.lowercased()) }
-                guard matches.count == 1, let workout = matches.first else {
-                    throw HKError(.errorInvalidArgument, matches.isEmpty
-                                  ? "No workout's ID starts with '\(id)'; `workout list` shows them."
-                                  : "'\(id)' matches \(matches.count) workouts; give more of the ID.")
+                let workout = try await findWorkout(id, store: store)
+                if let chart {
+                    let bpm = HKUnit.count().unitDivided(by: .minute())
+                    let svg = WorkoutChart(workout: workout,
+                                           heartRate: try await WorkoutAnalysis.points(.heartRate, unit: bpm, of: workout, store: store),
+                                           power: try await WorkoutAnalysis.points(.cyclingPower, unit: .watt(), of: workout, store: store),
+                                           zones: HeartRateReserveZones(maximum: maxHeartRate, resting: restingHeartRate)).svg()
+                    do {
+                        try svg.write(toFile: chart, atomically: true, encoding: .utf8)
+                    } catch {
+                        throw HKError(.errorInvalidArgument, "The chart cannot be written to \(chart): \(error.localizedDescription)")
+                    }
+                    FileHandle.standardError.write(Data("Wrote the chart to \(chart).\n".utf8))
                 }
-                try await printWorkout(workout.uuid, store: store)
+                if json {
+                    print(try workoutJSON(workout))
+                } else {
+                    try await printWorkout(workout.uuid, store: store)
+                }
             }
         }
     }
+}
+
+/// A workout as JSON: dates in ISO 8601, durations in seconds, statistics in their type's storage unit (named).
+func workoutJSON(_ workout: HKWorkout) throws -> String {
+    let iso = ISO8601DateFormatter()
+    func statistics(_ all: [HKQuantityType: HKStatistics]) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for (type, statistic) in all {
+            let name = type.identifier.replacingOccurrences(of: "HKQuantityTypeIdentifier", with: "")
+            let unit = type.storageUnit
+            var entry: [String: Any] = ["unit": unit.unitString]
+            let style = type.aggregationStyle
+            if style == .cumulative {
+                entry["sum"] = statistic.sumQuantity()?.doubleValue(for: unit) ?? NSNull()
+            } else {
+                entry["average"] = statistic.averageQuantity()?.doubleValue(for: unit) ?? NSNull()
+                entry["minimum"] = statistic.minimumQuantity()?.doubleValue(for: unit) ?? NSNull()
+                entry["maximum"] = statistic.maximumQuantity()?.doubleValue(for: unit) ?? NSNull()
+            }
+            result[name] = entry
+        }
+        return result
+    }
+    let object: [String: Any] = [
+        "uuid": workout.uuid.uuidString,
+        "activityType": workout.workoutActivityType.name,
+        "start": iso.string(from: workout.startDate),
+        "end": iso.string(from: workout.endDate),
+        "duration": workout.duration,
+        "source": workout.sourceRevision.source.bundleIdentifier,
+        "events": (workout.workoutEvents ?? []).map { event in
+            ["type": event.type.name, "start": iso.string(from: event.dateInterval.start), "duration": event.dateInterval.duration] as [String: Any]
+        },
+        "activities": workout.workoutActivities.map { activity in
+            ["activityType": activity.workoutConfiguration.activityType.name, "start": iso.string(from: activity.startDate),
+             "end": activity.endDate.map { iso.string(from: $0) } ?? NSNull(), "duration": activity.duration,
+             "statistics": statistics(activity.allStatistics)] as [String: Any]
+        },
+        "statistics": statistics(workout.allStatistics),
+    ]
+    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    return String(decoding: data, as: UTF8.self)
 }
 
 /// Prints a workout's summary and the statistics of its associated samples.

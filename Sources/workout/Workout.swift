@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZTransport
+import FitnessSensors
 import Foundation
 import OpenHealthKit
 
@@ -14,8 +15,13 @@ struct Workout: AsyncParsableCommand {
 
             Examples:
               workout demo                      save a sample run with heart rate, energy and distance
+              workout replay fixtures/run-45min.jsonl --instant
+                                                replay a recorded workout and save it
               workout list                      list the workouts in the store
               workout show 3F2A                 show a workout by (a prefix of) its UUID
+              workout show 3F2A --json          the same as JSON
+              workout delete 3F2A               delete a workout and its samples
+              workout recover --finish          save a workout interrupted by a crash
               workout condense --all            fold workouts' samples into compact series
               workout profile --born 1986-04-12 set what system zones are computed from
               workout zones                     show the preferred heart-rate and power zones
@@ -27,7 +33,7 @@ struct Workout: AsyncParsableCommand {
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, List.self, Show.self, Condense.self, Profile.self, Zones.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
+        subcommands: [Demo.self, Replay.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, Profile.self, Zones.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
     )
 
     /// Registers the sensor transports, then runs the command.
@@ -49,6 +55,7 @@ struct StoreOptions: ParsableArguments {
         let types: Set<HKSampleType> = [
             .workoutType(), HKQuantityType(.heartRate), HKQuantityType(.activeEnergyBurned),
             HKQuantityType(.distanceWalkingRunning), HKQuantityType(.distanceCycling), HKQuantityType(.cyclingPower),
+            HKQuantityType(.cyclingCadence), HKQuantityType(.cyclingSpeed), HKSeriesType.heartbeat(),
         ]
         try await healthStore.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
         return healthStore
@@ -80,6 +87,7 @@ private func oneSentence(_ error: any Error) -> any Error {
     case let error as HKError: message = error.message
     case let error as BlueZError: message = error.message
     case let error as CommandFailure: message = error.message
+    case let error as FixtureError: message = error.description
     default: return error
     }
     FileHandle.standardError.write(Data("workout: \(message)\n".utf8))

@@ -2,6 +2,7 @@ import BluetoothLE
 @testable import BlueZTransport
 import FitnessSensors
 import Foundation
+import TestSupport
 import Testing
 
 /// A `BLESensor` against a simulated peripheral over `socketpair(AF_UNIX, SOCK_SEQPACKET)`: the same

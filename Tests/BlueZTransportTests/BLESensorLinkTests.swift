@@ -3,6 +3,7 @@ import BluetoothLE
 import FitnessSensors
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// Link loss, reconnection, duplicates, silence and malformed input, over real socket pairs.

@@ -73,11 +73,44 @@ import Testing
         #expect(result.stderr == "workout: There is no sensor to record from; pair one with `workout pair ADDRESS` or pass --sensor ADDRESS.\n")
     }
 
-    @Test func fixtureIsNotYetSupported() throws {
-        let result = try Tool.run(["peripheral", "--profile", "cycling-power", "--listen", "/tmp/unused.sock", "--fixture", "ride.json"])
-        #expect(result.status == 1)
-        #expect(result.stderr == "workout: --fixture is not yet supported: replaying recorded notifications arrives with the fixture format.\n")
+    @Test func fixtureErrorsAreOneSentence() throws {
+        let missing = try Tool.run(["peripheral", "--profile", "cycling-power", "--listen", "/tmp/unused.sock", "--fixture", "ride.json"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasPrefix("workout: ride.json") && missing.stderr.hasSuffix(".\n"))
+        let run = Self.fixtures.appendingPathComponent("run-45min.jsonl").path
+        let wrongProfile = try Tool.run(["peripheral", "--profile", "cycling-power", "--listen", "/tmp/unused.sock", "--fixture", run])
+        #expect(wrongProfile.status == 1)
+        #expect(wrongProfile.stderr == "workout: \(run) holds no 0x2A63 notifications for this profile.\n")
     }
+
+    /// A strap serving a recorded run's notifications: what is recorded from it is the run's warm-up (about 80 bpm).
+    /// (One second of real time.)
+    @Test func recordFromAStrapReplayingAFixture() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socket = directory.appendingPathComponent("strap.sock").path
+        let peripheral = Process()
+        peripheral.executableURL = Tool.url
+        peripheral.arguments = ["peripheral", "--profile", "heart-rate", "--listen", socket, "--fixture",
+                                Self.fixtures.appendingPathComponent("run-45min.jsonl").path]
+        let output = Pipe()
+        peripheral.standardOutput = output
+        try peripheral.run()
+        defer { if peripheral.isRunning { peripheral.terminate() } }
+        _ = output.fileHandleForReading.availableData  // listening
+        let record = try Tool.run(["record", "--activity", "running", "--sensor", "unix:\(socket)", "--duration", "1",
+                                   "--store", directory.appendingPathComponent("store.sqlite").path])
+        #expect(record.status == 0, "\(record.stderr)")
+        let heart = try #require(record.stdout.split(separator: "\n").first { $0.contains("heart rate ") })
+        let maximum = heart.split(separator: " ").compactMap { Double($0) }.last ?? 0
+        #expect(maximum > 60 && maximum < 100, "\(heart)")
+        kill(peripheral.processIdentifier, SIGINT)
+        peripheral.waitUntilExit()
+    }
+
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("fixtures")
 
     @Test func pairingNothingIsOneSentence() throws {
         let result = try Tool.run(["pair", "unix:/nonexistent/strap.sock", "--store", "/tmp/unused-\(UUID()).sqlite"])

@@ -2,6 +2,7 @@ import BluetoothLE
 @testable import BlueZTransport
 import FitnessSensors
 import Foundation
+import TestSupport
 import Testing
 
 /// The scan path over the HCI event seam: H4 event packets in a socket pair, as a raw HCI socket

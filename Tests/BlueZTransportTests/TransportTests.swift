@@ -4,6 +4,7 @@ import FitnessSensors
 import Foundation
 import Glibc
 import SystemPackage
+import TestSupport
 import Testing
 
 /// Whether this kernel lacks Bluetooth: the case the clear-failure tests are about. On a kernel with

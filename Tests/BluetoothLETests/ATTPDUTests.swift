@@ -1,5 +1,6 @@
 import BluetoothLE
 import FitnessSensors
+import TestSupport
 import Testing
 
 /// Decodes `wire` as `P`, compares with `value`, re-encodes, and checks the dispatcher agrees.

@@ -1,5 +1,6 @@
 import BluetoothLE
 import FitnessSensors
+import TestSupport
 import Testing
 
 /// The client's correlation rules, event by event, without async.

@@ -1,4 +1,5 @@
 import BluetoothLE
+import TestSupport
 import Testing
 
 /// The transaction timeout, on a manual clock: no test sleeps.

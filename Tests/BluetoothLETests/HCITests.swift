@@ -1,5 +1,6 @@
 import BluetoothLE
 import FitnessSensors
+import TestSupport
 import Testing
 
 @Suite struct HCITests {

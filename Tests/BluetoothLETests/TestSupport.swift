@@ -1,32 +1,9 @@
 import FitnessSensors
+import TestSupport
 import Testing
 
-/// Parses "10 01 00 FF FF" (spaces optional) into bytes; traps on a typo in a test vector.
-func bytes(_ hex: String) -> [UInt8] {
-    let digits = hex.filter { !$0.isWhitespace }
-    precondition(digits.count % 2 == 0, "odd hex digit count in test vector \(hex)")
-    var result: [UInt8] = []
-    var index = digits.startIndex
-    while index < digits.endIndex {
-        let next = digits.index(index, offsetBy: 2)
-        result.append(UInt8(digits[index ..< next], radix: 16)!)
-        index = next
-    }
-    return result
-}
-
-/// A small deterministic generator (SplitMix64) so random-input tests are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// Parses "10 01 00 FF FF" (spaces optional) into bytes.
+func bytes(_ hex: String) -> [UInt8] { bytes(fromHex: hex) }
 
 /// Asserts that every proper prefix of `full` fails to decode with a `DecodeError` whose offset
 /// lies inside the prefix (or at its end), and never traps. Prefix lengths in `valid` are ones the

@@ -1,4 +1,5 @@
 import FitnessSensors
+import TestSupport
 import Testing
 
 /// Random bytes into every decoder: each must either decode or throw a ``DecodeError`` with an

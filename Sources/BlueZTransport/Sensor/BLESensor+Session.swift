@@ -93,6 +93,7 @@ extension BLESensor {
     /// Decodes a value and pushes its readings; a malformed value is logged and skipped.
     private func deliver(_ characteristic: UInt16, _ bytes: [UInt8], at arrival: TimeInterval,
                          interpreter: inout SensorReadingInterpreter) {
+        options.tap?.sensor(identifier, received: bytes, characteristic: characteristic, at: wallClock())
         let payload: SensorPayload
         do { payload = try SensorPayload.decode(characteristic: characteristic, bytes: bytes) } catch {
             logger.warning("\(identifier): malformed 0x\(String(characteristic, radix: 16, uppercase: true)) value [\(bytes.map { String(format: "%02X", $0) }.joined(separator: " "))]: \(error); skipped")

@@ -38,6 +38,9 @@ public final class BLESensor: Sensor {
         public var wheelCircumference: Double = WheelSpeedCalculator.defaultWheelCircumference
         /// Seconds within which identical notifications are one re-delivered notification.
         public var duplicateWindow: TimeInterval = 0.1
+        /// Hears the raw bytes of every value delivered (after duplicates are dropped) and every connection
+        /// change, before decoding: how `workout record --save-fixture` records a fixture.
+        public var tap: (any NotificationTap)?
 
         public init() {}
     }
@@ -104,7 +107,9 @@ public final class BLESensor: Sensor {
     /// Delivers one event, stamped now, unless the sensor was stopped.
     func emit(_ kind: SensorEvent.Kind) {
         deliveryLock.withLock {
-            handler?(SensorEvent(timestamp: wallClock(), kind: kind))
+            let now = wallClock()
+            if case .connection(let state) = kind { options.tap?.sensor(identifier, changedTo: state, at: now) }
+            handler?(SensorEvent(timestamp: now, kind: kind))
         }
     }
 

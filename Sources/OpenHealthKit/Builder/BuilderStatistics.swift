@@ -3,14 +3,18 @@ import Foundation
 /// A builder's running statistics: one accumulator per quantity type for the whole workout, and one per type for
 /// each activity over the activity's own span. Fed with collected samples in time order; O(1) per sample.
 struct BuilderStatistics: Sendable {
-    private var workout: [HKQuantityType: StatisticsAccumulator] = [:]
+    // Keyed by type identifier: hashing a string is cheaper than `HKQuantityType`'s NSObject equality.
+    private var workout: [String: StatisticsAccumulator] = [:]
+    private var types: [String: HKQuantityType] = [:]
     private var activities: [UUID: ActivityAccumulators] = [:]
-    private(set) var collectedTypes: Set<HKQuantityType> = []
+
+    /// The types collected so far.
+    var collectedTypes: Set<HKQuantityType> { Set(types.values) }
 
     private struct ActivityAccumulators: Sendable {
         var start: Double
         var end: Double
-        var byType: [HKQuantityType: StatisticsAccumulator] = [:]
+        var byType: [String: StatisticsAccumulator] = [:]
     }
 
     /// Begins keeping statistics for an activity spanning `[start, end)` (end open while it runs).
@@ -25,12 +29,13 @@ struct BuilderStatistics: Sendable {
 
     mutating func add(_ sample: CollectedSample) {
         let type = sample.type
-        collectedTypes.insert(type)
-        workout[type, default: StatisticsAccumulator(style: type.aggregationStyle, rangeStart: -.greatestFiniteMagnitude,
+        let key = type.identifier
+        if types[key] == nil { types[key] = type }
+        workout[key, default: StatisticsAccumulator(style: type.aggregationStyle, rangeStart: -.greatestFiniteMagnitude,
                                                      rangeEnd: .greatestFiniteMagnitude)]
             .add(start: sample.start, end: sample.end, value: sample.value, source: 0)
         for (uuid, activity) in activities where sample.start < activity.end && max(sample.end, sample.start) >= activity.start {
-            activities[uuid]!.byType[type, default: StatisticsAccumulator(style: type.aggregationStyle, rangeStart: activity.start,
+            activities[uuid]!.byType[key, default: StatisticsAccumulator(style: type.aggregationStyle, rangeStart: activity.start,
                                                                           rangeEnd: activity.end)]
                 .add(start: sample.start, end: sample.end, value: sample.value, source: 0)
         }
@@ -38,13 +43,14 @@ struct BuilderStatistics: Sendable {
 
     /// The workout's statistics for one type, as of `now` (a held heart-rate value counts until now at most).
     func statistics(for type: HKQuantityType, start: Date?, through now: Date, source: HKSource) -> HKStatistics? {
-        guard let accumulator = workout[type] else { return nil }
+        guard let accumulator = workout[type.identifier] else { return nil }
         return Self.make(type, accumulator, start: start ?? now, end: now, source: source)
     }
 
     func allStatistics(start: Date?, through now: Date, source: HKSource) -> [HKQuantityType: HKStatistics] {
         var result: [HKQuantityType: HKStatistics] = [:]
-        for (type, accumulator) in workout {
+        for (key, accumulator) in workout {
+            guard let type = types[key] else { continue }
             result[type] = Self.make(type, accumulator, start: start ?? now, end: now, source: source)
         }
         return result
@@ -55,7 +61,8 @@ struct BuilderStatistics: Sendable {
         guard let activity = activities[uuid] else { return [:] }
         let end = min(now.storeValue, activity.end)
         var result: [HKQuantityType: HKStatistics] = [:]
-        for (type, accumulator) in activity.byType {
+        for (key, accumulator) in activity.byType {
+            guard let type = types[key] else { continue }
             result[type] = Self.make(type, accumulator, start: Date(storeValue: activity.start), end: Date(storeValue: end),
                                      source: source)
         }

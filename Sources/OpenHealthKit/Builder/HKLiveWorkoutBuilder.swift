@@ -27,7 +27,13 @@ extension HKLiveWorkoutBuilderDelegate {
 /// HealthKit: HKLiveWorkoutBuilder.
 public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     let delegateQueue = DispatchQueue(label: "OpenHealthKit.HKLiveWorkoutBuilder.delegate")
-    private let pendingTypes = Mutex<Set<HKSampleType>?>(nil)
+    private let deliveries = Mutex<Deliveries>(Deliveries())
+
+    private struct Deliveries {
+        var pending: Set<HKSampleType>?
+        /// How many collections arrived since the last delivery began.
+        var arrivals = 0
+    }
     private weak var session: HKWorkoutSession?
     private var flushTask: Task<Void, Never>?
     private weak var storedDelegate: HKLiveWorkoutBuilderDelegate?
@@ -148,7 +154,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
             while !Task.isCancelled {
                 try? await clock.sleep(for: .milliseconds(250))
                 guard let journal = self?.currentJournal else { return }
-                try? journal.flushIfDue(now: store.wallClock())
+                try? journal.flushIfDue()
                 self?.checkZones(at: store.wallClock())
             }
         }
@@ -167,22 +173,43 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
 
     override func didCollect(_ samples: [CollectedSample]) {
         guard delegate != nil else { return }
-        // Coalesce: one delegate call carries every type collected since the last one was delivered.
-        let schedule = pendingTypes.withLock { pending -> Bool in
-            if pending == nil {
-                pending = Set(samples.map { $0.type as HKSampleType })
+        // Coalesce: `pending` is non-nil from the moment a delivery is scheduled until a delivery finds nothing new;
+        // readings arriving meanwhile only add their types. A lone reading is delivered at once; under a flood
+        // (three readings or more arrive while the delegate runs) deliveries are spaced a millisecond apart, so the
+        // delegate is not called once per reading.
+        let schedule = deliveries.withLock { state -> Bool in
+            state.arrivals += 1
+            guard state.pending != nil else {
+                state.pending = Set(samples.map { $0.type as HKSampleType })
                 return true
             }
-            for sample in samples where !pending!.contains(sample.type) { pending!.insert(sample.type) }
+            for sample in samples where !state.pending!.contains(sample.type) { state.pending!.insert(sample.type) }
             return false
         }
-        guard schedule else { return }
-        delegateQueue.async { [self] in
-            let collected = pendingTypes.withLock { pending -> Set<HKSampleType> in
-                defer { pending = nil }
-                return pending ?? []
+        if schedule { scheduleDelivery(after: nil) }
+    }
+
+    private func scheduleDelivery(after delay: DispatchTimeInterval?) {
+        let deliver: @Sendable () -> Void = { [self] in
+            let collected = deliveries.withLock { state -> Set<HKSampleType> in
+                defer { state.pending = []; state.arrivals = 0 }
+                return state.pending ?? []
             }
-            delegate?.workoutBuilder(self, didCollectDataOf: collected)
+            if !collected.isEmpty { delegate?.workoutBuilder(self, didCollectDataOf: collected) }
+            let next = deliveries.withLock { state -> DispatchTimeInterval?? in
+                if state.pending?.isEmpty ?? true {
+                    state.pending = nil
+                    return .none
+                }
+                // Many readings arrived while the delegate ran: a flood; wait a millisecond for the next delivery.
+                return .some(state.arrivals >= 3 ? .milliseconds(1) : nil)
+            }
+            if case .some(let delay) = next { scheduleDelivery(after: delay) }
+        }
+        if let delay {
+            delegateQueue.asyncAfter(deadline: .now() + delay, execute: deliver)
+        } else {
+            delegateQueue.async(execute: deliver)
         }
     }
 

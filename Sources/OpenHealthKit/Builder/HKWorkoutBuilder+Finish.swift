@@ -41,6 +41,9 @@ extension HKWorkoutBuilder {
                     if let liveJournal {
                         _ = try database.moveJournalSamples(builderID: liveJournal.builderID, extra: box.value.1,
                                                             workoutID: workoutID, source: revision, db)
+                        let beats = try database.journalHeartbeats(builderID: liveJournal.builderID, db)
+                            + liveJournal.takePendingHeartbeats()
+                        try self.saveHeartbeats(beats, workoutID: workoutID, source: revision, database, db)
                         try liveJournal.close(db)
                     } else {
                         _ = try database.moveJournalSamples(builderID: -1, extra: box.value.1, workoutID: workoutID,
@@ -57,13 +60,38 @@ extension HKWorkoutBuilder {
             // Nothing was saved: the builder can be finished again.
             locked {
                 lifecycle = BuilderLifecycle(phase: .ended, startDate: lifecycle.startDate, endDate: lifecycle.endDate)
-                if let liveJournal, !pending.isEmpty { try? liveJournal.append(pending, now: healthStore.wallClock()) }
+                if let liveJournal, !pending.isEmpty { try? liveJournal.append(pending) }
             }
             throw error
         }
         healthStore.notifyChange()
         didFinish()
         return workout
+    }
+
+    /// Saves heartbeats rebuilt from RR intervals as heartbeat series associated with the workout, in series of at
+    /// most `HKHeartbeatSeriesBuilder.maximumCount` beats. Skipped (and logged) when this client may not save
+    /// heartbeat series: they are an addition to the workout, not a reason to lose it.
+    func saveHeartbeats(_ beats: [HeartbeatCollector.Beat], workoutID: Int64, source: HKSourceRevision, _ database: StoreDatabase,
+                        _ db: Database) throws {
+        guard !beats.isEmpty else { return }
+        do {
+            try healthStore.checkShareAuthorization(for: [HKSeriesType.heartbeat()], db)
+        } catch {
+            HKWorkoutSession.logger.notice("Heartbeats not saved: \((error as? HKError)?.message ?? "\(error)")")
+            return
+        }
+        let size = HKHeartbeatSeriesBuilder.maximumCount
+        var series: [HKObject] = []
+        for start in stride(from: 0, to: beats.count, by: size) {
+            let chunk = beats[start ..< min(beats.count, start + size)]
+            let origin = chunk.first!.time
+            let encoded = chunk.map { HeartbeatSeriesCodec.Beat(offset: $0.time - origin, precededByGap: $0.precededByGap) }
+            series.append(HKHeartbeatSeriesSample(count: encoded.count, startDate: Date(storeValue: origin),
+                                                  endDate: Date(storeValue: chunk.last!.time), uuid: FastUUID.next(), metadata: nil,
+                                                  device: device, sourceRevision: source, beats: encoded))
+        }
+        _ = try database.insert(series, source: source, workoutID: workoutID, db)
     }
 
     /// Discards the workout. Samples the app added stay in the store, unassociated; samples a data source

@@ -101,7 +101,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     // MARK: Lifecycle
 
     public func beginCollection(at startDate: Date) async throws {
-        let zoneConfigurations = try await resolvedZoneConfigurations()
+        let zoneConfigurations = try resolvedZoneConfigurations()
         try locked {
             var next = lifecycle
             try next.begin(at: startDate)
@@ -168,12 +168,19 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
                 throw HKError(.errorInvalidArgument, "Samples can be added once collection has begun.")
             }
             for sample in samples { statisticsState.add(sample) }
-            try journal.append(appAdded ? samples.map { var s = $0; s.appAdded = true; return s } : samples,
-                               now: healthStore.wallClock())
+            try journal.append(appAdded ? samples.map { var s = $0; s.appAdded = true; return s } : samples)
             return zoneState.collect(samples)
         }
         didCollect(samples)
         if !zoneChanges.isEmpty { didUpdateZones(zoneChanges) }
+    }
+
+    /// Journals heartbeats rebuilt from RR intervals; they become the workout's heartbeat series when it is finished.
+    func collectHeartbeats(_ beats: [HeartbeatCollector.Beat]) throws {
+        try locked {
+            guard lifecycle.phase == .active, let journal else { return }
+            try journal.appendHeartbeats(beats)
+        }
     }
 
     public func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent]) async throws {

@@ -39,7 +39,7 @@ enum CollectionPlan {
         default:
             break
         }
-        return Set(identifiers.map { HKQuantityType($0) })
+        return Set(identifiers.map { HKQuantityType.interned($0) })
     }
 }
 
@@ -80,7 +80,7 @@ struct ReadingMapper {
         case .distance(let reading):
             defer { lastDistance = time }
             guard reading.metres > 0 else { return }
-            let type = HKQuantityType(HKWorkout.distanceType(for: activity))
+            let type = HKQuantityType.interned(HKWorkout.distanceType(for: activity))
             out.append(CollectedSample(type: type, start: min(lastDistance ?? time, time), end: time, value: reading.metres,
                                        device: device))
         case .battery:
@@ -96,11 +96,11 @@ struct ReadingMapper {
 
     /// Types looked up once (creating an `HKQuantityType` costs a dictionary lookup and an object).
     enum Types {
-        static let heartRate = HKQuantityType(.heartRate)
-        static let cyclingPower = HKQuantityType(.cyclingPower)
-        static let cyclingCadence = HKQuantityType(.cyclingCadence)
-        static let cyclingSpeed = HKQuantityType(.cyclingSpeed)
-        static let runningSpeed = HKQuantityType(.runningSpeed)
-        static let activeEnergy = HKQuantityType(.activeEnergyBurned)
+        static let heartRate = HKQuantityType.interned(.heartRate)
+        static let cyclingPower = HKQuantityType.interned(.cyclingPower)
+        static let cyclingCadence = HKQuantityType.interned(.cyclingCadence)
+        static let cyclingSpeed = HKQuantityType.interned(.cyclingSpeed)
+        static let runningSpeed = HKQuantityType.interned(.runningSpeed)
+        static let activeEnergy = HKQuantityType.interned(.activeEnergyBurned)
     }
 }

@@ -27,6 +27,14 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     private var channels: [String: Channel] = [:]
     /// `typesToCollect`, computed when something it depends on changes rather than per reading.
     private var typesCache: Set<HKQuantityType>?
+    /// The same set for the hot path: identities of the (interned) instances, and identifiers for any other.
+    private var collectedIDs: Set<ObjectIdentifier> = []
+    private var collectedIdentifiers: Set<String> = []
+
+    private func collects(_ type: HKQuantityType) -> Bool {
+        _ = currentTypes()
+        return collectedIDs.contains(ObjectIdentifier(type)) || collectedIdentifiers.contains(type.identifier)
+    }
 
     /// What the data source keeps per sensor; touched only under the data source's lock.
     private final class Channel: @unchecked Sendable {
@@ -66,6 +74,8 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
             types = CollectionPlan.types(for: activity, sensors: capabilities)
         }
         typesCache = types
+        collectedIDs = Set(types.map(ObjectIdentifier.init))
+        collectedIdentifiers = Set(types.map(\.identifier))
         return types
     }
 
@@ -170,6 +180,7 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     private func receive(_ event: SensorEvent, on channel: Channel) {
         guard let builder = locked({ builder }), builder.acceptsLiveData else { return }
         var samples: [CollectedSample] = []
+        var beats: [HeartbeatCollector.Beat] = []
         locked {
             switch event.kind {
             case .connection(let state):
@@ -180,14 +191,14 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
             case .reading(let value):
                 let time = event.timestamp.storeValue
                 channel.mapper.samples(for: value, at: time, activity: activity, device: channel.device, into: &samples)
-                if case .heartRate(let reading) = value, !reading.rrIntervals.isEmpty {
-                    heartbeats.add(reading.rrIntervals, arrivedAt: time, sensor: channel.identifier)
+                if case .heartRate(let reading) = value, !reading.rrIntervals.isEmpty,
+                   collects(ReadingMapper.Types.heartRate) {
+                    beats = heartbeats.add(reading.rrIntervals, arrivedAt: time, sensor: channel.identifier)
                 }
-                let types = currentTypes()
-                samples.removeAll { !types.contains($0.type) }
+                samples.removeAll { !collects($0.type) }
                 // Energy integrated from power counts only while power itself is collected (not from a meter
                 // left on during a swim).
-                if case .power = value, !types.contains(ReadingMapper.Types.cyclingPower) { samples.removeAll() }
+                if case .power = value, !collects(ReadingMapper.Types.cyclingPower) { samples.removeAll() }
                 if !predicates.isEmpty {
                     samples.removeAll { sample in
                         guard let predicate = predicates[sample.type] else { return false }
@@ -196,16 +207,13 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
                 }
             }
         }
-        guard !samples.isEmpty else { return }
         do {
-            try builder.collect(samples, appAdded: false)
+            if !samples.isEmpty { try builder.collect(samples, appAdded: false) }
+            if !beats.isEmpty { try builder.collectHeartbeats(beats) }
         } catch {
             Self.logger.error("Could not record samples: \(error)")
         }
     }
-
-    /// The heartbeats collected so far (beat times and gaps), for the workout's heartbeat series.
-    var collectedHeartbeats: HeartbeatCollector { locked { heartbeats } }
 }
 
 extension HKDevice {

@@ -15,13 +15,14 @@ struct HeartbeatCollector: Sendable {
     }
 
     static let maximumDrift: Double = 2
-    private(set) var beats: [Beat] = []
     private var lastBeat: [String: Double] = [:]
     private var gapPending: Set<String> = []
 
-    mutating func add(_ intervals: [Double], arrivedAt time: Double, sensor: String) {
+    /// Adds a notification's intervals; returns the beats they place.
+    mutating func add(_ intervals: [Double], arrivedAt time: Double, sensor: String) -> [Beat] {
         let valid = intervals.filter { $0 > 0.2 && $0 < 3 }
-        guard !valid.isEmpty else { return }
+        guard !valid.isEmpty else { return [] }
+        var beats: [Beat] = []
         var next: Double
         var gap = gapPending.remove(sensor) != nil
         if let last = lastBeat[sensor], abs(last + valid.reduce(0, +) - time) <= Self.maximumDrift {
@@ -36,6 +37,7 @@ struct HeartbeatCollector: Sendable {
             gap = false
         }
         lastBeat[sensor] = next
+        return beats
     }
 
     /// The sensor lost its link: its next beat follows a gap.

@@ -85,7 +85,9 @@ struct RecoveredRecording {
         while let row = try rows.next() {
             sequence = row[0]
             let payload = [UInt8](row[2] as Data)
-            if row[1] as Int == 1 {
+            let kind: Int = row[1]
+            if kind == 2 { continue }  // heartbeats stay in the journal until the workout is finished
+            if kind == 1 {
                 let records: [SampleBatchCodec.Record]
                 do { records = try SampleBatchCodec.decode(payload) } catch {
                     throw HKError(.errorDatabaseInaccessible, "A journaled sample batch is damaged: \(error).")

@@ -92,6 +92,11 @@ extension StoreDatabase {
                                                activityType: activityType, duration: duration, metadata: metadata,
                                                device: device, source: source))
                 samples.append(nil)
+            } else if type.identifier == HKDataTypeIdentifierHeartbeatSeries {
+                let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count FROM heartbeat_series WHERE sample_id = ?"),
+                                             arguments: [id]) ?? 0
+                samples.append(HKHeartbeatSeriesSample(count: count, startDate: start, endDate: end, uuid: uuid, metadata: metadata,
+                                                       device: device, sourceRevision: source, beats: nil))
             } else {
                 throw HKError(.errorDatabaseInaccessible, "Samples of type \(type.identifier) cannot be read by this version.")
             }

@@ -9,10 +9,7 @@ extension StoreDatabase {
     /// With `workoutID`, every sample is associated with that workout (`HKHealthStore.add(_:to:)`).
     func insert(_ objects: [HKObject], source: HKSourceRevision, workoutID: Int64? = nil, _ db: Database) throws -> [Int64] {
         let sourceRowID = try self.sourceID(source, db)
-        let insertSample = try db.cachedStatement(sql: """
-            INSERT INTO samples (uuid, type_id, start, "end", value, unit, source_id, device_id, metadata, workout_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insertSample = try SampleInsert(db)
         let stored = try storedIDs(of: objects.compactMap { $0 as? HKSample }, db)
         var ids: [Int64] = []
         ids.reserveCapacity(objects.count)
@@ -37,16 +34,19 @@ extension StoreDatabase {
                 ids.append(existing)
                 continue
             }
-            let metadata: String? = try MetadataCoding.encode(sample.metadata)
-            let start: Double = sample.startDate.storeValue
-            let end: Double = sample.endDate.storeValue
-            let arguments: StatementArguments = [sample.uuid, typeRowID, start, end, value, unit, sourceRowID, deviceRowID, metadata,
-                                                 workoutID]
-            try insertSample.execute(arguments: arguments)
-            let id = db.lastInsertedRowID
+            let id = try insertSample(uuid: sample.uuid, typeID: typeRowID, start: sample.startDate.storeValue,
+                                      end: sample.endDate.storeValue, value: value, unit: unit, sourceID: sourceRowID,
+                                      deviceID: deviceRowID, metadata: try MetadataCoding.encode(sample.metadata),
+                                      workoutID: workoutID)
             ids.append(id)
             if let workout = sample as? HKWorkout {
                 try insertWorkoutDetails(workout, id: id, db)
+            } else if let series = sample as? HKHeartbeatSeriesSample {
+                guard let beats = series.beats else {
+                    throw HKError(.errorInvalidArgument, "A heartbeat series can only be saved by the builder that made it.")
+                }
+                try db.execute(sql: "INSERT INTO heartbeat_series (sample_id, count, beats) VALUES (?, ?, ?)",
+                               arguments: [id, beats.count, Data(HeartbeatSeriesCodec.encode(beats))])
             }
         }
         return ids

@@ -203,6 +203,16 @@ enum StoreSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v5: heartbeat series") { db in
+            try db.execute(sql: """
+                -- The beats of heartbeat series samples (HeartbeatSeriesCodec).
+                CREATE TABLE heartbeat_series (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    count INTEGER NOT NULL,
+                    beats BLOB NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

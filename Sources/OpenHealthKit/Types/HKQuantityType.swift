@@ -61,6 +61,11 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
 }
 
 extension HKQuantityType {
+    /// One shared instance per identifier, for hot paths that compare types by identity first.
+    static func interned(_ identifier: HKQuantityTypeIdentifier) -> HKQuantityType {
+        QuantityTypeCatalog.interned[identifier.rawValue] ?? HKQuantityType(identifier)
+    }
+
     /// The quantity type for an identifier string, if it is one this store knows (for decoding stored rows
     /// and user input).
     static func known(_ identifier: String) -> HKQuantityType? {
@@ -146,4 +151,5 @@ enum QuantityTypeCatalog {
     }()
 
     static let table: [String: Entry] = Dictionary(uniqueKeysWithValues: all.map { ($0.identifier, $0) })
+    static let interned: [String: HKQuantityType] = table.mapValues { HKQuantityType(entry: $0) }
 }

@@ -11,17 +11,19 @@ extension HKHealthStore {
     ///
     /// HealthKit: HKHealthStore.preferredWorkoutZoneConfiguration(for:).
     public func preferredWorkoutZoneConfiguration(for quantityType: HKQuantityType) async throws -> HKWorkoutZoneConfiguration? {
+        try preferredZoneConfiguration(for: quantityType)
+    }
+
+    /// The preferred configuration, read now (a few indexed reads; builders call it as collection begins).
+    func preferredZoneConfiguration(for quantityType: HKQuantityType) throws -> HKWorkoutZoneConfiguration? {
         try HKWorkoutBuilder.checkZoned(quantityType)
         let database = try database()
-        let now = wallClock()
-        return try await Task.detached {
-            let (profile, resting, ftp) = try database.read { db in
-                (try database.workoutProfile(db), try database.latestValue(of: HKQuantityType(.restingHeartRate), db),
-                 try database.latestValue(of: HKQuantityType(.cyclingFunctionalThresholdPower), db))
-            }
-            return try SystemZones.preferred(for: quantityType, profile: profile, latestRestingHeartRate: resting,
-                                             latestFunctionalThresholdPower: ftp, now: now)
-        }.value
+        let (profile, resting, ftp) = try database.read { db in
+            (try database.workoutProfile(db), try database.latestValue(of: HKQuantityType(.restingHeartRate), db),
+             try database.latestValue(of: HKQuantityType(.cyclingFunctionalThresholdPower), db))
+        }
+        return try SystemZones.preferred(for: quantityType, profile: profile, latestRestingHeartRate: resting,
+                                         latestFunctionalThresholdPower: ftp, now: wallClock())
     }
 
     /// The person's workout profile: date of birth, resting and maximum heart rate, FTP and their own zones.

@@ -33,6 +33,10 @@ extension HKWorkoutBuilder {
     ///
     /// HealthKit: HKWorkoutBuilder.zoneConfiguration(for:).
     public func zoneConfiguration(for quantityType: HKQuantityType) async throws -> HKWorkoutZoneConfiguration? {
+        try zoneConfigurationNow(for: quantityType)
+    }
+
+    private func zoneConfigurationNow(for quantityType: HKQuantityType) throws -> HKWorkoutZoneConfiguration? {
         try Self.checkZoned(quantityType)
         let (started, inEffect, custom) = locked {
             (zoneState.started, zoneState.tracks.first { $0.configuration.quantityType == quantityType }?.configuration,
@@ -40,7 +44,7 @@ extension HKWorkoutBuilder {
         }
         if started { return inEffect }
         if let custom { return custom }
-        return try await healthStore.preferredWorkoutZoneConfiguration(for: quantityType)
+        return try healthStore.preferredZoneConfiguration(for: quantityType)
     }
 
     /// The time in each zone so far for a type, or nil before any sample of it (or when the type has no zones for
@@ -60,12 +64,8 @@ extension HKWorkoutBuilder {
     }
 
     /// The configurations collection begins with: custom else preferred, for each zoned type that has one.
-    func resolvedZoneConfigurations() async throws -> [HKWorkoutZoneConfiguration] {
-        var result: [HKWorkoutZoneConfiguration] = []
-        for type in HKWorkoutZoneConfiguration.zonedTypes {
-            if let configuration = try await zoneConfiguration(for: type) { result.append(configuration) }
-        }
-        return result
+    func resolvedZoneConfigurations() throws -> [HKWorkoutZoneConfiguration] {
+        try HKWorkoutZoneConfiguration.zonedTypes.compactMap { try zoneConfigurationNow(for: $0) }
     }
 
     /// Zone groups for an activity's span up to `now` (or its end).

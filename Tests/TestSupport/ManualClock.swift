@@ -2,12 +2,13 @@ import Foundation
 
 /// A clock that moves only when a test calls `advance(by:)`, so timeouts are tested without
 /// sleeping (after swift-async-algorithms' ManualClock and swift-clocks' TestClock).
-final class ManualClock: Clock, @unchecked Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+public final class ManualClock: Clock, @unchecked Sendable {
+    public struct Instant: InstantProtocol {
+        public var offset: Duration
+        public init(offset: Duration) { self.offset = offset }
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Sleeper {
@@ -18,14 +19,16 @@ final class ManualClock: Clock, @unchecked Sendable {
 
     private let lock = NSLock()
     private var current = Instant(offset: .zero)
+
+    public init() {}
     private var sleepers: [Sleeper] = []
     private var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     private var nextID: UInt64 = 0
 
-    var now: Instant { lock.withLock { current } }
-    var minimumResolution: Duration { .zero }
+    public var now: Instant { lock.withLock { current } }
+    public var minimumResolution: Duration { .zero }
 
-    func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         let id = lock.withLock { nextID += 1; return nextID }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
@@ -51,7 +54,7 @@ final class ManualClock: Clock, @unchecked Sendable {
     }
 
     /// Moves time forward and wakes every sleeper whose deadline has come.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         let due: [Sleeper] = lock.withLock {
             current = current.advanced(by: duration)
             let due = sleepers.filter { $0.deadline <= current }
@@ -62,10 +65,10 @@ final class ManualClock: Clock, @unchecked Sendable {
     }
 
     /// How many tasks are sleeping on this clock.
-    var sleeperCount: Int { lock.withLock { sleepers.count } }
+    public var sleeperCount: Int { lock.withLock { sleepers.count } }
 
     /// Suspends until at least `count` tasks sleep on this clock.
-    func waitForSleepers(_ count: Int) async {
+    public func waitForSleepers(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready: Bool = lock.withLock {
                 if sleepers.count >= count { return true }

@@ -1,0 +1,167 @@
+import FitnessSensors
+import Foundation
+import Synchronization
+
+/// Replays a fixture as a live workout: an ``HKWorkoutSession`` with its ``HKLiveWorkoutBuilder`` and an
+/// ``HKLiveWorkoutDataSource`` reading ``FixtureSensor``s, which decode the recorded bytes as a strap's are
+/// decoded. Session actions in the file (activities, pause, resume, laps, markers, end) are carried out on the
+/// session and builder as an app would. OpenHealthKit.
+///
+/// Fixture time is re-based onto the session start. At ``Pace/speed(_:)`` the replay sleeps on the store's
+/// `clock` (1 is real time) and the store's `wallClock` runs at that speed from the start; ``Pace/instant``
+/// never sleeps and sets the store's `wallClock` to fixture time (a virtual clock), starting by default at the
+/// time the fixture was recorded. The store's `wallClock` is restored when the replay ends.
+///
+/// ```swift
+/// let replay = try WorkoutReplay(fixtureAt: "fixtures/run-45min.jsonl", healthStore: store)  // checks every line
+/// let workout = try await replay.run(pace: .instant)
+/// ```
+public final class WorkoutReplay: @unchecked Sendable {
+    public enum Pace: Sendable, Hashable {
+        case instant
+        /// Fixture seconds per real second.
+        case speed(Double)
+    }
+
+    public let path: String
+    public let summary: FixtureSummary
+    public let healthStore: HKHealthStore
+    public let session: HKWorkoutSession
+    public let builder: HKLiveWorkoutBuilder
+    public let dataSource: HKLiveWorkoutDataSource
+    /// The sensors of the fixture, in header order.
+    public let sensors: [FixtureSensor]
+    private let progress = Atomic<Int64>(0)
+    private let readingCount = Atomic<Int>(0)
+    private let startDate: Date
+
+    /// Checks the whole fixture (streaming, nothing written anywhere) and sets up the session, builder and data
+    /// source. Nothing reaches the store until ``run(pace:)``.
+    ///
+    /// - Parameter start: When the session starts; by default now, or for instant replays the recording's start.
+    /// - Throws: ``FixtureError`` for a fixture that cannot be read to its end; `HKError` from the session.
+    public init(fixtureAt path: String, healthStore: HKHealthStore, start: Date? = nil, instant: Bool = true) throws {
+        self.path = path
+        summary = try FixtureSummary.scan(path: path)
+        self.healthStore = healthStore
+        let header = summary.header
+        let recorded = header.startDate ?? Date(timeIntervalSince1970: 0)
+        startDate = start ?? (instant ? recorded : healthStore.wallClock())
+        let configuration = HKWorkoutConfiguration.fixture(header.session)!
+        session = try HKWorkoutSession(healthStore: healthStore, configuration: configuration)
+        builder = session.associatedWorkoutBuilder()
+        dataSource = HKLiveWorkoutDataSource(healthStore: healthStore, workoutConfiguration: configuration)
+        sensors = header.sensors.map { FixtureSensor($0, origin: recorded) }
+        for sensor in sensors { dataSource.attach(sensor) }
+        builder.dataSource = dataSource
+    }
+
+    /// Where the replay is, in fixture seconds.
+    public var position: TimeInterval { Double(progress.load(ordering: .relaxed)) / 1000 }
+    /// The readings the sensors have pushed so far.
+    public var readings: Int { readingCount.load(ordering: .relaxed) }
+    /// Notifications that did not decode and were skipped, over all sensors.
+    public var malformedNotifications: Int { sensors.reduce(0) { $0 + $1.malformedNotifications } }
+    /// When the session started (fixture time 0).
+    public var sessionStart: Date { startDate }
+
+    /// Replays the fixture to its end, then ends the session and saves the workout.
+    ///
+    /// - Returns: The saved workout.
+    /// - Throws: ``FixtureError`` if the file changed since it was checked; `HKError` from the builder.
+    public func run(pace: Pace) async throws -> HKWorkout {
+        let origin = startDate
+        let previousWallClock = healthStore.wallClock
+        let virtual = VirtualTime(origin)
+        let clock = healthStore.clock
+        let speed: Double? = if case .speed(let speed) = pace { speed } else { nil }
+        if let speed {
+            let started = ContinuousClock.now
+            healthStore.wallClock = { origin + Self.seconds(started.duration(to: .now)) * speed }
+        } else {
+            healthStore.wallClock = { virtual.now }
+        }
+        defer { healthStore.wallClock = previousWallClock }
+
+        session.startActivity(with: origin)
+        try await builder.beginCollection(at: origin)
+        let reader = try FixtureReader(path: path)
+        let pacer = speed.map { Pacer(clock: clock, speed: $0) }
+        var end = origin
+        var lastLap = origin
+        var count = 0
+        while let event = try reader.next() {
+            let date = origin + event.seconds
+            end = date
+            virtual.set(date)
+            progress.store(event.time, ordering: .relaxed)
+            if let pacer { try await pacer.wait(until: event.seconds) }
+            count += 1
+            if count & 2047 == 0 { await Task.yield() }
+            switch event.kind {
+            case let .notification(sensor, characteristic, bytes):
+                let readings = sensors[sensor].deliver(bytes, characteristic: characteristic, at: date)
+                readingCount.add(readings, ordering: .relaxed)
+            case let .connection(sensor, state):
+                sensors[sensor].deliver(state, at: date)
+            case .action(let action):
+                switch action {
+                case let .beginActivity(activity, location):
+                    if let configuration = HKWorkoutConfiguration.fixture(activity: activity, location: location) {
+                        session.beginNewActivity(configuration: configuration, date: date, metadata: nil)
+                    }
+                case .endActivity: session.endCurrentActivity(on: date)
+                case .pause: session.pause()
+                case .resume: session.resume()
+                case .lap:
+                    try await builder.addWorkoutEvents([HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: lastLap, end: date), metadata: nil)])
+                    lastLap = date
+                case .marker:
+                    try await builder.addWorkoutEvents([HKWorkoutEvent(type: .marker, date: date)])
+                case .end: break
+                }
+            }
+        }
+        virtual.set(end)
+        let endDate = end
+        if speed != nil { healthStore.wallClock = { endDate } }
+        session.end()
+        try await builder.endCollection(at: end)
+        guard let workout = try await builder.finishWorkout() else {
+            throw HKError(.errorInvalidArgument, "The replayed workout could not be saved.")
+        }
+        await session.waitForDelegateCalls()
+        return workout
+    }
+
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
+
+/// The instant replay's wall clock: fixture time, moved forward event by event.
+private final class VirtualTime: Sendable {
+    private let time: Mutex<Date>
+    init(_ start: Date) { time = Mutex(start) }
+    var now: Date { time.withLock { $0 } }
+    func set(_ date: Date) { time.withLock { $0 = date } }
+}
+
+/// Sleeps on a clock so that fixture second `s` happens `s / speed` after the first call.
+private final class Pacer: @unchecked Sendable {
+    private let sleepUntil: (Double) async throws -> Void
+
+    init(clock: any Clock<Duration>, speed: Double) {
+        sleepUntil = Self.make(clock, speed: speed)
+    }
+
+    private static func make<C: Clock>(_ clock: C, speed: Double) -> (Double) async throws -> Void where C.Duration == Duration {
+        let start = clock.now
+        return { seconds in
+            let target = start.advanced(by: .milliseconds(Int64((seconds / speed * 1000).rounded())))
+            if clock.now.duration(to: target) > .milliseconds(1) { try await clock.sleep(until: target, tolerance: nil) }
+        }
+    }
+
+    func wait(until seconds: Double) async throws { try await sleepUntil(seconds) }
+}

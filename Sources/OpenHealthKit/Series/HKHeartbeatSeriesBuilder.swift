@@ -1,0 +1,183 @@
+import Foundation
+import GRDB
+
+/// The base of series builders. HealthKit: HKSeriesBuilder.
+open class HKSeriesBuilder: NSObject, @unchecked Sendable {
+    /// Stops building and drops what was added.
+    open func discard() {}
+}
+
+/// Builds a heartbeat series beat by beat and saves it. HealthKit: HKHeartbeatSeriesBuilder.
+///
+/// Beats are given as seconds since the series' start, in ascending order; a beat may be marked as preceded by a
+/// gap (the recording missed beats before it). Errors are `errorInvalidArgument`: a beat before the start or
+/// before the previous beat, more than `maximumCount` beats, or any call after the series was finished or
+/// discarded.
+public final class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendable {
+    /// The most beats one series may hold.
+    public class var maximumCount: Int { 100_000 }
+
+    private let healthStore: HKHealthStore
+    private let device: HKDevice?
+    private let startDate: Date
+    private let lock = NSLock()
+    private var beats: [HeartbeatSeriesCodec.Beat] = []
+    private var metadata: [String: Any] = [:]
+    private var closed: String?
+
+    public init(healthStore: HKHealthStore, device: HKDevice?, start startDate: Date) {
+        self.healthStore = healthStore
+        self.device = device
+        self.startDate = startDate
+    }
+
+    public func addHeartbeatWithTimeInterval(sinceSeriesStartDate timeInterval: TimeInterval, precededByGap: Bool) async throws {
+        try lock.withLock {
+            if let closed { throw HKError(.errorInvalidArgument, "The heartbeat series was already \(closed).") }
+            guard timeInterval >= 0, timeInterval.isFinite else {
+                throw HKError(.errorInvalidArgument, "A heartbeat cannot come before the series' start.")
+            }
+            if let last = beats.last, timeInterval < last.offset {
+                throw HKError(.errorInvalidArgument, "Heartbeats must be added in order: \(timeInterval) s comes before \(last.offset) s.")
+            }
+            guard beats.count < Self.maximumCount else {
+                throw HKError(.errorDataSizeExceeded, "A heartbeat series holds at most \(Self.maximumCount) beats.")
+            }
+            beats.append(.init(offset: timeInterval, precededByGap: precededByGap))
+        }
+    }
+
+    public func addHeartbeatWithTimeInterval(sinceSeriesStartDate timeInterval: TimeInterval, precededByGap: Bool,
+                                             completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        healthStore.report({ try await self.addHeartbeatWithTimeInterval(sinceSeriesStartDate: timeInterval, precededByGap: precededByGap) }) {
+            let (success, error) = $0.healthKitPair
+            completion(success, error)
+        }
+    }
+
+    public func addMetadata(_ metadata: [String: Any]) async throws {
+        try MetadataCoding.validate(metadata)
+        try lock.withLock {
+            if let closed { throw HKError(.errorInvalidArgument, "The heartbeat series was already \(closed).") }
+            self.metadata.merge(metadata) { $1 }
+        }
+    }
+
+    /// Saves the series and returns it.
+    public func finishSeries() async throws -> HKHeartbeatSeriesSample {
+        let (beats, metadata) = try lock.withLock { () -> ([HeartbeatSeriesCodec.Beat], [String: Any]) in
+            if let closed { throw HKError(.errorInvalidArgument, "The heartbeat series was already \(closed).") }
+            closed = "finished"
+            return (self.beats, self.metadata)
+        }
+        let end = startDate.addingTimeInterval(beats.last?.offset ?? 0)
+        let sample = HKHeartbeatSeriesSample(count: beats.count, startDate: startDate, endDate: end, uuid: UUID(),
+                                             metadata: metadata, device: device, sourceRevision: healthStore.sourceRevision,
+                                             beats: beats)
+        do {
+            try await healthStore.save(sample)
+        } catch {
+            lock.withLock { closed = nil }
+            throw error
+        }
+        return sample
+    }
+
+    public func finishSeries(completion: @escaping @Sendable (HKHeartbeatSeriesSample?, (any Error)?) -> Void) {
+        healthStore.report({ try await self.finishSeries() }) { result in
+            switch result {
+            case .success(let sample): completion(sample, nil)
+            case .failure(let error): completion(nil, error)
+            }
+        }
+    }
+
+    public override func discard() {
+        lock.withLock {
+            if closed == nil { closed = "discarded" }
+            beats.removeAll()
+        }
+    }
+}
+
+/// Reads the beats of a heartbeat series, calling the handler once per beat and the last time with `done`.
+///
+/// HealthKit: HKHeartbeatSeriesQuery.
+public final class HKHeartbeatSeriesQuery: HKQuery, @unchecked Sendable {
+    public typealias DataHandler = @Sendable (HKHeartbeatSeriesQuery, TimeInterval, Bool, Bool, (any Error)?) -> Void
+    private let series: HKHeartbeatSeriesSample
+    private let dataHandler: DataHandler
+
+    public init(heartbeatSeries: HKHeartbeatSeriesSample, dataHandler: @escaping DataHandler) {
+        self.series = heartbeatSeries
+        self.dataHandler = dataHandler
+        super.init(objectType: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObject(with: heartbeatSeries.uuid),
+                   descriptors: [])
+    }
+
+    override func run(in store: HKHealthStore) {
+        let series = UncheckedBox(series)
+        store.complete({ try store.heartbeats(of: series.value) }, { [self] result in
+            store.finished(self)
+            switch result {
+            case .success(let beats):
+                if beats.isEmpty { dataHandler(self, 0, false, true, nil) }
+                for (index, beat) in beats.enumerated() {
+                    dataHandler(self, beat.offset, beat.precededByGap, index == beats.count - 1, nil)
+                }
+            case .failure(let error):
+                dataHandler(self, 0, false, true, error)
+            }
+        })
+    }
+}
+
+/// Reads a heartbeat series with `async`/`await`. HealthKit: HKHeartbeatSeriesQueryDescriptor.
+public struct HKHeartbeatSeriesQueryDescriptor: @unchecked Sendable {
+    /// One beat. HealthKit: HKHeartbeatSeriesQueryDescriptor.Heartbeat.
+    public struct Heartbeat: Sendable, Hashable {
+        public let timeSinceSeriesStart: TimeInterval
+        public let precededByGap: Bool
+    }
+
+    public let sample: HKHeartbeatSeriesSample
+
+    public init(_ sample: HKHeartbeatSeriesSample) { self.sample = sample }
+
+    /// The beats, in order.
+    public func results(for healthStore: HKHealthStore) -> AsyncThrowingStream<Heartbeat, any Error> {
+        let sample = UncheckedBox(sample)
+        return AsyncThrowingStream { continuation in
+            do {
+                for beat in try healthStore.heartbeats(of: sample.value) {
+                    continuation.yield(Heartbeat(timeSinceSeriesStart: beat.offset, precededByGap: beat.precededByGap))
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+    }
+}
+
+extension HKHealthStore {
+    /// The stored beats of a series this client may read; `errorNoData` when it is not in the store (or not
+    /// readable: the privacy rule).
+    func heartbeats(of series: HKHeartbeatSeriesSample) throws -> [HeartbeatSeriesCodec.Beat] {
+        let database = try database()
+        let readable = try fetchSamples([HKQueryDescriptor(sampleType: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObject(with: series.uuid))],
+                                        limit: 1, sorts: [])
+        guard readable.first != nil else {
+            throw HKError(.errorNoData, "The heartbeat series \(series.uuid) is not in the store.")
+        }
+        return try database.read { db in
+            guard let blob = try Data.fetchOne(db, sql: """
+                SELECT hb.beats FROM heartbeat_series hb JOIN samples s ON s.id = hb.sample_id
+                WHERE s.uuid = ? AND s.type_id = (SELECT id FROM types WHERE identifier = ?)
+                """, arguments: [series.uuid, HKDataTypeIdentifierHeartbeatSeries]) else {
+                throw HKError(.errorNoData, "The heartbeat series \(series.uuid) has no beats in the store.")
+            }
+            return try HeartbeatSeriesCodec.decode([UInt8](blob))
+        }
+    }
+}

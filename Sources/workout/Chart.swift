@@ -1,0 +1,148 @@
+import Foundation
+import OpenHealthKit
+
+/// An SVG chart of a workout: heart rate (and power, when there is any) over time on bands coloured by heart-rate
+/// zone, pauses shaded, and bars of the time spent in each zone.
+struct WorkoutChart {
+    var workout: HKWorkout
+    var heartRate: [WorkoutAnalysis.Point]
+    var power: [WorkoutAnalysis.Point]
+    var zones: HeartRateReserveZones
+
+    static let colours = ["#d9d9d9", "#9ec9ff", "#a6e3a1", "#ffe08a", "#ffb36b", "#ff7b7b"]
+    static let names = ["below Z1", "Z1", "Z2", "Z3", "Z4", "Z5"]
+
+    private let width = 1000.0
+    private let plot = (left: 70.0, top: 60.0, width: 860.0, height: 300.0)
+
+    func svg() -> String {
+        var out: [String] = []
+        let total = plot.top + plot.height + 70 + 6 * 26 + 40
+        out.append("""
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(total))" viewBox="0 0 \(Int(width)) \(Int(total))" \
+            font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="13">
+            <rect width="100%" height="100%" fill="white"/>
+            <text x="\(plot.left)" y="28" font-size="18" font-weight="bold">\(escape(title))</text>
+            <text x="\(plot.left)" y="46" fill="#555">\(escape(zones.label))</text>
+            """)
+        let start = workout.startDate
+        let span = max(1, workout.endDate.timeIntervalSince(start))
+        func x(_ date: Date) -> Double { plot.left + date.timeIntervalSince(start) / span * plot.width }
+
+        // Heart-rate scale and zone bands.
+        let bounds = zones.lowerBounds
+        let low = min(bounds[0] - 15, heartRate.map(\.value).min() ?? bounds[0])
+        let high = max(zones.maximum + 5, heartRate.map(\.value).max() ?? zones.maximum)
+        func y(_ bpm: Double) -> Double { plot.top + plot.height - (bpm - low) / (high - low) * plot.height }
+        let edges = [low] + bounds + [high]
+        for zone in 0 ..< 6 {
+            let top = y(min(edges[zone + 1], high))
+            let bottom = y(max(edges[zone], low))
+            out.append(rect(plot.left, top, plot.width, bottom - top, fill: Self.colours[zone], opacity: 0.55))
+            out.append("<text x=\"\(fmt(plot.left + plot.width + 6))\" y=\"\(fmt((top + bottom) / 2 + 4))\" fill=\"#333\">\(Self.names[zone])</text>")
+        }
+        // Pauses.
+        var pausedAt: Date?
+        for event in workout.workoutEvents ?? [] {
+            if event.type == .pause { pausedAt = event.dateInterval.start }
+            if event.type == .resume, let from = pausedAt {
+                out.append(rect(x(from), plot.top, x(event.dateInterval.start) - x(from), plot.height, fill: "#000", opacity: 0.12))
+                pausedAt = nil
+            }
+        }
+        // Axes.
+        out.append("<rect x=\"\(fmt(plot.left))\" y=\"\(fmt(plot.top))\" width=\"\(fmt(plot.width))\" height=\"\(fmt(plot.height))\" fill=\"none\" stroke=\"#333\"/>")
+        for bpm in stride(from: (low / 20).rounded(.up) * 20, through: high, by: 20) {
+            out.append("<text x=\"\(fmt(plot.left - 8))\" y=\"\(fmt(y(bpm) + 4))\" text-anchor=\"end\">\(Int(bpm))</text>")
+        }
+        out.append("<text x=\"16\" y=\"\(fmt(plot.top + plot.height / 2))\" transform=\"rotate(-90 16 \(fmt(plot.top + plot.height / 2)))\" text-anchor=\"middle\" fill=\"#b00020\">heart rate (bpm)</text>")
+        let minutes = span / 60
+        let step = [1.0, 5, 10, 15, 30, 60].first { minutes / $0 <= 12 } ?? 120
+        for minute in stride(from: 0, through: minutes, by: step) {
+            let px = plot.left + minute * 60 / span * plot.width
+            out.append("<line x1=\"\(fmt(px))\" y1=\"\(fmt(plot.top + plot.height))\" x2=\"\(fmt(px))\" y2=\"\(fmt(plot.top + plot.height + 5))\" stroke=\"#333\"/>")
+            out.append("<text x=\"\(fmt(px))\" y=\"\(fmt(plot.top + plot.height + 20))\" text-anchor=\"middle\">\(Int(minute)) min</text>")
+        }
+        // Power, on its own scale at the right, drawn under heart rate.
+        if let maxPower = power.map(\.value).max(), maxPower > 0 {
+            let top = (maxPower * 1.1 / 50).rounded(.up) * 50
+            func yp(_ watts: Double) -> Double { plot.top + plot.height - watts / top * plot.height }
+            for segment in segments(power) {
+                out.append(polyline(downsample(segment, x: x), y: yp, stroke: "#1f5fbf", width: 1, opacity: 0.7))
+            }
+            out.append("<text x=\"\(fmt(plot.left + plot.width))\" y=\"\(fmt(plot.top + plot.height + 38))\" text-anchor=\"end\" fill=\"#1f5fbf\">blue: power, 0–\(Int(top)) W from bottom to top</text>")
+        }
+        for segment in segments(heartRate) {
+            out.append(polyline(downsample(segment, x: x), y: y, stroke: "#b00020", width: 1.6, opacity: 1))
+        }
+
+        // Time in zones.
+        let barsTop = plot.top + plot.height + 60
+        let seconds = WorkoutAnalysis.timeInZones(heartRate, zones: zones,
+                                                  within: DateInterval(start: workout.startDate, end: workout.endDate))
+        let longest = max(1, seconds.max() ?? 1)
+        out.append("<text x=\"\(fmt(plot.left))\" y=\"\(fmt(barsTop - 12))\" font-weight=\"bold\">Time in heart-rate zones</text>")
+        for zone in 0 ..< 6 {
+            let top = barsTop + Double(zone) * 26
+            let length = seconds[zone] / longest * (plot.width - 220)
+            out.append("<text x=\"\(fmt(plot.left))\" y=\"\(fmt(top + 15))\">\(Self.names[zone]) \(escape(zones.range(of: zone)))</text>")
+            out.append(rect(plot.left + 150, top, max(length, 1), 20, fill: Self.colours[zone], opacity: 1))
+            out.append("<text x=\"\(fmt(plot.left + 156 + length))\" y=\"\(fmt(top + 15))\">\(Format.duration(seconds[zone]))</text>")
+        }
+        out.append("</svg>")
+        return out.joined(separator: "\n") + "\n"
+    }
+
+    private var title: String {
+        "\(workout.workoutActivityType.name.capitalized), \(Format.date(workout.startDate)), \(Format.duration(workout.duration))"
+    }
+
+    /// The points split where the sensor was silent for longer than a reading holds: a dropout is a gap in the line.
+    private func segments(_ points: [WorkoutAnalysis.Point]) -> [[WorkoutAnalysis.Point]] {
+        var result: [[WorkoutAnalysis.Point]] = []
+        for point in points {
+            if let last = result.last?.last, point.start.timeIntervalSince(last.start) <= WorkoutAnalysis.hold {
+                result[result.count - 1].append(point)
+            } else {
+                result.append([point])
+            }
+        }
+        return result
+    }
+
+    /// At most one point per horizontal pixel: the mean of the points falling in it.
+    private func downsample(_ points: [WorkoutAnalysis.Point], x: (Date) -> Double) -> [(Double, Double)] {
+        var result: [(Double, Double)] = []
+        var bucket = -1
+        var sum = 0.0
+        var count = 0.0
+        for point in points {
+            let px = x(point.start)
+            if Int(px) != bucket, count > 0 {
+                result.append((Double(bucket), sum / count))
+                sum = 0
+                count = 0
+            }
+            bucket = Int(px)
+            sum += point.value
+            count += 1
+        }
+        if count > 0 { result.append((Double(bucket), sum / count)) }
+        return result
+    }
+
+    private func polyline(_ points: [(Double, Double)], y: (Double) -> Double, stroke: String, width: Double, opacity: Double) -> String {
+        let coordinates = points.map { "\(fmt($0.0)),\(fmt(y($0.1)))" }.joined(separator: " ")
+        return "<polyline fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(width)\" stroke-opacity=\"\(opacity)\" points=\"\(coordinates)\"/>"
+    }
+
+    private func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double, fill: String, opacity: Double) -> String {
+        "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(max(0, width)))\" height=\"\(fmt(max(0, height)))\" fill=\"\(fill)\" fill-opacity=\"\(opacity)\"/>"
+    }
+
+    private func fmt(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    private func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}

@@ -1,0 +1,81 @@
+import FitnessSensors
+import Foundation
+@testable import OpenHealthKit
+import Testing
+
+@Suite struct HeartbeatTests {
+    @Test func codecRoundTripsBeatsAndGaps() throws {
+        let beats = [HeartbeatSeriesCodec.Beat(offset: 0, precededByGap: false), .init(offset: 0.812, precededByGap: false),
+                     .init(offset: 1.6, precededByGap: false), .init(offset: 9.25, precededByGap: true)]
+        let bytes = HeartbeatSeriesCodec.encode(beats)
+        #expect(try HeartbeatSeriesCodec.decode(bytes) == beats)
+        #expect(bytes.count <= 4 + 4 * 4)
+        #expect(throws: HKError.self) { _ = try HeartbeatSeriesCodec.decode(Array(bytes.dropLast())) }
+    }
+
+    @Test func collectorRebuildsBeatTimesAndMarksGaps() {
+        var collector = HeartbeatCollector()
+        let first = collector.add([0.5, 0.5], arrivedAt: 100, sensor: "s")
+        #expect(first.map(\.time) == [99.5, 100])
+        let next = collector.add([0.6], arrivedAt: 100.7, sensor: "s")
+        #expect(next.map(\.time) == [100.6] && next.map(\.precededByGap) == [false])
+        collector.gap(sensor: "s")
+        let after = collector.add([0.5], arrivedAt: 140, sensor: "s")
+        #expect(after.map(\.time) == [140] && after.map(\.precededByGap) == [true])
+        #expect(collector.add([0.05, 7], arrivedAt: 141, sensor: "s").isEmpty)  // implausible intervals are dropped
+    }
+
+    @Test func builderSavesASeriesTheQueryReadsBack() async throws {
+        let store = try await authorizedStore()
+        try await store.requestAuthorization(toShare: [HKSeriesType.heartbeat()], read: [HKSeriesType.heartbeat()])
+        let builder = HKHeartbeatSeriesBuilder(healthStore: store, device: nil, start: t0)
+        try await builder.addHeartbeatWithTimeInterval(sinceSeriesStartDate: 0, precededByGap: false)
+        try await builder.addHeartbeatWithTimeInterval(sinceSeriesStartDate: 0.8, precededByGap: false)
+        try await builder.addHeartbeatWithTimeInterval(sinceSeriesStartDate: 5.5, precededByGap: true)
+        await expectHKError(.errorInvalidArgument) { try await builder.addHeartbeatWithTimeInterval(sinceSeriesStartDate: 1, precededByGap: false) }
+        let series = try await builder.finishSeries()
+        #expect(series.count == 3 && series.endDate == t0 + 5.5)
+        await expectHKError(.errorInvalidArgument) { try await builder.addHeartbeatWithTimeInterval(sinceSeriesStartDate: 6, precededByGap: false) }
+        let stored = try #require(try await fetch(store, HKSeriesType.heartbeat(), nil).first as? HKHeartbeatSeriesSample)
+        #expect(stored.count == 3 && stored.uuid == series.uuid)
+        final class Beats: @unchecked Sendable { var list: [(TimeInterval, Bool)] = [] }
+        let collected = Beats()
+        let beats: [(TimeInterval, Bool)] = try await withCheckedThrowingContinuation { continuation in
+            store.execute(HKHeartbeatSeriesQuery(heartbeatSeries: stored) { _, time, gap, done, error in
+                if let error { continuation.resume(throwing: error); return }
+                collected.list.append((time, gap))
+                if done { continuation.resume(returning: collected.list) }
+            })
+        }
+        #expect(beats.map(\.0) == [0, 0.8, 5.5])
+        #expect(beats.map(\.1) == [false, false, true])
+    }
+
+    @Test func liveWorkoutKeepsRRIntervalsAsAHeartbeatSeries() async throws {
+        let (store, clock) = try await liveStore()
+        try await store.requestAuthorization(toShare: [HKSeriesType.heartbeat()], read: [HKSeriesType.heartbeat()])
+        let workoutConfiguration = configuration(.running)
+        let session = try HKWorkoutSession(healthStore: store, configuration: workoutConfiguration)
+        let builder = session.associatedWorkoutBuilder()
+        let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: workoutConfiguration)
+        let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
+        source.attach(strap)
+        builder.dataSource = source
+        session.startActivity(with: t0)
+        try await builder.beginCollection(at: t0)
+        for second in 1 ... 20 {
+            clock.set(Double(second))
+            strap.send(.heartRate(HeartRateReading(bpm: 60, rrIntervals: [1.0], contact: .detected)), at: t0 + Double(second))
+        }
+        session.end()
+        try await builder.endCollection(at: t0 + 21)
+        let workout = try #require(try await builder.finishWorkout())
+        let series = try await fetch(store, HKSeriesType.heartbeat(), HKQuery.predicateForObjects(from: workout))
+        let sample = try #require(series.first as? HKHeartbeatSeriesSample)
+        #expect(series.count == 1 && sample.count == 20)
+        var times: [TimeInterval] = []
+        for try await beat in HKHeartbeatSeriesQueryDescriptor(sample).results(for: store) { times.append(beat.timeSinceSeriesStart) }
+        #expect(times == (0 ..< 20).map(Double.init))
+        #expect(sample.startDate == t0 + 1)
+    }
+}

@@ -1,0 +1,133 @@
+import FitnessSensors
+import Foundation
+import OpenHealthKit
+import Testing
+
+/// Fixtures from `fixtures/` replayed through HKWorkoutSession + HKLiveWorkoutBuilder + HKLiveWorkoutDataSource,
+/// checked against figures computed straight from the file's bytes.
+@Suite struct ReplayWorkoutTests {
+    static func fixture(_ name: String) -> String { GeneratorTests.fixtures.appendingPathComponent(name).path }
+
+    static func store() async throws -> HKHealthStore {
+        let store = HKHealthStore.inMemory(clientIdentifier: "replay-tests")
+        let types: Set<HKSampleType> = [.workoutType(), HKQuantityType(.heartRate), HKQuantityType(.cyclingPower),
+                                        HKQuantityType(.cyclingCadence), HKQuantityType(.cyclingSpeed),
+                                        HKQuantityType(.distanceCycling), HKQuantityType(.activeEnergyBurned)]
+        try await store.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
+        return store
+    }
+
+    /// What a plain scan of the file says: power and heart-rate values outside pauses, and the pauses' length.
+    struct Expected {
+        var watts: [Double] = []
+        var bpm: [Double] = []
+        var paused: TimeInterval = 0
+        var end: TimeInterval = 0
+        var laps = 0
+        var markers = 0
+        var malformed = 0
+    }
+
+    static func scan(_ path: String) throws -> Expected {
+        let reader = try FixtureReader(path: path)
+        var expected = Expected()
+        var pausedAt: TimeInterval?
+        while let event = try reader.next() {
+            expected.end = event.seconds
+            switch event.kind {
+            case let .notification(_, characteristic, bytes):
+                guard let payload = try? SensorPayload.decode(characteristic: characteristic, bytes: bytes) else {
+                    expected.malformed += 1
+                    continue
+                }
+                guard pausedAt == nil else { continue }
+                if case .cyclingPowerMeasurement(let power) = payload { expected.watts.append(Double(power.instantaneousPower)) }
+                if case .heartRateMeasurement(let heart) = payload { expected.bpm.append(Double(heart.heartRate)) }
+            case .action(.pause): pausedAt = event.seconds
+            case .action(.resume):
+                expected.paused += event.seconds - pausedAt!
+                pausedAt = nil
+            case .action(.lap): expected.laps += 1
+            case .action(.marker): expected.markers += 1
+            default: break
+            }
+        }
+        return expected
+    }
+
+    @Test func intervalsWithPausesAndLaps() async throws {
+        let path = Self.fixture("intervals-pauses-laps.jsonl")
+        let expected = try Self.scan(path)
+        let store = try await Self.store()
+        let replay = try WorkoutReplay(fixtureAt: path, healthStore: store)
+        let workout = try await replay.run(pace: .instant)
+
+        #expect(replay.session.state == .ended)
+        #expect(workout.startDate == replay.summary.header.startDate)
+        // 42 minutes recorded, two 60-second pauses.
+        #expect(expected.paused == 120)
+        #expect(workout.duration == expected.end - expected.paused)
+        #expect(workout.duration == 40 * 60)
+        // Power is averaged as a plain mean; nothing arrives while paused.
+        let power = try #require(workout.statistics(for: HKQuantityType(.cyclingPower)))
+        let mean = expected.watts.reduce(0, +) / Double(expected.watts.count)
+        #expect(abs(try #require(power.averageQuantity()).doubleValue(for: .watt()) - mean) < 1e-9)
+        #expect(power.maximumQuantity()?.doubleValue(for: .watt()) == expected.watts.max())
+        let heart = try #require(workout.statistics(for: HKQuantityType(.heartRate)))
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        #expect(heart.maximumQuantity()?.doubleValue(for: bpm) == expected.bpm.max())
+        #expect(heart.minimumQuantity()?.doubleValue(for: bpm) == expected.bpm.min())
+        let samples = try await HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: workout))],
+            sortDescriptors: []).result(for: store)
+        #expect(samples.count == expected.bpm.count)
+        let events = workout.workoutEvents ?? []
+        #expect(events.filter { $0.type == .lap }.count == expected.laps)
+        #expect(expected.laps == 11)
+        #expect(events.filter { $0.type == .marker }.count == expected.markers)
+        #expect(events.filter { $0.type == .pause }.count == 2)
+        #expect(replay.malformedNotifications == 0)
+    }
+
+    @Test func malformedNotificationsAreCountedAndSkipped() async throws {
+        let path = Self.fixture("malformed-notifications.jsonl")
+        let expected = try Self.scan(path)
+        let store = try await Self.store()
+        let replay = try WorkoutReplay(fixtureAt: path, healthStore: store)
+        let workout = try await replay.run(pace: .instant)
+        #expect(expected.malformed == 16)
+        #expect(replay.malformedNotifications == expected.malformed)
+        let samples = try await HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: workout))],
+            sortDescriptors: []).result(for: store)
+        #expect(samples.count == expected.bpm.count)
+        #expect(samples.count == 600 - 16)
+    }
+
+    @Test func triathlonLegsBecomeActivities() async throws {
+        let store = try await Self.store()
+        let replay = try WorkoutReplay(fixtureAt: Self.fixture("triathlon-swim-bike-run.jsonl"), healthStore: store)
+        let workout = try await replay.run(pace: .instant)
+        #expect(workout.workoutActivityType == .swimBikeRun)
+        #expect(workout.workoutActivities.map(\.workoutConfiguration.activityType) == [.swimming, .transition, .cycling, .transition, .running])
+        #expect(workout.workoutActivities.map { $0.duration } == [900, 180, 2400, 120, 1200])
+        // Power is collected on the bike only.
+        let cycling = workout.workoutActivities[2]
+        #expect(cycling.statistics(for: HKQuantityType(.cyclingPower))?.averageQuantity() != nil)
+        #expect(workout.workoutActivities[0].statistics(for: HKQuantityType(.cyclingPower)) == nil)
+    }
+
+    @Test func pacedReplaySleepsOnTheStoreClock() async throws {
+        // A run at 600× on the real clock: 45 minutes take 4.5 s at most; the sessions' dates follow fixture time.
+        let store = try await Self.store()
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let replay = try WorkoutReplay(fixtureAt: Self.fixture("malformed-notifications.jsonl"), healthStore: store, start: start, instant: false)
+        let began = ContinuousClock.now
+        let workout = try await replay.run(pace: .speed(600))
+        let took = began.duration(to: .now)
+        #expect(took >= .milliseconds(900))   // 600 s of fixture at 600×
+        #expect(took < .seconds(5))
+        #expect(workout.startDate == start)
+        #expect(workout.endDate == start + 600)
+    }
+}
