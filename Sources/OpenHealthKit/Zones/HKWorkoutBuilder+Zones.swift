@@ -71,7 +71,7 @@ extension HKWorkoutBuilder {
     /// Zone groups for an activity's span up to `now` (or its end).
     func activityZoneGroups(_ record: ActivityRecord, through now: Date) -> [HKQuantityType: HKWorkoutZoneGroup]? {
         let end = min(record.end ?? now, now)
-        return end > record.start ? zoneState.groups(from: record.start, to: end) : nil
+        return end > record.start ? locked { zoneState.groups(from: record.start, to: end) } : nil
     }
 
     static func checkZoned(_ type: HKQuantityType) throws {
