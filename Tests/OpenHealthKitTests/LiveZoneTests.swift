@@ -113,4 +113,45 @@ final class ZoneRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
         #expect(recorder.updates.map { [$0.previousZoneDuration?.zone.index, $0.currentZoneDuration?.zone.index] } == [[nil, 2], [2, 4]])
         #expect(recorder.updates.allSatisfy { $0.zoneGroup?.configuration.source == .system })
     }
+
+    @Test func aRecoveredSessionKeepsItsZones() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("zones.sqlite")
+        let zones = try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
+                                                   zoneBoundaries: [100, 120, 140].map { HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: $0) })
+        do {
+            let store = try HKHealthStore(databasePath: path, clientIdentifier: "tests")
+            try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
+            let clock = ManualWallClock(t0)
+            store.wallClock = { clock.now }
+            let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.running))
+            let builder = session.associatedWorkoutBuilder()
+            let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
+            let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration(.running))
+            source.attach(strap)
+            builder.dataSource = source
+            try await builder.setCustomZoneConfiguration(zones, for: HKQuantityType(.heartRate))
+            session.startActivity(with: t0)
+            try await builder.beginCollection(at: t0)
+            for second in 0 ..< 30 {   // 110 (zone 1) for 10 s, then 130 (zone 2)
+                clock.set(Double(second))
+                strap.send(.heartRate(HeartRateReading(bpm: second < 10 ? 110 : 130, contact: .detected)), at: t0 + Double(second))
+            }
+            clock.set(30)
+            session.pause()
+            try builder.currentJournal?.flush()
+            source.stopSensors()     // the program "crashes" here
+        }
+        let store = try HKHealthStore(databasePath: path, clientIdentifier: "tests")
+        store.wallClock = { t0 + 40 }
+        let session = try #require(try await store.recoverActiveWorkoutSession())
+        let builder = session.associatedWorkoutBuilder()
+        #expect(try await builder.zoneConfiguration(for: HKQuantityType(.heartRate)) == zones)   // the app's zones, not the preferred ones
+        #expect(builder.zoneGroup(for: HKQuantityType(.heartRate))?.durations == [0, 10, 20, 0])
+        session.end()
+        try await builder.endCollection(at: t0 + 40)
+        let workout = try #require(try await builder.finishWorkout())
+        #expect(workout.zoneGroup(for: HKQuantityType(.heartRate))?.durations == [0, 10, 20, 0])
+        #expect(workout.zoneGroup(for: HKQuantityType(.heartRate))?.configuration.source == .app)
+    }
 }

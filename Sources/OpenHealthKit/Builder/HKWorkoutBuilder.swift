@@ -109,6 +109,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
                                                  client: healthStore.clientIdentifier, hasSession: hasSession,
                                                  configuration: configuration, device: device, now: healthStore.wallClock())
             try journal.record(.builderPhase(phase: BuilderLifecycle.Phase.active.rawValue, start: startDate.storeValue, end: nil))
+            for zones in zoneConfigurations { try journal.record(zones.journalEntry) }
             self.journal = journal
             lifecycle = next
             zoneState.begin(zoneConfigurations, events: events)

@@ -12,6 +12,8 @@ enum JournalEntry: Codable, Equatable, Sendable {
     case metadata(String)
     /// A sample that is not a quantity sample (a heartbeat series) was saved; associate it when finishing.
     case associated(uuid: UUID)
+    /// The zones a zoned type uses, fixed when collection began (thresholds in the storage unit; source as stored).
+    case zoneConfiguration(type: String, source: Int, boundaries: [Double])
 }
 
 /// A workout configuration as plain values.

@@ -59,6 +59,9 @@ struct RecoveredRecording {
     var metadata: [String: Any] = [:]
     var associated: [UUID] = []
     var statistics = BuilderStatistics()
+    var zoneConfigurations: [HKWorkoutZoneConfiguration] = []
+    /// Heart-rate and cycling-power samples, for the zones.
+    var zoneSamples: [CollectedSample] = []
     var sampleCount = 0
 
     init(database: StoreDatabase, builderID: Int64, configurationJSON: String, deviceJSON: String?, _ db: Database) throws {
@@ -99,8 +102,10 @@ struct RecoveredRecording {
                         types[record.typeID] = resolved
                         type = resolved
                     }
-                    statistics.add(CollectedSample(uuid: record.uuid, type: type, start: record.start, end: record.end,
-                                                   value: record.value))
+                    let sample = CollectedSample(uuid: record.uuid, type: type, start: record.start, end: record.end,
+                                                 value: record.value)
+                    statistics.add(sample)
+                    if HKWorkoutZoneConfiguration.zonedTypes.contains(type) { zoneSamples.append(sample) }
                     sampleCount += 1
                 }
                 continue
@@ -133,6 +138,8 @@ struct RecoveredRecording {
                 metadata.merge(try MetadataCoding.decode(json) ?? [:]) { $1 }
             case .associated(let uuid):
                 associated.append(uuid)
+            case let .zoneConfiguration(type, source, boundaries):
+                zoneConfigurations.append(try HKWorkoutZoneConfiguration(journaled: type, source: source, boundaries: boundaries))
             }
         }
         events.sort { $0.dateInterval.start < $1.dateInterval.start }
@@ -150,6 +157,7 @@ extension HKLiveWorkoutBuilder {
             storedMetadata = recording.metadata
             associatedUUIDs = recording.associated
             statisticsState = recording.statistics
+            zoneState.restore(recording.zoneConfigurations, events: recording.events, samples: recording.zoneSamples)
             journal = LiveJournal(database: recording.database, builderID: recording.builderID, sequence: recording.sequence)
         }
         if recording.lifecycle.phase == .active { startFlushing() }

@@ -47,6 +47,12 @@ struct BuilderZones: Sendable {
         }
     }
 
+    /// Rebuilds the zones of a recovered recording: its configurations and the zoned samples it had collected.
+    mutating func restore(_ configurations: [HKWorkoutZoneConfiguration], events: [HKWorkoutEvent], samples: [CollectedSample]) {
+        begin(configurations, events: events)
+        _ = collect(samples)
+    }
+
     /// Feeds collected samples (in time order within the batch) and returns the zone changes they make.
     mutating func collect(_ samples: [CollectedSample]) -> [ZoneChange] {
         guard !tracks.isEmpty else { return [] }

@@ -87,6 +87,20 @@ public struct HKWorkoutZoneConfiguration: Sendable, Hashable {
                                         units: zones.dropLast().map { $0.maximum?.unit ?? quantityType.storageUnit })
     }
 
+    /// How the journal keeps the configuration a builder began with.
+    var journalEntry: JournalEntry {
+        .zoneConfiguration(type: quantityType.identifier, source: StoreDatabase.sourceCode(source), boundaries: boundaryValues)
+    }
+
+    /// A configuration read back from the journal.
+    init(journaled type: String, source: Int, boundaries: [Double]) throws {
+        guard let quantityType = Self.zonedTypes.first(where: { $0.identifier == type }),
+              let source = StoreDatabase.source(code: source) else {
+            throw HKError(.errorDatabaseInaccessible, "A journaled zone configuration is damaged.")
+        }
+        try self.init(quantityType: quantityType, boundaryValues: boundaries, source: source)
+    }
+
     public static func == (lhs: HKWorkoutZoneConfiguration, rhs: HKWorkoutZoneConfiguration) -> Bool {
         lhs.quantityType == rhs.quantityType && lhs.source == rhs.source && lhs.boundaryValues == rhs.boundaryValues
     }
