@@ -148,14 +148,11 @@ import Testing
         #expect(own.status == 0, "\(own.stderr)")
         #expect(own.stdout == "Cycling power zones (the person's own, W):\n  zone 1  below 150\n  zone 2  150 to 220\n  zone 3  220 to 280\n  zone 4  280 and above\n")
         let cleared = try cli.workout(["zones", "--store", path, "--type", "cycling-power", "--clear"])
-        #expect(cleared.stdout.contains("(system, W)"))
+        #expect(cleared.stdout.hasPrefix("Cycling power zones (system, W):\n  zone 1  below 165\n"))   // 55 % of 300 W
         for (arguments, message) in [
             (["zones", "--type", "cycling-power", "--set", "300,200"], "Zone boundaries must be strictly ascending; boundary 2 (200.0 W) is not above boundary 1 (300.0 W).\n"),
-            (["zones", "--set", "100,200"], "Say which zones to change with --type heart-rate or --type cycling-power.\n"),
             (["zones", "--type", "speed"], "The zone type 'speed' is neither heart-rate nor cycling-power.\n"),
-            (["zones", "--type", "heart-rate", "--set", "100,abc"], "The zone boundary 'abc' is not a number.\n"),
             (["profile", "--born", "1990-02-30"], "The date of birth must be a valid date (year, month, day) in the past.\n"),
-            (["profile", "--ftp", "lots"], "The functional threshold power 'lots' is not a number.\n"),
         ] {
             let result = try cli.workout(arguments + ["--store", path])
             #expect(result.status == 1, "\(arguments)")
