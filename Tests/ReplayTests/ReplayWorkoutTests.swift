@@ -118,16 +118,43 @@ import Testing
     }
 
     @Test func pacedReplaySleepsOnTheStoreClock() async throws {
-        // A run at 600× on the real clock: 45 minutes take 4.5 s at most; the sessions' dates follow fixture time.
+        // A run at 600× on a virtual clock that records every sleep and returns at once: the replay must sleep
+        // 600 s of fixture / 600 = 1 s in total, in order, and the sessions' dates follow fixture time.
         let store = try await Self.store()
+        let clock = VirtualClock()
+        store.clock = clock
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         let replay = try WorkoutReplay(fixtureAt: Self.fixture("malformed-notifications.jsonl"), healthStore: store, start: start, instant: false)
-        let began = ContinuousClock.now
         let workout = try await replay.run(pace: .speed(600))
-        let took = began.duration(to: .now)
-        #expect(took >= .milliseconds(900))   // 600 s of fixture at 600×
-        #expect(took < .seconds(5))
+        let slept = clock.now.offset
+        #expect(slept >= .milliseconds(990) && slept <= .milliseconds(1010), "slept \(slept)")
+        #expect(clock.sleeps > 100)  // paced reading by reading, not in one sleep
         #expect(workout.startDate == start)
         #expect(workout.endDate == start + 600)
+    }
+}
+
+/// A clock whose sleeps return at once, moving its time to the deadline: pacing is checked without waiting.
+final class VirtualClock: Clock, @unchecked Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private let lock = NSLock()
+    private var current = Instant(offset: .zero)
+    private var count = 0
+    var now: Instant { lock.withLock { current } }
+    var minimumResolution: Duration { .zero }
+    var sleeps: Int { lock.withLock { count } }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        try Task.checkCancellation()
+        lock.withLock {
+            count += 1
+            if deadline > current { current = deadline }
+        }
     }
 }

@@ -146,9 +146,11 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         dataSource?.startSensors()
     }
 
-    /// Checks the journal four times a second on the store's clock, so no sample waits in memory for a second.
+    /// Checks the journal four times a second, so no sample waits in memory for a second. This timer runs on the
+    /// machine's clock, not the store's pacing clock: it is about real durability, and a virtual clock that returns
+    /// from every sleep at once (an instant replay, a test) would turn it into a busy loop.
     func startFlushing() {
-        let clock = healthStore.clock
+        let clock = ContinuousClock()
         let store = healthStore
         let task = Task { [weak self] in
             while !Task.isCancelled {
