@@ -7,17 +7,21 @@ struct WorkoutChart {
     var workout: HKWorkout
     var heartRate: [WorkoutAnalysis.Point]
     var power: [WorkoutAnalysis.Point]
-    var zones: HeartRateReserveZones
+    var zones: HeartRateZones
 
-    static let colours = ["#d9d9d9", "#9ec9ff", "#a6e3a1", "#ffe08a", "#ffb36b", "#ff7b7b"]
-    static let names = ["below Z1", "Z1", "Z2", "Z3", "Z4", "Z5"]
+    /// Colours from the lowest zone to the highest, spread over however many zones there are (3 to 10).
+    static let palette = ["#d9d9d9", "#9ec9ff", "#a6e3a1", "#d8ec8f", "#ffe08a", "#ffc97a", "#ffb36b", "#ff9a6e", "#ff7b7b", "#e85a5a"]
+    func colour(_ zone: Int) -> String {
+        let step = Double(Self.palette.count - 1) / Double(max(1, zones.count - 1))
+        return Self.palette[min(Self.palette.count - 1, Int((Double(zone) * step).rounded()))]
+    }
 
     private let width = 1000.0
     private let plot = (left: 70.0, top: 60.0, width: 860.0, height: 300.0)
 
     func svg() -> String {
         var out: [String] = []
-        let total = plot.top + plot.height + 70 + 6 * 26 + 40
+        let total = plot.top + plot.height + 70 + Double(zones.count) * 26 + 40
         out.append("""
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(total))" viewBox="0 0 \(Int(width)) \(Int(total))" \
             font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="13">
@@ -30,16 +34,15 @@ struct WorkoutChart {
         func x(_ date: Date) -> Double { plot.left + date.timeIntervalSince(start) / span * plot.width }
 
         // Heart-rate scale and zone bands.
-        let bounds = zones.lowerBounds
-        let low = min(bounds[0] - 15, heartRate.map(\.value).min() ?? bounds[0])
-        let high = max(zones.maximum + 5, heartRate.map(\.value).max() ?? zones.maximum)
+        let low = min(zones.low, heartRate.map(\.value).min() ?? zones.low)
+        let high = max(zones.high, heartRate.map(\.value).max() ?? zones.high)
         func y(_ bpm: Double) -> Double { plot.top + plot.height - (bpm - low) / (high - low) * plot.height }
-        let edges = [low] + bounds + [high]
-        for zone in 0 ..< 6 {
+        let edges = [low] + zones.boundaries + [high]
+        for zone in zones.indices {
             let top = y(min(edges[zone + 1], high))
             let bottom = y(max(edges[zone], low))
-            out.append(rect(plot.left, top, plot.width, bottom - top, fill: Self.colours[zone], opacity: 0.55))
-            out.append("<text x=\"\(fmt(plot.left + plot.width + 6))\" y=\"\(fmt((top + bottom) / 2 + 4))\" fill=\"#333\">\(Self.names[zone])</text>")
+            out.append(rect(plot.left, top, plot.width, bottom - top, fill: colour(zone), opacity: 0.55))
+            out.append("<text x=\"\(fmt(plot.left + plot.width + 6))\" y=\"\(fmt((top + bottom) / 2 + 4))\" fill=\"#333\">\(zones.name(zone))</text>")
         }
         // Pauses.
         var pausedAt: Date?
@@ -78,15 +81,16 @@ struct WorkoutChart {
 
         // Time in zones.
         let barsTop = plot.top + plot.height + 60
-        let seconds = WorkoutAnalysis.timeInZones(heartRate, zones: zones,
-                                                  within: DateInterval(start: workout.startDate, end: workout.endDate))
+        let kept = workout.zoneGroup(for: HKQuantityType(.heartRate))?.zoneDurations.map(\.duration)
+        let seconds = zones.fromStore && kept?.count == zones.count ? kept!
+            : WorkoutAnalysis.timeInZones(heartRate, zones: zones, within: DateInterval(start: workout.startDate, end: workout.endDate))
         let longest = max(1, seconds.max() ?? 1)
         out.append("<text x=\"\(fmt(plot.left))\" y=\"\(fmt(barsTop - 12))\" font-weight=\"bold\">Time in heart-rate zones</text>")
-        for zone in 0 ..< 6 {
+        for zone in zones.indices {
             let top = barsTop + Double(zone) * 26
             let length = seconds[zone] / longest * (plot.width - 220)
-            out.append("<text x=\"\(fmt(plot.left))\" y=\"\(fmt(top + 15))\">\(Self.names[zone]) \(escape(zones.range(of: zone)))</text>")
-            out.append(rect(plot.left + 150, top, max(length, 1), 20, fill: Self.colours[zone], opacity: 1))
+            out.append("<text x=\"\(fmt(plot.left))\" y=\"\(fmt(top + 15))\">\(zones.name(zone)) \(escape(zones.range(of: zone)))</text>")
+            out.append(rect(plot.left + 150, top, max(length, 1), 20, fill: colour(zone), opacity: 1))
             out.append("<text x=\"\(fmt(plot.left + 156 + length))\" y=\"\(fmt(top + 15))\">\(Format.duration(seconds[zone]))</text>")
         }
         out.append("</svg>")

@@ -13,7 +13,8 @@ extension Workout {
                 pause, resume, laps, markers) are carried out as they were recorded. The whole file is checked
                 before anything is written. On a terminal a live display is updated in place; piped, plain lines.
                 Instant replays are saved at the time the fixture was recorded; paced ones start now.
-                Zones are heart-rate-reserve zones computed by this tool (see --max-heart-rate).
+                Zones are your heart-rate zones from the store (see `workout profile`), or heart-rate-reserve zones
+                from --max-heart-rate/--resting-heart-rate.
 
                 Examples:
                   workout replay fixtures/run-45min.jsonl                real time
@@ -26,14 +27,14 @@ extension Workout {
         @Argument(help: ArgumentHelp("The fixture (JSON Lines; see fixtures/FORMAT.md).", valueName: "FILE")) var file: String
         @Option(help: ArgumentHelp("Fixture seconds per real second (1 is real time).", valueName: "N")) var speed: Double = 1
         @Flag(help: "Replay as fast as possible on a virtual clock.") var instant = false
-        @Option(help: ArgumentHelp("Maximum heart rate for the zones.", valueName: "BPM")) var maxHeartRate: Double = 190
-        @Option(help: ArgumentHelp("Resting heart rate for the zones.", valueName: "BPM")) var restingHeartRate: Double = 55
+        @Option(help: ArgumentHelp("Show zones from this maximum heart rate instead of your stored zones.", valueName: "BPM"))
+        var maxHeartRate: Double?
+        @Option(help: ArgumentHelp("Show zones from this resting heart rate instead of your stored zones.", valueName: "BPM"))
+        var restingHeartRate: Double?
 
         func validate() throws {
             guard speed > 0, speed <= 100_000 else { throw ValidationError("--speed must be between 0 and 100000, not \(speed).") }
-            guard restingHeartRate > 0, maxHeartRate > restingHeartRate + 10 else {
-                throw ValidationError("--max-heart-rate must be above --resting-heart-rate (by more than 10 bpm).")
-            }
+            try validateHeartRates(maximum: maxHeartRate, resting: restingHeartRate)
         }
 
         func run() async throws {
@@ -43,7 +44,7 @@ extension Workout {
                 let store = try await options.open()
                 try await store.requestAuthorization(toShare: Set(replayTypes), read: Set(replayTypes.map { $0 as HKObjectType }))
                 let replay = try WorkoutReplay(fixtureAt: file, healthStore: store, instant: instant)
-                let zones = HeartRateReserveZones(maximum: maxHeartRate, resting: restingHeartRate)
+                let zones = try await HeartRateZones.resolve(store: store, maximum: maxHeartRate, resting: restingHeartRate)
                 let display = ReplayDisplay(replay: replay, zones: zones, instant: instant, terminal: isatty(STDOUT_FILENO) == 1)
                 display.speedFactor = speed
                 display.begin(summary: summary, file: file)
@@ -75,7 +76,7 @@ let replayTypes: [HKSampleType] = [
 ]
 
 /// Prints what a replay saved: duration, distance, energy, heart rate, power, zones per activity, skipped input.
-func printReplaySummary(_ workout: HKWorkout, replay: WorkoutReplay, store: HKHealthStore, zones: HeartRateReserveZones) async throws {
+func printReplaySummary(_ workout: HKWorkout, replay: WorkoutReplay, store: HKHealthStore, zones: HeartRateZones) async throws {
     let bpm = HKUnit.count().unitDivided(by: .minute())
     print("Saved workout \(workout.uuid.uuidString) (\(workout.workoutActivityType.name)) to \(store.databasePath ?? "the store").")
     print("  duration        \(Format.duration(workout.duration))")
@@ -98,14 +99,35 @@ func printReplaySummary(_ workout: HKWorkout, replay: WorkoutReplay, store: HKHe
     let heartPoints = try await WorkoutAnalysis.points(.heartRate, unit: bpm, of: workout, store: store)
     if !heartPoints.isEmpty {
         print("  time in zones   \(zones.label)")
-        print("    " + pad("activity", 16) + (0 ... 5).map { pad($0 == 0 ? "below" : "Z\($0)", 8) }.joined())
-        var activities = workout.workoutActivities.map { ($0.workoutConfiguration.activityType.name, DateInterval(start: $0.startDate, end: $0.endDate ?? workout.endDate)) }
-        if activities.count != 1 { activities.insert(("whole workout", DateInterval(start: workout.startDate, end: workout.endDate)), at: 0) }
-        for (name, interval) in activities {
-            let times = WorkoutAnalysis.timeInZones(heartPoints, zones: zones, within: interval)
+        print("    " + pad("activity", 16) + zones.indices.map { pad(zones.name($0), 8) }.joined())
+        let heartRate = HKQuantityType(.heartRate)
+        var rows: [(String, DateInterval, HKWorkoutZoneGroup?)] = workout.workoutActivities.map {
+            ($0.workoutConfiguration.activityType.name, DateInterval(start: $0.startDate, end: $0.endDate ?? workout.endDate),
+             $0.zoneGroup(for: heartRate))
+        }
+        if rows.count != 1 {
+            rows.insert(("whole workout", DateInterval(start: workout.startDate, end: workout.endDate), workout.zoneGroup(for: heartRate)), at: 0)
+        }
+        for (name, interval, group) in rows {
+            // The store's zones: the times the builder kept. Zones given on the command line: computed here.
+            let times: [TimeInterval]
+            if zones.fromStore, let group, group.zoneDurations.count == zones.count {
+                times = group.zoneDurations.map(\.duration)
+            } else {
+                times = WorkoutAnalysis.timeInZones(heartPoints, zones: zones, within: interval)
+            }
             print("    " + pad(name, 16) + times.map { pad(Format.duration($0), 8) }.joined())
         }
     }
     let malformed = replay.malformedNotifications
     print("  skipped         \(malformed) malformed notification\(malformed == 1 ? "" : "s")")
+}
+
+/// Checks the zone overrides: positive, and the maximum clearly above the resting rate.
+func validateHeartRates(maximum: Double?, resting: Double?) throws {
+    let rest = resting ?? 72
+    let top = maximum ?? 180
+    guard rest > 0, top > rest + 10 else {
+        throw ValidationError("--max-heart-rate must be above --resting-heart-rate (by more than 10 bpm).")
+    }
 }

@@ -5,19 +5,20 @@ import OpenHealthKit
 /// second (or a progress bar for instant replays); piped, one plain line per minute of workout time.
 final class ReplayDisplay: @unchecked Sendable {
     let replay: WorkoutReplay
-    let zones: HeartRateReserveZones
+    let zones: HeartRateZones
     let instant: Bool
     let terminal: Bool
     private var drawnLines = 0
     private var duration: TimeInterval = 0
     private var lastPosition: TimeInterval = 0
     private var lastPrintedMinute = -1
-    private var zoneTimes = [TimeInterval](repeating: 0, count: 6)
+    private var zoneTimes: [TimeInterval]
     private let bpm = HKUnit.count().unitDivided(by: .minute())
 
-    init(replay: WorkoutReplay, zones: HeartRateReserveZones, instant: Bool, terminal: Bool) {
+    init(replay: WorkoutReplay, zones: HeartRateZones, instant: Bool, terminal: Bool) {
         self.replay = replay
         self.zones = zones
+        self.zoneTimes = [TimeInterval](repeating: 0, count: zones.count)
         self.instant = instant
         self.terminal = terminal
     }
@@ -69,7 +70,7 @@ final class ReplayDisplay: @unchecked Sendable {
             guard minute > lastPrintedMinute else { return }
             lastPrintedMinute = minute
             print("\(Format.duration(position))  \(activity)  elapsed \(elapsed)  heart rate \(heart)  power \(power)  cadence \(cadence)"
-                  + (zone.map { "  zone \($0)" } ?? ""))
+                  + (zone.map { "  zone \(zones.name($0))" } ?? ""))
             fflush(nil)
             return
         }
@@ -81,13 +82,12 @@ final class ReplayDisplay: @unchecked Sendable {
         } else {
             lines = ["\(activity)   elapsed \(elapsed)   heart rate \(heart)   power \(power)   cadence \(cadence)"]
             if let zone {
-                let top = zones.maximum
-                let fraction = heartRate.map { min(max(($0 - zones.resting) / (top - zones.resting), 0), 1) } ?? 0
-                lines.append("zone \(zone) (\(zones.range(of: zone)) bpm)  [\(bar(fraction, width: 30))]")
+                let fraction = heartRate.map { min(max(($0 - zones.low) / (zones.high - zones.low), 0), 1) } ?? 0
+                lines.append("zone \(zones.name(zone)) (\(zones.range(of: zone)) bpm)  [\(bar(fraction, width: 30))]")
             } else {
                 lines.append("zone –")
             }
-            lines.append((0 ... 5).map { "\($0 == 0 ? "below" : "Z\($0)") \(Format.duration(zoneTimes[$0]))" }.joined(separator: "  "))
+            lines.append(zones.indices.map { "\(zones.name($0)) \(Format.duration(zoneTimes[$0]))" }.joined(separator: "  "))
         }
         var output = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
         for line in lines { output += "\r\u{1B}[2K" + line + "\n" }

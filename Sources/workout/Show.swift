@@ -48,13 +48,13 @@ extension Workout {
         @Flag(help: "Print the workout as one JSON object: activities, events, statistics in their units.") var json = false
         @Option(help: ArgumentHelp("Also write an SVG chart: heart rate and power on zone bands, time in zones.", valueName: "FILE.svg"))
         var chart: String?
-        @Option(help: ArgumentHelp("Maximum heart rate for the chart's zones.", valueName: "BPM")) var maxHeartRate: Double = 190
-        @Option(help: ArgumentHelp("Resting heart rate for the chart's zones.", valueName: "BPM")) var restingHeartRate: Double = 55
+        @Option(help: ArgumentHelp("Chart zones from this maximum heart rate instead of your stored zones.", valueName: "BPM"))
+        var maxHeartRate: Double?
+        @Option(help: ArgumentHelp("Chart zones from this resting heart rate instead of your stored zones.", valueName: "BPM"))
+        var restingHeartRate: Double?
 
         func validate() throws {
-            guard restingHeartRate > 0, maxHeartRate > restingHeartRate + 10 else {
-                throw ValidationError("--max-heart-rate must be above --resting-heart-rate (by more than 10 bpm).")
-            }
+            try validateHeartRates(maximum: maxHeartRate, resting: restingHeartRate)
         }
 
         func run() async throws {
@@ -66,7 +66,8 @@ extension Workout {
                     let svg = WorkoutChart(workout: workout,
                                            heartRate: try await WorkoutAnalysis.points(.heartRate, unit: bpm, of: workout, store: store),
                                            power: try await WorkoutAnalysis.points(.cyclingPower, unit: .watt(), of: workout, store: store),
-                                           zones: HeartRateReserveZones(maximum: maxHeartRate, resting: restingHeartRate)).svg()
+                                           zones: try await HeartRateZones.resolve(store: store, maximum: maxHeartRate,
+                                                                                    resting: restingHeartRate)).svg()
                     do {
                         try svg.write(toFile: chart, atomically: true, encoding: .utf8)
                     } catch {

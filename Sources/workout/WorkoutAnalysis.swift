@@ -1,35 +1,65 @@
 import Foundation
 import OpenHealthKit
 
-/// Heart-rate-reserve (Karvonen) zones, computed by the tool: zone k starts at `rest + p_k × (max − rest)` with
-/// p = 50, 60, 70, 80, 90 %. Apple does not publish its percentages; these bands are OpenHealthKit's assumption
-/// (see `zones-and-metrics.md`), and every display that uses them says so.
-struct HeartRateReserveZones: Sendable {
-    var maximum: Double
-    var resting: Double
-    static let fractions = [0.5, 0.6, 0.7, 0.8, 0.9]
+/// The heart-rate zones the tool shows: by default the person's zones from the store (their own if set, else the
+/// system zones: heart-rate reserve at 60/70/80/90 %, as `HKHealthStore.preferredWorkoutZoneConfiguration(for:)`
+/// gives them, the same zones the builder times a workout in); with `--max-heart-rate`/`--resting-heart-rate`, the
+/// same heart-rate-reserve rule on those numbers. Zone names follow Apple's: Z1 is the lowest (index 0).
+struct HeartRateZones: Sendable {
+    /// Upper thresholds in bpm, ascending: zone i covers [boundaries[i-1], boundaries[i]).
+    var boundaries: [Double]
+    var label: String
+    /// Whether these are the store's zones, the ones the builder timed the workout in (`zoneGroup(for:)`).
+    var fromStore = false
 
-    /// Lower bounds of zones 1…5 in bpm.
-    var lowerBounds: [Double] { Self.fractions.map { resting + $0 * (maximum - resting) } }
+    static let reserveFractions = [0.6, 0.7, 0.8, 0.9]
 
-    /// 0 below zone 1, else 1…5; half-open bounds, the last zone open above.
-    func zone(for bpm: Double) -> Int {
-        lowerBounds.lastIndex(where: { bpm >= $0 }).map { $0 + 1 } ?? 0
+    init(boundaries: [Double], label: String) {
+        self.boundaries = boundaries
+        self.label = label
     }
 
-    var label: String {
-        "heart-rate-reserve zones, computed locally (50/60/70/80/90 % HRR, max \(Int(maximum)), rest \(Int(resting)); "
-            + "OpenHealthKit's assumption, not Apple's)"
+    /// Heart-rate-reserve zones from a maximum and a resting heart rate.
+    init(maximum: Double, resting: Double) {
+        self.init(boundaries: Self.reserveFractions.map { resting + $0 * (maximum - resting) },
+                  label: "heart-rate-reserve zones at 60/70/80/90 % (max \(Int(maximum)), rest \(Int(resting)) bpm; OpenHealthKit's percentages)")
+    }
+
+    /// The zones to show: overrides when given, else the store's preferred heart-rate zones.
+    static func resolve(store: HKHealthStore, maximum: Double?, resting: Double?) async throws -> HeartRateZones {
+        if maximum != nil || resting != nil {
+            return HeartRateZones(maximum: maximum ?? 180, resting: resting ?? 72)
+        }
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        guard let configuration = try await store.preferredWorkoutZoneConfiguration(for: HKQuantityType(.heartRate)) else {
+            return HeartRateZones(maximum: 180, resting: 72)
+        }
+        let boundaries = configuration.zones.dropLast().compactMap { $0.maximum?.doubleValue(for: bpm) }
+        let origin = configuration.source == .user ? "your own heart-rate zones" : "system heart-rate zones (heart-rate reserve at 60/70/80/90 %, OpenHealthKit's percentages; set yours with `workout profile`)"
+        var zones = HeartRateZones(boundaries: boundaries, label: origin)
+        zones.fromStore = true
+        return zones
+    }
+
+    var count: Int { boundaries.count + 1 }
+    var indices: Range<Int> { 0 ..< count }
+    func name(_ zone: Int) -> String { "Z\(zone + 1)" }
+
+    /// The zone of a heart rate: bounds are min-inclusive, max-exclusive.
+    func zone(for bpm: Double) -> Int {
+        boundaries.firstIndex(where: { bpm < $0 }) ?? boundaries.count
     }
 
     func range(of zone: Int) -> String {
-        let bounds = lowerBounds.map { Int($0.rounded()) }
-        switch zone {
-        case 0: return "< \(bounds[0])"
-        case 5: return "≥ \(bounds[4])"
-        default: return "\(bounds[zone - 1])–\(bounds[zone] - 1)"
-        }
+        let bounds = boundaries.map { Int($0.rounded()) }
+        if zone == 0 { return "< \(bounds[0])" }
+        if zone == count - 1 { return "≥ \(bounds[zone - 1])" }
+        return "\(bounds[zone - 1])–\(bounds[zone] - 1)"
     }
+
+    /// A heart-rate scale that shows every zone.
+    var low: Double { (boundaries.first ?? 100) - 25 }
+    var high: Double { (boundaries.last ?? 180) + 20 }
 }
 
 /// Figures computed from a saved workout's samples: normalized power and time in heart-rate zones per activity.
@@ -68,9 +98,9 @@ struct WorkoutAnalysis {
         return pow(sum / count, 0.25)
     }
 
-    /// Seconds in each zone (index 0 = below zone 1) within `interval`; each reading holds until the next, ≤ 5 s.
-    static func timeInZones(_ points: [Point], zones: HeartRateReserveZones, within interval: DateInterval) -> [TimeInterval] {
-        var totals = [TimeInterval](repeating: 0, count: 6)
+    /// Seconds in each zone within `interval`; each reading holds until the next, ≤ 5 s.
+    static func timeInZones(_ points: [Point], zones: HeartRateZones, within interval: DateInterval) -> [TimeInterval] {
+        var totals = [TimeInterval](repeating: 0, count: zones.count)
         for (i, point) in points.enumerated() {
             let next = i + 1 < points.count ? points[i + 1].start : point.start + hold
             let end = min(next, point.start + hold)

@@ -37,7 +37,7 @@ import Testing
         #expect(lines.contains("  duration        10:00"))
         #expect(lines.contains("  skipped         16 malformed notifications"))
         #expect(lines.contains { $0.hasPrefix("  heart rate      average ") })
-        #expect(lines.contains { $0.hasPrefix("  time in zones   heart-rate-reserve zones, computed locally") })
+        #expect(lines.contains { $0.hasPrefix("  time in zones   system heart-rate zones (heart-rate reserve at 60/70/80/90 %") })
         let list = try workout(["list", "--store", store])
         #expect(list.stdout.contains("running"))
     }
