@@ -51,6 +51,15 @@ enum FastUUID {
 
     static func next() -> UUID {
         let (a, b) = state.withLock { generator in (generator.next(), generator.next()) }
+        return make(a, b)
+    }
+
+    /// A UUID from a generator the caller owns (one per sensor: no lock on the hot path).
+    static func next(using generator: inout Xoshiro256) -> UUID {
+        make(generator.next(), generator.next())
+    }
+
+    private static func make(_ a: UInt64, _ b: UInt64) -> UUID {
         var bytes = (UInt8(truncatingIfNeeded: a), UInt8(truncatingIfNeeded: a >> 8), UInt8(truncatingIfNeeded: a >> 16),
                      UInt8(truncatingIfNeeded: a >> 24), UInt8(truncatingIfNeeded: a >> 32), UInt8(truncatingIfNeeded: a >> 40),
                      UInt8(truncatingIfNeeded: a >> 48), UInt8(truncatingIfNeeded: a >> 56), UInt8(truncatingIfNeeded: b),

@@ -55,6 +55,7 @@ enum CollectionPlan {
 ///   reading, of the distance type that fits the activity.
 /// - Battery and connection changes make no samples.
 struct ReadingMapper {
+    private var uuids = FastUUID.Xoshiro256()
     private var lastPower: Double?
     private var lastDistance: Double?
     static let maximumEnergyGap: Double = 3
@@ -64,24 +65,24 @@ struct ReadingMapper {
         switch value {
         case .heartRate(let reading):
             guard reading.contact != .notDetected, reading.bpm > 0 else { return }
-            out.append(CollectedSample(type: Types.heartRate, start: time, end: time, value: Double(reading.bpm), device: device))
+            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), type: Types.heartRate, start: time, end: time, value: Double(reading.bpm), device: device))
         case .power(let reading):
-            out.append(CollectedSample(type: Types.cyclingPower, start: time, end: time, value: Double(reading.watts), device: device))
+            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), type: Types.cyclingPower, start: time, end: time, value: Double(reading.watts), device: device))
             if let previous = lastPower, time > previous, time - previous <= Self.maximumEnergyGap, reading.watts > 0 {
                 let kilojoules = Double(reading.watts) * (time - previous) / 1000
-                out.append(CollectedSample(type: Types.activeEnergy, start: previous, end: time, value: kilojoules, device: device))
+                out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), type: Types.activeEnergy, start: previous, end: time, value: kilojoules, device: device))
             }
             lastPower = time
         case .cadence(let reading):
-            out.append(CollectedSample(type: Types.cyclingCadence, start: time, end: time, value: reading.rpm, device: device))
+            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), type: Types.cyclingCadence, start: time, end: time, value: reading.rpm, device: device))
         case .speed(let reading):
             let type = activity == .running ? Types.runningSpeed : Types.cyclingSpeed
-            out.append(CollectedSample(type: type, start: time, end: time, value: reading.metresPerSecond, device: device))
+            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), type: type, start: time, end: time, value: reading.metresPerSecond, device: device))
         case .distance(let reading):
             defer { lastDistance = time }
             guard reading.metres > 0 else { return }
             let type = HKQuantityType.interned(HKWorkout.distanceType(for: activity))
-            out.append(CollectedSample(type: type, start: min(lastDistance ?? time, time), end: time, value: reading.metres,
+            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), type: type, start: min(lastDistance ?? time, time), end: time, value: reading.metres,
                                        device: device))
         case .battery:
             return
