@@ -5,7 +5,7 @@ import FitnessSensors
 /// `52 · handle (u16) · value (0 to ATT_MTU − 3 bytes)`.
 ///
 /// Core 5.3 Vol 3 Part F §3.4.5.3.
-public struct ATTWriteCommand: ATTProtocolDataUnit {
+public struct ATTWriteCommand: ATTHandleValuePDU {
     public static let opcode = ATTOpcode.writeCommand
 
     public var handle: UInt16
@@ -14,18 +14,5 @@ public struct ATTWriteCommand: ATTProtocolDataUnit {
     public init(handle: UInt16, value: [UInt8]) {
         self.handle = handle
         self.value = value
-    }
-
-    public init(bytes: [UInt8]) throws(DecodeError) {
-        var reader = try Self.reader(for: bytes)
-        handle = try reader.readUInt16("attribute handle")
-        value = Array(reader.readRemaining())
-    }
-
-    public func encode() -> [UInt8] {
-        var writer = Self.writer(capacity: 3 + value.count)
-        writer.write(handle)
-        writer.write(contentsOf: value)
-        return writer.bytes
     }
 }
