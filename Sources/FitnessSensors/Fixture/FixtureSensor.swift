@@ -14,13 +14,8 @@ public final class FixtureSensor: Sensor {
     public let capabilities: SensorCapabilities
     public let deviceInformation: DeviceInformation
 
-    private final class HandlerBox: Sendable {
-        let call: @Sendable (SensorEvent) -> Void
-        init(_ call: @escaping @Sendable (SensorEvent) -> Void) { self.call = call }
-    }
-
     private struct State {
-        var handler: HandlerBox?
+        var handler: SensorHandlerBox?
         var interpreter: SensorReadingInterpreter
         var malformed = 0
         var lastProblem: String?
@@ -42,7 +37,7 @@ public final class FixtureSensor: Sensor {
     }
 
     public func start(_ handler: @escaping @Sendable (SensorEvent) -> Void) {
-        let box = HandlerBox(handler)
+        let box = SensorHandlerBox(handler)
         state.withLock { $0.handler = box }
     }
 

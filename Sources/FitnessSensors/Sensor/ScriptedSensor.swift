@@ -8,14 +8,7 @@ public final class ScriptedSensor: Sensor {
     public let name: String
     public let capabilities: SensorCapabilities
     public let deviceInformation: DeviceInformation
-    // The handler is kept in a box: a closure stored directly as a Mutex's generic value is re-wrapped in a
-    // reabstraction thunk on every access, and the wrappers pile up.
-    private final class HandlerBox: Sendable {
-        let call: @Sendable (SensorEvent) -> Void
-        init(_ call: @escaping @Sendable (SensorEvent) -> Void) { self.call = call }
-    }
-
-    private let handler = Mutex<HandlerBox?>(nil)
+    private let handler = Mutex<SensorHandlerBox?>(nil)
 
     public init(identifier: String, name: String, capabilities: SensorCapabilities,
                 deviceInformation: DeviceInformation = DeviceInformation()) {
@@ -26,7 +19,7 @@ public final class ScriptedSensor: Sensor {
     }
 
     public func start(_ handler: @escaping @Sendable (SensorEvent) -> Void) {
-        let box = HandlerBox(handler)
+        let box = SensorHandlerBox(handler)
         self.handler.withLock { $0 = box }
     }
 
