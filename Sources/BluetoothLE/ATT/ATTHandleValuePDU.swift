@@ -24,3 +24,20 @@ extension ATTHandleValuePDU {
         return writer.bytes
     }
 }
+
+/// The PDUs laid out as `opcode · value (the rest)`: Read Response and Read Blob Response.
+///
+/// Core 5.3 Vol 3 Part F §3.4.4.4, §3.4.4.6.
+public protocol ATTValuePDU: ATTProtocolDataUnit {
+    var value: [UInt8] { get }
+    init(value: [UInt8])
+}
+
+extension ATTValuePDU {
+    public init(bytes: [UInt8]) throws(DecodeError) {
+        var reader = try Self.reader(for: bytes)
+        self.init(value: Array(reader.readRemaining()))
+    }
+
+    public func encode() -> [UInt8] { [Self.opcode.rawValue] + value }
+}

@@ -5,17 +5,10 @@ import FitnessSensors
 /// `0B · value`.
 ///
 /// Core 5.3 Vol 3 Part F §3.4.4.4.
-public struct ATTReadResponse: ATTProtocolDataUnit {
+public struct ATTReadResponse: ATTValuePDU {
     public static let opcode = ATTOpcode.readResponse
 
     public var value: [UInt8]
 
     public init(value: [UInt8]) { self.value = value }
-
-    public init(bytes: [UInt8]) throws(DecodeError) {
-        var reader = try Self.reader(for: bytes)
-        value = Array(reader.readRemaining())
-    }
-
-    public func encode() -> [UInt8] { [Self.opcode.rawValue] + value }
 }
