@@ -106,11 +106,9 @@ extension HKHealthStore {
         let database = try database()
         let access = try readAccess(database)
         return try database.read { db in
-            let samples = try database.fetchSamples(descriptors, limit: limit, sorts: [], afterAnchor: anchor,
-                                                    access: access, db)
-            let ids = try samples.isEmpty ? [] : anchorsOf(samples, database, db)
+            let added = try database.fetchAddedSamples(descriptors, limit: limit, afterAnchor: anchor, access: access, db)
             let deleted = try database.fetchDeletedObjects(descriptors, afterAnchor: anchor, access: access, db)
-            var merged: [(Int64, Either)] = zip(ids, samples).map { ($0, .sample($1)) } + deleted.map { ($0, .deleted($1)) }
+            var merged: [(Int64, Either)] = added.map { ($0.id, .sample($0.sample)) } + deleted.map { ($0, .deleted($1)) }
             merged.sort { $0.0 < $1.0 }
             if limit > 0 && merged.count > limit { merged.removeLast(merged.count - limit) }
             let newest = limit > 0 && merged.count == limit ? merged.last!.0 : max(anchor, try database.currentAnchor(db))
@@ -124,13 +122,4 @@ extension HKHealthStore {
         case sample(HKSample)
         case deleted(HKDeletedObject)
     }
-
-    private func anchorsOf(_ samples: [HKSample], _ database: StoreDatabase, _ db: GRDB.Database) throws -> [Int64] {
-        try samples.map { sample in
-            guard let typeID = try database.existingTypeID(sample.sampleType.identifier, db) else { return 0 }
-            return try database.storedID(of: sample, typeID: typeID, db) ?? 0
-        }
-    }
 }
-
-import GRDB

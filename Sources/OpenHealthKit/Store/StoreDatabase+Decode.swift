@@ -5,6 +5,11 @@ extension StoreDatabase {
     /// Turns rows of `SELECT s.id, s.uuid, s.type_id, s.start, s."end", s.value, s.unit, s.source_id, s.device_id,
     /// s.metadata, w.activity_type, w.duration` into samples; workouts get their events, activities and statistics.
     func decodeSamples(_ db: Database, sql: String, arguments: StatementArguments) throws -> [HKSample] {
+        try decodeRows(db, sql: sql, arguments: arguments).map(\.sample)
+    }
+
+    /// The same, with each sample's row id (its anchor).
+    func decodeRows(_ db: Database, sql: String, arguments: StatementArguments) throws -> [(id: Int64, sample: HKSample)] {
         struct PendingWorkout {
             var index: Int
             var id: Int64
@@ -18,6 +23,7 @@ extension StoreDatabase {
             var source: HKSourceRevision
         }
         var samples: [HKSample?] = []
+        var ids: [Int64] = []
         var workouts: [PendingWorkout] = []
         var unitCache: [String: HKUnit] = [:]
         var typeCache: [Int64: HKSampleType] = [:]
@@ -25,6 +31,7 @@ extension StoreDatabase {
         let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
         while let row = try cursor.next() {
             let id: Int64 = row[0]
+            ids.append(id)
             guard let uuid = row[1] as UUID? else {
                 throw HKError(.errorDatabaseInaccessible, "The health store is damaged: sample \(id) has no UUID.")
             }
@@ -112,7 +119,7 @@ extension StoreDatabase {
                                                    sourceRevision: pending.source, zoneGroups: detail.zoneGroups)
             }
         }
-        return samples.map { $0! }
+        return zip(ids, samples).map { ($0, $1!) }
     }
 
     struct WorkoutDetails {

@@ -169,23 +169,20 @@ extension StoreDatabase {
         return terms.joined(separator: ", ")
     }
 
+    /// The columns and joins `decodeRows` reads, for a WHERE clause over `s`.
+    static let sampleSelect = """
+        SELECT s.id, s.uuid, s.type_id, s.start, s."end", s.value, s.unit, s.source_id, s.device_id, s.metadata,
+               w.activity_type, w.duration,
+               q.count, q.minimum, q.maximum, q.most_recent, q.most_recent_start, q.most_recent_end
+        FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id LEFT JOIN quantity_series q ON q.sample_id = s.id
+        """
+
     /// Fetches the samples matching the descriptors, sorted and limited.
-    func fetchSamples(_ descriptors: [HKQueryDescriptor], limit: Int, sorts: [SampleSort],
-                      afterAnchor: Int64? = nil, access: ReadAccess, _ db: Database) throws -> [HKSample] {
+    func fetchSamples(_ descriptors: [HKQueryDescriptor], limit: Int, sorts: [SampleSort], access: ReadAccess,
+                      _ db: Database) throws -> [HKSample] {
         guard var condition = try whereClause(for: descriptors, access: access, db) else { return [] }
-        if let afterAnchor {
-            condition.sql += " AND s.id > ?"
-            condition.arguments.append(afterAnchor)
-        }
-        let order = afterAnchor == nil ? orderClause(for: sorts) : "s.id ASC"
-        var sql = """
-            SELECT s.id, s.uuid, s.type_id, s.start, s."end", s.value, s.unit, s.source_id, s.device_id, s.metadata,
-                   w.activity_type, w.duration,
-                   q.count, q.minimum, q.maximum, q.most_recent, q.most_recent_start, q.most_recent_end
-            FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id LEFT JOIN quantity_series q ON q.sample_id = s.id
-            WHERE \(condition.sql)
-            ORDER BY \(order ?? "s.id ASC")
-            """
+        let order = orderClause(for: sorts)
+        var sql = Self.sampleSelect + " WHERE \(condition.sql) ORDER BY \(order ?? "s.id ASC")"
         if limit > 0, order != nil {
             sql += " LIMIT ?"
             condition.arguments.append(limit)
@@ -202,6 +199,20 @@ extension StoreDatabase {
             if limit > 0 && samples.count > limit { samples.removeLast(samples.count - limit) }
         }
         return samples
+    }
+
+    /// Samples added after an anchor, in anchor order, with their anchors.
+    func fetchAddedSamples(_ descriptors: [HKQueryDescriptor], limit: Int, afterAnchor: Int64, access: ReadAccess,
+                           _ db: Database) throws -> [(id: Int64, sample: HKSample)] {
+        guard var condition = try whereClause(for: descriptors, access: access, db) else { return [] }
+        condition.sql += " AND s.id > ?"
+        condition.arguments.append(afterAnchor)
+        var sql = Self.sampleSelect + " WHERE \(condition.sql) ORDER BY s.id ASC"
+        if limit > 0 {
+            sql += " LIMIT ?"
+            condition.arguments.append(limit)
+        }
+        return try decodeRows(db, sql: sql, arguments: StatementArguments(condition.arguments))
     }
 
     /// Deleted objects of the descriptors' types after an anchor: (anchor, object).
