@@ -6,21 +6,13 @@ import Testing
 /// `unix:PATH`: the whole tool, over a real listening socket.
 @Suite struct PeripheralCommandTests {
     @Test func pairASimulatedStrapAndListIt() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let socket = directory.appendingPathComponent("strap.sock").path
         let store = directory.appendingPathComponent("store.sqlite").path
 
-        let peripheral = Process()
-        peripheral.executableURL = Tool.url
-        peripheral.arguments = ["peripheral", "--profile", "heart-rate", "--listen", socket]
-        let output = Pipe()
-        peripheral.standardOutput = output
-        try peripheral.run()
+        let (peripheral, banner) = try Self.startPeripheral(["--profile", "heart-rate", "--listen", socket])
         defer { if peripheral.isRunning { peripheral.terminate() } }
-        // The first line is printed once the socket listens.
-        let banner = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         #expect(banner == "Simulated heart-rate sensor 'OHK Strap' at unix:\(socket); Ctrl-C stops it.\n")
 
         let pair = try Tool.run(["pair", "unix:\(socket)", "--store", store])
@@ -41,18 +33,11 @@ import Testing
     /// A live ride from a simulated power meter, ended after one second: the samples reach the store.
     /// (This test takes one second of real time: the peripheral notifies at its real rate.)
     @Test func recordARideFromASimulatedPowerMeter() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let socket = directory.appendingPathComponent("power.sock").path
-        let peripheral = Process()
-        peripheral.executableURL = Tool.url
-        peripheral.arguments = ["peripheral", "--profile", "cycling-power", "--listen", socket]
-        let output = Pipe()
-        peripheral.standardOutput = output
-        try peripheral.run()
+        let (peripheral, _) = try Self.startPeripheral(["--profile", "cycling-power", "--listen", socket])
         defer { if peripheral.isRunning { peripheral.terminate() } }
-        _ = output.fileHandleForReading.availableData  // listening
 
         let record = try Tool.run(["record", "--activity", "cycling", "--sensor", "unix:\(socket)", "--duration", "1",
                                    "--store", directory.appendingPathComponent("store.sqlite").path])
@@ -86,19 +71,12 @@ import Testing
     /// A strap serving a recorded run's notifications: what is recorded from it is the run's warm-up (about 80 bpm).
     /// (One second of real time.)
     @Test func recordFromAStrapReplayingAFixture() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let socket = directory.appendingPathComponent("strap.sock").path
-        let peripheral = Process()
-        peripheral.executableURL = Tool.url
-        peripheral.arguments = ["peripheral", "--profile", "heart-rate", "--listen", socket, "--fixture",
-                                Self.fixtures.appendingPathComponent("run-45min.jsonl").path]
-        let output = Pipe()
-        peripheral.standardOutput = output
-        try peripheral.run()
+        let (peripheral, _) = try Self.startPeripheral(["--profile", "heart-rate", "--listen", socket, "--fixture",
+                                                        Self.fixtures.appendingPathComponent("run-45min.jsonl").path])
         defer { if peripheral.isRunning { peripheral.terminate() } }
-        _ = output.fileHandleForReading.availableData  // listening
         let record = try Tool.run(["record", "--activity", "running", "--sensor", "unix:\(socket)", "--duration", "1",
                                    "--store", directory.appendingPathComponent("store.sqlite").path])
         #expect(record.status == 0, "\(record.stderr)")
@@ -107,6 +85,24 @@ import Testing
         #expect(maximum > 60 && maximum < 100, "\(heart)")
         kill(peripheral.processIdentifier, SIGINT)
         peripheral.waitUntilExit()
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Starts `workout peripheral ARGUMENTS` and returns once it listens, with the line it printed then.
+    static func startPeripheral(_ arguments: [String]) throws -> (process: Process, banner: String) {
+        let peripheral = Process()
+        peripheral.executableURL = Tool.url
+        peripheral.arguments = ["peripheral"] + arguments
+        let output = Pipe()
+        peripheral.standardOutput = output
+        try peripheral.run()
+        // The first line is printed once the socket listens.
+        return (peripheral, String(decoding: output.fileHandleForReading.availableData, as: UTF8.self))
     }
 
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
