@@ -3,68 +3,107 @@ import Foundation
 /// A builder's running statistics: one accumulator per quantity type for the whole workout, and one per type for
 /// each activity over the activity's own span. Fed with collected samples in time order; O(1) per sample.
 struct BuilderStatistics: Sendable {
-    // Keyed by type identifier: hashing a string is cheaper than `HKQuantityType`'s NSObject equality.
-    private var workout: [String: StatisticsAccumulator] = [:]
-    private var types: [String: HKQuantityType] = [:]
-    private var activities: [UUID: ActivityAccumulators] = [:]
+    // One slot per type collected, found by the identity of the (interned) type instances live samples carry, or
+    // by identifier for any other instance: no string is hashed per sample on the live path.
+    private var slotTypes: [HKQuantityType] = []
+    private var slotsByIdentifier: [String: Int] = [:]
+    private var slotsByInstance: [ObjectIdentifier: Int] = [:]
+    private var workout: [StatisticsAccumulator] = []
+    /// Activities in start order (they never overlap).
+    private var activities: [ActivityAccumulators] = []
 
     /// The types collected so far.
-    var collectedTypes: Set<HKQuantityType> { Set(types.values) }
+    var collectedTypes: Set<HKQuantityType> { Set(slotTypes) }
 
     private struct ActivityAccumulators: Sendable {
+        var uuid: UUID
         var start: Double
         var end: Double
-        var byType: [String: StatisticsAccumulator] = [:]
+        /// Indexed by slot; nil until a sample of the type falls in the activity.
+        var bySlot: [StatisticsAccumulator?] = []
     }
 
     /// Begins keeping statistics for an activity spanning `[start, end)` (end open while it runs).
     mutating func beginActivity(_ uuid: UUID, start: Date, end: Date?) {
-        activities[uuid] = ActivityAccumulators(start: start.storeValue, end: end?.storeValue ?? .greatestFiniteMagnitude)
+        let activity = ActivityAccumulators(uuid: uuid, start: start.storeValue, end: end?.storeValue ?? .greatestFiniteMagnitude)
+        let index = activities.firstIndex { $0.start > activity.start } ?? activities.endIndex
+        activities.insert(activity, at: index)
     }
 
     /// Closes an activity's span: later samples no longer count for it.
     mutating func endActivity(_ uuid: UUID, at end: Date) {
-        activities[uuid]?.end = end.storeValue
+        if let index = activities.firstIndex(where: { $0.uuid == uuid }) { activities[index].end = end.storeValue }
     }
 
-    mutating func add(_ sample: CollectedSample) {
-        let type = sample.type
-        let key = type.identifier
-        if types[key] == nil { types[key] = type }
-        workout[key, default: StatisticsAccumulator(style: type.aggregationStyle, rangeStart: -.greatestFiniteMagnitude,
-                                                     rangeEnd: .greatestFiniteMagnitude)]
-            .add(start: sample.start, end: sample.end, value: sample.value, source: 0)
-        for (uuid, activity) in activities where sample.start < activity.end && max(sample.end, sample.start) >= activity.start {
-            activities[uuid]!.byType[key, default: StatisticsAccumulator(style: type.aggregationStyle, rangeStart: activity.start,
-                                                                          rangeEnd: activity.end)]
-                .add(start: sample.start, end: sample.end, value: sample.value, source: 0)
+    private mutating func slot(for type: HKQuantityType) -> Int {
+        if let slot = slotsByInstance[ObjectIdentifier(type)] { return slot }
+        let slot: Int
+        if let known = slotsByIdentifier[type.identifier] {
+            slot = known
+        } else {
+            slot = slotTypes.count
+            slotTypes.append(type)
+            slotsByIdentifier[type.identifier] = slot
+            workout.append(StatisticsAccumulator(style: type.aggregationStyle, rangeStart: -.greatestFiniteMagnitude,
+                                                 rangeEnd: .greatestFiniteMagnitude))
+        }
+        // Only instances that live for ever are remembered by identity (an address may be reused otherwise).
+        if HKQuantityType.interned(HKQuantityTypeIdentifier(rawValue: type.identifier)) === type {
+            slotsByInstance[ObjectIdentifier(type)] = slot
+        }
+        return slot
+    }
+
+    private func slot(ifCollected type: HKQuantityType) -> Int? {
+        slotsByInstance[ObjectIdentifier(type)] ?? slotsByIdentifier[type.identifier]
+    }
+
+    mutating func add(_ sample: borrowing CollectedSample) {
+        let slot = slot(for: sample.type)
+        workout[slot].add(start: sample.start, end: sample.end, value: sample.value, source: 0)
+        // Activities that the sample touches: the latest ones, searched back from the end until one ends before
+        // the sample starts.
+        var index = activities.count - 1
+        let sampleEnd = max(sample.end, sample.start)
+        while index >= 0, activities[index].end > sample.start {
+            if sampleEnd >= activities[index].start {
+                if activities[index].bySlot.count <= slot {
+                    activities[index].bySlot.append(contentsOf: repeatElement(nil, count: slot + 1 - activities[index].bySlot.count))
+                }
+                if activities[index].bySlot[slot] == nil {
+                    activities[index].bySlot[slot] = StatisticsAccumulator(style: sample.type.aggregationStyle,
+                                                                            rangeStart: activities[index].start,
+                                                                            rangeEnd: activities[index].end)
+                }
+                activities[index].bySlot[slot]!.add(start: sample.start, end: sample.end, value: sample.value, source: 0)
+            }
+            index -= 1
         }
     }
 
     /// The workout's statistics for one type, as of `now` (a held heart-rate value counts until now at most).
     func statistics(for type: HKQuantityType, start: Date?, through now: Date, source: HKSource) -> HKStatistics? {
-        guard let accumulator = workout[type.identifier] else { return nil }
-        return Self.make(type, accumulator, start: start ?? now, end: now, source: source)
+        guard let slot = slot(ifCollected: type) else { return nil }
+        return Self.make(slotTypes[slot], workout[slot], start: start ?? now, end: now, source: source)
     }
 
     func allStatistics(start: Date?, through now: Date, source: HKSource) -> [HKQuantityType: HKStatistics] {
         var result: [HKQuantityType: HKStatistics] = [:]
-        for (key, accumulator) in workout {
-            guard let type = types[key] else { continue }
-            result[type] = Self.make(type, accumulator, start: start ?? now, end: now, source: source)
+        for (slot, type) in slotTypes.enumerated() {
+            result[type] = Self.make(type, workout[slot], start: start ?? now, end: now, source: source)
         }
         return result
     }
 
     /// An activity's statistics by type, as of `now` or its end.
     func activityStatistics(_ uuid: UUID, through now: Date, source: HKSource) -> [HKQuantityType: HKStatistics] {
-        guard let activity = activities[uuid] else { return [:] }
+        guard let activity = activities.first(where: { $0.uuid == uuid }) else { return [:] }
         let end = min(now.storeValue, activity.end)
         var result: [HKQuantityType: HKStatistics] = [:]
-        for (key, accumulator) in activity.byType {
-            guard let type = types[key] else { continue }
-            result[type] = Self.make(type, accumulator, start: Date(storeValue: activity.start), end: Date(storeValue: end),
-                                     source: source)
+        for (slot, accumulator) in activity.bySlot.enumerated() {
+            guard let accumulator else { continue }
+            result[slotTypes[slot]] = Self.make(slotTypes[slot], accumulator, start: Date(storeValue: activity.start),
+                                                end: Date(storeValue: end), source: source)
         }
         return result
     }

@@ -30,20 +30,31 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     private let deliveries = Mutex<Deliveries>(Deliveries())
 
     private struct Deliveries {
-        var pending: Set<HKSampleType>?
-        /// How many collections arrived since the last delivery began.
-        var arrivals = 0
+        /// The types collected since the last delivery began (a handful: a list beats hashing per reading).
+        var pending: [HKSampleType] = []
+        /// Whether a delivery is queued.
+        var scheduled = false
+        /// When the last delivery began (nanoseconds of uptime).
+        var lastDelivery: UInt64 = 0
     }
+    /// Whether a delegate is set: read on every reading, without the builder's lock.
+    private let hasDelegate = Atomic<Bool>(false)
     private weak var session: HKWorkoutSession?
     private var flushTask: Task<Void, Never>?
     private weak var storedDelegate: HKLiveWorkoutBuilderDelegate?
     private var storedDataSource: HKLiveWorkoutDataSource?
     private var collectsEvents = true
 
+    /// The delegate, kept under a lock of its own: the delegate queue reads it without waiting for the builder's
+    /// lock, which the thread collecting readings holds most of the time.
     public weak var delegate: HKLiveWorkoutBuilderDelegate? {
-        get { locked { storedDelegate } }
-        set { locked { storedDelegate = newValue } }
+        get { delegateLock.withLock { storedDelegate } }
+        set {
+            delegateLock.withLock { storedDelegate = newValue }
+            hasDelegate.store(newValue != nil, ordering: .relaxed)
+        }
     }
+    private let delegateLock = NSLock()
 
     /// The session driving this builder.
     public var workoutSession: HKWorkoutSession? { locked { session } }
@@ -78,25 +89,28 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         }
     }
 
+    /// The session's running flag (nil without a session).
+    private let sessionRunning: RunningFlag?
+
     init(session: HKWorkoutSession, healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?) {
         self.session = session
+        self.sessionRunning = session.running
         super.init(healthStore: healthStore, configuration: configuration, device: device)
     }
 
     /// Created by `HKWorkoutSession.associatedWorkoutBuilder()`; this initializer is HealthKit's on iOS 26.
     public override init(healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?) {
+        sessionRunning = nil
         super.init(healthStore: healthStore, configuration: configuration, device: device)
     }
 
     override var hasSession: Bool { locked { session != nil } }
 
-    /// Whether readings should become samples now: collecting, and the session (if any) running.
+    /// Whether readings should become samples now: collecting, and the session (if any) running. Read on every
+    /// reading, so it takes no lock: both flags are atomics that the builder and the session keep current.
     var acceptsLiveData: Bool {
-        locked {
-            guard lifecycle.phase == .active else { return false }
-            guard let session else { return true }
-            return session.state == .running
-        }
+        guard collecting.load() else { return false }
+        return sessionRunning?.load() ?? true
     }
 
     // MARK: Session events
@@ -174,45 +188,41 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     }
 
     override func didCollect(_ samples: [CollectedSample]) {
-        guard delegate != nil else { return }
-        // Coalesce: `pending` is non-nil from the moment a delivery is scheduled until a delivery finds nothing new;
-        // readings arriving meanwhile only add their types. A lone reading is delivered at once; under a flood
-        // (three readings or more arrive while the delegate runs) deliveries are spaced a millisecond apart, so the
-        // delegate is not called once per reading.
-        let schedule = deliveries.withLock { state -> Bool in
-            state.arrivals += 1
-            guard state.pending != nil else {
-                state.pending = Set(samples.map { $0.type as HKSampleType })
-                return true
+        guard hasDelegate.load(ordering: .relaxed) else { return }
+        // Coalesce: the types collected since the last delivery wait in `pending`; the first reading after a
+        // delivery schedules the next one. A reading arriving a millisecond or more after the last delivery began
+        // is delivered at once; under a flood, deliveries are a millisecond apart, so the delegate is not called
+        // (nor its queue woken) once per reading.
+        let delay = deliveries.withLock { state -> UInt64? in
+            for sample in samples where !state.pending.contains(where: { $0 === sample.type }) {
+                if !state.pending.contains(where: { $0 == sample.type }) { state.pending.append(sample.type) }
             }
-            for sample in samples where !state.pending!.contains(sample.type) { state.pending!.insert(sample.type) }
-            return false
+            guard !state.scheduled else { return nil }
+            state.scheduled = true
+            let now = DispatchTime.now().uptimeNanoseconds
+            let next = state.lastDelivery &+ Self.deliverySpacing
+            return now >= next ? 0 : next - now
         }
-        if schedule { scheduleDelivery(after: nil) }
+        guard let delay else { return }
+        if delay == 0 {
+            delegateQueue.async { [self] in deliverCollected() }
+        } else {
+            delegateQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) { [self] in deliverCollected() }
+        }
     }
 
-    private func scheduleDelivery(after delay: DispatchTimeInterval?) {
-        let deliver: @Sendable () -> Void = { [self] in
-            let collected = deliveries.withLock { state -> Set<HKSampleType> in
-                defer { state.pending = []; state.arrivals = 0 }
-                return state.pending ?? []
-            }
-            if !collected.isEmpty { delegate?.workoutBuilder(self, didCollectDataOf: collected) }
-            let next = deliveries.withLock { state -> DispatchTimeInterval?? in
-                if state.pending?.isEmpty ?? true {
-                    state.pending = nil
-                    return .none
-                }
-                // Many readings arrived while the delegate ran: a flood; wait a millisecond for the next delivery.
-                return .some(state.arrivals >= 3 ? .milliseconds(1) : nil)
-            }
-            if case .some(let delay) = next { scheduleDelivery(after: delay) }
+    /// The shortest time between two `didCollectDataOf` calls, in nanoseconds.
+    static let deliverySpacing: UInt64 = 1_000_000
+
+    /// Calls the delegate with the types collected since the last call. Runs on the delegate queue.
+    private func deliverCollected() {
+        let collected = deliveries.withLock { state -> [HKSampleType] in
+            state.scheduled = false
+            state.lastDelivery = DispatchTime.now().uptimeNanoseconds
+            defer { state.pending.removeAll(keepingCapacity: true) }
+            return state.pending
         }
-        if let delay {
-            delegateQueue.asyncAfter(deadline: .now() + delay, execute: deliver)
-        } else {
-            delegateQueue.async(execute: deliver)
-        }
+        if !collected.isEmpty { delegate?.workoutBuilder(self, didCollectDataOf: Set(collected)) }
     }
 
     override func didCollectEvents() {
@@ -230,7 +240,13 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     override func didUpdateZones(_ changes: [ZoneChange]) { deliverZoneUpdates(changes) }
 
     /// Waits until every delegate call scheduled so far has been delivered. OpenHealthKit (tests).
+    /// Collected types waiting for their spaced delivery are delivered first.
     public func waitForDelegateCalls() async {
-        await withCheckedContinuation { continuation in delegateQueue.async { continuation.resume() } }
+        await withCheckedContinuation { continuation in
+            delegateQueue.async { [self] in
+                if deliveries.withLock({ !$0.pending.isEmpty }) { deliverCollected() }
+                continuation.resume()
+            }
+        }
     }
 }

@@ -21,7 +21,11 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     let builderUUID: UUID
 
     // Guarded by `lock`.
-    var lifecycle = BuilderLifecycle()
+    var lifecycle = BuilderLifecycle() {
+        didSet { collecting.store(lifecycle.phase == .active) }
+    }
+    /// Whether the builder is collecting (`lifecycle.phase == .active`), readable without the lock.
+    let collecting = RunningFlag()
     var storedMetadata: [String: Any] = [:]
     var events: [HKWorkoutEvent] = []
     var activities: [ActivityRecord] = []
@@ -168,7 +172,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             guard let journal else {
                 throw HKError(.errorInvalidArgument, "Samples can be added once collection has begun.")
             }
-            for sample in samples { statisticsState.add(sample) }
+            for index in samples.indices { statisticsState.add(samples[index]) }
             try journal.append(appAdded ? samples.map { var s = $0; s.appAdded = true; return s } : samples)
             return zoneState.collect(samples)
         }

@@ -31,9 +31,9 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     private var collectedIDs: Set<ObjectIdentifier> = []
     private var collectedIdentifiers: Set<String> = []
 
+    /// Whether a type is collected; `currentTypes()` must have run since the last change.
     private func collects(_ type: HKQuantityType) -> Bool {
-        _ = currentTypes()
-        return collectedIDs.contains(ObjectIdentifier(type)) || collectedIdentifiers.contains(type.identifier)
+        collectedIDs.contains(ObjectIdentifier(type)) || collectedIdentifiers.contains(type.identifier)
     }
 
     /// What the data source keeps per sensor; touched only under the data source's lock.
@@ -176,26 +176,29 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
         receive(event, on: channel)
     }
 
-    /// Handles one event from a sensor: the hot path of a live workout.
+    /// Handles one event from a sensor: the hot path of a live workout. One pass under the lock maps the reading;
+    /// the builder takes the samples under its own.
     private func receive(_ event: SensorEvent, on channel: Channel) {
-        guard let builder = locked({ builder }), builder.acceptsLiveData else { return }
         var samples: [CollectedSample] = []
         var beats: [HeartbeatCollector.Beat] = []
-        locked {
+        let target = locked { () -> HKLiveWorkoutBuilder? in
             switch event.kind {
             case .connection(let state):
                 if case .disconnected = state {
                     channel.mapper.reset()
                     heartbeats.gap(sensor: channel.identifier)
                 }
+                return nil
             case .reading(let value):
+                guard let builder = self.builder, builder.acceptsLiveData else { return nil }
                 let time = event.timestamp.storeValue
                 channel.mapper.samples(for: value, at: time, activity: activity, device: channel.device, into: &samples)
+                if typesCache == nil { _ = currentTypes() }
                 if case .heartRate(let reading) = value, !reading.rrIntervals.isEmpty,
                    collects(ReadingMapper.Types.heartRate) {
                     beats = heartbeats.add(reading.rrIntervals, arrivedAt: time, sensor: channel.identifier)
                 }
-                samples.removeAll { !collects($0.type) }
+                if samples.contains(where: { !collects($0.type) }) { samples.removeAll { !collects($0.type) } }
                 // Energy integrated from power counts only while power itself is collected (not from a meter
                 // left on during a swim).
                 if case .power = value, !collects(ReadingMapper.Types.cyclingPower) { samples.removeAll() }
@@ -205,8 +208,10 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
                         return !predicate.evaluate(with: sample.object())
                     }
                 }
+                return builder
             }
         }
+        guard let builder = target else { return }
         do {
             if !samples.isEmpty { try builder.collect(samples, appAdded: false) }
             if !beats.isEmpty { try builder.collectHeartbeats(beats) }

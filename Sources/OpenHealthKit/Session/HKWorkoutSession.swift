@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// A live workout: the state of the person's exercise, its activities (legs of a triathlon, intervals), and the
 /// builder that records it.
@@ -19,7 +20,11 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
     private let configuration: HKWorkoutConfiguration
     private let lock = NSRecursiveLock()
     private let delegateQueue = DispatchQueue(label: "OpenHealthKit.HKWorkoutSession.delegate")
-    private var machine = SessionStateMachine()
+    private var machine = SessionStateMachine() {
+        didSet { running.store(machine.state == .running) }
+    }
+    /// Whether the session is running, readable without the lock (its builder asks on every reading).
+    let running = RunningFlag()
     private weak var storedDelegate: HKWorkoutSessionDelegate?
     private var builder: HKLiveWorkoutBuilder?
     private var current: (uuid: UUID, configuration: HKWorkoutConfiguration, start: Date, metadata: [String: Any]?)?
@@ -37,6 +42,7 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
         self.healthStore = healthStore
         self.configuration = configuration
         self.machine = machine
+        running.store(machine.state == .running)
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -197,4 +203,11 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
     public func waitForDelegateCalls() async {
         await withCheckedContinuation { continuation in delegateQueue.async { continuation.resume() } }
     }
+}
+
+/// A flag shared between threads without a lock.
+final class RunningFlag: Sendable {
+    private let value = Atomic<Bool>(false)
+    func load() -> Bool { value.load(ordering: .relaxed) }
+    func store(_ newValue: Bool) { value.store(newValue, ordering: .relaxed) }
 }

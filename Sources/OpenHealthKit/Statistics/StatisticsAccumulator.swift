@@ -73,18 +73,21 @@ struct StatisticsAccumulator: Sendable {
     /// Adds one quantity, times in seconds since the reference date. `holdLimit` caps the hold of a zero-length
     /// quantity (the end of the series it belongs to).
     mutating func add(start: Double, end: Double, value: Double, source: Int64, holdLimit: Double = .infinity) {
-        var stream = streams.removeValue(forKey: source) ?? Stream()
-        if let pending = stream.pending {
-            apply(pending, until: start, to: &stream.partial, source: source)
-            stream.pending = nil
+        guard let index = streams.index(forKey: source) else {
+            streams[source] = Stream()
+            return add(start: start, end: end, value: value, source: source, holdLimit: holdLimit)
+        }
+        // The stream is changed in place: one lookup per quantity, no copy.
+        if let pending = streams.values[index].pending {
+            apply(pending, until: start, to: &streams.values[index].partial, source: source)
+            streams.values[index].pending = nil
         }
         if holds && end <= start {
-            stream.pending = Pending(instant: start, value: value, holdLimit: min(start + maximumHold, holdLimit))
+            streams.values[index].pending = Pending(instant: start, value: value, holdLimit: min(start + maximumHold, holdLimit))
         } else {
             contribute(start: start, coverEnd: max(start, end), value: value, end: end, source: source,
-                       to: &stream.partial)
+                       to: &streams.values[index].partial)
         }
-        streams[source] = stream
     }
 
     /// Adds a stored series summary: the partial of a whole series computed over its own span (see

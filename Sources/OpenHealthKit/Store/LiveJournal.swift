@@ -5,18 +5,25 @@ import Synchronization
 
 /// The crash-safe record of a workout builder: entries and sample batches appended to the store as they happen.
 ///
-/// Entries (state changes, events, activities, metadata) are written at once. Samples are buffered and written as
-/// one binary batch when the oldest buffered sample is `flushInterval` old on the machine's monotonic clock (checked
-/// on every append), when `maximumPending` samples wait, or when `flushIfDue()` is called by the recording's timer,
-/// so every sample is in the store within a second of real time. The
-/// journal is deleted when its builder finishes or is discarded.
+/// Entries (state changes, events, activities, metadata) are written before `record` returns. Samples are buffered
+/// and handed to the journal's writer as one binary batch when the oldest buffered sample is `flushInterval` old on
+/// the machine's monotonic clock (checked on every append), when `maximumPending` samples wait, or when
+/// `flushIfDue()` is called by the recording's timer, so every sample is in the store within a second of real time.
+/// The writer is a serial queue of its own: encoding a batch and writing it to SQLite happen beside the thread that
+/// collects readings, not on it. Items get their sequence numbers in the order they were handed over, and the
+/// writer keeps that order. A batch that fails to write goes back to the buffer and the next append or entry reports
+/// the error. The journal is deleted when its builder finishes or is discarded.
 final class LiveJournal: @unchecked Sendable {
     let database: StoreDatabase
     let builderID: Int64
     let flushInterval: TimeInterval
-    /// At most this many samples wait in memory, whatever the rate: memory stays flat and a batch stays small.
+    /// At most this many samples wait in memory before a batch is handed over, whatever the rate.
     static let maximumPending = 4096
+    /// Batches handed over and not yet written beyond which appending waits for the writer: memory stays bounded
+    /// when readings arrive faster than the store takes them.
+    static let maximumInFlight = 4
     private let state: Mutex<State>
+    private let writer = DispatchQueue(label: "OpenHealthKit.LiveJournal.writer")
 
     private struct State {
         var sequence: Int64
@@ -24,7 +31,19 @@ final class LiveJournal: @unchecked Sendable {
         var pendingBeats: [HeartbeatCollector.Beat] = []
         /// When the oldest buffered item arrived, on the monotonic clock (nanoseconds of uptime).
         var oldestPending: UInt64?
+        var inFlight = 0
+        /// The error of a write that failed, reported by the next call that can throw.
+        var failure: (any Error)?
         var closed = false
+    }
+
+    /// What one write puts in the store, with the sequence numbers it was given.
+    private struct Batch {
+        var samples: [CollectedSample] = []
+        var samplesSequence: Int64 = 0
+        var beats: [HeartbeatCollector.Beat] = []
+        var beatsSequence: Int64 = 0
+        var entry: (sequence: Int64, kind: Int, payload: [UInt8])?
     }
 
     /// Creates the journal row for a new builder.
@@ -49,10 +68,10 @@ final class LiveJournal: @unchecked Sendable {
         self.state = Mutex(State(sequence: sequence))
     }
 
-    /// Writes an entry now (after the samples buffered before it, so the order is kept).
+    /// Writes an entry, after the samples buffered before it, and returns once it is in the store.
     func record(_ entry: JournalEntry) throws {
         let payload = try JSONEncoder().encode(entry)
-        try write(extra: (0, [UInt8](payload)))
+        try handOverAndWait(entry: (0, [UInt8](payload)))
     }
 
     /// The monotonic time, in nanoseconds. The journal's deadline is about real durability (what a crash may lose),
@@ -64,93 +83,151 @@ final class LiveJournal: @unchecked Sendable {
             || state.oldestPending.map { Double(now &- $0) / 1e9 >= flushInterval } ?? false
     }
 
-    /// Buffers samples; writes them when the oldest buffered item is due.
+    /// Buffers samples; hands them to the writer when the oldest buffered item is due.
     func append(_ samples: [CollectedSample]) throws {
         guard !samples.isEmpty else { return }
-        let now = Self.uptime()
-        let due = state.withLock { state -> Bool in
-            guard !state.closed else { return false }
-            state.pending.append(contentsOf: samples)
-            if state.oldestPending == nil { state.oldestPending = now }
-            return isDue(state, now: now)
-        }
-        if due { try flush() }
+        try buffer { $0.pending.append(contentsOf: samples) }
     }
 
     /// Buffers heartbeats, written with the samples.
     func appendHeartbeats(_ beats: [HeartbeatCollector.Beat]) throws {
-        let now = Self.uptime()
-        let due = state.withLock { state -> Bool in
-            guard !state.closed else { return false }
-            state.pendingBeats.append(contentsOf: beats)
-            if state.oldestPending == nil { state.oldestPending = now }
-            return isDue(state, now: now)
-        }
-        if due { try flush() }
+        try buffer { $0.pendingBeats.append(contentsOf: beats) }
     }
 
-    /// Writes buffered items if the oldest has waited `flushInterval`.
+    private func buffer(_ add: (inout State) -> Void) throws {
+        let now = Self.uptime()
+        enum Next { case nothing, wait, fail(any Error) }
+        let next = state.withLock { state -> Next in
+            guard !state.closed else { return .nothing }
+            if let failure = state.failure {
+                state.failure = nil
+                add(&state)
+                return .fail(failure)
+            }
+            add(&state)
+            if state.oldestPending == nil { state.oldestPending = now }
+            guard isDue(state, now: now) else { return .nothing }
+            handOver(&state, entry: nil)
+            return state.inFlight > Self.maximumInFlight ? .wait : .nothing
+        }
+        switch next {
+        case .nothing: return
+        case .wait: writer.sync {}
+        case .fail(let error): throw error
+        }
+    }
+
+    /// Hands buffered items over if the oldest has waited `flushInterval`.
     func flushIfDue() throws {
         let now = Self.uptime()
-        if state.withLock({ isDue($0, now: now) }) { try flush() }
+        state.withLock { state in
+            guard !state.closed, isDue(state, now: now) else { return }
+            handOver(&state, entry: nil)
+        }
     }
 
-    /// Writes every buffered sample now.
+    /// Writes every buffered sample now, and returns once they are in the store.
     func flush() throws {
-        try write(extra: nil)
+        try handOverAndWait(entry: nil)
     }
 
     /// How many samples wait in memory.
     var pendingCount: Int { state.withLock { $0.pending.count } }
 
-    private func write(extra: (Int, [UInt8])?) throws {
-        // The lock is held across the write so batches and entries reach the store in the order they happened.
-        try state.withLock { state in
+    private func handOverAndWait(entry: (kind: Int, payload: [UInt8])?) throws {
+        state.withLock { state in
             guard !state.closed else { return }
-            let samples = state.pending
-            let beats = state.pendingBeats
-            let database = database
-            let builderID = builderID
-            var sequence = state.sequence
-            try database.write { db in
-                let insert = try db.cachedStatement(sql: "INSERT INTO live_journal (builder_id, seq, kind, payload) VALUES (?, ?, ?, ?)")
-                if !samples.isEmpty {
-                    // Ids looked up once per type and device object in the batch, not once per sample.
-                    var typeIDs: [ObjectIdentifier: Int64] = [:]
-                    var deviceIDs: [ObjectIdentifier: Int64] = [:]
-                    let batch = try SampleBatchCodec.encode(samples, typeID: { type in
-                        if let id = typeIDs[ObjectIdentifier(type)] { return id }
-                        let id = try database.typeID(type.identifier, db)
-                        typeIDs[ObjectIdentifier(type)] = id
-                        return id
-                    }, deviceID: { device in
-                        if let id = deviceIDs[ObjectIdentifier(device)] { return id }
-                        let id = try database.deviceID(device, db)
-                        deviceIDs[ObjectIdentifier(device)] = id
-                        return id
-                    })
-                    sequence += 1
-                    try insert.execute(arguments: [builderID, sequence, 1, Data(batch)])
-                }
-                if !beats.isEmpty {
-                    sequence += 1
-                    try insert.execute(arguments: [builderID, sequence, 2, Data(HeartbeatBatchCodec.encode(beats))])
-                }
-                if let (kind, payload) = extra {
-                    sequence += 1
-                    try insert.execute(arguments: [builderID, sequence, kind, Data(payload)])
+            handOver(&state, entry: entry)
+        }
+        writer.sync {}
+        let failure = state.withLock { state -> (any Error)? in
+            defer { state.failure = nil }
+            return state.failure
+        }
+        if let failure { throw failure }
+    }
+
+    /// Gives the buffered items (and an entry) their sequence numbers and queues their write. Called under the
+    /// lock, so items are queued in the order of their numbers.
+    private func handOver(_ state: inout State, entry: (kind: Int, payload: [UInt8])?) {
+        var batch = Batch()
+        if !state.pending.isEmpty {
+            state.sequence += 1
+            batch.samples = state.pending
+            batch.samplesSequence = state.sequence
+            state.pending.removeAll(keepingCapacity: true)
+        }
+        if !state.pendingBeats.isEmpty {
+            state.sequence += 1
+            batch.beats = state.pendingBeats
+            batch.beatsSequence = state.sequence
+            state.pendingBeats.removeAll(keepingCapacity: true)
+        }
+        if let entry {
+            state.sequence += 1
+            batch.entry = (state.sequence, entry.kind, entry.payload)
+        }
+        state.oldestPending = nil
+        guard !batch.samples.isEmpty || !batch.beats.isEmpty || batch.entry != nil else { return }
+        state.inFlight += 1
+        let box = UncheckedBox(batch)
+        writer.async { [self] in
+            let batch = box.value
+            do {
+                try write(batch)
+                self.state.withLock { $0.inFlight -= 1 }
+            } catch {
+                // Nothing of the batch is in the store: its samples wait again, and the error is reported.
+                self.state.withLock { state in
+                    state.inFlight -= 1
+                    guard !state.closed else { return }
+                    state.failure = error
+                    state.pending.insert(contentsOf: batch.samples, at: 0)
+                    state.pendingBeats.insert(contentsOf: batch.beats, at: 0)
+                    if state.oldestPending == nil, !state.pending.isEmpty || !state.pendingBeats.isEmpty {
+                        state.oldestPending = Self.uptime()
+                    }
                 }
             }
-            state.sequence = sequence
-            state.pending.removeAll(keepingCapacity: true)
-            state.pendingBeats.removeAll(keepingCapacity: true)
-            state.oldestPending = nil
         }
     }
 
-    /// Takes the buffered heartbeats out (to save them with the workout).
+    /// Writes one batch in one transaction. Runs on the writer queue.
+    private func write(_ batch: Batch) throws {
+        let database = database
+        let builderID = builderID
+        try database.write { db in
+            let insert = try db.cachedStatement(sql: "INSERT INTO live_journal (builder_id, seq, kind, payload) VALUES (?, ?, ?, ?)")
+            if !batch.samples.isEmpty {
+                // Ids looked up once per type and device object in the batch, not once per sample.
+                var typeIDs: [ObjectIdentifier: Int64] = [:]
+                var deviceIDs: [ObjectIdentifier: Int64] = [:]
+                let encoded = try SampleBatchCodec.encode(batch.samples, typeID: { type in
+                    if let id = typeIDs[ObjectIdentifier(type)] { return id }
+                    let id = try database.typeID(type.identifier, db)
+                    typeIDs[ObjectIdentifier(type)] = id
+                    return id
+                }, deviceID: { device in
+                    if let id = deviceIDs[ObjectIdentifier(device)] { return id }
+                    let id = try database.deviceID(device, db)
+                    deviceIDs[ObjectIdentifier(device)] = id
+                    return id
+                })
+                try insert.execute(arguments: [builderID, batch.samplesSequence, 1, Data(encoded)])
+            }
+            if !batch.beats.isEmpty {
+                try insert.execute(arguments: [builderID, batch.beatsSequence, 2, Data(HeartbeatBatchCodec.encode(batch.beats))])
+            }
+            if let entry = batch.entry {
+                try insert.execute(arguments: [builderID, entry.sequence, entry.kind, Data(entry.payload)])
+            }
+        }
+    }
+
+    /// Takes the buffered heartbeats out (to save them with the workout), once every batch handed over is written.
     func takePendingHeartbeats() -> [HeartbeatCollector.Beat] {
-        state.withLock { state in
+        writer.sync {}
+        return state.withLock { state in
             defer { state.pendingBeats.removeAll() }
             return state.pendingBeats
         }
@@ -162,9 +239,11 @@ final class LiveJournal: @unchecked Sendable {
         state.withLock { $0.closed = true; $0.pending.removeAll(); $0.pendingBeats.removeAll() }
     }
 
-    /// Takes the buffered samples out (to save them with the workout in the same transaction).
+    /// Takes the buffered samples out (to save them with the workout in the same transaction), once every batch
+    /// handed over is written.
     func takePending() -> [CollectedSample] {
-        state.withLock { state in
+        writer.sync {}
+        return state.withLock { state in
             defer { state.pending.removeAll(); state.oldestPending = nil }
             return state.pending
         }
@@ -178,7 +257,7 @@ extension StoreDatabase {
     func moveJournalSamples(builderID: Int64, extra: [CollectedSample], workoutID: Int64?, source: HKSourceRevision,
                             onlyAppAdded: Bool = false, _ db: Database) throws -> Int {
         let sourceRowID = try sourceID(source, db)
-        let insert = try SampleInsert(db)
+        var insert = try SampleBulkInsert(db)
         var moved = 0
         // One batch in memory at a time: a long workout's journal is larger than it is worth holding at once.
         let nextBatch = try db.cachedStatement(sql: "SELECT seq, payload FROM live_journal WHERE builder_id = ? AND kind = 1 AND seq > ? ORDER BY seq LIMIT 1")
@@ -191,18 +270,19 @@ extension StoreDatabase {
                 throw HKError(.errorDatabaseInaccessible, "A journaled sample batch is damaged: \(error).")
             }
             for r in records where !onlyAppAdded || r.appAdded {
-                _ = try insert(uuid: r.uuid, typeID: r.typeID, start: r.start, end: r.end, value: r.value, unit: r.unitString,
-                               sourceID: sourceRowID, deviceID: r.deviceID, metadata: r.metadataJSON, workoutID: workoutID)
+                try insert.add(.init(uuid: r.uuid, typeID: r.typeID, start: r.start, end: r.end, value: r.value, unit: r.unitString,
+                                     sourceID: sourceRowID, deviceID: r.deviceID, metadata: r.metadataJSON, workoutID: workoutID))
+                moved += 1
             }
-            moved += onlyAppAdded ? records.filter(\.appAdded).count : records.count
         }
         for sample in extra where !onlyAppAdded || sample.appAdded {
             let typeRowID = try typeID(sample.type.identifier, db)
             let deviceRowID = try sample.device.map { try deviceID($0, db) }
-            _ = try insert(uuid: sample.uuid, typeID: typeRowID, start: sample.start, end: sample.end, value: sample.value,
-                           unit: sample.unitString, sourceID: sourceRowID, deviceID: deviceRowID, metadata: sample.metadataJSON,
-                           workoutID: workoutID)
+            try insert.add(.init(uuid: sample.uuid, typeID: typeRowID, start: sample.start, end: sample.end, value: sample.value,
+                                 unit: sample.unitString, sourceID: sourceRowID, deviceID: deviceRowID, metadata: sample.metadataJSON,
+                                 workoutID: workoutID))
         }
+        try insert.finish()
         return moved + extra.filter { !onlyAppAdded || $0.appAdded }.count
     }
 }

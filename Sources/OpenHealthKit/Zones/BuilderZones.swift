@@ -18,6 +18,8 @@ struct ZoneChange: Sendable {
 struct BuilderZones: Sendable {
     struct Track: Sendable {
         let configuration: HKWorkoutZoneConfiguration
+        /// The zoned type (the configuration's, looked up once).
+        let type: HKQuantityType
         var accumulator: ZoneAccumulator
         /// What was last reported: nil before the first report, `.some(nil)` for "no zone".
         var reported: Int??
@@ -43,7 +45,7 @@ struct BuilderZones: Sendable {
         tracks = configurations.map { configuration in
             var accumulator = ZoneAccumulator(boundaries: configuration.boundaryValues)
             accumulator.setPauses(pauses)
-            return Track(configuration: configuration, accumulator: accumulator)
+            return Track(configuration: configuration, type: configuration.quantityType, accumulator: accumulator)
         }
     }
 
@@ -57,21 +59,40 @@ struct BuilderZones: Sendable {
     mutating func collect(_ samples: [CollectedSample]) -> [ZoneChange] {
         guard !tracks.isEmpty else { return [] }
         var changes: [ZoneChange] = []
-        var relevant = samples.filter { sample in tracks.contains { $0.configuration.quantityType == sample.type } }
-        guard !relevant.isEmpty else { return [] }
-        if zip(relevant, relevant.dropFirst()).contains(where: { $0.start > $1.start }) {
-            relevant.sort { $0.start < $1.start }
+        // The usual batch is one or two samples in time order: take them as they are, without copies.
+        var latest = -Double.infinity
+        var ordered = true
+        for position in samples.indices where trackIndex(of: samples[position].type) != nil {
+            if samples[position].start < latest { ordered = false; break }
+            latest = samples[position].start
         }
-        for sample in relevant {
-            guard let index = tracks.firstIndex(where: { $0.configuration.quantityType == sample.type }) else { continue }
-            // A value gone stale before this sample is a change to "no zone" first.
-            noteCurrentZone(index, at: sample.start, into: &changes)
-            guard tracks[index].accumulator.add(start: sample.start, end: sample.end, value: sample.value) else { continue }
-            tracks[index].collected = true
-            tracks[index].lastSampleDate = max(sample.start, sample.end)
-            noteCurrentZone(index, at: sample.start, into: &changes)
+        if ordered {
+            for position in samples.indices {
+                if let index = trackIndex(of: samples[position].type) { take(samples[position], track: index, into: &changes) }
+            }
+        } else {
+            for sample in samples.filter({ trackIndex(of: $0.type) != nil }).sorted(by: { $0.start < $1.start }) {
+                take(sample, track: trackIndex(of: sample.type)!, into: &changes)
+            }
         }
         return changes
+    }
+
+    /// The track of a type: compared by identity first (live samples use interned types), then by identifier.
+    private func trackIndex(of type: HKQuantityType) -> Int? {
+        for index in tracks.indices where tracks[index].type === type || tracks[index].type.identifier == type.identifier {
+            return index
+        }
+        return nil
+    }
+
+    private mutating func take(_ sample: borrowing CollectedSample, track index: Int, into changes: inout [ZoneChange]) {
+        // A value gone stale before this sample is a change to "no zone" first.
+        noteCurrentZone(index, at: sample.start, into: &changes)
+        guard tracks[index].accumulator.add(start: sample.start, end: sample.end, value: sample.value) else { return }
+        tracks[index].collected = true
+        tracks[index].lastSampleDate = max(sample.start, sample.end)
+        noteCurrentZone(index, at: sample.start, into: &changes)
     }
 
     /// The workout's events changed: pauses stop zone time (and may end the zone in effect now).
@@ -93,11 +114,11 @@ struct BuilderZones: Sendable {
     }
 
     private mutating func noteCurrentZone(_ index: Int, at time: Double, into changes: inout [ZoneChange]) {
-        let track = tracks[index]
-        guard track.collected else { return }
-        let current = track.accumulator.currentZone(at: time)
+        // Fields are read in place: copying the track would copy (retain) its accumulator's storage per sample.
+        guard tracks[index].collected else { return }
+        let current = tracks[index].accumulator.currentZone(at: time)
         let previous: Int?
-        switch track.reported {
+        switch tracks[index].reported {
         case .none:
             guard current != nil else { return }
             previous = nil
@@ -106,8 +127,8 @@ struct BuilderZones: Sendable {
             previous = reported
         }
         tracks[index].reported = .some(current)
-        changes.append(ZoneChange(group: track.group(track.accumulator.durations(at: time)), previous: previous,
-                                  current: current, lastSampleDate: track.lastSampleDate))
+        changes.append(ZoneChange(group: tracks[index].group(tracks[index].accumulator.durations(at: time)), previous: previous,
+                                  current: current, lastSampleDate: tracks[index].lastSampleDate))
     }
 
     /// The running zone group of a type as of `now`, or nil before any sample of it.
