@@ -61,7 +61,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "ReplayBenchmark",
-            dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"],
+            dependencies: [
+                "OpenHealthKit", "FitnessSensors", "FixtureSynthesis",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             path: "Benchmarks/ReplayBenchmark"
         ),
         .executableTarget(
