@@ -11,8 +11,15 @@ final class BuilderRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
     var calls: [String] { lock.withLock { storedCalls } }
     var collectedTypes: Set<HKSampleType> { lock.withLock { storedTypes } }
 
+    private var storedDeliveries = 0
+    /// How many `didCollectDataOf` calls arrived.
+    var deliveries: Int { lock.withLock { storedDeliveries } }
+
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>) {
-        lock.withLock { storedTypes.formUnion(collectedTypes) }
+        lock.withLock {
+            storedTypes.formUnion(collectedTypes)
+            storedDeliveries += 1
+        }
     }
 
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {

@@ -42,6 +42,29 @@ import Testing
                    meter: meter, recorder: recorder)
     }
 
+    /// A flood of readings makes a delegate call a millisecond at most, naming every type collected (delivering each
+    /// reading would make 40,000).
+    @Test func didCollectDataOfIsCoalescedUnderAFlood() async throws {
+        let rig = try await rig(.cycling)
+        rig.session.startActivity(with: t0)
+        try await rig.builder.beginCollection(at: t0)
+        let started = DispatchTime.now().uptimeNanoseconds
+        for tick in 0 ..< 20_000 {
+            let second = Double(tick) / 100
+            rig.strap.send(.heartRate(HeartRateReading(bpm: 120 + tick % 40, contact: .detected)), at: t0 + second)
+            rig.meter.send(.power(PowerReading(watts: 200 + tick % 50)), at: t0 + second)
+        }
+        let elapsedMilliseconds = Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
+        await rig.builder.waitForDelegateCalls()
+        let flood = rig.recorder.deliveries
+        #expect(flood >= 1)
+        #expect(flood <= elapsedMilliseconds + 2, "\(flood) deliveries for 40,000 readings in \(elapsedMilliseconds) ms")
+        #expect(rig.recorder.collectedTypes == [HKQuantityType(.heartRate), HKQuantityType(.cyclingPower),
+                                                HKQuantityType(.activeEnergyBurned)])
+        #expect(rig.builder.statistics(for: HKQuantityType(.heartRate))?.maximumQuantity()?
+            .doubleValue(for: HKUnit(from: "count/min")) == 159)
+    }
+
     @Test func triathlonLegsActivitiesAndTypesToCollect() async throws {
         let rig = try await rig(.swimBikeRun)
         let (session, builder, dataSource) = (rig.session, rig.builder, rig.dataSource)
