@@ -247,25 +247,44 @@ package struct ZoneAccumulator: Sendable {
     /// under the pauses known now.
     private mutating func foldOldestSamples() {
         let count = starts.count - exactWindow
+        // The latest run, which these samples may extend, is held here until it closes.
+        var open: (start: Double, end: Double, zone: UInt8)?
+        if runStarts.last != nil {
+            open = (runStarts.removeLast(), runEnds.removeLast(), runZones.removeLast())
+        }
+        var totals = foldedTotals
+        // The first pause ending after the sample's start, walked forward with the samples (see `coverageEnd`).
+        var pause = pauses.isEmpty ? 0 : Self.firstIndex(in: pauses) { $0.end > starts[0] }
         for index in 0 ..< count {
             let start = starts[index]
-            let end = pauses.isEmpty ? limits[index] : coverageEnd(index)
+            var end = limits[index]
+            if pause < pauses.count {
+                while pause < pauses.count, pauses[pause].end <= start { pause += 1 }
+                if pause < pauses.count { end = pauses[pause].start <= start ? start : min(end, pauses[pause].start) }
+            }
             guard end > start else { continue }
             let zone = zones[index]
-            foldedTotals[Int(zone)] += end - start
-            if let last = runEnds.indices.last, runEnds[last] == start, runZones[last] == zone {
-                runEnds[last] = end
+            totals[Int(zone)] += end - start
+            if let run = open, run.end == start, run.zone == zone {
+                open = (run.start, end, zone)
             } else {
-                runStarts.append(start)
-                runEnds.append(end)
-                runZones.append(zone)
-                if runStarts.count > runCapacity { coarsenOldestRuns() }
+                if let run = open { appendRun(run) }
+                open = (start, end, zone)
             }
         }
+        if let run = open { appendRun(run) }
+        foldedTotals = totals
         foldedCount += count
         starts.removeFirst(count)
         limits.removeFirst(count)
         zones.removeFirst(count)
+    }
+
+    private mutating func appendRun(_ run: (start: Double, end: Double, zone: UInt8)) {
+        runStarts.append(run.start)
+        runEnds.append(run.end)
+        runZones.append(run.zone)
+        if runStarts.count > runCapacity { coarsenOldestRuns() }
     }
 
     /// Coarsens the oldest half of the runs into blocks (never the latest run, which may still grow), then merges
