@@ -59,7 +59,7 @@ package struct ZonePause: Sendable, Equatable {
 ///    takes the block's totals in proportion to the running (unpaused) time of the block it covers.
 ///
 /// With the defaults that is at most 8,191 samples, 65,536 runs and 256 blocks (about 1.3 MB with 5 zones) in
-/// the worst case, and about 190 KB for a day of heart rate at 4 Hz.
+/// the worst case, and under 200 KB for a day of heart rate at 4 Hz whose zone changes every 20–40 s.
 ///
 /// **Exactness.** Everything in the exact window is exact, and so is all history (blocks aside) as long as pause
 /// changes never reach back past the exact window — as in a live session, which learns a pause at its start and
