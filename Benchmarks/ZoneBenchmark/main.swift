@@ -10,7 +10,10 @@
 //    one-hour activities, as `finishWorkout` computes them.
 // 3. The same workout through `HKWorkoutBuilder` (in-memory store): addSamples in batches of 100, events,
 //    activities, finishWorkout. Zone time is a small part of it.
-// Each figure is the median of 5 runs.
+// 4. Memory over a day: 24 hours at 4 Hz from one heart-rate sensor (345,600 readings), the zone changing every
+//    20–40 s, then flipping on every reading: the engine's stored entries (exact-window samples, runs, blocks) and
+//    their bytes, at the end and at most, against keeping every sample.
+// Each timing is the median of 5 runs.
 import Foundation
 import OpenHealthKit
 
@@ -71,8 +74,18 @@ let engine = median {
         blackhole(accumulator.durations(at: data.times[count - 1] + 1))
     }
 }
+let everySample = median {
+    seconds {
+        var accumulator = ZoneAccumulator(boundaries: boundaries, exactWindow: .max)
+        accumulator.setPauses(pauses)
+        for index in 0 ..< count { accumulator.add(start: data.times[index], end: data.times[index], value: data.values[index]) }
+        blackhole(accumulator.durations(at: data.times[count - 1] + 1))
+    }
+}
 print("Zone engine, \(count) samples (1 Hz heart rate, 5 zones, a pause an hour), median of 5")
 print(String(format: "  ZoneAccumulator.add           %6.1f ns/sample", engine / Double(count) * 1e9))
+print(String(format: "  the same, every sample kept   %6.1f ns/sample (exactWindow: .max, no folding)",
+             everySample / Double(count) * 1e9))
 print(String(format: "  baseline: summing the values  %6.1f ns/sample", baseline / Double(count) * 1e9))
 
 // 2. A 10-hour workout, end to end in the engine.
@@ -157,3 +170,34 @@ Task.detached {
 done.wait()
 print(String(format: "  HKWorkoutBuilder: addSamples, events, activities, finishWorkout  %7.1f ms", builderRuns.seconds * 1e3))
 print("  time in zone (s): " + builderRuns.durations.map { String(Int($0)) }.joined(separator: " / "))
+
+// 4. Memory over a day at 4 Hz.
+func day(flip: Bool) -> (end: Int, bytes: Int, peakEntries: Int, peakBytes: Int, everySample: Int) {
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    let centres = [130.0, 142, 153, 164, 175]
+    var zone = 2
+    var nextChange = 30.0
+    var accumulator = ZoneAccumulator(boundaries: boundaries)
+    var peakEntries = 0
+    var peakBytes = 0
+    for tick in 0 ..< 24 * 3600 * 4 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        let time = Double(tick) / 4
+        if flip {
+            zone = tick % 2 == 0 ? 1 : 3
+        } else if time >= nextChange {
+            zone = max(0, min(4, zone + ((state >> 40) & 1 == 0 ? -1 : 1)))
+            nextChange = time + 20 + Double((state >> 20) % 21)
+        }
+        accumulator.add(start: time, end: time, value: centres[zone] + Double((state >> 50) % 7) - 3)
+        peakEntries = max(peakEntries, accumulator.storedEntryCount)
+        peakBytes = max(peakBytes, accumulator.storedBytes)
+    }
+    return (accumulator.storedEntryCount, accumulator.storedBytes, peakEntries, peakBytes, 17 * accumulator.sampleCount)
+}
+print("24 hours at 4 Hz, one heart-rate sensor (345,600 readings): stored entries / bytes, at the end and at most")
+for (name, flip) in [("zone changing every 20-40 s", false), ("zone flipping every reading", true)] {
+    let figures = day(flip: flip)
+    print("  \(name)  " + String(format: "%6d / %7d B end   %6d / %7d B peak   (every sample kept: %7d B)",
+                                  figures.end, figures.bytes, figures.peakEntries, figures.peakBytes, figures.everySample))
+}
