@@ -37,6 +37,8 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         /// When the last delivery began (nanoseconds of uptime).
         var lastDelivery: UInt64 = 0
     }
+    /// Zone updates on their way to the delegate (see `deliverZoneUpdates`).
+    let zoneDeliveries = Mutex(ZoneDeliveries())
     /// Whether a delegate is set: read on every reading, without the builder's lock.
     private let hasDelegate = Atomic<Bool>(false)
     private weak var session: HKWorkoutSession?
@@ -226,14 +228,17 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     }
 
     override func didCollectEvents() {
+        closeZoneBatch()
         delegateQueue.async { [self] in delegate?.workoutBuilderDidCollectEvent(self) }
     }
 
     override func didBeginActivity(_ activity: HKWorkoutActivity) {
+        closeZoneBatch()
         delegateQueue.async { [self] in delegate?.workoutBuilder(self, didBegin: activity) }
     }
 
     override func didEndActivity(_ activity: HKWorkoutActivity) {
+        closeZoneBatch()
         delegateQueue.async { [self] in delegate?.workoutBuilder(self, didEnd: activity) }
     }
 

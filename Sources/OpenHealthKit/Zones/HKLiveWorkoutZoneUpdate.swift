@@ -69,17 +69,39 @@ extension HKLiveWorkoutBuilder {
         let finished = locked { () -> Bool in
             if lifecycle.phase == .finished || lifecycle.phase == .discarded { return true }
             zoneState.listeners[id] = continuation
+            listenersChanged()
             return false
         }
         if finished { continuation.finish() }
-        continuation.onTermination = { [weak self] _ in self?.locked { _ = self?.zoneState.listeners.removeValue(forKey: id) } }
+        continuation.onTermination = { [weak self] _ in
+            self?.locked {
+                _ = self?.zoneState.listeners.removeValue(forKey: id)
+                self?.listenersChanged()
+            }
+        }
         return stream
     }
 
+    /// Queues zone updates for the delegate and the `zoneUpdates` streams, in order. Updates that arrive while a
+    /// delivery is queued and not begun join it (one wake of the delegate queue for a burst); a delegate call of
+    /// another kind queued meanwhile closes the batch, so updates never overtake it.
     func deliverZoneUpdates(_ changes: [ZoneChange]) {
         let updates = changes.map(HKLiveWorkoutZoneUpdate.init)
+        let batch = zoneDeliveries.withLock { state -> ZoneUpdateBatch? in
+            if let open = state.open {
+                open.updates += updates
+                return nil
+            }
+            let batch = ZoneUpdateBatch(updates)
+            state.open = batch
+            return batch
+        }
+        guard let batch else { return }
         delegateQueue.async { [self] in
-            let listeners = locked { Array(zoneState.listeners.values) }
+            let (updates, listeners) = zoneDeliveries.withLock { state in
+                if state.open === batch { state.open = nil }
+                return (batch.updates, state.listeners)
+            }
             for update in updates {
                 delegate?.workoutBuilder(self, didUpdateWorkoutZone: update)
                 for listener in listeners { listener.yield(update) }
@@ -87,13 +109,41 @@ extension HKLiveWorkoutBuilder {
         }
     }
 
+    /// Closes the open batch of zone updates: called before queueing a delegate call of another kind.
+    func closeZoneBatch() {
+        zoneDeliveries.withLock { $0.open = nil }
+    }
+
+    /// Keeps the delivery's copy of the listeners current. Called under the builder's lock when they change.
+    func listenersChanged() {
+        let listeners = Array(zoneState.listeners.values)
+        zoneDeliveries.withLock { $0.listeners = listeners }
+    }
+
     func finishZoneUpdates() {
         delegateQueue.async { [self] in
             let listeners = locked { () -> [AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] in
-                defer { zoneState.listeners = [:] }
+                defer {
+                    zoneState.listeners = [:]
+                    listenersChanged()
+                }
                 return Array(zoneState.listeners.values)
             }
             for listener in listeners { listener.finish() }
         }
     }
 }
+
+/// Zone updates queued for one delivery on the delegate queue.
+final class ZoneUpdateBatch: @unchecked Sendable {
+    /// Appended to only under `zoneDeliveries`' lock while the batch is open.
+    var updates: [HKLiveWorkoutZoneUpdate]
+    init(_ updates: [HKLiveWorkoutZoneUpdate]) { self.updates = updates }
+}
+
+/// What the zone deliveries share between the collecting thread and the delegate queue.
+struct ZoneDeliveries {
+    var open: ZoneUpdateBatch?
+    var listeners: [AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] = []
+}
+
