@@ -9,7 +9,8 @@
 // 2. Resident memory at 1 h and at the end of the session.
 // 3. Latency from a reading being sent to the builder's delegate hearing of it, p50 and p99 over 5,000 readings sent
 //    2 ms apart. (Readings closer than 1 ms to the previous delivery are a flood: the builder spaces its deliveries
-//    1 ms apart then, so a back-to-back loop would measure that spacing, not the pipeline.)
+//    1 ms apart then, so a back-to-back loop would measure that spacing, not the pipeline.) Baseline in the same
+//    run: a bare hop to an idle dispatch queue, measured the same way.
 import FitnessSensors
 import Foundation
 import OpenHealthKit
@@ -34,8 +35,14 @@ final class Wall: @unchecked Sendable {
 final class Counter: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
     let signal = DispatchSemaphore(value: 0)
     var waiting = false
+    /// When the delegate was last called (uptime nanoseconds): the latency ends here, not when the waiting thread
+    /// wakes up.
+    var calledAt: UInt64 = 0
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>) {
-        if waiting { signal.signal() }
+        if waiting {
+            calledAt = DispatchTime.now().uptimeNanoseconds
+            signal.signal()
+        }
     }
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {}
 }
@@ -126,13 +133,33 @@ for i in 0 ..< 5_000 {
     let sent = DispatchTime.now().uptimeNanoseconds
     sensors[0].send(reading(0, i), at: time)
     counter.signal.wait()
-    latencies.append(Double(DispatchTime.now().uptimeNanoseconds - sent) / 1000)
+    latencies.append(Double(counter.calledAt - sent) / 1000)
     // Readings 2 ms apart (500 a second from one strap, over a hundred times a real one's rate): each one alone,
     // as the builder delivers a reading that arrives a millisecond or more after the last delivery at once.
     let next = sent + 2_000_000
     while DispatchTime.now().uptimeNanoseconds < next { usleep(100) }
 }
 latencies.sort()
+
+// Baseline for 3, in the same conditions: a bare hop to a serial dispatch queue that has been idle for 2 ms (the
+// wake-up of a sleeping thread, which every reading alone pays before a delegate hears of it).
+let hopQueue = DispatchQueue(label: "benchmark.hop")
+final class HopTime: @unchecked Sendable { var calledAt: UInt64 = 0 }
+let hopTime = HopTime()
+let hopSignal = DispatchSemaphore(value: 0)
+var hops: [Double] = []
+for _ in 0 ..< 5_000 {
+    let sent = DispatchTime.now().uptimeNanoseconds
+    hopQueue.async {
+        hopTime.calledAt = DispatchTime.now().uptimeNanoseconds
+        hopSignal.signal()
+    }
+    hopSignal.wait()
+    hops.append(Double(hopTime.calledAt - sent) / 1000)
+    let next = sent + 2_000_000
+    while DispatchTime.now().uptimeNanoseconds < next { usleep(100) }
+}
+hops.sort()
 
 session.end()
 try await builder.endCollection(at: wall.now + 1)
@@ -147,5 +174,7 @@ print(String(format: "throughput  pipeline %10.0f readings/s   baseline (send on
 print(String(format: "            (%.2f s wall, %.2f s CPU on all threads)", pipelineSeconds, pipelineCPU))
 print(String(format: "latency     reading → delegate  p50 %.1f µs   p99 %.1f µs   (target p99 < 100 µs)",
              latencies[latencies.count / 2], latencies[latencies.count * 99 / 100]))
+print(String(format: "            baseline: bare hop to an idle dispatch queue  p50 %.1f µs   p99 %.1f µs",
+             hops[hops.count / 2], hops[hops.count * 99 / 100]))
 print(String(format: "memory      RSS at start %.1f MB, at 1 h %.1f MB, at %.0f h %.1f MB", memoryAtStart, memoryAtOneHour, hours, memoryAtEnd))
 print(String(format: "finish      saving the workout and its samples: %.2f s; average heart rate %.1f bpm", finishSeconds, average))

@@ -34,8 +34,8 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         var pending: [HKSampleType] = []
         /// Whether a delivery is queued.
         var scheduled = false
-        /// When the last delivery began (nanoseconds of uptime).
-        var lastDelivery: UInt64 = 0
+        /// When the last delivery was due (nanoseconds of uptime).
+        var lastDue: UInt64 = 0
     }
     /// Zone updates on their way to the delegate (see `deliverZoneUpdates`).
     let zoneDeliveries = Mutex(ZoneDeliveries())
@@ -192,7 +192,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     override func didCollect(_ samples: [CollectedSample]) {
         guard hasDelegate.load(ordering: .relaxed) else { return }
         // Coalesce: the types collected since the last delivery wait in `pending`; the first reading after a
-        // delivery schedules the next one. A reading arriving a millisecond or more after the last delivery began
+        // delivery schedules the next one. A reading arriving a millisecond or more after the last delivery was due
         // is delivered at once; under a flood, deliveries are a millisecond apart, so the delegate is not called
         // (nor its queue woken) once per reading.
         let delay = deliveries.withLock { state -> UInt64? in
@@ -201,9 +201,12 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
             }
             guard !state.scheduled else { return nil }
             state.scheduled = true
+            // Spaced from when the previous delivery was due, not from when it ran: a delegate queue that woke late
+            // once does not delay the readings after it.
             let now = DispatchTime.now().uptimeNanoseconds
-            let next = state.lastDelivery &+ Self.deliverySpacing
-            return now >= next ? 0 : next - now
+            let due = max(now, state.lastDue &+ Self.deliverySpacing)
+            state.lastDue = due
+            return due - now
         }
         guard let delay else { return }
         if delay == 0 {
@@ -220,7 +223,6 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     private func deliverCollected() {
         let collected = deliveries.withLock { state -> [HKSampleType] in
             state.scheduled = false
-            state.lastDelivery = DispatchTime.now().uptimeNanoseconds
             defer { state.pending.removeAll(keepingCapacity: true) }
             return state.pending
         }
