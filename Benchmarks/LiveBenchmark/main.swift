@@ -84,6 +84,7 @@ try await builder.beginCollection(at: origin)
 store.wallClock = { Date() }
 let ticks = Int(hours * 3600 * rate)
 var memoryAtOneHour = 0.0
+var memoryEverySixHours: [Double] = []
 let memoryAtStart = residentMegabytes()
 func cpuSeconds() -> Double {
     var usage = rusage()
@@ -96,6 +97,7 @@ for i in 0 ..< ticks {
     let time = origin + Double(i) / rate
     for (k, sensor) in sensors.enumerated() { sensor.send(reading(k, i), at: time) }
     if i == Int(3600 * rate) { memoryAtOneHour = residentMegabytes() }
+    if i > 0, i % Int(6 * 3600 * rate) == 0 { memoryEverySixHours.append(residentMegabytes()) }
 }
 let pipelineSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 let pipelineCPU = cpuSeconds() - cpuStart
@@ -176,5 +178,6 @@ print(String(format: "latency     reading → delegate  p50 %.1f µs   p99 %.1f 
              latencies[latencies.count / 2], latencies[latencies.count * 99 / 100]))
 print(String(format: "            baseline: bare hop to an idle dispatch queue  p50 %.1f µs   p99 %.1f µs",
              hops[hops.count / 2], hops[hops.count * 99 / 100]))
-print(String(format: "memory      RSS at start %.1f MB, at 1 h %.1f MB, at %.0f h %.1f MB", memoryAtStart, memoryAtOneHour, hours, memoryAtEnd))
+print(String(format: "memory      RSS at start %.1f MB, at 1 h %.1f MB, at %.0f h %.1f MB", memoryAtStart, memoryAtOneHour, hours, memoryAtEnd)
+      + (memoryEverySixHours.isEmpty ? "" : "   (every 6 h: " + memoryEverySixHours.map { String(format: "%.1f", $0) }.joined(separator: ", ") + " MB)"))
 print(String(format: "finish      saving the workout and its samples: %.2f s; average heart rate %.1f bpm", finishSeconds, average))

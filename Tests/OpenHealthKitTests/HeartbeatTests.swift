@@ -51,6 +51,37 @@ import Testing
         #expect(beats.map(\.1) == [false, false, true])
     }
 
+    /// More beats than one series holds: the journal's batches are read one at a time and split into series of
+    /// `maximumCount`, in order, none lost.
+    @Test func longWorkoutsSplitHeartbeatsIntoFullSeries() async throws {
+        let (store, clock) = try await liveStore()
+        try await store.requestAuthorization(toShare: [HKSeriesType.heartbeat()], read: [HKSeriesType.heartbeat()])
+        let workoutConfiguration = configuration(.running)
+        let session = try HKWorkoutSession(healthStore: store, configuration: workoutConfiguration)
+        let builder = session.associatedWorkoutBuilder()
+        let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: workoutConfiguration)
+        let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
+        source.attach(strap)
+        builder.dataSource = source
+        session.startActivity(with: t0)
+        try await builder.beginCollection(at: t0)
+        // 26,000 notifications of four 0.5 s intervals: 104,000 beats over 52,000 s.
+        for second in stride(from: 2, through: 52_000, by: 2) {
+            clock.set(Double(second))
+            strap.send(.heartRate(HeartRateReading(bpm: 120, rrIntervals: [0.5, 0.5, 0.5, 0.5], contact: .detected)),
+                       at: t0 + Double(second))
+        }
+        session.end()
+        try await builder.endCollection(at: t0 + 52_001)
+        let workout = try #require(try await builder.finishWorkout())
+        let series = try await fetch(store, HKSeriesType.heartbeat(), HKQuery.predicateForObjects(from: workout))
+            .compactMap { $0 as? HKHeartbeatSeriesSample }.sorted { $0.startDate < $1.startDate }
+        #expect(series.map(\.count) == [HKHeartbeatSeriesBuilder.maximumCount, 104_000 - HKHeartbeatSeriesBuilder.maximumCount])
+        #expect(series.first?.startDate == t0 + 0.5)
+        #expect(series.last?.endDate == t0 + 52_000)
+        #expect(series[1].startDate.timeIntervalSince(series[0].endDate) == 0.5)
+    }
+
     @Test func liveWorkoutKeepsRRIntervalsAsAHeartbeatSeries() async throws {
         let (store, clock) = try await liveStore()
         try await store.requestAuthorization(toShare: [HKSeriesType.heartbeat()], read: [HKSeriesType.heartbeat()])

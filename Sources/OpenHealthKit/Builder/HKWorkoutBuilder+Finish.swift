@@ -41,9 +41,8 @@ extension HKWorkoutBuilder {
                     if let liveJournal {
                         _ = try database.moveJournalSamples(builderID: liveJournal.builderID, extra: box.value.1,
                                                             workoutID: workoutID, source: revision, db)
-                        let beats = try database.journalHeartbeats(builderID: liveJournal.builderID, db)
-                            + liveJournal.takePendingHeartbeats()
-                        try self.saveHeartbeats(beats, workoutID: workoutID, source: revision, database, db)
+                        try self.saveHeartbeats(journaledBy: liveJournal.builderID, then: liveJournal.takePendingHeartbeats(),
+                                                workoutID: workoutID, source: revision, database, db)
                         try liveJournal.close(db)
                     } else {
                         _ = try database.moveJournalSamples(builderID: -1, extra: box.value.1, workoutID: workoutID,
@@ -69,29 +68,42 @@ extension HKWorkoutBuilder {
         return workout
     }
 
-    /// Saves heartbeats rebuilt from RR intervals as heartbeat series associated with the workout, in series of at
-    /// most `HKHeartbeatSeriesBuilder.maximumCount` beats. Skipped (and logged) when this client may not save
-    /// heartbeat series: they are an addition to the workout, not a reason to lose it.
-    func saveHeartbeats(_ beats: [HeartbeatCollector.Beat], workoutID: Int64, source: HKSourceRevision, _ database: StoreDatabase,
-                        _ db: Database) throws {
-        guard !beats.isEmpty else { return }
+    /// Saves heartbeats rebuilt from RR intervals — the journal's, in order, then `pending` — as heartbeat series
+    /// associated with the workout, in series of at most `HKHeartbeatSeriesBuilder.maximumCount` beats. The journal
+    /// is read one batch at a time and each series is saved when it is full, so memory does not grow with the
+    /// workout's length. Skipped (and logged) when this client may not save heartbeat series: they are an addition
+    /// to the workout, not a reason to lose it.
+    func saveHeartbeats(journaledBy builderID: Int64, then pending: [HeartbeatCollector.Beat], workoutID: Int64,
+                        source: HKSourceRevision, _ database: StoreDatabase, _ db: Database) throws {
         do {
             try healthStore.checkShareAuthorization(for: [HKSeriesType.heartbeat()], db)
         } catch {
-            HKWorkoutSession.logger.notice("Heartbeats not saved: \((error as? HKError)?.message ?? "\(error)")")
+            if try database.hasJournalHeartbeats(builderID: builderID, db) || !pending.isEmpty {
+                HKWorkoutSession.logger.notice("Heartbeats not saved: \((error as? HKError)?.message ?? "\(error)")")
+            }
             return
         }
         let size = HKHeartbeatSeriesBuilder.maximumCount
-        var series: [HKObject] = []
-        for start in stride(from: 0, to: beats.count, by: size) {
-            let chunk = beats[start ..< min(beats.count, start + size)]
-            let origin = chunk.first!.time
-            let encoded = chunk.map { HeartbeatSeriesCodec.Beat(offset: $0.time - origin, precededByGap: $0.precededByGap) }
-            series.append(HKHeartbeatSeriesSample(count: encoded.count, startDate: Date(storeValue: origin),
-                                                  endDate: Date(storeValue: chunk.last!.time), uuid: FastUUID.next(), metadata: nil,
-                                                  device: device, sourceRevision: source, beats: encoded))
+        var chunk: [HeartbeatCollector.Beat] = []
+        chunk.reserveCapacity(size)
+        func save() throws {
+            guard let first = chunk.first, let last = chunk.last else { return }
+            let encoded = chunk.map { HeartbeatSeriesCodec.Beat(offset: $0.time - first.time, precededByGap: $0.precededByGap) }
+            let series = HKHeartbeatSeriesSample(count: encoded.count, startDate: Date(storeValue: first.time),
+                                                 endDate: Date(storeValue: last.time), uuid: FastUUID.next(), metadata: nil,
+                                                 device: device, sourceRevision: source, beats: encoded)
+            _ = try database.insert([series], source: source, workoutID: workoutID, db)
+            chunk.removeAll(keepingCapacity: true)
         }
-        _ = try database.insert(series, source: source, workoutID: workoutID, db)
+        func take(_ beats: [HeartbeatCollector.Beat]) throws {
+            for beat in beats {
+                chunk.append(beat)
+                if chunk.count == size { try save() }
+            }
+        }
+        try database.forEachJournalHeartbeatBatch(builderID: builderID, db) { try take($0) }
+        try take(pending)
+        try save()
     }
 
     /// Discards the workout. Samples the app added stay in the store, unassociated; samples a data source

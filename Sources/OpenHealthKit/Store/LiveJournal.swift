@@ -316,15 +316,24 @@ enum HeartbeatBatchCodec {
 }
 
 extension StoreDatabase {
-    /// A journal's heartbeats, in order.
-    func journalHeartbeats(builderID: Int64, _ db: Database) throws -> [HeartbeatCollector.Beat] {
-        var beats: [HeartbeatCollector.Beat] = []
-        for blob in try Data.fetchAll(db, sql: "SELECT payload FROM live_journal WHERE builder_id = ? AND kind = 2 ORDER BY seq",
-                                      arguments: [builderID]) {
-            do { beats += try HeartbeatBatchCodec.decode([UInt8](blob)) } catch {
+    /// Calls `body` with each of a journal's heartbeat batches, in order, one batch in memory at a time.
+    func forEachJournalHeartbeatBatch(builderID: Int64, _ db: Database,
+                                      _ body: ([HeartbeatCollector.Beat]) throws -> Void) throws {
+        let next = try db.cachedStatement(sql: "SELECT seq, payload FROM live_journal WHERE builder_id = ? AND kind = 2 AND seq > ? ORDER BY seq LIMIT 1")
+        var after: Int64 = 0
+        while let row = try Row.fetchOne(next, arguments: [builderID, after]) {
+            after = row[0]
+            let beats: [HeartbeatCollector.Beat]
+            do { beats = try HeartbeatBatchCodec.decode([UInt8](row[1] as Data)) } catch {
                 throw HKError(.errorDatabaseInaccessible, "A journaled heartbeat batch is damaged: \(error).")
             }
+            try body(beats)
         }
-        return beats
+    }
+
+    /// Whether a journal holds heartbeats.
+    func hasJournalHeartbeats(builderID: Int64, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM live_journal WHERE builder_id = ? AND kind = 2)",
+                          arguments: [builderID]) ?? false
     }
 }
