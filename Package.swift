@@ -107,7 +107,11 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenHealthKitTests",
-            dependencies: ["OpenHealthKit", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "OpenHealthKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
