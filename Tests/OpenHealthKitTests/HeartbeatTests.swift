@@ -51,9 +51,8 @@ import Testing
         #expect(beats.map(\.1) == [false, false, true])
     }
 
-    /// More beats than one series holds: the journal's batches are read one at a time and split into series of
-    /// `maximumCount`, in order, none lost.
-    @Test func longWorkoutsSplitHeartbeatsIntoFullSeries() async throws {
+    /// A running session with a strap whose RR intervals are collected, on a store that may save heartbeat series.
+    func strapRun() async throws -> (HKHealthStore, ManualWallClock, HKWorkoutSession, HKLiveWorkoutBuilder, ScriptedSensor) {
         let (store, clock) = try await liveStore()
         try await store.requestAuthorization(toShare: [HKSeriesType.heartbeat()], read: [HKSeriesType.heartbeat()])
         let workoutConfiguration = configuration(.running)
@@ -65,6 +64,13 @@ import Testing
         builder.dataSource = source
         session.startActivity(with: t0)
         try await builder.beginCollection(at: t0)
+        return (store, clock, session, builder, strap)
+    }
+
+    /// More beats than one series holds: the journal's batches are read one at a time and split into series of
+    /// `maximumCount`, in order, none lost.
+    @Test func longWorkoutsSplitHeartbeatsIntoFullSeries() async throws {
+        let (store, clock, session, builder, strap) = try await strapRun()
         // 26,000 notifications of four 0.5 s intervals: 104,000 beats over 52,000 s.
         for second in stride(from: 2, through: 52_000, by: 2) {
             clock.set(Double(second))
@@ -83,17 +89,7 @@ import Testing
     }
 
     @Test func liveWorkoutKeepsRRIntervalsAsAHeartbeatSeries() async throws {
-        let (store, clock) = try await liveStore()
-        try await store.requestAuthorization(toShare: [HKSeriesType.heartbeat()], read: [HKSeriesType.heartbeat()])
-        let workoutConfiguration = configuration(.running)
-        let session = try HKWorkoutSession(healthStore: store, configuration: workoutConfiguration)
-        let builder = session.associatedWorkoutBuilder()
-        let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: workoutConfiguration)
-        let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
-        source.attach(strap)
-        builder.dataSource = source
-        session.startActivity(with: t0)
-        try await builder.beginCollection(at: t0)
+        let (store, clock, session, builder, strap) = try await strapRun()
         for second in 1 ... 20 {
             clock.set(Double(second))
             strap.send(.heartRate(HeartRateReading(bpm: 60, rrIntervals: [1.0], contact: .detected)), at: t0 + Double(second))

@@ -270,7 +270,7 @@ extension StoreDatabase {
                 throw HKError(.errorDatabaseInaccessible, "A journaled sample batch is damaged: \(error).")
             }
             for r in records where !onlyAppAdded || r.appAdded {
-                try insert.add(.init(uuid: r.uuid, typeID: r.typeID, start: r.start, end: r.end, value: r.value, unit: r.unitString,
+                try insert.add(SampleRow(uuid: r.uuid, typeID: r.typeID, start: r.start, end: r.end, value: r.value, unit: r.unitString,
                                      sourceID: sourceRowID, deviceID: r.deviceID, metadata: r.metadataJSON, workoutID: workoutID))
                 moved += 1
             }
@@ -278,7 +278,7 @@ extension StoreDatabase {
         for sample in extra where !onlyAppAdded || sample.appAdded {
             let typeRowID = try typeID(sample.type.identifier, db)
             let deviceRowID = try sample.device.map { try deviceID($0, db) }
-            try insert.add(.init(uuid: sample.uuid, typeID: typeRowID, start: sample.start, end: sample.end, value: sample.value,
+            try insert.add(SampleRow(uuid: sample.uuid, typeID: typeRowID, start: sample.start, end: sample.end, value: sample.value,
                                  unit: sample.unitString, sourceID: sourceRowID, deviceID: deviceRowID, metadata: sample.metadataJSON,
                                  workoutID: workoutID))
         }
