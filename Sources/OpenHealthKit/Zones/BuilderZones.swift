@@ -18,8 +18,6 @@ struct ZoneChange: Sendable {
 struct BuilderZones: Sendable {
     struct Track: Sendable {
         let configuration: HKWorkoutZoneConfiguration
-        /// The zoned type (the configuration's, looked up once).
-        let type: HKQuantityType
         var accumulator: ZoneAccumulator
         /// What was last reported: nil before the first report, `.some(nil)` for "no zone".
         var reported: Int??
@@ -35,8 +33,6 @@ struct BuilderZones: Sendable {
     var custom: [HKQuantityType: HKWorkoutZoneConfiguration] = [:]
     private(set) var tracks: [Track] = []
     private(set) var started = false
-    /// Subscribers to `HKLiveWorkoutBuilder.zoneUpdates`.
-    var listeners: [UUID: AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] = [:]
 
     /// Collection begins with these configurations.
     mutating func begin(_ configurations: [HKWorkoutZoneConfiguration], events: [HKWorkoutEvent]) {
@@ -45,7 +41,7 @@ struct BuilderZones: Sendable {
         tracks = configurations.map { configuration in
             var accumulator = ZoneAccumulator(boundaries: configuration.boundaryValues)
             accumulator.setPauses(pauses)
-            return Track(configuration: configuration, type: configuration.quantityType, accumulator: accumulator)
+            return Track(configuration: configuration, accumulator: accumulator)
         }
     }
 
@@ -80,7 +76,8 @@ struct BuilderZones: Sendable {
 
     /// The track of a type: compared by identity first (live samples use interned types), then by identifier.
     private func trackIndex(of type: HKQuantityType) -> Int? {
-        for index in tracks.indices where tracks[index].type === type || tracks[index].type.identifier == type.identifier {
+        for index in tracks.indices
+        where tracks[index].configuration.quantityType === type || tracks[index].configuration.quantityType.identifier == type.identifier {
             return index
         }
         return nil

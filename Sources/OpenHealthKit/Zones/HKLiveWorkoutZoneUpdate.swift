@@ -68,16 +68,12 @@ extension HKLiveWorkoutBuilder {
         let id = UUID()
         let finished = locked { () -> Bool in
             if lifecycle.phase == .finished || lifecycle.phase == .discarded { return true }
-            zoneState.listeners[id] = continuation
-            listenersChanged()
+            zoneDeliveries.withLock { $0.listeners[id] = continuation }
             return false
         }
         if finished { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
-            self?.locked {
-                _ = self?.zoneState.listeners.removeValue(forKey: id)
-                self?.listenersChanged()
-            }
+            _ = self?.zoneDeliveries.withLock { $0.listeners.removeValue(forKey: id) }
         }
         return stream
     }
@@ -100,7 +96,7 @@ extension HKLiveWorkoutBuilder {
         delegateQueue.async { [self] in
             let (updates, listeners) = zoneDeliveries.withLock { state in
                 if state.open === batch { state.open = nil }
-                return (batch.updates, state.listeners)
+                return (batch.updates, Array(state.listeners.values))
             }
             for update in updates {
                 delegate?.workoutBuilder(self, didUpdateWorkoutZone: update)
@@ -114,20 +110,11 @@ extension HKLiveWorkoutBuilder {
         zoneDeliveries.withLock { $0.open = nil }
     }
 
-    /// Keeps the delivery's copy of the listeners current. Called under the builder's lock when they change.
-    func listenersChanged() {
-        let listeners = Array(zoneState.listeners.values)
-        zoneDeliveries.withLock { $0.listeners = listeners }
-    }
-
     func finishZoneUpdates() {
         delegateQueue.async { [self] in
-            let listeners = locked { () -> [AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] in
-                defer {
-                    zoneState.listeners = [:]
-                    listenersChanged()
-                }
-                return Array(zoneState.listeners.values)
+            let listeners = zoneDeliveries.withLock { state in
+                defer { state.listeners = [:] }
+                return Array(state.listeners.values)
             }
             for listener in listeners { listener.finish() }
         }
@@ -141,9 +128,10 @@ final class ZoneUpdateBatch: @unchecked Sendable {
     init(_ updates: [HKLiveWorkoutZoneUpdate]) { self.updates = updates }
 }
 
-/// What the zone deliveries share between the collecting thread and the delegate queue.
+/// What the zone deliveries share between the collecting thread and the delegate queue: the open batch, and the
+/// subscribers to `zoneUpdates` (added under the builder's lock too, so none joins after the builder finished).
 struct ZoneDeliveries {
     var open: ZoneUpdateBatch?
-    var listeners: [AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] = []
+    var listeners: [UUID: AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] = [:]
 }
 
