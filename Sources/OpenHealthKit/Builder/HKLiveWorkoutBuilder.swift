@@ -40,7 +40,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     /// Zone updates on their way to the delegate (see `deliverZoneUpdates`).
     let zoneDeliveries = Mutex(ZoneDeliveries())
     /// Whether a delegate is set: read on every reading, without the builder's lock.
-    private let hasDelegate = Atomic<Bool>(false)
+    private let hasDelegate = SharedFlag()
     private weak var session: HKWorkoutSession?
     private var flushTask: Task<Void, Never>?
     private weak var storedDelegate: HKLiveWorkoutBuilderDelegate?
@@ -53,7 +53,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         get { delegateLock.withLock { storedDelegate } }
         set {
             delegateLock.withLock { storedDelegate = newValue }
-            hasDelegate.store(newValue != nil, ordering: .relaxed)
+            hasDelegate.store(newValue != nil)
         }
     }
     private let delegateLock = NSLock()
@@ -92,7 +92,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     }
 
     /// The session's running flag (nil without a session).
-    private let sessionRunning: RunningFlag?
+    private let sessionRunning: SharedFlag?
 
     init(session: HKWorkoutSession, healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?) {
         self.session = session
@@ -172,7 +172,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
             while !Task.isCancelled {
                 try? await clock.sleep(for: .milliseconds(250))
                 guard let journal = self?.currentJournal else { return }
-                try? journal.flushIfDue()
+                journal.flushIfDue()
                 self?.checkZones(at: store.wallClock())
             }
         }
@@ -190,14 +190,14 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     }
 
     override func didCollect(_ samples: [CollectedSample]) {
-        guard hasDelegate.load(ordering: .relaxed) else { return }
+        guard hasDelegate.load() else { return }
         // Coalesce: the types collected since the last delivery wait in `pending`; the first reading after a
         // delivery schedules the next one. A reading arriving a millisecond or more after the last delivery was due
         // is delivered at once; under a flood, deliveries are a millisecond apart, so the delegate is not called
         // (nor its queue woken) once per reading.
         let delay = deliveries.withLock { state -> UInt64? in
-            for sample in samples where !state.pending.contains(where: { $0 === sample.type }) {
-                if !state.pending.contains(where: { $0 == sample.type }) { state.pending.append(sample.type) }
+            for sample in samples where !state.pending.contains(where: { $0 === sample.type || $0 == sample.type }) {
+                state.pending.append(sample.type)
             }
             guard !state.scheduled else { return nil }
             state.scheduled = true

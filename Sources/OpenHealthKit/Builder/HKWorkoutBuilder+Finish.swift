@@ -85,7 +85,6 @@ extension HKWorkoutBuilder {
         }
         let size = HKHeartbeatSeriesBuilder.maximumCount
         var chunk: [HeartbeatCollector.Beat] = []
-        chunk.reserveCapacity(size)
         func save() throws {
             guard let first = chunk.first, let last = chunk.last else { return }
             let encoded = chunk.map { HeartbeatSeriesCodec.Beat(offset: $0.time - first.time, precededByGap: $0.precededByGap) }

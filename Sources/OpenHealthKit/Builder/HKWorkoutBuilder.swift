@@ -25,7 +25,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         didSet { collecting.store(lifecycle.phase == .active) }
     }
     /// Whether the builder is collecting (`lifecycle.phase == .active`), readable without the lock.
-    let collecting = RunningFlag()
+    let collecting = SharedFlag()
     var storedMetadata: [String: Any] = [:]
     var events: [HKWorkoutEvent] = []
     var activities: [ActivityRecord] = []

@@ -24,7 +24,7 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
         didSet { running.store(machine.state == .running) }
     }
     /// Whether the session is running, readable without the lock (its builder asks on every reading).
-    let running = RunningFlag()
+    let running = SharedFlag()
     private weak var storedDelegate: HKWorkoutSessionDelegate?
     private var builder: HKLiveWorkoutBuilder?
     private var current: (uuid: UUID, configuration: HKWorkoutConfiguration, start: Date, metadata: [String: Any]?)?
@@ -206,7 +206,7 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
 }
 
 /// A flag shared between threads without a lock.
-final class RunningFlag: Sendable {
+final class SharedFlag: Sendable {
     private let value = Atomic<Bool>(false)
     func load() -> Bool { value.load(ordering: .relaxed) }
     func store(_ newValue: Bool) { value.store(newValue, ordering: .relaxed) }

@@ -99,13 +99,12 @@ final class LiveJournal: @unchecked Sendable {
         enum Next { case nothing, wait, fail(any Error) }
         let next = state.withLock { state -> Next in
             guard !state.closed else { return .nothing }
-            if let failure = state.failure {
-                state.failure = nil
-                add(&state)
-                return .fail(failure)
-            }
             add(&state)
             if state.oldestPending == nil { state.oldestPending = now }
+            if let failure = state.failure {
+                state.failure = nil
+                return .fail(failure)
+            }
             guard isDue(state, now: now) else { return .nothing }
             handOver(&state, entry: nil)
             return state.inFlight > Self.maximumInFlight ? .wait : .nothing
@@ -118,7 +117,7 @@ final class LiveJournal: @unchecked Sendable {
     }
 
     /// Hands buffered items over if the oldest has waited `flushInterval`.
-    func flushIfDue() throws {
+    func flushIfDue() {
         let now = Self.uptime()
         state.withLock { state in
             guard !state.closed, isDue(state, now: now) else { return }
