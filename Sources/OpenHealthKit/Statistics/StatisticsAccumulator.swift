@@ -34,7 +34,11 @@ struct StatisticsAccumulator: Sendable {
     let rangeStart: Double
     let rangeEnd: Double
     let maximumHold: Double
-    private var streams: [Int64: Stream] = [:]
+    // The streams by source. The first source's is kept inline and only further sources go to a dictionary: a
+    // live builder's accumulators, and most queries', see one source, and then no key is hashed per quantity.
+    private var firstSource: Int64?
+    private var firstStream = Stream()
+    private var otherStreams: [Int64: Stream] = [:]
 
     private struct Stream: Sendable {
         var partial = StatisticsPartial()
@@ -73,34 +77,48 @@ struct StatisticsAccumulator: Sendable {
     /// Adds one quantity, times in seconds since the reference date. `holdLimit` caps the hold of a zero-length
     /// quantity (the end of the series it belongs to).
     mutating func add(start: Double, end: Double, value: Double, source: Int64, holdLimit: Double = .infinity) {
-        guard let index = streams.index(forKey: source) else {
-            streams[source] = Stream()
-            return add(start: start, end: end, value: value, source: source, holdLimit: holdLimit)
-        }
-        // The stream is changed in place: one lookup per quantity, no copy.
-        if let pending = streams.values[index].pending {
-            apply(pending, until: start, to: &streams.values[index].partial, source: source)
-            streams.values[index].pending = nil
+        var stream = takeStream(source)
+        if let pending = stream.pending {
+            apply(pending, until: start, to: &stream.partial, source: source)
+            stream.pending = nil
         }
         if holds && end <= start {
-            streams.values[index].pending = Pending(instant: start, value: value, holdLimit: min(start + maximumHold, holdLimit))
+            stream.pending = Pending(instant: start, value: value, holdLimit: min(start + maximumHold, holdLimit))
         } else {
-            contribute(start: start, coverEnd: max(start, end), value: value, end: end, source: source,
-                       to: &streams.values[index].partial)
+            contribute(start: start, coverEnd: max(start, end), value: value, end: end, source: source, to: &stream.partial)
         }
+        putStream(stream, source)
+    }
+
+    /// A source's stream (empty if new), to be changed and handed back with `putStream`. Streams hold no
+    /// references, so taking one is a plain copy.
+    private mutating func takeStream(_ source: Int64) -> Stream {
+        if firstSource == nil { firstSource = source }
+        return source == firstSource ? firstStream : otherStreams.removeValue(forKey: source) ?? Stream()
+    }
+
+    private mutating func putStream(_ stream: Stream, _ source: Int64) {
+        if source == firstSource { firstStream = stream } else { otherStreams[source] = stream }
+    }
+
+    /// Every source's stream, the first source's first.
+    private func forEachStream(_ body: (Int64, Stream) -> Void) {
+        guard let firstSource else { return }
+        body(firstSource, firstStream)
+        for (source, stream) in otherStreams { body(source, stream) }
     }
 
     /// Adds a stored series summary: the partial of a whole series computed over its own span (see
     /// ``summary(style:of:seriesEnd:maximumHold:)``). Valid only when the series lies inside the range; it ends the
     /// hold of the stream's previous zero-length quantity at `seriesStart`.
     mutating func add(summary: StatisticsPartial, seriesStart: Double, source: Int64) {
-        var stream = streams.removeValue(forKey: source) ?? Stream()
+        var stream = takeStream(source)
         if let pending = stream.pending {
             apply(pending, until: seriesStart, to: &stream.partial, source: source)
             stream.pending = nil
         }
         stream.partial.combine(summary)
-        streams[source] = stream
+        putStream(stream, source)
     }
 
     /// The partials per source, with every waiting zero-length quantity held until `horizon` at most (nil: its
@@ -108,7 +126,7 @@ struct StatisticsAccumulator: Sendable {
     func partials(through horizon: Date? = nil) -> [Int64: StatisticsPartial] {
         let limit = horizon?.storeValue ?? .infinity
         var result: [Int64: StatisticsPartial] = [:]
-        for (source, stream) in streams {
+        forEachStream { source, stream in
             var partial = stream.partial
             if let pending = stream.pending { apply(pending, until: limit, to: &partial, source: source) }
             if !partial.isEmpty { result[source] = partial }
@@ -137,14 +155,16 @@ struct StatisticsAccumulator: Sendable {
     /// Adds a quantity whose coverage is already known: `[start, coverEnd)`, an instant when equal, its own
     /// interval ending at `end`. No hold is applied (the collection engine resolves holds across intervals).
     mutating func addCovered(start: Double, coverEnd: Double, value: Double, end: Double, source: Int64) {
-        var stream = streams.removeValue(forKey: source) ?? Stream()
+        var stream = takeStream(source)
         contribute(start: start, coverEnd: coverEnd, value: value, end: end, source: source, to: &stream.partial)
-        streams[source] = stream
+        putStream(stream, source)
     }
 
     /// Adds a summary without touching holds (the collection engine resolves holds).
     mutating func addCovered(summary: StatisticsPartial, source: Int64) {
-        streams[source, default: Stream()].partial.combine(summary)
+        var stream = takeStream(source)
+        stream.partial.combine(summary)
+        putStream(stream, source)
     }
 
     /// Adds a quantity covering `[start, coverEnd)` (an instant when equal) whose own interval ends at `end`.
