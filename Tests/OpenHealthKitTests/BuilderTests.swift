@@ -14,16 +14,27 @@ final class BuilderRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
     private var storedDeliveries = 0
     /// How many `didCollectDataOf` calls arrived.
     var deliveries: Int { lock.withLock { storedDeliveries } }
+    /// Every call in order: `didCollectDataOf` as the set of types it named, any other call as its `calls` entry.
+    var timeline: [Either] { lock.withLock { storedTimeline } }
+    private var storedTimeline: [Either] = []
+    enum Either: Equatable {
+        case data(Set<HKSampleType>)
+        case call(String)
+    }
 
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>) {
         lock.withLock {
             storedTypes.formUnion(collectedTypes)
             storedDeliveries += 1
+            storedTimeline.append(.data(collectedTypes))
         }
     }
 
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {
-        lock.withLock { storedCalls.append("event") }
+        lock.withLock {
+            storedCalls.append("event")
+            storedTimeline.append(.call("event"))
+        }
     }
 
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didBegin workoutActivity: HKWorkoutActivity) {

@@ -65,6 +65,33 @@ import Testing
             .doubleValue(for: HKUnit(from: "count/min")) == 159)
     }
 
+    /// Coalescing never reorders: a delegate call queued after readings comes after their `didCollectDataOf`, and
+    /// readings collected after the call come after it, even while a spaced delivery is waiting.
+    @Test func coalescedDeliveriesKeepTheirPlaceAmongOtherCalls() async throws {
+        let rig = try await rig(.cycling)
+        rig.session.startActivity(with: t0)
+        try await rig.builder.beginCollection(at: t0)
+        // A second between deliveries: the readings after the first wait for a spaced delivery.
+        rig.builder.deliveries.withLock { $0.spacing = 1_000_000_000 }
+        let power = HKQuantityType(.cyclingPower), heartRate = HKQuantityType(.heartRate)
+        for tick in 0 ..< 300 { rig.meter.send(.power(PowerReading(watts: 200 + tick % 50)), at: t0 + Double(tick) / 100) }
+        rig.clock.set(3)
+        try await rig.builder.addWorkoutEvents([HKWorkoutEvent(type: .marker, dateInterval: DateInterval(start: t0 + 3, duration: 0),
+                                                               metadata: nil)])
+        for tick in 300 ..< 600 {
+            rig.strap.send(.heartRate(HeartRateReading(bpm: 120 + tick % 40, contact: .detected)), at: t0 + Double(tick) / 100)
+        }
+        await rig.builder.waitForDelegateCalls()
+        let timeline = rig.recorder.timeline
+        let event = try #require(timeline.firstIndex(of: .call("event")), "\(timeline)")
+        for (index, entry) in timeline.enumerated() {
+            guard case .data(let types) = entry else { continue }
+            if types.contains(power) { #expect(index < event, "power collected before the event, delivered after it") }
+            if types.contains(heartRate) { #expect(index > event, "heart rate collected after the event, delivered before it") }
+        }
+        #expect(rig.recorder.collectedTypes.isSuperset(of: [power, heartRate]))
+    }
+
     @Test func triathlonLegsActivitiesAndTypesToCollect() async throws {
         let rig = try await rig(.swimBikeRun)
         let (session, builder, dataSource) = (rig.session, rig.builder, rig.dataSource)

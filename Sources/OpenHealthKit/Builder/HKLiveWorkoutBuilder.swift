@@ -27,18 +27,8 @@ extension HKLiveWorkoutBuilderDelegate {
 /// HealthKit: HKLiveWorkoutBuilder.
 public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     let delegateQueue = DispatchQueue(label: "OpenHealthKit.HKLiveWorkoutBuilder.delegate")
-    private let deliveries = Mutex<Deliveries>(Deliveries())
-
-    private struct Deliveries {
-        /// The types collected since the last delivery began (a handful: a list beats hashing per reading).
-        var pending: [HKSampleType] = []
-        /// Whether a delivery is queued.
-        var scheduled = false
-        /// When the last delivery was due (nanoseconds of uptime).
-        var lastDue: UInt64 = 0
-    }
-    /// Zone updates on their way to the delegate (see `deliverZoneUpdates`).
-    let zoneDeliveries = Mutex(ZoneDeliveries())
+    /// What waits for the delegate queue: collected types and zone changes (see ``Deliveries``).
+    let deliveries = Mutex(Deliveries())
     /// Whether a delegate is set: read on every reading, without the builder's lock.
     private let hasDelegate = SharedFlag()
     private weak var session: HKWorkoutSession?
@@ -189,71 +179,140 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         finishZoneUpdates()
     }
 
-    override func didCollect(_ samples: [CollectedSample]) {
-        guard hasDelegate.load() else { return }
-        // Coalesce: the types collected since the last delivery wait in `pending`; the first reading after a
-        // delivery schedules the next one. A reading arriving a millisecond or more after the last delivery was due
-        // is delivered at once; under a flood, deliveries are a millisecond apart, so the delegate is not called
-        // (nor its queue woken) once per reading.
-        let delay = deliveries.withLock { state -> UInt64? in
-            for sample in samples where !state.pending.contains(where: { $0 === sample.type || $0 == sample.type }) {
-                state.pending.append(sample.type)
+    override func didCollect(_ samples: [CollectedSample], zoneChanges: [ZoneChange]) {
+        let notesTypes = hasDelegate.load()
+        guard notesTypes || !zoneChanges.isEmpty else { return }
+        let scheduled = deliveries.withLock { state -> Deliveries.Scheduled? in
+            if notesTypes {
+                for index in samples.indices { state.notePending(samples[index].type) }
             }
-            guard !state.scheduled else { return nil }
-            state.scheduled = true
-            // Spaced from when the previous delivery was due, not from when it ran: a delegate queue that woke late
-            // once does not delay the readings after it.
-            let now = DispatchTime.now().uptimeNanoseconds
-            let due = max(now, state.lastDue &+ Self.deliverySpacing)
-            state.lastDue = due
-            return due - now
+            state.zoneChanges.append(contentsOf: zoneChanges)
+            return state.schedule()
         }
-        guard let delay else { return }
-        if delay == 0 {
-            delegateQueue.async { [self] in deliverCollected() }
+        if let scheduled { queueDelivery(scheduled) }
+    }
+
+    override func didUpdateZones(_ changes: [ZoneChange]) { didCollect([], zoneChanges: changes) }
+
+    private func queueDelivery(_ scheduled: Deliveries.Scheduled) {
+        let delivery: @Sendable () -> Void = { [self] in deliver(deliveries.withLock { $0.take(scheduled: scheduled.ticket) }) }
+        if scheduled.delay == 0 {
+            delegateQueue.async(execute: delivery)
         } else {
-            delegateQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) { [self] in deliverCollected() }
+            delegateQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(scheduled.delay)), execute: delivery)
         }
     }
 
-    /// The shortest time between two `didCollectDataOf` calls, in nanoseconds.
-    static let deliverySpacing: UInt64 = 1_000_000
-
-    /// Calls the delegate with the types collected since the last call. Runs on the delegate queue.
-    private func deliverCollected() {
-        let collected = deliveries.withLock { state -> [HKSampleType] in
-            state.scheduled = false
-            defer { state.pending.removeAll(keepingCapacity: true) }
-            return state.pending
+    /// Calls the delegate (and the `zoneUpdates` streams) with what was taken from `deliveries`. Runs on the
+    /// delegate queue.
+    private func deliver(_ due: Deliveries.Due) {
+        guard !due.types.isEmpty || !due.zoneChanges.isEmpty else { return }
+        let delegate = delegate
+        if !due.types.isEmpty { delegate?.workoutBuilder(self, didCollectDataOf: Set(due.types)) }
+        for change in due.zoneChanges {
+            let update = HKLiveWorkoutZoneUpdate(change)
+            delegate?.workoutBuilder(self, didUpdateWorkoutZone: update)
+            for listener in due.listeners { listener.yield(update) }
         }
-        if !collected.isEmpty { delegate?.workoutBuilder(self, didCollectDataOf: Set(collected)) }
+    }
+
+    /// Queues a delegate call of another kind, after everything collected before it.
+    func queueDelegateCall(_ call: @escaping @Sendable (HKLiveWorkoutBuilder, HKLiveWorkoutBuilderDelegate?) -> Void) {
+        let due = deliveries.withLock { $0.takeAll() }
+        delegateQueue.async { [self] in
+            deliver(due)
+            call(self, delegate)
+        }
     }
 
     override func didCollectEvents() {
-        closeZoneBatch()
-        delegateQueue.async { [self] in delegate?.workoutBuilderDidCollectEvent(self) }
+        queueDelegateCall { builder, delegate in delegate?.workoutBuilderDidCollectEvent(builder) }
     }
 
     override func didBeginActivity(_ activity: HKWorkoutActivity) {
-        closeZoneBatch()
-        delegateQueue.async { [self] in delegate?.workoutBuilder(self, didBegin: activity) }
+        queueDelegateCall { builder, delegate in delegate?.workoutBuilder(builder, didBegin: activity) }
     }
 
     override func didEndActivity(_ activity: HKWorkoutActivity) {
-        closeZoneBatch()
-        delegateQueue.async { [self] in delegate?.workoutBuilder(self, didEnd: activity) }
+        queueDelegateCall { builder, delegate in delegate?.workoutBuilder(builder, didEnd: activity) }
     }
-
-    override func didUpdateZones(_ changes: [ZoneChange]) { deliverZoneUpdates(changes) }
 
     /// Waits until every delegate call scheduled so far has been delivered. OpenHealthKit (tests).
     /// Collected types waiting for their spaced delivery are delivered first.
     public func waitForDelegateCalls() async {
         await withCheckedContinuation { continuation in
-            delegateQueue.async { [self] in
-                if deliveries.withLock({ !$0.pending.isEmpty }) { deliverCollected() }
-                continuation.resume()
-            }
+            queueDelegateCall { _, _ in continuation.resume() }
         }
+    }
+}
+
+/// What the thread collecting readings hands to the delegate queue. Readings come far faster than a delegate
+/// needs to hear of them, so the types collected and the zone changes wait here and go in one delivery: one wake
+/// of the delegate queue, and one `didCollectDataOf` naming every type, for a burst.
+///
+/// The first item after a delivery schedules the next one: at once if the last delivery was due a millisecond or
+/// more ago, else a millisecond after it (spaced from when it was due, not from when it ran, so a delegate queue
+/// that woke late once does not delay the readings after it). A delegate call of another kind (an event, an
+/// activity) takes what waits when it is queued and delivers it first, and the scheduled delivery's ticket is
+/// void from then on: items collected after that call are delivered after it, never before.
+struct Deliveries {
+    /// The types collected since the last delivery (a handful: a list beats hashing per reading).
+    var types: [HKSampleType] = []
+    var zoneChanges: [ZoneChange] = []
+    /// The ticket of the delivery queued, if any.
+    var scheduledTicket: UInt64?
+    var lastTicket: UInt64 = 0
+    /// When the last delivery was due (nanoseconds of uptime).
+    var lastDue: UInt64 = 0
+    /// The shortest time between two deliveries, in nanoseconds (tests lengthen it).
+    var spacing: UInt64 = 1_000_000
+    /// The subscribers to `zoneUpdates` (added under the builder's lock too, so none joins after it finished).
+    var listeners: [UUID: AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] = [:]
+
+    struct Scheduled {
+        var ticket: UInt64
+        /// Nanoseconds from now.
+        var delay: UInt64
+    }
+
+    struct Due {
+        var types: [HKSampleType] = []
+        var zoneChanges: [ZoneChange] = []
+        var listeners: [AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] = []
+    }
+
+    /// Adds a type unless it is there. Live samples carry interned types, so identity settles nearly every check;
+    /// equality (a dynamic cast and a string comparison) runs only when identity finds none.
+    mutating func notePending(_ type: HKSampleType) {
+        for known in types where known === type { return }
+        if !types.contains(type) { types.append(type) }
+    }
+
+    /// Schedules a delivery unless one is: its ticket and delay. Reads the clock only then.
+    mutating func schedule() -> Scheduled? {
+        guard scheduledTicket == nil, !types.isEmpty || !zoneChanges.isEmpty else { return nil }
+        let now = DispatchTime.now().uptimeNanoseconds
+        lastTicket &+= 1
+        scheduledTicket = lastTicket
+        let due = max(now, lastDue &+ spacing)
+        lastDue = due
+        return Scheduled(ticket: lastTicket, delay: due - now)
+    }
+
+    /// What a scheduled delivery delivers: everything waiting, or nothing if a call of another kind took it.
+    mutating func take(scheduled ticket: UInt64) -> Due {
+        guard scheduledTicket == ticket else { return Due() }
+        return takeAll()
+    }
+
+    /// Everything waiting; the scheduled delivery, if any, is void.
+    mutating func takeAll() -> Due {
+        scheduledTicket = nil
+        guard !types.isEmpty || !zoneChanges.isEmpty else { return Due() }
+        defer {
+            types.removeAll(keepingCapacity: true)
+            zoneChanges.removeAll(keepingCapacity: true)
+        }
+        return Due(types: types, zoneChanges: zoneChanges, listeners: zoneChanges.isEmpty ? [] : Array(listeners.values))
     }
 }

@@ -176,8 +176,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             try journal.append(appAdded ? samples.map { var s = $0; s.appAdded = true; return s } : samples)
             return zoneState.collect(samples)
         }
-        didCollect(samples)
-        if !zoneChanges.isEmpty { didUpdateZones(zoneChanges) }
+        didCollect(samples, zoneChanges: zoneChanges)
     }
 
     /// Journals heartbeats rebuilt from RR intervals; they become the workout's heartbeat series when it is finished.
@@ -281,7 +280,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     func didBeginCollection() {}
     func didEndCollection() {}
-    func didCollect(_ samples: [CollectedSample]) {}
+    func didCollect(_ samples: [CollectedSample], zoneChanges: [ZoneChange]) {}
     func didCollectEvents() {}
     func didBeginActivity(_ activity: HKWorkoutActivity) {}
     func didEndActivity(_ activity: HKWorkoutActivity) {}

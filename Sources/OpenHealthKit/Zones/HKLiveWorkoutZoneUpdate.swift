@@ -68,51 +68,20 @@ extension HKLiveWorkoutBuilder {
         let id = UUID()
         let finished = locked { () -> Bool in
             if lifecycle.phase == .finished || lifecycle.phase == .discarded { return true }
-            zoneDeliveries.withLock { $0.listeners[id] = continuation }
+            deliveries.withLock { $0.listeners[id] = continuation }
             return false
         }
         if finished { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.zoneDeliveries.withLock { $0.listeners.removeValue(forKey: id) }
+            _ = self?.deliveries.withLock { $0.listeners.removeValue(forKey: id) }
         }
         return stream
     }
 
-    /// Queues zone updates for the delegate and the `zoneUpdates` streams, in order. Updates that arrive while a
-    /// delivery is queued and not begun join it (one wake of the delegate queue for a burst); a delegate call of
-    /// another kind queued meanwhile closes the batch, so updates never overtake it.
-    func deliverZoneUpdates(_ changes: [ZoneChange]) {
-        let updates = changes.map(HKLiveWorkoutZoneUpdate.init)
-        let batch = zoneDeliveries.withLock { state -> ZoneUpdateBatch? in
-            if let open = state.open {
-                open.updates += updates
-                return nil
-            }
-            let batch = ZoneUpdateBatch(updates)
-            state.open = batch
-            return batch
-        }
-        guard let batch else { return }
-        delegateQueue.async { [self] in
-            let (updates, listeners) = zoneDeliveries.withLock { state in
-                if state.open === batch { state.open = nil }
-                return (batch.updates, Array(state.listeners.values))
-            }
-            for update in updates {
-                delegate?.workoutBuilder(self, didUpdateWorkoutZone: update)
-                for listener in listeners { listener.yield(update) }
-            }
-        }
-    }
-
-    /// Closes the open batch of zone updates: called before queueing a delegate call of another kind.
-    func closeZoneBatch() {
-        zoneDeliveries.withLock { $0.open = nil }
-    }
-
+    /// Ends the `zoneUpdates` streams, after every update queued before.
     func finishZoneUpdates() {
-        delegateQueue.async { [self] in
-            let listeners = zoneDeliveries.withLock { state in
+        queueDelegateCall { builder, _ in
+            let listeners = builder.deliveries.withLock { state in
                 defer { state.listeners = [:] }
                 return Array(state.listeners.values)
             }
@@ -120,18 +89,3 @@ extension HKLiveWorkoutBuilder {
         }
     }
 }
-
-/// Zone updates queued for one delivery on the delegate queue.
-final class ZoneUpdateBatch: @unchecked Sendable {
-    /// Appended to only under `zoneDeliveries`' lock while the batch is open.
-    var updates: [HKLiveWorkoutZoneUpdate]
-    init(_ updates: [HKLiveWorkoutZoneUpdate]) { self.updates = updates }
-}
-
-/// What the zone deliveries share between the collecting thread and the delegate queue: the open batch, and the
-/// subscribers to `zoneUpdates` (added under the builder's lock too, so none joins after the builder finished).
-struct ZoneDeliveries {
-    var open: ZoneUpdateBatch?
-    var listeners: [UUID: AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] = [:]
-}
-
