@@ -35,10 +35,14 @@ final class LiveJournal: @unchecked Sendable {
         /// The error of a write that failed, reported by the next call that can throw.
         var failure: (any Error)?
         var closed = false
+        /// Emptied sample buffers the writer gave back. A full buffer is some 400 KB, which malloc maps afresh
+        /// and unmaps every time: reusing one spares the collecting thread faulting in and zeroing new pages.
+        var spareBuffers: [[CollectedSample]] = []
     }
 
-    /// What one write puts in the store, with the sequence numbers it was given.
-    private struct Batch {
+    /// What one write puts in the store, with the sequence numbers it was given. A class, so that the writer can
+    /// take the sample buffer out uniquely referenced and give it back emptied.
+    private final class Batch: @unchecked Sendable {
         var samples: [CollectedSample] = []
         var samplesSequence: Int64 = 0
         var beats: [HeartbeatCollector.Beat] = []
@@ -149,12 +153,12 @@ final class LiveJournal: @unchecked Sendable {
     /// Gives the buffered items (and an entry) their sequence numbers and queues their write. Called under the
     /// lock, so items are queued in the order of their numbers.
     private func handOver(_ state: inout State, entry: (kind: Int, payload: [UInt8])?) {
-        var batch = Batch()
+        let batch = Batch()
         if !state.pending.isEmpty {
             state.sequence += 1
             batch.samples = state.pending
             batch.samplesSequence = state.sequence
-            state.pending.removeAll(keepingCapacity: true)
+            state.pending = state.spareBuffers.popLast() ?? []
         }
         if !state.pendingBeats.isEmpty {
             state.sequence += 1
@@ -169,12 +173,17 @@ final class LiveJournal: @unchecked Sendable {
         state.oldestPending = nil
         guard !batch.samples.isEmpty || !batch.beats.isEmpty || batch.entry != nil else { return }
         state.inFlight += 1
-        let box = UncheckedBox(batch)
         writer.async { [self] in
-            let batch = box.value
             do {
                 try write(batch)
-                self.state.withLock { $0.inFlight -= 1 }
+                // The written samples are released here, on the writer's thread, and their buffer kept for reuse.
+                var buffer: [CollectedSample] = []
+                swap(&buffer, &batch.samples)
+                buffer.removeAll(keepingCapacity: true)
+                self.state.withLock { state in
+                    state.inFlight -= 1
+                    if state.spareBuffers.count < 2 { state.spareBuffers.append(buffer) }
+                }
             } catch {
                 // Nothing of the batch is in the store: its samples wait again, and the error is reported.
                 self.state.withLock { state in
