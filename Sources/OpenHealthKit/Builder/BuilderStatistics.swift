@@ -7,7 +7,8 @@ struct BuilderStatistics: Sendable {
     // by identifier for any other instance: no string is hashed per sample on the live path.
     private var slotTypes: [HKQuantityType] = []
     private var slotsByIdentifier: [String: Int] = [:]
-    private var slotsByInstance: [ObjectIdentifier: Int] = [:]
+    /// Interned instances seen, and their slots: a handful, searched in a list faster than hashed.
+    private var slotsByInstance: [(instance: ObjectIdentifier, slot: Int)] = []
     private var workout: [StatisticsAccumulator] = []
     /// Activities in start order (they never overlap).
     private var activities: [ActivityAccumulators] = []
@@ -36,7 +37,8 @@ struct BuilderStatistics: Sendable {
     }
 
     private mutating func slot(for type: HKQuantityType) -> Int {
-        if let slot = slotsByInstance[ObjectIdentifier(type)] { return slot }
+        let instance = ObjectIdentifier(type)
+        for known in slotsByInstance where known.instance == instance { return known.slot }
         let slot: Int
         if let known = slotsByIdentifier[type.identifier] {
             slot = known
@@ -49,33 +51,39 @@ struct BuilderStatistics: Sendable {
         }
         // Only instances that live for ever are remembered by identity (an address may be reused otherwise).
         if HKQuantityType.interned(HKQuantityTypeIdentifier(rawValue: type.identifier)) === type {
-            slotsByInstance[ObjectIdentifier(type)] = slot
+            slotsByInstance.append((instance, slot))
         }
         return slot
     }
 
     private func slot(ifCollected type: HKQuantityType) -> Int? {
-        slotsByInstance[ObjectIdentifier(type)] ?? slotsByIdentifier[type.identifier]
+        slotsByInstance.first { $0.instance == ObjectIdentifier(type) }?.slot ?? slotsByIdentifier[type.identifier]
     }
 
-    mutating func add(_ sample: borrowing CollectedSample) {
-        let slot = slot(for: sample.type)
-        workout[slot].add(start: sample.start, end: sample.end, value: sample.value, source: 0)
+    mutating func add(_ sample: CollectedSample) {
+        add(type: sample.type, start: sample.start, end: sample.end, value: sample.value)
+    }
+
+    /// Adds one sample given by its fields (a live builder reads them out of its array in place, not copying
+    /// each sample with its references).
+    mutating func add(type: HKQuantityType, start: Double, end: Double, value: Double) {
+        let slot = slot(for: type)
+        workout[slot].add(start: start, end: end, value: value, source: 0)
         // Activities that the sample touches: the latest ones, searched back from the end until one ends before
         // the sample starts.
         var index = activities.count - 1
-        let sampleEnd = max(sample.end, sample.start)
-        while index >= 0, activities[index].end > sample.start {
+        let sampleEnd = max(end, start)
+        while index >= 0, activities[index].end > start {
             if sampleEnd >= activities[index].start {
                 if activities[index].bySlot.count <= slot {
                     activities[index].bySlot.append(contentsOf: repeatElement(nil, count: slot + 1 - activities[index].bySlot.count))
                 }
                 if activities[index].bySlot[slot] == nil {
-                    activities[index].bySlot[slot] = StatisticsAccumulator(style: sample.type.aggregationStyle,
+                    activities[index].bySlot[slot] = StatisticsAccumulator(style: type.aggregationStyle,
                                                                             rangeStart: activities[index].start,
                                                                             rangeEnd: activities[index].end)
                 }
-                activities[index].bySlot[slot]!.add(start: sample.start, end: sample.end, value: sample.value, source: 0)
+                activities[index].bySlot[slot]!.add(start: start, end: end, value: value, source: 0)
             }
             index -= 1
         }

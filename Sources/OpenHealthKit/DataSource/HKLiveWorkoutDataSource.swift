@@ -27,8 +27,9 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     private var channels: [String: Channel] = [:]
     /// `typesToCollect`, computed when something it depends on changes rather than per reading.
     private var typesCache: Set<HKQuantityType>?
-    /// The same set for the hot path: identities of the (interned) instances, and identifiers for any other.
-    private var collectedIDs: Set<ObjectIdentifier> = []
+    /// The same set for the hot path: identities of the (interned) instances, a handful searched in a list, and
+    /// identifiers for any other.
+    private var collectedIDs: [ObjectIdentifier] = []
     private var collectedIdentifiers: Set<String> = []
 
     /// Whether a type is collected; `currentTypes()` must have run since the last change.
@@ -74,7 +75,7 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
             types = CollectionPlan.types(for: activity, sensors: capabilities)
         }
         typesCache = types
-        collectedIDs = Set(types.map(ObjectIdentifier.init))
+        collectedIDs = types.map(ObjectIdentifier.init)
         collectedIdentifiers = Set(types.map(\.identifier))
         return types
     }

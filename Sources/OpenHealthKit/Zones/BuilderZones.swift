@@ -64,11 +64,14 @@ struct BuilderZones: Sendable {
         }
         if ordered {
             for position in samples.indices {
-                if let index = trackIndex(of: samples[position].type) { take(samples[position], track: index, into: &changes) }
+                if let index = trackIndex(of: samples[position].type) {
+                    take(start: samples[position].start, end: samples[position].end, value: samples[position].value, track: index,
+                         into: &changes)
+                }
             }
         } else {
             for sample in samples.filter({ trackIndex(of: $0.type) != nil }).sorted(by: { $0.start < $1.start }) {
-                take(sample, track: trackIndex(of: sample.type)!, into: &changes)
+                take(start: sample.start, end: sample.end, value: sample.value, track: trackIndex(of: sample.type)!, into: &changes)
             }
         }
         return changes
@@ -76,20 +79,18 @@ struct BuilderZones: Sendable {
 
     /// The track of a type: compared by identity first (live samples use interned types), then by identifier.
     private func trackIndex(of type: HKQuantityType) -> Int? {
-        for index in tracks.indices
-        where tracks[index].configuration.quantityType === type || tracks[index].configuration.quantityType.identifier == type.identifier {
-            return index
-        }
+        for index in tracks.indices where tracks[index].configuration.quantityType === type { return index }
+        for index in tracks.indices where tracks[index].configuration.quantityType.identifier == type.identifier { return index }
         return nil
     }
 
-    private mutating func take(_ sample: borrowing CollectedSample, track index: Int, into changes: inout [ZoneChange]) {
+    private mutating func take(start: Double, end: Double, value: Double, track index: Int, into changes: inout [ZoneChange]) {
         // A value gone stale before this sample is a change to "no zone" first.
-        noteCurrentZone(index, at: sample.start, into: &changes)
-        guard tracks[index].accumulator.add(start: sample.start, end: sample.end, value: sample.value) else { return }
+        noteCurrentZone(index, at: start, into: &changes)
+        guard tracks[index].accumulator.add(start: start, end: end, value: value) else { return }
         tracks[index].collected = true
-        tracks[index].lastSampleDate = max(sample.start, sample.end)
-        noteCurrentZone(index, at: sample.start, into: &changes)
+        tracks[index].lastSampleDate = max(start, end)
+        noteCurrentZone(index, at: start, into: &changes)
     }
 
     /// The workout's events changed: pauses stop zone time (and may end the zone in effect now).
