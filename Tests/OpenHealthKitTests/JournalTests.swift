@@ -53,3 +53,31 @@ import Testing
         #expect(try journaledStarts(database, journal) == (0 ..< 5_010).map(Double.init))
     }
 }
+
+/// Collected samples carry codes, not references: the codes must give back the same types and devices.
+@Suite struct SampleCodeTests {
+    @Test func everyCatalogTypeRoundTripsThroughItsCode() {
+        for type in QuantityTypeCatalog.byCode {
+            #expect(HKQuantityType.forCode(type.code) === type)
+            #expect(HKQuantityType(HKQuantityTypeIdentifier(rawValue: type.identifier)).code == type.code)
+        }
+    }
+
+    @Test func equalDevicesShareACodeAndNoDeviceIsZero() {
+        let strap = HKDevice(name: "Strap \(UUID())", manufacturer: "ACME", model: "HR-1", hardwareVersion: nil, firmwareVersion: nil,
+                             softwareVersion: nil, localIdentifier: "codes:1", udiDeviceIdentifier: nil)
+        let same = HKDevice(name: strap.name, manufacturer: "ACME", model: "HR-1", hardwareVersion: nil, firmwareVersion: nil,
+                            softwareVersion: nil, localIdentifier: "codes:1", udiDeviceIdentifier: nil)
+        let other = HKDevice(name: strap.name, manufacturer: "ACME", model: "HR-2", hardwareVersion: nil, firmwareVersion: nil,
+                             softwareVersion: nil, localIdentifier: "codes:1", udiDeviceIdentifier: nil)
+        #expect(DeviceCodes.code(for: nil) == 0)
+        #expect(DeviceCodes.device(0) == nil)
+        let code = DeviceCodes.code(for: strap)
+        #expect(code != 0)
+        #expect(DeviceCodes.code(for: same) == code)
+        #expect(DeviceCodes.code(for: other) != code)
+        #expect(DeviceCodes.device(code) == strap)
+        let sample = CollectedSample(type: HKQuantityType(.cyclingPower), start: 1, end: 1, value: 200, unitString: "kW", device: same)
+        #expect(sample.device == strap && sample.type == HKQuantityType(.cyclingPower) && sample.unitString == "kW")
+    }
+}

@@ -3,12 +3,10 @@ import Foundation
 /// A builder's running statistics: one accumulator per quantity type for the whole workout, and one per type for
 /// each activity over the activity's own span. Fed with collected samples in time order; O(1) per sample.
 struct BuilderStatistics: Sendable {
-    // One slot per type collected, found by the identity of the (interned) type instances live samples carry, or
-    // by identifier for any other instance: no string is hashed per sample on the live path.
+    // One slot per type collected, found by the type's code: no string is hashed per sample on the live path.
     private var slotTypes: [HKQuantityType] = []
-    private var slotsByIdentifier: [String: Int] = [:]
-    /// Interned instances seen, and their slots: a handful, searched in a list faster than hashed.
-    private var slotsByInstance: [(instance: ObjectIdentifier, slot: Int)] = []
+    /// Slot by type code; -1 for a type not collected.
+    private var slotsByCode: [Int] = []
     private var workout: [StatisticsAccumulator] = []
     /// Activities in start order (they never overlap).
     private var activities: [ActivityAccumulators] = []
@@ -36,38 +34,26 @@ struct BuilderStatistics: Sendable {
         if let index = activities.firstIndex(where: { $0.uuid == uuid }) { activities[index].end = end.storeValue }
     }
 
-    private mutating func slot(for type: HKQuantityType) -> Int {
-        let instance = ObjectIdentifier(type)
-        for known in slotsByInstance where known.instance == instance { return known.slot }
-        let slot: Int
-        if let known = slotsByIdentifier[type.identifier] {
-            slot = known
-        } else {
-            slot = slotTypes.count
-            slotTypes.append(type)
-            slotsByIdentifier[type.identifier] = slot
-            workout.append(StatisticsAccumulator(style: type.aggregationStyle, rangeStart: -.greatestFiniteMagnitude,
-                                                 rangeEnd: .greatestFiniteMagnitude))
-        }
-        // Only instances that live for ever are remembered by identity (an address may be reused otherwise).
-        if HKQuantityType.interned(HKQuantityTypeIdentifier(rawValue: type.identifier)) === type {
-            slotsByInstance.append((instance, slot))
-        }
+    private mutating func slot(for code: UInt16) -> Int {
+        if Int(code) < slotsByCode.count, slotsByCode[Int(code)] >= 0 { return slotsByCode[Int(code)] }
+        if slotsByCode.isEmpty { slotsByCode = Array(repeating: -1, count: QuantityTypeCatalog.byCode.count) }
+        let type = HKQuantityType.forCode(code)
+        let slot = slotTypes.count
+        slotTypes.append(type)
+        slotsByCode[Int(code)] = slot
+        workout.append(StatisticsAccumulator(style: type.aggregationStyle, rangeStart: -.greatestFiniteMagnitude,
+                                             rangeEnd: .greatestFiniteMagnitude))
         return slot
     }
 
     private func slot(ifCollected type: HKQuantityType) -> Int? {
-        slotsByInstance.first { $0.instance == ObjectIdentifier(type) }?.slot ?? slotsByIdentifier[type.identifier]
+        let code = Int(type.code)
+        return code < slotsByCode.count && slotsByCode[code] >= 0 ? slotsByCode[code] : nil
     }
 
     mutating func add(_ sample: CollectedSample) {
-        add(type: sample.type, start: sample.start, end: sample.end, value: sample.value)
-    }
-
-    /// Adds one sample given by its fields (a live builder reads them out of its array in place, not copying
-    /// each sample with its references).
-    mutating func add(type: HKQuantityType, start: Double, end: Double, value: Double) {
-        let slot = slot(for: type)
+        let slot = slot(for: sample.typeCode)
+        let (start, end, value) = (sample.start, sample.end, sample.value)
         workout[slot].add(start: start, end: end, value: value, source: 0)
         // Activities that the sample touches: the latest ones, searched back from the end until one ends before
         // the sample starts.
@@ -79,7 +65,7 @@ struct BuilderStatistics: Sendable {
                     activities[index].bySlot.append(contentsOf: repeatElement(nil, count: slot + 1 - activities[index].bySlot.count))
                 }
                 if activities[index].bySlot[slot] == nil {
-                    activities[index].bySlot[slot] = StatisticsAccumulator(style: type.aggregationStyle,
+                    activities[index].bySlot[slot] = StatisticsAccumulator(style: workout[slot].style,
                                                                             rangeStart: activities[index].start,
                                                                             rangeEnd: activities[index].end)
                 }

@@ -5,32 +5,55 @@ import Synchronization
 ///
 /// Live data never becomes `HKQuantitySample` objects on the way in: a reading turns into one of these, which is
 /// cheap to make, to journal and to fold into statistics. Objects are made when the store is read.
-struct CollectedSample: @unchecked Sendable {
+///
+/// A live sample holds no reference: its type and device are small codes (the type's place in the catalog, the
+/// device's in ``DeviceCodes``), so copying one is copying bytes, with no reference counting. Only a sample an app
+/// added may carry a unit and metadata, in `extras`.
+struct CollectedSample: Sendable {
     var uuid: UUID
-    var type: HKQuantityType
     /// Seconds since the reference date.
     var start: Double
     var end: Double
     /// The value in the type's storage unit.
     var value: Double
-    /// The sample's own unit, when it is not the storage unit.
-    var unitString: String?
-    /// Metadata as the store writes it (JSON), if any.
-    var metadataJSON: String?
-    var device: HKDevice?
+    var typeCode: UInt16
     /// Added by the app (`addSamples`), not collected by a data source: kept even if the workout is discarded.
     var appAdded = false
+    /// The device's code in ``DeviceCodes`` (0: none).
+    var deviceCode: UInt32
+    /// The unit and metadata of a sample the app added; nil for live samples.
+    var extras: Extras?
 
-    init(uuid: UUID = FastUUID.next(), type: HKQuantityType, start: Double, end: Double, value: Double,
-         unitString: String? = nil, metadataJSON: String? = nil, device: HKDevice? = nil) {
+    final class Extras: Sendable {
+        /// The sample's own unit, when it is not the storage unit.
+        let unitString: String?
+        /// Metadata as the store writes it (JSON).
+        let metadataJSON: String?
+        init(unitString: String?, metadataJSON: String?) {
+            self.unitString = unitString
+            self.metadataJSON = metadataJSON
+        }
+    }
+
+    var type: HKQuantityType { HKQuantityType.forCode(typeCode) }
+    var device: HKDevice? { DeviceCodes.device(deviceCode) }
+    var unitString: String? { extras?.unitString }
+    var metadataJSON: String? { extras?.metadataJSON }
+
+    /// A live sample, from codes looked up beforehand.
+    init(uuid: UUID, typeCode: UInt16, start: Double, end: Double, value: Double, deviceCode: UInt32) {
         self.uuid = uuid
-        self.type = type
+        self.typeCode = typeCode
         self.start = start
         self.end = end
         self.value = value
-        self.unitString = unitString
-        self.metadataJSON = metadataJSON
-        self.device = device
+        self.deviceCode = deviceCode
+    }
+
+    init(uuid: UUID = FastUUID.next(), type: HKQuantityType, start: Double, end: Double, value: Double,
+         unitString: String? = nil, metadataJSON: String? = nil, device: HKDevice? = nil) {
+        self.init(uuid: uuid, typeCode: type.code, start: start, end: end, value: value, deviceCode: DeviceCodes.code(for: device))
+        if unitString != nil || metadataJSON != nil { extras = Extras(unitString: unitString, metadataJSON: metadataJSON) }
     }
 
     /// The values of a quantity sample an app passed in.
@@ -40,6 +63,36 @@ struct CollectedSample: @unchecked Sendable {
                   end: sample.endDate.storeValue, value: sample.quantity.doubleValue(for: storage),
                   unitString: sample.quantity.unit == storage ? nil : sample.quantity.unit.unitString,
                   metadataJSON: try MetadataCoding.encode(sample.metadata), device: sample.device)
+    }
+}
+
+/// The devices collected samples name, by small codes: a sample holds a code, not a reference.
+///
+/// Process-wide and append-only. Devices are kept by value (equal devices share a code), so the table grows with
+/// the distinct devices a process records from or is given, not with the samples or the sessions.
+enum DeviceCodes {
+    private struct Table {
+        var devices: [HKDevice] = []
+        var codes: [HKDevice: UInt32] = [:]
+    }
+    private static let table = Mutex(Table())
+
+    /// The code of a device (0 for none).
+    static func code(for device: HKDevice?) -> UInt32 {
+        guard let device else { return 0 }
+        return table.withLock { table in
+            if let code = table.codes[device] { return code }
+            table.devices.append(device)
+            let code = UInt32(table.devices.count)
+            table.codes[device] = code
+            return code
+        }
+    }
+
+    /// The device of a code (nil for 0).
+    static func device(_ code: UInt32) -> HKDevice? {
+        guard code != 0 else { return nil }
+        return table.withLock { $0.devices[Int(code) - 1] }
     }
 }
 

@@ -184,7 +184,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         guard notesTypes || !zoneChanges.isEmpty else { return }
         let scheduled = deliveries.withLock { state -> Deliveries.Scheduled? in
             if notesTypes {
-                for index in samples.indices { state.notePending(samples[index].type) }
+                for sample in samples { state.notePending(sample.typeCode) }
             }
             state.zoneChanges.append(contentsOf: zoneChanges)
             return state.schedule()
@@ -208,7 +208,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     private func deliver(_ due: Deliveries.Due) {
         guard !due.types.isEmpty || !due.zoneChanges.isEmpty else { return }
         let delegate = delegate
-        if !due.types.isEmpty { delegate?.workoutBuilder(self, didCollectDataOf: Set(due.types)) }
+        if !due.types.isEmpty { delegate?.workoutBuilder(self, didCollectDataOf: Set(due.types.map(HKQuantityType.forCode))) }
         for change in due.zoneChanges {
             let update = HKLiveWorkoutZoneUpdate(change)
             delegate?.workoutBuilder(self, didUpdateWorkoutZone: update)
@@ -256,8 +256,8 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
 /// activity) takes what waits when it is queued and delivers it first, and the scheduled delivery's ticket is
 /// void from then on: items collected after that call are delivered after it, never before.
 struct Deliveries {
-    /// The types collected since the last delivery (a handful: a list beats hashing per reading).
-    var types: [HKSampleType] = []
+    /// The codes of the types collected since the last delivery (a handful: a list beats hashing per reading).
+    var types: [UInt16] = []
     var zoneChanges: [ZoneChange] = []
     /// The ticket of the delivery queued, if any.
     var scheduledTicket: UInt64?
@@ -276,16 +276,14 @@ struct Deliveries {
     }
 
     struct Due {
-        var types: [HKSampleType] = []
+        var types: [UInt16] = []
         var zoneChanges: [ZoneChange] = []
         var listeners: [AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] = []
     }
 
-    /// Adds a type unless it is there. Live samples carry interned types, so identity settles nearly every check;
-    /// equality (a dynamic cast and a string comparison) runs only when identity finds none.
-    mutating func notePending(_ type: HKSampleType) {
-        for known in types where known === type { return }
-        if !types.contains(type) { types.append(type) }
+    /// Adds a type's code unless it is there.
+    mutating func notePending(_ code: UInt16) {
+        if !types.contains(code) { types.append(code) }
     }
 
     /// Schedules a delivery unless one is: its ticket and delay. Reads the clock only then.

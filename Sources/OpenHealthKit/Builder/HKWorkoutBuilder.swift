@@ -172,10 +172,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             guard let journal else {
                 throw HKError(.errorInvalidArgument, "Samples can be added once collection has begun.")
             }
-            for index in samples.indices {
-                statisticsState.add(type: samples[index].type, start: samples[index].start, end: samples[index].end,
-                                    value: samples[index].value)
-            }
+            for sample in samples { statisticsState.add(sample) }
             try journal.append(appAdded ? samples.map { var s = $0; s.appAdded = true; return s } : samples)
             return zoneState.collect(samples)
         }

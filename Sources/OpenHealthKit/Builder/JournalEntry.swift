@@ -51,17 +51,18 @@ struct ConfigurationRecord: Codable, Equatable, Sendable {
 /// bit 2 marks a sample the app added (kept when the workout is discarded).
 /// Store ids (types, devices) are those of the same store file.
 enum SampleBatchCodec {
-    static func encode(_ samples: [CollectedSample], typeID: (HKQuantityType) throws -> Int64,
-                       deviceID: (HKDevice) throws -> Int64) rethrows -> [UInt8] {
+    /// Encodes samples; `typeID` and `deviceID` give the store ids of a type code and of a device code (never 0).
+    static func encode(_ samples: [CollectedSample], typeID: (UInt16) throws -> Int64,
+                       deviceID: (UInt32) throws -> Int64) rethrows -> [UInt8] {
         var writer = ByteWriter(capacity: 4 + samples.count * 49)
         writer.write(UInt32(samples.count))
         for sample in samples {
             withUnsafeBytes(of: sample.uuid.uuid) { writer.write(contentsOf: $0) }
-            writer.write(UInt32(truncatingIfNeeded: try typeID(sample.type)))
+            writer.write(UInt32(truncatingIfNeeded: try typeID(sample.typeCode)))
             writer.write(sample.start.bitPattern)
             writer.write(sample.end.bitPattern)
             writer.write(sample.value.bitPattern)
-            writer.write(UInt32(truncatingIfNeeded: try sample.device.map(deviceID) ?? 0))
+            writer.write(UInt32(truncatingIfNeeded: sample.deviceCode == 0 ? 0 : try deviceID(sample.deviceCode)))
             let flags: UInt8 = (sample.unitString == nil ? 0 : 1) | (sample.metadataJSON == nil ? 0 : 2) | (sample.appAdded ? 4 : 0)
             writer.write(flags)
             if let unit = sample.unitString {

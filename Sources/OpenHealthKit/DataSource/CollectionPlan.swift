@@ -61,29 +61,29 @@ struct ReadingMapper {
     static let maximumEnergyGap: Double = 3
 
     mutating func samples(for value: SensorReadingValue, at time: Double, activity: HKWorkoutActivityType,
-                          device: HKDevice?, into out: inout [CollectedSample]) {
+                          deviceCode: UInt32, into out: inout [CollectedSample]) {
         switch value {
         case .heartRate(let reading):
             guard reading.contact != .notDetected, reading.bpm > 0 else { return }
-            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), type: Types.heartRate, start: time, end: time, value: Double(reading.bpm), device: device))
+            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: Types.heartRate, start: time, end: time, value: Double(reading.bpm), deviceCode: deviceCode))
         case .power(let reading):
-            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), type: Types.cyclingPower, start: time, end: time, value: Double(reading.watts), device: device))
+            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: Types.cyclingPower, start: time, end: time, value: Double(reading.watts), deviceCode: deviceCode))
             if let previous = lastPower, time > previous, time - previous <= Self.maximumEnergyGap, reading.watts > 0 {
                 let kilojoules = Double(reading.watts) * (time - previous) / 1000
-                out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), type: Types.activeEnergy, start: previous, end: time, value: kilojoules, device: device))
+                out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: Types.activeEnergy, start: previous, end: time, value: kilojoules, deviceCode: deviceCode))
             }
             lastPower = time
         case .cadence(let reading):
-            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), type: Types.cyclingCadence, start: time, end: time, value: reading.rpm, device: device))
+            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: Types.cyclingCadence, start: time, end: time, value: reading.rpm, deviceCode: deviceCode))
         case .speed(let reading):
             let type = activity == .running ? Types.runningSpeed : Types.cyclingSpeed
-            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), type: type, start: time, end: time, value: reading.metresPerSecond, device: device))
+            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: type, start: time, end: time, value: reading.metresPerSecond, deviceCode: deviceCode))
         case .distance(let reading):
             defer { lastDistance = time }
             guard reading.metres > 0 else { return }
-            let type = HKQuantityType.interned(HKWorkout.distanceType(for: activity))
-            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), type: type, start: min(lastDistance ?? time, time), end: time, value: reading.metres,
-                                       device: device))
+            let type = HKQuantityType.interned(HKWorkout.distanceType(for: activity)).code
+            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: type, start: min(lastDistance ?? time, time), end: time, value: reading.metres,
+                                       deviceCode: deviceCode))
         case .battery:
             return
         }
@@ -95,13 +95,13 @@ struct ReadingMapper {
         lastDistance = nil
     }
 
-    /// Types looked up once (creating an `HKQuantityType` costs a dictionary lookup and an object).
+    /// Type codes looked up once (finding an `HKQuantityType` costs a dictionary lookup).
     enum Types {
-        static let heartRate = HKQuantityType.interned(.heartRate)
-        static let cyclingPower = HKQuantityType.interned(.cyclingPower)
-        static let cyclingCadence = HKQuantityType.interned(.cyclingCadence)
-        static let cyclingSpeed = HKQuantityType.interned(.cyclingSpeed)
-        static let runningSpeed = HKQuantityType.interned(.runningSpeed)
-        static let activeEnergy = HKQuantityType.interned(.activeEnergyBurned)
+        static let heartRate = HKQuantityType.interned(.heartRate).code
+        static let cyclingPower = HKQuantityType.interned(.cyclingPower).code
+        static let cyclingCadence = HKQuantityType.interned(.cyclingCadence).code
+        static let cyclingSpeed = HKQuantityType.interned(.cyclingSpeed).code
+        static let runningSpeed = HKQuantityType.interned(.runningSpeed).code
+        static let activeEnergy = HKQuantityType.interned(.activeEnergyBurned).code
     }
 }

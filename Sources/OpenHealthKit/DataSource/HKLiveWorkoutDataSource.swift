@@ -27,24 +27,24 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     private var channels: [String: Channel] = [:]
     /// `typesToCollect`, computed when something it depends on changes rather than per reading.
     private var typesCache: Set<HKQuantityType>?
-    /// The same set for the hot path: identities of the (interned) instances, a handful searched in a list, and
-    /// identifiers for any other.
-    private var collectedIDs: [ObjectIdentifier] = []
-    private var collectedIdentifiers: Set<String> = []
+    /// The same set for the hot path, indexed by type code.
+    private var collectedCodes: [Bool] = []
 
     /// Whether a type is collected; `currentTypes()` must have run since the last change.
-    private func collects(_ type: HKQuantityType) -> Bool {
-        collectedIDs.contains(ObjectIdentifier(type)) || collectedIdentifiers.contains(type.identifier)
+    private func collects(_ code: UInt16) -> Bool {
+        Int(code) < collectedCodes.count && collectedCodes[Int(code)]
     }
 
     /// What the data source keeps per sensor; touched only under the data source's lock.
     private final class Channel: @unchecked Sendable {
         let identifier: String
         let device: HKDevice
+        let deviceCode: UInt32
         var mapper = ReadingMapper()
         init(identifier: String, device: HKDevice) {
             self.identifier = identifier
             self.device = device
+            self.deviceCode = DeviceCodes.code(for: device)
         }
     }
     private weak var builder: HKLiveWorkoutBuilder?
@@ -75,8 +75,8 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
             types = CollectionPlan.types(for: activity, sensors: capabilities)
         }
         typesCache = types
-        collectedIDs = types.map(ObjectIdentifier.init)
-        collectedIdentifiers = Set(types.map(\.identifier))
+        collectedCodes = Array(repeating: false, count: QuantityTypeCatalog.byCode.count)
+        for type in types { collectedCodes[Int(type.code)] = true }
         return types
     }
 
@@ -193,13 +193,13 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
             case .reading(let value):
                 guard let builder = self.builder, builder.acceptsLiveData else { return nil }
                 let time = event.timestamp.storeValue
-                channel.mapper.samples(for: value, at: time, activity: activity, device: channel.device, into: &samples)
+                channel.mapper.samples(for: value, at: time, activity: activity, deviceCode: channel.deviceCode, into: &samples)
                 if typesCache == nil { _ = currentTypes() }
                 if case .heartRate(let reading) = value, !reading.rrIntervals.isEmpty,
                    collects(ReadingMapper.Types.heartRate) {
                     beats = heartbeats.add(reading.rrIntervals, arrivedAt: time, sensor: channel.identifier)
                 }
-                if samples.contains(where: { !collects($0.type) }) { samples.removeAll { !collects($0.type) } }
+                if samples.contains(where: { !collects($0.typeCode) }) { samples.removeAll { !collects($0.typeCode) } }
                 // Energy integrated from power counts only while power itself is collected (not from a meter
                 // left on during a swim).
                 if case .power = value, !collects(ReadingMapper.Types.cyclingPower) { samples.removeAll() }

@@ -207,18 +207,19 @@ final class LiveJournal: @unchecked Sendable {
         try database.write { db in
             let insert = try db.cachedStatement(sql: "INSERT INTO live_journal (builder_id, seq, kind, payload) VALUES (?, ?, ?, ?)")
             if !batch.samples.isEmpty {
-                // Ids looked up once per type and device object in the batch, not once per sample.
-                var typeIDs: [ObjectIdentifier: Int64] = [:]
-                var deviceIDs: [ObjectIdentifier: Int64] = [:]
-                let encoded = try SampleBatchCodec.encode(batch.samples, typeID: { type in
-                    if let id = typeIDs[ObjectIdentifier(type)] { return id }
-                    let id = try database.typeID(type.identifier, db)
-                    typeIDs[ObjectIdentifier(type)] = id
+                // Ids looked up once per type and device in the batch, not once per sample.
+                var typeIDs: [UInt16: Int64] = [:]
+                var deviceIDs: [UInt32: Int64] = [:]
+                let encoded = try SampleBatchCodec.encode(batch.samples, typeID: { code in
+                    if let id = typeIDs[code] { return id }
+                    let id = try database.typeID(HKQuantityType.forCode(code).identifier, db)
+                    typeIDs[code] = id
                     return id
-                }, deviceID: { device in
-                    if let id = deviceIDs[ObjectIdentifier(device)] { return id }
+                }, deviceID: { code in
+                    if let id = deviceIDs[code] { return id }
+                    guard let device = DeviceCodes.device(code) else { return 0 }
                     let id = try database.deviceID(device, db)
-                    deviceIDs[ObjectIdentifier(device)] = id
+                    deviceIDs[code] = id
                     return id
                 })
                 try insert.execute(arguments: [builderID, batch.samplesSequence, 1, Data(encoded)])

@@ -58,6 +58,12 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
 
     /// The `HKQuantityTypeIdentifier` of this type.
     var quantityTypeIdentifier: HKQuantityTypeIdentifier { HKQuantityTypeIdentifier(rawValue: identifier) }
+
+    /// The type's small code (its place in the catalog), the same for every instance of the type.
+    var code: UInt16 { entry.code }
+
+    /// The shared instance for a code.
+    static func forCode(_ code: UInt16) -> HKQuantityType { QuantityTypeCatalog.byCode[Int(code)] }
 }
 
 extension HKQuantityType {
@@ -84,6 +90,8 @@ enum QuantityTypeCatalog {
         let style: HKQuantityAggregationStyle
         let unit: HKUnit
         let maximumDuration: TimeInterval?
+        /// The entry's place in `all`: the small code collected samples carry instead of a reference.
+        var code: UInt16 = 0
     }
 
     static func entry(for identifier: String) -> Entry? { table[identifier] }
@@ -93,7 +101,7 @@ enum QuantityTypeCatalog {
         func e(_ i: I, _ unit: String, _ style: HKQuantityAggregationStyle, max: TimeInterval? = nil) -> Entry {
             Entry(identifier: i.rawValue, unitString: unit, style: style, unit: HKUnit(from: unit), maximumDuration: max)
         }
-        return [
+        let entries = [
             e(.heartRate, "count/min", .discreteTemporallyWeighted),
             e(.restingHeartRate, "count/min", .discreteArithmetic),
             e(.walkingHeartRateAverage, "count/min", .discreteArithmetic),
@@ -148,8 +156,15 @@ enum QuantityTypeCatalog {
             e(.headphoneAudioExposure, "dBASPL", .discreteEquivalentContinuousLevel),
             e(.timeInDaylight, "min", .cumulative),
         ]
+        return entries.enumerated().map { index, entry in
+            var entry = entry
+            entry.code = UInt16(index)
+            return entry
+        }
     }()
 
     static let table: [String: Entry] = Dictionary(uniqueKeysWithValues: all.map { ($0.identifier, $0) })
-    static let interned: [String: HKQuantityType] = table.mapValues { HKQuantityType(entry: $0) }
+    /// One shared instance per type, indexed by code.
+    static let byCode: [HKQuantityType] = all.map { HKQuantityType(entry: $0) }
+    static let interned: [String: HKQuantityType] = Dictionary(uniqueKeysWithValues: byCode.map { ($0.identifier, $0) })
 }

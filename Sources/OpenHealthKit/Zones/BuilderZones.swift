@@ -19,6 +19,14 @@ struct BuilderZones: Sendable {
     struct Track: Sendable {
         let configuration: HKWorkoutZoneConfiguration
         var accumulator: ZoneAccumulator
+        /// The code of the configuration's type, which collected samples carry.
+        let code: UInt16
+
+        init(configuration: HKWorkoutZoneConfiguration, accumulator: ZoneAccumulator) {
+            self.configuration = configuration
+            self.accumulator = accumulator
+            self.code = configuration.quantityType.code
+        }
         /// What was last reported: nil before the first report, `.some(nil)` for "no zone".
         var reported: Int??
         var lastSampleDate: Double?
@@ -58,30 +66,28 @@ struct BuilderZones: Sendable {
         // The usual batch is one or two samples in time order: take them as they are, without copies.
         var latest = -Double.infinity
         var ordered = true
-        for position in samples.indices where trackIndex(of: samples[position].type) != nil {
+        for position in samples.indices where trackIndex(of: samples[position].typeCode) != nil {
             if samples[position].start < latest { ordered = false; break }
             latest = samples[position].start
         }
         if ordered {
             for position in samples.indices {
-                if let index = trackIndex(of: samples[position].type) {
+                if let index = trackIndex(of: samples[position].typeCode) {
                     take(start: samples[position].start, end: samples[position].end, value: samples[position].value, track: index,
                          into: &changes)
                 }
             }
         } else {
-            for sample in samples.filter({ trackIndex(of: $0.type) != nil }).sorted(by: { $0.start < $1.start }) {
-                take(start: sample.start, end: sample.end, value: sample.value, track: trackIndex(of: sample.type)!, into: &changes)
+            for sample in samples.filter({ trackIndex(of: $0.typeCode) != nil }).sorted(by: { $0.start < $1.start }) {
+                take(start: sample.start, end: sample.end, value: sample.value, track: trackIndex(of: sample.typeCode)!, into: &changes)
             }
         }
         return changes
     }
 
-    /// The track of a type: compared by identity first (live samples use interned types), then by identifier.
-    private func trackIndex(of type: HKQuantityType) -> Int? {
-        for index in tracks.indices where tracks[index].configuration.quantityType === type { return index }
-        for index in tracks.indices where tracks[index].configuration.quantityType.identifier == type.identifier { return index }
-        return nil
+    /// The track of a type code.
+    private func trackIndex(of code: UInt16) -> Int? {
+        tracks.firstIndex { $0.code == code }
     }
 
     private mutating func take(start: Double, end: Double, value: Double, track index: Int, into changes: inout [ZoneChange]) {
