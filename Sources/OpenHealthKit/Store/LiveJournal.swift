@@ -35,8 +35,8 @@ final class LiveJournal: @unchecked Sendable {
         /// The error of a write that failed, reported by the next call that can throw.
         var failure: (any Error)?
         var closed = false
-        /// Emptied sample buffers the writer gave back. A full buffer is some 400 KB, which malloc maps afresh
-        /// and unmaps every time: reusing one spares the collecting thread faulting in and zeroing new pages.
+        /// Emptied sample buffers the writer gave back. A full buffer is a few hundred KB, which malloc maps
+        /// afresh and unmaps every time: reusing one spares the collecting thread faulting in and zeroing new pages.
         var spareBuffers: [[CollectedSample]] = []
     }
 

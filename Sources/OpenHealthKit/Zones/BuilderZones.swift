@@ -21,16 +21,16 @@ struct BuilderZones: Sendable {
         var accumulator: ZoneAccumulator
         /// The code of the configuration's type, which collected samples carry.
         let code: UInt16
+        /// What was last reported: nil before the first report, `.some(nil)` for "no zone".
+        var reported: Int??
+        var lastSampleDate: Double?
+        var collected = false
 
         init(configuration: HKWorkoutZoneConfiguration, accumulator: ZoneAccumulator) {
             self.configuration = configuration
             self.accumulator = accumulator
             self.code = configuration.quantityType.code
         }
-        /// What was last reported: nil before the first report, `.some(nil)` for "no zone".
-        var reported: Int??
-        var lastSampleDate: Double?
-        var collected = false
 
         func group(_ durations: [Double]) -> HKWorkoutZoneGroup {
             HKWorkoutZoneGroup(configuration: configuration, durations: durations)
