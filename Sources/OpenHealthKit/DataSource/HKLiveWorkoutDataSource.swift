@@ -38,12 +38,11 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     /// What the data source keeps per sensor; touched only under the data source's lock.
     private final class Channel: @unchecked Sendable {
         let identifier: String
-        let device: HKDevice
+        /// The sensor's device, as its samples name it.
         let deviceCode: UInt32
         var mapper = ReadingMapper()
         init(identifier: String, device: HKDevice) {
             self.identifier = identifier
-            self.device = device
             self.deviceCode = DeviceCodes.code(for: device)
         }
     }

@@ -67,9 +67,9 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
 }
 
 extension HKQuantityType {
-    /// One shared instance per identifier, for hot paths that compare types by identity first.
+    /// The catalog's shared instance for an identifier (traps, as `init(_:)` does, for one it does not define).
     static func interned(_ identifier: HKQuantityTypeIdentifier) -> HKQuantityType {
-        QuantityTypeCatalog.interned[identifier.rawValue] ?? HKQuantityType(identifier)
+        QuantityTypeCatalog.entry(for: identifier.rawValue).map { forCode($0.code) } ?? HKQuantityType(identifier)
     }
 
     /// The quantity type for an identifier string, if it is one this store knows (for decoding stored rows
@@ -166,5 +166,4 @@ enum QuantityTypeCatalog {
     static let table: [String: Entry] = Dictionary(uniqueKeysWithValues: all.map { ($0.identifier, $0) })
     /// One shared instance per type, indexed by code.
     static let byCode: [HKQuantityType] = all.map { HKQuantityType(entry: $0) }
-    static let interned: [String: HKQuantityType] = Dictionary(uniqueKeysWithValues: byCode.map { ($0.identifier, $0) })
 }
