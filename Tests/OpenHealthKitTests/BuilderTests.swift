@@ -3,46 +3,44 @@ import Foundation
 @testable import OpenHealthKit
 import Testing
 
-/// Records what a live builder's delegate hears.
+/// Records what a live builder's delegate hears, in order.
 final class BuilderRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
     private let lock = NSLock()
-    private var storedCalls: [String] = []
-    private var storedTypes: Set<HKSampleType> = []
-    var calls: [String] { lock.withLock { storedCalls } }
-    var collectedTypes: Set<HKSampleType> { lock.withLock { storedTypes } }
-
-    private var storedDeliveries = 0
-    /// How many `didCollectDataOf` calls arrived.
-    var deliveries: Int { lock.withLock { storedDeliveries } }
-    /// Every call in order: `didCollectDataOf` as the set of types it named, any other call as its `calls` entry.
-    var timeline: [Either] { lock.withLock { storedTimeline } }
     private var storedTimeline: [Either] = []
     enum Either: Equatable {
         case data(Set<HKSampleType>)
         case call(String)
     }
 
+    /// Every call in order: `didCollectDataOf` as the set of types it named, any other call as its `calls` entry.
+    var timeline: [Either] { lock.withLock { storedTimeline } }
+    /// The calls other than `didCollectDataOf`: "event", "begin(activity)", "end(activity)".
+    var calls: [String] { timeline.compactMap { if case .call(let name) = $0 { name } else { nil } } }
+    /// Every type `didCollectDataOf` named.
+    var collectedTypes: Set<HKSampleType> {
+        timeline.reduce(into: []) { if case .data(let types) = $1 { $0.formUnion(types) } }
+    }
+    /// How many `didCollectDataOf` calls arrived.
+    var deliveries: Int { timeline.filter { if case .data = $0 { true } else { false } }.count }
+
+    private func record(_ entry: Either) {
+        lock.withLock { storedTimeline.append(entry) }
+    }
+
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>) {
-        lock.withLock {
-            storedTypes.formUnion(collectedTypes)
-            storedDeliveries += 1
-            storedTimeline.append(.data(collectedTypes))
-        }
+        record(.data(collectedTypes))
     }
 
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {
-        lock.withLock {
-            storedCalls.append("event")
-            storedTimeline.append(.call("event"))
-        }
+        record(.call("event"))
     }
 
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didBegin workoutActivity: HKWorkoutActivity) {
-        lock.withLock { storedCalls.append("begin(\(workoutActivity.workoutConfiguration.activityType.name))") }
+        record(.call("begin(\(workoutActivity.workoutConfiguration.activityType.name))"))
     }
 
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didEnd workoutActivity: HKWorkoutActivity) {
-        lock.withLock { storedCalls.append("end(\(workoutActivity.workoutConfiguration.activityType.name))") }
+        record(.call("end(\(workoutActivity.workoutConfiguration.activityType.name))"))
     }
 }
 

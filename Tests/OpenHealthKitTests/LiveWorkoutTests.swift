@@ -212,10 +212,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("live.sqlite")
         do {
-            let store = try HKHealthStore(databasePath: path, clientIdentifier: "tests")
-            try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
-            let clock = ManualWallClock(t0)
-            store.wallClock = { clock.now }
+            let (store, clock) = try await liveStore(databasePath: path)
             let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.swimBikeRun))
             let builder = session.associatedWorkoutBuilder()
             let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)

@@ -120,10 +120,7 @@ final class ZoneRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
         let zones = try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
                                                    zoneBoundaries: [100, 120, 140].map { HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: $0) })
         do {
-            let store = try HKHealthStore(databasePath: path, clientIdentifier: "tests")
-            try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
-            let clock = ManualWallClock(t0)
-            store.wallClock = { clock.now }
+            let (store, clock) = try await liveStore(databasePath: path)
             let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.running))
             let builder = session.associatedWorkoutBuilder()
             let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)

@@ -43,8 +43,9 @@ final class ManualWallClock: @unchecked Sendable {
     func set(_ offset: TimeInterval) { lock.withLock { current = t0 + offset } }
 }
 
-func liveStore(client: String = "tests") async throws -> (HKHealthStore, ManualWallClock) {
-    let store = try await authorizedStore(client: client)
+/// An authorized store (in memory, or the file at `databasePath`) whose wall clock is a manual one at `t0`.
+func liveStore(client: String = "tests", databasePath: String? = nil) async throws -> (HKHealthStore, ManualWallClock) {
+    let store = try await authorizedStore(client: client, databasePath: databasePath)
     let clock = ManualWallClock(t0)
     store.wallClock = { clock.now }
     return (store, clock)

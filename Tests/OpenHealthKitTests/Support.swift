@@ -2,9 +2,10 @@ import Foundation
 import OpenHealthKit
 import Testing
 
-/// A fresh in-memory store whose client has been granted every type it uses.
-func authorizedStore(client: String = "tests") async throws -> HKHealthStore {
-    let store = HKHealthStore.inMemory(clientIdentifier: client)
+/// A store (a fresh in-memory one, or the file at `databasePath`) whose client has been granted every type it uses.
+func authorizedStore(client: String = "tests", databasePath: String? = nil) async throws -> HKHealthStore {
+    let store = try databasePath.map { try HKHealthStore(databasePath: $0, clientIdentifier: client) }
+        ?? HKHealthStore.inMemory(clientIdentifier: client)
     try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
     return store
 }
