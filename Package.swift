@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
+        .library(name: "ByteCoding", targets: ["ByteCoding"]),
         .library(name: "FitnessSensors", targets: ["FitnessSensors"]),
         .library(name: "BluetoothLE", targets: ["BluetoothLE"]),
         .library(name: "BlueZTransport", targets: ["BlueZTransport"]),
@@ -19,10 +20,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
+        // Bounds-checked byte reading and writing and the decode error every codec throws. Foundation only.
+        .target(name: "ByteCoding"),
         // Pure values and logic for fitness sensors: readings and GATT profile decoders. Foundation only.
-        .target(name: "FitnessSensors"),
+        .target(name: "FitnessSensors", dependencies: ["ByteCoding"]),
         // Pure Bluetooth LE protocol: ATT PDUs, GATT client/server, HCI commands and events, advertising data.
-        .target(name: "BluetoothLE", dependencies: ["FitnessSensors"]),
+        .target(name: "BluetoothLE", dependencies: ["ByteCoding"]),
         // BlueZ's libbluetooth (HCI device sockets, LE scan commands) and libudev, wrapped as GRDB wraps SQLite.
         .systemLibrary(name: "CBlueZ", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CUdev", providers: [.apt(["libudev-dev"])]),
@@ -39,7 +42,7 @@ let package = Package(
         .target(
             name: "OpenHealthKit",
             dependencies: [
-                "FitnessSensors",
+                "ByteCoding", "FitnessSensors",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -113,11 +116,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-        .testTarget(name: "FitnessSensorsTests", dependencies: ["FitnessSensors", "TestSupport"]),
+        .testTarget(name: "FitnessSensorsTests", dependencies: ["ByteCoding", "FitnessSensors", "TestSupport"]),
+        .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         // Test helpers shared by the test targets (a manual clock).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "BluetoothLETests", dependencies: ["BluetoothLE", "TestSupport"]),
+        .testTarget(name: "BluetoothLETests", dependencies: ["ByteCoding", "BluetoothLE", "TestSupport"]),
         .testTarget(
             name: "BlueZTransportTests",
             dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport",

@@ -1,6 +1,7 @@
 // libFuzzer target: ATT PDU decoding (Core 5.3 Vol 3 Part F §3.4). Any input must decode or throw a
 // DecodeError; a decoded PDU must re-encode to bytes that decode to the same PDU.
 import BluetoothLE
+import ByteCoding
 import FitnessSensors
 
 @_cdecl("LLVMFuzzerTestOneInput")

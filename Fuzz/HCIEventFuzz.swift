@@ -2,6 +2,7 @@
 // §5.4.4 and §7.7), including LE advertising reports and their advertising data (Vol 3 Part C §11),
 // and the scan-result merge. Decoding must never trap; a decoded event must round-trip.
 import BluetoothLE
+import ByteCoding
 import FitnessSensors
 
 @_cdecl("LLVMFuzzerTestOneInput")

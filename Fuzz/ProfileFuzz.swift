@@ -4,6 +4,7 @@
 // GATTCharacteristicValue contract), and must pass through SensorPayload and the reading
 // interpreter (cadence, speed and distance maths) without trapping.
 // Bluetooth HRS 1.0, CPS 1.1, CSCS 1.0, BAS 1.0, DIS 1.1.
+import ByteCoding
 import FitnessSensors
 
 #if FUZZ_HEART_RATE_MEASUREMENT

@@ -15,9 +15,12 @@ OUT=.build/fuzz
 mkdir -p "$OUT"
 
 # The pure modules, instrumented for coverage, as static libraries.
-if [ ! -f "$OUT/libBluetoothLE.a" ] || [ -n "$(find Sources/FitnessSensors Sources/BluetoothLE -newer "$OUT/libBluetoothLE.a" -name '*.swift' | head -1)" ]; then
-    echo "building instrumented FitnessSensors and BluetoothLE" >&2
-    swiftc -module-name FitnessSensors -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer \
+if [ ! -f "$OUT/libBluetoothLE.a" ] || [ -n "$(find Sources/ByteCoding Sources/FitnessSensors Sources/BluetoothLE -newer "$OUT/libBluetoothLE.a" -name '*.swift' | head -1)" ]; then
+    echo "building instrumented ByteCoding, FitnessSensors and BluetoothLE" >&2
+    swiftc -module-name ByteCoding -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer \
+        -emit-module-path "$OUT/ByteCoding.swiftmodule" -o "$OUT/libByteCoding.a" \
+        $(find Sources/ByteCoding -name '*.swift')
+    swiftc -module-name FitnessSensors -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer -I "$OUT" \
         -emit-module-path "$OUT/FitnessSensors.swiftmodule" -o "$OUT/libFitnessSensors.a" \
         $(find Sources/FitnessSensors -name '*.swift')
     swiftc -module-name BluetoothLE -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer -I "$OUT" \
@@ -37,7 +40,7 @@ for target in "${targets[@]}"; do
         *) sources=(Fuzz/ProfileFuzz.swift); flags=(-D "FUZZ_$(echo "$target" | tr 'a-z-' 'A-Z_')") ;;
     esac
     binary="$OUT/fuzz-$target"
-    swiftc -parse-as-library -O -sanitize=fuzzer -I "$OUT" -L "$OUT" -lBluetoothLE -lFitnessSensors \
+    swiftc -parse-as-library -O -sanitize=fuzzer -I "$OUT" -L "$OUT" -lBluetoothLE -lFitnessSensors -lByteCoding \
         ${flags[@]+"${flags[@]}"} "${sources[@]}" -o "$binary"
     mkdir -p "$OUT/corpus/$target" "$OUT/artifacts/$target"
     echo "== $target: $RUNS runs" >&2

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// The 16-bit Bluetooth SIG assigned numbers of the GATT services and characteristics that
 /// fitness sensors expose.
 ///

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// A decoded characteristic value from a fitness sensor, tagged by what it is.
 ///
 /// ``decode(characteristic:bytes:)`` is the single entry point that turns notification or read

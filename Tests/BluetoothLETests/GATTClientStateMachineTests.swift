@@ -1,5 +1,5 @@
 import BluetoothLE
-import FitnessSensors
+import ByteCoding
 import TestSupport
 import Testing
 

@@ -1,5 +1,5 @@
 import BluetoothLE
-import FitnessSensors
+import ByteCoding
 import Testing
 
 /// The GATT client against scripted bearers. Each script lists the exact PDUs, with the decoded

@@ -1,5 +1,5 @@
 import BluetoothLE
-import FitnessSensors
+import ByteCoding
 import Testing
 
 /// A heart-rate strap database: Heart Rate (2A37 notify + CCCD, 2A38 read, 2A39 write),

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 import TestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Error Response: the server could not perform a request.
 ///

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Exchange MTU Request: the client states the largest ATT PDU it can receive.
 ///

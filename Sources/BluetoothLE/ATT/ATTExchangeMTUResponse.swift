@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Exchange MTU Response: the server states the largest ATT PDU it can receive.
 ///

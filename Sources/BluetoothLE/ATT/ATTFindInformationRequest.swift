@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Find Information Request: list the handles and types of the attributes in a range.
 ///

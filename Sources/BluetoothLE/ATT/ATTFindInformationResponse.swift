@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Find Information Response: handle–type pairs, all with 16-bit or all with 128-bit types.
 ///

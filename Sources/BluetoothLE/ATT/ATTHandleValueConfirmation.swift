@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Handle Value Confirmation: the client has received an indication.
 ///

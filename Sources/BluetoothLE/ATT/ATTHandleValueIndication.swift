@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Handle Value Indication: the server pushes an attribute value and waits for a Handle Value Confirmation before it sends the next indication.
 ///

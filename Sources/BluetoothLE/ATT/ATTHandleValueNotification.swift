@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Handle Value Notification: the server pushes an attribute value; nothing is sent back.
 ///

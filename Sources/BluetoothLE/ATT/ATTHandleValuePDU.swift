@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// The PDUs laid out as `opcode · handle (u16) · value (the rest)`: Write Request, Write Command, Handle Value
 /// Notification and Indication. They share one decoder and encoder; each only names its opcode.

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// The first byte of every ATT PDU: a 6-bit method, the Command Flag (bit 6) and the
 /// Authentication Signature Flag (bit 7).

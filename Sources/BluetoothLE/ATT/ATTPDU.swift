@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Any ATT PDU, decoded by its opcode.
 ///

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Read Blob Request: read part of a long attribute value, from an offset.
 ///

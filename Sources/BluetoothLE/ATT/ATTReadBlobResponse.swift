@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Read Blob Response: part of a long attribute value, starting at the requested offset.
 ///

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Read By Group Type Request: read every grouping attribute of a type in a handle range.
 ///

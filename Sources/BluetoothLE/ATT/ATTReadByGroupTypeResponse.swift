@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Read By Group Type Response: one entry per group, all values of the same length.
 ///

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Read By Type Request: read every attribute of a type in a handle range.
 ///

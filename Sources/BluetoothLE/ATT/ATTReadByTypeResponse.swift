@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Read By Type Response: handle–value pairs, all values of the same length.
 ///

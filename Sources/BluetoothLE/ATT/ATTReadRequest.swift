@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Read Request: read the value of one attribute.
 ///

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Read Response: the value of the attribute read, truncated to ATT_MTU − 1 bytes.
 ///

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Write Command: write an attribute value; no response, errors are not reported.
 ///

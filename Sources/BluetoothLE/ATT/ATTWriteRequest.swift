@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Write Request: write an attribute value and wait for a Write Response.
 ///

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Write Response: the attribute value was written.
 ///

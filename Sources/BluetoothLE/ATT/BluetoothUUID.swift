@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// A Bluetooth UUID: an attribute type, service or characteristic identifier.
 ///

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Advertising or scan response data: a sequence of AD structures.
 ///

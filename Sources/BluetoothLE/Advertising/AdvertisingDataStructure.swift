@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// One AD structure of advertising or scan response data: `length · type · data`, where length
 /// counts the type byte and the data.

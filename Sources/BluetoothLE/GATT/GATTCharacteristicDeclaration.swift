@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// The value of a «Characteristic» declaration attribute (type 0x2803).
 ///

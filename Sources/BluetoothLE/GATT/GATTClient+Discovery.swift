@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 extension GATTClient {
     /// Exchanges MTUs with the server (at most once per connection) and returns the new ATT_MTU.

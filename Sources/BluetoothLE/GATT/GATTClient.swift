@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// A GATT client over one ATT bearer: MTU exchange, discovery, reads, writes and subscriptions,
 /// with notifications delivered as an `AsyncStream`.

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Why a GATT client procedure failed, other than an ATT Error Response from the server (which is
 /// thrown as ``ATTErrorResponse`` itself).

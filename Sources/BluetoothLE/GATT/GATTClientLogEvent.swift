@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// Something the GATT client noticed and skipped, reported to its log handler.
 ///

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// The synchronous core of the GATT client: request/response correlation, ATT_MTU, and the
 /// handling of every PDU the peer may send while the client waits.

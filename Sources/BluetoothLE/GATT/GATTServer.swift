@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// A pure ATT server over a ``GATTDatabase``: request bytes in, response bytes out.
 ///

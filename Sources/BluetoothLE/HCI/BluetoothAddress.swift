@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// How an LE device address is to be interpreted, as HCI reports it.
 ///

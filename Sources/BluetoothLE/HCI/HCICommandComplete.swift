@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// HCI_Command_Complete (event 0x0E): a command finished; its return parameters follow.
 ///

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// An HCI event, decoded from `event code u8 · parameter length u8 · parameters`.
 ///

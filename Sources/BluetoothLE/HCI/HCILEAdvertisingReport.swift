@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// The type of a legacy advertising PDU, as reported by LE Advertising Report.
 ///

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// The properties of an extended advertising report (a bit field) and its data status.
 ///

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// HCI_LE_Set_Extended_Scan_Enable (0x2042): start or stop extended scanning.
 ///

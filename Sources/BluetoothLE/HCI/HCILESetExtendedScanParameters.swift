@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// HCI_LE_Set_Extended_Scan_Parameters (0x2041): scan parameters per PHY, for controllers the host
 /// drives with the Bluetooth 5 extended commands (legacy and extended commands cannot be mixed).

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// HCI_LE_Set_Scan_Enable (0x200C): start or stop legacy scanning.
 ///

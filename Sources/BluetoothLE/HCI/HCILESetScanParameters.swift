@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// HCI_LE_Set_Scan_Parameters (0x200B): legacy scan type, interval and window.
 ///

@@ -1,4 +1,4 @@
-import FitnessSensors
+import ByteCoding
 
 /// An HCI command opcode: OGF (6 bits) and OCF (10 bits), `OGF << 10 | OCF`.
 ///

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// A battery's charge in percent (characteristic 0x2A19).
 ///
 /// One unsigned byte, 0–100. Values above 100 are not allowed by the specification and throw,

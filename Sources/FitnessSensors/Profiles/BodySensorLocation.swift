@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Where a heart-rate sensor is worn (characteristic 0x2A38).
 ///
 /// One byte. Values 0–6 are assigned; 7–255 are reserved for future use and are kept as they are

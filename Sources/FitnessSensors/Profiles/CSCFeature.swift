@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// What a speed and cadence sensor reports (characteristic 0x2A5C).
 ///
 /// A little-endian `uint16` of feature bits: 0 wheel revolution data, 1 crank revolution data,

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// One CSC Measurement notification (characteristic 0x2A5B) from a speed and/or cadence sensor.
 ///
 /// ```

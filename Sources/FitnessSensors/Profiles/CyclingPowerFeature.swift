@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// What a power meter can report and do (characteristic 0x2A65).
 ///
 /// A little-endian `uint32` of feature bits. Bits 0–19 are single features; bits 20–21 form a

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// One Cycling Power Measurement notification (characteristic 0x2A63) from a power meter.
 ///
 /// ```

@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Which Device Information string a characteristic carries.
 ///
 /// Bluetooth DIS 1.1 §3.1–§3.6.

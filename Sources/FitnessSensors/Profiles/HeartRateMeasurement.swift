@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// One Heart Rate Measurement notification (characteristic 0x2A37).
 ///
 /// The layout is little-endian:

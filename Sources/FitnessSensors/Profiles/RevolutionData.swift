@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// A cumulative wheel revolution count and the time of the last wheel event, as sent by cycling
 /// speed sensors and power meters.
 ///

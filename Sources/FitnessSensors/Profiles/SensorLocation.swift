@@ -1,3 +1,5 @@
+import ByteCoding
+
 /// Where a cycling sensor is mounted (characteristic 0x2A5D, shared by the Cycling Power and
 /// Cycling Speed and Cadence services).
 ///

@@ -1,3 +1,4 @@
+import ByteCoding
 import FitnessSensors
 import Foundation
 import GRDB

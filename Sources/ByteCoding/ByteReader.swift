@@ -78,6 +78,17 @@ public struct ByteReader: Sendable {
         Int32(bitPattern: try readUInt32(field))
     }
 
+    public mutating func readUInt64(_ field: String) throws(DecodeError) -> UInt64 {
+        let i = try take(8, field)
+        var value: UInt64 = 0
+        for k in (0 ..< 8).reversed() { value = value << 8 | UInt64(bytes[i + k]) }
+        return value
+    }
+
+    public mutating func readInt64(_ field: String) throws(DecodeError) -> Int64 {
+        Int64(bitPattern: try readUInt64(field))
+    }
+
     public mutating func readBytes(_ count: Int, _ field: String) throws(DecodeError) -> ArraySlice<UInt8> {
         let i = try take(count, field)
         return bytes[i ..< i + count]
@@ -121,5 +132,10 @@ public struct ByteWriter: Sendable {
         write(UInt16(truncatingIfNeeded: value >> 16))
     }
     public mutating func write(_ value: Int32) { write(UInt32(bitPattern: value)) }
+    public mutating func write(_ value: UInt64) {
+        write(UInt32(truncatingIfNeeded: value))
+        write(UInt32(truncatingIfNeeded: value >> 32))
+    }
+    public mutating func write(_ value: Int64) { write(UInt64(bitPattern: value)) }
     public mutating func write<S: Sequence>(contentsOf values: S) where S.Element == UInt8 { bytes.append(contentsOf: values) }
 }
