@@ -56,6 +56,7 @@ extension HKHealthStore {
     /// objects not in the store are ignored.
     public func delete(_ objects: [HKObject]) async throws {
         let database = try database()
+        let now = wallClock()
         let samples = UncheckedBox(objects.compactMap { $0 as? HKSample })
         let types = objects.map(typeOf)
         let client = clientIdentifier
@@ -74,7 +75,7 @@ extension HKHealthStore {
                     }
                     ids.append(id)
                 }
-                _ = try database.deleteSamples(ids: ids, db)
+                _ = try database.deleteSamples(ids: ids, now: now, db)
             }
         }.value
         notifyChange()
@@ -99,6 +100,7 @@ extension HKHealthStore {
     /// Deletes every object of a type that matches a predicate and that this client saved; returns how many.
     public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
         let database = try database()
+        let now = wallClock()
         try database.write { db in try checkShareAuthorization(for: [objectType], db) }
         guard let sampleType = objectType as? HKSampleType else { return 0 }
         let descriptor = HKQueryDescriptor(sampleType: sampleType, predicate: predicate)
@@ -115,7 +117,7 @@ extension HKHealthStore {
                     SELECT s.id FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
                     WHERE \(condition.sql) AND s.source_id IN (\(own.map(String.init).joined(separator: ",")))
                     """, arguments: StatementArguments(condition.arguments))
-                return try database.deleteSamples(ids: ids, db)
+                return try database.deleteSamples(ids: ids, now: now, db)
             }
         }.value
         notifyChange()

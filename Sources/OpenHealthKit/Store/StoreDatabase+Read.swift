@@ -223,14 +223,39 @@ extension StoreDatabase {
             if let id = try existingTypeID(descriptor.sampleType.identifier, db) { typeIDs.append(id) }
         }
         guard !typeIDs.isEmpty else { return [] }
+        let types = typeIDs.map(String.init).joined(separator: ",")
         let rows = try Row.fetchAll(db, sql: """
             SELECT anchor, uuid, metadata FROM deleted_objects
-            WHERE anchor > ? AND type_id IN (\(typeIDs.map(String.init).joined(separator: ",")))
+            WHERE anchor > ? AND type_id IN (\(types))
             ORDER BY anchor
             """, arguments: [afterAnchor])
-        return try rows.map { row in
-            (row[0], HKDeletedObject(uuid: row[1], metadata: try MetadataCoding.decode(row[2])))
+        var deleted = try rows.map { row in
+            (row[0] as Int64, HKDeletedObject(uuid: row[1], metadata: try MetadataCoding.decode(row[2])))
         }
+        // Condensed ranges: every original's UUID, all at the range's anchor.
+        let ranges = try Row.fetchAll(db, sql: """
+            SELECT anchor, uuids FROM deleted_ranges WHERE anchor > ? AND type_id IN (\(types)) ORDER BY anchor
+            """, arguments: [afterAnchor])
+        for range in ranges {
+            let anchor: Int64 = range[0]
+            let uuids: Data = range[1]
+            guard uuids.count % 16 == 0 else {
+                throw HKError(.errorDatabaseInaccessible, "The health store is damaged: deletion record \(anchor) is not a list of UUIDs.")
+            }
+            for offset in stride(from: uuids.startIndex, to: uuids.endIndex, by: 16) {
+                deleted.append((anchor, HKDeletedObject(uuid: Self.uuid(uuids[offset ..< offset + 16]),
+                                                        metadata: nil)))
+            }
+        }
+        if !ranges.isEmpty { deleted.sort { $0.0 < $1.0 } }
+        return deleted
+    }
+
+    /// A UUID from its 16 bytes (the caller checked the length).
+    static func uuid(_ bytes: Data) -> UUID {
+        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &raw) { $0.copyBytes(from: bytes.prefix(16)) }
+        return UUID(uuid: raw)
     }
 
     /// The newest anchor in the store: the last value of the samples' id sequence.

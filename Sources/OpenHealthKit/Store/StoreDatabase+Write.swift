@@ -153,15 +153,16 @@ extension StoreDatabase {
 
     /// Deletes the samples with these ids, recording each in `deleted_objects` under a fresh anchor.
     /// Returns how many were deleted.
-    func deleteSamples(ids: [Int64], _ db: Database) throws -> Int {
+    func deleteSamples(ids: [Int64], now: Date, _ db: Database) throws -> Int {
         guard !ids.isEmpty else { return 0 }
         let select = try db.cachedStatement(sql: "SELECT uuid, type_id, source_id, metadata FROM samples WHERE id = ?")
-        let record = try db.cachedStatement(sql: "INSERT INTO deleted_objects (anchor, uuid, type_id, source_id, metadata) VALUES (?, ?, ?, ?, ?)")
+        let record = try db.cachedStatement(sql: "INSERT INTO deleted_objects (anchor, uuid, type_id, source_id, metadata, deleted) VALUES (?, ?, ?, ?, ?, ?)")
         let delete = try db.cachedStatement(sql: "DELETE FROM samples WHERE id = ?")
         var count = 0
         for id in ids {
             guard let row = try Row.fetchOne(select, arguments: [id]) else { continue }
-            try record.execute(arguments: [try nextAnchor(db), row[0] as Data, row[1] as Int64, row[2] as Int64, row[3] as String?])
+            try record.execute(arguments: [try nextAnchor(db), row[0] as Data, row[1] as Int64, row[2] as Int64, row[3] as String?,
+                                           now.storeValue])
             try delete.execute(arguments: [id])
             count += 1
         }
@@ -169,7 +170,7 @@ extension StoreDatabase {
     }
 
     /// Takes the next value of the samples' id sequence, so deletions and insertions share one anchor order.
-    private func nextAnchor(_ db: Database) throws -> Int64 {
+    func nextAnchor(_ db: Database) throws -> Int64 {
         let current = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'samples'") ?? 0
         let maxID = try Int64.fetchOne(db, sql: "SELECT max(id) FROM samples") ?? 0
         let next = max(current, maxID) + 1
