@@ -10,6 +10,9 @@
 //
 //     swift run -c release SeriesBenchmark [samples] [samples-per-workout]
 //
+// 3. What the 90-minute ride fixture adds to a store file, uncondensed and condensed, against the same ride as a FIT
+//    activity file (see RideFootprint.swift). `SeriesBenchmark ride` runs only this part.
+//
 // Defaults: 1,000,000 samples in workouts of 3,600 (one hour at 1 Hz), one workout every 1.3 days (a year).
 // Heart rate is a seeded random walk in whole bpm (changes on 40% of seconds), as a chest strap reports it.
 import Foundation
@@ -28,6 +31,15 @@ let directory = NSTemporaryDirectory() + "ohk-series-bench-" + UUID().uuidString
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: directory) }
 let path = directory + "/health.sqlite"
+
+let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../fixtures/ride-90min.jsonl").standardized.path
+try await RideFootprint.run(fixture: fixture, directory: directory)
+if CommandLine.arguments.contains("ride") {
+    try? FileManager.default.removeItem(atPath: directory)
+    exit(0)
+}
+print("")
 
 /// A small deterministic generator (SplitMix64), so every run measures the same data.
 struct SplitMix {
