@@ -49,7 +49,7 @@ extension HKWorkoutBuilder {
                                                             source: revision, db)
                     }
                     for uuid in associated {
-                        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM samples WHERE uuid = ?", arguments: [uuid]) {
+                        if let id = try database.sampleID(uuid: uuid, db) {
                             try database.associate(sampleID: id, workoutID: workoutID, db)
                         }
                     }

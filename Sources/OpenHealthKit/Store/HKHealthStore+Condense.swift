@@ -84,11 +84,7 @@ extension HKHealthStore {
         let database = try database()
         let now = wallClock()
         let ids = try await Task.detached {
-            try database.read { db in
-                try Int64.fetchAll(db, sql: """
-                    SELECT w.sample_id FROM workouts w JOIN samples s ON s.id = w.sample_id WHERE s."end" < ? ORDER BY s.start
-                    """, arguments: [date.storeValue])
-            }
+            try database.read { db in try database.workoutIDs(endedBefore: date, db) }
         }.value
         var report = CondenseReport()
         for id in ids {

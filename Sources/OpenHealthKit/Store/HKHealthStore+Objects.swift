@@ -68,7 +68,7 @@ extension HKHealthStore {
                 for sample in samples.value {
                     guard let typeID = try database.existingTypeID(sample.sampleType.identifier, db),
                           let id = try database.storedID(of: sample, typeID: typeID, db),
-                          let sourceID = try Int64.fetchOne(db, sql: "SELECT source_id FROM samples WHERE id = ?", arguments: [id])
+                          let sourceID = try database.sourceID(ofSample: id, db)
                     else { continue }
                     guard own.contains(sourceID) else {
                         throw HKError(.errorAuthorizationDenied, "Object \(sample.uuid) was saved by another program and cannot be deleted by \(client).")
@@ -113,10 +113,7 @@ extension HKHealthStore {
                 }
                 let own = try database.ownSourceIDs(client: client, db)
                 guard !own.isEmpty else { return 0 }
-                let ids = try Int64.fetchAll(db, sql: """
-                    SELECT s.id FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
-                    WHERE \(condition.sql) AND s.source_id IN (\(own.map(String.init).joined(separator: ",")))
-                    """, arguments: StatementArguments(condition.arguments))
+                let ids = try database.sampleIDs(matching: condition, sources: own, db)
                 return try database.deleteSamples(ids: ids, now: now, db)
             }
         }.value

@@ -94,6 +94,13 @@ extension StoreDatabase {
 }
 
 extension StoreDatabase {
+    /// The ids of the workouts that ended before a date, oldest first.
+    func workoutIDs(endedBefore date: Date, _ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: """
+            SELECT w.sample_id FROM workouts w JOIN samples s ON s.id = w.sample_id WHERE s."end" < ? ORDER BY s.start
+            """, arguments: [date.storeValue])
+    }
+
     /// Removes deletion records made before `cutoff` (and those of unknown age, from before deletion dates were
     /// kept). Returns how many deleted objects anchored queries no longer report.
     func purgeDeletionRecords(before cutoff: Date, _ db: Database) throws -> Int {

@@ -103,6 +103,24 @@ extension StoreDatabase {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT sample_id FROM workouts WHERE uuid = ?"), arguments: [uuid])
     }
 
+    /// The row id of a stored sample of any type, or nil. UUIDs are not indexed (see the schema): this scans.
+    func sampleID(uuid: UUID, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM samples WHERE uuid = ?"), arguments: [uuid])
+    }
+
+    /// The source of a stored sample, or nil.
+    func sourceID(ofSample id: Int64, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT source_id FROM samples WHERE id = ?"), arguments: [id])
+    }
+
+    /// The ids of the samples matching a compiled condition (over `s`, workouts joined as `w`) saved by these sources.
+    func sampleIDs(matching condition: SQLFragment, sources: [Int64], _ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: """
+            SELECT s.id FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
+            WHERE \(condition.sql) AND s.source_id IN (\(sources.map(String.init).joined(separator: ",")))
+            """, arguments: StatementArguments(condition.arguments))
+    }
+
     /// The row ids of those samples that are already stored, by UUID: one query per type and batch, through the
     /// (type, start) index over the batch's time range.
     func storedIDs(of samples: [HKSample], _ db: Database) throws -> [UUID: Int64] {
