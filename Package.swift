@@ -114,7 +114,8 @@ let package = Package(
                 "OpenHealthKit",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["ByteCoding", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
