@@ -187,7 +187,7 @@ extension StoreDatabase {
             sql += " LIMIT ?"
             condition.arguments.append(limit)
         }
-        var samples = try decodeSamples(db, sql: sql, arguments: StatementArguments(condition.arguments))
+        var samples = try decodeSamples(db, sql: sql, arguments: StatementArguments(condition.arguments), access: access)
         if order == nil {
             samples.sort { a, b in
                 for sort in sorts {
@@ -212,7 +212,7 @@ extension StoreDatabase {
             sql += " LIMIT ?"
             condition.arguments.append(limit)
         }
-        return try decodeRows(db, sql: sql, arguments: StatementArguments(condition.arguments))
+        return try decodeRows(db, sql: sql, arguments: StatementArguments(condition.arguments), access: access)
     }
 
     /// Deleted objects of the descriptors' types after an anchor: (anchor, object).
