@@ -35,7 +35,7 @@ import Testing
         let sum = try await HKStatisticsQueryDescriptor(predicate: .quantitySample(type: distance), options: .cumulativeSum)
             .result(for: store)?.sumQuantity()?.doubleValue(for: .meter())
         #expect(sum == 5_364)
-        let changes = try await store.fetchChanges([HKQueryDescriptor(sampleType: distance, predicate: nil),
+        let changes = try store.fetchChanges([HKQueryDescriptor(sampleType: distance, predicate: nil),
                                                     HKQueryDescriptor(sampleType: .workoutType(), predicate: nil)],
                                                    after: 0, limit: 0)
         #expect(changes.deleted.count == 31)   // the deleted run and its 30 distance samples
