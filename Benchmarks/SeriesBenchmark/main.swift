@@ -123,7 +123,7 @@ func sampleBytes() throws -> (samples: Int, series: Int, tombstones: Int) {
             return try Int.fetchOne(db, sql: "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN (\(list))") ?? 0
         }
         return (try bytes(["samples", "samples_by_type_start", "samples_by_workout"]), try bytes(["quantity_series"]),
-                try bytes(["deleted_objects", "deleted_objects_by_type"]))
+                try bytes(["deleted_objects", "deleted_objects_by_type", "deleted_ranges"]))
     }
 }
 
@@ -171,7 +171,7 @@ print(String(format: "  FIT, normal headers        %7.2f   (condensed is %.1fx s
 print(String(format: "  FIT, compressed timestamps %7.2f   (condensed is %.1fx smaller)", fitCompressed, fitCompressed / condensed))
 let blobBytes = try await raw.read { db in try Int.fetchOne(db, sql: "SELECT sum(length(points)) FROM quantity_series") ?? 0 }
 print(String(format: "  (series points alone       %7.2f)", perSample(blobBytes)))
-print(String(format: "  deletion records kept for anchored queries after condensing: %.2f per sample", perSample(after.tombstones)))
+print(String(format: "  deletion records kept for anchored queries after condensing: %.2f per sample (for 30 days)", perSample(after.tombstones)))
 
 // MARK: 2. Daily average heart rate over the year
 
