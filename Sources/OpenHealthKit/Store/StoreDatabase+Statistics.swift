@@ -105,8 +105,9 @@ extension StoreDatabase {
         let style = type.aggregationStyle
         var accumulator = StatisticsAccumulator(style: style, rangeStart: scope.rangeStart, rangeEnd: scope.rangeEnd)
         var kept: [StatisticsRow] = []
+        let keep = try mayMergeSources(type, db)
         try scanStatisticsRows(type: type, predicate: scope.fetch, access: access, db) { row in
-            if style == .cumulative { kept.append(row) }
+            if keep { kept.append(row) }
             switch row {
             case let .quantity(start, end, value, source):
                 accumulator.add(start: start, end: end, value: value, source: source)
@@ -138,8 +139,9 @@ extension StoreDatabase {
         let style = type.aggregationStyle
         var engine = StatisticsCollectionEngine(style: style, tiling: tiling)
         var kept: [StatisticsRow] = []
+        let keep = try mayMergeSources(type, db)
         try scanStatisticsRows(type: type, predicate: predicate, access: access, db) { row in
-            if style == .cumulative { kept.append(row) }
+            if keep { kept.append(row) }
             switch row {
             case let .quantity(start, end, value, source):
                 engine.add(start: start, end: end, value: value, source: source)
@@ -166,6 +168,13 @@ extension StoreDatabase {
             result[index] = MergedPartials(bySource: perSource, merged: mergedByIndex[index] ?? StatisticsPartial())
         }
         return result
+    }
+
+    /// Whether rows must be kept for a merge by source priority: a cumulative type saved by more than one source.
+    /// Otherwise statistics stream without holding rows.
+    private func mayMergeSources(_ type: HKQuantityType, _ db: Database) throws -> Bool {
+        guard type.aggregationStyle == .cumulative, let typeID = try existingTypeID(type.identifier, db) else { return false }
+        return try sourcePriority(typeID: typeID, db).count > 1
     }
 
     private static func combined(_ partials: some Sequence<StatisticsPartial>) -> StatisticsPartial {
