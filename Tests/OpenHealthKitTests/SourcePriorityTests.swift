@@ -107,6 +107,23 @@ import Testing
         #expect(try await reader.sourcePriority(for: distance).isEmpty)
     }
 
+    @Test func samplesSavedByAWorkoutBuilderJoinTheOrder() async throws {
+        let phone = try await authorizedStore(client: "com.example.phone")
+        try await phone.save(minutes(1, of: 500))
+        let watch = phone.asClient("com.example.watch")
+        try await watch.requestAuthorization(toShare: [distance, .workoutType()], read: [distance])
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = .cycling
+        let builder = HKWorkoutBuilder(healthStore: watch, configuration: configuration, device: nil)
+        try await builder.beginCollection(at: t0)
+        try await builder.addSamples(minutes(2, of: 400))
+        try await builder.endCollection(at: t0 + 120)
+        _ = try await builder.finishWorkout()
+        #expect(try await phone.sourcePriority(for: distance).map(\.bundleIdentifier) == ["com.example.phone", "com.example.watch"])
+        // The phone's first minute (500 m) wins over the watch's; the watch's second minute (400 m) fills in.
+        #expect(try await statistics(phone, distance, .cumulativeSum).sumQuantity()?.doubleValue(for: .meter()) == 900)
+    }
+
     @Test func theMergeKeepsRatesOfTrimmedPieces() {
         typealias Piece = SourcePriorityMerge.Piece
         // High: [0, 10) 100. Low: [5, 25) 200 (10/s) and an instant at 3 (covered) and at 30 (not).

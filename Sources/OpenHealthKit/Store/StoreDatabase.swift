@@ -5,7 +5,9 @@ import Glibc
 #endif
 import Synchronization
 
-/// The SQL layer of a health store: every statement the store runs lives in this folder.
+/// The SQL layer of a health store: every statement the store runs lives in this folder, in this type and its
+/// extensions by subject (`+Read`, `+Write`, `+Statistics`, `+Series`, `+Condense`, `+Sources`, `+Sensors`,
+/// `+Authorization`, `+Zones`; the live journal's reads during recovery are still in `Session/`).
 ///
 /// It takes any GRDB `DatabaseWriter` (a `DatabasePool` in WAL mode for files, a `DatabaseQueue` in memory),
 /// migrates it on open, and keeps small caches of the ids of types, sources and devices.
