@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "OpenHealthKit",
             dependencies: [
-                "ByteCoding", "FitnessSensors",
+                "ByteCoding", "FitnessSensors", "BlueZTransport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(
             name: "OpenHealthKitTests",
             dependencies: [
-                "OpenHealthKit",
+                "OpenHealthKit", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

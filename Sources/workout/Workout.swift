@@ -36,11 +36,6 @@ struct Workout: AsyncParsableCommand {
         subcommands: [Demo.self, Replay.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, Profile.self, Zones.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
     )
 
-    /// Registers the sensor transports, then runs the command.
-    static func main() async {
-        SensorTransports.register()
-        await main(nil)
-    }
 }
 
 /// Options every command shares.

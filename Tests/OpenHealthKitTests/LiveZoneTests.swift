@@ -136,7 +136,7 @@ final class ZoneRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
             }
             clock.set(30)
             session.pause()
-            try builder.currentJournal?.flush()
+            try builder.flushJournal()
             source.stopSensors()     // the program "crashes" here
         }
         let store = try HKHealthStore(databasePath: path, clientIdentifier: "tests")
