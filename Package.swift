@@ -105,7 +105,7 @@ let package = Package(
         // A live workout that runs until killed, for the crash-safety test.
         .executableTarget(
             name: "SessionCrashHelper",
-            dependencies: ["OpenHealthKit", "FitnessSensors"],
+            dependencies: ["OpenHealthKit", "FitnessSensors", "TestSupport"],
             path: "Tests/SessionCrashHelper"
         ),
         .testTarget(

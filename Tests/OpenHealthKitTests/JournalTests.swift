@@ -7,7 +7,7 @@ import Testing
 /// The live journal: a pure buffer (``JournalBuffer``) that hands batches to a writer queue (``LiveJournal``).
 /// Batches reach the store in order, a batch that fails to write goes back to the buffer and its error is reported,
 /// and nothing is lost once the store takes writes again.
-@Suite struct JournalTests {
+@Suite(.timeLimit(.minutes(1))) struct JournalTests {
     /// A journal's writer, and a buffer beside it, carried out by hand as a builder's shell does.
     final class Harness: @unchecked Sendable {
         let database: StoreDatabase
@@ -101,7 +101,7 @@ import Testing
 
 /// The buffer's rules as a state machine, in the manner of swift-async-algorithms: a state, an input, the expected
 /// action. Times are the shell's monotonic clock.
-@Suite struct JournalBufferTests {
+@Suite(.timeLimit(.minutes(1))) struct JournalBufferTests {
     func samples(_ count: Int) -> [CollectedSample] {
         (0 ..< count).map { CollectedSample(type: HKQuantityType(.heartRate), start: Double($0), end: Double($0), value: 100) }
     }
@@ -182,7 +182,7 @@ import Testing
 
 /// The journal flushes on the store's monotonic clock, with no real timer: rows appear when the test moves the clock,
 /// with no `flush()` call.
-@Suite struct JournalClockTests {
+@Suite(.timeLimit(.minutes(1))) struct JournalClockTests {
     @Test func rowsAppearWhenTheFlushTimerTicksOnTheManualClock() async throws {
         let (store, clock) = try await liveStore()
         let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.cycling))
@@ -218,7 +218,7 @@ import Testing
 }
 
 /// Collected samples carry codes, not references: the codes must give back the same types and devices.
-@Suite struct SampleCodeTests {
+@Suite(.timeLimit(.minutes(1))) struct SampleCodeTests {
     @Test func everyCatalogTypeRoundTripsThroughItsCode() {
         for type in QuantityTypeCatalog.byCode {
             #expect(HKQuantityType.forCode(type.code) === type)

@@ -5,7 +5,7 @@ import Testing
 
 /// Apple's article "Dividing a HealthKit workout into activities" as the script: a swim-bike-run session whose
 /// legs are begun and ended, with a strap and a power meter, and a data source that follows the legs.
-@Suite struct LiveWorkoutTests {
+@Suite(.timeLimit(.minutes(1))) struct LiveWorkoutTests {
     struct Rig {
         let store: HKHealthStore
         let clock: ManualWallClock

@@ -6,7 +6,7 @@ import Testing
 /// The recording core as a state machine, in the manner of swift-async-algorithms: a state, an input, the expected
 /// actions. Times: `time` is a reading's wall time (seconds since the reference date), `now` the shell's monotonic
 /// clock. Expected values are worked out by hand in the comments.
-@Suite struct RecordingCoreTests {
+@Suite(.timeLimit(.minutes(1))) struct RecordingCoreTests {
     /// A core collecting cycling, with a strap (channel 0) and two power meters (channels 1 and 2).
     func cyclingCore(spacing: Duration = .milliseconds(1)) -> RecordingCore {
         var core = RecordingCore(activity: .cycling, deliverySpacing: spacing)
@@ -117,7 +117,7 @@ import Testing
 
 /// A sensor's readings, a disconnect, then readings again, through the data source and the builder: the heartbeat
 /// series marks the gap, and neither samples nor energy are bridged across it.
-@Suite struct DisconnectionTests {
+@Suite(.timeLimit(.minutes(1))) struct DisconnectionTests {
     @Test func aGapIsMarkedAndNothingIsBridged() async throws {
         let (store, clock) = try await liveStore()
         try await store.requestAuthorization(toShare: [HKSeriesType.heartbeat()], read: [HKSeriesType.heartbeat()])

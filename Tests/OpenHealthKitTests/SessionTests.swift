@@ -65,7 +65,7 @@ func configuration(_ type: HKWorkoutActivityType, location: HKWorkoutSessionLoca
     return configuration
 }
 
-@Suite struct SessionTests {
+@Suite(.timeLimit(.minutes(1))) struct SessionTests {
     @Test func transitionTableIsHealthKits() {
         typealias S = HKWorkoutSessionState
         let table: [S: [SessionStateMachine.Request: S]] = [

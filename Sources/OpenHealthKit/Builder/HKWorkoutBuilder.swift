@@ -229,6 +229,13 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         if let failure = locked({ core.journal.takeFailure() }) { throw failure }
     }
 
+    /// Returns once everything the builder has handed to its journal's writer is in the store; samples still
+    /// buffered (younger than the flush interval) stay buffered. OpenHealthKit (tests: a crash test uses it to know
+    /// what a kill may lose).
+    public func waitForJournal() async throws {
+        try awaitJournal()
+    }
+
     /// Hands every buffered sample to the writer and waits until it is written.
     func flushJournal() throws {
         locked {
