@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "FitnessSensors", targets: ["FitnessSensors"]),
         .library(name: "BluetoothLE", targets: ["BluetoothLE"]),
         .library(name: "BlueZTransport", targets: ["BlueZTransport"]),
+        .library(name: "OpenHealthKitTesting", targets: ["OpenHealthKitTesting"]),
+        .library(name: "FixtureSynthesis", targets: ["FixtureSynthesis"]),
         .executable(name: "workout", targets: ["workout"]),
     ],
     dependencies: [
@@ -105,7 +107,7 @@ let package = Package(
         // A live workout that runs until killed, for the crash-safety test.
         .executableTarget(
             name: "SessionCrashHelper",
-            dependencies: ["OpenHealthKit", "FitnessSensors", "TestSupport"],
+            dependencies: ["OpenHealthKit", "FitnessSensors", "OpenHealthKitTesting"],
             path: "Tests/SessionCrashHelper"
         ),
         .testTarget(
@@ -119,8 +121,13 @@ let package = Package(
         .testTarget(name: "FitnessSensorsTests", dependencies: ["ByteCoding", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
-        // Test helpers shared by the test targets (a manual clock).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What other packages' tests import: a test clock, stores for tests, delegate calls as async sequences,
+        // stepped fixture replay, scripted-sensor conveniences.
+        .target(name: "OpenHealthKitTesting", dependencies: ["OpenHealthKit", "FitnessSensors"]),
+        // Test helpers shared by the project's own test targets (hex, a seeded generator, the kit's clock).
+        .target(name: "TestSupport", dependencies: ["OpenHealthKitTesting"], path: "Tests/TestSupport"),
+        .testTarget(name: "OpenHealthKitTestingTests",
+                    dependencies: ["OpenHealthKitTesting", "OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         .testTarget(name: "BluetoothLETests", dependencies: ["ByteCoding", "BluetoothLE", "TestSupport"]),
         .testTarget(
             name: "BlueZTransportTests",
