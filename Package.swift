@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
         .library(name: "ByteCoding", targets: ["ByteCoding"]),
+        .library(name: "FITFile", targets: ["FITFile"]),
         .library(name: "FitnessSensors", targets: ["FitnessSensors"]),
         .library(name: "BluetoothLE", targets: ["BluetoothLE"]),
         .library(name: "BlueZTransport", targets: ["BlueZTransport"]),
@@ -24,6 +25,8 @@ let package = Package(
     targets: [
         // Bounds-checked byte reading and writing and the decode error every codec throws. Foundation only.
         .target(name: "ByteCoding"),
+        // The FIT file codec: headers, definitions, compressed timestamps, developer data, CRCs, the activity profile.
+        .target(name: "FITFile", dependencies: ["ByteCoding"]),
         // Pure values and logic for fitness sensors: readings and GATT profile decoders. Foundation only.
         .target(name: "FitnessSensors", dependencies: ["ByteCoding"]),
         // Pure Bluetooth LE protocol: ATT PDUs, GATT client/server, HCI commands and events, advertising data.
@@ -120,6 +123,7 @@ let package = Package(
         ),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["ByteCoding", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
+        .testTarget(name: "FITFileTests", dependencies: ["ByteCoding", "FITFile"]),
         .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         // What other packages' tests import: a test clock, stores for tests, delegate calls as async sequences,
         // stepped fixture replay, scripted-sensor conveniences.
