@@ -17,7 +17,7 @@ func run(_ bytes: [UInt8], chunk: Int) -> Outcome {
     while true {
         let result: Result<FITDecoder.Step, DecodeError> = bytes.withUnsafeBytes { raw in
             let window = UnsafeRawBufferPointer(rebasing: raw[position ..< available])
-            do { return .success(try decoder.step(window, atEnd: available == bytes.count)) } catch let error { return .failure(error) }
+            do throws(DecodeError) { return .success(try decoder.step(window, atEnd: available == bytes.count)) } catch { return .failure(error) }
         }
         switch result {
         case let .failure(error):
