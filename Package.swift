@@ -53,10 +53,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Workouts from files (FIT, TCX) saved through HKWorkoutBuilder, as an app would.
+        .target(name: "WorkoutImport", dependencies: ["OpenHealthKit", "FITFile", "ByteCoding"]),
         .executableTarget(
             name: "workout",
             dependencies: [
-                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport",
+                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "WorkoutImport", "FITFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

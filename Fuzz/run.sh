@@ -11,6 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-1000000}
+# Let a Swift trap reach libFuzzer, which writes the crashing input; the Swift runtime's backtracer would stop first.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 OUT=.build/fuzz
 mkdir -p "$OUT"
 

@@ -108,8 +108,14 @@ public struct FITDecoder: Sendable {
         let size: Int
         switch header {
         case let .definition(_, hasDeveloperData):
-            guard let content = FITMessageDefinition.contentSize(bytes, from: 1, hasDeveloperData: hasDeveloperData) else {
-                return try need(bytes.count + 1, have: bytes.count, atEnd: atEnd || start + bytes.count >= dataEnd, what: "definition message")
+            // Only the bytes up to the end of the data can belong to this record, however many were given.
+            let window = min(bytes.count, dataEnd - start)
+            guard let content = FITMessageDefinition.contentSize(UnsafeRawBufferPointer(rebasing: bytes[0 ..< window]), from: 1,
+                                                                  hasDeveloperData: hasDeveloperData) else {
+                if window == dataEnd - start {
+                    throw DecodeError("a definition message runs past the end of the data the header declares (byte \(dataEnd))", at: start)
+                }
+                return try need(bytes.count + 1, have: bytes.count, atEnd: atEnd, what: "definition message")
             }
             size = 1 + content
         case let .data(localType), let .compressedTimestamp(localType, _):

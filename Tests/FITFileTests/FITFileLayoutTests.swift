@@ -155,3 +155,33 @@ import Testing
         #expect(throws: DecodeError.self) { try FITDecoder.messages(Self.smallFile() + [0x00, 0x01]) }
     }
 }
+
+/// Inputs the fuzzer found, kept as regression tests.
+@Suite struct FITFuzzRegressionTests {
+    /// A definition whose field count runs past the declared data: the same error whole or byte by byte.
+    @Test func definitionPastTheDataEndIsTheSameErrorInAnyChunking() throws {
+        let bytes = try #require(Data(base64Encoded: "DiDiUigAAAAuRklU38RAAAAT+wP9BIYDAQM4BIZubm5ubm5ubm5uBQUFBQVubm4CUggBAwLiKAA9"))
+        let whole = Self.error(Array(bytes), chunk: bytes.count)
+        #expect(whole == DecodeError("a definition message runs past the end of the data the header declares (byte 54)", at: 29))
+        for chunk in [1, 7, 20] { #expect(Self.error(Array(bytes), chunk: chunk) == whole) }
+    }
+
+    static func error(_ bytes: [UInt8], chunk: Int) -> DecodeError? {
+        var decoder = FITDecoder()
+        var position = 0
+        var available = min(chunk, bytes.count)
+        while true {
+            let result: Result<FITDecoder.Step, DecodeError> = bytes.withUnsafeBytes { raw in
+                do throws(DecodeError) {
+                    return .success(try decoder.step(UnsafeRawBufferPointer(rebasing: raw[position ..< available]), atEnd: available == bytes.count))
+                } catch { return .failure(error) }
+            }
+            switch result {
+            case let .failure(error): return error
+            case let .success(.item(_, consumed)): position += consumed
+            case .success(.needBytes): available = min(available + chunk, bytes.count)
+            case .success(.finished): return nil
+            }
+        }
+    }
+}
