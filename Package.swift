@@ -126,6 +126,7 @@ let package = Package(
         .testTarget(name: "FitnessSensorsTests", dependencies: ["ByteCoding", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "FITFileTests", dependencies: ["ByteCoding", "FITFile"], exclude: ["Oracle"]),
+        .testTarget(name: "WorkoutImportTests", dependencies: ["WorkoutImport", "FITFile", "OpenHealthKit"]),
         .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         // What other packages' tests import: a test clock, stores for tests, delegate calls as async sequences,
         // stepped fixture replay, scripted-sensor conveniences.

@@ -60,7 +60,12 @@ public struct FITDecoder: Sendable {
                 throw DecodeError("a FIT header size of \(bytes[0]) bytes (at least 12 expected): not a FIT file", at: offset)
             }
             let minimum = FITFileHeader.minimumSize
-            guard bytes.count >= minimum else { return try need(minimum, have: bytes.count, atEnd: atEnd, what: "file header") }
+            guard bytes.count >= minimum else {
+                if atEnd && filesCompleted == 0 {
+                    throw DecodeError("\(bytes.count) byte\(bytes.count == 1 ? "" : "s") are too few for a FIT header: not a FIT file", at: offset + bytes.count)
+                }
+                return try need(minimum, have: bytes.count, atEnd: atEnd, what: "file header")
+            }
             guard bytes[8] == 0x2E, bytes[9] == 0x46, bytes[10] == 0x49, bytes[11] == 0x54 else {
                 throw DecodeError("no \".FIT\" signature in the header: not a FIT file", at: offset + 8)
             }

@@ -15,7 +15,7 @@ public enum FITActivityReader {
     /// then the complete messages before the damage are kept and ``ImportedWorkout/damage`` says what was lost.
     public static func read(path: String, salvage: Bool = false) throws -> ImportedWorkout {
         let reader: FITFileReader
-        do { reader = try FITFileReader(path: path) } catch { throw ImportError("\(path): cannot be read.") }
+        do { reader = try FITFileReader(path: path) } catch { throw ImportError("\(path): cannot be read (no such file, or no permission).") }
         var state = State()
         do {
             while let item = try reader.next() {

@@ -12,13 +12,17 @@ import OpenHealthKit
 /// Positions are not read. Gaps between laps become pauses.
 public enum TCXActivityReader {
     public static func read(path: String) throws -> ImportedWorkout {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ImportError("\(path): cannot be read.") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw ImportError("\(path): cannot be read (no such file, or no permission).") }
         let delegate = Delegate()
         let parser = XMLParser(data: data)
         parser.delegate = delegate
         guard parser.parse(), delegate.failure == nil else {
             let reason = delegate.failure ?? parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed XML"
             throw ImportError("\(path): line \(parser.lineNumber), column \(parser.columnNumber): \(reason).")
+        }
+        // FoundationXML accepts a document cut short; an element still open at the end means a truncated file.
+        if let open = delegate.openElement {
+            throw ImportError("\(path): line \(parser.lineNumber): the XML ends inside <\(open)> (truncated).")
         }
         guard let sport = delegate.sport else { throw ImportError("\(path): holds no TCX Activity.") }
         let times = delegate.heartRate.map(\.date) + delegate.power.map(\.date) + delegate.distance.map(\.date)
@@ -58,6 +62,7 @@ public enum TCXActivityReader {
         var trackpointTimes: [Date] = []
         var failure: String?
         private var path: [String] = []
+        var openElement: String? { path.last }
         private var text = ""
         private var activities = 0
         private var lapStart: Date?

@@ -25,7 +25,7 @@ public enum WorkoutImporter {
 
     /// Reads a FIT or TCX file (by its content: FIT files carry ".FIT" at byte 8, TCX files are XML).
     public static func read(path: String, salvage: Bool = false) throws -> ImportedWorkout {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ImportError("\(path): cannot be read.") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw ImportError("\(path): cannot be read (no such file, or no permission).") }
         let head = (try? handle.read(upToCount: 512)) ?? Data()
         try? handle.close()
         if head.count >= 12, head[head.startIndex + 8 ..< head.startIndex + 12].elementsEqual(Array(".FIT".utf8)) {

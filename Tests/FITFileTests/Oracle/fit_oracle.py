@@ -13,8 +13,7 @@ import json
 import math
 import sys
 
-FIT_EPOCH = 631065600
-START = 1_100_000_000  # FIT time: 2024-11-08 05:33:20 UTC
+START = 1_100_000_000  # FIT time (s since 1989-12-31 UTC): 2024-11-08 11:33:20 UTC; the encoder takes it as stored
 
 
 def encode_activity(path, seconds, multisport):
@@ -22,30 +21,30 @@ def encode_activity(path, seconds, multisport):
     num = Profile["mesg_num"]
     encoder = Encoder()
     encoder.on_mesg(num["FILE_ID"], {"type": "activity", "manufacturer": "development", "product": 7,
-                                     "serial_number": 123456789, "time_created": START + FIT_EPOCH,
+                                     "serial_number": 123456789, "time_created": START + (7 if multisport else 0),
                                      "product_name": "OpenHealthKit oracle"})
     encoder.on_mesg(num["FILE_CREATOR"], {"software_version": 321})
-    encoder.on_mesg(num["DEVICE_INFO"], {"timestamp": START + FIT_EPOCH, "device_index": "creator", "manufacturer": "development",
+    encoder.on_mesg(num["DEVICE_INFO"], {"timestamp": START, "device_index": "creator", "manufacturer": "development",
                                          "product": 7, "serial_number": 123456789, "software_version": 3.21,
                                          "product_name": "OpenHealthKit oracle"})
-    encoder.on_mesg(num["DEVICE_INFO"], {"timestamp": START + FIT_EPOCH, "device_index": 1, "device_type": 120,
+    encoder.on_mesg(num["DEVICE_INFO"], {"timestamp": START, "device_index": 1, "device_type": 120,
                                          "manufacturer": "garmin", "product": 1902, "serial_number": 3339999,
                                          "source_type": "bluetooth_low_energy", "battery_level": 87})
-    encoder.on_mesg(num["EVENT"], {"timestamp": START + FIT_EPOCH, "event": "timer", "event_type": "start"})
+    encoder.on_mesg(num["EVENT"], {"timestamp": START, "event": "timer", "event_type": "start"})
     pause_at, resume_at = seconds // 2, seconds // 2 + 30
     distance = 0.0
     legs = [(0, seconds)] if not multisport else [(0, seconds // 3), (seconds // 3, seconds // 3 + 60), (seconds // 3 + 60, seconds)]
     for t in range(seconds):
         if t == pause_at:
-            encoder.on_mesg(num["EVENT"], {"timestamp": START + t + FIT_EPOCH, "event": "timer", "event_type": "stop_all"})
+            encoder.on_mesg(num["EVENT"], {"timestamp": START + t, "event": "timer", "event_type": "stop_all"})
         if pause_at <= t < resume_at:
             continue
         if t == resume_at:
-            encoder.on_mesg(num["EVENT"], {"timestamp": START + t + FIT_EPOCH, "event": "timer", "event_type": "start"})
+            encoder.on_mesg(num["EVENT"], {"timestamp": START + t, "event": "timer", "event_type": "start"})
         speed = 8.0 + 2.0 * math.sin(t / 60.0)
         distance += speed
         encoder.on_mesg(num["RECORD"], {
-            "timestamp": START + t + FIT_EPOCH,
+            "timestamp": START + t,
             "heart_rate": 120 + (t * 7) % 50,
             "power": 150 + (t * 13) % 200,
             "cadence": 80 + (t * 3) % 20,
@@ -59,17 +58,17 @@ def encode_activity(path, seconds, multisport):
     end = START + seconds
     for i, (a, b) in enumerate(legs):
         sport = "cycling" if not multisport else ["swimming", "transition", "cycling"][i]
-        encoder.on_mesg(num["LAP"], {"timestamp": START + b + FIT_EPOCH, "start_time": START + a + FIT_EPOCH,
+        encoder.on_mesg(num["LAP"], {"timestamp": START + b, "start_time": START + a,
                                      "total_elapsed_time": float(b - a), "total_timer_time": float(b - a), "sport": sport,
                                      "event": "lap", "event_type": "stop", "message_index": i})
     for i, (a, b) in enumerate(legs):
         sport, sub = ("cycling", "road") if not multisport else [("swimming", "open_water"), ("transition", "generic"), ("cycling", "road")][i]
-        encoder.on_mesg(num["SESSION"], {"timestamp": START + b + FIT_EPOCH, "start_time": START + a + FIT_EPOCH,
+        encoder.on_mesg(num["SESSION"], {"timestamp": START + b, "start_time": START + a,
                                          "total_elapsed_time": float(b - a), "total_timer_time": float(b - a),
                                          "sport": sport, "sub_sport": sub, "first_lap_index": i, "num_laps": 1,
                                          "event": "session", "event_type": "stop", "message_index": i})
-    encoder.on_mesg(num["EVENT"], {"timestamp": end + FIT_EPOCH, "event": "timer", "event_type": "stop_all"})
-    encoder.on_mesg(num["ACTIVITY"], {"timestamp": end + FIT_EPOCH, "total_timer_time": float(seconds - 30),
+    encoder.on_mesg(num["EVENT"], {"timestamp": end, "event": "timer", "event_type": "stop_all"})
+    encoder.on_mesg(num["ACTIVITY"], {"timestamp": end, "total_timer_time": float(seconds - 30),
                                       "num_sessions": len(legs), "type": "manual", "event": "activity", "event_type": "stop"})
     with open(path, "wb") as out:
         out.write(encoder.close())
