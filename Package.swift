@@ -105,6 +105,11 @@ let package = Package(
             path: "Benchmarks/ZoneBenchmark"
         ),
         .executableTarget(
+            name: "FITBenchmark",
+            dependencies: ["FITFile"],
+            path: "Benchmarks/FITBenchmark"
+        ),
+        .executableTarget(
             name: "BLEBenchmark",
             dependencies: ["FitnessSensors", "BluetoothLE", "BlueZTransport"],
             path: "Benchmarks/BLEBenchmark"

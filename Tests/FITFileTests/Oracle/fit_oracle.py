@@ -4,6 +4,7 @@
     fit_oracle.py encode-activity OUT.fit [SECONDS] [--multisport]   a ride written by Garmin's encoder
     fit_oracle.py decode-garmin FILE.fit                             every message, as Garmin's decoder reads it
     fit_oracle.py decode-fitparse FILE.fit                           every message, as fitparse reads it
+    fit_oracle.py bench-fitparse|bench-garmin FILE.fit               records decoded, seconds, peak RSS (for FITBenchmark)
 
 Decoded messages are printed as one JSON array, in file order: {"num": global number, "fields": {field number:
 stored value}} with values as stored (no scale, offset, enum names or dates), invalid values left out, and the
@@ -132,6 +133,20 @@ def main():
         json.dump(garmin_messages(sys.argv[2]), sys.stdout)
     elif command == "decode-fitparse":
         json.dump(fitparse_messages(sys.argv[2]), sys.stdout)
+    elif command in ("bench-fitparse", "bench-garmin"):
+        import resource
+        import time
+        began = time.perf_counter()
+        if command == "bench-fitparse":
+            import fitparse
+            records = sum(1 for m in fitparse.FitFile(sys.argv[2], check_crc=True).get_messages() if m.mesg_num == 20)
+        else:
+            from garmin_fit_sdk import Decoder, Stream
+            messages, errors = Decoder(Stream.from_file(sys.argv[2])).read()
+            records = len(messages.get("record_mesgs", []))
+        seconds = time.perf_counter() - began
+        json.dump({"records": records, "seconds": seconds,
+                   "peakRSSKB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}, sys.stdout)
     else:
         raise SystemExit(f"unknown command {command}")
 
