@@ -43,6 +43,8 @@ public struct FITDecoder: Sendable {
     public private(set) var filesCompleted = 0
     /// The offset where the file being decoded began.
     public private(set) var fileStart = 0
+    /// Where the file being decoded ends according to its header (data, then the 2-byte CRC); 0 before a header.
+    public var declaredEnd: Int { phase == .header ? offset : dataEnd + 2 }
 
     public init() {}
 
@@ -101,7 +103,7 @@ public struct FITDecoder: Sendable {
 
     private func need(_ count: Int, have: Int, atEnd: Bool, what: String) throws(DecodeError) -> Step {
         if atEnd {
-            throw DecodeError("the file ends \(count - have) byte\(count - have == 1 ? "" : "s") into a \(count)-byte \(what) (truncated)", at: offset + have)
+            throw DecodeError("the file ends after \(have) of the \(count) bytes of a \(what) (truncated)", at: offset + have)
         }
         return .needBytes(count)
     }

@@ -37,6 +37,8 @@ public final class FITFileReader {
 
     /// The file offset of the next byte to decode.
     public var offset: Int { decoder.offset }
+    /// Where the current file ends according to its header (see ``FITDecoder/declaredEnd``).
+    public var declaredEnd: Int { decoder.declaredEnd }
 
     /// The next item, or nil after the last file of the chain ended cleanly. Throws ``DecodeError`` (with the file
     /// offset) on damaged input, or the file system's error.

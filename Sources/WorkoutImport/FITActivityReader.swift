@@ -9,7 +9,8 @@ import OpenHealthKit
 /// version), `sport`/`session` (sport, sub-sport, legs, total calories), `record` (heart rate, power, cadence,
 /// speed or enhanced speed, distance), `event` (timer stop/stop_all then start: a pause), `lap`, `hrv` (beat-to-beat
 /// intervals). Positions are not read (routes belong to the export work). Times before 0x10000000 are device-relative,
-/// not dates, and such messages are skipped.
+/// not dates, and such messages are skipped. A file without session or sport messages (cut before its end) is taken
+/// for a ride when its records hold power or cadence, else for an `.other` workout.
 public enum FITActivityReader {
     /// Reads `path`. A damaged file throws an ``ImportError`` naming the file and the byte offset, unless `salvage`:
     /// then the complete messages before the damage are kept and ``ImportedWorkout/damage`` says what was lost.
@@ -25,8 +26,9 @@ public enum FITActivityReader {
             guard salvage, state.recordCount > 0 else {
                 throw ImportError("\(path): \(error.reason) at byte offset \(error.offset).")
             }
-            state.damage = ImportedWorkout.Damage(offset: error.offset, bytesLost: max(0, reader.fileSize - error.offset),
-                                                  reason: error.reason)
+            // A truncated file lost what its header declared beyond the cut; a garbled one, the rest of the file.
+            let end = max(reader.fileSize, reader.declaredEnd)
+            state.damage = ImportedWorkout.Damage(offset: error.offset, bytesLost: max(0, end - error.offset), reason: error.reason)
         }
         return try state.finish(path: path)
     }
@@ -124,8 +126,10 @@ public enum FITActivityReader {
             }
             let start = min(sessions.map(\.2.start).min() ?? first, first)
             let end = max(sessions.map(\.2.end).max() ?? last, last)
+            // Without a session or sport message (a file cut before its end), power or cadence means a ride.
+            let guessed: (FITSport, FITSubSport) = power.isEmpty && cadence.isEmpty ? (.generic, .generic) : (.cycling, .generic)
             let (sport, subSport) = sessions.count == 1 ? (sessions[0].0, sessions[0].1)
-                : sessions.count > 1 ? (FITSport.multisport, FITSubSport.generic) : (sport ?? (.generic, .generic))
+                : sessions.count > 1 ? (FITSport.multisport, FITSubSport.generic) : (sport ?? guessed)
             let identity = [manufacturer.map(String.init), product.map(String.init), serial.map(String.init),
                             timeCreated.map(String.init)].map { $0 ?? "-" }.joined(separator: "/")
             var workout = ImportedWorkout(

@@ -52,7 +52,7 @@ extension Workout {
                         print("Imported \(file) (\(imported.format), \(imported.recordCount) records).")
                         var skipped = "nothing"
                         if let damage = imported.damage {
-                            skipped = "the last \(damage.bytesLost) bytes, from byte offset \(damage.offset): \(damage.reason)"
+                            skipped = "\(damage.bytesLost) bytes from byte offset \(damage.offset) on, lost: \(damage.reason)"
                         }
                         try await printReplaySummary(workout, store: store, zones: zones, skipped: skipped)
                     } catch let error as ImportError {

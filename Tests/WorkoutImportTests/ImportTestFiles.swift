@@ -16,7 +16,7 @@ enum ImportTestFiles {
     /// then start), heart rate 100 + t mod 20, power 200 W, cadence 90 rpm, speed 10 m/s, distance 10 m per
     /// record second; two laps (0–75, 75–150); hrv: 100 intervals of 0.5 s with one invalid in the middle.
     /// With `legs`, three sessions (swimming 0–50, transition 50–60, cycling 90–150) instead of one.
-    static func ride(legs: Bool = false, serial: UInt64 = 42) -> [UInt8] {
+    static func ride(legs: Bool = false, serial: UInt64 = 42, power: (Int) -> UInt64 = { _ in 200 }) -> [UInt8] {
         var file = FITFileBuilder()
         file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.fileId, fields: [
             field(0, 1, .enum), field(1, 2, .uint16), field(2, 2, .uint16), field(3, 4, .uint32z), field(4, 4, .uint32),
@@ -41,7 +41,7 @@ enum ImportTestFiles {
             if t == 90 { file.write([.unsigned(UInt64(t0) + 90), .unsigned(0), .unsigned(0)], localType: 2) }
             if (60 ..< 90).contains(t) { continue }
             distance += 1000  // 10 m, scale 100
-            file.write([.unsigned(UInt64(t0) + UInt64(t)), .unsigned(UInt64(100 + t % 20)), .unsigned(200), .unsigned(90),
+            file.write([.unsigned(UInt64(t0) + UInt64(t)), .unsigned(UInt64(100 + t % 20)), .unsigned(power(t)), .unsigned(90),
                         .unsigned(10_000), .unsigned(distance)], localType: 3)
             if t % 6 == 0 && t < 120 {
                 // 5 intervals of 500 ms (the 11th message's second interval invalid).
