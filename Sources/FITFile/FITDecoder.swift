@@ -43,7 +43,8 @@ public struct FITDecoder: Sendable {
     public private(set) var filesCompleted = 0
     /// The offset where the file being decoded began.
     public private(set) var fileStart = 0
-    /// Where the file being decoded ends according to its header (data, then the 2-byte CRC); 0 before a header.
+    /// Where the file being decoded ends according to its header (data, then the 2-byte CRC); between files, the
+    /// offset of the next header.
     public var declaredEnd: Int { phase == .header ? offset : dataEnd + 2 }
 
     public init() {}

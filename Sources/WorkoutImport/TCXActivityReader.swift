@@ -112,7 +112,6 @@ public enum TCXActivityReader {
             let parent = path.last ?? ""
             switch (parent, local) {
             case ("Activity", "Id"): id = value
-            case ("Name", _) where path.contains("Creator"): break
             case ("Creator", "Name"): creator = value
             case ("Lap", "TotalTimeSeconds"): lapSeconds = Double(value)
             case ("Lap", "Calories"): calories += Double(value) ?? 0

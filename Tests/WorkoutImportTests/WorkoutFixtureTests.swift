@@ -56,6 +56,12 @@ import WorkoutImport
             sortDescriptors: []).result(for: replayStore).map { $0.quantity.doubleValue(for: bpm) }.sorted()
         #expect(cadences.count > 100)
         #expect(abs(cadences[cadences.count / 2] - 90) < 0.5, "median cadence \(cadences[cadences.count / 2])")
+        // RR intervals travelled in the heart-rate measurements: the replay's heartbeat series holds the import's
+        // beats (74, see WorkoutImportTests), less the one after the invalid interval, which a strap cannot send.
+        let beats = try await HKSampleQueryDescriptor(
+            predicates: [.sample(type: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObjects(from: replayed))],
+            sortDescriptors: []).result(for: replayStore).compactMap { ($0 as? HKHeartbeatSeriesSample)?.count }.reduce(0, +)
+        #expect(beats == 73)
         // Speed from wheel revolutions: 10 m/s.
         let speed = average(replayed, .cyclingSpeed, HKUnit.meter().unitDivided(by: .second()))
         #expect(speed.map { abs($0 - 10) < 0.2 } == true, "speed \(String(describing: speed))")
