@@ -9,10 +9,10 @@ extension Workout {
             commandName: "fixture",
             abstract: "Turn a FIT (or TCX) activity into a fixture of raw BLE notifications.",
             discussion: """
-                Heart rate becomes Heart Rate Measurements (0x2A37) with the RR intervals of the file's hrv
-                messages; power becomes Cycling Power Measurements (0x2A63) with crank revolutions synthesized from
-                cadence and wheel revolutions from speed (2.105 m wheel), counters wrapping; pauses, laps and legs
-                become session actions. `workout replay` then drives the real ride through the same decoders,
+                Heart rate becomes Heart Rate Measurements (0x2A37) with the RR intervals of the file's hrv \
+                messages; power becomes Cycling Power Measurements (0x2A63) with crank revolutions synthesized from \
+                cadence and wheel revolutions from speed (2.105 m wheel), counters wrapping; pauses, laps and legs \
+                become session actions. `workout replay` then drives the real ride through the same decoders, \
                 builder and zone callbacks a strap's bytes go through. Nothing is written to the store.
 
                 Examples:

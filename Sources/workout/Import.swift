@@ -9,11 +9,11 @@ extension Workout {
             commandName: "import",
             abstract: "Import workouts from FIT and TCX files.",
             discussion: """
-                Each file's activity is saved through HKWorkoutBuilder as an app would save it: heart rate, power,
-                cadence, speed, distance and energy samples at their own times, beat-to-beat intervals as a
-                heartbeat series, pauses, laps, a multisport file's legs as workout activities, the recording
-                device. A file already imported (same HKMetadataKeyExternalUUID) is not saved again. A damaged
-                file is one sentence with its byte offset and saves nothing; the other files still import, and the
+                Each file's activity is saved through HKWorkoutBuilder as an app would save it: heart rate, power, \
+                cadence, speed, distance and energy samples at their own times, beat-to-beat intervals as a \
+                heartbeat series, pauses, laps, a multisport file's legs as workout activities, the recording \
+                device. A file already imported (same HKMetadataKeyExternalUUID) is not saved again. A damaged \
+                file is one sentence with its byte offset and saves nothing; the other files still import, and the \
                 exit status is 1. With --salvage a damaged FIT file imports its complete records before the damage.
 
                 Examples:
