@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
         .library(name: "ByteCoding", targets: ["ByteCoding"]),
+        .library(name: "FITFile", targets: ["FITFile"]),
         .library(name: "FitnessSensors", targets: ["FitnessSensors"]),
         .library(name: "BluetoothLE", targets: ["BluetoothLE"]),
         .library(name: "BlueZTransport", targets: ["BlueZTransport"]),
@@ -24,6 +25,8 @@ let package = Package(
     targets: [
         // Bounds-checked byte reading and writing and the decode error every codec throws. Foundation only.
         .target(name: "ByteCoding"),
+        // The FIT file codec: headers, definitions, compressed timestamps, developer data, CRCs, the activity profile.
+        .target(name: "FITFile", dependencies: ["ByteCoding"]),
         // Pure values and logic for fitness sensors: readings and GATT profile decoders. Foundation only.
         .target(name: "FitnessSensors", dependencies: ["ByteCoding"]),
         // Pure Bluetooth LE protocol: ATT PDUs, GATT client/server, HCI commands and events, advertising data.
@@ -50,10 +53,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Workouts from files (FIT, TCX) saved through HKWorkoutBuilder, as an app would.
+        .target(name: "WorkoutImport", dependencies: ["OpenHealthKit", "FITFile", "ByteCoding", "FitnessSensors"]),
         .executableTarget(
             name: "workout",
             dependencies: [
-                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport",
+                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "WorkoutImport", "FITFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -100,6 +105,11 @@ let package = Package(
             path: "Benchmarks/ZoneBenchmark"
         ),
         .executableTarget(
+            name: "FITBenchmark",
+            dependencies: ["FITFile"],
+            path: "Benchmarks/FITBenchmark"
+        ),
+        .executableTarget(
             name: "BLEBenchmark",
             dependencies: ["FitnessSensors", "BluetoothLE", "BlueZTransport"],
             path: "Benchmarks/BLEBenchmark"
@@ -120,6 +130,8 @@ let package = Package(
         ),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["ByteCoding", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
+        .testTarget(name: "FITFileTests", dependencies: ["ByteCoding", "FITFile"], exclude: ["Oracle"]),
+        .testTarget(name: "WorkoutImportTests", dependencies: ["WorkoutImport", "FITFile", "OpenHealthKit", "FitnessSensors"]),
         .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         // What other packages' tests import: a test clock, stores for tests, delegate calls as async sequences,
         // stepped fixture replay, scripted-sensor conveniences.
