@@ -11,7 +11,7 @@
 //     swift run -c release SeriesBenchmark [samples] [samples-per-workout]
 //
 // 3. What the 90-minute ride fixture adds to a store file, uncondensed and condensed, against the same ride as a FIT
-//    activity file (see RideFootprint.swift). `SeriesBenchmark ride` runs only this part.
+//    activity file written with FITFileBuilder (see RideFootprint.swift). `SeriesBenchmark ride` runs only this part.
 //
 // Defaults: 1,000,000 samples in workouts of 3,600 (one hour at 1 Hz), one workout every 1.3 days (a year).
 // Heart rate is a seeded random walk in whole bpm (changes on 40% of seconds), as a chest strap reports it.
