@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Condensing every collected type, compact deletion records, anchored queries across them, and their retention.
-@Suite struct CondenseDeletionTests {
+@Suite(.timeLimit(.minutes(1))) struct CondenseDeletionTests {
     let power = HKQuantityType(.cyclingPower)
     let cadence = HKQuantityType(.cyclingCadence)
     let speed = HKQuantityType(.cyclingSpeed)

@@ -4,7 +4,7 @@ import Testing
 
 /// Read denial on every read path: a type the client may not read looks exactly like a type with no data (HealthKit's
 /// privacy rule), while the owner of the data sees it through the very same calls.
-@Suite struct ReadDenialTests {
+@Suite(.timeLimit(.minutes(1))) struct ReadDenialTests {
     let heart = HKQuantityType(.heartRate)
     let energy = HKQuantityType(.activeEnergyBurned)
     let bpm = HKUnit(from: "count/min")

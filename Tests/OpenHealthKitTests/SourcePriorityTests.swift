@@ -4,7 +4,7 @@ import Testing
 
 /// Source priority: cumulative statistics merge overlapping sources once; separateBySource and discrete statistics
 /// keep every source.
-@Suite struct SourcePriorityTests {
+@Suite(.timeLimit(.minutes(1))) struct SourcePriorityTests {
     let distance = HKQuantityType(.distanceCycling)
     let power = HKQuantityType(.cyclingPower)
 
@@ -138,7 +138,7 @@ import Testing
 }
 
 /// `workout sources`, run as a person would.
-@Suite struct SourcesCommandTests {
+@Suite(.timeLimit(.minutes(1))) struct SourcesCommandTests {
     @Test func listsAndReordersTheSourcesOfAType() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("sources.sqlite")

@@ -10,7 +10,7 @@ import Testing
 /// `workout demo` twice (two 30-minute runs, each with 360 heart-rate, 30 energy and 30 distance samples), then
 /// `workout delete` of one run (its workout and 420 samples: 421 deleted objects), then `VACUUM` with the
 /// rollback journal. Its remaining distance samples sum to 5,364 m (`SELECT sum(value)` on the file).
-@Suite struct StoreMigrationTests {
+@Suite(.timeLimit(.minutes(1))) struct StoreMigrationTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/store-v5.sqlite").path
 
