@@ -154,7 +154,7 @@ public final class WorkoutReplay: @unchecked Sendable {
                                                                    metadata: nil)])
                 stepping.lastLap = date
             case .marker:
-                try await builder.addWorkoutEvents([HKWorkoutEvent(type: .marker, date: date)])
+                try await builder.addWorkoutEvents([HKWorkoutEvent(type: .marker, dateInterval: DateInterval(start: date, duration: 0), metadata: nil)])
             case .end: break
             }
         }
