@@ -81,6 +81,9 @@ enum RideFootprint {
             let records = try FITDecoder.messages(file).filter { $0.globalMessageNumber == FITMessageNumber.record }.count
             guard records == timeline.count else { fatalError("the FIT file decodes to \(records) records, not \(timeline.count)") }
         }
+        if let output = ProcessInfo.processInfo.environment["FIT_OUT"] {   // to check it with another decoder
+            try Data(fitFile).write(to: URL(fileURLWithPath: output))
+        }
         let fit = fitFile.count
         let fitCompressed = fitCompressedFile.count
         func kb(_ bytes: Int) -> String { String(format: "%8.1f KB", Double(bytes) / 1000) }
