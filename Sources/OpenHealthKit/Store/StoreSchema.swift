@@ -213,6 +213,14 @@ enum StoreSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v6: activity goals") { db in
+            try db.execute(sql: """
+                -- The person's daily activity goals (HKActivitySummary): kcal, minutes, hours; NULL: the default.
+                ALTER TABLE workout_profile ADD COLUMN move_goal REAL;
+                ALTER TABLE workout_profile ADD COLUMN exercise_goal REAL;
+                ALTER TABLE workout_profile ADD COLUMN stand_goal REAL;
+                """)
+        }
         return migrator
     }
 }
