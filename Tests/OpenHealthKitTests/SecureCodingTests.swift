@@ -131,3 +131,28 @@ import Testing
         #expect(throws: (any Error).self) { _ = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: Data([1, 2, 3])) }
     }
 }
+
+/// `HKAnchoredObjectQueryDescriptor.results(for:)`: the changes since the anchor, then each later change.
+@Suite(.timeLimit(.minutes(1))) struct AnchoredResultsTests {
+    @Test func resultsDeliverTheBacklogThenEachChange() async throws {
+        let store = try await authorizedStore()
+        try await store.save([heartRate(60, at: 0), heartRate(61, at: 1)])
+        let descriptor = HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.heartRate))], anchor: nil)
+        var updates = descriptor.results(for: store).makeAsyncIterator()
+        let first = try #require(try await updates.next())
+        #expect(first.addedSamples.count == 2 && first.deletedObjects.isEmpty)
+        let third = heartRate(62, at: 2)
+        try await store.save(third)
+        let second = try #require(try await updates.next())
+        #expect(second.addedSamples.map(\.uuid) == [third.uuid])
+        try await store.delete(third)
+        let deletion = try #require(try await updates.next())
+        #expect(deletion.addedSamples.isEmpty && deletion.deletedObjects.map(\.uuid) == [third.uuid])
+        // The anchor, archived and restored as an app keeps it between launches, continues after the deletion.
+        let kept = try NSKeyedArchiver.archivedData(withRootObject: deletion.newAnchor, requiringSecureCoding: true)
+        let anchor = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: kept)
+        let later = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.heartRate))],
+                                                              anchor: anchor).result(for: store)
+        #expect(later.addedSamples.isEmpty && later.deletedObjects.isEmpty)
+    }
+}
