@@ -68,7 +68,8 @@ import Testing
     @Test func theReaderFindsWhatIsDeclared() throws {
         let declarations = try Self.declarations()
         #expect(declarations.declares("HKQuery.predicateForObjects(from: HKWorkout)"))
-        #expect(!declarations.declares("HKQuery.predicateForObjects(from: HKSource)"))
+        #expect(declarations.declares("HKQuery.predicateForObjects(from: Set<HKDevice>)"))
+        #expect(!declarations.declares("HKQuery.predicateForObjects(from: HKWorkoutActivity)"))
         #expect(declarations.declares("HKHealthStore.requestAuthorization(toShare:read:)"))
         #expect(!declarations.declares("HKHealthStore.requestAuthorization(toShare:)"))
         #expect(declarations.declares("HKWorkoutSessionDelegate.workoutSession(_:didChangeTo:from:date:)"))

@@ -114,11 +114,10 @@ import Testing
     }
 
     @Test func aDamagedArchiveIsAnErrorNotACrash() throws {
-        var data = try archive(HKQuantity(unit: .meter(), doubleValue: 5))
-        // A unit string no parser accepts, spliced in where the archive spells the unit.
-        let spelled = Data("m".utf8)
-        #expect(data.range(of: Data("HKUnit".utf8)) != nil)
-        if let range = data.range(of: spelled, options: .backwards) { data.replaceSubrange(range, with: Data("?".utf8)) }
+        var data = try archive(HKQuantity(unit: HKUnit(from: "mmHg"), doubleValue: 120))
+        // The unit string, spelled once in the archive, made into one no parser accepts (same length).
+        let range = try #require(data.range(of: Data("mmHg".utf8)))
+        data.replaceSubrange(range, with: Data("mmQg".utf8))
         #expect(throws: (any Error).self) { _ = try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQuantity.self, from: data) }
         // A workout archive whose UUID is not a UUID and which lacks everything else: HKWorkout's decoder refuses it.
         let keyed = NSKeyedArchiver(requiringSecureCoding: true)

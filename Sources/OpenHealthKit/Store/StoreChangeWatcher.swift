@@ -36,6 +36,8 @@ extension HKHealthStore {
                     self?.state.withLock { $0.watcher = nil }
                     return
                 }
+                // A commit between the queries' start and this first reading would be missed: let them look once.
+                self?.notifyChange()
                 while !Task.isCancelled {
                     do { try await clock.sleep(for: StoreChangeWatcher.interval) } catch { break }
                     guard let store = self else { return }
