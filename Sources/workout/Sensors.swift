@@ -4,21 +4,6 @@ import FitnessSensors
 import Foundation
 import OpenHealthKit
 
-/// Connects the store's paired sensors to BlueZ: `ble:` addresses over L2CAP, `unix:` paths to
-/// simulated peripherals. Called once at start-up; OpenHealthKit itself never imports BlueZTransport.
-enum SensorTransports {
-    /// Registers the connectors; with a `tap`, every sensor they make passes its raw bytes to it.
-    static func register(tap: (any NotificationTap)? = nil) {
-        var options = BLESensor.Options()
-        options.tap = tap
-        for scheme in ["ble", "unix"] {
-            SensorConnectors.register(scheme: scheme) { [options] paired in
-                try makeSensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities, options: options)
-            }
-        }
-    }
-}
-
 extension Workout {
     struct Pair: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

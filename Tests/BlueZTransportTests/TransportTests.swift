@@ -15,7 +15,7 @@ let kernelLacksBluetooth: Bool = {
     return errno == EAFNOSUPPORT
 }()
 
-@Suite struct SocketBearerTests {
+@Suite(.timeLimit(.minutes(1))) struct SocketBearerTests {
     @Test func socketPairKeepsMessageBoundariesAndSkipsEmptyMessages() async throws {
         let (a, b) = try SocketBearer.pair()
         try await a.send([0x1B, 0x03, 0x00, 0x06, 0x48])
@@ -51,7 +51,7 @@ let kernelLacksBluetooth: Bool = {
     }
 }
 
-@Suite struct SensorAddressTests {
+@Suite(.timeLimit(.minutes(1))) struct SensorAddressTests {
     @Test func parsesEveryAcceptedSpelling() throws {
         #expect(try SensorAddress(parsing: "AA:BB:CC:DD:EE:FF") == .bluetooth(BluetoothAddress("AA:BB:CC:DD:EE:FF")!))
         #expect(try SensorAddress(parsing: "ble:c7:3a:10:5e:22:f1/random")
@@ -73,7 +73,7 @@ let kernelLacksBluetooth: Bool = {
     }
 }
 
-@Suite struct NoBluetoothTests {
+@Suite(.timeLimit(.minutes(1))) struct NoBluetoothTests {
     @Test(.enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth"))
     func l2capConnectSaysTheKernelHasNoBluetooth() async throws {
         await #expect {
@@ -114,7 +114,7 @@ let kernelLacksBluetooth: Bool = {
     }
 }
 
-@Suite struct ErrnoMessageTests {
+@Suite(.timeLimit(.minutes(1))) struct ErrnoMessageTests {
     @Test func connectionFailuresSayWhatToDo() {
         #expect(BlueZError.connecting(to: "AA:BB:CC:DD:EE:FF", .resourceBusy).message
             == "AA:BB:CC:DD:EE:FF is busy: bluetoothd is probably connected to it; run `bluetoothctl disconnect AA:BB:CC:DD:EE:FF` (or `bluetoothctl remove AA:BB:CC:DD:EE:FF` so it stops auto-connecting) and try again.")

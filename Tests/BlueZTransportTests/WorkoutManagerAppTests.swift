@@ -9,8 +9,8 @@ import Testing
 /// The `WorkoutManager` of Apple's sample "Building a workout app for Apple Watch", written as the sample writes it
 /// (both delegates, figures updated from `didCollectDataOf`, collection ended and the workout finished when the
 /// session reaches `.ended`) with only its import changed, against a simulated strap and power meter paired with
-/// the store. The sensors are reached through `SensorConnectors.register`, as the `workout` tool does today (issue
-/// 16 item 1, live data with no extra call, is the lead's).
+/// the store. The test gives the store a connector of its own that reaches the simulated peripherals over socket
+/// pairs (an app gets BlueZ's by default); the app's code makes no extra call.
 final class WorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
     let healthStore: HKHealthStore
     var session: HKWorkoutSession?
@@ -110,12 +110,12 @@ final class WorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWorkoutBui
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try HKHealthStore(databasePath: directory + "/health.sqlite", clientIdentifier: "WorkoutApp")
 
-        // Two simulated peripherals, reached through a connector scheme of this test's own.
+        // Two simulated peripherals, reached through a connector of this test's own.
         let strap = SimulatedPeripheral(profile: .heartRateStrap())
         let meter = SimulatedPeripheral(profile: .powerMeter())
         let links = ["strap": SocketPairLink(strap), "meter": SocketPairLink(meter)]
         let clock = ManualClock()
-        SensorConnectors.register(scheme: "app-test") { paired in
+        store.sensorConnector = SensorConnector(schemes: ["app-test"]) { paired in
             guard let link = links[String(paired.identifier.dropFirst("app-test:".count))] else {
                 throw HKError(.errorInvalidArgument, "No simulated peripheral \(paired.identifier).")
             }
