@@ -125,7 +125,7 @@ struct SourceDeclarations {
             let (labels, types) = Self.parameters(String(after))
             declarations.append(Declaration(type: type, name: name, labels: labels, parameterTypes: types))
         } else if words[keywordIndex] == "case" {
-            for item in words[(keywordIndex + 1)...].joined(separator: " ").split(separator: ",") {
+            for item in words[(keywordIndex + 1)...].joined(separator: " ").replacingOccurrences(of: "`", with: "").split(separator: ",") {
                 let name = String(item.trimmingCharacters(in: .whitespaces).prefix { $0.isLetter || $0.isNumber || $0 == "_" })
                 if !name.isEmpty { declarations.append(Declaration(type: type, name: name, labels: nil, parameterTypes: [])) }
             }

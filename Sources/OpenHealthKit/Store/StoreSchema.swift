@@ -221,6 +221,19 @@ enum StoreSchema {
                 ALTER TABLE workout_profile ADD COLUMN stand_goal REAL;
                 """)
         }
+        migrator.registerMigration("v7: workout effort relationships") { db in
+            try db.execute(sql: """
+                -- Effort samples related to a workout or one of its activities (HKHealthStore.relateWorkoutEffortSample).
+                -- id is the relationship query's anchor; activity_uuid is NULL for the workout itself.
+                CREATE TABLE workout_effort (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    workout_id INTEGER NOT NULL REFERENCES workouts(sample_id) ON DELETE CASCADE,
+                    activity_uuid BLOB,
+                    sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE
+                );
+                CREATE UNIQUE INDEX workout_effort_unique ON workout_effort(workout_id, IFNULL(activity_uuid, x''), sample_id);
+                """)
+        }
         return migrator
     }
 }
