@@ -144,7 +144,7 @@ let package = Package(
         .testTarget(name: "BluetoothLETests", dependencies: ["ByteCoding", "BluetoothLE", "TestSupport"]),
         .testTarget(
             name: "BlueZTransportTests",
-            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport",
+            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport", "OpenHealthKit",
                            .product(name: "SystemPackage", package: "swift-system")],
             exclude: ["Fixtures"]
         ),

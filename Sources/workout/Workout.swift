@@ -37,7 +37,7 @@ struct Workout: AsyncParsableCommand {
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, Replay.self, Import.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
+        subcommands: [Demo.self, Replay.self, Import.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
     )
 
 }
@@ -56,7 +56,8 @@ struct StoreOptions: ParsableArguments {
             HKQuantityType(.distanceWalkingRunning), HKQuantityType(.distanceCycling), HKQuantityType(.cyclingPower),
             HKQuantityType(.cyclingCadence), HKQuantityType(.cyclingSpeed), HKSeriesType.heartbeat(),
         ]
-        try await healthStore.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
+        try await healthStore.requestAuthorization(toShare: types,
+                                                   read: Set(types.map { $0 as HKObjectType } + [HKObjectType.activitySummaryType()]))
         return healthStore
     }
 }

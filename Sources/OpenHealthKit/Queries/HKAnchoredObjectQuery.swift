@@ -81,7 +81,10 @@ public final class HKAnchoredObjectQuery: HKQuery, StoreObserving, @unchecked Se
                 return (initial ? resultsHandler : state.updateHandler, again)
             }
             if initial && progress.withLock({ $0.updateHandler == nil }) { store.finished(self) }
-            if let handler {
+            // An update reports changes; a wake-up that finds none (another connection's commit of other types,
+            // or one already reported) calls nobody.
+            let empty = if case .success(let changes) = result { changes.value.samples.isEmpty && changes.value.deleted.isEmpty } else { false }
+            if let handler, initial || !empty {
                 switch result {
                 case .success(let changes):
                     handler(self, changes.value.samples, changes.value.deleted, HKQueryAnchor(value: changes.value.anchor), nil)

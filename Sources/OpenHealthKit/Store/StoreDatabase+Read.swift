@@ -70,7 +70,7 @@ extension StoreDatabase {
                               "Workout-activity predicates must be wrapped in HKQuery.predicateForWorkouts(activityPredicate:).")
             }
         case .uuids, .associatedWithWorkout, .sampleDates, .workoutActivityType, .workoutDuration, .workoutStatistic,
-             .workoutsWithActivity:
+             .workoutsWithActivity, .filter:
             if inActivities {
                 throw HKError(.errorInvalidArgument,
                               "Only workout-activity predicates may be used inside predicateForWorkouts(activityPredicate:).")
@@ -127,6 +127,8 @@ extension StoreDatabase {
                 EXISTS (SELECT 1 FROM activity_statistics st JOIN types t ON t.id = st.type_id
                         WHERE st.activity_id = a.id AND t.identifier = ? AND \(statisticColumn(statistic)) \(op.sql) ?)
                 """, [identifier, value])
+        case .filter(let filter):
+            return try filter.sql()
         case .constant, .and, .or, .not, .foreign:
             preconditionFailure("handled above")
         }

@@ -253,6 +253,27 @@ enum StoreSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v7: activity goals") { db in
+            try db.execute(sql: """
+                -- The person's daily activity goals (HKActivitySummary): kcal, minutes, hours; NULL: the default.
+                ALTER TABLE workout_profile ADD COLUMN move_goal REAL;
+                ALTER TABLE workout_profile ADD COLUMN exercise_goal REAL;
+                ALTER TABLE workout_profile ADD COLUMN stand_goal REAL;
+                """)
+        }
+        migrator.registerMigration("v8: workout effort relationships") { db in
+            try db.execute(sql: """
+                -- Effort samples related to a workout or one of its activities (HKHealthStore.relateWorkoutEffortSample).
+                -- id is the relationship query's anchor; activity_uuid is NULL for the workout itself.
+                CREATE TABLE workout_effort (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    workout_id INTEGER NOT NULL REFERENCES workouts(sample_id) ON DELETE CASCADE,
+                    activity_uuid BLOB,
+                    sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE
+                );
+                CREATE UNIQUE INDEX workout_effort_unique ON workout_effort(workout_id, IFNULL(activity_uuid, x''), sample_id);
+                """)
+        }
         return migrator
     }
 }
