@@ -62,11 +62,6 @@ func seconds(_ body: () async throws -> Void) async rethrows -> Double {
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-@available(*, deprecated)
-func associate(_ samples: [HKSample], with workout: HKWorkout, in store: HKHealthStore) async throws {
-    try await store.add(samples, to: workout)
-}
-
 // MARK: Data
 
 print("Series benchmark: \(sampleCount) heart-rate samples at 1 Hz in \(workoutCount) workouts of \(perWorkout)")
@@ -87,8 +82,7 @@ let saving = try await seconds {
         let count = min(perWorkout, remaining)
         remaining -= count
         let start = origin + Double(index) * 1.3 * 86_400
-        let workout = HKWorkout(activityType: .running, start: start, end: start + Double(count), workoutEvents: nil,
-                                totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
+        let workout = legacy.workout(activityType: .running, start: start, end: start + Double(count))
         try await store.save(workout)
         var samples: [HKSample] = []
         var rows: [(Double, Double)] = []
@@ -103,7 +97,7 @@ let saving = try await seconds {
             starts.append(time.timeIntervalSinceReferenceDate)
         }
         workoutStarts.append(starts)
-        try await associate(samples, with: workout, in: store)
+        try await legacy.add(samples, to: workout, in: store)
         let batch = rows
         try await raw.write { db in
             let insert = try db.makeStatement(sql: "INSERT INTO bench_heart_rate (start, value) VALUES (?, ?)")
@@ -169,7 +163,7 @@ print(String(format: "  uncondensed sample rows    %7.2f", uncondensed))
 print(String(format: "  condensed series           %7.2f   (%.0fx smaller)", condensed, uncondensed / condensed))
 print(String(format: "  FIT, normal headers        %7.2f   (condensed is %.1fx smaller)", fitNormal, fitNormal / condensed))
 print(String(format: "  FIT, compressed timestamps %7.2f   (condensed is %.1fx smaller)", fitCompressed, fitCompressed / condensed))
-let blobBytes = try await raw.read { db in try Int.fetchOne(db, sql: "SELECT sum(length(points)) FROM quantity_series") ?? 0 }
+let blobBytes = try raw.read { db in try Int.fetchOne(db, sql: "SELECT sum(length(points)) FROM quantity_series") ?? 0 }
 print(String(format: "  (series points alone       %7.2f)", perSample(blobBytes)))
 print(String(format: "  deletion records kept for anchored queries after condensing: %.2f per sample (for 30 days)", perSample(after.tombstones)))
 
@@ -196,3 +190,25 @@ print("\nDaily average heart rate over \(days) days (raw SQL: \(rawDays) days), 
 print(String(format: "  HKStatisticsCollectionQuery (condensed)  %8.1f ms", median(healthKitTimes) * 1000))
 print(String(format: "  SELECT day, avg(value) GROUP BY day      %8.1f ms", median(rawTimes) * 1000))
 print(String(format: "  ratio raw / OpenHealthKit                %8.1fx", median(rawTimes) / median(healthKitTimes)))
+
+/// HealthKit's deprecated `HKWorkout` initializer and `add(_:to:)`, which this benchmark measures on purpose (the way
+/// apps written before HKWorkoutBuilder save workouts and associate samples). Called through a protocol whose
+/// requirements are not deprecated, so the warnings the API carries stay out of the build.
+protocol LegacyWorkoutAPI: Sendable {
+    static func workout(activityType: HKWorkoutActivityType, start: Date, end: Date) -> HKWorkout
+    static func add(_ samples: [HKSample], to workout: HKWorkout, in store: HKHealthStore) async throws
+}
+
+enum Legacy: LegacyWorkoutAPI {
+    @available(*, deprecated, message: "measures HealthKit's deprecated API on purpose")
+    static func workout(activityType: HKWorkoutActivityType, start: Date, end: Date) -> HKWorkout {
+        HKWorkout(activityType: activityType, start: start, end: end)
+    }
+
+    @available(*, deprecated, message: "measures HealthKit's deprecated API on purpose")
+    static func add(_ samples: [HKSample], to workout: HKWorkout, in store: HKHealthStore) async throws {
+        try await store.add(samples, to: workout)
+    }
+}
+
+var legacy: any LegacyWorkoutAPI.Type { Legacy.self }

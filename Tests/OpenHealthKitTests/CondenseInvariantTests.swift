@@ -49,7 +49,7 @@ import Testing
             energyTime += length + (n % 11 == 0 ? 3 : 0)
         }
         let end = t0 + max(time, energyTime) + 30
-        let workout = HKWorkout(activityType: .running, start: t0, end: end, workoutEvents: nil, totalEnergyBurned: nil,
+        let workout = legacy.workout(activityType: .running, start: t0, end: end, workoutEvents: nil, totalEnergyBurned: nil,
                                 totalDistance: nil, metadata: nil)
         try await store.save(workout)
         try await store.associate(own, with: workout)
