@@ -53,6 +53,7 @@ let package = Package(
             dependencies: [
                 "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Reproducible physiological models that write the fixtures in fixtures/ (and the benchmark's).

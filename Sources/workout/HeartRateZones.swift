@@ -1,0 +1,64 @@
+import Foundation
+import OpenHealthKit
+
+/// The heart-rate zones the tool shows: by default the person's zones from the store (their own if set, else the
+/// system zones: heart-rate reserve at 60/70/80/90 %, as `HKHealthStore.preferredWorkoutZoneConfiguration(for:)`
+/// gives them, the same zones the builder times a workout in); with `--max-heart-rate`/`--resting-heart-rate`, the
+/// same heart-rate-reserve rule on those numbers. Zone names follow Apple's: Z1 is the lowest (index 0).
+struct HeartRateZones: Sendable {
+    /// Upper thresholds in bpm, ascending: zone i covers [boundaries[i-1], boundaries[i]).
+    var boundaries: [Double]
+    var label: String
+    /// Whether these are the store's zones, the ones the builder timed the workout in (`zoneGroup(for:)`).
+    var fromStore = false
+
+    /// These zones as a configuration, to time a workout in with `HKHealthStore.zoneGroup(of:configuration:)`.
+    func configuration() throws -> HKWorkoutZoneConfiguration {
+        try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
+                                       zoneBoundaries: boundaries.map { HKQuantity(unit: .count().unitDivided(by: .minute()), doubleValue: $0) })
+    }
+
+    static let reserveFractions = [0.6, 0.7, 0.8, 0.9]
+
+    init(boundaries: [Double], label: String) {
+        self.boundaries = boundaries
+        self.label = label
+    }
+
+    /// Heart-rate-reserve zones from a maximum and a resting heart rate.
+    init(maximum: Double, resting: Double) {
+        self.init(boundaries: Self.reserveFractions.map { resting + $0 * (maximum - resting) },
+                  label: "heart-rate-reserve zones at 60/70/80/90 % (max \(Int(maximum)), rest \(Int(resting)) bpm; OpenHealthKit's percentages)")
+    }
+
+    /// The zones to show: overrides when given, else the store's preferred heart-rate zones.
+    static func resolve(store: HKHealthStore, maximum: Double?, resting: Double?) async throws -> HeartRateZones {
+        if maximum != nil || resting != nil {
+            return HeartRateZones(maximum: maximum ?? 180, resting: resting ?? 72)
+        }
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        guard let configuration = try await store.preferredWorkoutZoneConfiguration(for: HKQuantityType(.heartRate)) else {
+            return HeartRateZones(maximum: 180, resting: 72)
+        }
+        let boundaries = configuration.zones.dropLast().compactMap { $0.maximum?.doubleValue(for: bpm) }
+        let origin = configuration.source == .user ? "your own heart-rate zones" : "system heart-rate zones (heart-rate reserve at 60/70/80/90 %, OpenHealthKit's percentages; set yours with `workout profile`)"
+        var zones = HeartRateZones(boundaries: boundaries, label: origin)
+        zones.fromStore = true
+        return zones
+    }
+
+    var count: Int { boundaries.count + 1 }
+    var indices: Range<Int> { 0 ..< count }
+    func name(_ zone: Int) -> String { "Z\(zone + 1)" }
+
+    func range(of zone: Int) -> String {
+        let bounds = boundaries.map { Int($0.rounded()) }
+        if zone == 0 { return "< \(bounds[0])" }
+        if zone == count - 1 { return "≥ \(bounds[zone - 1])" }
+        return "\(bounds[zone - 1])–\(bounds[zone] - 1)"
+    }
+
+    /// A heart-rate scale that shows every zone.
+    var low: Double { (boundaries.first ?? 100) - 25 }
+    var high: Double { (boundaries.last ?? 180) + 20 }
+}
