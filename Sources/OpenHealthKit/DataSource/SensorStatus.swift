@@ -71,12 +71,16 @@ final class SensorStatusTracker: Sendable {
     private let contact = Atomic<UInt8>(0)
     /// -1 unknown, else percent.
     private let battery = Atomic<Int>(-1)
+    /// Whether a reading arrived since the last connection event: a sensor that never reports its connection (a
+    /// scripted one, a fixture recorded without connection events) is connected once it delivers.
+    private let delivering = Atomic<Bool>(false)
 
     init(sensor: any Sensor) {
         self.sensor = sensor
     }
 
     func observe(_ event: SensorEvent) {
+        if case .reading = event.kind, !delivering.load(ordering: .relaxed) { delivering.store(true, ordering: .relaxed) }
         switch event.kind {
         case .reading(.heartRate(let reading)):
             let value: UInt8
@@ -91,7 +95,10 @@ final class SensorStatusTracker: Sendable {
         case .reading:
             return
         case .connection(let connection):
-            state.withLock { $0.apply(connection, at: event.timestamp) }
+            state.withLock {
+                $0.apply(connection, at: event.timestamp)
+                delivering.store(false, ordering: .relaxed)
+            }
         }
     }
 
@@ -100,7 +107,9 @@ final class SensorStatusTracker: Sendable {
         let contact = contact.load(ordering: .relaxed)
         let battery = battery.load(ordering: .relaxed)
         var shown = connection
-        if case .connecting(let attempt) = connection { shown = .connecting(attempt: max(attempt, 1)) }
+        if case .connecting(let attempt) = connection {
+            shown = delivering.load(ordering: .relaxed) ? .connected : .connecting(attempt: max(attempt, 1))
+        }
         return HKSensorStatus(
             identifier: sensor.identifier, name: sensor.name, capabilities: sensor.capabilities, connection: shown,
             batteryPercent: battery < 0 ? nil : battery, skinContact: contact == 0 ? nil : contact == 1,
