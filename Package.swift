@@ -123,6 +123,11 @@ let package = Package(
         // Test helpers shared by the test targets (a manual clock).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "BluetoothLETests", dependencies: ["ByteCoding", "BluetoothLE", "TestSupport"]),
+        // The `workout` tool: its views on a virtual clock, and the built tool run in child processes (whole transcripts).
+        .testTarget(
+            name: "WorkoutCommandTests",
+            dependencies: ["workout", "OpenHealthKit", "FitnessSensors", "BlueZTransport", "TestSupport"]
+        ),
         .testTarget(
             name: "BlueZTransportTests",
             dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport",

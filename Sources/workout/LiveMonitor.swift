@@ -132,20 +132,22 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
         return lock.withLock {
             for status in statuses {
                 let isLost: Bool
+                var since = now
                 switch status.connection {
-                case .lost, .reconnecting: isLost = true
+                case .lost(let date, _), .reconnecting(let date, _):
+                    isLost = true
+                    since = date
                 case .connected: isLost = false
                 case .connecting: continue
                 }
-                if let was = lost[status.identifier], was != isLost {
-                    pending.append((now, "\(status.name) \(isLost ? "lost" : "back")"))
-                } else if lost[status.identifier] == nil, isLost {
-                    pending.append((now, "\(status.name) lost"))
+                // A loss is dated when it began; a return when it is seen.
+                if lost[status.identifier] ?? false != isLost {
+                    pending.append((since, "\(status.name) \(isLost ? "lost" : "back")"))
                 }
                 lost[status.identifier] = isLost
             }
             defer { pending.removeAll() }
-            return pending.map { "\(Format.duration(max(0, $0.0.timeIntervalSince(start))))  \($0.1)" }
+            return pending.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element).map { "\(Format.duration(max(0, $0.0.timeIntervalSince(start))))  \($0.1)" }
         }
     }
 }

@@ -39,7 +39,7 @@ enum WorkoutSummary {
         }
         let malformed = sensors.reduce(0) { $0 + $1.malformedNotifications }
         row("skipped", "\(malformed) malformed notification\(malformed == 1 ? "" : "s")")
-        return lines
+        return lines.map { line in String(line.reversed().drop(while: { $0 == " " }).reversed()) }
     }
 
     /// Time in heart-rate zones: the workout's zone groups as saved, per activity (and for the whole workout when

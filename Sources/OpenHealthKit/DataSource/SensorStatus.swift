@@ -96,6 +96,8 @@ final class SensorStatusTracker: Sendable {
             return
         case .connection(let connection):
             state.withLock {
+                // A sensor that delivered without saying it connected was connected.
+                if case .connecting = $0.connection, delivering.load(ordering: .relaxed) { $0.connection = .connected }
                 $0.apply(connection, at: event.timestamp)
                 delivering.store(false, ordering: .relaxed)
             }
