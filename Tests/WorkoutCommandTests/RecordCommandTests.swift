@@ -1,4 +1,5 @@
 import Foundation
+import BlueZTransport
 import Glibc
 import OpenHealthKit
 import Testing
@@ -80,6 +81,53 @@ import Testing
         #expect(try Tool.run(["list", "--store", store]).stdout.split(separator: "\n").count == 2)
     }
 
+    /// A second Ctrl-C while the workout is being saved ends the process at once, and nothing is lost: either the
+    /// save had finished, or the store's journal holds the workout and `workout recover --finish` saves it.
+    @Test func aSecondCtrlCWhileSavingLosesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let socket = directory.file("strap.sock")
+        let (peripheral, _) = try PeripheralCommandTests.startPeripheral(["--profile", "heart-rate", "--listen", socket])
+        defer { if peripheral.isRunning { peripheral.terminate() } }
+        let store = directory.file("twice.sqlite")
+        let record = Process()
+        record.executableURL = Tool.url
+        record.arguments = ["record", "--sensor", "unix:\(socket)", "--store", store]
+        let output = Pipe()
+        record.standardOutput = output
+        record.standardError = FileHandle.nullDevice
+        try record.run()
+        defer { if record.isRunning { record.terminate() } }
+        var seen = ""
+        func read(until text: String) {
+            let deadline = Date().addingTimeInterval(15)
+            while !seen.contains(text), Date() < deadline {
+                let data = output.fileHandleForReading.availableData
+                if data.isEmpty { return }
+                seen += String(decoding: data, as: UTF8.self)
+            }
+        }
+        // Piped, the first zone update is an event line: heart rate was collected.
+        read(until: "  zone Z")
+        #expect(seen.contains("  zone Z"), "\(seen)")
+        kill(record.processIdentifier, SIGINT)
+        read(until: "Saving…")
+        kill(record.processIdentifier, SIGINT)
+        record.waitUntilExit()
+        let list = try Tool.run(["list", "--store", store])
+        if record.terminationReason == .uncaughtSignal {
+            let recover = try Tool.run(["recover", "--finish", "--store", store])
+            #expect(recover.status == 0, "\(recover.stderr)")
+            #expect(recover.stdout.contains("Saved as workout "), "\(recover.stdout)")
+        } else {
+            #expect(record.terminationStatus == 0)
+            #expect(list.stdout.contains("cycling"))
+        }
+        let after = try Tool.run(["list", "--store", store])
+        #expect(after.stdout.split(separator: "\n").count == 2, "one workout: \(after.stdout)")
+        kill(peripheral.processIdentifier, SIGINT)
+        peripheral.waitUntilExit()
+    }
+
     /// Permanent failures are one sentence naming the fix, exit 1, before a session starts (no store is created).
     @Test func permanentFailuresAreOneSentenceBeforeAnythingStarts() throws {
         let directory = try TemporaryDirectory()
@@ -96,6 +144,12 @@ import Testing
             #expect(result.status == 1)
             #expect(result.stderr == message)
             #expect(result.stdout == "")
+        }
+        if (try? BluetoothAdapters.list())?.isEmpty == true {
+            let bluetooth = try Tool.run(["record", "--sensor", "AA:BB:CC:DD:EE:FF", "--store", store])
+            #expect(bluetooth.status == 1)
+            #expect(bluetooth.stderr == "workout: No Bluetooth adapter is present (or this kernel has no Bluetooth); plug one in, "
+                    + "`rfkill unblock bluetooth`, or record from a simulated sensor with --sensor unix:PATH.\n")
         }
         let malformed = try Tool.run(["record", "--sensor", "AA:BB:CC", "--store", store])
         #expect(malformed.status == 1)
