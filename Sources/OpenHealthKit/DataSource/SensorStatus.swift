@@ -141,8 +141,9 @@ extension SensorStatusTracker.State {
         case (.disconnected(let reason), .connected):
             dropouts += 1
             connection = .lost(since: date, reason: reason)
-        case (.disconnected(let reason), .reconnecting(let since, _)):
-            connection = .lost(since: since, reason: reason)
+        case (.disconnected, .reconnecting):
+            // That attempt failed; the next one counts on (the reason is kept as the problem).
+            break
         case (.disconnected(let reason), .lost(let since, _)):
             connection = .lost(since: since, reason: reason)
         case (.disconnected, .connecting):
