@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (swiftc -sanitize=fuzzer) for the ATT decoder, the HCI event decoder
-# and each GATT profile decoder, and runs each for RUNS executions (default 1,000,000).
+# Builds the libFuzzer targets (swiftc -sanitize=fuzzer) for the ATT decoder, the HCI event decoder,
+# each GATT profile decoder and the FIT file decoder, and runs each for RUNS executions (default 1,000,000).
 #
 #   Fuzz/run.sh                 build and run every target
 #   RUNS=10000000 Fuzz/run.sh   longer runs
@@ -11,6 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-1000000}
+# Let a Swift trap reach libFuzzer, which writes the crashing input; the Swift runtime's backtracer would stop first.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 OUT=.build/fuzz
 mkdir -p "$OUT"
 
@@ -27,22 +29,30 @@ if [ ! -f "$OUT/libBluetoothLE.a" ] || [ -n "$(find Sources/ByteCoding Sources/F
         -emit-module-path "$OUT/BluetoothLE.swiftmodule" -o "$OUT/libBluetoothLE.a" \
         $(find Sources/BluetoothLE -name '*.swift')
 fi
+if [ ! -f "$OUT/libFITFile.a" ] || [ -n "$(find Sources/ByteCoding Sources/FITFile -newer "$OUT/libFITFile.a" -name '*.swift' | head -1)" ]; then
+    echo "building instrumented FITFile" >&2
+    swiftc -module-name FITFile -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer -I "$OUT" \
+        -emit-module-path "$OUT/FITFile.swiftmodule" -o "$OUT/libFITFile.a" \
+        $(find Sources/FITFile -name '*.swift')
+fi
 
 profiles=(heart-rate-measurement cycling-power-measurement csc-measurement battery-level body-sensor-location
           sensor-location cycling-power-feature csc-feature device-information)
-all=(att hci-event "${profiles[@]}")
+all=(att hci-event fit "${profiles[@]}")
 targets=("${@:-${all[@]}}")
 
 for target in "${targets[@]}"; do
     case "$target" in
         att) sources=(Fuzz/ATTPDUFuzz.swift); flags=() ;;
         hci-event) sources=(Fuzz/HCIEventFuzz.swift); flags=() ;;
+        fit) sources=(Fuzz/FITFuzz.swift); flags=() ;;
         *) sources=(Fuzz/ProfileFuzz.swift); flags=(-D "FUZZ_$(echo "$target" | tr 'a-z-' 'A-Z_')") ;;
     esac
     binary="$OUT/fuzz-$target"
-    swiftc -parse-as-library -O -sanitize=fuzzer -I "$OUT" -L "$OUT" -lBluetoothLE -lFitnessSensors -lByteCoding \
+    swiftc -parse-as-library -O -sanitize=fuzzer -I "$OUT" -L "$OUT" -lBluetoothLE -lFitnessSensors -lFITFile -lByteCoding \
         ${flags[@]+"${flags[@]}"} "${sources[@]}" -o "$binary"
     mkdir -p "$OUT/corpus/$target" "$OUT/artifacts/$target"
+    if [ -d "Fuzz/seeds/$target" ]; then cp -n Fuzz/seeds/$target/* "$OUT/corpus/$target/"; fi
     echo "== $target: $RUNS runs" >&2
     "$binary" -runs="$RUNS" -max_len=600 -artifact_prefix="$OUT/artifacts/$target/" -print_final_stats=1 \
         "$OUT/corpus/$target" 2>&1 | grep -E "^(Done|stat::number_of_executed_units|stat::average_exec_per_sec|#[0-9]+ *DONE)|ERROR|SUMMARY|cov:" | tail -4

@@ -155,8 +155,8 @@ struct ChartPoint {
     var start: Date
     var value: Double
 
-    /// Longer silences than this are drawn as gaps (the hold of a reading, as `NormalizedPower.maximumHold`).
-    static let hold: TimeInterval = NormalizedPower.maximumHold
+    /// Longer silences than this are drawn as gaps (the hold of a reading, as `NormalizedPower.hold`).
+    static let hold: TimeInterval = NormalizedPower.hold
 
     /// The workout's samples of `identifier` in time order, in `unit`.
     static func points(_ identifier: HKQuantityTypeIdentifier, unit: HKUnit, of workout: HKWorkout,

@@ -7,7 +7,9 @@ import OpenHealthKit
 enum WorkoutSummary {
     static let bpm = HKUnit.count().unitDivided(by: .minute())
 
-    static func lines(_ workout: HKWorkout, store: HKHealthStore, sensors: [HKSensorStatus]) async throws -> [String] {
+    /// - Parameter skipped: what the `skipped` line says; by default the sensors' malformed notifications.
+    static func lines(_ workout: HKWorkout, store: HKHealthStore, sensors: [HKSensorStatus],
+                      skipped: String? = nil) async throws -> [String] {
         var lines = ["Saved workout \(workout.uuid.uuidString) (\(workout.workoutActivityType.name)) to \(store.databasePath ?? "the store")."]
         func row(_ label: String, _ value: String) { lines.append("  " + pad(label, 16) + value) }
         row("moving time", Format.duration(workout.duration))
@@ -23,7 +25,7 @@ enum WorkoutSummary {
         }
         let power = workout.statistics(for: HKQuantityType(.cyclingPower))
         if let average = power?.averageQuantity()?.doubleValue(for: .watt()), let maximum = power?.maximumQuantity()?.doubleValue(for: .watt()) {
-            let normalized = try await store.normalizedPower(of: workout)?.doubleValue(for: .watt())
+            let normalized = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt())
             row("power", "average \(whole(average)), max \(whole(maximum)), normalized \(normalized.map(whole) ?? "–") W")
         } else {
             row("power", "–")
@@ -38,7 +40,7 @@ enum WorkoutSummary {
                 + "\(Format.duration(without)) without data")
         }
         let malformed = sensors.reduce(0) { $0 + $1.malformedNotifications }
-        row("skipped", "\(malformed) malformed notification\(malformed == 1 ? "" : "s")")
+        row("skipped", skipped ?? "\(malformed) malformed notification\(malformed == 1 ? "" : "s")")
         return lines.map { line in String(line.reversed().drop(while: { $0 == " " }).reversed()) }
     }
 

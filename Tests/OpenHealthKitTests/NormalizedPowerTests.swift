@@ -14,24 +14,22 @@ import Testing
         #expect(NormalizedPower.normalized(samples(Array(repeating: 200, count: 20))) == nil, "under 30 s")
     }
 
-    /// 30 s at 100 W then 30 s at 300 W, 1 Hz. The readings' 5 s hold adds 4 more seconds at 300 W after the last
-    /// one. Computed independently (Python): the 30 s means of the 64-value series from the 30th value on, their 4th
-    /// powers averaged, 4th root.
+    /// 30 s at 100 W then 30 s at 300 W, 1 Hz. Computed independently (Python): the 30 s means of the 60-value
+    /// series from the 30th value on, their 4th powers averaged, 4th root.
     @Test func stepChangeMatchesAnIndependentComputation() throws {
         let series = NormalizedPower.perSecond(samples(Array(repeating: 100, count: 30) + Array(repeating: 300, count: 30)))
-        #expect(series.count == 64)
-        #expect(series == Array(repeating: 100, count: 30) + Array(repeating: 300, count: 34))
-        // v = [100]*30 + [300]*34; w = [mean(v[i-29:i+1]) for i in 29..63]; (mean(w^4))^0.25 = 236.3179…
+        #expect(series == Array(repeating: 100, count: 30) + Array(repeating: 300, count: 30))
+        // v = [100]*30 + [300]*30; w = [mean(v[i-29:i+1]) for i in 29..59]; (mean(w^4))^0.25 = 223.0695…
         let np = try #require(NormalizedPower.normalized(perSecond: series))
-        #expect(abs(np - 236.31792) < 0.001, "\(np)")
+        #expect(abs(np - 223.06949) < 0.001, "\(np)")
     }
 
     /// A silence longer than a reading holds is left out, as are paused seconds: readings at 0…9 s and 20…29 s
-    /// cover 0–13 and 20–33 (each holds ≤ 5 s), 28 seconds; a pause over [3, 6) removes 3 of them.
+    /// cover 0–14 (the reading at 9 s holds to 14 s) and 20–29, 25 seconds; a pause over [3, 6) removes 3 of them.
     @Test func dropoutsAndPausesAreLeftOut() {
         let power = samples(Array(repeating: 150, count: 10)) + samples(Array(repeating: 150, count: 10), from: 20)
-        #expect(NormalizedPower.perSecond(power).count == 28)
-        #expect(NormalizedPower.perSecond(power, pauses: [DateInterval(start: t0 + 3, end: t0 + 6)]).count == 25)
+        #expect(NormalizedPower.perSecond(power).count == 25)
+        #expect(NormalizedPower.perSecond(power, pauses: [DateInterval(start: t0 + 3, end: t0 + 6)]).count == 22)
     }
 
     @Test func trailingAverageCoversTheWindowAndForgetsOldValues() {

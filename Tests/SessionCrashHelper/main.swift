@@ -11,7 +11,7 @@
 import FitnessSensors
 import Foundation
 import OpenHealthKit
-import TestSupport
+import OpenHealthKitTesting
 
 func report(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
@@ -27,7 +27,7 @@ guard CommandLine.arguments.count == 2 else {
     exit(2)
 }
 let wall = Wall()
-let monotonic = ManualClock()
+let monotonic = TestClock()
 let store = try HKHealthStore(databasePath: CommandLine.arguments[1], clientIdentifier: "crash-test",
                               clocks: LiveClocks(wall: { wall.now }, monotonic: monotonic))
 let heartRate = HKQuantityType(.heartRate)

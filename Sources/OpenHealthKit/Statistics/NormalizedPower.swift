@@ -3,10 +3,10 @@ import Foundation
 /// Normalized power (Coggan): the power a steady effort of the same physiological cost would have taken.
 ///
 /// The rule, step by step (the reference formula NP = (mean(P30(t)⁴))^¼ over t ≥ 30 s):
-/// 1. Resample to 1 Hz from the first sample: second `s` takes the value of the latest sample starting at or before
-///    it. A sample with a duration covers its span; a zero-length reading holds until the next one, at most
-///    ``maximumHold`` (5 s). A second no sample covers is a dropout and a second inside a pause is not ridden:
-///    both are left out (missing, not zero), as the statistics treat silences.
+/// 1. Resample to 1 Hz from the first sample to the last: second `s` takes the value of the latest sample starting
+///    at or before it. A sample with a duration covers its span; a zero-length reading holds until the next one, at
+///    most ``hold`` (5 s). A second no sample covers is a dropout and a second inside a pause is not ridden: both are
+///    left out (missing, not zero), as the statistics treat silences.
 /// 2. P30: the trailing mean of the last 30 of those seconds.
 /// 3. NP: the fourth root of the mean of P30⁴, from the 30th second on. Fewer than 30 seconds give nil.
 ///
@@ -16,7 +16,7 @@ import Foundation
 /// OpenHealthKit extension: HealthKit has no normalized power. Pure: no clock, no store.
 public enum NormalizedPower {
     /// How long a zero-length power reading stands for at most.
-    public static let maximumHold: TimeInterval = 5
+    public static let hold: TimeInterval = 5
     /// The rolling window, in seconds.
     public static let window = 30
 
@@ -41,17 +41,16 @@ public enum NormalizedPower {
     public static func perSecond(_ samples: [Sample], pauses: [DateInterval] = []) -> [Double] {
         let sorted = samples.sorted { $0.start < $1.start }
         guard let first = sorted.first, let lastStart = sorted.last?.start else { return [] }
-        let lastEnd = max(sorted.map(\.end).max() ?? lastStart, lastStart.addingTimeInterval(maximumHold))
+        let lastEnd = sorted.map(\.end).max() ?? lastStart
         var values: [Double] = []
+        values.reserveCapacity(Int(max(lastStart, lastEnd).timeIntervalSince(first.start)) + 1)
         var index = 0
         var second = first.start
-        while second < lastEnd {
+        while second <= lastStart || second < lastEnd {
             while index + 1 < sorted.count, sorted[index + 1].start <= second { index += 1 }
             let sample = sorted[index]
-            let nextStart = index + 1 < sorted.count ? sorted[index + 1].start : Date.distantFuture
-            let coverageEnd = min(sample.end > sample.start ? sample.end : sample.start.addingTimeInterval(maximumHold), nextStart)
-            let paused = pauses.contains { $0.start <= second && second < $0.end }
-            if second < coverageEnd, !paused { values.append(sample.watts) }
+            let covered = sample.end > sample.start ? second < sample.end : second.timeIntervalSince(sample.start) <= hold
+            if covered, !pauses.contains(where: { $0.start <= second && second < $0.end }) { values.append(sample.watts) }
             second = second.addingTimeInterval(1)
         }
         return values
@@ -75,6 +74,11 @@ public enum NormalizedPower {
     public static func normalized(_ samples: [Sample], pauses: [DateInterval] = []) -> Double? {
         normalized(perSecond: perSecond(samples, pauses: pauses))
     }
+
+    /// Normalized power in watts of zero-length readings `(date, watts)`; nil below 30 s of data.
+    public static func watts(_ readings: [(date: Date, watts: Double)]) -> Double? {
+        normalized(readings.map { Sample(start: $0.date, watts: $0.watts) })
+    }
 }
 
 extension HKHealthStore {
@@ -83,7 +87,7 @@ extension HKHealthStore {
     /// samples starting in it (a lap, an activity).
     ///
     /// OpenHealthKit extension.
-    public func normalizedPower(of workout: HKWorkout, during interval: DateInterval? = nil) async throws -> HKQuantity? {
+    public func normalizedPower(for workout: HKWorkout, during interval: DateInterval? = nil) async throws -> HKQuantity? {
         var predicate: NSPredicate = HKQuery.predicateForObjects(from: workout)
         if let interval {
             predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [
