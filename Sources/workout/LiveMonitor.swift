@@ -26,7 +26,7 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
     private var zone: Int?
     private var collected = false
     private var pending: [(Date, String)] = []
-    private var seenEvents = 0
+    private var seenEvents: Set<String> = []
     private var lapsSeen = 0
     private var lost: [String: Bool] = [:]
 
@@ -66,9 +66,13 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
     }
 
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {
+        // The builder keeps its events in date order, and a lap spans back to the previous one: new events are
+        // found by what they are, not by where they are in the list.
         let events = workoutBuilder.workoutEvents
         lock.withLock {
-            for event in events.dropFirst(seenEvents) {
+            for event in events {
+                let key = "\(event.type.rawValue) \(event.dateInterval.start.timeIntervalSinceReferenceDate) \(event.dateInterval.end.timeIntervalSinceReferenceDate)"
+                guard seenEvents.insert(key).inserted else { continue }
                 switch event.type {
                 case .pause: pending.append((event.dateInterval.start, "paused"))
                 case .resume: pending.append((event.dateInterval.start, "resumed"))
@@ -78,7 +82,6 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
                 default: continue
                 }
             }
-            seenEvents = events.count
         }
     }
 
