@@ -27,6 +27,7 @@ extension Workout {
         @Argument(help: ArgumentHelp("The fixture (JSON Lines; see fixtures/FORMAT.md).", valueName: "FILE")) var file: String
         @Option(help: ArgumentHelp("Fixture seconds per real second (1 is real time).", valueName: "N")) var speed: Double = 1
         @Flag(help: "Replay as fast as possible on a virtual clock.") var instant = false
+        @Flag(help: "Print the library's log messages to standard error.") var verbose = false
         @Option(help: ArgumentHelp("Show zones from this maximum heart rate instead of your stored zones.", valueName: "BPM"))
         var maxHeartRate: Double?
         @Option(help: ArgumentHelp("Show zones from this resting heart rate instead of your stored zones.", valueName: "BPM"))
@@ -38,6 +39,7 @@ extension Workout {
         }
 
         func run() async throws {
+            CommandLog.bootstrap(verbose: verbose)
             try await reportingErrors {
                 // The fixture is checked to its end before the store is opened: a bad file writes nothing.
                 let summary = try FixtureSummary.scan(path: file)
