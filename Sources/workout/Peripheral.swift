@@ -18,6 +18,7 @@ extension Workout {
                 Example:
                   workout peripheral --profile heart-rate --listen /tmp/strap.sock &
                   workout pair unix:/tmp/strap.sock
+                  workout peripheral --profile cycling-power --listen /tmp/trainer.sock --dropout 60:10 --battery 15
                 """
         )
 

@@ -10,16 +10,11 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Record a live workout from the paired sensors (and any --sensor); q or Ctrl-C ends and saves it.",
             discussion: """
-                On a terminal a live view is redrawn in place (moving time, heart rate, power, cadence, speed,
-                the heart-rate zone and the time in each, laps, and a status line per sensor); space pauses and
-                resumes, l marks a lap, q or Ctrl-C ends and saves (a second Ctrl-C while saving quits at once:
-                the store's journal keeps the workout and `workout recover` offers it). Piped, it prints one
-                line a minute and one per event. A recording in which nothing was collected is not saved
-                (exit 1) unless --keep-empty.
+                On a terminal a live view is redrawn in place (moving time, heart rate, power, cadence, speed, the heart-rate zone and the time in each, laps, and a status line per sensor); space pauses and resumes, l marks a lap, q or Ctrl-C ends and saves (a second Ctrl-C while saving quits at once: the store's journal keeps the workout and `workout recover` offers it). Piped, it prints one line a minute and one per event. A recording in which nothing was collected is not saved (exit 1) unless --keep-empty.
 
                 Example:
                   workout record --activity cycling --sensor unix:/tmp/power.sock
-                  workout record --activity running --save-fixture run.jsonl   also keep the raw notifications
+                  workout record --activity running --save-fixture run.jsonl
                 """
         )
 
