@@ -67,18 +67,6 @@ final class LiveDisplay: @unchecked Sendable {
         }
     }
 
-    /// Prints a line above the live block (a message while recording), keeping the block below it.
-    func message(_ line: String) {
-        lock.withLock {
-            if terminal, drawnLines > 0 {
-                write("\u{1B}[\(drawnLines)A\r\u{1B}[J" + line + "\n")
-                drawnLines = 0
-            } else {
-                write(line + "\n")
-            }
-        }
-    }
-
     private func draw(_ lines: [String]) {
         var output = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
         for line in lines { output += "\r\u{1B}[2K" + line + "\n" }
