@@ -60,6 +60,7 @@ let package = Package(
             dependencies: [
                 "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "WorkoutImport", "FITFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Reproducible physiological models that write the fixtures in fixtures/ (and the benchmark's).
@@ -142,6 +143,11 @@ let package = Package(
         .testTarget(name: "OpenHealthKitTestingTests",
                     dependencies: ["OpenHealthKitTesting", "OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         .testTarget(name: "BluetoothLETests", dependencies: ["ByteCoding", "BluetoothLE", "TestSupport"]),
+        // The `workout` tool: its views on a virtual clock, and the built tool run in child processes (whole transcripts).
+        .testTarget(
+            name: "WorkoutCommandTests",
+            dependencies: ["workout", "OpenHealthKit", "FitnessSensors", "BlueZTransport", "TestSupport"]
+        ),
         .testTarget(
             name: "BlueZTransportTests",
             dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport", "OpenHealthKit",

@@ -37,7 +37,6 @@ extension Workout {
                 let store = try await options.open()
                 try await store.requestAuthorization(toShare: WorkoutImporter.shareTypes,
                                                      read: Set(WorkoutImporter.shareTypes.map { $0 as HKObjectType }))
-                let zones = try await HeartRateZones.resolve(store: store, maximum: nil, resting: nil)
                 var printed = false
                 for file in files {
                     do {
@@ -54,7 +53,7 @@ extension Workout {
                         if let damage = imported.damage {
                             skipped = "\(damage.bytesLost) bytes from byte offset \(damage.offset) on, lost: \(damage.reason)"
                         }
-                        try await printReplaySummary(workout, store: store, zones: zones, skipped: skipped)
+                        print(try await WorkoutSummary.lines(workout, store: store, sensors: [], skipped: skipped).joined(separator: "\n"))
                     } catch let error as ImportError {
                         failures += 1
                         FileHandle.standardError.write(Data("workout: \(error.description)\n".utf8))

@@ -51,11 +51,7 @@ struct StoreOptions: ParsableArguments {
     func open() async throws -> HKHealthStore {
         let path = store ?? HKHealthStore.defaultStorePath
         let healthStore = try HKHealthStore(databasePath: path, clientIdentifier: "workout")
-        let types: Set<HKSampleType> = [
-            .workoutType(), HKQuantityType(.heartRate), HKQuantityType(.activeEnergyBurned),
-            HKQuantityType(.distanceWalkingRunning), HKQuantityType(.distanceCycling), HKQuantityType(.cyclingPower),
-            HKQuantityType(.cyclingCadence), HKQuantityType(.cyclingSpeed), HKSeriesType.heartbeat(),
-        ]
+        let types = HKLiveWorkoutDataSource.collectableTypes
         try await healthStore.requestAuthorization(toShare: types,
                                                    read: Set(types.map { $0 as HKObjectType } + [HKObjectType.activitySummaryType()]))
         return healthStore

@@ -80,7 +80,8 @@ import TestSupport
         await clock.waitForSleepers(1)
 
         let process = Process()
-        process.executableURL = CommandLineTests.tool
+        process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("workout")
         process.arguments = ["demo", "--store", path]
         process.standardOutput = FileHandle.nullDevice
         // Wait for the child without blocking a thread of the concurrency pool.
