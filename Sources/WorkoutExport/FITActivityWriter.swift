@@ -80,20 +80,8 @@ public enum FITActivityWriter {
         timerEvent(&out, at: end, type: 4)
 
         // Laps, then sessions.
-        let sessions = data.sessions.isEmpty
-            ? [data.summary(of: DateInterval(start: data.start, end: data.end), activityType: data.activityType, locationType: data.locationType)]
-            : data.sessions
-        var laps: [(WorkoutExportData.Summary, session: Int)] = []
-        for (index, session) in sessions.enumerated() {
-            let inside = data.laps.filter { $0.start >= session.interval.start && $0.start < session.interval.end }
-            if inside.isEmpty {
-                laps.append((session, index))
-            } else {
-                for lap in inside {
-                    laps.append((data.summary(of: lap, activityType: session.activityType, locationType: session.locationType), index))
-                }
-            }
-        }
+        let sessions = data.sessionsOrWhole
+        let laps = data.lapSummaries(sessions)
         for (index, (lap, _)) in laps.enumerated() {
             var fields = summaryFields(lap, data: data)
             fields.append(("event", .raw(9)))

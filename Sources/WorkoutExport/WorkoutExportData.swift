@@ -116,4 +116,27 @@ public struct WorkoutExportData: Sendable {
                        maximumSpeed: speed.1, normalizedPower: NormalizedPower.watts(powerReadings),
                        timeInHeartRateZones: nil)
     }
+
+    /// The sessions to write: ``sessions``, or one computed from the records over the whole workout.
+    public var sessionsOrWhole: [Summary] {
+        sessions.isEmpty ? [summary(of: DateInterval(start: start, end: end), activityType: activityType, locationType: locationType)]
+            : sessions
+    }
+
+    /// The laps to write, each with the index of its session: the lap events inside each session, or the session
+    /// itself when it has none.
+    public func lapSummaries(_ sessions: [Summary]) -> [(Summary, session: Int)] {
+        var laps: [(Summary, session: Int)] = []
+        for (index, session) in sessions.enumerated() {
+            let inside = self.laps.filter { $0.start >= session.interval.start && $0.start < session.interval.end }
+            if inside.isEmpty {
+                laps.append((session, index))
+            } else {
+                for lap in inside {
+                    laps.append((summary(of: lap, activityType: session.activityType, locationType: session.locationType), index))
+                }
+            }
+        }
+        return laps
+    }
 }

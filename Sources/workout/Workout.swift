@@ -18,6 +18,7 @@ struct Workout: AsyncParsableCommand {
               workout replay fixtures/run-45min.jsonl --instant
                                                 replay a recorded workout and save it
               workout import ride.fit           import a FIT or TCX file
+              workout export 3F2A --format fit  export a workout to FIT, TCX or GPX
               workout fixture ride.fit -o ride.jsonl
                                                 turn a FIT ride into a fixture to replay
               workout list                      list the workouts in the store
@@ -36,7 +37,7 @@ struct Workout: AsyncParsableCommand {
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, Replay.self, Import.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, Profile.self, Zones.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
+        subcommands: [Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, Profile.self, Zones.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
     )
 
 }
