@@ -213,6 +213,18 @@ enum StoreSchema {
                 );
                 """)
         }
+        // Issue 17 (branch export): numbered after main's last, v5. Branch store-truth adds migrations too; the
+        // lead reconciles the numbers when merging.
+        migrator.registerMigration("v6: workout routes") { db in
+            try db.execute(sql: """
+                -- The locations of workout route samples (WorkoutRouteCodec).
+                CREATE TABLE workout_routes (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    count INTEGER NOT NULL,
+                    locations BLOB NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }
