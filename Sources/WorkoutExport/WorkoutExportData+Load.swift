@@ -3,6 +3,14 @@ import Foundation
 import OpenHealthKit
 
 extension WorkoutExportData {
+    /// Every type ``load(_:from:)`` reads: ask for them before loading (a type not readable reads as absent).
+    public static let readTypes: Set<HKObjectType> = [
+        .workoutType(), HKQuantityType(.heartRate), HKQuantityType(.cyclingPower), HKQuantityType(.runningPower),
+        HKQuantityType(.cyclingCadence), HKQuantityType(.cyclingSpeed), HKQuantityType(.runningSpeed),
+        HKQuantityType(.distanceCycling), HKQuantityType(.distanceWalkingRunning), HKQuantityType(.distanceSwimming),
+        HKQuantityType(.activeEnergyBurned), HKSeriesType.heartbeat(), HKSeriesType.workoutRoute(),
+    ]
+
     private static let bpm = HKUnit.count().unitDivided(by: .minute())
     private static let metresPerSecond = HKUnit.meter().unitDivided(by: .second())
 
@@ -10,7 +18,7 @@ extension WorkoutExportData {
     /// `HKQuantitySeriesSampleQueryDescriptor` for every reading of the workout's samples (condensed series
     /// included), `HKHeartbeatSeriesQueryDescriptor` for its beats, its events for pauses and laps, its activities
     /// for the legs, and `allStatistics`, `zoneGroup(for:)` and `HKHealthStore.normalizedPower(for:)` for each
-    /// session's figures. Readings are placed at the whole second of their start (distance at its end, summed).
+    /// session's figures, and `HKWorkoutRouteQueryDescriptor` for its route's positions. Readings are placed at the whole second of their start (distance at its end, summed).
     public static func load(_ workout: HKWorkout, from store: HKHealthStore) async throws -> WorkoutExportData {
         let indoor = workout.metadata?[HKMetadataKeyIndoorWorkout] as? Bool
         var data = WorkoutExportData(uuid: workout.uuid, activityType: workout.workoutActivityType,
@@ -52,6 +60,13 @@ extension WorkoutExportData {
             total += value
             let sum = total
             update(interval.end) { $0.distance = sum }
+        }
+        for location in try await routeLocations(of: workout, from: store) {
+            update(location.timestamp) { record in
+                record.latitude = location.coordinate.latitude
+                record.longitude = location.coordinate.longitude
+                record.altitude = location.verticalAccuracy >= 0 ? location.altitude : nil
+            }
         }
         data.records = bySecond.values.sorted { $0.date < $1.date }
         data.devices = devices
@@ -98,6 +113,18 @@ extension WorkoutExportData {
             data.sessions.append(summary)
         }
         return data
+    }
+
+    /// The locations of the workout's routes (`HKWorkoutRouteQueryDescriptor`), in time order.
+    static func routeLocations(of workout: HKWorkout, from store: HKHealthStore) async throws -> [CLLocation] {
+        let routes = try await HKSampleQueryDescriptor(
+            predicates: [.sample(type: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObjects(from: workout))],
+            sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store).compactMap { $0 as? HKWorkoutRoute }
+        var locations: [CLLocation] = []
+        for route in routes {
+            for try await location in HKWorkoutRouteQueryDescriptor(route).results(for: store) { locations.append(location) }
+        }
+        return locations.sorted { $0.timestamp < $1.timestamp }
     }
 
     /// The intervals between the beats of the workout's heartbeat series, the first from the workout's start.

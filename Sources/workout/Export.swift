@@ -33,6 +33,7 @@ extension Workout {
         func run() async throws {
             try await reportingErrors {
                 let store = try await options.open()
+                try await store.requestAuthorization(toShare: [], read: WorkoutExportData.readTypes)
                 let workout = try await findWorkout(id, store: store)
                 do {
                     let data = try await WorkoutExportData.load(workout, from: store)
