@@ -54,8 +54,11 @@ extension WorkoutExportData {
         for (interval, value) in try await readings([.cyclingSpeed, .runningSpeed], unit: metresPerSecond) {
             update(interval.start) { $0.speed = value }
         }
+        // Cumulative distance at each sample's end; the first sample's start holds 0, so a reader that counts
+        // from its first record's distance (as FIT readers and the import do) gets the whole of it.
         var total = 0.0
         let distances = try await readings([.distanceCycling, .distanceWalkingRunning, .distanceSwimming], unit: .meter())
+        if let first = distances.first?.0.start { update(first) { $0.distance = $0.distance ?? 0 } }
         for (interval, value) in distances.sorted(by: { $0.0.end < $1.0.end }) {
             total += value
             let sum = total
