@@ -46,7 +46,8 @@ extension Workout {
                     }
                     try ExportFile.write(bytes, to: path)
                     let route = data.hasRoute ? ", with its route" : ""
-                    print("Wrote \(path): \(workout.workoutActivityType.name), \(data.records.count) records, \(data.sessions.count) session(s)\(route).")
+                    let sessions = data.sessions.count == 1 ? "1 session" : "\(data.sessions.count) sessions"
+                    print("Wrote \(path): \(workout.workoutActivityType.name), \(data.records.count) records, \(sessions)\(route).")
                 } catch let error as ExportError {
                     throw CommandFailure(error.description)
                 }

@@ -41,7 +41,7 @@ import Testing
         // The default name: the start (FIT time 1 100 000 000 = 2024-11-08 11:33:20 UTC) and the activity.
         let fit = try workout(["export", id, "--store", store], in: directory)
         #expect(fit.status == 0, "\(fit.stderr)")
-        #expect(String(decoding: fit.stdout, as: UTF8.self) == "Wrote 2024-11-08-1133-cycling.fit: cycling, 90 records, 1 session(s).\n")
+        #expect(String(decoding: fit.stdout, as: UTF8.self) == "Wrote 2024-11-08-1133-cycling.fit: cycling, 90 records, 1 session.\n")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/2024-11-08-1133-cycling.fit")))
         #expect(try FITDecoder.messages(bytes).filter { $0.globalMessageNumber == FITMessageNumber.record }.count == 90,
                 "120 s less the 30 s pause from 60 s")
