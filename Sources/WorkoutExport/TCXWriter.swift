@@ -42,7 +42,7 @@ public enum TCXWriter {
             if let cadence = lap.averageCadence { xml += "        <Cadence>\(min(254, Int(cadence.rounded())))</Cadence>\n" }
             xml += "        <TriggerMethod>Manual</TriggerMethod>\n"
             xml += "        <Track>\n"
-            for record in data.records(within: lap.interval) where index == laps.count - 1 || record.date < lap.interval.end {
+            for record in data.records(within: lap.interval) {
                 xml += trackpoint(record)
             }
             xml += "        </Track>\n"

@@ -88,10 +88,12 @@ public struct WorkoutExportData: Sendable {
         return max(0, interval.duration - paused)
     }
 
-    /// The records within `interval` (start inclusive, end inclusive).
+    /// The records within `interval`: half-open, so a record at a lap's end belongs to the next lap, except at the
+    /// workout's end, which the last lap holds.
     public func records(within interval: DateInterval) -> ArraySlice<Record> {
         let from = records.firstIndex { $0.date >= interval.start } ?? records.endIndex
-        let to = records[from...].firstIndex { $0.date > interval.end } ?? records.endIndex
+        let closed = interval.end >= end
+        let to = records[from...].firstIndex { closed ? $0.date > interval.end : $0.date >= interval.end } ?? records.endIndex
         return records[from ..< to]
     }
 
