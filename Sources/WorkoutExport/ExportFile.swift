@@ -1,30 +1,6 @@
 import Foundation
 import OpenHealthKit
 
-/// Why an export could not be written: one sentence.
-public struct ExportError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-}
-
-/// The formats a workout exports to.
-public enum ExportFormat: String, CaseIterable, Sendable {
-    case fit, tcx, gpx
-
-    /// The file's bytes. GPX needs a route (a track point needs a position): without one it throws.
-    public func encode(_ data: WorkoutExportData) throws -> [UInt8] {
-        switch self {
-        case .fit: return FITActivityWriter.encode(data)
-        case .tcx: return Array(TCXWriter.document(data).utf8)
-        case .gpx:
-            guard data.hasRoute else {
-                throw ExportError("The workout \(data.uuid.uuidString) has no route, so it has no GPX (a GPX track point needs a position); export it as FIT or TCX.")
-            }
-            return Array(GPXWriter.document(data).utf8)
-        }
-    }
-}
-
 /// Writing an export: file names and an atomic write.
 public enum ExportFile {
     /// The default file name: the start in local time and the activity, `2024-11-08-1133-cycling.fit`.

@@ -27,7 +27,7 @@ public enum TCXWriter {
                   <Id>\(XMLText.time(data.start))</Id>
 
             """
-        for (index, (lap, _)) in laps.enumerated() {
+        for (lap, _) in laps {
             // Energy per lap: the session's, shared by time when a session has several laps.
             let session = sessions.first { $0.interval.start <= lap.interval.start && lap.interval.start < $0.interval.end }
             let energy = lap.energy ?? session.flatMap { s in s.energy.map { $0 * lap.interval.duration / max(1, s.interval.duration) } }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Reads a route's locations, in time order, in batches: the handler is called once per batch of at most
 /// ``batchSize`` locations and the last time with `done` true (once, with an empty batch, for an empty result).
@@ -92,14 +91,7 @@ extension HKHealthStore {
                                                            predicate: HKQuery.predicateForObject(with: route.uuid))],
                                         limit: 1, sorts: [])
         guard readable.first != nil else { throw HKError(.errorNoData, "The workout route \(route.uuid) is not in the store.") }
-        let locations = try database.read { db in
-            guard let blob = try Data.fetchOne(db, sql: """
-                SELECT r.locations FROM workout_routes r JOIN samples s ON s.id = r.sample_id WHERE s.uuid = ?
-                """, arguments: [route.uuid]) else {
-                throw HKError(.errorNoData, "The workout route \(route.uuid) has no locations in the store.")
-            }
-            return try WorkoutRouteCodec.decode([UInt8](blob))
-        }
+        let locations = try database.routeLocations(uuid: route.uuid)
         guard let interval else { return UncheckedBox(locations) }
         return UncheckedBox(locations.filter { interval.start <= $0.timestamp && $0.timestamp <= interval.end })
     }
