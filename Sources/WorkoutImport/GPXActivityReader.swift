@@ -8,8 +8,9 @@ import OpenHealthKit
 /// a position of the route, with heart rate and cadence from Garmin's TrackPointExtension (`hr`, `cad`, v1 or v2)
 /// and power from a `power` element in the point's extensions. The track's `type` names the activity
 /// (`HKWorkoutActivityType` names as `workout export` writes them, or running/cycling/biking/walking/hiking),
-/// else `.other`; a gap between segments is a pause. Points without a time are skipped (GPX allows them, a
-/// workout cannot place them).
+/// else `.other`; a gap between segments is a pause (from the last point before it to the first after). GPX has no
+/// distance: cumulative distance is the sum of great-circle distances between successive points
+/// (`CLLocation.distance(from:)`). Points without a time are skipped (GPX allows them, a workout cannot place them).
 public enum GPXActivityReader {
     public static func read(path: String) throws -> ImportedWorkout {
         guard let data = FileManager.default.contents(atPath: path) else { throw ImportError("\(path): cannot be read (no such file, or no permission).") }
@@ -32,6 +33,14 @@ public enum GPXActivityReader {
         workout.cadence = delegate.cadence
         workout.power = delegate.power
         workout.pauses = delegate.segmentGaps.filter { $0.duration > 0 }
+        var metres = 0.0
+        var previous: CLLocation?
+        for position in delegate.route {
+            let location = position.location
+            if let previous { metres += location.distance(from: previous) }
+            workout.distance.append(.init(date: position.date, value: metres))
+            previous = location
+        }
         workout.recordCount = delegate.route.count
         if let creator = delegate.creator { workout.device = ImportedWorkout.Device(name: creator) }
         return workout

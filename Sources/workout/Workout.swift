@@ -17,7 +17,7 @@ struct Workout: AsyncParsableCommand {
               workout demo                      save a sample run with heart rate, energy and distance
               workout replay fixtures/run-45min.jsonl --instant
                                                 replay a recorded workout and save it
-              workout import ride.fit           import a FIT or TCX file
+              workout import ride.fit           import a FIT, TCX or GPX file
               workout export 3F2A --format fit  export a workout to FIT, TCX or GPX
               workout fixture ride.fit -o ride.jsonl
                                                 turn a FIT ride into a fixture to replay

@@ -83,6 +83,12 @@ import WorkoutImport
             #expect(imported.route.first?.altitude == 20, "\(format)")
             #expect(imported.heartRate.map(\.value) == (0 ..< 600).map(Self.heartRate), "\(format)")
             #expect(imported.activityType == .running, "\(format)")
+            if format == .gpx {
+                // GPX has no distance: the import sums great-circle steps. Due north 599 × 1e-5°, on a
+                // 6 371 008.8 m sphere: 6 371 008.8 × 599e-5 × π / 180 ≈ 666.06 m (latitudes written to 1e-7°).
+                let expected = 6_371_008.8 * 599e-5 * .pi / 180
+                #expect(imported.distance.last.map { abs($0.value - expected) < 0.03 } == true, "\(String(describing: imported.distance.last))")
+            }
             let other = try await FITExportTests.store()
             let saved = try await WorkoutImporter.save(imported, to: other).workout
             let routes = try await HKSampleQueryDescriptor(
