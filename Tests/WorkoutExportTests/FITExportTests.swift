@@ -123,4 +123,27 @@ import WorkoutImport
             #expect(activity.number(3) == 26 && activity.number(4) == 1, "\(reader): event activity, stop")
         }
     }
+
+    /// Garmin's multisport file (swim 0–300 s, transition 300–360 s, ride 360–900 s, sessions written as their
+    /// legs) exported again: a session per leg with the leg's sport, a lap each, and an activity of 3 sessions.
+    @Test(.timeLimit(.minutes(2)))
+    func multisportExportHasASessionPerLeg() async throws {
+        let store = try await Self.store()
+        let workout = try await Self.importedGarminRide(store, multisport: true)
+        let path = Self.temporaryPath("tri.fit")
+        try Data(FITActivityWriter.encode(try await WorkoutExportData.load(workout, from: store))).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for reader in ["decode-garmin", "decode-fitparse"] {
+            let messages = try ExportOracle.decode(reader, path: path)
+            let sessions = messages.filter { $0.number == Int(FITMessageNumber.session) }
+            #expect(sessions.map { $0.number(5) } == [5, 3, 2], "\(reader): swimming, transition, cycling")
+            #expect(sessions.map { $0.number(6) } == [18, 0, 7], "\(reader): open water, generic, road")
+            #expect(sessions.map { $0.number(2) } == [0.0, 300, 360].map { Double(Self.start) + $0 }, "\(reader): start times")
+            #expect(sessions.map { $0.number(25) } == [0, 1, 2] && sessions.map { $0.number(26) } == [1, 1, 1], "\(reader)")
+            // The ride leg holds the pause (450–480 s): 540 s elapsed, 510 s on the timer.
+            #expect(sessions.last?.number(7) == 540_000 && sessions.last?.number(8) == 510_000, "\(reader)")
+            #expect(messages.filter { $0.number == Int(FITMessageNumber.lap) }.count == 3, "\(reader)")
+            #expect(messages.last?.number == Int(FITMessageNumber.activity) && messages.last?.number(1) == 3, "\(reader)")
+        }
+    }
 }
