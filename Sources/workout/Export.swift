@@ -20,13 +20,13 @@ extension Workout {
                 Examples:
                   workout export 3F2A91C0
                   workout export 3F2A91C0 --format tcx --output ride.tcx
-                  workout export 3F2A91C0 --format gpx --output - | gpsbabel -i gpx -f - -o kml -F ride.kml
+                  workout export 3F2A91C0 --format gpx --output - > ride.gpx
                 """
         )
 
         @OptionGroup var options: StoreOptions
         @Argument(help: "The workout's UUID or a unique prefix of it.") var id: String
-        @Option(help: "fit, tcx or gpx.") var format: ExportFormat = .fit
+        @Option(help: "The file format.") var format: ExportFormat = .fit
         @Option(name: [.short, .long], help: ArgumentHelp("The file to write; - for standard output.", valueName: "FILE"))
         var output: String?
 
