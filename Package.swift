@@ -83,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "SeriesBenchmark",
             dependencies: [
-                "OpenHealthKit",
+                "OpenHealthKit", "FITFile",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/SeriesBenchmark"
@@ -128,7 +128,8 @@ let package = Package(
                 "OpenHealthKit", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["ByteCoding", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
@@ -146,7 +147,7 @@ let package = Package(
         .testTarget(name: "BluetoothLETests", dependencies: ["ByteCoding", "BluetoothLE", "TestSupport"]),
         .testTarget(
             name: "BlueZTransportTests",
-            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport",
+            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport", "OpenHealthKit",
                            .product(name: "SystemPackage", package: "swift-system")],
             exclude: ["Fixtures"]
         ),

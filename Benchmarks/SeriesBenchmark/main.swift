@@ -10,6 +10,9 @@
 //
 //     swift run -c release SeriesBenchmark [samples] [samples-per-workout]
 //
+// 3. What the 90-minute ride fixture adds to a store file, uncondensed and condensed, against the same ride as a FIT
+//    activity file written with FITFileBuilder (see RideFootprint.swift). `SeriesBenchmark ride` runs only this part.
+//
 // Defaults: 1,000,000 samples in workouts of 3,600 (one hour at 1 Hz), one workout every 1.3 days (a year).
 // Heart rate is a seeded random walk in whole bpm (changes on 40% of seconds), as a chest strap reports it.
 import Foundation
@@ -28,6 +31,15 @@ let directory = NSTemporaryDirectory() + "ohk-series-bench-" + UUID().uuidString
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: directory) }
 let path = directory + "/health.sqlite"
+
+let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../fixtures/ride-90min.jsonl").standardized.path
+try await RideFootprint.run(fixture: fixture, directory: directory)
+if CommandLine.arguments.contains("ride") {
+    try? FileManager.default.removeItem(atPath: directory)
+    exit(0)
+}
+print("")
 
 /// A small deterministic generator (SplitMix64), so every run measures the same data.
 struct SplitMix {
@@ -111,7 +123,7 @@ func sampleBytes() throws -> (samples: Int, series: Int, tombstones: Int) {
             return try Int.fetchOne(db, sql: "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN (\(list))") ?? 0
         }
         return (try bytes(["samples", "samples_by_type_start", "samples_by_workout"]), try bytes(["quantity_series"]),
-                try bytes(["deleted_objects", "deleted_objects_by_type"]))
+                try bytes(["deleted_objects", "deleted_objects_by_type", "deleted_ranges"]))
     }
 }
 
@@ -159,7 +171,7 @@ print(String(format: "  FIT, normal headers        %7.2f   (condensed is %.1fx s
 print(String(format: "  FIT, compressed timestamps %7.2f   (condensed is %.1fx smaller)", fitCompressed, fitCompressed / condensed))
 let blobBytes = try await raw.read { db in try Int.fetchOne(db, sql: "SELECT sum(length(points)) FROM quantity_series") ?? 0 }
 print(String(format: "  (series points alone       %7.2f)", perSample(blobBytes)))
-print(String(format: "  deletion records kept for anchored queries after condensing: %.2f per sample", perSample(after.tombstones)))
+print(String(format: "  deletion records kept for anchored queries after condensing: %.2f per sample (for 30 days)", perSample(after.tombstones)))
 
 // MARK: 2. Daily average heart rate over the year
 

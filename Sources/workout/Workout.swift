@@ -27,6 +27,7 @@ struct Workout: AsyncParsableCommand {
               workout delete 3F2A               delete a workout and its samples
               workout recover --finish          save a workout interrupted by a crash
               workout condense --all            fold workouts' samples into compact series
+              workout sources                   list each type's sources in priority order (--set to change)
               workout profile --born 1986-04-12 set what system zones are computed from
               workout zones                     show the preferred heart-rate and power zones
               workout scan                      find Bluetooth LE heart-rate straps and power meters
@@ -37,7 +38,7 @@ struct Workout: AsyncParsableCommand {
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, Profile.self, Zones.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
+        subcommands: [Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
     )
 
 }
@@ -56,7 +57,8 @@ struct StoreOptions: ParsableArguments {
             HKQuantityType(.distanceWalkingRunning), HKQuantityType(.distanceCycling), HKQuantityType(.cyclingPower),
             HKQuantityType(.cyclingCadence), HKQuantityType(.cyclingSpeed), HKSeriesType.heartbeat(),
         ]
-        try await healthStore.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
+        try await healthStore.requestAuthorization(toShare: types,
+                                                   read: Set(types.map { $0 as HKObjectType } + [HKObjectType.activitySummaryType()]))
         return healthStore
     }
 }

@@ -7,7 +7,7 @@ import OpenHealthKit
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct AppleRouteArticleTests {
-    /// A saved workout and a store (a SQLite file, so the route goes through the v6 migration's table).
+    /// A saved workout and a store (a SQLite file, so the route goes through the v9 migration's table).
     func workoutInStore(_ directory: borrowing TemporaryDirectory) async throws -> (HKHealthStore, HKWorkout) {
         let store = try HKHealthStore(databasePath: directory.file("routes.sqlite"), clientIdentifier: "routes")
         let types: Set<HKSampleType> = [.workoutType(), HKSeriesType.workoutRoute()]

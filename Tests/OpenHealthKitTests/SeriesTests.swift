@@ -141,3 +141,49 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
         #expect(quantities.first?.dateInterval == DateInterval(start: t0, duration: 4))
     }
 }
+
+/// Version 2 of the series form: exact for times and values that are not exact decimals.
+@Suite struct SeriesCodecVersion2Tests {
+    @Test func arrivalTimesAndComputedValuesRoundTripExactlyAndCompactly() throws {
+        var generator = SystemRandomNumberGenerator()
+        let base = 816_850_800.146
+        // Millisecond arrival times about 0.5 s apart, as a BLE sensor's notifications arrive; whole watts.
+        var time = base
+        let power = (0 ..< 2000).map { _ -> SeriesQuantity in
+            time += Double(Int.random(in: 480 ... 520, using: &generator)) / 1000
+            return SeriesQuantity(start: time, end: time, value: Double(Int.random(in: 140 ... 170, using: &generator)))
+        }
+        let encoded = QuantitySeriesCodec.encode(power)
+        #expect(try QuantitySeriesCodec.decode(encoded).map(\.start.bitPattern) == power.map(\.start.bitPattern))
+        #expect(try QuantitySeriesCodec.decode(encoded) == power)
+        // Version 1 had to store these times as raw doubles: 16 bytes per quantity for start and end.
+        #expect(QuantitySeriesCodec.encodeVersion1(power).count > 16 * power.count)
+        #expect(encoded.count < 4 * power.count)
+        // Values that are no decimal (cadence from crank times: 60 · 1024 / ticks) and float32 energies stay exact.
+        let cadence = power.enumerated().map { SeriesQuantity(start: $1.start, end: $1.end, value: 61_440 / Double(700 + $0 % 90)) }
+        #expect(try QuantitySeriesCodec.decode(QuantitySeriesCodec.encode(cadence)) == cadence)
+        let energy = power.map { SeriesQuantity(start: $0.start, end: $0.end + 0.5, value: Double(Float($0.value) / 2048)) }
+        #expect(try QuantitySeriesCodec.decode(QuantitySeriesCodec.encode(energy)) == energy)
+        let odd = [SeriesQuantity(start: -1e300, end: 1e300, value: -0.0),
+                   SeriesQuantity(start: 0, end: .pi, value: .leastNonzeroMagnitude)]
+        let decoded = try QuantitySeriesCodec.decode(QuantitySeriesCodec.encode(odd))
+        #expect(decoded.map(\.value.bitPattern) == odd.map(\.value.bitPattern) && decoded.map(\.end) == odd.map(\.end))
+    }
+
+    @Test func versionOneSeriesStillDecode() throws {
+        let quantities = (0 ..< 100).map { SeriesQuantity(start: 800_000_000 + Double($0), end: 800_000_000 + Double($0), value: 120) }
+        #expect(try QuantitySeriesCodec.decode(QuantitySeriesCodec.encodeVersion1(quantities)) == quantities)
+    }
+
+    @Test func damagedVersionTwoDataIsAnErrorNeverACrash() throws {
+        var generator = SystemRandomNumberGenerator()
+        let quantities = (0 ..< 300).map { index in
+            SeriesQuantity(start: 816_850_800.146 + Double(index) * 0.503, end: 816_850_800.146 + Double(index) * 0.503,
+                           value: Double.random(in: 0 ... 10, using: &generator))
+        }
+        let encoded = QuantitySeriesCodec.encode(quantities)
+        for length in 0 ..< encoded.count where length % 7 == 0 {
+            #expect(throws: HKError.self) { try QuantitySeriesCodec.decode(encoded.prefix(length)) }
+        }
+    }
+}

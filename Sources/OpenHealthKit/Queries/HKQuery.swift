@@ -197,8 +197,17 @@ public final class HKQueryDescriptor: NSObject, NSCopying, @unchecked Sendable {
 }
 
 /// A position in the store's history, for anchored object queries. HealthKit: HKQueryAnchor.
-public final class HKQueryAnchor: NSObject, NSCopying, @unchecked Sendable {
+///
+/// Apps keep an anchor between launches with `NSKeyedArchiver` (it is `NSSecureCoding`, as HealthKit's is).
+public final class HKQueryAnchor: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     let value: Int64
+
+    public static var supportsSecureCoding: Bool { true }
+    public func encode(with coder: NSCoder) { coder.encode(value, forKey: "value") }
+    public init?(coder: NSCoder) {
+        guard coder.containsValue(forKey: "value") else { return nil }
+        value = coder.decodeInt64(forKey: "value")
+    }
 
     /// Creates an anchor from a value an earlier anchor was made from (deprecated in HealthKit, still documented).
     public convenience init(fromValue value: Int) { self.init(value: Int64(value)) }

@@ -67,6 +67,8 @@ indirect enum PredicateNode: Sendable {
     case and([PredicateNode])
     case or([PredicateNode])
     case not(PredicateNode)
+    /// Source, device and metadata predicates (ObjectFilter.swift).
+    case filter(ObjectFilter)
     /// A predicate OpenHealthKit cannot run as SQL (a block predicate); kept for the error message.
     case foreign(String)
 

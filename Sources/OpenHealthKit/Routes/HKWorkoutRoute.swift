@@ -14,6 +14,30 @@ public final class HKWorkoutRoute: HKSeriesSample, @unchecked Sendable {
                    metadata: metadata, device: device, sourceRevision: sourceRevision)
     }
 
+    /// Archives the route with its locations when it holds them (one made in this process).
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        if let locations { coder.encode(Data(WorkoutRouteCodec.encode(locations)), forKey: "locations") }
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let fields = HKSample.decodeSampleFields(coder), fields.type == HKSeriesType.workoutRoute() else {
+            SecureCoding.fail(coder, "an HKWorkoutRoute")
+            return nil
+        }
+        var locations: [CLLocation]? = nil
+        if let data = SecureCoding.decodeOptional(NSData.self, coder, "locations") {
+            guard let decoded = try? WorkoutRouteCodec.decode(Array(data as Data)) else {
+                SecureCoding.fail(coder, "an HKWorkoutRoute")
+                return nil
+            }
+            locations = decoded
+        }
+        self.init(count: coder.decodeInteger(forKey: "count"), startDate: fields.start, endDate: fields.end,
+                  uuid: fields.object.uuid, metadata: fields.object.metadata, device: fields.object.device,
+                  sourceRevision: fields.object.sourceRevision, locations: locations)
+    }
+
     public override var description: String {
         "<HKWorkoutRoute \(count) locations \(uuid) \(startDate) – \(endDate)>"
     }

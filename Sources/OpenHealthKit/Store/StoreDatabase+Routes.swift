@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 extension StoreDatabase {
-    /// The locations of the stored route with this UUID (`workout_routes`, migration v6); `errorNoData` when it
+    /// The locations of the stored route with this UUID (`workout_routes`, migration v9); `errorNoData` when it
     /// has none.
     func routeLocations(uuid: UUID) throws -> [CLLocation] {
         try read { db in
