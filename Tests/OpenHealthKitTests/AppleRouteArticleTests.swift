@@ -148,4 +148,17 @@ import Testing
         let a = CLLocation(latitude: 47, longitude: 8), b = CLLocation(latitude: 47.001, longitude: 8)
         #expect(abs(a.distance(from: b) - 2 * .pi * 6_371_008.8 / 360_000) < 1e-6)
     }
+
+    /// A route archives as apps archive samples (NSSecureCoding), with its locations when it holds them.
+    @Test func aRouteArchivesWithItsLocations() async throws {
+        let directory = try TemporaryDirectory()
+        let (store, workout) = try await workoutInStore(directory)
+        let builder = HKWorkoutRouteBuilder(healthStore: store, device: nil)
+        try await builder.insertRouteData((0 ..< 5).map(delivered))
+        let route = try await builder.finishRoute(with: workout, metadata: nil)
+        let data = try NSKeyedArchiver.archivedData(withRootObject: route, requiringSecureCoding: true)
+        let back = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: HKWorkoutRoute.self, from: data))
+        #expect(back.uuid == route.uuid && back.count == 5 && back.startDate == t0 && back.endDate == t0 + 4)
+        #expect(back.sampleType == HKSeriesType.workoutRoute())
+    }
 }
