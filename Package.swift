@@ -55,10 +55,12 @@ let package = Package(
         ),
         // Workouts from files (FIT, TCX) saved through HKWorkoutBuilder, as an app would.
         .target(name: "WorkoutImport", dependencies: ["OpenHealthKit", "FITFile", "ByteCoding", "FitnessSensors"]),
+        // Export to FIT, TCX and GPX (issue 17).
+        .target(name: "WorkoutExport", dependencies: ["OpenHealthKit", "FITFile"]),
         .executableTarget(
             name: "workout",
             dependencies: [
-                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "WorkoutImport", "FITFile",
+                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "WorkoutImport", "WorkoutExport", "FITFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -134,6 +136,7 @@ let package = Package(
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "FITFileTests", dependencies: ["ByteCoding", "FITFile"], exclude: ["Oracle"]),
         .testTarget(name: "WorkoutImportTests", dependencies: ["WorkoutImport", "FITFile", "OpenHealthKit", "FitnessSensors"]),
+        .testTarget(name: "WorkoutExportTests", dependencies: ["WorkoutExport", "WorkoutImport", "FITFile", "OpenHealthKit"]),
         .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         // What other packages' tests import: a test clock, stores for tests, delegate calls as async sequences,
         // stepped fixture replay, scripted-sensor conveniences.

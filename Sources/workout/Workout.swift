@@ -17,7 +17,8 @@ struct Workout: AsyncParsableCommand {
               workout demo                      save a sample run with heart rate, energy and distance
               workout replay fixtures/run-45min.jsonl --instant
                                                 replay a recorded workout and save it
-              workout import ride.fit           import a FIT or TCX file
+              workout import ride.fit           import a FIT, TCX or GPX file
+              workout export 3F2A --format fit  export a workout to FIT, TCX or GPX
               workout fixture ride.fit -o ride.jsonl
                                                 turn a FIT ride into a fixture to replay
               workout list                      list the workouts in the store
@@ -37,7 +38,7 @@ struct Workout: AsyncParsableCommand {
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, Replay.self, Import.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
+        subcommands: [Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
     )
 
 }

@@ -109,6 +109,11 @@ extension StoreDatabase {
                                              arguments: [id]) ?? 0
                 samples.append(HKHeartbeatSeriesSample(count: count, startDate: start, endDate: end, uuid: uuid, metadata: metadata,
                                                        device: device, sourceRevision: source, beats: nil))
+            } else if type.identifier == HKWorkoutRouteTypeIdentifier {
+                let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count FROM workout_routes WHERE sample_id = ?"),
+                                             arguments: [id]) ?? 0
+                samples.append(HKWorkoutRoute(count: count, startDate: start, endDate: end, uuid: uuid, metadata: metadata,
+                                              device: device, sourceRevision: source, locations: nil))
             } else {
                 throw HKError(.errorDatabaseInaccessible, "Samples of type \(type.identifier) cannot be read by this version.")
             }

@@ -47,6 +47,12 @@ extension StoreDatabase {
                 }
                 try db.execute(sql: "INSERT INTO heartbeat_series (sample_id, count, beats) VALUES (?, ?, ?)",
                                arguments: [id, beats.count, Data(HeartbeatSeriesCodec.encode(beats))])
+            } else if let route = sample as? HKWorkoutRoute {
+                guard let locations = route.locations else {
+                    throw HKError(.errorInvalidArgument, "A workout route can only be saved by the builder that made it.")
+                }
+                try db.execute(sql: "INSERT INTO workout_routes (sample_id, count, locations) VALUES (?, ?, ?)",
+                               arguments: [id, locations.count, Data(WorkoutRouteCodec.encode(locations))])
             }
         }
         return ids
