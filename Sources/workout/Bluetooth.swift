@@ -54,7 +54,7 @@ extension Workout {
 
 /// Scans with the first adapter that is up.
 func scanNearby(seconds: Double) async throws -> [DiscoveredDevice] {
-    let scanner = try HCIScanner.open()
+    let scanner = try await HCIScanner.open()
     return try await scanner.scan(for: .milliseconds(Int64(seconds * 1000)))
 }
 
