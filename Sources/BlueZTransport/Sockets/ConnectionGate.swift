@@ -21,7 +21,7 @@ public final class ConnectionGate: Sendable {
     public init() {}
 
     /// Runs `attempt` once no other attempt on `adapter` is running.
-    public func withPermit<T: Sendable>(
+    nonisolated(nonsending) public func withPermit<T: Sendable>(
         for adapter: String, _ attempt: () async throws -> T
     ) async throws -> T {
         await acquire(adapter)
