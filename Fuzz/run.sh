@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (swiftc -sanitize=fuzzer) for the ATT decoder, the HCI event decoder
-# and each GATT profile decoder, and runs each for RUNS executions (default 1,000,000).
+# Builds the libFuzzer targets (swiftc -sanitize=fuzzer) for the ATT decoder, the HCI event decoder,
+# the controller-information decoders (Local Supported Commands, management) and each GATT profile decoder, and runs each for RUNS executions (default 1,000,000).
 #
 #   Fuzz/run.sh                 build and run every target
 #   RUNS=10000000 Fuzz/run.sh   longer runs
@@ -30,13 +30,14 @@ fi
 
 profiles=(heart-rate-measurement cycling-power-measurement csc-measurement battery-level body-sensor-location
           sensor-location cycling-power-feature csc-feature device-information)
-all=(att hci-event "${profiles[@]}")
+all=(att hci-event controller-information "${profiles[@]}")
 targets=("${@:-${all[@]}}")
 
 for target in "${targets[@]}"; do
     case "$target" in
         att) sources=(Fuzz/ATTPDUFuzz.swift); flags=() ;;
         hci-event) sources=(Fuzz/HCIEventFuzz.swift); flags=() ;;
+        controller-information) sources=(Fuzz/ControllerInformationFuzz.swift); flags=() ;;
         *) sources=(Fuzz/ProfileFuzz.swift); flags=(-D "FUZZ_$(echo "$target" | tr 'a-z-' 'A-Z_')") ;;
     esac
     binary="$OUT/fuzz-$target"
