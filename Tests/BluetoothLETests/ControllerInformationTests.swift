@@ -26,6 +26,23 @@ import Testing
         #expect(both.returnParameters == Self.mask(octet26: 0x0C, octet37: 0x60))
     }
 
+    /// The answer of BlueZ's emulated controller (btvirt, emulator/btdev.c) captured with btmon in
+    /// the VM of scripts/bluetooth-vm-test.sh: `04 0E 44 01 02 10` then status 00 and 64 octets.
+    /// btmon decodes octet 26 bits 2 and 3 and octet 37 bits 5 and 6 among its 185 commands;
+    /// octets 26 and 37 are both 0xFF.
+    @Test func btvirtsEmulatedControllerSupportsExtendedScanning() throws {
+        let hex = "00f3bff90100d8e1ff3f0f641cc00ff8a30ce3830f1800040420f7ffe77f2808807c30fe27feffff0400e0ffff033c000000000000000000000000000000000000"
+        let bytes = stride(from: 0, to: hex.count, by: 2).map { offset -> UInt8 in
+            let start = hex.index(hex.startIndex, offsetBy: offset)
+            return UInt8(hex[start ..< hex.index(start, offsetBy: 2)], radix: 16)!
+        }
+        #expect(bytes.count == 65)
+        let commands = try HCILocalSupportedCommands(returnParameters: bytes)
+        #expect(commands.supportsExtendedScanning && commands.supportsLegacyScanning)
+        // 185 commands: the number of bits set.
+        #expect(commands.octets.reduce(0) { $0 + $1.nonzeroBitCount } == 185)
+    }
+
     @Test func aFailedOrShortAnswerIsADecodeError() {
         #expect(throws: DecodeError("Read Local Supported Commands failed with status 0x01", at: 0)) {
             try HCILocalSupportedCommands(returnParameters: [0x01] + [UInt8](repeating: 0, count: 64))

@@ -18,7 +18,15 @@ extension BLESensor {
         let client = GATTClient(
             bearer: bearer,
             transactionTimeout: .init(duration: options.transactionTimeout, clock: clock),
-            logHandler: { event in logger.warning("\(bearer.peer): \(event); skipped") })
+            logHandler: { event in
+                switch event {
+                case .answeredPeerRequest, .ignoredCommand:
+                    // Routine: bluetoothd on the sensor's side discovers our (empty) GATT server.
+                    logger.debug("\(bearer.peer): \(event)")
+                case .malformedPDU, .unexpectedPDU:
+                    logger.warning("\(bearer.peer): \(event); skipped")
+                }
+            })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await client.run() }
             defer { group.cancelAll() }

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Runs inside the VM that scripts/bluetooth-vm-test.sh boots (as root, over this machine's own root
+# filesystem): BlueZ's virtual controllers, bluetoothd, BlueZ's example heart-rate GATT server
+# advertising on hci0, and the freshly built `workout` on hci1. Prints PASS/FAIL lines; exits 1 if
+# any check failed.
+#
+#   scripts/bluetooth-vm-inside.sh WORKOUT LOGS
+set -u
+workout=$1
+logs=$2
+examples=/usr/share/doc/bluez-test-scripts/examples
+store=/dev/shm/vm-test.sqlite   # SQLite's WAL needs a real file system, not the shared folder
+failures=0
+
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+# wait_for SECONDS COMMAND...: polls COMMAND every 0.2 s until it succeeds or time runs out.
+wait_for() {
+    local limit=$(($1 * 5)) tries=0
+    shift
+    until "$@" > /dev/null 2>&1; do
+        tries=$((tries + 1))
+        [ "$tries" -ge "$limit" ] && return 1
+        sleep 0.2
+    done
+}
+controller_address() { btmgmt --index "$1" info | awk '/addr /{print $2; exit}'; }
+finish() {
+    echo "$failures" > "$logs/failures"
+    exit $((failures > 0))
+}
+
+# 1. Two LE controllers on /dev/vhci, backed by BlueZ's controller emulator.
+modprobe hci_vhci
+btvirt -l2 > "$logs/btvirt.log" 2>&1 &
+wait_for 30 test -e /sys/class/bluetooth/hci1 || { fail "btvirt created hci0 and hci1"; finish; }
+
+# 2. A system bus and bluetoothd, which powers the controllers and serves the GATT application.
+mkdir -p /run/dbus
+dbus-daemon --system --fork --nopidfile
+/usr/libexec/bluetooth/bluetoothd -n -E > "$logs/bluetoothd.log" 2>&1 &
+wait_for 30 sh -c 'bluetoothctl list | grep -c Controller | grep -qx 2' || { fail "bluetoothd took both controllers"; finish; }
+
+# 3. Both powered with LE on.
+for index in 0 1; do
+    btmgmt --index "$index" power on > /dev/null
+    btmgmt --index "$index" le on > /dev/null
+done
+peripheral=$(controller_address 0)
+central=$(controller_address 1)
+echo "peripheral (hci0) $peripheral, workout (hci1) $central"
+
+# 4. BlueZ's example heart-rate GATT server and advertisement, on hci0 (the first adapter bluetoothd lists).
+start_gatt_server() {
+    python3 -u "$examples/example-gatt-server" >> "$logs/gatt-server.log" 2>&1 &
+    gatt_server=$!
+    wait_for 30 grep -q "GATT application registered" "$logs/gatt-server.log"
+}
+start_gatt_server || { fail "the GATT server registered"; finish; }
+start_advertising() {
+    : > "$logs/advertisement.log"
+    python3 -u "$examples/example-advertisement" >> "$logs/advertisement.log" 2>&1 &
+    advertiser=$!
+    wait_for 30 grep -q "Advertisement registered" "$logs/advertisement.log"
+}
+start_advertising || { fail "the advertisement registered"; finish; }
+btmon -w "$logs/hci.btsnoop" > /dev/null 2>&1 &
+sleep 1
+
+# doctor: a working setup.
+"$workout" doctor --store "$store" > "$logs/doctor.txt" 2>&1
+status=$?
+cat "$logs/doctor.txt"
+if [ "$status" -eq 0 ] && grep -q "^Recording can work.$" "$logs/doctor.txt" && ! grep -q "✘ Kernel\|✘ hci1" "$logs/doctor.txt"; then
+    pass "workout doctor reports a working setup (exit 0)"
+else
+    fail "workout doctor reports a working setup (exit $status)"
+fi
+
+# scan: the advertiser is heard with its name and services (extended reports on a 5.x controller).
+"$workout" scan --adapter hci1 --timeout 5 > "$logs/scan.txt" 2>&1
+status=$?
+cat "$logs/scan.txt"
+if [ "$status" -eq 0 ] && grep -E "^TestAdvertisement +$peripheral .*0x180D" "$logs/scan.txt" > /dev/null; then
+    pass "workout scan hears TestAdvertisement at $peripheral with service 0x180D"
+else
+    fail "workout scan hears TestAdvertisement at $peripheral with service 0x180D (exit $status)"
+fi
+
+# record, with a link loss in the middle: hci0 powered off (the link drops, as when a strap leaves
+# range), the GATT server and the advertisement restarted (powering off removes the advertising
+# instance), hci0 powered on again: the sensor must reconnect and subscribe again by itself.
+"$workout" record --store "$store" --activity running --sensor "ble:$peripheral" --duration 45 \
+    --save-fixture /dev/shm/vm-test.jsonl > "$logs/record.txt" 2>&1 &
+recorder=$!
+# The fixture is written at the end; the GATT server logs each value it notifies once subscribed.
+notified_since_start() { [ "$(grep -c "Updating value" "$logs/gatt-server.log")" -ge "$1" ]; }
+if wait_for 60 notified_since_start 5; then
+    pass "the GATT server notified five heart rates to workout before the link loss"
+else
+    fail "the GATT server notified five heart rates to workout before the link loss"
+fi
+btmgmt --index 0 power off > /dev/null
+kill "$advertiser" "$gatt_server"
+wait "$advertiser" "$gatt_server" 2> /dev/null
+sleep 3
+btmgmt --index 0 power on > /dev/null
+start_gatt_server || fail "the GATT server registered again"
+start_advertising || fail "the advertisement registered again"
+wait "$recorder"
+status=$?
+cat "$logs/record.txt"
+cp /dev/shm/vm-test.jsonl "$logs/record.jsonl" 2> /dev/null
+[ "$status" -eq 0 ] && pass "workout record saved the workout" || fail "workout record saved the workout (exit $status)"
+
+# What was notified, received and stored: every heart rate in the fixture was logged by the GATT
+# server, readings resumed after the reconnection, and the store holds one sample per notification.
+python3 - "$logs/record.jsonl" "$logs/gatt-server.log" "$logs/record.txt" <<'PY'
+import json, re, sys
+fixture, server_log, record = sys.argv[1:4]
+events = [json.loads(line) for line in open(fixture).read().splitlines()[1:] if line.strip()]
+beats = [e for e in events if e.get("c") == "2A37"]
+notified = [int(m.group(1)) for m in re.finditer(r"Updating value: \[dbus\.Byte\(\d+\), dbus\.Byte\((\d+)\)", open(server_log).read())]
+received = [int(bytes.fromhex(e["v"])[1]) for e in beats]
+changes = [(e["t"], e["connection"]) for e in events if "connection" in e]
+drop = next((t for t, c in changes if c == "disconnected"), None)
+back = next((t for t, c in changes if c == "connected" and drop is not None and t > drop), None)
+after = [e for e in beats if back is not None and e["t"] > back]
+stored = re.search(r"heart rate +(\d+) samples", open(record).read())
+checks = [
+    (len(received) >= 10 and all(v in notified for v in received),
+     f"{len(received)} heart rates received, each one the GATT server notified ({len(notified)} notified)"),
+    (drop is not None and back is not None, f"the link loss and the reconnection were seen: {changes}"),
+    (len(after) >= 3, f"{len(after)} heart rates arrived after the reconnection"),
+    (stored is not None and abs(int(stored.group(1)) - len(beats)) <= 1,
+     f"the store holds {stored.group(1) if stored else 'no'} heart-rate samples for {len(beats)} notifications"),
+]
+failed = 0
+for ok, what in checks:
+    print(("PASS " if ok else "FAIL ") + what)
+    failed += not ok
+sys.exit(1 if failed else 0)
+PY
+[ $? -eq 0 ] || failures=$((failures + 1))
+finish
