@@ -39,7 +39,14 @@ wait_for 30 test -e /sys/class/bluetooth/hci1 || { fail "btvirt created hci0 and
 mkdir -p /run/dbus
 dbus-daemon --system --fork --nopidfile
 /usr/libexec/bluetooth/bluetoothd -n -E > "$logs/bluetoothd.log" 2>&1 &
-wait_for 30 sh -c 'bluetoothctl list | grep -c Controller | grep -qx 2' || { fail "bluetoothd took both controllers"; finish; }
+# bluetoothd has registered both adapters on D-Bus (where the example scripts look for one).
+bluez_has_both_adapters() {
+    local count
+    count=$(dbus-send --system --print-reply --dest=org.bluez / org.freedesktop.DBus.ObjectManager.GetManagedObjects \
+        2> /dev/null | grep -c 'object path "/org/bluez/hci[0-9]*"')
+    [ "$count" -ge 2 ]
+}
+wait_for 60 bluez_has_both_adapters || { fail "bluetoothd took both controllers"; finish; }
 
 # 3. Both powered with LE on.
 for index in 0 1; do
