@@ -9,7 +9,8 @@
 #   scripts/bluetooth-vm-test.sh            build workout, boot, test; exit 0 when every check passed
 #
 # Logs (btvirt, bluetoothd, GATT server, btmon's capture hci.btsnoop, each command's output) stay in
-# the folder printed at the end.
+# the folder printed at the end. The script inside runs as root in the guest (modprobe, btvirt, bluetoothd),
+# whoever runs this one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=${OPENHEALTHKIT_VIRTME_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/openhealthkit/virtme-ng}
@@ -27,7 +28,7 @@ workout=$PWD/.build/debug/workout
 logs=$(mktemp -d /tmp/openhealthkit-bluetooth-vm.XXXXXX)
 # KVM fails on these machines ("failed to set MSR 0x10a"); QEMU's TCG boots in about 15 s.
 # `timeout` puts the VM in a process group of its own; end that group if this script is interrupted.
-PATH="$venv/bin:$PATH" timeout 600 vng --run "$kernel" --memory 1G --cpus 2 --disable-kvm --rwdir "$logs" \
+PATH="$venv/bin:$PATH" timeout 600 vng --run "$kernel" --user root --memory 1G --cpus 2 --disable-kvm --rwdir "$logs" \
     --exec "$PWD/scripts/bluetooth-vm-inside.sh $workout $logs" > "$logs/vm-output.txt" 2>&1 &
 vm=$!
 trap 'kill -- "-$vm" 2> /dev/null || true' EXIT
