@@ -61,6 +61,7 @@ public enum AdapterSelection {
         if let name {
             let id = try deviceID(name)
             guard let status = status(of: id) else {
+                try requireKernelSupport()
                 throw BlueZError(.noAdapter, "There is no adapter hci\(id); `workout adapters` lists the ones present.")
             }
             guard status.isUp else { throw BlueZError.adapterDown("hci\(id)") }
@@ -78,6 +79,17 @@ public enum AdapterSelection {
             throw BlueZError.adapterDown("hci\(down)")
         }
         throw BlueZError.opening("the Bluetooth adapter", .noSuchFileOrDirectory)
+    }
+
+    /// Throws ``BlueZError/Code/bluetoothUnavailable`` when the kernel has no Bluetooth sockets.
+    static func requireKernelSupport() throws(BlueZError) {
+        do {
+            Sys.close(try Sys.socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue), BTPROTO_HCI))
+        } catch .addressFamilyNotSupported {
+            throw BlueZError.opening("the Bluetooth adapter", .addressFamilyNotSupported)
+        } catch {
+            return  // other failures say nothing about the kernel's support
+        }
     }
 
     /// The adapter's address, read again while the kernel still reports all zeros (a controller
