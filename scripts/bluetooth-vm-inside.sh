@@ -149,4 +149,37 @@ for ok, what in checks:
 sys.exit(1 if failed else 0)
 PY
 [ $? -eq 0 ] || failures=$((failures + 1))
+
+# pair (a probe over L2CAP), then a recording from the paired sensor that holds the link: doctor must
+# name the sensor as held, and a second connection to it must fail with the EBUSY sentence.
+"$workout" pair "$peripheral" --store "$store" > "$logs/pair.txt" 2>&1
+status=$?
+cat "$logs/pair.txt"
+if [ "$status" -eq 0 ] && grep -q "^Paired .*(ble:$peripheral): heart rate" "$logs/pair.txt"; then
+    pass "workout pair probed the sensor over L2CAP"
+else
+    fail "workout pair probed the sensor over L2CAP (exit $status)"
+fi
+before=$(grep -c "Updating value" "$logs/gatt-server.log")
+"$workout" record --store "$store" --activity running --duration 30 > "$logs/record-paired.txt" 2>&1 &
+holder=$!
+wait_for 60 notified_since_start $((before + 3)) || fail "the paired sensor notified workout"
+"$workout" doctor --store "$store" > "$logs/doctor-held.txt" 2>&1
+status=$?
+cat "$logs/doctor-held.txt"
+if [ "$status" -eq 1 ] && grep -q "^✘ ble:$peripheral is free: another program holds a connection to it" "$logs/doctor-held.txt"; then
+    pass "workout doctor names the paired sensor another connection holds (exit 1)"
+else
+    fail "workout doctor names the paired sensor another connection holds (exit $status)"
+fi
+"$workout" record --store /dev/shm/vm-test-second.sqlite --activity running --sensor "ble:$peripheral" --duration 6 \
+    > "$logs/record-busy.txt" 2>&1
+cat "$logs/record-busy.txt"
+if grep -q "$peripheral is busy (Device or resource busy): another program holds a connection to it" "$logs/record-busy.txt"; then
+    pass "a second connection to a held sensor is refused with the EBUSY sentence"
+else
+    fail "a second connection to a held sensor is refused with the EBUSY sentence"
+fi
+wait "$holder" && pass "the recording that held the link saved its workout" \
+    || fail "the recording that held the link saved its workout"
 finish

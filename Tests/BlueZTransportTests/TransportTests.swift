@@ -135,10 +135,11 @@ let kernelLacksBluetooth: Bool = {
 
 @Suite struct ErrnoMessageTests {
     @Test func connectionFailuresSayWhatToDo() {
-        // EBUSY has two causes (issue 14, finding 5): bluetoothd's connection, or another pending
-        // LE connection attempt on the adapter (Linux hci_connect_le).
+        // EBUSY has two causes (issue 14, finding 5): another program's connection to the sensor
+        // (l2cap_chan_connect finds CID 4 taken on the link), or another pending LE connection
+        // attempt on the adapter (hci_connect_le).
         #expect(BlueZError.connecting(to: "AA:BB:CC:DD:EE:FF", .resourceBusy, adapter: "hci1").message
-            == "AA:BB:CC:DD:EE:FF is busy (Device or resource busy): bluetoothd may hold a connection to it (run `bluetoothctl disconnect AA:BB:CC:DD:EE:FF`, or `bluetoothctl remove AA:BB:CC:DD:EE:FF` so it stops auto-connecting), or another LE connection attempt on hci1 is still pending; try again when it ends.")
+            == "AA:BB:CC:DD:EE:FF is busy (Device or resource busy): another program holds a connection to it (bluetoothd, when the sensor is paired or trusted there: run `bluetoothctl disconnect AA:BB:CC:DD:EE:FF`, or `bluetoothctl remove AA:BB:CC:DD:EE:FF` so it stops auto-connecting), or another LE connection attempt on hci1 is still pending; try again when it ends.")
         #expect(BlueZError.connecting(to: "X", .timedOut).code == .timedOut)
         // ECONNREFUSED from the radio is the peer's refusal; from connect() itself, LE is off.
         #expect(BlueZError.connecting(to: "X", .connectionRefused).code == .connectionFailed)

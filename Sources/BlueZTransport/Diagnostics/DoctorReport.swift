@@ -91,7 +91,7 @@ public struct DoctorReport: Hashable, Sendable, Codable {
             let spelling = SensorAddress.spelling(sensor.address)
             checks.append(DoctorCheck(
                 id: "paired-sensors.\(sensor.identifier)", title: "\(sensor.identifier) is free", passed: false,
-                detail: "another connection holds it (bluetoothd's, when it is paired or trusted there), so ours fails with EBUSY",
+                detail: "another program holds a connection to it (bluetoothd, when it is paired or trusted there), so ours fails with EBUSY",
                 fix: "bluetoothctl disconnect \(spelling) (and `bluetoothctl remove \(spelling)` so it stops auto-connecting)",
                 blocksRecording: true))
         }

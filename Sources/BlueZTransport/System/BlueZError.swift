@@ -99,7 +99,7 @@ public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
         switch errno {
         case .resourceBusy:
             BlueZError(.busy,
-                       "\(peer) is busy (\(errno)): bluetoothd may hold a connection to it (run `bluetoothctl disconnect \(peer)`, or `bluetoothctl remove \(peer)` so it stops auto-connecting), or another LE connection attempt on \(adapter ?? "the adapter") is still pending; try again when it ends.",
+                       "\(peer) is busy (\(errno)): another program holds a connection to it (bluetoothd, when the sensor is paired or trusted there: run `bluetoothctl disconnect \(peer)`, or `bluetoothctl remove \(peer)` so it stops auto-connecting), or another LE connection attempt on \(adapter ?? "the adapter") is still pending; try again when it ends.",
                        errno: errno)
         case .noRouteToHost:
             adapterDown(adapter ?? "hci0", errno)
