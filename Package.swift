@@ -7,9 +7,12 @@ let package = Package(
     products: [
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
         .library(name: "ByteCoding", targets: ["ByteCoding"]),
+        .library(name: "FITFile", targets: ["FITFile"]),
         .library(name: "FitnessSensors", targets: ["FitnessSensors"]),
         .library(name: "BluetoothLE", targets: ["BluetoothLE"]),
         .library(name: "BlueZTransport", targets: ["BlueZTransport"]),
+        .library(name: "OpenHealthKitTesting", targets: ["OpenHealthKitTesting"]),
+        .library(name: "FixtureSynthesis", targets: ["FixtureSynthesis"]),
         .executable(name: "workout", targets: ["workout"]),
     ],
     dependencies: [
@@ -22,6 +25,8 @@ let package = Package(
     targets: [
         // Bounds-checked byte reading and writing and the decode error every codec throws. Foundation only.
         .target(name: "ByteCoding"),
+        // The FIT file codec: headers, definitions, compressed timestamps, developer data, CRCs, the activity profile.
+        .target(name: "FITFile", dependencies: ["ByteCoding"]),
         // Pure values and logic for fitness sensors: readings and GATT profile decoders. Foundation only.
         .target(name: "FitnessSensors", dependencies: ["ByteCoding"]),
         // Pure Bluetooth LE protocol: ATT PDUs, GATT client/server, HCI commands and events, advertising data.
@@ -42,16 +47,18 @@ let package = Package(
         .target(
             name: "OpenHealthKit",
             dependencies: [
-                "ByteCoding", "FitnessSensors",
+                "ByteCoding", "FitnessSensors", "BlueZTransport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Workouts from files (FIT, TCX) saved through HKWorkoutBuilder, as an app would.
+        .target(name: "WorkoutImport", dependencies: ["OpenHealthKit", "FITFile", "ByteCoding", "FitnessSensors"]),
         .executableTarget(
             name: "workout",
             dependencies: [
-                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport",
+                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "WorkoutImport", "FITFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,6 +105,11 @@ let package = Package(
             path: "Benchmarks/ZoneBenchmark"
         ),
         .executableTarget(
+            name: "FITBenchmark",
+            dependencies: ["FITFile"],
+            path: "Benchmarks/FITBenchmark"
+        ),
+        .executableTarget(
             name: "BLEBenchmark",
             dependencies: ["FitnessSensors", "BluetoothLE", "BlueZTransport"],
             path: "Benchmarks/BLEBenchmark"
@@ -105,22 +117,29 @@ let package = Package(
         // A live workout that runs until killed, for the crash-safety test.
         .executableTarget(
             name: "SessionCrashHelper",
-            dependencies: ["OpenHealthKit", "FitnessSensors"],
+            dependencies: ["OpenHealthKit", "FitnessSensors", "OpenHealthKitTesting"],
             path: "Tests/SessionCrashHelper"
         ),
         .testTarget(
             name: "OpenHealthKitTests",
             dependencies: [
-                "OpenHealthKit",
+                "OpenHealthKit", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["ByteCoding", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
+        .testTarget(name: "FITFileTests", dependencies: ["ByteCoding", "FITFile"], exclude: ["Oracle"]),
+        .testTarget(name: "WorkoutImportTests", dependencies: ["WorkoutImport", "FITFile", "OpenHealthKit", "FitnessSensors"]),
         .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
-        // Test helpers shared by the test targets (a manual clock).
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // What other packages' tests import: a test clock, stores for tests, delegate calls as async sequences,
+        // stepped fixture replay, scripted-sensor conveniences.
+        .target(name: "OpenHealthKitTesting", dependencies: ["OpenHealthKit", "FitnessSensors"]),
+        // Test helpers shared by the project's own test targets (hex, a seeded generator, the kit's clock).
+        .target(name: "TestSupport", dependencies: ["OpenHealthKitTesting"], path: "Tests/TestSupport"),
+        .testTarget(name: "OpenHealthKitTestingTests",
+                    dependencies: ["OpenHealthKitTesting", "OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         .testTarget(name: "BluetoothLETests", dependencies: ["ByteCoding", "BluetoothLE", "TestSupport"]),
         .testTarget(
             name: "BlueZTransportTests",

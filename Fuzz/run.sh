@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (swiftc -sanitize=fuzzer) for the ATT decoder, the HCI event decoder,
-# the controller-information decoders (Local Supported Commands, management) and each GATT profile decoder, and runs each for RUNS executions (default 1,000,000).
+# each GATT profile decoder, the FIT file decoder and the controller-information decoders (Local Supported
+# Commands, management replies), and runs each for RUNS executions (default 1,000,000).
 #
 #   Fuzz/run.sh                 build and run every target
 #   RUNS=10000000 Fuzz/run.sh   longer runs
@@ -11,6 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-1000000}
+# Let a Swift trap reach libFuzzer, which writes the crashing input; the Swift runtime's backtracer would stop first.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 OUT=.build/fuzz
 mkdir -p "$OUT"
 
@@ -27,10 +30,16 @@ if [ ! -f "$OUT/libBluetoothLE.a" ] || [ -n "$(find Sources/ByteCoding Sources/F
         -emit-module-path "$OUT/BluetoothLE.swiftmodule" -o "$OUT/libBluetoothLE.a" \
         $(find Sources/BluetoothLE -name '*.swift')
 fi
+if [ ! -f "$OUT/libFITFile.a" ] || [ -n "$(find Sources/ByteCoding Sources/FITFile -newer "$OUT/libFITFile.a" -name '*.swift' | head -1)" ]; then
+    echo "building instrumented FITFile" >&2
+    swiftc -module-name FITFile -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer -I "$OUT" \
+        -emit-module-path "$OUT/FITFile.swiftmodule" -o "$OUT/libFITFile.a" \
+        $(find Sources/FITFile -name '*.swift')
+fi
 
 profiles=(heart-rate-measurement cycling-power-measurement csc-measurement battery-level body-sensor-location
           sensor-location cycling-power-feature csc-feature device-information)
-all=(att hci-event controller-information "${profiles[@]}")
+all=(att hci-event controller-information fit "${profiles[@]}")
 targets=("${@:-${all[@]}}")
 
 for target in "${targets[@]}"; do
@@ -38,12 +47,14 @@ for target in "${targets[@]}"; do
         att) sources=(Fuzz/ATTPDUFuzz.swift); flags=() ;;
         hci-event) sources=(Fuzz/HCIEventFuzz.swift); flags=() ;;
         controller-information) sources=(Fuzz/ControllerInformationFuzz.swift); flags=() ;;
+        fit) sources=(Fuzz/FITFuzz.swift); flags=() ;;
         *) sources=(Fuzz/ProfileFuzz.swift); flags=(-D "FUZZ_$(echo "$target" | tr 'a-z-' 'A-Z_')") ;;
     esac
     binary="$OUT/fuzz-$target"
-    swiftc -parse-as-library -O -sanitize=fuzzer -I "$OUT" -L "$OUT" -lBluetoothLE -lFitnessSensors -lByteCoding \
+    swiftc -parse-as-library -O -sanitize=fuzzer -I "$OUT" -L "$OUT" -lBluetoothLE -lFitnessSensors -lFITFile -lByteCoding \
         ${flags[@]+"${flags[@]}"} "${sources[@]}" -o "$binary"
     mkdir -p "$OUT/corpus/$target" "$OUT/artifacts/$target"
+    if [ -d "Fuzz/seeds/$target" ]; then cp -n Fuzz/seeds/$target/* "$OUT/corpus/$target/"; fi
     echo "== $target: $RUNS runs" >&2
     "$binary" -runs="$RUNS" -max_len=600 -artifact_prefix="$OUT/artifacts/$target/" -print_final_stats=1 \
         "$OUT/corpus/$target" 2>&1 | grep -E "^(Done|stat::number_of_executed_units|stat::average_exec_per_sec|#[0-9]+ *DONE)|ERROR|SUMMARY|cov:" | tail -4

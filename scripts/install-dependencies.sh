@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
 # Installs the system libraries OpenHealthKit builds against (Debian/Ubuntu), if they are missing:
-# SQLite for the store, BlueZ's libbluetooth and libudev for Bluetooth, umockdev for the udev tests.
+# SQLite for the store, BlueZ's libbluetooth and libudev for Bluetooth, umockdev for the udev tests,
+# python3-venv for the FIT tests' independent decoders.
+# Then creates .build/fit-venv with Garmin's FIT SDK for Python and fitparse (the FIT tests' oracles).
 set -euo pipefail
-packages=(libsqlite3-dev libbluetooth-dev libudev-dev umockdev)
+cd "$(dirname "$0")/.."
+packages=(libsqlite3-dev libbluetooth-dev libudev-dev umockdev python3-venv)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-    exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    echo "Installing ${missing[*]}" >&2
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
 fi
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-echo "Installing ${missing[*]}" >&2
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+
+# The FIT tests compare FITFile with independent implementations (Tests/FITFileTests/Oracle/fit_oracle.py).
+venv=.build/fit-venv
+fit_packages=(garmin-fit-sdk==21.218.0 fitparse==1.2.0)
+if ! "$venv/bin/python" -c "import garmin_fit_sdk, fitparse" 2>/dev/null; then
+    echo "Creating $venv with ${fit_packages[*]}" >&2
+    mkdir -p .build
+    /usr/bin/python3 -m venv "$venv" 2>/dev/null || python3 -m venv "$venv"
+    "$venv/bin/pip" install -q "${fit_packages[@]}"
+fi

@@ -36,95 +36,94 @@ public enum FixtureScenario: String, CaseIterable, Sendable {
 }
 
 /// One stretch of a scenario.
-struct Segment {
+struct Segment: Sendable {
     var seconds: Int
-    /// Fraction of heart-rate reserve the effort asks for.
+    /// Fraction of heart-rate reserve the effort asks for (at the start, when it ramps).
     var effort: Double
     /// Watts on the bike, 0 off it.
     var watts: Double
     /// Actions at the start of the segment.
     var actions: [FixtureAction] = []
+    /// The effort at the end of the segment, when it ramps there from `effort`.
+    var finalEffort: Double?
     /// Whether the power meter is sending (it is on the bike).
     var meterOn: Bool { watts > 0 }
+
+    init(seconds: Int, effort: Double, watts: Double, actions: [FixtureAction] = []) {
+        self.seconds = seconds
+        self.effort = effort
+        self.watts = watts
+        self.actions = actions
+    }
+
+    /// The effort `offset` seconds in.
+    func effort(at offset: Int) -> Double {
+        guard let finalEffort, seconds > 1 else { return effort }
+        return effort + (finalEffort - effort) * Double(offset) / Double(seconds - 1)
+    }
 }
 
 extension FixtureScenario {
-    var session: FixtureHeader.Session {
-        switch self {
-        case .run, .malformed: .init(activity: "running", location: "outdoor")
-        case .ride, .benchmark: .init(activity: "cycling", location: "outdoor")
-        case .triathlon: .init(activity: "swimBikeRun", location: "outdoor")
-        case .intervals: .init(activity: "cycling", location: "indoor")
-        }
-    }
-
-    func segments(hours: Double) -> [Segment] {
+    /// The scenario as steps: how the committed fixtures and the benchmark's recording are made.
+    public func scenario(seed: UInt64? = nil, hours: Double = 10) -> WorkoutScenario {
+        let seed = seed ?? defaultSeed
+        var scenario: WorkoutScenario
         switch self {
         case .run:
-            return [Segment(seconds: 600, effort: 0.45, watts: 0), Segment(seconds: 1500, effort: 0.74, watts: 0),
-                    Segment(seconds: 600, effort: 0.40, watts: 0)]
-        case .malformed:
-            return [Segment(seconds: 600, effort: 0.6, watts: 0)]
-        case .ride:
-            var ride = [Segment(seconds: 900, effort: 0.5, watts: 150)]
-            for _ in 0 ..< 3 { ride += [Segment(seconds: 900, effort: 0.68, watts: 205), Segment(seconds: 300, effort: 0.86, watts: 285)] }
-            return ride + [Segment(seconds: 900, effort: 0.42, watts: 125)]
-        case .triathlon:
-            return [
-                Segment(seconds: 900, effort: 0.70, watts: 0, actions: [.beginActivity(activity: "swimming", location: "openWater")]),
-                Segment(seconds: 180, effort: 0.60, watts: 0, actions: [.beginActivity(activity: "transition", location: "outdoor")]),
-                Segment(seconds: 2400, effort: 0.75, watts: 215, actions: [.beginActivity(activity: "cycling", location: "outdoor")]),
-                Segment(seconds: 120, effort: 0.65, watts: 0, actions: [.beginActivity(activity: "transition", location: "outdoor")]),
-                Segment(seconds: 1200, effort: 0.80, watts: 0, actions: [.beginActivity(activity: "running", location: "outdoor")]),
-            ]
-        case .intervals:
-            var session = [Segment(seconds: 600, effort: 0.5, watts: 140, actions: [.marker])]
-            for interval in 0 ..< 5 {
-                session.append(Segment(seconds: 180, effort: 0.9, watts: 300, actions: [.lap]))
-                session.append(Segment(seconds: 60, effort: 0.35, watts: 110, actions: [.lap]))
-                if interval == 1 || interval == 3 {
-                    // Off the bike for a minute: the session is paused while the sensors keep sending.
-                    session.append(Segment(seconds: 60, effort: 0.2, watts: 0, actions: [.pause]))
-                    session.append(Segment(seconds: 60, effort: 0.35, watts: 110, actions: [.resume]))
-                } else {
-                    session.append(Segment(seconds: 60, effort: 0.35, watts: 110))
-                }
+            scenario = WorkoutScenario(name: rawValue, activity: "running", seed: seed) {
+                Step.run(minutes: 10, effort: 0.45)
+                Step.run(minutes: 25, effort: 0.74)
+                Step.run(minutes: 10, effort: 0.40)
             }
-            return session + [Segment(seconds: 300, effort: 0.4, watts: 120, actions: [.lap])]
+        case .malformed:
+            scenario = WorkoutScenario(name: rawValue, activity: "running", seed: seed) {
+                Step.run(minutes: 10, effort: 0.6)
+            }
+            scenario.malformedHeartRate = (every: 37, offset: 11)
+        case .ride:
+            scenario = WorkoutScenario(name: rawValue, activity: "cycling", seed: seed) {
+                Step.ride(minutes: 15, watts: 150, effort: 0.5)
+                Step.repeat(3) {
+                    Step.ride(minutes: 15, watts: 205, effort: 0.68)
+                    Step.ride(minutes: 5, watts: 285, effort: 0.86)
+                }
+                Step.ride(minutes: 15, watts: 125, effort: 0.42)
+            }
+            // The power meter drops out for 40 s at 50:00.
+            .dropout(.powerMeter, at: .seconds(3000), for: .seconds(40))
+        case .triathlon:
+            scenario = WorkoutScenario(name: rawValue, activity: "swimBikeRun", seed: seed) {
+                Step.run(minutes: 15, effort: 0.70).activity("swimming", location: "openWater")
+                Step.run(minutes: 3, effort: 0.60).activity("transition")
+                Step.ride(minutes: 40, watts: 215, effort: 0.75).activity("cycling")
+                Step.run(minutes: 2, effort: 0.65).activity("transition")
+                Step.run(minutes: 20, effort: 0.80).activity("running")
+            }
+        case .intervals:
+            scenario = WorkoutScenario(name: rawValue, activity: "cycling", location: "indoor", seed: seed) {
+                Step.ride(minutes: 10, watts: 140, effort: 0.5).marker()
+                for interval in 0 ..< 5 {
+                    Step.ride(minutes: 3, watts: 300, effort: 0.9).lap()
+                    Step.easy(minutes: 1).lap()
+                    if interval == 1 || interval == 3 {
+                        // Off the bike for a minute: the session is paused while the sensors keep sending.
+                        Step.pause(minutes: 1)
+                    }
+                    Step.easy(minutes: 1)
+                }
+                Step.ride(minutes: 5, watts: 120, effort: 0.4).lap()
+            }
         case .benchmark:
             let blocks = Int((hours * 3600 / 1200).rounded(.up))
-            return (0 ..< blocks).flatMap { _ in
-                [Segment(seconds: 900, effort: 0.6, watts: 190), Segment(seconds: 300, effort: 0.85, watts: 280)]
+            scenario = WorkoutScenario(name: rawValue, activity: "cycling",
+                                       sensors: [.strap, .armband, .fastPowerMeter, .speedCadence], seed: seed) {
+                Step.repeat(blocks) {
+                    Step.ride(minutes: 15, watts: 190, effort: 0.6)
+                    Step.ride(minutes: 5, watts: 280, effort: 0.85)
+                }
             }
+            scenario.limit = Int(hours * 3600)
         }
-    }
-
-    var sensors: [FixtureHeader.SensorDescription] {
-        var strap = FixtureHeader.SensorDescription(
-            id: "strap", name: "Polar H10 8A1C2D3E", services: ["180D", "180F", "180A"],
-            capabilities: ["heartRate", "rrIntervals", "energy", "battery"])
-        var info = DeviceInformation()
-        info.manufacturerName = "Polar Electro Oy"
-        info.modelNumber = "H10"
-        info.firmwareRevision = "3.1.1"
-        strap.deviceInformation = .init(info)
-        var meter = FixtureHeader.SensorDescription(
-            id: "power", name: "ASSIOMA42", services: ["1818", "180F", "180A"],
-            capabilities: ["power", "cadence", "speed", "distance", "energy", "battery"])
-        info = DeviceInformation()
-        info.manufacturerName = "Favero Electronics"
-        info.modelNumber = "Assioma Duo"
-        info.firmwareRevision = "4.1.0"
-        meter.deviceInformation = .init(info)
-        switch self {
-        case .run, .malformed: return [strap]
-        case .ride, .triathlon, .intervals: return [strap, meter]
-        case .benchmark:
-            let arm = FixtureHeader.SensorDescription(id: "arm", name: "Polar Verity Sense", services: ["180D"],
-                                                      capabilities: ["heartRate"])
-            let csc = FixtureHeader.SensorDescription(id: "csc", name: "Wahoo RPM", services: ["1816"],
-                                                      capabilities: ["cadence", "speed", "distance"])
-            return [strap, arm, meter, csc]
-        }
+        return scenario
     }
 }

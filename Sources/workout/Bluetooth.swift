@@ -56,9 +56,9 @@ extension Workout {
     }
 }
 
-/// Scans with `adapter`, else `$OPENHEALTHKIT_ADAPTER`, else the first adapter that is up.
+/// Scans with `adapter`, else `$OPENHEALTHKIT_ADAPTER`, else the first adapter that is up (``AdapterSelection``).
 func scanNearby(seconds: Double, adapter: String? = nil) async throws -> [DiscoveredDevice] {
-    let scanner = try await HCIScanner.open(adapter: adapter ?? SensorTransports.adapter)
+    let scanner = try await HCIScanner.open(adapter: adapter)
     return try await scanner.scan(for: .milliseconds(Int64(seconds * 1000)))
 }
 

@@ -9,8 +9,9 @@ extension Workout {
             abstract: "Save a demonstration run with associated samples, and print it back.",
             discussion: """
                 The run ends now and lasts 30 minutes: heart rate every 5 s rising with effort, active energy and
-                distance every minute. It is saved with the HealthKit calls an app would make (save, then
-                add(_:to:)) and read back with a sample query on the workout's associated samples.
+                distance every minute. It is saved with the HealthKit calls an app would make (HKWorkoutBuilder:
+                begin, add samples, end, finish) and read back with a sample query on the workout's associated
+                samples.
 
                 Example:
                   workout demo --store /tmp/demo.sqlite
@@ -25,9 +26,16 @@ extension Workout {
                 let end = Date()
                 let start = end.addingTimeInterval(-30 * 60)
                 let plan = DemoRun(start: start, end: end)
-                let workout = plan.workout()
-                try await store.save(workout)
-                try await store.add(plan.samples(), to: workout)
+                let configuration = HKWorkoutConfiguration()
+                configuration.activityType = .running
+                configuration.locationType = .outdoor
+                let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration, device: .local())
+                try await builder.beginCollection(at: start)
+                try await builder.addSamples(plan.samples())
+                try await builder.endCollection(at: end)
+                guard let workout = try await builder.finishWorkout() else {
+                    throw CommandFailure("The demonstration run could not be saved.")
+                }
                 print("Saved a run to \(store.databasePath ?? "memory").\n")
                 try await printWorkout(workout.uuid, store: store)
             }
@@ -53,14 +61,6 @@ struct DemoRun {
 
     /// Metres run in minute `m` (about 5:30 per km after a slower first minutes).
     func metres(inMinute m: Int) -> Double { m < 3 ? 150 : 182 }
-
-    func workout() -> HKWorkout {
-        let distance = (0 ..< minutes).reduce(0) { $0 + metres(inMinute: $1) }
-        return HKWorkout(activityType: .running, start: start, end: end, duration: 0,
-                         totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: Double(minutes) * 11.5),
-                         totalDistance: HKQuantity(unit: .meter(), doubleValue: distance),
-                         metadata: [HKMetadataKeyIndoorWorkout: false])
-    }
 
     func samples() -> [HKSample] {
         var samples: [HKSample] = []

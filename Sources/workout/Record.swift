@@ -37,7 +37,7 @@ extension Workout {
                 let recorder = try saveFixture.map { try FixtureRecorder(path: $0, start: start) }
                 var sensorOptions = BLESensor.Options()
                 sensorOptions.tap = recorder
-                if let recorder { SensorTransports.register(tap: recorder) }
+                if let recorder { store.sensorConnector = .bluez(tap: recorder) }
                 let attached = try sensors.map { try makeSensor(identifier: $0, options: sensorOptions) }
                 let paired = try store.pairedSensors()
                 // Fixture ids: the sensors' identifiers, as they are unique.

@@ -61,7 +61,9 @@ extension Workout {
                     return saved!
                 }
                 display.finish()
-                try await printReplaySummary(workout, replay: replay, store: store, zones: zones)
+                let malformed = replay.malformedNotifications
+                try await printReplaySummary(workout, store: store, zones: zones,
+                                             skipped: "\(malformed) malformed notification\(malformed == 1 ? "" : "s")")
             }
         }
     }
@@ -75,8 +77,9 @@ let replayTypes: [HKSampleType] = [
     HKQuantityType(.swimmingStrokeCount), HKQuantityType(.stepCount),
 ]
 
-/// Prints what a replay saved: duration, distance, energy, heart rate, power, zones per activity, skipped input.
-func printReplaySummary(_ workout: HKWorkout, replay: WorkoutReplay, store: HKHealthStore, zones: HeartRateZones) async throws {
+/// Prints what a replay (or an import) saved: duration, distance, energy, heart rate, power, zones per activity,
+/// skipped input.
+func printReplaySummary(_ workout: HKWorkout, store: HKHealthStore, zones: HeartRateZones, skipped: String) async throws {
     let bpm = HKUnit.count().unitDivided(by: .minute())
     print("Saved workout \(workout.uuid.uuidString) (\(workout.workoutActivityType.name)) to \(store.databasePath ?? "the store").")
     print("  duration        \(Format.duration(workout.duration))")
@@ -89,9 +92,9 @@ func printReplaySummary(_ workout: HKWorkout, replay: WorkoutReplay, store: HKHe
     } else {
         print("  heart rate      –")
     }
-    let powerPoints = try await WorkoutAnalysis.points(.cyclingPower, unit: .watt(), of: workout, store: store)
     if let average = workout.statistics(for: HKQuantityType(.cyclingPower))?.averageQuantity()?.doubleValue(for: .watt()) {
-        let np = WorkoutAnalysis.normalizedPower(powerPoints).map { "\(Int($0.rounded())) W" } ?? "–"
+        let normalized = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt())
+        let np = normalized.map { "\(Int($0.rounded())) W" } ?? "–"
         print("  power           average \(Int(average.rounded())) W, normalized \(np)")
     } else {
         print("  power           –")
@@ -119,8 +122,7 @@ func printReplaySummary(_ workout: HKWorkout, replay: WorkoutReplay, store: HKHe
             print("    " + pad(name, 16) + times.map { pad(Format.duration($0), 8) }.joined())
         }
     }
-    let malformed = replay.malformedNotifications
-    print("  skipped         \(malformed) malformed notification\(malformed == 1 ? "" : "s")")
+    print("  skipped         \(skipped)")
 }
 
 /// Checks the zone overrides: positive, and the maximum clearly above the resting rate.

@@ -4,29 +4,6 @@ import FitnessSensors
 import Foundation
 import OpenHealthKit
 
-/// Connects the store's paired sensors to BlueZ: `ble:` addresses over L2CAP, `unix:` paths to
-/// simulated peripherals. Called once at start-up; OpenHealthKit itself never imports BlueZTransport.
-enum SensorTransports {
-    /// The adapter Bluetooth sensors connect through: `$OPENHEALTHKIT_ADAPTER` (`hci1`), else the
-    /// first one that is up and is not the sensor itself.
-    static var adapter: String? {
-        ProcessInfo.processInfo.environment["OPENHEALTHKIT_ADAPTER"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    /// Registers the connectors; with a `tap`, every sensor they make passes its raw bytes to it.
-    static func register(tap: (any NotificationTap)? = nil) {
-        var options = BLESensor.Options()
-        options.tap = tap
-        let adapter = self.adapter
-        for scheme in ["ble", "unix"] {
-            SensorConnectors.register(scheme: scheme) { [options] paired in
-                try makeSensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities, options: options,
-                               adapter: adapter)
-            }
-        }
-    }
-}
-
 extension Workout {
     struct Pair: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -56,7 +33,7 @@ extension Workout {
                 var capabilities = SensorCapabilities.heartRateStrap.union(.powerMeter)
                 var sensorName = name ?? parsed.description
                 if !noProbe {
-                    let probe = try await SensorProbe.probe(parsed, adapter: adapter ?? SensorTransports.adapter,
+                    let probe = try await SensorProbe.probe(parsed, adapter: adapter,
                                                             timeout: .milliseconds(Int64(timeout * 1000)))
                     guard !probe.capabilities.subtracting(.battery).isEmpty else {
                         throw CommandFailure("\(parsed) offers no heart rate, cycling power or speed and cadence service, so it cannot be paired as a fitness sensor.")

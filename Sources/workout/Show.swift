@@ -76,7 +76,8 @@ extension Workout {
                     FileHandle.standardError.write(Data("Wrote the chart to \(chart).\n".utf8))
                 }
                 if json {
-                    print(try workoutJSON(workout))
+                    let normalized = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt())
+                    print(try workoutJSON(workout, normalizedPower: normalized))
                 } else {
                     try await printWorkout(workout.uuid, store: store)
                 }
@@ -85,8 +86,11 @@ extension Workout {
     }
 }
 
-/// A workout as JSON: dates in ISO 8601, durations in seconds, statistics in their type's storage unit (named).
-func workoutJSON(_ workout: HKWorkout) throws -> String {
+/// A workout as JSON: dates in ISO 8601, durations in seconds, statistics in their type's storage unit (named),
+/// `normalizedPower` in W (`HKHealthStore.normalizedPower(for:)`, null without power), and `timeInZones`: per
+/// zoned type, the seconds in each zone the builder kept with the workout (`zoneGroup(for:)`), each zone with its
+/// bounds in the type's storage unit.
+func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?) throws -> String {
     let iso = ISO8601DateFormatter()
     func statistics(_ all: [HKQuantityType: HKStatistics]) -> [String: Any] {
         var result: [String: Any] = [:]
@@ -106,8 +110,23 @@ func workoutJSON(_ workout: HKWorkout) throws -> String {
         }
         return result
     }
+    func zones(_ groups: [HKQuantityType: HKWorkoutZoneGroup]?) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for (type, group) in groups ?? [:] {
+            let name = type.identifier.replacingOccurrences(of: "HKQuantityTypeIdentifier", with: "")
+            let unit = type.storageUnit
+            result[name] = group.zoneDurations.map { entry in
+                ["zone": entry.zone.index + 1, "duration": entry.duration, "unit": unit.unitString,
+                 "minimum": entry.zone.minimum?.doubleValue(for: unit) ?? NSNull(),
+                 "maximum": entry.zone.maximum?.doubleValue(for: unit) ?? NSNull()] as [String: Any]
+            }
+        }
+        return result
+    }
     let object: [String: Any] = [
         "uuid": workout.uuid.uuidString,
+        "normalizedPower": normalizedPower ?? NSNull(),
+        "timeInZones": zones(workout.zoneGroupsByType),
         "activityType": workout.workoutActivityType.name,
         "start": iso.string(from: workout.startDate),
         "end": iso.string(from: workout.endDate),
@@ -119,7 +138,7 @@ func workoutJSON(_ workout: HKWorkout) throws -> String {
         "activities": workout.workoutActivities.map { activity in
             ["activityType": activity.workoutConfiguration.activityType.name, "start": iso.string(from: activity.startDate),
              "end": activity.endDate.map { iso.string(from: $0) } ?? NSNull(), "duration": activity.duration,
-             "statistics": statistics(activity.allStatistics)] as [String: Any]
+             "statistics": statistics(activity.allStatistics), "timeInZones": zones(activity.zoneGroupsByType)] as [String: Any]
         },
         "statistics": statistics(workout.allStatistics),
     ]

@@ -17,6 +17,9 @@ struct Workout: AsyncParsableCommand {
               workout demo                      save a sample run with heart rate, energy and distance
               workout replay fixtures/run-45min.jsonl --instant
                                                 replay a recorded workout and save it
+              workout import ride.fit           import a FIT or TCX file
+              workout fixture ride.fit -o ride.jsonl
+                                                turn a FIT ride into a fixture to replay
               workout list                      list the workouts in the store
               workout show 3F2A                 show a workout by (a prefix of) its UUID
               workout show 3F2A --json          the same as JSON
@@ -34,14 +37,9 @@ struct Workout: AsyncParsableCommand {
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, Replay.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, Profile.self, Zones.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Doctor.self, Peripheral.self, Decode.self]
+        subcommands: [Demo.self, Replay.self, Import.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, Profile.self, Zones.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Doctor.self, Peripheral.self, Decode.self]
     )
 
-    /// Registers the sensor transports, then runs the command.
-    static func main() async {
-        SensorTransports.register()
-        await main(nil)
-    }
 }
 
 /// Options every command shares.

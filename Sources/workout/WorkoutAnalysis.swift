@@ -62,7 +62,8 @@ struct HeartRateZones: Sendable {
     var high: Double { (boundaries.last ?? 180) + 20 }
 }
 
-/// Figures computed from a saved workout's samples: normalized power and time in heart-rate zones per activity.
+/// Figures computed from a saved workout's samples for zones given on the command line (time in them per activity);
+/// normalized power comes from the library (`HKHealthStore.normalizedPower(for:)`).
 struct WorkoutAnalysis {
     /// A value that holds from `start` (zero-length readings hold until the next, at most `hold` seconds).
     struct Point {
@@ -71,32 +72,7 @@ struct WorkoutAnalysis {
     }
 
     /// How long a reading stands for at most: longer silences are dropouts, not time in a zone.
-    static let hold: TimeInterval = 5
-
-    /// Normalized power: a 1 Hz series (each reading holding ≤ 5 s, dropouts left out), its 30 s trailing
-    /// average, the mean of that average's 4th powers from the 30th second on, and the 4th root.
-    static func normalizedPower(_ points: [Point]) -> Double? {
-        guard let first = points.first else { return nil }
-        var perSecond: [Double] = []
-        var index = 0
-        var second = first.start
-        let end = points.last!.start
-        while second <= end {
-            while index + 1 < points.count, points[index + 1].start <= second { index += 1 }
-            if second.timeIntervalSince(points[index].start) <= hold { perSecond.append(points[index].value) }
-            second += 1
-        }
-        guard perSecond.count >= 30 else { return nil }
-        var window = perSecond[0 ..< 30].reduce(0, +)
-        var sum = pow(window / 30, 4)
-        var count = 1.0
-        for i in 30 ..< perSecond.count {
-            window += perSecond[i] - perSecond[i - 30]
-            sum += pow(window / 30, 4)
-            count += 1
-        }
-        return pow(sum / count, 0.25)
-    }
+    static let hold: TimeInterval = NormalizedPower.hold
 
     /// Seconds in each zone within `interval`; each reading holds until the next, ≤ 5 s.
     static func timeInZones(_ points: [Point], zones: HeartRateZones, within interval: DateInterval) -> [TimeInterval] {

@@ -56,6 +56,12 @@ import Testing
         #expect(error?.message == "hci0 is down, or LE is off: run `bluetoothctl power on` (or `sudo btmgmt --index 0 power on` and `sudo btmgmt --index 0 le on`).")
     }
 
+    @Test func theEnvironmentNamesTheAdapterWhenTheCallerDoesNot() {
+        #expect(AdapterSelection.adapterFromEnvironment(["OPENHEALTHKIT_ADAPTER": "hci1"]) == "hci1")
+        #expect(AdapterSelection.adapterFromEnvironment(["OPENHEALTHKIT_ADAPTER": ""]) == nil)
+        #expect(AdapterSelection.adapterFromEnvironment([:]) == nil)
+    }
+
     @Test func adapterNamesParse() throws {
         #expect(try AdapterSelection.deviceID("hci1") == 1)
         #expect(try AdapterSelection.deviceID("0") == 0)

@@ -7,7 +7,7 @@ let umockdevRun = "/usr/bin/umockdev-run"
 /// udev enumeration of a fake `hci0` (a USB dongle on btusb, with a live link `hci0:64` that is not an
 /// adapter) and a UART `hci1`, under `umockdev-run`, which fakes sysfs and udev through LD_PRELOAD. The
 /// `workout` tool is the helper process, so the test goes through the same code a user does.
-@Suite struct AdapterTests {
+@Suite(.timeLimit(.minutes(1))) struct AdapterTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/hci0.umockdev").path
 

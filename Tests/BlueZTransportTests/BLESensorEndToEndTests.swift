@@ -8,7 +8,7 @@ import Testing
 /// A `BLESensor` against a simulated peripheral over `socketpair(AF_UNIX, SOCK_SEQPACKET)`: the same
 /// ATT bytes a strap or power meter sends, through the real sockets, GATT client, decoders and
 /// interpreter. Time moves only when a test advances the manual clock.
-@Suite struct BLESensorEndToEndTests {
+@Suite(.timeLimit(.minutes(1))) struct BLESensorEndToEndTests {
     func makeSensor(_ link: SocketPairLink, clock: ManualClock, capabilities: SensorCapabilities = .heartRateStrap) -> BLESensor {
         BLESensor(identifier: "unix:test", name: "Test", capabilities: capabilities, clock: clock,
                   wallClock: TestWallClock().now, connect: link.connect)

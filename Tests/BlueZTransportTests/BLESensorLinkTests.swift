@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// Link loss, reconnection, duplicates, silence and malformed input, over real socket pairs.
-@Suite struct BLESensorLinkTests {
+@Suite(.timeLimit(.minutes(1))) struct BLESensorLinkTests {
     let peripheral = SimulatedPeripheral(profile: .heartRateStrap())
     let clock = ManualClock()
 

@@ -32,7 +32,7 @@ struct Tool {
     }
 }
 
-@Suite struct DecodeCommandTests {
+@Suite(.timeLimit(.minutes(1))) struct DecodeCommandTests {
     func decode(_ arguments: String...) throws -> Tool.Result { try Tool.run(["decode"] + arguments) }
 
     /// Polar H7 flags 0x16 (contact + RR) and 0x10 (RR, contact not supported), as in public captures

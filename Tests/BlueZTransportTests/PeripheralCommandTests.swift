@@ -4,7 +4,7 @@ import Testing
 
 /// `workout peripheral` in a child process, reached by `workout pair` and `workout sensors` through
 /// `unix:PATH`: the whole tool, over a real listening socket.
-@Suite struct PeripheralCommandTests {
+@Suite(.timeLimit(.minutes(1))) struct PeripheralCommandTests {
     @Test func pairASimulatedStrapAndListIt() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -7,7 +7,7 @@ import Testing
 
 /// The scan path over the HCI event seam: H4 event packets in a socket pair, as a raw HCI socket
 /// delivers them (one packet per read), through the real decoder and merge.
-@Suite struct ScannerTests {
+@Suite(.timeLimit(.minutes(1))) struct ScannerTests {
     /// The Polar H7 advertising data from the reference notes (§4.3): flags, 0x180D, manufacturer
     /// data and TX power in ADV_IND, the complete name in the scan response (37 bytes do not fit
     /// one 31-byte PDU); and a power meter known by appearance 0x0484, named in a scan response.
@@ -78,7 +78,7 @@ import Testing
     }
 }
 
-@Suite struct ContinuityTests {
+@Suite(.timeLimit(.minutes(1))) struct ContinuityTests {
     @Test func duplicatesWithinTheWindowOrResentAfterReconnectAreDropped() {
         var deduplicator = NotificationDeduplicator(window: 0.1)
         let beat: [UInt8] = [0x16, 0x46, 0x38, 0x03]

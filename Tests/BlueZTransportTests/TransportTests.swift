@@ -15,7 +15,7 @@ let kernelLacksBluetooth: Bool = {
     return errno == EAFNOSUPPORT
 }()
 
-@Suite struct SocketBearerTests {
+@Suite(.timeLimit(.minutes(1))) struct SocketBearerTests {
     @Test func socketPairKeepsMessageBoundariesAndSkipsEmptyMessages() async throws {
         let (a, b) = try SocketBearer.pair()
         try await a.send([0x1B, 0x03, 0x00, 0x06, 0x48])
@@ -51,7 +51,7 @@ let kernelLacksBluetooth: Bool = {
     }
 }
 
-@Suite struct SensorAddressTests {
+@Suite(.timeLimit(.minutes(1))) struct SensorAddressTests {
     @Test func parsesEveryAcceptedSpelling() throws {
         #expect(try SensorAddress(parsing: "AA:BB:CC:DD:EE:FF") == .bluetooth(BluetoothAddress("AA:BB:CC:DD:EE:FF")!))
         #expect(try SensorAddress(parsing: "ble:c7:3a:10:5e:22:f1/random")
@@ -73,7 +73,7 @@ let kernelLacksBluetooth: Bool = {
     }
 }
 
-@Suite struct NoBluetoothTests {
+@Suite(.timeLimit(.minutes(1))) struct NoBluetoothTests {
     @Test(.enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth"))
     func l2capConnectSaysTheKernelHasNoBluetooth() async throws {
         await #expect {
@@ -133,7 +133,7 @@ let kernelLacksBluetooth: Bool = {
     }
 }
 
-@Suite struct ErrnoMessageTests {
+@Suite(.timeLimit(.minutes(1))) struct ErrnoMessageTests {
     @Test func connectionFailuresSayWhatToDo() {
         // EBUSY has two causes (issue 14, finding 5): another program's connection to the sensor
         // (l2cap_chan_connect finds CID 4 taken on the link), or another pending LE connection

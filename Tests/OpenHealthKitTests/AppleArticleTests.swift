@@ -5,7 +5,7 @@ import Foundation
 import OpenHealthKit
 import Testing
 
-@Suite struct AppleArticleTests {
+@Suite(.timeLimit(.minutes(1))) struct AppleArticleTests {
     @Test func addingSamplesToAWorkout() async throws {
         let healthStore = try await authorizedStore()
         let store = healthStore

@@ -44,7 +44,7 @@ final class BuilderRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
     }
 }
 
-@Suite struct BuilderTests {
+@Suite(.timeLimit(.minutes(1))) struct BuilderTests {
     @Test func lifecycleErrorsAreInvalidArgument() async throws {
         let (store, _) = try await liveStore()
         let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration(.running), device: nil)

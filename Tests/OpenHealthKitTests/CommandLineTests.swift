@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Runs the built `workout` tool as a person would, in a child process.
-@Suite struct CommandLineTests {
+@Suite(.timeLimit(.minutes(1))) struct CommandLineTests {
     struct Result {
         var status: Int32
         var stdout: String
@@ -69,7 +69,7 @@ import Testing
     }
 }
 
-@Suite struct ManageCommandTests {
+@Suite(.timeLimit(.minutes(1))) struct ManageCommandTests {
     let cli = CommandLineTests()
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("fixtures")

@@ -4,7 +4,7 @@ import PropertyBased
 import Testing
 
 /// The invariant: every statistic is the same before and after condensing (relative 1e-9).
-@Suite struct CondenseInvariantTests {
+@Suite(.timeLimit(.minutes(1))) struct CondenseInvariantTests {
     static let bpm = HKUnit(from: "count/min")
     static let heartRateOptions: HKStatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration,
                                                          .separateBySource]

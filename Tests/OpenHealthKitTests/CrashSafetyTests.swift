@@ -3,8 +3,9 @@ import OpenHealthKit
 import Testing
 
 /// A live session in a child process is killed with SIGKILL; the parent recovers it and finds every sample older
-/// than one second.
-@Suite struct CrashSafetyTests {
+/// than one second. The child runs on manual clocks (see `SessionCrashHelper`), so the rule is checked against the
+/// journal's own time, not against how busy the machine is; the read from the child has a deadline.
+@Suite(.timeLimit(.minutes(1))) struct CrashSafetyTests {
     static var helper: URL {
         URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("SessionCrashHelper")
@@ -20,7 +21,11 @@ import Testing
         process.standardOutput = output
         try process.run()
 
-        // Read what the child reports until it has run for 2.5 s of its own time, then kill it.
+        // Read what the child reports until it has run for 2.5 s of its own time, then kill it. A child that stops
+        // reporting is killed by the deadline, and the test fails on the missing lines.
+        let deadline = DispatchWorkItem { kill(process.processIdentifier, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: deadline)
+        defer { deadline.cancel() }
         var sent: [(index: Int, time: Double)] = []
         var buffer = Data()
         var started: Double?

@@ -3,7 +3,7 @@ import Foundation
 @testable import OpenHealthKit
 import Testing
 
-@Suite struct HeartbeatTests {
+@Suite(.timeLimit(.minutes(1))) struct HeartbeatTests {
     @Test func codecRoundTripsBeatsAndGaps() throws {
         let beats = [HeartbeatSeriesCodec.Beat(offset: 0, precededByGap: false), .init(offset: 0.812, precededByGap: false),
                      .init(offset: 1.6, precededByGap: false), .init(offset: 9.25, precededByGap: true)]

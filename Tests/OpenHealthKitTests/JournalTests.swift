@@ -1,61 +1,224 @@
+import FitnessSensors
 import Foundation
 import GRDB
 @testable import OpenHealthKit
 import Testing
 
-/// The live journal's writer queue: batches reach the store in order, a batch that fails to write goes back to the
-/// buffer and its error is reported, and nothing is lost once the store takes writes again.
-@Suite struct JournalTests {
-    func journal() async throws -> (StoreDatabase, LiveJournal) {
+/// The live journal: a pure buffer (``JournalBuffer``) that hands batches to a writer queue (``LiveJournal``).
+/// Batches reach the store in order, a batch that fails to write goes back to the buffer and its error is reported,
+/// and nothing is lost once the store takes writes again.
+@Suite(.timeLimit(.minutes(1))) struct JournalTests {
+    /// A journal's writer, and a buffer beside it, carried out by hand as a builder's shell does.
+    final class Harness: @unchecked Sendable {
+        let database: StoreDatabase
+        let journal: LiveJournal
+        let lock = NSLock()
+        var buffer = JournalBuffer(sequence: 0)
+
+        init(database: StoreDatabase, journal: LiveJournal) {
+            self.database = database
+            self.journal = journal
+        }
+
+        func send(_ batch: JournalBatch?) {
+            guard let batch else { return }
+            journal.write(batch) { [self] result in
+                lock.withLock {
+                    switch result {
+                    case .success(let emptied): buffer.written(buffer: emptied)
+                    case .failure(let error): buffer.failed(batch, error: error, now: .zero)
+                    }
+                }
+            }
+        }
+
+        func append(_ samples: [CollectedSample]) throws {
+            let outcome = lock.withLock { buffer.append(samples, now: .zero) }
+            switch outcome {
+            case .nothing: break
+            case .write(let batch), .writeAndWait(let batch): send(batch)
+            case .fail(let error): throw error
+            }
+        }
+
+        func flush() throws {
+            send(lock.withLock { buffer.handOver(entry: nil) })
+            journal.waitForWrites()
+            if let failure = lock.withLock({ buffer.takeFailure() }) { throw failure }
+        }
+
+        var pendingCount: Int { lock.withLock { buffer.pending.count } }
+    }
+
+    func harness() async throws -> Harness {
         let (store, _) = try await liveStore()
         let database = try store.database()
         let journal = try LiveJournal.create(database: database, builderUUID: UUID(), client: "tests", hasSession: false,
                                              configuration: configuration(.cycling), device: nil, now: t0)
-        return (database, journal)
+        return Harness(database: database, journal: journal)
     }
 
     func samples(_ range: Range<Int>) -> [CollectedSample] {
         range.map { CollectedSample(type: HKQuantityType(.heartRate), start: Double($0), end: Double($0), value: 100 + Double($0 % 50)) }
     }
 
-    func journaledStarts(_ database: StoreDatabase, _ journal: LiveJournal) throws -> [Double] {
+    static func journaledStarts(_ database: StoreDatabase, builderID: Int64) throws -> [Double] {
         try database.read { db in
             try Data.fetchAll(db, sql: "SELECT payload FROM live_journal WHERE builder_id = ? AND kind = 1 ORDER BY seq",
-                              arguments: [journal.builderID])
+                              arguments: [builderID])
                 .flatMap { try SampleBatchCodec.decode([UInt8]($0)).map(\.start) }
         }
     }
 
     @Test func batchesAreWrittenInOrderBesideTheCaller() async throws {
-        let (database, journal) = try await journal()
-        for start in stride(from: 0, to: 10_000, by: 100) { try journal.append(samples(start ..< start + 100)) }
-        try journal.flush()
-        #expect(journal.pendingCount == 0)
-        #expect(try journaledStarts(database, journal) == (0 ..< 10_000).map(Double.init))
+        let h = try await harness()
+        for start in stride(from: 0, to: 10_000, by: 100) { try h.append(samples(start ..< start + 100)) }
+        try h.flush()
+        #expect(h.pendingCount == 0)
+        #expect(try Self.journaledStarts(h.database, builderID: h.journal.builderID) == (0 ..< 10_000).map(Double.init))
     }
 
     @Test func aFailedWriteKeepsItsSamplesAndReportsTheError() async throws {
-        let (database, journal) = try await journal()
+        let h = try await harness()
+        let (database, journal) = (h.database, h.journal)
         // The journal's row disappears: every write of its entries now breaks the foreign key.
         let row = try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM live_builders WHERE id = ?", arguments: [journal.builderID])! }
         try database.write { db in try db.execute(sql: "DELETE FROM live_builders WHERE id = ?", arguments: [journal.builderID]) }
-        try journal.append(samples(0 ..< 5_000))      // a full batch is handed to the writer, which fails
-        #expect(throws: (any Error).self) { try journal.flush() }
-        #expect(journal.pendingCount == 5_000)
+        try h.append(samples(0 ..< 5_000))      // a full batch is handed to the writer, which fails
+        #expect(throws: (any Error).self) { try h.flush() }
+        #expect(h.pendingCount == 5_000)
         // The store takes writes again: the same samples are written, once, in order.
         try database.write { db in
             try db.execute(sql: "INSERT INTO live_builders (id, uuid, client, has_session, configuration, device, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
                            arguments: StatementArguments(["id", "uuid", "client", "has_session", "configuration", "device", "created"].map { row[$0] as DatabaseValue }))
         }
-        try journal.append(samples(5_000 ..< 5_010))
-        try journal.flush()
-        #expect(journal.pendingCount == 0)
-        #expect(try journaledStarts(database, journal) == (0 ..< 5_010).map(Double.init))
+        try h.append(samples(5_000 ..< 5_010))
+        try h.flush()
+        #expect(h.pendingCount == 0)
+        #expect(try Self.journaledStarts(database, builderID: journal.builderID) == (0 ..< 5_010).map(Double.init))
+    }
+}
+
+/// The buffer's rules as a state machine, in the manner of swift-async-algorithms: a state, an input, the expected
+/// action. Times are the shell's monotonic clock.
+@Suite(.timeLimit(.minutes(1))) struct JournalBufferTests {
+    func samples(_ count: Int) -> [CollectedSample] {
+        (0 ..< count).map { CollectedSample(type: HKQuantityType(.heartRate), start: Double($0), end: Double($0), value: 100) }
+    }
+
+    func batch(_ outcome: JournalBuffer.Outcome) -> JournalBatch? {
+        switch outcome {
+        case .write(let batch), .writeAndWait(let batch): batch
+        default: nil
+        }
+    }
+
+    @Test func theAgeRuleHandsOverOnceTheOldestHasWaitedTheInterval() {
+        var buffer = JournalBuffer(sequence: 0, flushInterval: .milliseconds(500))
+        #expect(batch(buffer.append(samples(1), now: .milliseconds(0))) == nil)
+        #expect(batch(buffer.append(samples(1), now: .milliseconds(499))) == nil, "499 ms: not yet due")
+        let due = batch(buffer.append(samples(1), now: .milliseconds(500)))
+        #expect(due?.samples.count == 3, "500 ms after the oldest: all three go")
+        #expect(due?.samplesSequence == 1)
+        #expect(buffer.oldestPending == nil)
+    }
+
+    @Test func theTimerTickHandsOverWhatIsDueWithoutAnAppend() {
+        var buffer = JournalBuffer(sequence: 7, flushInterval: .milliseconds(500))
+        _ = buffer.append(samples(2), now: .milliseconds(100))
+        #expect(buffer.batchIfDue(now: .milliseconds(350)) == nil)
+        let batch = buffer.batchIfDue(now: .milliseconds(600))
+        #expect(batch?.samples.count == 2)
+        #expect(batch?.samplesSequence == 8)
+    }
+
+    @Test func theBatchThresholdHandsOverAtOnce() {
+        var buffer = JournalBuffer(sequence: 0)
+        #expect(batch(buffer.append(samples(JournalBuffer.maximumPending - 1), now: .zero)) == nil)
+        #expect(batch(buffer.append(samples(1), now: .zero))?.samples.count == JournalBuffer.maximumPending)
+    }
+
+    @Test func backPressureAsksTheShellToWaitPastFourBatchesInFlight() {
+        var buffer = JournalBuffer(sequence: 0)
+        var outcomes: [String] = []
+        for _ in 0 ..< 6 {
+            switch buffer.append(samples(JournalBuffer.maximumPending), now: .zero) {
+            case .write: outcomes.append("write")
+            case .writeAndWait: outcomes.append("wait")
+            default: outcomes.append("other")
+            }
+        }
+        #expect(outcomes == ["write", "write", "write", "write", "wait", "wait"])
+        // Three written: 3 in flight, and the next batch makes 4, which need not wait.
+        for _ in 0 ..< 3 { buffer.written(buffer: []) }
+        if case .write = buffer.append(samples(JournalBuffer.maximumPending), now: .zero) {} else {
+            Issue.record("with 4 in flight the append should not wait")
+        }
+    }
+
+    @Test func anEntryGoesAfterWhatWasBufferedBeforeIt() {
+        var buffer = JournalBuffer(sequence: 0)
+        _ = buffer.append(samples(3), now: .zero)
+        let batch = buffer.handOver(entry: (.entry, [1, 2, 3]))
+        #expect(batch?.samplesSequence == 1)
+        #expect(batch?.entry?.sequence == 2)
+        #expect(batch?.entry?.kind == .entry)
+    }
+
+    @Test func aFailedBatchWaitsAgainInFrontAndIsReportedOnce() {
+        struct WriteFailed: Error {}
+        var buffer = JournalBuffer(sequence: 0)
+        let failed = buffer.handOver(entry: nil) ?? {
+            _ = buffer.append(samples(2), now: .zero)
+            return buffer.handOver(entry: nil)!
+        }()
+        _ = buffer.append([CollectedSample(type: HKQuantityType(.heartRate), start: 99, end: 99, value: 1)], now: .seconds(1))
+        buffer.failed(failed, error: WriteFailed(), now: .seconds(1))
+        #expect(buffer.pending.map(\.start) == [0, 1, 99])
+        if case .fail = buffer.append(samples(1), now: .seconds(1)) {} else { Issue.record("the failure is reported") }
+        #expect(buffer.takeFailure() == nil, "reported once")
+    }
+}
+
+/// The journal flushes on the store's monotonic clock, with no real timer: rows appear when the test moves the clock,
+/// with no `flush()` call.
+@Suite(.timeLimit(.minutes(1))) struct JournalClockTests {
+    @Test func rowsAppearWhenTheFlushTimerTicksOnTheManualClock() async throws {
+        let (store, clock) = try await liveStore()
+        let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.cycling))
+        let builder = session.associatedWorkoutBuilder()
+        let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
+        let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration(.cycling))
+        source.attach(strap)
+        builder.dataSource = source
+        session.startActivity(with: t0)
+        try await builder.beginCollection(at: t0)
+        await clock.monotonic.waitForSleepers(1)    // the flush timer sleeps until 250 ms
+        let database = try store.database()
+        let builderID = try #require(builder.currentJournal?.builderID)
+        for second in 0 ..< 5 {
+            strap.send(.heartRate(HeartRateReading(bpm: 120 + second, contact: .detected)), at: t0 + Double(second))
+        }
+        builder.currentJournal?.waitForWrites()
+        #expect(try JournalTests.journaledStarts(database, builderID: builderID).isEmpty, "younger than 500 ms: buffered")
+        // 250 ms: the timer ticks, nothing is due yet.
+        clock.monotonic.advance(by: .milliseconds(250))
+        await clock.monotonic.waitForSleepers(1)
+        builder.currentJournal?.waitForWrites()
+        #expect(try JournalTests.journaledStarts(database, builderID: builderID).isEmpty)
+        // 500 ms: the oldest sample is due, and the tick hands everything over.
+        clock.monotonic.advance(by: .milliseconds(250))
+        await clock.monotonic.waitForSleepers(1)
+        builder.currentJournal?.waitForWrites()
+        #expect(try JournalTests.journaledStarts(database, builderID: builderID) == (0 ..< 5).map { t0.storeValue + Double($0) })
+        session.end()
+        try await builder.endCollection(at: t0 + 5)
+        _ = try await builder.finishWorkout()
     }
 }
 
 /// Collected samples carry codes, not references: the codes must give back the same types and devices.
-@Suite struct SampleCodeTests {
+@Suite(.timeLimit(.minutes(1))) struct SampleCodeTests {
     @Test func everyCatalogTypeRoundTripsThroughItsCode() {
         for type in QuantityTypeCatalog.byCode {
             #expect(HKQuantityType.forCode(type.code) === type)

@@ -5,7 +5,7 @@ import Testing
 
 /// Apple's article "Dividing a HealthKit workout into activities" as the script: a swim-bike-run session whose
 /// legs are begun and ended, with a strap and a power meter, and a data source that follows the legs.
-@Suite struct LiveWorkoutTests {
+@Suite(.timeLimit(.minutes(1))) struct LiveWorkoutTests {
     struct Rig {
         let store: HKHealthStore
         let clock: ManualWallClock
@@ -24,8 +24,8 @@ import Testing
         }
     }
 
-    func rig(_ activity: HKWorkoutActivityType) async throws -> Rig {
-        let (store, clock) = try await liveStore()
+    func rig(_ activity: HKWorkoutActivityType, deliverySpacing: Duration = .zero) async throws -> Rig {
+        let (store, clock) = try await liveStore(deliverySpacing: deliverySpacing)
         let workoutConfiguration = configuration(activity)
         let session = try HKWorkoutSession(healthStore: store, configuration: workoutConfiguration)
         let builder = session.associatedWorkoutBuilder()
@@ -43,18 +43,22 @@ import Testing
     }
 
     /// A flood of readings makes a delegate call a millisecond at most, naming every type collected (delivering each
-    /// reading would make 40,000).
+    /// reading would make 40,000). The spacing runs on the store's monotonic clock, which the test moves: 1 ms every
+    /// 100 ticks, 200 ms in all.
     @Test func didCollectDataOfIsCoalescedUnderAFlood() async throws {
-        let rig = try await rig(.cycling)
+        let rig = try await rig(.cycling, deliverySpacing: .milliseconds(1))
         rig.session.startActivity(with: t0)
         try await rig.builder.beginCollection(at: t0)
-        let started = DispatchTime.now().uptimeNanoseconds
+        var elapsedMilliseconds = 0
         for tick in 0 ..< 20_000 {
             let second = Double(tick) / 100
             rig.strap.send(.heartRate(HeartRateReading(bpm: 120 + tick % 40, contact: .detected)), at: t0 + second)
             rig.meter.send(.power(PowerReading(watts: 200 + tick % 50)), at: t0 + second)
+            if tick % 100 == 99 {
+                rig.clock.monotonic.advance(by: .milliseconds(1))
+                elapsedMilliseconds += 1
+            }
         }
-        let elapsedMilliseconds = Int((DispatchTime.now().uptimeNanoseconds - started) / 1_000_000)
         await rig.builder.waitForDelegateCalls()
         let flood = rig.recorder.deliveries
         #expect(flood >= 1)
@@ -68,11 +72,10 @@ import Testing
     /// Coalescing never reorders: a delegate call queued after readings comes after their `didCollectDataOf`, and
     /// readings collected after the call come after it, even while a spaced delivery is waiting.
     @Test func coalescedDeliveriesKeepTheirPlaceAmongOtherCalls() async throws {
-        let rig = try await rig(.cycling)
+        // A second between deliveries: the readings after the first wait for a spaced delivery.
+        let rig = try await rig(.cycling, deliverySpacing: .seconds(1))
         rig.session.startActivity(with: t0)
         try await rig.builder.beginCollection(at: t0)
-        // A second between deliveries: the readings after the first wait for a spaced delivery.
-        rig.builder.deliveries.withLock { $0.spacing = 1_000_000_000 }
         let power = HKQuantityType(.cyclingPower), heartRate = HKQuantityType(.heartRate)
         for tick in 0 ..< 300 { rig.meter.send(.power(PowerReading(watts: 200 + tick % 50)), at: t0 + Double(tick) / 100) }
         rig.clock.set(3)
@@ -192,7 +195,7 @@ import Testing
         #expect(try await fetch(rig.store, HKQuantityType(.cyclingPower), nil).count == 1)
         #expect(try await fetch(rig.store, HKQuantityType(.heartRate), nil).count == 1)
         // The explicit set stays when a new activity would change the defaults.
-        rig.dataSource.activityDidChange(to: configuration(.running))
+        rig.builder.locked { rig.builder.core.activityChanged(to: .running) }
         #expect(rig.dataSource.typesToCollect.contains(HKQuantityType(.cyclingPower)))
     }
 
@@ -229,7 +232,7 @@ import Testing
             clock.set(30)
             session.pause()
             // The journal holds what arrived more than half a second ago; flush the rest as the timer would.
-            try builder.currentJournal?.flush()
+            try builder.flushJournal()
             // The program "crashes" here: nothing is finished, the objects are abandoned.
             source.stopSensors()
         }

@@ -2,7 +2,7 @@ import Foundation
 import OpenHealthKit
 import Testing
 
-@Suite struct ModelTests {
+@Suite(.timeLimit(.minutes(1))) struct ModelTests {
     @Test func workoutConfigurationRules() throws {
         func configuration(_ type: HKWorkoutActivityType, _ swim: HKWorkoutSwimmingLocationType = .unknown,
                            lap: Double? = nil) -> HKWorkoutConfiguration {

@@ -2,7 +2,7 @@ import Foundation
 import OpenHealthKit
 import Testing
 
-@Suite struct QueryTests {
+@Suite(.timeLimit(.minutes(1))) struct QueryTests {
     /// Three workouts: a 30-minute run, a 60-minute ride with a power activity and a 45-minute walk.
     private func seed(_ store: HKHealthStore) async throws -> (run: HKWorkout, ride: HKWorkout, walk: HKWorkout) {
         let run = HKWorkout(activityType: .running, start: t0, end: t0 + 1800, duration: 0,

@@ -10,7 +10,7 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
 }
 
 /// Quantity series: the codec, the builder, the series query, condensing, and HealthKit's errors on bad input.
-@Suite struct SeriesTests {
+@Suite(.timeLimit(.minutes(1))) struct SeriesTests {
     let bpm = HKUnit(from: "count/min")
     let heart = HKQuantityType(.heartRate)
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import OpenHealthKit
+import TestSupport
 import Testing
 
 /// Records what a session's delegate hears, in order.
@@ -38,16 +39,21 @@ final class SessionRecorder: HKWorkoutSessionDelegate, @unchecked Sendable {
 final class ManualWallClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current: Date
+    /// The store's monotonic clock (journal flushes, delivery spacing): it moves only when a test advances it.
+    let monotonic = ManualClock()
     init(_ start: Date) { current = start }
     var now: Date { lock.withLock { current } }
     func set(_ offset: TimeInterval) { lock.withLock { current = t0 + offset } }
 }
 
-/// An authorized store (in memory, or the file at `databasePath`) whose wall clock is a manual one at `t0`.
-func liveStore(client: String = "tests", databasePath: String? = nil) async throws -> (HKHealthStore, ManualWallClock) {
+/// An authorized store (in memory, or the file at `databasePath`) whose wall clock is a manual one at `t0`, and whose
+/// monotonic clock is a manual one that no timer moves: a test advances it (`clock.monotonic.advance(by:)`) to run
+/// the journal's flush timer. Deliveries to the delegate are not spaced, unless `deliverySpacing` says otherwise.
+func liveStore(client: String = "tests", databasePath: String? = nil,
+               deliverySpacing: Duration = .zero) async throws -> (HKHealthStore, ManualWallClock) {
     let store = try await authorizedStore(client: client, databasePath: databasePath)
     let clock = ManualWallClock(t0)
-    store.wallClock = { clock.now }
+    store.clocks = LiveClocks(wall: { clock.now }, monotonic: clock.monotonic, deliverySpacing: deliverySpacing)
     return (store, clock)
 }
 
@@ -59,7 +65,7 @@ func configuration(_ type: HKWorkoutActivityType, location: HKWorkoutSessionLoca
     return configuration
 }
 
-@Suite struct SessionTests {
+@Suite(.timeLimit(.minutes(1))) struct SessionTests {
     @Test func transitionTableIsHealthKits() {
         typealias S = HKWorkoutSessionState
         let table: [S: [SessionStateMachine.Request: S]] = [

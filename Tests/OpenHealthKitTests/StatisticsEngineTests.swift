@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The pure statistics engine: proration, weighting, holds, sources, summaries.
-@Suite struct StatisticsEngineTests {
+@Suite(.timeLimit(.minutes(1))) struct StatisticsEngineTests {
     let base = t0.storeValue
 
     func accumulator(_ style: HKQuantityAggregationStyle, _ from: Double, _ to: Double) -> StatisticsAccumulator {

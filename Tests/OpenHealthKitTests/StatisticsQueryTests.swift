@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// HKStatisticsQuery, HKStatisticsCollectionQuery and their descriptors against a store.
-@Suite struct StatisticsQueryTests {
+@Suite(.timeLimit(.minutes(1))) struct StatisticsQueryTests {
     let steps = HKQuantityType(.stepCount)
     let bpm = HKUnit(from: "count/min")
 

@@ -2,7 +2,7 @@ import Foundation
 @testable import OpenHealthKit
 import Testing
 
-@Suite struct StoreTests {
+@Suite(.timeLimit(.minutes(1))) struct StoreTests {
     @Test func defaultStorePathFollowsEnvironment() {
         #expect(HKHealthStore.defaultStorePath.hasSuffix(".sqlite"))
         // The rule, checked through a child process so the environment is the test's own.

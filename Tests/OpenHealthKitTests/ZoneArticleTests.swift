@@ -44,6 +44,8 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
     @MainActor var heartRateZones: ZoneDisplayData?
     let lock = NSLock()
     var olderSpelling: [Int?] = []
+    /// The latest main-actor update the delegate started, so a test can wait for it instead of racing it.
+    var lastUpdate: Task<Void, Never>?
 
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>) {}
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {}
@@ -56,7 +58,8 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
                 currentZoneIndex: currentIndex,
                 durations: zoneGroup.zoneDurations.map(\.duration)
             )
-            Task { @MainActor in self.heartRateZones = data }
+            let update = Task { @MainActor in self.heartRateZones = data }
+            lock.withLock { lastUpdate = update }
         }
         older(zoneUpdate)
     }
@@ -66,7 +69,7 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
     }
 }
 
-@Suite struct ZoneArticleTests {
+@Suite(.timeLimit(.minutes(1))) struct ZoneArticleTests {
     /// What the snippets print, instead of standard output.
     final class Printed: @unchecked Sendable {
         var lines: [String] = []
@@ -283,6 +286,7 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
         #expect(manager.currentZones.map(\.index) == [0, 2, 4])
         #expect(manager.displayed == [[0, 0, 0, 0, 0], [2, 0, 0, 0, 0], [2, 0, 2, 0, 0]])
         #expect(model.olderSpelling == [1, nil])
+        await model.lock.withLock { model.lastUpdate }?.value
         let shown = await MainActor.run { model.heartRateZones }
         #expect(shown == ZoneDisplayData(zoneCount: 5, currentZoneIndex: 1, durations: [2, 0, 2, 0, 1]))
         session.end()

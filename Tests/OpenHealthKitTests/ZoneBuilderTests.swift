@@ -4,7 +4,7 @@ import PropertyBased
 import Testing
 
 /// Zones computed by programmatic builders, kept with the workout, read back from the store.
-@Suite struct ZoneBuilderTests {
+@Suite(.timeLimit(.minutes(1))) struct ZoneBuilderTests {
     static let heart = HKQuantityType(.heartRate)
     static let power = HKQuantityType(.cyclingPower)
 

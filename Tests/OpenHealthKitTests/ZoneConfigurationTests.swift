@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Zone configurations, the person's profile and their preferred zones.
-@Suite struct ZoneConfigurationTests {
+@Suite(.timeLimit(.minutes(1))) struct ZoneConfigurationTests {
     static let bpm = HKUnit(from: "count/min")
     static func heartRates(_ values: [Double], unit: HKUnit = bpm) -> [HKQuantity] {
         values.map { HKQuantity(unit: unit, doubleValue: $0) }

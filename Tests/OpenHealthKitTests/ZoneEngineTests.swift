@@ -4,7 +4,7 @@ import PropertyBased
 import Testing
 
 /// The zone engine (`ZoneAccumulator`): hand-checked cases, then properties against an independent oracle.
-@Suite struct ZoneEngineTests {
+@Suite(.timeLimit(.minutes(1))) struct ZoneEngineTests {
     /// Five zones: below 100, [100, 120), [120, 140), [140, 160), 160 and above.
     static let boundaries = [100.0, 120, 140, 160]
 

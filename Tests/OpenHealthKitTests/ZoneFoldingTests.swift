@@ -5,7 +5,7 @@ import Testing
 
 /// The zone engine's bounded memory: samples older than the exact window folded into runs (and, when the zone flips
 /// every few samples for hours, runs coarsened into blocks), checked against an engine that keeps every sample.
-@Suite struct ZoneFoldingTests {
+@Suite(.timeLimit(.minutes(1))) struct ZoneFoldingTests {
     static let boundaries = [100.0, 120, 140, 160]
 
     /// An engine that never folds: every sample kept, as before folding existed.

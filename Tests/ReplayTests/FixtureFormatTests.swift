@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The fixture format: reading, writing, and the one-sentence errors for bad files.
-@Suite struct FixtureFormatTests {
+@Suite(.timeLimit(.minutes(1))) struct FixtureFormatTests {
     let directory = NSTemporaryDirectory() + "ohk-fixture-" + UUID().uuidString
 
     init() throws { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) }

@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The committed fixtures are the generator's output for their seeds, byte for byte.
-@Suite struct GeneratorTests {
+@Suite(.timeLimit(.minutes(1))) struct GeneratorTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("fixtures")
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `workout replay` run as a person runs it, output piped.
-@Suite struct ReplayCommandTests {
+@Suite(.timeLimit(.minutes(1))) struct ReplayCommandTests {
     static var tool: URL {
         URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent("workout")
     }

@@ -5,7 +5,7 @@ import Testing
 
 /// Fixtures from `fixtures/` replayed through HKWorkoutSession + HKLiveWorkoutBuilder + HKLiveWorkoutDataSource,
 /// checked against figures computed straight from the file's bytes.
-@Suite struct ReplayWorkoutTests {
+@Suite(.timeLimit(.minutes(1))) struct ReplayWorkoutTests {
     static func fixture(_ name: String) -> String { GeneratorTests.fixtures.appendingPathComponent(name).path }
 
     static func store() async throws -> HKHealthStore {

@@ -1,5 +1,6 @@
 import BluetoothLE
 import CBlueZ
+import Foundation
 import Glibc
 import SystemPackage
 
@@ -52,13 +53,25 @@ public enum AdapterSelection {
         return id
     }
 
-    /// The adapter to use: the one named, else the first that is up (and, when connecting, whose
-    /// address is not the peer's: the kernel's and libbluetooth's `hci_get_route` rule).
+    /// The environment variable that names the adapter when a caller names none: `hci1`.
+    public static let environmentVariable = "OPENHEALTHKIT_ADAPTER"
+
+    /// The adapter `$OPENHEALTHKIT_ADAPTER` names, if set and not empty.
+    public static func adapterFromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        environment[environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The adapter to use: the one named, else the one `$OPENHEALTHKIT_ADAPTER` names, else the
+    /// first that is up (and, when connecting, whose address is not the peer's: the kernel's and
+    /// libbluetooth's `hci_get_route` rule).
+    ///
+    /// The environment variable is how a program chooses the adapter for every connection at once,
+    /// paired sensors that a live data source connects included; Linux itself has no such setting.
     ///
     /// - Throws: ``BlueZError/Code/noAdapter`` when none exists, ``BlueZError/Code/adapterDown``
     ///   when the one named (or every one) is down.
     public static func choose(_ name: String?, avoiding peer: BluetoothAddress? = nil) throws(BlueZError) -> AdapterStatus {
-        if let name {
+        if let name = name ?? adapterFromEnvironment() {
             let id = try deviceID(name)
             guard let status = status(of: id) else {
                 try requireKernelSupport()

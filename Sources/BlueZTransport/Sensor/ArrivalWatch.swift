@@ -2,40 +2,41 @@ import Synchronization
 
 /// When a connected sensor last delivered, shared between the notification loop and the stale
 /// watchdog. Instants come from the sensor's injected clock.
+///
+/// Lock-free: a notification only stores its arrival (nanoseconds after the connection) and
+/// clears the stale flag, so the watch costs the reading path no lock. The watchdog compares the
+/// latest arrival with its deadline; an arrival racing the check at the very deadline may be
+/// reported stale once and live again at the next notification.
 final class ArrivalWatch<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
-    private struct State {
-        var last: Instant
-        var isStale = false
-    }
-
-    private let state: Mutex<State>
+    private let connectedAt: Instant
+    /// The latest arrival, in nanoseconds after `connectedAt`.
+    private let last = Atomic<Int64>(0)
+    private let isStale = Atomic<Bool>(false)
     let staleAfter: Duration
 
     init(connectedAt instant: Instant, staleAfter: Duration) {
-        state = Mutex(State(last: instant))
+        connectedAt = instant
         self.staleAfter = staleAfter
     }
 
+    private var lastArrival: Instant {
+        connectedAt.advanced(by: .nanoseconds(last.load(ordering: .acquiring)))
+    }
+
     /// The instant at which the sensor becomes stale if nothing arrives before it.
-    var deadline: Instant { state.withLock { $0.last.advanced(by: staleAfter) } }
+    var deadline: Instant { lastArrival.advanced(by: staleAfter) }
 
     /// Records an arrival; returns whether the sensor had been reported stale (so it is live again).
     func arrived(at instant: Instant) -> Bool {
-        state.withLock {
-            let wasStale = $0.isStale
-            $0.last = instant
-            $0.isStale = false
-            return wasStale
-        }
+        let (seconds, attoseconds) = connectedAt.duration(to: instant).components
+        last.store(seconds * 1_000_000_000 + attoseconds / 1_000_000_000, ordering: .releasing)
+        return isStale.exchange(false, ordering: .acquiringAndReleasing)
     }
 
     /// Marks the sensor stale if nothing arrived for `staleAfter` before `now`; returns whether
     /// this call did so (each silence is reported once).
     func markStaleIfSilent(now: Instant) -> Bool {
-        state.withLock {
-            guard !$0.isStale, $0.last.advanced(by: staleAfter) <= now else { return false }
-            $0.isStale = true
-            return true
-        }
+        guard !isStale.load(ordering: .acquiring), lastArrival.advanced(by: staleAfter) <= now else { return false }
+        return isStale.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }
 }

@@ -119,12 +119,12 @@ extension BLESensor {
     private func deliver(_ characteristic: UInt16, _ bytes: [UInt8], at arrival: TimeInterval,
                          interpreter: inout SensorReadingInterpreter) {
         options.tap?.sensor(identifier, received: bytes, characteristic: characteristic, at: wallClock())
-        let payload: SensorPayload
-        do { payload = try SensorPayload.decode(characteristic: characteristic, bytes: bytes) } catch {
+        let readings: [SensorReadingValue]
+        do { readings = try interpreter.readings(fromValue: bytes, of: characteristic, at: arrival) } catch {
             logger.warning("\(identifier): malformed 0x\(String(characteristic, radix: 16, uppercase: true)) value [\(bytes.map { String(format: "%02X", $0) }.joined(separator: " "))]: \(error); skipped")
             return
         }
-        for reading in interpreter.readings(from: payload, at: arrival) { emit(.reading(reading)) }
+        for reading in readings { emit(.reading(reading)) }
     }
 
     /// Reports the sensor stale each time nothing arrives for `staleAfter`.

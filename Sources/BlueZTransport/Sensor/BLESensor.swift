@@ -60,9 +60,7 @@ public final class BLESensor: Sensor {
     private let connect: Connector
     let information = Mutex(DeviceInformation())
     private let task = Mutex<Task<Void, Never>?>(nil)
-    // Recursive so that a handler may call stop() from inside a delivery.
-    private let deliveryLock = NSRecursiveLock()
-    nonisolated(unsafe) private var handler: (@Sendable (SensorEvent) -> Void)?
+    private let outlet = SensorOutlet()
 
     /// Creates a sensor; nothing happens until ``start(_:)``.
     public init(
@@ -88,7 +86,7 @@ public final class BLESensor: Sensor {
     deinit { task.withLock { $0?.cancel() } }
 
     public func start(_ handler: @escaping @Sendable (SensorEvent) -> Void) {
-        deliveryLock.withLock { self.handler = handler }
+        outlet.start(handler)
         task.withLock { task in
             guard task == nil else { return }
             task = Task { await self.maintainConnection(clock: self.clock) }
@@ -96,7 +94,7 @@ public final class BLESensor: Sensor {
     }
 
     public func stop() {
-        deliveryLock.withLock { handler = nil }
+        outlet.stop()
         let running = task.withLock { task in
             defer { task = nil }
             return task
@@ -106,10 +104,10 @@ public final class BLESensor: Sensor {
 
     /// Delivers one event, stamped now, unless the sensor was stopped.
     func emit(_ kind: SensorEvent.Kind) {
-        deliveryLock.withLock {
+        outlet.send { () -> SensorEvent in
             let now = wallClock()
             if case .connection(let state) = kind { options.tap?.sensor(identifier, changedTo: state, at: now) }
-            handler?(SensorEvent(timestamp: now, kind: kind))
+            return SensorEvent(timestamp: now, kind: kind)
         }
     }
 

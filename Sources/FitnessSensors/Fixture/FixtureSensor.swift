@@ -7,7 +7,8 @@ import Synchronization
 /// A replayer (see `WorkoutReplay` in OpenHealthKit) reads the fixture and calls ``deliver(_:characteristic:at:)``
 /// and ``deliver(_:at:)`` in file order; the sensor pushes the resulting ``SensorEvent``s to its handler, on the
 /// caller's thread. A notification that does not decode is counted (``malformedNotifications``) and skipped, as
-/// a live sensor logs and skips it. A disconnection resets the revolution counters, as a reconnect does live.
+/// a live sensor logs and skips it. A disconnection resets the revolution counters, as a reconnect does live. Its
+/// events leave through a ``SensorOutlet``, so `start` and `stop` mean what they mean for a live sensor.
 public final class FixtureSensor: Sensor {
     public let identifier: String
     public let name: String
@@ -15,13 +16,13 @@ public final class FixtureSensor: Sensor {
     public let deviceInformation: DeviceInformation
 
     private struct State {
-        var handler: SensorHandlerBox?
         var interpreter: SensorReadingInterpreter
         var malformed = 0
         var lastProblem: String?
     }
 
     private let state: Mutex<State>
+    private let outlet = SensorOutlet()
     /// When the recording started: arrival times for the rate calculators count from here.
     private let origin: Date
 
@@ -37,12 +38,11 @@ public final class FixtureSensor: Sensor {
     }
 
     public func start(_ handler: @escaping @Sendable (SensorEvent) -> Void) {
-        let box = SensorHandlerBox(handler)
-        state.withLock { $0.handler = box }
+        outlet.start(handler)
     }
 
     public func stop() {
-        state.withLock { $0.handler = nil }
+        outlet.stop()
     }
 
     /// Notifications that did not decode and were skipped.
@@ -51,36 +51,28 @@ public final class FixtureSensor: Sensor {
     /// Why the last malformed notification did not decode.
     public var lastMalformedReason: String? { state.withLock { $0.lastProblem } }
 
-    /// Decodes bytes of `characteristic` that arrived at `date` and pushes the readings they yield.
+    /// Decodes bytes of `characteristic` that arrived at `date` and pushes the readings they yield, through the same
+    /// path as a live sensor (``SensorReadingInterpreter/readings(fromValue:of:at:)``).
     ///
     /// - Returns: The number of readings pushed.
     @discardableResult
     public func deliver(_ bytes: [UInt8], characteristic: UInt16, at date: Date) -> Int {
-        let payload: SensorPayload
-        do {
-            payload = try SensorPayload.decode(characteristic: characteristic, bytes: bytes)
-        } catch {
-            state.withLock {
-                $0.malformed += 1
-                $0.lastProblem = "0x\(Hex.uuid(characteristic)) [\(Hex.string(bytes))]: \(error)"
-            }
-            return 0
-        }
         let arrival = date.timeIntervalSince(origin)
-        let (handler, readings) = state.withLock { state in
-            (state.handler, state.interpreter.readings(from: payload, at: arrival))
+        let readings = state.withLock { state -> [SensorReadingValue] in
+            do { return try state.interpreter.readings(fromValue: bytes, of: characteristic, at: arrival) } catch {
+                state.malformed += 1
+                state.lastProblem = "0x\(Hex.uuid(characteristic)) [\(Hex.string(bytes))]: \(error)"
+                return []
+            }
         }
-        guard let handler else { return 0 }
-        for reading in readings { handler.call(.reading(reading, at: date)) }
-        return readings.count
+        var pushed = 0
+        for reading in readings where outlet.send(.reading(reading, at: date)) { pushed += 1 }
+        return pushed
     }
 
     /// Pushes a connection change; a disconnection forgets the revolution counters.
     public func deliver(_ connection: SensorConnectionState, at date: Date) {
-        let handler = state.withLock { state in
-            if case .disconnected = connection { state.interpreter.reset() }
-            return state.handler
-        }
-        handler?.call(.connection(connection, at: date))
+        if case .disconnected = connection { state.withLock { $0.interpreter.reset() } }
+        outlet.send(.connection(connection, at: date))
     }
 }

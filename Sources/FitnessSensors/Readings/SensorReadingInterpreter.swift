@@ -1,3 +1,4 @@
+import ByteCoding
 import Foundation
 
 /// Turns one sensor's decoded payloads into readings, keeping the counter state that cadence,
@@ -101,5 +102,17 @@ public struct SensorReadingInterpreter: Sendable {
         if added > 0 {
             readings.append(.distance(DistanceReading(metres: added, totalMetres: calculator.distance)))
         }
+    }
+}
+
+extension SensorReadingInterpreter {
+    /// The one decode-and-interpret path every sensor uses, live or replayed: the bytes of a characteristic's value
+    /// are decoded (``SensorPayload``) and interpreted into readings, in arrival order.
+    ///
+    /// - Throws: The ``DecodeError`` of a malformed value; the interpreter's state is unchanged then, and the caller
+    ///   skips the value (a live sensor logs it, a replay counts it).
+    public mutating func readings(fromValue bytes: [UInt8], of characteristic: UInt16,
+                                  at arrivalTime: TimeInterval) throws(DecodeError) -> [SensorReadingValue] {
+        readings(from: try SensorPayload.decode(characteristic: characteristic, bytes: bytes), at: arrivalTime)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A sensor driven by its owner: tests and benchmarks send readings and connection changes, which reach the
 /// handler synchronously on the caller's thread. Nothing is delivered before `start` or after `stop`.
@@ -8,7 +7,7 @@ public final class ScriptedSensor: Sensor {
     public let name: String
     public let capabilities: SensorCapabilities
     public let deviceInformation: DeviceInformation
-    private let handler = Mutex<SensorHandlerBox?>(nil)
+    private let outlet = SensorOutlet()
 
     public init(identifier: String, name: String, capabilities: SensorCapabilities,
                 deviceInformation: DeviceInformation = DeviceInformation()) {
@@ -19,23 +18,20 @@ public final class ScriptedSensor: Sensor {
     }
 
     public func start(_ handler: @escaping @Sendable (SensorEvent) -> Void) {
-        let box = SensorHandlerBox(handler)
-        self.handler.withLock { $0 = box }
+        outlet.start(handler)
     }
 
     public func stop() {
-        handler.withLock { $0 = nil }
+        outlet.stop()
     }
 
     /// Whether a handler is attached.
-    public var isStarted: Bool { handler.withLock { $0 != nil } }
+    public var isStarted: Bool { outlet.isStarted }
 
     /// Delivers an event now; returns false when the sensor is not started (the event is dropped).
     @discardableResult
     public func send(_ event: SensorEvent) -> Bool {
-        guard let box = handler.withLock({ $0 }) else { return false }
-        box.call(event)
-        return true
+        outlet.send(event)
     }
 
     @discardableResult

@@ -71,10 +71,3 @@ public protocol Sensor: AnyObject, Sendable {
     /// Stops delivering events; no event reaches the handler after this returns.
     func stop()
 }
-
-/// A sensor's handler, kept in a class box: a closure stored directly as a `Mutex`'s generic value is re-wrapped in
-/// a reabstraction thunk on every access, and the wrappers pile up (seen as a slowdown growing with every reading).
-final class SensorHandlerBox: Sendable {
-    let call: @Sendable (SensorEvent) -> Void
-    init(_ call: @escaping @Sendable (SensorEvent) -> Void) { self.call = call }
-}

@@ -1,3 +1,4 @@
+import FitnessSensors
 import Foundation
 import Synchronization
 
@@ -24,13 +25,13 @@ extension HKLiveWorkoutBuilderDelegate {
 /// activities become the workout's, and its data source's readings become samples — none while the session is
 /// paused. Everything is journaled within a second (see ``HKWorkoutBuilder``).
 ///
+/// It is the shell of its ``RecordingCore``: a reading takes the builder's one lock, the core answers with actions,
+/// and the builder carries them out — a journal batch handed to the writer, a delivery queued for the delegate —
+/// without waiting while it holds the lock.
+///
 /// HealthKit: HKLiveWorkoutBuilder.
 public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     let delegateQueue = DispatchQueue(label: "OpenHealthKit.HKLiveWorkoutBuilder.delegate")
-    /// What waits for the delegate queue: collected types and zone changes (see ``Deliveries``).
-    let deliveries = Mutex(Deliveries())
-    /// Whether a delegate is set: read on every reading, without the builder's lock.
-    private let hasDelegate = SharedFlag()
     private weak var session: HKWorkoutSession?
     private var flushTask: Task<Void, Never>?
     private weak var storedDelegate: HKLiveWorkoutBuilderDelegate?
@@ -38,12 +39,12 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     private var collectsEvents = true
 
     /// The delegate, kept under a lock of its own: the delegate queue reads it without waiting for the builder's
-    /// lock, which the thread collecting readings holds most of the time.
+    /// lock.
     public weak var delegate: HKLiveWorkoutBuilderDelegate? {
         get { delegateLock.withLock { storedDelegate } }
         set {
             delegateLock.withLock { storedDelegate = newValue }
-            hasDelegate.store(newValue != nil)
+            locked { core.hasDelegate = newValue != nil }
         }
     }
     private let delegateLock = NSLock()
@@ -81,41 +82,77 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         }
     }
 
-    /// The session's running flag (nil without a session).
-    private let sessionRunning: SharedFlag?
-
     init(session: HKWorkoutSession, healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?) {
         self.session = session
-        self.sessionRunning = session.running
         super.init(healthStore: healthStore, configuration: configuration, device: device)
+        core.sessionRunning = session.state == .running
     }
 
     /// Created by `HKWorkoutSession.associatedWorkoutBuilder()`; this initializer is HealthKit's on iOS 26.
     public override init(healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?) {
-        sessionRunning = nil
         super.init(healthStore: healthStore, configuration: configuration, device: device)
     }
 
     override var hasSession: Bool { locked { session != nil } }
 
-    /// Whether readings should become samples now: collecting, and the session (if any) running. Read on every
-    /// reading, so it takes no lock: both flags are atomics that the builder and the session keep current.
-    var acceptsLiveData: Bool {
-        guard collecting.load() else { return false }
-        return sessionRunning?.load() ?? true
+    // MARK: The data source's inputs
+
+    /// Takes over a data source's settings when it is attached.
+    func adoptCollection(_ settings: CollectionSettings) {
+        locked { core.adopt(settings) }
+    }
+
+    /// Reads or changes what is collected, under the lock.
+    func updateCollection<T>(_ change: (inout CollectionSettings) -> T) -> T {
+        locked {
+            var result: T?
+            core.updateSettings { result = change(&$0) }
+            return result!
+        }
+    }
+
+    /// A channel for a sensor, ranked after those before it.
+    func addChannel(identifier: String, device: HKDevice) -> Int {
+        let code = DeviceCodes.code(for: device)
+        return locked { core.addChannel(identifier: identifier, deviceCode: code) }
+    }
+
+    /// One event from a sensor: the hot path of a live workout. One acquisition of the builder's lock.
+    func received(_ event: SensorEvent, channel: Int) {
+        switch event.kind {
+        case .reading(let value):
+            let now = monotonic.now()
+            let time = event.timestamp.storeValue
+            let actions = locked { carryOut(core.received(value, from: channel, at: time, now: now)) }
+            do { try finish(actions) } catch {
+                HKLiveWorkoutDataSource.logger.error("Could not record samples: \(error)")
+            }
+        case .connection(let state):
+            locked { core.connectionChanged(state, channel: channel) }
+        }
     }
 
     // MARK: Session events
 
+    /// The session changed state: journaled, and readings are taken only while it runs.
+    func sessionStateChanged(from: HKWorkoutSessionState, to: HKWorkoutSessionState, date: Date) {
+        try? locked {
+            core.sessionRunning = to == .running
+            try queueEntry(.sessionState(from: from.rawValue, to: to.rawValue, date: date.storeValue))
+        }
+        try? awaitJournal()
+    }
+
     func sessionGenerated(_ event: HKWorkoutEvent) {
         guard shouldCollectWorkoutEvents, locked({ lifecycle.phase == .active }) else { return }
         let zoneChanges = try? locked {
-            try journal?.record(.event(type: event.type.rawValue, start: event.dateInterval.start.storeValue,
-                                       end: event.dateInterval.end.storeValue, metadata: nil))
+            try queueEntry(.event(type: event.type.rawValue, start: event.dateInterval.start.storeValue,
+                                  end: event.dateInterval.end.storeValue, metadata: nil))
             events.append(event)
             events.sort { $0.dateInterval.start < $1.dateInterval.start }
-            return zoneState.eventsChanged(events, now: event.dateInterval.start)
+            return core.zones.eventsChanged(events, now: event.dateInterval.start)
         }
+        try? awaitJournal()
         didCollectEvents()
         if let zoneChanges, !zoneChanges.isEmpty { didUpdateZones(zoneChanges) }
     }
@@ -123,17 +160,25 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     func sessionBeganActivity(uuid: UUID, configuration: HKWorkoutConfiguration, date: Date, metadata: [String: Any]?) {
         let record = ActivityRecord(uuid: uuid, configuration: configuration.copied(), start: date, end: nil, metadata: metadata)
         do {
-            try locked { try addActivity(record) }
+            try locked {
+                try addActivity(record)
+                core.activityChanged(to: configuration.activityType)
+            }
+            try awaitJournal()
             didBeginActivity(makeActivity(record, through: date))
         } catch {
             // The session keeps its own account of activities; the builder refuses only when it has finished.
+            locked { core.activityChanged(to: configuration.activityType) }
         }
-        dataSource?.activityDidChange(to: configuration)
     }
 
     func sessionEndedActivity(uuid: UUID, date: Date) {
-        if let ended = try? locked({ try endActivity(uuid, at: date) }) { didEndActivity(ended) }
-        dataSource?.activityDidChange(to: configuration)
+        let ended = try? locked { () -> HKWorkoutActivity in
+            defer { core.activityChanged(to: configuration.activityType) }
+            return try endActivity(uuid, at: date)
+        }
+        try? awaitJournal()
+        if let ended { didEndActivity(ended) }
     }
 
     func sessionDidEnd() {
@@ -144,33 +189,45 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
 
     override func didBeginCollection() {
         // The session may have started before the journal existed: record where it stands.
-        if let session, let journal = currentJournal, session.state != .notStarted {
-            try? journal.record(.sessionState(from: HKWorkoutSessionState.notStarted.rawValue, to: session.state.rawValue,
-                                              date: (session.startDate ?? healthStore.wallClock()).storeValue))
+        if let session, session.state != .notStarted {
+            try? locked {
+                core.sessionRunning = session.state == .running
+                try queueEntry(.sessionState(from: HKWorkoutSessionState.notStarted.rawValue, to: session.state.rawValue,
+                                             date: (session.startDate ?? healthStore.wallClock()).storeValue))
+            }
+            try? awaitJournal()
         }
         startFlushing()
         dataSource?.startSensors()
     }
 
-    /// Checks the journal four times a second, so no sample waits in memory for a second. This timer runs on the
-    /// machine's clock, not the store's pacing clock: it is about real durability, and a virtual clock that returns
-    /// from every sleep at once (an instant replay, a test) would turn it into a busy loop.
+    /// Checks the journal four times a second on the store's monotonic clock (``LiveClocks``), so no sample waits
+    /// in memory for a second, and checks whether the zone in effect has gone stale. A test moves that clock itself.
     func startFlushing() {
-        let clock = ContinuousClock()
-        let store = healthStore
+        let monotonic = monotonic
         let task = Task { [weak self] in
+            var next = monotonic.now()
             while !Task.isCancelled {
-                try? await clock.sleep(for: .milliseconds(250))
-                guard let journal = self?.currentJournal else { return }
-                journal.flushIfDue()
-                self?.checkZones(at: store.wallClock())
+                next += Self.flushPeriod
+                do { try await monotonic.sleep(next) } catch { return }
+                guard let self else { return }
+                let now = monotonic.now()
+                let stillCollecting = locked { () -> Bool in
+                    _ = carryOut(core.tick(now: now))
+                    return journal != nil && !core.journal.closed
+                }
+                guard stillCollecting else { return }
+                checkZones(at: healthStore.wallClock())
             }
         }
         locked { flushTask = task }
     }
 
+    /// How often the flush timer ticks.
+    static let flushPeriod: Duration = .milliseconds(250)
+
     override func didEndCollection() {
-        try? locked { try journal?.flush() }
+        try? flushJournal()
     }
 
     override func didFinish() {
@@ -179,34 +236,17 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         finishZoneUpdates()
     }
 
-    override func didCollect(_ samples: [CollectedSample], zoneChanges: [ZoneChange]) {
-        let notesTypes = hasDelegate.load()
-        guard notesTypes || !zoneChanges.isEmpty else { return }
-        let scheduled = deliveries.withLock { state -> Deliveries.Scheduled? in
-            if notesTypes {
-                for sample in samples { state.notePending(sample.typeCode) }
-            }
-            state.zoneChanges.append(contentsOf: zoneChanges)
-            return state.schedule()
-        }
-        if let scheduled { queueDelivery(scheduled) }
-    }
-
-    override func didUpdateZones(_ changes: [ZoneChange]) { didCollect([], zoneChanges: changes) }
-
-    private func queueDelivery(_ scheduled: Deliveries.Scheduled) {
-        let delivery: @Sendable () -> Void = { [self] in deliver(deliveries.withLock { $0.take(scheduled: scheduled.ticket) }) }
-        if scheduled.delay == 0 {
-            delegateQueue.async(execute: delivery)
-        } else {
-            delegateQueue.asyncAfter(deadline: .now() + .nanoseconds(Int(scheduled.delay)), execute: delivery)
+    /// Under the lock: runs a scheduled delivery on the delegate queue when it is due.
+    override func queueDelivery(_ scheduled: Deliveries.Scheduled) {
+        monotonic.run(at: scheduled.deadline, on: delegateQueue) { [self] in
+            deliver(locked { core.deliveries.take(scheduled: scheduled.ticket) })
         }
     }
 
-    /// Calls the delegate (and the `zoneUpdates` streams) with what was taken from `deliveries`. Runs on the
+    /// Calls the delegate (and the `zoneUpdates` streams) with what was taken from the deliveries. Runs on the
     /// delegate queue.
     private func deliver(_ due: Deliveries.Due) {
-        guard !due.types.isEmpty || !due.zoneChanges.isEmpty else { return }
+        guard !due.isEmpty else { return }
         let delegate = delegate
         if !due.types.isEmpty { delegate?.workoutBuilder(self, didCollectDataOf: Set(due.types.map(HKQuantityType.forCode))) }
         for change in due.zoneChanges {
@@ -218,7 +258,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
 
     /// Queues a delegate call of another kind, after everything collected before it.
     func queueDelegateCall(_ call: @escaping @Sendable (HKLiveWorkoutBuilder, HKLiveWorkoutBuilderDelegate?) -> Void) {
-        let due = deliveries.withLock { $0.takeAll() }
+        let due = locked { core.deliveries.takeAll() }
         delegateQueue.async { [self] in
             deliver(due)
             call(self, delegate)
@@ -243,74 +283,5 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         await withCheckedContinuation { continuation in
             queueDelegateCall { _, _ in continuation.resume() }
         }
-    }
-}
-
-/// What the thread collecting readings hands to the delegate queue. Readings come far faster than a delegate
-/// needs to hear of them, so the types collected and the zone changes wait here and go in one delivery: one wake
-/// of the delegate queue, and one `didCollectDataOf` naming every type, for a burst.
-///
-/// The first item after a delivery schedules the next one: at once if the last delivery was due a millisecond or
-/// more ago, else a millisecond after it (spaced from when it was due, not from when it ran, so a delegate queue
-/// that woke late once does not delay the readings after it). A delegate call of another kind (an event, an
-/// activity) takes what waits when it is queued and delivers it first, and the scheduled delivery's ticket is
-/// void from then on: items collected after that call are delivered after it, never before.
-struct Deliveries {
-    /// The codes of the types collected since the last delivery (a handful: a list beats hashing per reading).
-    var types: [UInt16] = []
-    var zoneChanges: [ZoneChange] = []
-    /// The ticket of the delivery queued, if any.
-    var scheduledTicket: UInt64?
-    var lastTicket: UInt64 = 0
-    /// When the last delivery was due (nanoseconds of uptime).
-    var lastDue: UInt64 = 0
-    /// The shortest time between two deliveries, in nanoseconds (tests lengthen it).
-    var spacing: UInt64 = 1_000_000
-    /// The subscribers to `zoneUpdates` (added under the builder's lock too, so none joins after it finished).
-    var listeners: [UUID: AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] = [:]
-
-    struct Scheduled {
-        var ticket: UInt64
-        /// Nanoseconds from now.
-        var delay: UInt64
-    }
-
-    struct Due {
-        var types: [UInt16] = []
-        var zoneChanges: [ZoneChange] = []
-        var listeners: [AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] = []
-    }
-
-    /// Adds a type's code unless it is there.
-    mutating func notePending(_ code: UInt16) {
-        if !types.contains(code) { types.append(code) }
-    }
-
-    /// Schedules a delivery unless one is: its ticket and delay. Reads the clock only then.
-    mutating func schedule() -> Scheduled? {
-        guard scheduledTicket == nil, !types.isEmpty || !zoneChanges.isEmpty else { return nil }
-        let now = DispatchTime.now().uptimeNanoseconds
-        lastTicket &+= 1
-        scheduledTicket = lastTicket
-        let due = max(now, lastDue &+ spacing)
-        lastDue = due
-        return Scheduled(ticket: lastTicket, delay: due - now)
-    }
-
-    /// What a scheduled delivery delivers: everything waiting, or nothing if a call of another kind took it.
-    mutating func take(scheduled ticket: UInt64) -> Due {
-        guard scheduledTicket == ticket else { return Due() }
-        return takeAll()
-    }
-
-    /// Everything waiting; the scheduled delivery, if any, is void.
-    mutating func takeAll() -> Due {
-        scheduledTicket = nil
-        guard !types.isEmpty || !zoneChanges.isEmpty else { return Due() }
-        defer {
-            types.removeAll(keepingCapacity: true)
-            zoneChanges.removeAll(keepingCapacity: true)
-        }
-        return Due(types: types, zoneChanges: zoneChanges, listeners: zoneChanges.isEmpty ? [] : Array(listeners.values))
     }
 }

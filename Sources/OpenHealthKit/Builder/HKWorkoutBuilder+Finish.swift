@@ -6,7 +6,10 @@ extension HKWorkoutBuilder {
     /// transaction, and returns it. The builder must have ended collection.
     public func finishWorkout() async throws -> HKWorkout? {
         let database = try healthStore.database()
-        let (workout, pending, liveJournal, associated) = try locked { () -> (HKWorkout, [CollectedSample], LiveJournal?, [UUID]) in
+        // Everything handed to the journal's writer is written first, outside the lock; what is still buffered is
+        // saved with the workout in its transaction.
+        currentJournal?.waitForWrites()
+        let (workout, pending, liveJournal, associated) = try locked { () -> (HKWorkout, (samples: [CollectedSample], beats: [HeartbeatCollector.Beat]), LiveJournal?, [UUID]) in
             var next = lifecycle
             try next.finish()
             guard let start = lifecycle.startDate, let end = lifecycle.endDate else {
@@ -20,17 +23,17 @@ extension HKWorkoutBuilder {
                                         clamped.end = min(record.end ?? end, end)
                                         return makeActivity(clamped, through: end)
                                     },
-                                    statistics: statisticsState.allStatistics(start: start, through: end, source: source),
+                                    statistics: core.statistics.allStatistics(start: start, through: end, source: source),
                                     uuid: UUID(), metadata: storedMetadata, device: device,
                                     sourceRevision: healthStore.sourceRevision,
-                                    zoneGroups: zoneState.groups(from: start, to: end))
+                                    zoneGroups: core.zones.groups(from: start, to: end))
             try workout.validate()
             lifecycle = next
-            return (workout, journal?.takePending() ?? [], journal, associatedUUIDs)
+            return (workout, core.journal.takePending(), journal, associatedUUIDs)
         }
-        let types: [HKObjectType] = [HKObjectType.workoutType()] + statisticsState.collectedTypes.map { $0 as HKObjectType }
+        let types: [HKObjectType] = [HKObjectType.workoutType()] + core.statistics.collectedTypes.map { $0 as HKObjectType }
         let revision = healthStore.sourceRevision
-        let box = UncheckedBox((workout, pending))
+        let box = UncheckedBox((workout, pending.samples))
         do {
             try await Task.detached {
                 try database.write { db in
@@ -41,7 +44,7 @@ extension HKWorkoutBuilder {
                     if let liveJournal {
                         _ = try database.moveJournalSamples(builderID: liveJournal.builderID, extra: box.value.1,
                                                             workoutID: workoutID, source: revision, db)
-                        try self.saveHeartbeats(journaledBy: liveJournal.builderID, then: liveJournal.takePendingHeartbeats(),
+                        try self.saveHeartbeats(journaledBy: liveJournal.builderID, then: pending.beats,
                                                 workoutID: workoutID, source: revision, database, db)
                         try liveJournal.close(db)
                     } else {
@@ -59,10 +62,11 @@ extension HKWorkoutBuilder {
             // Nothing was saved: the builder can be finished again.
             locked {
                 lifecycle = BuilderLifecycle(phase: .ended, startDate: lifecycle.startDate, endDate: lifecycle.endDate)
-                if let liveJournal, !pending.isEmpty { try? liveJournal.append(pending) }
+                if liveJournal != nil { core.journal.restore(pending.samples, beats: pending.beats, now: monotonic.now()) }
             }
             throw error
         }
+        locked { core.journal.close() }
         healthStore.notifyChange()
         didFinish()
         return workout
@@ -108,10 +112,11 @@ extension HKWorkoutBuilder {
     /// Discards the workout. Samples the app added stay in the store, unassociated; samples a data source
     /// collected are dropped. Nothing can be added afterwards.
     public func discardWorkout() {
+        currentJournal?.waitForWrites()
         let (liveJournal, pending) = locked { () -> (LiveJournal?, [CollectedSample]) in
             guard lifecycle.phase != .finished && lifecycle.phase != .discarded else { return (nil, []) }
             lifecycle.discard()
-            return (journal, journal?.takePending() ?? [])
+            return (journal, core.journal.takePending().samples)
         }
         guard let liveJournal, let database = try? healthStore.database() else { return }
         let source = healthStore.sourceRevision
@@ -121,6 +126,7 @@ extension HKWorkoutBuilder {
                                                     onlyAppAdded: true, db)
                 try liveJournal.close(db)
             }
+            locked { core.journal.close() }
         } catch {
             // The journal stays; recovery will offer the samples again.
         }

@@ -20,19 +20,20 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     let lock = NSRecursiveLock()
     let builderUUID: UUID
 
-    // Guarded by `lock`.
+    // Guarded by `lock`: the one lock of the recording's shell.
     var lifecycle = BuilderLifecycle() {
-        didSet { collecting.store(lifecycle.phase == .active) }
+        didSet { core.collecting = lifecycle.phase == .active }
     }
-    /// Whether the builder is collecting (`lifecycle.phase == .active`), readable without the lock.
-    let collecting = SharedFlag()
     var storedMetadata: [String: Any] = [:]
     var events: [HKWorkoutEvent] = []
     var activities: [ActivityRecord] = []
-    var statisticsState = BuilderStatistics()
+    /// Statistics, zones, the journal's buffer, pending deliveries and, for a live builder, the mapping of readings.
+    var core: RecordingCore
+    /// The journal's writer, once collection has begun.
     var journal: LiveJournal?
     var associatedUUIDs: [UUID] = []
-    var zoneState = BuilderZones()
+    /// The store's monotonic clock, as the shell reads it for the core.
+    let monotonic: MonotonicTime
 
     /// An activity as the builder keeps it.
     struct ActivityRecord {
@@ -48,6 +49,9 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         self.configuration = configuration.copied()
         self.device = device
         self.builderUUID = UUID()
+        let clocks = healthStore.clocks
+        self.monotonic = MonotonicTime(clocks.monotonic)
+        self.core = RecordingCore(activity: configuration.activityType, deliverySpacing: clocks.deliverySpacing)
     }
 
     /// Whether a live session drives this builder (journals are offered back for recovery only then).
@@ -77,12 +81,12 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     /// The statistics of every type collected so far.
     public var allStatistics: [HKQuantityType: HKStatistics] {
-        locked { statisticsState.allStatistics(start: lifecycle.startDate, through: statisticsHorizon, source: source) }
+        locked { core.statistics.allStatistics(start: lifecycle.startDate, through: statisticsHorizon, source: source) }
     }
 
     /// The statistics of one type collected so far, or nil when no sample of it was collected.
     public func statistics(for quantityType: HKQuantityType) -> HKStatistics? {
-        locked { statisticsState.statistics(for: quantityType, start: lifecycle.startDate, through: statisticsHorizon, source: source) }
+        locked { core.statistics.statistics(for: quantityType, start: lifecycle.startDate, through: statisticsHorizon, source: source) }
     }
 
     /// The running time at `date`: the span from the start, clamped to the end, less the pauses.
@@ -98,7 +102,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     func makeActivity(_ record: ActivityRecord, through now: Date) -> HKWorkoutActivity {
         HKWorkoutActivity(uuid: record.uuid, configuration: record.configuration, startDate: record.start, endDate: record.end,
                           metadata: record.metadata, parentEvents: events,
-                          statistics: statisticsState.activityStatistics(record.uuid, through: record.end ?? now, source: source),
+                          statistics: core.statistics.activityStatistics(record.uuid, through: record.end ?? now, source: source),
                           zoneGroups: activityZoneGroups(record, through: now))
     }
 
@@ -106,18 +110,21 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     public func beginCollection(at startDate: Date) async throws {
         let zoneConfigurations = try resolvedZoneConfigurations()
+        // The journal's row is made before taking the lock: no I/O while the builder's state is locked.
+        try locked { var next = lifecycle; try next.begin(at: startDate) }
+        let created = try LiveJournal.create(database: try healthStore.database(), builderUUID: builderUUID,
+                                             client: healthStore.clientIdentifier, hasSession: hasSession,
+                                             configuration: configuration, device: device, now: healthStore.wallClock())
         try locked {
             var next = lifecycle
             try next.begin(at: startDate)
-            let journal = try LiveJournal.create(database: try healthStore.database(), builderUUID: builderUUID,
-                                                 client: healthStore.clientIdentifier, hasSession: hasSession,
-                                                 configuration: configuration, device: device, now: healthStore.wallClock())
-            try journal.record(.builderPhase(phase: BuilderLifecycle.Phase.active.rawValue, start: startDate.storeValue, end: nil))
-            for zones in zoneConfigurations { try journal.record(zones.journalEntry) }
-            self.journal = journal
+            journal = created
+            try queueEntry(.builderPhase(phase: BuilderLifecycle.Phase.active.rawValue, start: startDate.storeValue, end: nil))
+            for zones in zoneConfigurations { try queueEntry(zones.journalEntry) }
             lifecycle = next
-            zoneState.begin(zoneConfigurations, events: events)
+            core.zones.begin(zoneConfigurations, events: events)
         }
+        try awaitJournal()
         didBeginCollection()
     }
 
@@ -125,14 +132,15 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         try locked {
             var next = lifecycle
             try next.end(at: endDate)
-            try journal?.record(.builderPhase(phase: BuilderLifecycle.Phase.ended.rawValue, start: next.startDate?.storeValue,
-                                              end: endDate.storeValue))
+            try queueEntry(.builderPhase(phase: BuilderLifecycle.Phase.ended.rawValue, start: next.startDate?.storeValue,
+                                         end: endDate.storeValue))
             lifecycle = next
             for index in activities.indices where activities[index].end == nil {
                 activities[index].end = endDate
-                statisticsState.endActivity(activities[index].uuid, at: endDate)
+                core.statistics.endActivity(activities[index].uuid, at: endDate)
             }
         }
+        try awaitJournal()
         didEndCollection()
     }
 
@@ -157,34 +165,83 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             try locked {
                 for sample in others {
                     associatedUUIDs.append(sample.uuid)
-                    try journal?.record(.associated(uuid: sample.uuid))
+                    try queueEntry(.associated(uuid: sample.uuid))
+                }
+            }
+            try awaitJournal()
+        }
+        guard !collected.isEmpty else { return }
+        let now = monotonic.now()
+        let actions = try locked {
+            try lifecycle.checkCanAdd("samples")
+            guard journal != nil else {
+                throw HKError(.errorInvalidArgument, "Samples can be added once collection has begun.")
+            }
+            return carryOut(core.appended(collected.map { var s = $0; s.appAdded = true; return s }, now: now))
+        }
+        try finish(actions)
+    }
+
+    // MARK: The shell
+
+    /// Under the lock: does what the core asked that needs no waiting (hands a batch to the writer, queues a
+    /// delivery); returns what is left for after unlocking.
+    func carryOut(_ actions: RecordingCore.Actions) -> RecordingCore.Actions {
+        if let batch = actions.write, let journal { send(batch, to: journal) }
+        if let delivery = actions.delivery { queueDelivery(delivery) }
+        return actions
+    }
+
+    /// After unlocking: waits for the writer if the core asked, and reports a failed write.
+    func finish(_ actions: RecordingCore.Actions) throws {
+        if actions.waitForWriter { currentJournal?.waitForWrites() }
+        if let failure = actions.failure { throw failure }
+    }
+
+    /// Under the lock: queues a journal entry after everything buffered before it. It is in the store once
+    /// ``awaitJournal()`` returns.
+    func queueEntry(_ entry: JournalEntry) throws {
+        guard let journal else { return }
+        let payload = try JSONEncoder().encode(entry)
+        if let batch = core.journal.handOver(entry: (.entry, [UInt8](payload))) { send(batch, to: journal) }
+    }
+
+    /// Under the lock: hands a batch to the journal's writer, without waiting. The writer reports back under the
+    /// lock, so nothing may wait for the writer while holding it.
+    func send(_ batch: JournalBatch, to journal: LiveJournal) {
+        let monotonic = monotonic
+        journal.write(batch) { [weak self] result in
+            guard let self else { return }
+            let now = monotonic.now()
+            locked {
+                switch result {
+                case .success(let buffer): core.journal.written(buffer: buffer)
+                case .failure(let error): core.journal.failed(batch, error: error, now: now)
                 }
             }
         }
-        try collect(collected, appAdded: true)
     }
 
-    /// Folds collected samples into the statistics and the journal. Called by `addSamples` and the data source.
-    func collect(_ samples: [CollectedSample], appAdded: Bool) throws {
-        guard !samples.isEmpty else { return }
-        let zoneChanges = try locked {
-            try lifecycle.checkCanAdd("samples")
-            guard let journal else {
-                throw HKError(.errorInvalidArgument, "Samples can be added once collection has begun.")
-            }
-            for sample in samples { statisticsState.add(sample) }
-            try journal.append(appAdded ? samples.map { var s = $0; s.appAdded = true; return s } : samples)
-            return zoneState.collect(samples)
-        }
-        didCollect(samples, zoneChanges: zoneChanges)
+    /// Outside the lock: returns once everything handed to the writer is written; throws a write's failure.
+    func awaitJournal() throws {
+        guard let journal = currentJournal else { return }
+        journal.waitForWrites()
+        if let failure = locked({ core.journal.takeFailure() }) { throw failure }
     }
 
-    /// Journals heartbeats rebuilt from RR intervals; they become the workout's heartbeat series when it is finished.
-    func collectHeartbeats(_ beats: [HeartbeatCollector.Beat]) throws {
-        try locked {
-            guard lifecycle.phase == .active, let journal else { return }
-            try journal.appendHeartbeats(beats)
+    /// Returns once everything the builder has handed to its journal's writer is in the store; samples still
+    /// buffered (younger than the flush interval) stay buffered. OpenHealthKit (tests: a crash test uses it to know
+    /// what a kill may lose).
+    public func waitForJournal() async throws {
+        try awaitJournal()
+    }
+
+    /// Hands every buffered sample to the writer and waits until it is written.
+    func flushJournal() throws {
+        locked {
+            if let journal, let batch = core.journal.handOver(entry: nil) { send(batch, to: journal) }
         }
+        try awaitJournal()
     }
 
     public func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent]) async throws {
@@ -192,13 +249,14 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             try lifecycle.checkCanAdd("workout events")
             for event in workoutEvents {
                 try MetadataCoding.validate(event.metadata)
-                try journal?.record(.event(type: event.type.rawValue, start: event.dateInterval.start.storeValue,
-                                           end: event.dateInterval.end.storeValue, metadata: MetadataCoding.encode(event.metadata)))
+                try queueEntry(.event(type: event.type.rawValue, start: event.dateInterval.start.storeValue,
+                                      end: event.dateInterval.end.storeValue, metadata: MetadataCoding.encode(event.metadata)))
                 events.append(event)
             }
             events.sort { $0.dateInterval.start < $1.dateInterval.start }
-            return zoneState.eventsChanged(events, now: healthStore.wallClock())
+            return core.zones.eventsChanged(events, now: healthStore.wallClock())
         }
+        try awaitJournal()
         didCollectEvents()
         if !zoneChanges.isEmpty { didUpdateZones(zoneChanges) }
     }
@@ -208,9 +266,10 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         try MetadataCoding.validate(metadata)
         try locked {
             try lifecycle.checkCanAdd("metadata")
-            if let json = try MetadataCoding.encode(metadata) { try journal?.record(.metadata(json)) }
+            if let json = try MetadataCoding.encode(metadata) { try queueEntry(.metadata(json)) }
             storedMetadata.merge(metadata) { $1 }
         }
+        try awaitJournal()
     }
 
     public func addWorkoutActivity(_ workoutActivity: HKWorkoutActivity) async throws {
@@ -218,6 +277,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
                                     start: workoutActivity.startDate, end: workoutActivity.endDate,
                                     metadata: workoutActivity.metadata)
         try locked { try addActivity(record) }
+        try awaitJournal()
         didBeginActivity(makeActivity(record, through: healthStore.wallClock()))
     }
 
@@ -233,15 +293,16 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             throw HKError(.errorInvalidArgument, "The activity overlaps the activity that starts at \(overlap.start).")
         }
         try MetadataCoding.validate(record.metadata)
-        try journal?.record(.activityBegan(uuid: record.uuid, configuration: ConfigurationRecord(record.configuration),
-                                           start: record.start.storeValue, metadata: MetadataCoding.encode(record.metadata)))
-        if let end = record.end { try journal?.record(.activityEnded(uuid: record.uuid, end: end.storeValue)) }
+        try queueEntry(.activityBegan(uuid: record.uuid, configuration: ConfigurationRecord(record.configuration),
+                                      start: record.start.storeValue, metadata: MetadataCoding.encode(record.metadata)))
+        if let end = record.end { try queueEntry(.activityEnded(uuid: record.uuid, end: end.storeValue)) }
         activities.append(record)
-        statisticsState.beginActivity(record.uuid, start: record.start, end: record.end)
+        core.statistics.beginActivity(record.uuid, start: record.start, end: record.end)
     }
 
     public func updateActivity(uuid UUID: UUID, end endDate: Date) async throws {
         let ended = try locked { try endActivity(UUID, at: endDate) }
+        try awaitJournal()
         didEndActivity(ended)
     }
 
@@ -253,9 +314,9 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         guard endDate > activities[index].start else {
             throw HKError(.errorInvalidArgument, "An activity's end must be after its start.")
         }
-        try journal?.record(.activityEnded(uuid: uuid, end: endDate.storeValue))
+        try queueEntry(.activityEnded(uuid: uuid, end: endDate.storeValue))
         activities[index].end = endDate
-        statisticsState.endActivity(uuid, at: endDate)
+        core.statistics.endActivity(uuid, at: endDate)
         return makeActivity(activities[index], through: endDate)
     }
 
@@ -280,12 +341,19 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     func didBeginCollection() {}
     func didEndCollection() {}
-    func didCollect(_ samples: [CollectedSample], zoneChanges: [ZoneChange]) {}
+    /// Under the lock: queues a delivery to the delegate (the live builder's).
+    func queueDelivery(_ scheduled: Deliveries.Scheduled) {}
     func didCollectEvents() {}
     func didBeginActivity(_ activity: HKWorkoutActivity) {}
     func didEndActivity(_ activity: HKWorkoutActivity) {}
     /// The zone in effect changed for a type (see `BuilderZones`).
-    func didUpdateZones(_ changes: [ZoneChange]) {}
+    func didUpdateZones(_ changes: [ZoneChange]) {
+        guard !changes.isEmpty else { return }
+        let now = monotonic.now()
+        locked {
+            if let delivery = core.zonesChanged(changes, now: now) { queueDelivery(delivery) }
+        }
+    }
     /// The builder finished or was discarded.
     func didFinish() {}
 }

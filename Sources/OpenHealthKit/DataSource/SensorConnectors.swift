@@ -1,7 +1,7 @@
 import FitnessSensors
 import Foundation
 import GRDB
-import Synchronization
+import BlueZTransport
 
 /// A sensor paired with the store, as a strap is paired in Settings: data sources read from it in every live
 /// workout. OpenHealthKit.
@@ -21,26 +21,46 @@ public struct PairedSensor: Sendable, Hashable {
     public var scheme: String { String(identifier.prefix(while: { $0 != ":" })) }
 }
 
-/// Turns paired sensors into connected ones. Transports register a connector per identifier scheme; the
-/// `workout` tool registers BlueZ's (`ble`, `unix`) at start-up. OpenHealthKit.
-public enum SensorConnectors {
-    public typealias Connector = @Sendable (PairedSensor) throws -> any Sensor
-    private static let connectors = Mutex<[String: Connector]>([:])
+/// Turns a paired sensor into a connected one. A store holds one (``HKHealthStore/sensorConnector``): BlueZ's by
+/// default, so an app that only changed its import reaches the sensors paired with the store. Tests and other
+/// transports make their own. OpenHealthKit.
+public struct SensorConnector: Sendable {
+    public typealias Connect = @Sendable (PairedSensor) throws -> any Sensor
+    /// The identifier schemes it reaches (`ble`, `unix`, …).
+    public var schemes: [String]
+    private let make: Connect
 
-    public static func register(scheme: String, _ connector: @escaping Connector) {
-        connectors.withLock { $0[scheme] = connector }
+    public init(schemes: [String], connect: @escaping Connect) {
+        self.schemes = schemes
+        self.make = connect
     }
 
-    /// The schemes with a connector.
-    public static var schemes: [String] { connectors.withLock { Array($0.keys).sorted() } }
-
-    public static func connect(_ sensor: PairedSensor) throws -> any Sensor {
-        guard let connector = connectors.withLock({ $0[sensor.scheme] }) else {
+    /// A sensor for a paired one; throws when no transport here reaches its scheme.
+    public func connect(_ sensor: PairedSensor) throws -> any Sensor {
+        guard schemes.contains(sensor.scheme) else {
             throw HKError(.errorInvalidArgument,
                           "No transport can reach \(sensor.identifier): nothing handles '\(sensor.scheme):' sensors in this program.")
         }
-        return try connector(sensor)
+        return try make(sensor)
     }
+
+    /// Reaches no sensor: paired sensors are reported unavailable (a store in a test that must not touch Bluetooth).
+    public static let none = SensorConnector(schemes: []) { sensor in
+        throw HKError(.errorInvalidArgument, "No transport can reach \(sensor.identifier) in this program.")
+    }
+
+    /// BlueZ: `ble:` addresses over L2CAP, `unix:` paths to simulated peripherals. With a `tap`, every sensor it makes
+    /// passes its raw notifications to it (`workout record --save-fixture`).
+    public static func bluez(tap: (any NotificationTap)? = nil) -> SensorConnector {
+        var options = BLESensor.Options()
+        options.tap = tap
+        return SensorConnector(schemes: ["ble", "unix"]) { [options] paired in
+            try makeSensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities, options: options)
+        }
+    }
+
+    /// BlueZ without a tap.
+    public static var bluez: SensorConnector { bluez(tap: nil) }
 }
 
 extension HKHealthStore {

@@ -54,6 +54,7 @@ public final class WorkoutReplay: @unchecked Sendable {
         sensors = header.sensors.map { FixtureSensor($0, origin: recorded) }
         for sensor in sensors { dataSource.attach(sensor) }
         builder.dataSource = dataSource
+        stepping = Stepping(reader: nil, next: nil, end: startDate, lastLap: startDate)
     }
 
     /// Where the replay is, in fixture seconds.
@@ -82,49 +83,88 @@ public final class WorkoutReplay: @unchecked Sendable {
             healthStore.wallClock = { virtual.now }
         }
         defer { healthStore.wallClock = previousWallClock }
-
-        session.startActivity(with: origin)
-        try await builder.beginCollection(at: origin)
-        let reader = try FixtureReader(path: path)
+        try await begin()
         let pacer = speed.map { Pacer(clock: clock, speed: $0) }
-        var end = origin
-        var lastLap = origin
         var count = 0
-        while let event = try reader.next() {
-            let date = origin + event.seconds
-            end = date
+        while let date = nextEventDate {
             virtual.set(date)
-            progress.store(event.time, ordering: .relaxed)
-            if let pacer { try await pacer.wait(until: event.seconds) }
+            if let pacer { try await pacer.wait(until: date.timeIntervalSince(origin)) }
             count += 1
             if count & 2047 == 0 { await Task.yield() }
-            switch event.kind {
-            case let .notification(sensor, characteristic, bytes):
-                let readings = sensors[sensor].deliver(bytes, characteristic: characteristic, at: date)
-                readingCount.add(readings, ordering: .relaxed)
-            case let .connection(sensor, state):
-                sensors[sensor].deliver(state, at: date)
-            case .action(let action):
-                switch action {
-                case let .beginActivity(activity, location):
-                    if let configuration = HKWorkoutConfiguration.fixture(activity: activity, location: location) {
-                        session.beginNewActivity(configuration: configuration, date: date, metadata: nil)
-                    }
-                case .endActivity: session.endCurrentActivity(on: date)
-                case .pause: session.pause()
-                case .resume: session.resume()
-                case .lap:
-                    try await builder.addWorkoutEvents([HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: lastLap, end: date), metadata: nil)])
-                    lastLap = date
-                case .marker:
-                    try await builder.addWorkoutEvents([HKWorkoutEvent(type: .marker, date: date)])
-                case .end: break
+            try await step()
+        }
+        let endDate = stepping.end
+        virtual.set(endDate)
+        if speed != nil { healthStore.wallClock = { endDate } }
+        return try await finish()
+    }
+
+    // MARK: Stepping (OpenHealthKit)
+
+    /// Where a stepped replay is.
+    private struct Stepping {
+        var reader: FixtureReader?
+        var next: FixtureEvent?
+        var end: Date
+        var lastLap: Date
+    }
+    private var stepping: Stepping
+
+    /// Starts the session and the builder at ``sessionStart`` and opens the fixture, for a replay driven one event
+    /// at a time (a test clock moves the store's clocks between events: see `OpenHealthKitTesting`). ``run(pace:)``
+    /// does the same to the end.
+    public func begin() async throws {
+        session.startActivity(with: startDate)
+        try await builder.beginCollection(at: startDate)
+        let reader = try FixtureReader(path: path)
+        stepping = Stepping(reader: reader, next: try reader.next(), end: startDate, lastLap: startDate)
+    }
+
+    /// When the next event happens, or nil when the fixture is done (or ``begin()`` was not called).
+    public var nextEventDate: Date? { stepping.next.map { startDate + $0.seconds } }
+
+    /// What the next event is, or nil at the end.
+    public var nextEvent: FixtureEvent? { stepping.next }
+
+    /// Carries out the next event — a notification decoded by its sensor, a connection change, a session action — as
+    /// an app and its sensors would, at its own time. Returns false at the end of the fixture.
+    @discardableResult
+    public func step() async throws -> Bool {
+        guard let event = stepping.next, let reader = stepping.reader else { return false }
+        let date = startDate + event.seconds
+        stepping.end = date
+        progress.store(event.time, ordering: .relaxed)
+        switch event.kind {
+        case let .notification(sensor, characteristic, bytes):
+            let readings = sensors[sensor].deliver(bytes, characteristic: characteristic, at: date)
+            readingCount.add(readings, ordering: .relaxed)
+        case let .connection(sensor, state):
+            sensors[sensor].deliver(state, at: date)
+        case .action(let action):
+            switch action {
+            case let .beginActivity(activity, location):
+                if let configuration = HKWorkoutConfiguration.fixture(activity: activity, location: location) {
+                    session.beginNewActivity(configuration: configuration, date: date, metadata: nil)
                 }
+            case .endActivity: session.endCurrentActivity(on: date)
+            case .pause: session.pause()
+            case .resume: session.resume()
+            case .lap:
+                try await builder.addWorkoutEvents([HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: stepping.lastLap, end: date),
+                                                                   metadata: nil)])
+                stepping.lastLap = date
+            case .marker:
+                try await builder.addWorkoutEvents([HKWorkoutEvent(type: .marker, dateInterval: DateInterval(start: date, duration: 0), metadata: nil)])
+            case .end: break
             }
         }
-        virtual.set(end)
-        let endDate = end
-        if speed != nil { healthStore.wallClock = { endDate } }
+        stepping.next = try reader.next()
+        return true
+    }
+
+    /// Ends the session at the last event's time and saves the workout.
+    public func finish() async throws -> HKWorkout {
+        let end = stepping.end
         session.end()
         try await builder.endCollection(at: end)
         guard let workout = try await builder.finishWorkout() else {

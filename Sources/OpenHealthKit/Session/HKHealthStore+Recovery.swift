@@ -88,9 +88,9 @@ struct RecoveredRecording {
         while let row = try rows.next() {
             sequence = row[0]
             let payload = [UInt8](row[2] as Data)
-            let kind: Int = row[1]
-            if kind == 2 { continue }  // heartbeats stay in the journal until the workout is finished
-            if kind == 1 {
+            let kind = JournalKind(rawValue: row[1])
+            if kind == .heartbeats { continue }  // heartbeats stay in the journal until the workout is finished
+            if kind == .samples {
                 let records: [SampleBatchCodec.Record]
                 do { records = try SampleBatchCodec.decode(payload) } catch {
                     throw HKError(.errorDatabaseInaccessible, "A journaled sample batch is damaged: \(error).")
@@ -156,9 +156,10 @@ extension HKLiveWorkoutBuilder {
             activities = recording.activities
             storedMetadata = recording.metadata
             associatedUUIDs = recording.associated
-            statisticsState = recording.statistics
-            zoneState.restore(recording.zoneConfigurations, events: recording.events, samples: recording.zoneSamples)
-            journal = LiveJournal(database: recording.database, builderID: recording.builderID, sequence: recording.sequence)
+            core.statistics = recording.statistics
+            core.zones.restore(recording.zoneConfigurations, events: recording.events, samples: recording.zoneSamples)
+            core.journal = JournalBuffer(sequence: recording.sequence)
+            journal = LiveJournal(database: recording.database, builderID: recording.builderID)
         }
         if recording.lifecycle.phase == .active { startFlushing() }
     }

@@ -20,11 +20,7 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
     private let configuration: HKWorkoutConfiguration
     private let lock = NSRecursiveLock()
     private let delegateQueue = DispatchQueue(label: "OpenHealthKit.HKWorkoutSession.delegate")
-    private var machine = SessionStateMachine() {
-        didSet { running.store(machine.state == .running) }
-    }
-    /// Whether the session is running, readable without the lock (its builder asks on every reading).
-    let running = SharedFlag()
+    private var machine = SessionStateMachine()
     private weak var storedDelegate: HKWorkoutSessionDelegate?
     private var builder: HKLiveWorkoutBuilder?
     private var current: (uuid: UUID, configuration: HKWorkoutConfiguration, start: Date, metadata: [String: Any]?)?
@@ -42,7 +38,6 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
         self.healthStore = healthStore
         self.configuration = configuration
         self.machine = machine
-        running.store(machine.state == .running)
     }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T {
@@ -131,7 +126,7 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
             case let .ignored(request, state):
                 Self.logger.notice("Ignored \(request.rawValue) while the workout session is \(state.name).")
             case let .transition(from, to, date):
-                try? builderJournal()?.record(.sessionState(from: from.rawValue, to: to.rawValue, date: date.storeValue))
+                locked { builder }?.sessionStateChanged(from: from, to: to, date: date)
                 if to == .ended {
                     endCurrentActivityIfAny(at: date)
                     healthStore.sessionDidEnd(self)
@@ -144,10 +139,6 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
                 tell { delegate, session in delegate.workoutSession(session, didGenerate: event) }
             }
         }
-    }
-
-    private func builderJournal() -> LiveJournal? {
-        locked { builder }?.currentJournal
     }
 
     // MARK: Activities

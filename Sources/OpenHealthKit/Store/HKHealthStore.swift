@@ -25,22 +25,35 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
         set { state.withLock { $0.policy = newValue } }
     }
 
-    /// Where timestamps come from: sessions, builders and data sources read the time here, never from `Date()`.
-    /// Tests and replays inject their own. OpenHealthKit.
-    public var wallClock: @Sendable () -> Date {
-        get { state.withLock { $0.wallClock } }
-        set { state.withLock { $0.wallClock = newValue } }
+    /// The clocks live recordings run on (see ``LiveClocks``). Builders read them when they are made. OpenHealthKit.
+    public var clocks: LiveClocks {
+        get { state.withLock { $0.clocks } }
+        set { state.withLock { $0.clocks = newValue } }
     }
 
-    /// The clock live recordings pace themselves with (journal flushes, replays). OpenHealthKit.
+    /// Where timestamps come from: sessions, builders and data sources read the time here, never from `Date()`.
+    /// Tests and replays inject their own (`clocks.wall`). OpenHealthKit.
+    public var wallClock: @Sendable () -> Date {
+        get { state.withLock { $0.clocks.wall } }
+        set { state.withLock { $0.clocks.wall = newValue } }
+    }
+
+    /// The clock replays pace themselves with (`clocks.pacing`). OpenHealthKit.
     public var clock: any Clock<Duration> {
-        get { state.withLock { $0.clock } }
-        set { state.withLock { $0.clock = newValue } }
+        get { state.withLock { $0.clocks.pacing } }
+        set { state.withLock { $0.clocks.pacing = newValue } }
+    }
+
+    /// How live data sources reach the sensors paired with this store: BlueZ by default (``SensorConnector/bluez``),
+    /// with no call from the app. Tests and other transports pass their own to the initializer. OpenHealthKit.
+    public var sensorConnector: SensorConnector {
+        get { state.withLock { $0.sensorConnector } }
+        set { state.withLock { $0.sensorConnector = newValue } }
     }
 
     struct State {
-        var wallClock: @Sendable () -> Date = { Date() }
-        var clock: any Clock<Duration> = ContinuousClock()
+        var clocks = LiveClocks.system
+        var sensorConnector = SensorConnector.bluez
         var policy: HKAuthorizationPolicy = .grantAll
         weak var activeSession: HKWorkoutSession?
         var runningQueries: [ObjectIdentifier: HKQuery] = [:]
@@ -69,10 +82,27 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
         self.init(opened: .success(database), clientIdentifier: clientIdentifier ?? HKHealthStore.defaultClientIdentifier)
     }
 
+    /// Opens the store at a path, with the clocks its live recordings run on and the connector that reaches its
+    /// paired sensors. OpenHealthKit.
+    public convenience init(databasePath: String, clientIdentifier: String? = nil, clocks: LiveClocks,
+                            sensorConnector: SensorConnector = .bluez) throws {
+        try self.init(databasePath: databasePath, clientIdentifier: clientIdentifier)
+        state.withLock {
+            $0.clocks = clocks
+            $0.sensorConnector = sensorConnector
+        }
+    }
+
     /// A private store in memory. OpenHealthKit.
-    public static func inMemory(clientIdentifier: String? = nil) -> HKHealthStore {
-        HKHealthStore(opened: .success(StoreDatabase.inMemory()),
-                      clientIdentifier: clientIdentifier ?? HKHealthStore.defaultClientIdentifier)
+    public static func inMemory(clientIdentifier: String? = nil, clocks: LiveClocks = .system,
+                                sensorConnector: SensorConnector = .bluez) -> HKHealthStore {
+        let store = HKHealthStore(opened: .success(StoreDatabase.inMemory()),
+                                  clientIdentifier: clientIdentifier ?? HKHealthStore.defaultClientIdentifier)
+        store.state.withLock {
+            $0.clocks = clocks
+            $0.sensorConnector = sensorConnector
+        }
+        return store
     }
 
     /// Another client's view of the same store (shares the connection). OpenHealthKit.

@@ -68,12 +68,13 @@ extension HKLiveWorkoutBuilder {
         let id = UUID()
         let finished = locked { () -> Bool in
             if lifecycle.phase == .finished || lifecycle.phase == .discarded { return true }
-            deliveries.withLock { $0.listeners[id] = continuation }
+            core.deliveries.listeners[id] = continuation
             return false
         }
         if finished { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.deliveries.withLock { $0.listeners.removeValue(forKey: id) }
+            guard let self else { return }
+            _ = locked { core.deliveries.listeners.removeValue(forKey: id) }
         }
         return stream
     }
@@ -81,9 +82,9 @@ extension HKLiveWorkoutBuilder {
     /// Ends the `zoneUpdates` streams, after every update queued before.
     func finishZoneUpdates() {
         queueDelegateCall { builder, _ in
-            let listeners = builder.deliveries.withLock { state in
-                defer { state.listeners = [:] }
-                return Array(state.listeners.values)
+            let listeners = builder.locked { () -> [AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] in
+                defer { builder.core.deliveries.listeners = [:] }
+                return Array(builder.core.deliveries.listeners.values)
             }
             for listener in listeners { listener.finish() }
         }

@@ -21,7 +21,7 @@ extension HKWorkoutBuilder {
             guard lifecycle.phase == .notStarted else {
                 throw HKError(.errorInvalidArgument, "Custom zones must be set before collection begins.")
             }
-            zoneState.custom[quantityType] = configuration
+            core.zones.custom[quantityType] = configuration
         }
     }
 
@@ -39,8 +39,8 @@ extension HKWorkoutBuilder {
     private func zoneConfigurationNow(for quantityType: HKQuantityType) throws -> HKWorkoutZoneConfiguration? {
         try Self.checkZoned(quantityType)
         let (started, inEffect, custom) = locked {
-            (zoneState.started, zoneState.tracks.first { $0.configuration.quantityType == quantityType }?.configuration,
-             zoneState.custom[quantityType])
+            (core.zones.started, core.zones.tracks.first { $0.configuration.quantityType == quantityType }?.configuration,
+             core.zones.custom[quantityType])
         }
         if started { return inEffect }
         if let custom { return custom }
@@ -54,12 +54,12 @@ extension HKWorkoutBuilder {
     public func zoneGroup(for quantityType: HKQuantityType) -> HKWorkoutZoneGroup? {
         let now = locked { lifecycle.endDate ?? healthStore.wallClock() }
         checkZones(at: now)
-        return locked { zoneState.group(for: quantityType, at: now) }
+        return locked { core.zones.group(for: quantityType, at: now) }
     }
 
     /// Reports a zone gone stale at `now` (a silent strap). Called when asked, and by a live builder's timer.
     func checkZones(at now: Date) {
-        let changes = locked { lifecycle.phase == .active ? zoneState.check(at: now) : [] }
+        let changes = locked { lifecycle.phase == .active ? core.zones.check(at: now) : [] }
         if !changes.isEmpty { didUpdateZones(changes) }
     }
 
@@ -71,7 +71,7 @@ extension HKWorkoutBuilder {
     /// Zone groups for an activity's span up to `now` (or its end).
     func activityZoneGroups(_ record: ActivityRecord, through now: Date) -> [HKQuantityType: HKWorkoutZoneGroup]? {
         let end = min(record.end ?? now, now)
-        return end > record.start ? locked { zoneState.groups(from: record.start, to: end) } : nil
+        return end > record.start ? locked { core.zones.groups(from: record.start, to: end) } : nil
     }
 
     static func checkZoned(_ type: HKQuantityType) throws {

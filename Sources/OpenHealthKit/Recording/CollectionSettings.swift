@@ -1,0 +1,45 @@
+import FitnessSensors
+import Foundation
+
+/// What a live data source collects: the current activity, the capabilities of its sensors, and the app's own
+/// choice once it has made one (`enableCollection`/`disableCollection`), with the predicates it gave.
+///
+/// Owned by the data source until it is attached to a builder, then by the builder's ``RecordingCore``: one owner
+/// at a time, so neither ever asks the other.
+struct CollectionSettings: @unchecked Sendable {
+    var activity: HKWorkoutActivityType
+    var capabilities = SensorCapabilities()
+    /// The app's own set, once it has changed what is collected; nil while HealthKit's defaults apply.
+    var explicitTypes: Set<HKQuantityType>?
+    var predicates: [HKQuantityType: NSPredicate] = [:]
+
+    init(activity: HKWorkoutActivityType) {
+        self.activity = activity
+    }
+
+    /// `typesToCollect`: the app's set, or the plan for the activity and the sensors (see ``CollectionPlan``).
+    var types: Set<HKQuantityType> {
+        explicitTypes ?? CollectionPlan.types(for: activity, sensors: capabilities)
+    }
+
+    mutating func enable(_ type: HKQuantityType, predicate: NSPredicate?) {
+        var types = self.types
+        types.insert(type)
+        explicitTypes = types
+        predicates[type] = predicate
+    }
+
+    mutating func disable(_ type: HKQuantityType) {
+        var types = self.types
+        types.remove(type)
+        explicitTypes = types
+        predicates.removeValue(forKey: type)
+    }
+
+    /// The collected set for the hot path, indexed by type code.
+    var collectedCodes: [Bool] {
+        var codes = Array(repeating: false, count: QuantityTypeCatalog.byCode.count)
+        for type in types { codes[Int(type.code)] = true }
+        return codes
+    }
+}

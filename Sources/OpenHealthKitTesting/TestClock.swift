@@ -1,0 +1,109 @@
+import Foundation
+import OpenHealthKit
+
+/// A clock that moves only when a test calls `advance(by:)`, and the wall clock that moves with it: timeouts, the
+/// journal's flush timer and delivery spacing are tested without sleeping, and every timestamp is known in advance
+/// (after swift-async-algorithms' ManualClock and swift-clocks' TestClock).
+///
+/// ```swift
+/// let clock = TestClock(start: Date(timeIntervalSinceReferenceDate: 780_000_000))
+/// let store = HKHealthStore.testing(clock: clock)       // its clocks are this one
+/// clock.advance(by: .seconds(1))                         // wall time and the flush timer move together
+/// ```
+///
+/// Tasks sleeping on it wake when ``advance(by:)`` reaches their deadline; ``waitForSleepers(_:)`` lets a test wait
+/// until a task has gone back to sleep (a timer that has run its tick), so nothing depends on scheduling luck.
+public final class TestClock: Clock, @unchecked Sendable {
+    public struct Instant: InstantProtocol {
+        public var offset: Duration
+        public init(offset: Duration) { self.offset = offset }
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private struct Sleeper {
+        var id: UInt64
+        var deadline: Instant
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private let lock = NSLock()
+    private var current = Instant(offset: .zero)
+    /// The wall time at the clock's zero.
+    public let start: Date
+
+    /// A clock at zero, whose wall time is `start` then.
+    public init(start: Date = Date(timeIntervalSinceReferenceDate: 780_000_000)) {
+        self.start = start
+    }
+
+    /// The wall time now: `start` plus how far the clock has moved.
+    public var date: Date {
+        let offset = now.offset.components
+        return start + Double(offset.seconds) + Double(offset.attoseconds) / 1e18
+    }
+
+    /// A store's clocks on this one: timestamps from ``date``, the flush timer and replays on the clock itself, and
+    /// delegate deliveries unspaced (each is delivered at once, so a test need not move time to hear of a reading).
+    public var liveClocks: LiveClocks {
+        LiveClocks(wall: { [self] in date }, monotonic: self, pacing: self, deliverySpacing: .zero)
+    }
+    private var sleepers: [Sleeper] = []
+    private var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var nextID: UInt64 = 0
+
+    public var now: Instant { lock.withLock { current } }
+    public var minimumResolution: Duration { .zero }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        let id = lock.withLock { nextID += 1; return nextID }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let (resumeNow, waiters): (Bool, [CheckedContinuation<Void, Never>]) = lock.withLock {
+                    if deadline <= current || Task.isCancelled { return (true, []) }
+                    sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    let ready = sleeperWaiters.filter { $0.count <= sleepers.count }.map(\.continuation)
+                    sleeperWaiters.removeAll { $0.count <= sleepers.count }
+                    return (false, ready)
+                }
+                if resumeNow {
+                    if Task.isCancelled { continuation.resume(throwing: CancellationError()) } else { continuation.resume() }
+                }
+                for waiter in waiters { waiter.resume() }
+            }
+        } onCancel: {
+            let cancelled: Sleeper? = lock.withLock {
+                guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return sleepers.remove(at: index)
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves time forward and wakes every sleeper whose deadline has come.
+    public func advance(by duration: Duration) {
+        let due: [Sleeper] = lock.withLock {
+            current = current.advanced(by: duration)
+            let due = sleepers.filter { $0.deadline <= current }
+            sleepers.removeAll { $0.deadline <= current }
+            return due
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// How many tasks are sleeping on this clock.
+    public var sleeperCount: Int { lock.withLock { sleepers.count } }
+
+    /// Suspends until at least `count` tasks sleep on this clock.
+    public func waitForSleepers(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready: Bool = lock.withLock {
+                if sleepers.count >= count { return true }
+                sleeperWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import OpenHealthKit
+
+/// A workout read from a file (FIT or TCX), before it is saved: what ``WorkoutImporter`` turns into an `HKWorkout`
+/// through `HKWorkoutBuilder`.
+public struct ImportedWorkout: Sendable {
+    /// A reading at an instant.
+    public struct Reading: Sendable, Hashable {
+        public var date: Date
+        public var value: Double
+        public init(date: Date, value: Double) {
+            self.date = date
+            self.value = value
+        }
+    }
+
+    /// A part of a multisport workout (a FIT session), or the whole of a single-sport one.
+    public struct Leg: Sendable, Hashable {
+        public var activityType: HKWorkoutActivityType
+        public var locationType: HKWorkoutSessionLocationType
+        public var interval: DateInterval
+    }
+
+    /// The recording device, as the file names it.
+    public struct Device: Sendable, Hashable {
+        public var name: String?
+        public var manufacturer: String?
+        public var model: String?
+        public var serialNumber: String?
+        public var softwareVersion: String?
+
+        public var hkDevice: HKDevice {
+            HKDevice(name: name, manufacturer: manufacturer, model: model, hardwareVersion: nil, firmwareVersion: nil,
+                     softwareVersion: softwareVersion, localIdentifier: serialNumber, udiDeviceIdentifier: nil)
+        }
+    }
+
+    /// Where a damaged file stopped being readable, for `--salvage`.
+    public struct Damage: Sendable, Hashable {
+        /// The first byte that could not be decoded.
+        public var offset: Int
+        /// Bytes of the file from there to its end, which were not imported.
+        public var bytesLost: Int
+        /// The decoder's sentence.
+        public var reason: String
+    }
+
+    public var format: String
+    /// `HKMetadataKeyExternalUUID`: the same activity gives the same identifier, so importing it twice is noticed.
+    public var externalIdentifier: String
+    public var activityType: HKWorkoutActivityType
+    public var locationType: HKWorkoutSessionLocationType
+    public var start: Date
+    public var end: Date
+    public var device: Device?
+    public var heartRate: [Reading] = []
+    public var power: [Reading] = []
+    public var cadence: [Reading] = []
+    public var speed: [Reading] = []
+    /// Cumulative distance in metres, as the file gives it.
+    public var distance: [Reading] = []
+    /// Beat-to-beat intervals in seconds, in order (FIT `hrv`), and the time of the first beat.
+    public var rrIntervals: [Double] = []
+    public var pauses: [DateInterval] = []
+    public var laps: [DateInterval] = []
+    /// More than one leg: a multisport workout whose legs become workout activities.
+    public var legs: [Leg] = []
+    /// The session's total energy in kcal, when the file gives it.
+    public var totalEnergy: Double?
+    public var damage: Damage?
+    /// How many records (samples' source messages) were read.
+    public var recordCount = 0
+
+    public init(format: String, externalIdentifier: String, activityType: HKWorkoutActivityType,
+                locationType: HKWorkoutSessionLocationType, start: Date, end: Date) {
+        self.format = format
+        self.externalIdentifier = externalIdentifier
+        self.activityType = activityType
+        self.locationType = locationType
+        self.start = start
+        self.end = end
+    }
+}

@@ -1,0 +1,99 @@
+import FitnessSensors
+import Foundation
+import OpenHealthKit
+import OpenHealthKitTesting
+import Testing
+
+/// The testing kit, used as a downstream package uses it: only public API.
+@Suite(.timeLimit(.minutes(1))) struct TestingKitTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("fixtures")
+
+    /// The test clock is the store's wall clock and its flush timer: a live session's time is the test's.
+    @Test func aSessionRunsOnTheTestClock() async throws {
+        let clock = TestClock()
+        let store = HKHealthStore.testing(clock: clock)
+        try await store.authorizeWorkoutTypes()
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = .running
+        let session = try HKWorkoutSession(healthStore: store, configuration: configuration)
+        let builder = session.associatedWorkoutBuilder()
+        let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration)
+        let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
+        source.attach(strap)
+        builder.dataSource = source
+        let events = LiveBuilderEvents(builder)
+        session.startActivity(with: nil)
+        try await builder.beginCollection(at: clock.date)
+        strap.send(heartRate: 120, at: clock.date)
+        let collected = try await events.first { if case .collected = $0 { true } else { false } }
+        guard case .collected(let types) = collected else { return }
+        #expect(types == [HKQuantityType(.heartRate)])
+        clock.advance(by: .seconds(90))
+        #expect(builder.elapsedTime == 90)
+        session.pause()
+        clock.advance(by: .seconds(30))
+        #expect(builder.elapsedTime == 90, "a pause stops the elapsed time")
+        session.end()
+        try await builder.endCollection(at: clock.date)
+        let workout = try #require(try await builder.finishWorkout())
+        #expect(workout.duration == 90)
+    }
+
+    /// A stepped replay reaches the same workout as an instant one, and can be stopped anywhere on the way.
+    @Test func aSteppedReplayIsTheInstantReplay() async throws {
+        let path = Self.fixtures.appendingPathComponent("intervals-pauses-laps.jsonl").path
+        let clock = TestClock(start: Date(timeIntervalSince1970: 1_795_158_000))
+        let store = HKHealthStore.testing(clock: clock)
+        try await store.authorizeWorkoutTypes()
+        let stepped = try SteppedReplay(fixtureAt: path, healthStore: store, clock: clock)
+        try await stepped.begin()
+        try await stepped.advance(by: .seconds(599))
+        // The fixture's warm-up is 600 s with a marker at 0, and the first lap at 600 s.
+        #expect(stepped.builder.elapsedTime == 599)
+        #expect(stepped.builder.workoutEvents.map(\.type) == [.marker])
+        #expect(try await stepped.runUntil { stepped.builder.workoutEvents.contains { $0.type == .lap } })
+        #expect(stepped.position == 600)
+        let workout = try await stepped.finish()
+
+        let reference = HKHealthStore.inMemory(clientIdentifier: "reference", sensorConnector: .none)
+        try await reference.authorizeWorkoutTypes()
+        let instant = try await WorkoutReplay(fixtureAt: path, healthStore: reference).run(pace: .instant)
+        #expect(workout.duration == instant.duration)
+        for type in [HKQuantityType(.heartRate), HKQuantityType(.cyclingPower)] {
+            #expect(workout.statistics(for: type)?.averageQuantity() == instant.statistics(for: type)?.averageQuantity())
+        }
+        #expect(workout.zoneGroup(for: HKQuantityType(.heartRate))?.zoneDurations.map(\.duration)
+                == instant.zoneGroup(for: HKQuantityType(.heartRate))?.zoneDurations.map(\.duration))
+    }
+
+    /// A scripted strap that drops out: the data source hears it, nothing is bridged, and the workout shows the gap.
+    @Test func scriptedDropoutsAndReconnects() async throws {
+        let clock = TestClock()
+        let store = HKHealthStore.testing(clock: clock)
+        try await store.authorizeWorkoutTypes()
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = .cycling
+        let session = try HKWorkoutSession(healthStore: store, configuration: configuration)
+        let builder = session.associatedWorkoutBuilder()
+        let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration)
+        let meter = ScriptedSensor(identifier: "test:meter", name: "Meter", capabilities: .powerMeter)
+        source.attach(meter)
+        builder.dataSource = source
+        session.startActivity(with: nil)
+        try await builder.beginCollection(at: clock.date)
+        for second in 0 ..< 60 {
+            // 200 W for a minute, with the meter out of range from 20 s to 40 s.
+            if second == 20 { meter.drop(at: clock.date) }
+            if second == 40 { meter.reconnect(at: clock.date) }
+            if second < 20 || second >= 40 { meter.send(power: 200, at: clock.date) }
+            clock.advance(by: .seconds(1))
+        }
+        session.end()
+        try await builder.endCollection(at: clock.date)
+        let workout = try #require(try await builder.finishWorkout())
+        // Energy: 19 s before the drop and 19 s after it at 200 W: 2 × 19 × 200 / 1000 = 7.6 kJ, counted as kcal.
+        let energy = try #require(workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity())
+        #expect(abs(energy.doubleValue(for: .kilocalorie()) - 7.6) < 1e-9)
+    }
+}
