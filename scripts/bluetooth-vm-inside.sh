@@ -161,7 +161,9 @@ else
     fail "workout pair probed the sensor over L2CAP (exit $status)"
 fi
 before=$(grep -c "Updating value" "$logs/gatt-server.log")
-"$workout" record --store "$store" --activity running --duration 30 > "$logs/record-paired.txt" 2>&1 &
+# (through hci1 by name: OPENHEALTHKIT_ADAPTER reaches the connections OpenHealthKit makes for paired sensors)
+OPENHEALTHKIT_ADAPTER=hci1 "$workout" record --store "$store" --activity running --duration 30 \
+    > "$logs/record-paired.txt" 2>&1 &
 holder=$!
 wait_for 60 notified_since_start $((before + 3)) || fail "the paired sensor notified workout"
 "$workout" doctor --store "$store" > "$logs/doctor-held.txt" 2>&1
