@@ -55,11 +55,14 @@ let package = Package(
         ),
         // Workouts from files (FIT, TCX) saved through HKWorkoutBuilder, as an app would.
         .target(name: "WorkoutImport", dependencies: ["OpenHealthKit", "FITFile", "ByteCoding", "FitnessSensors"]),
+        // Export to FIT, TCX and GPX (issue 17).
+        .target(name: "WorkoutExport", dependencies: ["OpenHealthKit", "FITFile"]),
         .executableTarget(
             name: "workout",
             dependencies: [
-                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "WorkoutImport", "FITFile",
+                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "WorkoutImport", "WorkoutExport", "FITFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Reproducible physiological models that write the fixtures in fixtures/ (and the benchmark's).
@@ -81,7 +84,7 @@ let package = Package(
         .executableTarget(
             name: "SeriesBenchmark",
             dependencies: [
-                "OpenHealthKit",
+                "OpenHealthKit", "FITFile",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/SeriesBenchmark"
@@ -126,12 +129,14 @@ let package = Package(
                 "OpenHealthKit", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["ByteCoding", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "FITFileTests", dependencies: ["ByteCoding", "FITFile"], exclude: ["Oracle"]),
         .testTarget(name: "WorkoutImportTests", dependencies: ["WorkoutImport", "FITFile", "OpenHealthKit", "FitnessSensors"]),
+        .testTarget(name: "WorkoutExportTests", dependencies: ["WorkoutExport", "WorkoutImport", "FITFile", "OpenHealthKit"]),
         .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         // What other packages' tests import: a test clock, stores for tests, delegate calls as async sequences,
         // stepped fixture replay, scripted-sensor conveniences.
@@ -141,9 +146,14 @@ let package = Package(
         .testTarget(name: "OpenHealthKitTestingTests",
                     dependencies: ["OpenHealthKitTesting", "OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         .testTarget(name: "BluetoothLETests", dependencies: ["ByteCoding", "BluetoothLE", "TestSupport"]),
+        // The `workout` tool: its views on a virtual clock, and the built tool run in child processes (whole transcripts).
+        .testTarget(
+            name: "WorkoutCommandTests",
+            dependencies: ["workout", "OpenHealthKit", "FitnessSensors", "BlueZTransport", "TestSupport"]
+        ),
         .testTarget(
             name: "BlueZTransportTests",
-            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport",
+            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport", "OpenHealthKit",
                            .product(name: "SystemPackage", package: "swift-system")],
             exclude: ["Fixtures"]
         ),

@@ -10,6 +10,9 @@
 //
 //     swift run -c release SeriesBenchmark [samples] [samples-per-workout]
 //
+// 3. What the 90-minute ride fixture adds to a store file, uncondensed and condensed, against the same ride as a FIT
+//    activity file written with FITFileBuilder (see RideFootprint.swift). `SeriesBenchmark ride` runs only this part.
+//
 // Defaults: 1,000,000 samples in workouts of 3,600 (one hour at 1 Hz), one workout every 1.3 days (a year).
 // Heart rate is a seeded random walk in whole bpm (changes on 40% of seconds), as a chest strap reports it.
 import Foundation
@@ -28,6 +31,15 @@ let directory = NSTemporaryDirectory() + "ohk-series-bench-" + UUID().uuidString
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: directory) }
 let path = directory + "/health.sqlite"
+
+let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../fixtures/ride-90min.jsonl").standardized.path
+try await RideFootprint.run(fixture: fixture, directory: directory)
+if CommandLine.arguments.contains("ride") {
+    try? FileManager.default.removeItem(atPath: directory)
+    exit(0)
+}
+print("")
 
 /// A small deterministic generator (SplitMix64), so every run measures the same data.
 struct SplitMix {
@@ -50,11 +62,6 @@ func seconds(_ body: () async throws -> Void) async rethrows -> Double {
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-@available(*, deprecated)
-func associate(_ samples: [HKSample], with workout: HKWorkout, in store: HKHealthStore) async throws {
-    try await store.add(samples, to: workout)
-}
-
 // MARK: Data
 
 print("Series benchmark: \(sampleCount) heart-rate samples at 1 Hz in \(workoutCount) workouts of \(perWorkout)")
@@ -75,8 +82,7 @@ let saving = try await seconds {
         let count = min(perWorkout, remaining)
         remaining -= count
         let start = origin + Double(index) * 1.3 * 86_400
-        let workout = HKWorkout(activityType: .running, start: start, end: start + Double(count), workoutEvents: nil,
-                                totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
+        let workout = legacy.workout(activityType: .running, start: start, end: start + Double(count))
         try await store.save(workout)
         var samples: [HKSample] = []
         var rows: [(Double, Double)] = []
@@ -91,7 +97,7 @@ let saving = try await seconds {
             starts.append(time.timeIntervalSinceReferenceDate)
         }
         workoutStarts.append(starts)
-        try await associate(samples, with: workout, in: store)
+        try await legacy.add(samples, to: workout, in: store)
         let batch = rows
         try await raw.write { db in
             let insert = try db.makeStatement(sql: "INSERT INTO bench_heart_rate (start, value) VALUES (?, ?)")
@@ -111,7 +117,7 @@ func sampleBytes() throws -> (samples: Int, series: Int, tombstones: Int) {
             return try Int.fetchOne(db, sql: "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN (\(list))") ?? 0
         }
         return (try bytes(["samples", "samples_by_type_start", "samples_by_workout"]), try bytes(["quantity_series"]),
-                try bytes(["deleted_objects", "deleted_objects_by_type"]))
+                try bytes(["deleted_objects", "deleted_objects_by_type", "deleted_ranges"]))
     }
 }
 
@@ -157,9 +163,9 @@ print(String(format: "  uncondensed sample rows    %7.2f", uncondensed))
 print(String(format: "  condensed series           %7.2f   (%.0fx smaller)", condensed, uncondensed / condensed))
 print(String(format: "  FIT, normal headers        %7.2f   (condensed is %.1fx smaller)", fitNormal, fitNormal / condensed))
 print(String(format: "  FIT, compressed timestamps %7.2f   (condensed is %.1fx smaller)", fitCompressed, fitCompressed / condensed))
-let blobBytes = try await raw.read { db in try Int.fetchOne(db, sql: "SELECT sum(length(points)) FROM quantity_series") ?? 0 }
+let blobBytes = try raw.read { db in try Int.fetchOne(db, sql: "SELECT sum(length(points)) FROM quantity_series") ?? 0 }
 print(String(format: "  (series points alone       %7.2f)", perSample(blobBytes)))
-print(String(format: "  deletion records kept for anchored queries after condensing: %.2f per sample", perSample(after.tombstones)))
+print(String(format: "  deletion records kept for anchored queries after condensing: %.2f per sample (for 30 days)", perSample(after.tombstones)))
 
 // MARK: 2. Daily average heart rate over the year
 
@@ -184,3 +190,25 @@ print("\nDaily average heart rate over \(days) days (raw SQL: \(rawDays) days), 
 print(String(format: "  HKStatisticsCollectionQuery (condensed)  %8.1f ms", median(healthKitTimes) * 1000))
 print(String(format: "  SELECT day, avg(value) GROUP BY day      %8.1f ms", median(rawTimes) * 1000))
 print(String(format: "  ratio raw / OpenHealthKit                %8.1fx", median(rawTimes) / median(healthKitTimes)))
+
+/// HealthKit's deprecated `HKWorkout` initializer and `add(_:to:)`, which this benchmark measures on purpose (the way
+/// apps written before HKWorkoutBuilder save workouts and associate samples). Called through a protocol whose
+/// requirements are not deprecated, so the warnings the API carries stay out of the build.
+protocol LegacyWorkoutAPI: Sendable {
+    static func workout(activityType: HKWorkoutActivityType, start: Date, end: Date) -> HKWorkout
+    static func add(_ samples: [HKSample], to workout: HKWorkout, in store: HKHealthStore) async throws
+}
+
+enum Legacy: LegacyWorkoutAPI {
+    @available(*, deprecated, message: "measures HealthKit's deprecated API on purpose")
+    static func workout(activityType: HKWorkoutActivityType, start: Date, end: Date) -> HKWorkout {
+        HKWorkout(activityType: activityType, start: start, end: end)
+    }
+
+    @available(*, deprecated, message: "measures HealthKit's deprecated API on purpose")
+    static func add(_ samples: [HKSample], to workout: HKWorkout, in store: HKHealthStore) async throws {
+        try await store.add(samples, to: workout)
+    }
+}
+
+var legacy: any LegacyWorkoutAPI.Type { Legacy.self }

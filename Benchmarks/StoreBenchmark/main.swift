@@ -43,7 +43,7 @@ try await store.requestAuthorization(toShare: [heartRate, .workoutType()], read:
 var workouts: [HKWorkout] = []
 for w in 0 ..< workoutCount {
     let start = origin + Double(w * (perWorkout + 600))
-    workouts.append(HKWorkout(activityType: .cycling, start: start, end: start + Double(perWorkout)))
+    workouts.append(legacy.workout(activityType: .cycling, start: start, end: start + Double(perWorkout)))
 }
 try await store.save(workouts)
 
@@ -74,7 +74,7 @@ for (w, workout) in workouts.enumerated() {
                 batch.append(HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpmUnit, doubleValue: bpm(w + k)),
                                               start: t, end: t))
             }
-            try await store.add(batch, to: workout)
+            try await legacy.add(batch, to: workout, in: store)
         }
         let start = workout.startDate.timeIntervalSinceReferenceDate
         try await rawWrite.time {
@@ -102,7 +102,7 @@ for (w, workout) in workouts.enumerated() {
         return try await descriptor.result(for: store).reduce(0) { $0 + ($1.quantity.doubleValue(for: bpmUnit) > 0 ? 1 : 0) }
     }
     rawCount += try await rawRead.time {
-        let rows = try await raw.read { db in
+        let rows = try raw.read { db in
             try Row.fetchAll(db, sql: "SELECT uuid, start, \"end\", bpm FROM heart_rate WHERE workout = ?", arguments: [w])
         }
         return rows.reduce(0) { $0 + (($1[3] as Double) > 0 ? 1 : 0) }
@@ -126,3 +126,25 @@ print(line("read ", ohkRead.seconds, rawRead.seconds))
 print(String(format: "total  ratio %.2f×   (target: within 2×)",
              (ohkWrite.seconds + ohkRead.seconds) / (rawWrite.seconds + rawRead.seconds)))
 print("file   OpenHealthKit \(size("health.sqlite") / sampleCount) bytes/sample   raw SQL \(size("raw.sqlite") / sampleCount) bytes/sample")
+
+/// HealthKit's deprecated `HKWorkout` initializer and `add(_:to:)`, which this benchmark measures on purpose (the way
+/// apps written before HKWorkoutBuilder save workouts and associate samples). Called through a protocol whose
+/// requirements are not deprecated, so the warnings the API carries stay out of the build.
+protocol LegacyWorkoutAPI: Sendable {
+    static func workout(activityType: HKWorkoutActivityType, start: Date, end: Date) -> HKWorkout
+    static func add(_ samples: [HKSample], to workout: HKWorkout, in store: HKHealthStore) async throws
+}
+
+enum Legacy: LegacyWorkoutAPI {
+    @available(*, deprecated, message: "measures HealthKit's deprecated API on purpose")
+    static func workout(activityType: HKWorkoutActivityType, start: Date, end: Date) -> HKWorkout {
+        HKWorkout(activityType: activityType, start: start, end: end)
+    }
+
+    @available(*, deprecated, message: "measures HealthKit's deprecated API on purpose")
+    static func add(_ samples: [HKSample], to workout: HKWorkout, in store: HKHealthStore) async throws {
+        try await store.add(samples, to: workout)
+    }
+}
+
+var legacy: any LegacyWorkoutAPI.Type { Legacy.self }

@@ -8,7 +8,8 @@ import OpenHealthKit
 /// FIT profile messages used: `file_id` (the activity's identity and maker), `device_info` (the creator's software
 /// version), `sport`/`session` (sport, sub-sport, legs, total calories), `record` (heart rate, power, cadence,
 /// speed or enhanced speed, distance), `event` (timer stop/stop_all then start: a pause), `lap`, `hrv` (beat-to-beat
-/// intervals). Positions are not read (routes belong to the export work). Times before 0x10000000 are device-relative,
+/// intervals). Record positions (`position_lat`/`position_long` in semicircles, degrees = value × 180 / 2³¹, with
+/// `enhanced_altitude` or `altitude`) become the route. Times before 0x10000000 are device-relative,
 /// not dates, and such messages are skipped. A file without session or sport messages (cut before its end) is taken
 /// for a ride when its records hold power or cadence, else for an `.other` workout.
 public enum FITActivityReader {
@@ -48,6 +49,7 @@ public enum FITActivityReader {
         var cadence: [ImportedWorkout.Reading] = []
         var speed: [ImportedWorkout.Reading] = []
         var distance: [ImportedWorkout.Reading] = []
+        var route: [ImportedWorkout.Position] = []
         var rr: [Double] = []
         var laps: [DateInterval] = []
         var pauses: [DateInterval] = []
@@ -113,6 +115,11 @@ public enum FITActivityReader {
                 }
                 if let value = message.value(73) ?? message.value(6) { speed.append(.init(date: date, value: value)) }
                 if let value = message.value(5) { distance.append(.init(date: date, value: value)) }
+                if let latitude = message.value(0), let longitude = message.value(1) {
+                    let degrees = 180 / 2_147_483_648.0
+                    route.append(.init(date: date, latitude: latitude * degrees, longitude: longitude * degrees,
+                                       altitude: message.value(78) ?? message.value(2)))
+                }
             case FITMessageNumber.hrv:
                 for interval in message.values(0) { rr.append(interval ?? .nan) }
             default:
@@ -148,6 +155,7 @@ public enum FITActivityReader {
             workout.cadence = cadence
             workout.speed = speed
             workout.distance = distance
+            workout.route = route
             workout.rrIntervals = rr
             workout.laps = laps
             workout.pauses = pauses

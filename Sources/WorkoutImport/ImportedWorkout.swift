@@ -70,6 +70,30 @@ public struct ImportedWorkout: Sendable {
     public var damage: Damage?
     /// How many records (samples' source messages) were read.
     public var recordCount = 0
+    /// Positions (FIT record position_lat/long and altitude, TCX Position and AltitudeMeters, GPX trkpt), in time
+    /// order: saved as the workout's route (`HKWorkoutRoute`).
+    public var route: [Position] = []
+
+    /// A position at an instant.
+    public struct Position: Sendable, Hashable {
+        public var date: Date
+        public var latitude: Double
+        public var longitude: Double
+        /// Metres; nil when the file gives none.
+        public var altitude: Double?
+        public init(date: Date, latitude: Double, longitude: Double, altitude: Double? = nil) {
+            self.date = date
+            self.latitude = latitude
+            self.longitude = longitude
+            self.altitude = altitude
+        }
+
+        /// The position as a location (`verticalAccuracy` −1, CoreLocation's "invalid", without an altitude).
+        public var location: CLLocation {
+            CLLocation(coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: altitude ?? 0,
+                       horizontalAccuracy: 0, verticalAccuracy: altitude == nil ? -1 : 0, timestamp: date)
+        }
+    }
 
     public init(format: String, externalIdentifier: String, activityType: HKWorkoutActivityType,
                 locationType: HKWorkoutSessionLocationType, start: Date, end: Date) {

@@ -9,7 +9,8 @@ import OpenHealthKit
 /// `Activity[@Sport]` (Running, Biking, Other) gives the activity type; `Id` the external identifier; each `Lap`
 /// (`@StartTime`, `TotalTimeSeconds`, `Calories`) a lap; each `Trackpoint` its `Time`, `HeartRateBpm/Value`,
 /// `Cadence`, `DistanceMeters`, and in the ActivityExtension v2 namespace `TPX/Watts` and `TPX/Speed`.
-/// Positions are not read. Gaps between laps become pauses.
+/// `Position` (`LatitudeDegrees`, `LongitudeDegrees`) with `AltitudeMeters` becomes the route. Gaps between laps
+/// become pauses.
 public enum TCXActivityReader {
     public static func read(path: String) throws -> ImportedWorkout {
         guard let data = FileManager.default.contents(atPath: path) else { throw ImportError("\(path): cannot be read (no such file, or no permission).") }
@@ -38,6 +39,7 @@ public enum TCXActivityReader {
         workout.cadence = delegate.cadence
         workout.speed = delegate.speed
         workout.distance = delegate.distance
+        workout.route = delegate.route
         workout.laps = delegate.laps
         workout.pauses = zip(delegate.laps, delegate.laps.dropFirst()).compactMap { a, b in
             b.start > a.end.addingTimeInterval(1) ? DateInterval(start: a.end, end: b.start) : nil
@@ -59,6 +61,7 @@ public enum TCXActivityReader {
         var cadence: [ImportedWorkout.Reading] = []
         var speed: [ImportedWorkout.Reading] = []
         var distance: [ImportedWorkout.Reading] = []
+        var route: [ImportedWorkout.Position] = []
         var trackpointTimes: [Date] = []
         var failure: String?
         private var path: [String] = []
@@ -118,7 +121,8 @@ public enum TCXActivityReader {
             case ("Activity", "Lap"):
                 if let start = lapStart { laps.append(DateInterval(start: start, duration: max(0, lapSeconds ?? 0))) }
             case ("Trackpoint", "Time"), ("Trackpoint", "DistanceMeters"), ("Trackpoint", "Cadence"),
-                 ("HeartRateBpm", "Value"), ("TPX", "Watts"), ("TPX", "Speed"):
+                 ("HeartRateBpm", "Value"), ("TPX", "Watts"), ("TPX", "Speed"), ("Position", "LatitudeDegrees"),
+                 ("Position", "LongitudeDegrees"), ("Trackpoint", "AltitudeMeters"):
                 point[local] = value
             case (_, "Trackpoint"):
                 guard let time = point["Time"], let at = date(time) else {
@@ -132,6 +136,10 @@ public enum TCXActivityReader {
                 if let v = point["Cadence"].flatMap(Double.init) { cadence.append(.init(date: at, value: v)) }
                 if let v = point["Speed"].flatMap(Double.init) { speed.append(.init(date: at, value: v)) }
                 if let v = point["DistanceMeters"].flatMap(Double.init) { distance.append(.init(date: at, value: v)) }
+                if let latitude = point["LatitudeDegrees"].flatMap(Double.init), let longitude = point["LongitudeDegrees"].flatMap(Double.init),
+                   abs(latitude) <= 90, abs(longitude) <= 180 {
+                    route.append(.init(date: at, latitude: latitude, longitude: longitude, altitude: point["AltitudeMeters"].flatMap(Double.init)))
+                }
             default:
                 break
             }

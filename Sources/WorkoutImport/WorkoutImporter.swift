@@ -13,17 +13,18 @@ import OpenHealthKit
 ///   the file's total calories become one sample over the workout;
 /// - RR intervals become one `HKHeartbeatSeriesSample` from the workout's start, a missing interval a gap;
 /// - timer stops and starts become pause and resume events, laps lap events, and a multisport file's sessions
-///   workout activities (transitions included).
+///   workout activities (transitions included);
+/// - positions become the workout's route, through `HKWorkoutRouteBuilder` once the workout is saved.
 public enum WorkoutImporter {
     /// Every type an import may save.
     public static let shareTypes: Set<HKSampleType> = [
         .workoutType(), HKQuantityType(.heartRate), HKQuantityType(.cyclingPower), HKQuantityType(.cyclingCadence),
         HKQuantityType(.cyclingSpeed), HKQuantityType(.runningPower), HKQuantityType(.runningSpeed),
         HKQuantityType(.distanceCycling), HKQuantityType(.distanceWalkingRunning), HKQuantityType(.distanceSwimming),
-        HKQuantityType(.activeEnergyBurned), HKSeriesType.heartbeat(),
+        HKQuantityType(.activeEnergyBurned), HKSeriesType.heartbeat(), HKSeriesType.workoutRoute(),
     ]
 
-    /// Reads a FIT or TCX file (by its content: FIT files carry ".FIT" at byte 8, TCX files are XML).
+    /// Reads a FIT, TCX or GPX file (by its content: FIT files carry ".FIT" at byte 8, TCX and GPX files are XML).
     public static func read(path: String, salvage: Bool = false) throws -> ImportedWorkout {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw ImportError("\(path): cannot be read (no such file, or no permission).") }
         let head = (try? handle.read(upToCount: 512)) ?? Data()
@@ -34,6 +35,9 @@ public enum WorkoutImporter {
         let text = String(decoding: head, as: UTF8.self)
         if text.contains("<TrainingCenterDatabase") || path.lowercased().hasSuffix(".tcx") {
             return try TCXActivityReader.read(path: path)
+        }
+        if text.contains("<gpx") || path.lowercased().hasSuffix(".gpx") {
+            return try GPXActivityReader.read(path: path)
         }
         return try FITActivityReader.read(path: path, salvage: salvage)  // says why it is not FIT
     }
@@ -86,6 +90,11 @@ public enum WorkoutImporter {
             try await builder.endCollection(at: imported.end)
             guard let workout = try await builder.finishWorkout() else {
                 throw ImportError("The workout could not be saved.")
+            }
+            if !imported.route.isEmpty {
+                let routeBuilder = HKWorkoutRouteBuilder(healthStore: store, device: device)
+                try await routeBuilder.insertRouteData(imported.route.map(\.location))
+                _ = try await routeBuilder.finishRoute(with: workout, metadata: nil)
             }
             return (workout, true)
         } catch {

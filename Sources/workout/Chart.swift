@@ -5,9 +5,11 @@ import OpenHealthKit
 /// zone, pauses shaded, and bars of the time spent in each zone.
 struct WorkoutChart {
     var workout: HKWorkout
-    var heartRate: [WorkoutAnalysis.Point]
-    var power: [WorkoutAnalysis.Point]
+    var heartRate: [ChartPoint]
+    var power: [ChartPoint]
     var zones: HeartRateZones
+    /// Seconds in each zone: the workout's own zone group, or the library's timing in the zones asked for.
+    var seconds: [TimeInterval]
 
     /// Colours from the lowest zone to the highest, spread over however many zones there are (3 to 10).
     static let palette = ["#d9d9d9", "#9ec9ff", "#a6e3a1", "#d8ec8f", "#ffe08a", "#ffc97a", "#ffb36b", "#ff9a6e", "#ff7b7b", "#e85a5a"]
@@ -81,9 +83,6 @@ struct WorkoutChart {
 
         // Time in zones.
         let barsTop = plot.top + plot.height + 60
-        let kept = workout.zoneGroup(for: HKQuantityType(.heartRate))?.zoneDurations.map(\.duration)
-        let seconds = zones.fromStore && kept?.count == zones.count ? kept!
-            : WorkoutAnalysis.timeInZones(heartRate, zones: zones, within: DateInterval(start: workout.startDate, end: workout.endDate))
         let longest = max(1, seconds.max() ?? 1)
         out.append("<text x=\"\(fmt(plot.left))\" y=\"\(fmt(barsTop - 12))\" font-weight=\"bold\">Time in heart-rate zones</text>")
         for zone in zones.indices {
@@ -102,10 +101,10 @@ struct WorkoutChart {
     }
 
     /// The points split where the sensor was silent for longer than a reading holds: a dropout is a gap in the line.
-    private func segments(_ points: [WorkoutAnalysis.Point]) -> [[WorkoutAnalysis.Point]] {
-        var result: [[WorkoutAnalysis.Point]] = []
+    private func segments(_ points: [ChartPoint]) -> [[ChartPoint]] {
+        var result: [[ChartPoint]] = []
         for point in points {
-            if let last = result.last?.last, point.start.timeIntervalSince(last.start) <= WorkoutAnalysis.hold {
+            if let last = result.last?.last, point.start.timeIntervalSince(last.start) <= ChartPoint.hold {
                 result[result.count - 1].append(point)
             } else {
                 result.append([point])
@@ -115,7 +114,7 @@ struct WorkoutChart {
     }
 
     /// At most one point per horizontal pixel: the mean of the points falling in it.
-    private func downsample(_ points: [WorkoutAnalysis.Point], x: (Date) -> Double) -> [(Double, Double)] {
+    private func downsample(_ points: [ChartPoint], x: (Date) -> Double) -> [(Double, Double)] {
         var result: [(Double, Double)] = []
         var bucket = -1
         var sum = 0.0
@@ -148,5 +147,23 @@ struct WorkoutChart {
 
     private func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}
+
+/// A plotted value that holds from `start`.
+struct ChartPoint {
+    var start: Date
+    var value: Double
+
+    /// Longer silences than this are drawn as gaps (the hold of a reading, as `NormalizedPower.hold`).
+    static let hold: TimeInterval = NormalizedPower.hold
+
+    /// The workout's samples of `identifier` in time order, in `unit`.
+    static func points(_ identifier: HKQuantityTypeIdentifier, unit: HKUnit, of workout: HKWorkout,
+                       store: HKHealthStore) async throws -> [ChartPoint] {
+        let samples = try await HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout))],
+            sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store)
+        return samples.map { ChartPoint(start: $0.startDate, value: $0.quantity.doubleValue(for: unit)) }
     }
 }

@@ -7,8 +7,11 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Fold a workout's samples into compact quantity series, keeping every statistic.",
             discussion: """
-                Heart rate, energy, distance, step and other cumulative samples of the workout become one series
-                per type and source; the originals are deleted. Condensing again changes nothing.
+                Every type the workout recorded (heart rate, energy, distance, power,
+                cadence, speed, …) becomes one series per type and source. The originals
+                are deleted; anchored queries learn of it for 30 days. Every statistic
+                stays the same. Condensing again changes nothing. --all also drops
+                deletion records older than 30 days.
 
                 Examples:
                   workout condense 3F2A91C0
@@ -46,6 +49,9 @@ extension Workout {
                     print("Nothing to condense in \(workouts).")
                 } else {
                     print("Condensed \(workouts): \(report.samplesRemoved) samples into \(report.seriesCreated) series holding \(report.quantitiesStored) quantities.")
+                }
+                if report.deletedObjectsPurged > 0 {
+                    print("Dropped \(report.deletedObjectsPurged) deletion records older than 30 days.")
                 }
             }
         }

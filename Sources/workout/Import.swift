@@ -7,12 +7,12 @@ extension Workout {
     struct Import: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Import workouts from FIT and TCX files.",
+            abstract: "Import workouts from FIT, TCX and GPX files.",
             discussion: """
                 Each file's activity is saved through HKWorkoutBuilder as an app would save it: heart rate, power, \
                 cadence, speed, distance and energy samples at their own times, beat-to-beat intervals as a \
-                heartbeat series, pauses, laps, a multisport file's legs as workout activities, the recording \
-                device. A file already imported (same HKMetadataKeyExternalUUID) is not saved again. A damaged \
+                heartbeat series, pauses, laps, a multisport file's legs as workout activities, positions as the \
+                workout's route, the recording device. A file already imported (same HKMetadataKeyExternalUUID) is not saved again. A damaged \
                 file is one sentence with its byte offset and saves nothing; the other files still import, and the \
                 exit status is 1. With --salvage a damaged FIT file imports its complete records before the damage.
 
@@ -24,11 +24,11 @@ extension Workout {
         )
 
         @OptionGroup var options: StoreOptions
-        @Argument(help: ArgumentHelp("FIT or TCX files.", valueName: "FILE")) var files: [String]
+        @Argument(help: ArgumentHelp("FIT, TCX or GPX files.", valueName: "FILE")) var files: [String]
         @Flag(help: "Import the complete records of a damaged FIT file, and say how much was lost.") var salvage = false
 
         func validate() throws {
-            if files.isEmpty { throw ValidationError("Give at least one FIT or TCX file.") }
+            if files.isEmpty { throw ValidationError("Give at least one FIT, TCX or GPX file.") }
         }
 
         func run() async throws {
@@ -37,7 +37,6 @@ extension Workout {
                 let store = try await options.open()
                 try await store.requestAuthorization(toShare: WorkoutImporter.shareTypes,
                                                      read: Set(WorkoutImporter.shareTypes.map { $0 as HKObjectType }))
-                let zones = try await HeartRateZones.resolve(store: store, maximum: nil, resting: nil)
                 var printed = false
                 for file in files {
                     do {
@@ -54,7 +53,7 @@ extension Workout {
                         if let damage = imported.damage {
                             skipped = "\(damage.bytesLost) bytes from byte offset \(damage.offset) on, lost: \(damage.reason)"
                         }
-                        try await printReplaySummary(workout, store: store, zones: zones, skipped: skipped)
+                        print(try await WorkoutSummary.lines(workout, store: store, sensors: [], skipped: skipped).joined(separator: "\n"))
                     } catch let error as ImportError {
                         failures += 1
                         FileHandle.standardError.write(Data("workout: \(error.description)\n".utf8))

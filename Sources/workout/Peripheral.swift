@@ -18,6 +18,7 @@ extension Workout {
                 Example:
                   workout peripheral --profile heart-rate --listen /tmp/strap.sock &
                   workout pair unix:/tmp/strap.sock
+                  workout peripheral --profile cycling-power --listen /tmp/trainer.sock --dropout 60:10 --battery 15
                 """
         )
 
@@ -34,10 +35,50 @@ extension Workout {
         @Option(help: ArgumentHelp("The advertised name.", valueName: "NAME"))
         var name: String?
 
+        @Option(help: ArgumentHelp("At AT seconds, stop notifying and drop the links (refusing new ones) for SECONDS (repeatable).",
+                                   valueName: "AT:SECONDS"))
+        var dropout: [String] = []
+
+        @Option(help: ArgumentHelp("The battery level to report, 0–100.", valueName: "PERCENT"))
+        var battery: Int?
+
+        @Option(help: ArgumentHelp("At AT seconds, report no skin contact for SECONDS (a strap; repeatable).", valueName: "AT:SECONDS"))
+        var noContact: [String] = []
+
+        @Option(help: ArgumentHelp("Send every Nth notification malformed (cut to one byte).", valueName: "N"))
+        var malformedEvery: Int?
+
+        /// The faults the options ask for.
+        func faults() throws -> PeripheralFaults {
+            var faults = PeripheralFaults()
+            for text in dropout {
+                guard let window = PeripheralFaults.Window(parsing: text) else {
+                    throw ValidationError("--dropout takes AT:SECONDS (seconds from the start, then a duration above 0), not '\(text)'.")
+                }
+                faults.dropouts.append(window)
+            }
+            for text in noContact {
+                guard let window = PeripheralFaults.Window(parsing: text) else {
+                    throw ValidationError("--no-contact takes AT:SECONDS (seconds from the start, then a duration above 0), not '\(text)'.")
+                }
+                faults.noContact.append(window)
+            }
+            if let battery {
+                guard (0 ... 100).contains(battery) else { throw ValidationError("--battery must be between 0 and 100, not \(battery).") }
+                faults.batteryPercent = UInt8(battery)
+            }
+            if let malformedEvery {
+                guard malformedEvery > 0 else { throw ValidationError("--malformed-every must be a positive number, not \(malformedEvery).") }
+                faults.malformedEvery = malformedEvery
+            }
+            return faults
+        }
+
         func validate() throws {
             guard PeripheralProfile.Kind(rawValue: profile) != nil else {
                 throw ValidationError("--profile must be heart-rate or cycling-power, not '\(profile)'.")
             }
+            _ = try faults()
         }
 
         func run() async throws {
@@ -47,27 +88,47 @@ extension Workout {
                 if let name { profile.name = name }
                 let listener = try UnixListener(path: listen)
                 defer { listener.close() }
-                let peripheral = SimulatedPeripheral(profile: profile)
+                let faults = try faults()
+                let peripheral = SimulatedPeripheral(profile: faults.applied(to: profile))
                 let interval = profile.interval
                 let measurement = profile.measurement
+                let heartRate = profile.kind == .heartRate
+                let clock = ContinuousClock()
+                let started = clock.now
+                let seconds: @Sendable () -> Double = { Self.seconds(started.duration(to: ContinuousClock.now)) }
                 print("Simulated \(profile.kind.rawValue) sensor '\(profile.name)' at unix:\(listen); Ctrl-C stops it.")
                 fflush(nil)
                 await withTaskGroup(of: Void.self) { group in
                     group.addTask { await interrupted() }
                     group.addTask {
                         while let bearer = try? await listener.accept() {
+                            // In a dropout the peripheral is out of reach: links are refused.
+                            if faults.isDroppedOut(at: seconds()) { bearer.close(); continue }
                             Task { await peripheral.serve(bearer) }
                         }
                     }
                     group.addTask {
-                        let clock = ContinuousClock()
+                        var number = 0
+                        var droppedOut = false
+                        /// Notifies `bytes` unless in a dropout (whose start drops every link), with the faults applied.
+                        func notify(_ bytes: [UInt8]) async {
+                            let now = seconds()
+                            if faults.isDroppedOut(at: now) {
+                                if !droppedOut { await peripheral.disconnectAll() }
+                                droppedOut = true
+                                return
+                            }
+                            droppedOut = false
+                            number += 1
+                            await peripheral.publish(faults.apply(to: bytes, heartRate: heartRate, number: number, at: now), of: measurement)
+                        }
                         if let recorded {
                             // The recording, at its own pace, from the start again when it ends.
                             while !Task.isCancelled {
                                 let start = clock.now
                                 for (seconds, bytes) in recorded.notifications {
                                     do { try await clock.sleep(until: start.advanced(by: .milliseconds(Int64(seconds * 1000)))) } catch { return }
-                                    await peripheral.publish(bytes, of: measurement)
+                                    await notify(bytes)
                                 }
                                 do { try await clock.sleep(for: interval) } catch { return }
                             }
@@ -76,7 +137,16 @@ extension Workout {
                         while !Task.isCancelled {
                             next = next.advanced(by: interval)
                             do { try await clock.sleep(until: next) } catch { return }
-                            await peripheral.step()
+                            let now = seconds()
+                            if faults.isDroppedOut(at: now) {
+                                if !droppedOut { await peripheral.disconnectAll() }
+                                droppedOut = true
+                                continue
+                            }
+                            droppedOut = false
+                            number += 1
+                            let count = number
+                            await peripheral.step { faults.apply(to: $0, heartRate: heartRate, number: count, at: now) }
                         }
                     }
                     await group.next()
@@ -85,6 +155,12 @@ extension Workout {
                 }
             }
         }
+    }
+}
+
+extension Workout.Peripheral {
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

@@ -2,16 +2,19 @@ import ArgumentParser
 import BlueZTransport
 import FitnessSensors
 import Foundation
+import Logging
 import OpenHealthKit
 
 extension Workout {
     struct Record: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Record a live workout from the paired sensors (and any --sensor); Ctrl-C ends and saves it.",
+            abstract: "Record a live workout from the paired sensors (and any --sensor); q or Ctrl-C ends and saves it.",
             discussion: """
+                On a terminal a live view is redrawn in place (moving time, heart rate, power, cadence, speed, the heart-rate zone and the time in each, laps, and a status line per sensor); space pauses and resumes, l marks a lap, q or Ctrl-C ends and saves (a second Ctrl-C while saving quits at once: the store's journal keeps the workout and `workout recover` offers it). Piped, it prints one line a minute and one per event. A recording in which nothing was collected is not saved (exit 1) unless --keep-empty.
+
                 Example:
                   workout record --activity cycling --sensor unix:/tmp/power.sock
-                  workout record --activity running --save-fixture run.jsonl   also keep the raw notifications
+                  workout record --activity running --save-fixture run.jsonl
                 """
         )
 
@@ -20,10 +23,14 @@ extension Workout {
         var activity: String = "cycling"
         @Option(name: .customLong("sensor"), help: ArgumentHelp("A sensor to read besides the paired ones (repeatable).", valueName: "ADDRESS"))
         var sensors: [String] = []
-        @Option(help: ArgumentHelp("End after this many seconds instead of at Ctrl-C.", valueName: "S"))
+        @Option(help: ArgumentHelp("End after this many seconds instead of at q or Ctrl-C.", valueName: "S"))
         var duration: Double?
         @Option(help: ArgumentHelp("Also write what the sensors send, raw, as a fixture (see fixtures/FORMAT.md).", valueName: "FILE"))
         var saveFixture: String?
+        @Flag(help: "Save the workout even if nothing was collected.")
+        var keepEmpty = false
+        @Flag(help: "Print the library's log messages (connections, retries, skipped notifications) to standard error.")
+        var verbose = false
 
         func validate() throws {
             guard HKWorkoutActivityType(name: activity) != nil else { throw ValidationError("'\(activity)' is not an activity type.") }
@@ -31,21 +38,25 @@ extension Workout {
         }
 
         func run() async throws {
+            CommandLog.bootstrap(verbose: verbose)
             try await reportingErrors {
+                // Permanent failures first: one sentence and exit 1 before anything starts.
+                try SensorPreflight.check(sensors)
                 let store = try await options.open()
-                let start = Date()
+                let paired = try store.pairedSensors()
+                try SensorPreflight.check(paired.map(\.identifier))
+                guard !sensors.isEmpty || !paired.isEmpty else {
+                    throw CommandFailure("There is no sensor to record from; pair one with `workout pair ADDRESS` or pass --sensor ADDRESS.")
+                }
+                let start = store.wallClock()
                 let recorder = try saveFixture.map { try FixtureRecorder(path: $0, start: start) }
                 var sensorOptions = BLESensor.Options()
                 sensorOptions.tap = recorder
                 if let recorder { store.sensorConnector = .bluez(tap: recorder) }
                 let attached = try sensors.map { try makeSensor(identifier: $0, options: sensorOptions) }
-                let paired = try store.pairedSensors()
                 // Fixture ids: the sensors' identifiers, as they are unique.
                 for identifier in attached.map(\.identifier) + paired.map(\.identifier) {
                     recorder?.register(identifier: identifier, as: identifier)
-                }
-                guard !attached.isEmpty || !paired.isEmpty else {
-                    throw CommandFailure("There is no sensor to record from; pair one with `workout pair ADDRESS` or pass --sensor ADDRESS.")
                 }
                 let configuration = HKWorkoutConfiguration()
                 configuration.activityType = HKWorkoutActivityType(name: activity)!
@@ -54,34 +65,68 @@ extension Workout {
                 let dataSource = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration)
                 for sensor in attached { dataSource.attach(sensor) }
                 builder.dataSource = dataSource
-                // Whatever the sensors can measure for this activity may be saved.
-                let sensorTypes: Set<HKQuantityType> = [
-                    HKQuantityType(.heartRate), HKQuantityType(.cyclingPower), HKQuantityType(.cyclingCadence),
-                    HKQuantityType(.cyclingSpeed), HKQuantityType(.distanceCycling), HKQuantityType(.distanceWalkingRunning),
-                    HKQuantityType(.activeEnergyBurned),
-                ]
-                let types = dataSource.typesToCollect.union(sensorTypes).map { $0 as HKSampleType } + [.workoutType(), HKSeriesType.heartbeat()]
-                try await store.requestAuthorization(toShare: Set(types), read: Set(types.map { $0 as HKObjectType }))
+                let monitor = LiveMonitor(session: session, builder: builder, dataSource: dataSource, start: start)
+                builder.delegate = monitor
                 session.startActivity(with: start)
                 try await builder.beginCollection(at: start)
+                await monitor.loadZones()
+                let terminal = isatty(STDOUT_FILENO) == 1
+                let display = LiveDisplay(monitor: monitor, terminal: terminal, now: { [store] in store.wallClock() })
                 let names = (attached.map(\.name) + paired.map(\.name)).joined(separator: ", ")
-                print("Recording a \(configuration.activityType.name) workout from \(names); Ctrl-C ends and saves it.")
+                let keys = isatty(STDIN_FILENO) == 1 ? "space pauses, l marks a lap, q or Ctrl-C ends and saves" : "Ctrl-C ends and saves"
+                print("Recording a \(configuration.activityType.name) workout from \(names); \(keys).")
                 fflush(nil)
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask { await interrupted() }
-                    if let duration {
-                        group.addTask { try? await Task.sleep(for: .milliseconds(Int64(duration * 1000))) }
+
+                let (commands, send) = AsyncStream.makeStream(of: RecordingCommand.self)
+                let signals = EndSignals { send.yield($0) }
+                let terminalKeys = TerminalKeys()
+                terminalKeys.start { send.yield($0) }
+                let timer = duration.map { seconds in
+                    Task {
+                        try? await store.clocks.monotonic.sleep(for: .milliseconds(Int64(seconds * 1000)))
+                        send.yield(.end)
                     }
-                    await group.next()
-                    group.cancelAll()
                 }
-                let end = Date()
+                let drawing = Task { await display.run() }
+                var lastLap = start
+                for await command in commands {
+                    switch command {
+                    case .togglePause:
+                        if session.state == .paused { session.resume() } else if session.state == .running { session.pause() }
+                        display.tick(at: store.wallClock())
+                    case .lap:
+                        let now = store.wallClock()
+                        try await builder.addWorkoutEvents([HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: lastLap, end: now), metadata: nil)])
+                        lastLap = now
+                        display.tick(at: now)
+                    case .end:
+                        break
+                    }
+                    if command == .end { break }
+                }
+                timer?.cancel()
+                terminalKeys.restore()
+                let end = store.wallClock()
+                drawing.cancel()
+                _ = await drawing.value
                 recorder?.record(.end, at: end)
                 session.end()
                 try await builder.endCollection(at: end)
+                await builder.waitForDelegateCalls()
+                display.finish(at: end)
+                if terminal { print("") }
+                print("Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)")
+                fflush(nil)
+                let statuses = dataSource.sensorStatuses
+                guard monitor.collectedAnything || keepEmpty else {
+                    builder.discardWorkout()
+                    signals.cancel()
+                    throw CommandFailure("Nothing was collected, so nothing was saved (--keep-empty saves an empty workout).")
+                }
                 guard let workout = try await builder.finishWorkout() else {
                     throw CommandFailure("The workout could not be saved.")
                 }
+                signals.cancel()
                 if let recorder {
                     let described = dataSource.sensors.map { sensor in
                         FixtureHeader.SensorDescription(
@@ -91,7 +136,8 @@ extension Workout {
                     try recorder.finish(session: .init(activity: activity, location: nil), sensors: described)
                     print("Saved the raw notifications to \(recorder.path).")
                 }
-                try await printWorkout(workout.uuid, store: store)
+                let lines = try await WorkoutSummary.lines(workout, store: store, sensors: statuses)
+                print(lines.joined(separator: "\n"))
             }
         }
     }

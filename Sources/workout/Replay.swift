@@ -27,6 +27,7 @@ extension Workout {
         @Argument(help: ArgumentHelp("The fixture (JSON Lines; see fixtures/FORMAT.md).", valueName: "FILE")) var file: String
         @Option(help: ArgumentHelp("Fixture seconds per real second (1 is real time).", valueName: "N")) var speed: Double = 1
         @Flag(help: "Replay as fast as possible on a virtual clock.") var instant = false
+        @Flag(help: "Print the library's log messages to standard error.") var verbose = false
         @Option(help: ArgumentHelp("Show zones from this maximum heart rate instead of your stored zones.", valueName: "BPM"))
         var maxHeartRate: Double?
         @Option(help: ArgumentHelp("Show zones from this resting heart rate instead of your stored zones.", valueName: "BPM"))
@@ -38,16 +39,26 @@ extension Workout {
         }
 
         func run() async throws {
+            CommandLog.bootstrap(verbose: verbose)
             try await reportingErrors {
                 // The fixture is checked to its end before the store is opened: a bad file writes nothing.
                 let summary = try FixtureSummary.scan(path: file)
                 let store = try await options.open()
-                try await store.requestAuthorization(toShare: Set(replayTypes), read: Set(replayTypes.map { $0 as HKObjectType }))
                 let replay = try WorkoutReplay(fixtureAt: file, healthStore: store, instant: instant)
-                let zones = try await HeartRateZones.resolve(store: store, maximum: maxHeartRate, resting: restingHeartRate)
-                let display = ReplayDisplay(replay: replay, zones: zones, instant: instant, terminal: isatty(STDOUT_FILENO) == 1)
-                display.speedFactor = speed
-                display.begin(summary: summary, file: file)
+                if maxHeartRate != nil || restingHeartRate != nil {
+                    try await replay.builder.setCustomZoneConfiguration(
+                        try reserveZones(maximum: maxHeartRate ?? 180, resting: restingHeartRate ?? 72), for: HKQuantityType(.heartRate))
+                }
+                let monitor = LiveMonitor(session: replay.session, builder: replay.builder, dataSource: replay.dataSource,
+                                          start: replay.sessionStart)
+                await monitor.loadZones()
+                replay.builder.delegate = monitor
+                let display = LiveDisplay(monitor: monitor, terminal: isatty(STDOUT_FILENO) == 1, now: { [store] in store.wallClock() })
+                display.quiet = instant
+                let how = instant ? "instantly" : "at \(Format.number(speed))× speed"
+                print("Replaying \(file) (\(summary.header.session.activity), \(Format.duration(summary.duration)), "
+                      + "\(summary.notifications) notifications from \(summary.header.sensors.map(\.name).joined(separator: ", "))) \(how).")
+                fflush(nil)
                 let workout = try await withThrowingTaskGroup(of: HKWorkout?.self) { group in
                     group.addTask { try await replay.run(pace: instant ? .instant : .speed(speed)) }
                     group.addTask { await display.run(); return nil }
@@ -58,71 +69,27 @@ extension Workout {
                             group.cancelAll()
                         }
                     }
-                    return saved!
+                    guard let saved else { throw CommandFailure("The replayed workout could not be saved.") }
+                    return saved
                 }
-                display.finish()
-                let malformed = replay.malformedNotifications
-                try await printReplaySummary(workout, store: store, zones: zones,
-                                             skipped: "\(malformed) malformed notification\(malformed == 1 ? "" : "s")")
+                await replay.builder.waitForDelegateCalls()
+                if !instant {
+                    display.finish(at: workout.endDate)
+                }
+                let lines = try await WorkoutSummary.lines(workout, store: store, sensors: replay.dataSource.sensorStatuses)
+                print(lines.joined(separator: "\n"))
             }
         }
     }
 }
 
-/// Every type a replay may save.
-let replayTypes: [HKSampleType] = [
-    .workoutType(), HKQuantityType(.heartRate), HKQuantityType(.cyclingPower), HKQuantityType(.cyclingCadence),
-    HKQuantityType(.cyclingSpeed), HKQuantityType(.distanceCycling), HKQuantityType(.distanceWalkingRunning),
-    HKQuantityType(.distanceSwimming), HKQuantityType(.activeEnergyBurned), HKQuantityType(.runningSpeed),
-    HKQuantityType(.swimmingStrokeCount), HKQuantityType(.stepCount),
-]
-
-/// Prints what a replay (or an import) saved: duration, distance, energy, heart rate, power, zones per activity,
-/// skipped input.
-func printReplaySummary(_ workout: HKWorkout, store: HKHealthStore, zones: HeartRateZones, skipped: String) async throws {
+/// Heart-rate-reserve zones (60/70/80/90 % of maximum − resting, above resting), as the system zones are made,
+/// from the numbers given on the command line.
+func reserveZones(maximum: Double, resting: Double) throws -> HKWorkoutZoneConfiguration {
     let bpm = HKUnit.count().unitDivided(by: .minute())
-    print("Saved workout \(workout.uuid.uuidString) (\(workout.workoutActivityType.name)) to \(store.databasePath ?? "the store").")
-    print("  duration        \(Format.duration(workout.duration))")
-    print("  distance        \(Format.distance(workout))")
-    let energy = workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(for: .kilocalorie())
-    print("  energy          \(energy.map { "\(Int($0.rounded())) kcal" } ?? "–")")
-    let heart = workout.statistics(for: HKQuantityType(.heartRate))
-    if let average = heart?.averageQuantity()?.doubleValue(for: bpm), let maximum = heart?.maximumQuantity()?.doubleValue(for: bpm) {
-        print("  heart rate      average \(Int(average.rounded())), max \(Int(maximum.rounded())) bpm")
-    } else {
-        print("  heart rate      –")
-    }
-    if let average = workout.statistics(for: HKQuantityType(.cyclingPower))?.averageQuantity()?.doubleValue(for: .watt()) {
-        let normalized = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt())
-        let np = normalized.map { "\(Int($0.rounded())) W" } ?? "–"
-        print("  power           average \(Int(average.rounded())) W, normalized \(np)")
-    } else {
-        print("  power           –")
-    }
-    let heartPoints = try await WorkoutAnalysis.points(.heartRate, unit: bpm, of: workout, store: store)
-    if !heartPoints.isEmpty {
-        print("  time in zones   \(zones.label)")
-        print("    " + pad("activity", 16) + zones.indices.map { pad(zones.name($0), 8) }.joined())
-        let heartRate = HKQuantityType(.heartRate)
-        var rows: [(String, DateInterval, HKWorkoutZoneGroup?)] = workout.workoutActivities.map {
-            ($0.workoutConfiguration.activityType.name, DateInterval(start: $0.startDate, end: $0.endDate ?? workout.endDate),
-             $0.zoneGroup(for: heartRate))
-        }
-        if rows.count != 1 {
-            rows.insert(("whole workout", DateInterval(start: workout.startDate, end: workout.endDate), workout.zoneGroup(for: heartRate)), at: 0)
-        }
-        for (name, interval, group) in rows {
-            // The store's zones: the times the builder kept. Zones given on the command line: computed here.
-            let times: [TimeInterval]
-            if zones.fromStore, let group, group.zoneDurations.count == zones.count {
-                times = group.zoneDurations.map(\.duration)
-            } else {
-                times = WorkoutAnalysis.timeInZones(heartPoints, zones: zones, within: interval)
-            }
-            print("    " + pad(name, 16) + times.map { pad(Format.duration($0), 8) }.joined())
-        }
-    }
-    print("  skipped         \(skipped)")
+    return try HKWorkoutZoneConfiguration(
+        quantityType: HKQuantityType(.heartRate),
+        zoneBoundaries: [0.6, 0.7, 0.8, 0.9].map { HKQuantity(unit: bpm, doubleValue: ((resting + $0 * (maximum - resting)) * 10).rounded() / 10) })
 }
 
 /// Checks the zone overrides: positive, and the maximum clearly above the resting rate.

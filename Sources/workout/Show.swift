@@ -63,11 +63,18 @@ extension Workout {
                 let workout = try await findWorkout(id, store: store)
                 if let chart {
                     let bpm = HKUnit.count().unitDivided(by: .minute())
+                    let zones = try await HeartRateZones.resolve(store: store, maximum: maxHeartRate, resting: restingHeartRate)
+                    let kept = workout.zoneGroup(for: HKQuantityType(.heartRate))
+                    let seconds: [TimeInterval]
+                    if zones.fromStore, let kept, kept.zoneDurations.count == zones.count {
+                        seconds = kept.zoneDurations.map(\.duration)
+                    } else {
+                        seconds = try await store.zoneGroup(of: workout, configuration: zones.configuration()).zoneDurations.map(\.duration)
+                    }
                     let svg = WorkoutChart(workout: workout,
-                                           heartRate: try await WorkoutAnalysis.points(.heartRate, unit: bpm, of: workout, store: store),
-                                           power: try await WorkoutAnalysis.points(.cyclingPower, unit: .watt(), of: workout, store: store),
-                                           zones: try await HeartRateZones.resolve(store: store, maximum: maxHeartRate,
-                                                                                    resting: restingHeartRate)).svg()
+                                           heartRate: try await ChartPoint.points(.heartRate, unit: bpm, of: workout, store: store),
+                                           power: try await ChartPoint.points(.cyclingPower, unit: .watt(), of: workout, store: store),
+                                           zones: zones, seconds: seconds).svg()
                     do {
                         try svg.write(toFile: chart, atomically: true, encoding: .utf8)
                     } catch {

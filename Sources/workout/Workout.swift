@@ -17,7 +17,8 @@ struct Workout: AsyncParsableCommand {
               workout demo                      save a sample run with heart rate, energy and distance
               workout replay fixtures/run-45min.jsonl --instant
                                                 replay a recorded workout and save it
-              workout import ride.fit           import a FIT or TCX file
+              workout import ride.fit           import a FIT, TCX or GPX file
+              workout export 3F2A --format fit  export a workout to FIT, TCX or GPX
               workout fixture ride.fit -o ride.jsonl
                                                 turn a FIT ride into a fixture to replay
               workout list                      list the workouts in the store
@@ -26,6 +27,7 @@ struct Workout: AsyncParsableCommand {
               workout delete 3F2A               delete a workout and its samples
               workout recover --finish          save a workout interrupted by a crash
               workout condense --all            fold workouts' samples into compact series
+              workout sources                   list each type's sources in priority order (--set to change)
               workout profile --born 1986-04-12 set what system zones are computed from
               workout zones                     show the preferred heart-rate and power zones
               workout doctor                    check that Bluetooth recording can work here, with fixes
@@ -37,7 +39,7 @@ struct Workout: AsyncParsableCommand {
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, Replay.self, Import.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, Profile.self, Zones.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Doctor.self, Peripheral.self, Decode.self]
+        subcommands: [Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Doctor.self, Peripheral.self, Decode.self]
     )
 
 }
@@ -51,12 +53,9 @@ struct StoreOptions: ParsableArguments {
     func open() async throws -> HKHealthStore {
         let path = store ?? HKHealthStore.defaultStorePath
         let healthStore = try HKHealthStore(databasePath: path, clientIdentifier: "workout")
-        let types: Set<HKSampleType> = [
-            .workoutType(), HKQuantityType(.heartRate), HKQuantityType(.activeEnergyBurned),
-            HKQuantityType(.distanceWalkingRunning), HKQuantityType(.distanceCycling), HKQuantityType(.cyclingPower),
-            HKQuantityType(.cyclingCadence), HKQuantityType(.cyclingSpeed), HKSeriesType.heartbeat(),
-        ]
-        try await healthStore.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
+        let types = HKLiveWorkoutDataSource.collectableTypes
+        try await healthStore.requestAuthorization(toShare: types,
+                                                   read: Set(types.map { $0 as HKObjectType } + [HKObjectType.activitySummaryType()]))
         return healthStore
     }
 }

@@ -5,15 +5,17 @@ import OpenHealthKit
 extension Workout {
     struct Profile: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show or change what workout zones are computed from.",
+            abstract: "Show or change what workout zones and activity summaries are computed from.",
             discussion: """
                 With no option, prints the profile. Each option sets one field; --reset clears them all first.
                 System heart-rate zones use the resting and maximum heart rate (220 - age without a maximum);
-                system power zones need a functional threshold power.
+                system power zones need a functional threshold power. The move, exercise and stand goals are those of
+                HKActivitySummary (defaults: 400 kcal, 30 minutes, 12 hours).
 
                 Examples:
                   workout profile --born 1986-04-12 --resting-heart-rate 58
                   workout profile --maximum-heart-rate 188 --ftp 240
+                  workout profile --move-goal 500 --exercise-goal 45 --stand-goal 10
                 """
         )
 
@@ -22,6 +24,9 @@ extension Workout {
         @Option(help: ArgumentHelp("Resting heart rate in beats per minute.", valueName: "BPM")) var restingHeartRate: String?
         @Option(help: ArgumentHelp("Maximum heart rate in beats per minute.", valueName: "BPM")) var maximumHeartRate: String?
         @Option(help: ArgumentHelp("Functional threshold power in watts.", valueName: "WATTS")) var ftp: String?
+        @Option(help: ArgumentHelp("Daily move goal in kcal of active energy (default 400).", valueName: "KCAL")) var moveGoal: String?
+        @Option(help: ArgumentHelp("Daily exercise goal in minutes (default 30).", valueName: "MINUTES")) var exerciseGoal: String?
+        @Option(help: ArgumentHelp("Daily stand goal in hours (default 12).", valueName: "HOURS")) var standGoal: String?
         @Flag(help: "Clear the profile (and the person's own zones) before setting anything.") var reset = false
 
         func run() async throws {
@@ -37,7 +42,11 @@ extension Workout {
                 if let restingHeartRate { profile.restingHeartRate = try number(restingHeartRate, "resting heart rate") }
                 if let maximumHeartRate { profile.maximumHeartRate = try number(maximumHeartRate, "maximum heart rate") }
                 if let ftp { profile.functionalThresholdPower = try number(ftp, "functional threshold power") }
-                if reset || born != nil || restingHeartRate != nil || maximumHeartRate != nil || ftp != nil {
+                if let moveGoal { profile.moveGoal = try number(moveGoal, "move goal") }
+                if let exerciseGoal { profile.exerciseGoal = try number(exerciseGoal, "exercise goal") }
+                if let standGoal { profile.standGoal = try number(standGoal, "stand goal") }
+                if reset || born != nil || restingHeartRate != nil || maximumHeartRate != nil || ftp != nil
+                    || moveGoal != nil || exerciseGoal != nil || standGoal != nil {
                     try await store.setWorkoutProfile(profile)
                 }
                 func show(_ value: Double?, _ unit: String) -> String { value.map { "\(format($0)) \(unit)" } ?? "not set" }
@@ -48,6 +57,12 @@ extension Workout {
                 print("resting heart rate   \(show(profile.restingHeartRate, "count/min"))")
                 print("maximum heart rate   \(show(profile.maximumHeartRate, "count/min"))")
                 print("FTP                  \(show(profile.functionalThresholdPower, "W"))")
+                func goal(_ value: Double?, _ fallback: Double, _ unit: String) -> String {
+                    value.map { "\(format($0)) \(unit)" } ?? "\(format(fallback)) \(unit) (default)"
+                }
+                print("move goal            \(goal(profile.moveGoal, WorkoutProfile.defaultMoveGoal, "kcal"))")
+                print("exercise goal        \(goal(profile.exerciseGoal, WorkoutProfile.defaultExerciseGoal, "min"))")
+                print("stand goal           \(goal(profile.standGoal, WorkoutProfile.defaultStandGoal, "hours"))")
             }
         }
     }

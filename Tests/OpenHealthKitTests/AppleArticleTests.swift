@@ -5,8 +5,39 @@ import Foundation
 import OpenHealthKit
 import Testing
 
+/// The article code that calls HealthKit's deprecated API (it predates HKWorkoutBuilder), kept verbatim in deprecated
+/// bodies that the tests reach through this protocol, so the warnings the API carries stay out of the build (see
+/// `LegacyWorkoutAPI`).
+protocol DeprecatedArticleCode {
+    static func addingSamplesToAWorkout() async throws
+    static func workoutWithPauseEventsComputesDuration() async throws
+}
+
+var deprecatedArticleCode: any DeprecatedArticleCode.Type { AppleArticleTests.self }
+
 @Suite(.timeLimit(.minutes(1))) struct AppleArticleTests {
     @Test func addingSamplesToAWorkout() async throws {
+        try await deprecatedArticleCode.addingSamplesToAWorkout()
+    }
+
+    @Test func workoutWithPauseEventsComputesDuration() async throws {
+        try await deprecatedArticleCode.workoutWithPauseEventsComputesDuration()
+    }
+
+    @Test func sortByStartDateWithHealthKitKey() async throws {
+        let store = try await authorizedStore()
+        try await store.save([heartRate(70, at: 10), heartRate(80, at: 30), heartRate(75, at: 20)])
+        // The documented call, which swift-corelibs-foundation marks unavailable.
+        let sortDescriptor = NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: false)
+        let samples = try await fetch(store, HKQuantityType(.heartRate), nil, limit: 2, sort: [sortDescriptor])
+        #expect(samples.compactMap { ($0 as? HKQuantitySample)?.quantity.doubleValue(for: HKUnit(from: "count/min")) } == [80, 75])
+    }
+}
+
+
+extension AppleArticleTests: DeprecatedArticleCode {
+    @available(*, deprecated, message: "Apple's article code, which calls HealthKit's deprecated API")
+    static func addingSamplesToAWorkout() async throws {
         let healthStore = try await authorizedStore()
         let store = healthStore
         let start = t0
@@ -106,7 +137,8 @@ import Testing
         #expect(stored.workoutActivities.first?.workoutConfiguration.activityType == .running)
     }
 
-    @Test func workoutWithPauseEventsComputesDuration() async throws {
+    @available(*, deprecated, message: "Apple's HKWorkout reference code, which calls the deprecated initializer")
+    static func workoutWithPauseEventsComputesDuration() async throws {
         let store = try await authorizedStore()
         // HKWorkout reference: "This method calculates the workout's duration based on the total amount of active
         // time between the provided start and end dates."
@@ -131,14 +163,5 @@ import Testing
         #expect(stored.workoutActivities.first?.workoutConfiguration.locationType == .indoor)
         #expect(stored.workoutActivities.first?.duration == 3300)
         #expect(stored.sourceRevision.source.bundleIdentifier == "tests")
-    }
-
-    @Test func sortByStartDateWithHealthKitKey() async throws {
-        let store = try await authorizedStore()
-        try await store.save([heartRate(70, at: 10), heartRate(80, at: 30), heartRate(75, at: 20)])
-        // The documented call, which swift-corelibs-foundation marks unavailable.
-        let sortDescriptor = NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: false)
-        let samples = try await fetch(store, HKQuantityType(.heartRate), nil, limit: 2, sort: [sortDescriptor])
-        #expect(samples.compactMap { ($0 as? HKQuantitySample)?.quantity.doubleValue(for: HKUnit(from: "count/min")) } == [80, 75])
     }
 }

@@ -9,9 +9,13 @@ import Testing
     static let heartRateOptions: HKStatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration,
                                                          .separateBySource]
     static let energyOptions: HKStatisticsOptions = [.cumulativeSum, .duration, .separateBySource]
+    static let powerOptions: HKStatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration,
+                                                     .separateBySource]
 
     /// A workout from generated numbers: heart rate from two sources (zero-length readings with repeats, gaps longer
-    /// than the hold, some readings with a duration) and contiguous active-energy samples with repeated rates.
+    /// than the hold, some readings with a duration), cycling power from both (an arithmetic mean: every reading
+    /// counts), and contiguous active-energy samples with repeated rates, a third of them also saved by the strap
+    /// half a sample later (overlapping sources merged by priority).
     static func makeWorkout(heart: [Int], energy: [Int], in store: HKHealthStore) async throws -> HKWorkout {
         let strap = store.asClient("strap")
         try await strap.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
@@ -24,6 +28,10 @@ import Testing
             let length: TimeInterval = n % 7 == 0 ? 2 : 0
             let sample = heartRate(value, at: time, length: length)
             if index % 5 == 4 { strapSamples.append(sample) } else { own.append(sample) }
+            let watts = HKQuantitySample(type: HKQuantityType(.cyclingPower),
+                                         quantity: HKQuantity(unit: .watt(), doubleValue: Double(150 + n % 9 * 10)),
+                                         start: t0 + time, end: t0 + time + (n % 3 == 0 ? 1 : 0))
+            if index % 4 == 3 { strapSamples.append(watts) } else { own.append(watts) }
         }
         var energyTime = 3.0
         for n in energy {
@@ -32,10 +40,16 @@ import Testing
             own.append(HKQuantitySample(type: HKQuantityType(.activeEnergyBurned),
                                         quantity: HKQuantity(unit: .kilocalorie(), doubleValue: rate * length),
                                         start: t0 + energyTime, end: t0 + energyTime + length))
+            if n % 3 == 1 {
+                strapSamples.append(HKQuantitySample(type: HKQuantityType(.activeEnergyBurned),
+                                                     quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 0.2 * length),
+                                                     start: t0 + energyTime + length / 2,
+                                                     end: t0 + energyTime + length * 1.5))
+            }
             energyTime += length + (n % 11 == 0 ? 3 : 0)
         }
         let end = t0 + max(time, energyTime) + 30
-        let workout = HKWorkout(activityType: .running, start: t0, end: end, workoutEvents: nil, totalEnergyBurned: nil,
+        let workout = legacy.workout(activityType: .running, start: t0, end: end, workoutEvents: nil, totalEnergyBurned: nil,
                                 totalDistance: nil, metadata: nil)
         try await store.save(workout)
         try await store.associate(own, with: workout)
@@ -51,7 +65,8 @@ import Testing
     static func snapshot(_ store: HKHealthStore, _ workout: HKWorkout) async throws -> Snapshot {
         var snapshot = Snapshot()
         let middle = workout.startDate + workout.endDate.timeIntervalSince(workout.startDate) * 0.37
-        for (type, options) in [(HKQuantityType(.heartRate), heartRateOptions), (HKQuantityType(.activeEnergyBurned), energyOptions)] {
+        for (type, options) in [(HKQuantityType(.heartRate), heartRateOptions), (HKQuantityType(.activeEnergyBurned), energyOptions),
+                                (HKQuantityType(.cyclingPower), powerOptions)] {
             for predicate in [nil, HKQuery.predicateForSamples(withStart: workout.startDate + 7.5, end: middle),
                               HKQuery.predicateForObjects(from: workout)] {
                 snapshot.statistics.append(try await HKStatisticsQueryDescriptor(

@@ -76,10 +76,10 @@ import Testing
 
     @Test func workoutDurationsAndActivities() {
         // duration: 0 means end − start.
-        let plain = HKWorkout(activityType: .walking, start: t0, end: t0 + 600, duration: 0, totalEnergyBurned: nil,
+        let plain = legacy.workout(activityType: .walking, start: t0, end: t0 + 600, duration: 0, totalEnergyBurned: nil,
                               totalDistance: nil, metadata: nil)
         #expect(plain.duration == 600)
-        let explicit = HKWorkout(activityType: .walking, start: t0, end: t0 + 600, duration: 500, totalEnergyBurned: nil,
+        let explicit = legacy.workout(activityType: .walking, start: t0, end: t0 + 600, duration: 500, totalEnergyBurned: nil,
                                  totalDistance: nil, metadata: nil)
         #expect(explicit.duration == 500)
         // Pause while paused and resume while running are ignored; other events never move the clock.
@@ -91,7 +91,7 @@ import Testing
             HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: t0 + 200, duration: 0), metadata: nil),
             HKWorkoutEvent(type: .segment, dateInterval: DateInterval(start: t0 + 250, duration: 100), metadata: nil),
         ]
-        let paused = HKWorkout(activityType: .running, start: t0, end: t0 + 600, workoutEvents: events, totalEnergyBurned: nil,
+        let paused = legacy.workout(activityType: .running, start: t0, end: t0 + 600, workoutEvents: events, totalEnergyBurned: nil,
                                totalDistance: nil, metadata: nil)
         #expect(paused.duration == 500)
         #expect(paused.workoutActivities.count == 1)
@@ -104,15 +104,15 @@ import Testing
 
     @Test func invalidWorkoutsAreRejectedOnSave() async throws {
         let store = try await authorizedStore()
-        let resumeFirst = HKWorkout(activityType: .running, start: t0, end: t0 + 600,
+        let resumeFirst = legacy.workout(activityType: .running, start: t0, end: t0 + 600,
                                     workoutEvents: [HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: t0 + 1, duration: 0), metadata: nil)],
                                     totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
         await expectHKError(.errorInvalidArgument) { try await store.save(resumeFirst) }
-        let outside = HKWorkout(activityType: .running, start: t0, end: t0 + 600,
+        let outside = legacy.workout(activityType: .running, start: t0, end: t0 + 600,
                                 workoutEvents: [HKWorkoutEvent(type: .marker, dateInterval: DateInterval(start: t0 + 900, duration: 0), metadata: nil)],
                                 totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
         await expectHKError(.errorInvalidArgument) { try await store.save(outside) }
-        let wrongTotal = HKWorkout(activityType: .running, start: t0, end: t0 + 600, duration: 0,
+        let wrongTotal = legacy.workout(activityType: .running, start: t0, end: t0 + 600, duration: 0,
                                    totalEnergyBurned: HKQuantity(unit: .meter(), doubleValue: 5), totalDistance: nil, metadata: nil)
         await expectHKError(.errorInvalidArgument) { try await store.save(wrongTotal) }
         #expect(try await fetch(store, .workoutType(), nil).isEmpty)

@@ -5,18 +5,18 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct QueryTests {
     /// Three workouts: a 30-minute run, a 60-minute ride with a power activity and a 45-minute walk.
     private func seed(_ store: HKHealthStore) async throws -> (run: HKWorkout, ride: HKWorkout, walk: HKWorkout) {
-        let run = HKWorkout(activityType: .running, start: t0, end: t0 + 1800, duration: 0,
+        let run = legacy.workout(activityType: .running, start: t0, end: t0 + 1800, duration: 0,
                             totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 300),
                             totalDistance: HKQuantity(unit: .meter(), doubleValue: 5000), metadata: nil)
-        let ride = HKWorkout(activityType: .cycling, start: t0 + 7200, end: t0 + 10800, duration: 0,
+        let ride = legacy.workout(activityType: .cycling, start: t0 + 7200, end: t0 + 10800, duration: 0,
                              totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 700),
                              totalDistance: HKQuantity(unit: .meter(), doubleValue: 30000), metadata: nil)
-        let walk = HKWorkout(activityType: .walking, start: t0 + 86400, end: t0 + 86400 + 2700, duration: 0,
+        let walk = legacy.workout(activityType: .walking, start: t0 + 86400, end: t0 + 86400 + 2700, duration: 0,
                              totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 150),
                              totalDistance: nil, metadata: nil)
         try await store.save([run, ride, walk])
-        try await store.add([heartRate(140, at: 60), heartRate(150, at: 120)], to: run)
-        try await store.add([heartRate(130, at: 7300)], to: ride)
+        try await legacy.add([heartRate(140, at: 60), heartRate(150, at: 120)], to: run, in: store)
+        try await legacy.add([heartRate(130, at: 7300)], to: ride, in: store)
         try await store.save(heartRate(60, at: 50_000))  // not in any workout
         return (run, ride, walk)
     }
@@ -59,9 +59,9 @@ import Testing
         let energy = HKQuantityType(.activeEnergyBurned)
         #expect(try await workouts(store, HKQuery.predicateForWorkouts(operatorType: .greaterThanOrEqualTo, quantityType: energy,
                                                                        sumQuantity: HKQuantity(unit: .kilocalorie(), doubleValue: 300))) == [.running, .cycling])
-        #expect(try await workouts(store, HKQuery.predicateForWorkouts(with: .greaterThan,
+        #expect(try await workouts(store, legacy.predicateForWorkouts(with: .greaterThan,
                                                                        totalDistance: HKQuantity(unit: .mile(), doubleValue: 10))) == [.cycling])
-        #expect(try await workouts(store, HKQuery.predicateForWorkouts(with: .lessThan,
+        #expect(try await workouts(store, legacy.predicateForWorkouts(with: .lessThan,
                                                                        totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 200))) == [.walking])
     }
 
@@ -96,7 +96,7 @@ import Testing
         #expect(try await workouts(store, NSPredicate(value: false)).isEmpty)
         #expect(try await workouts(store, NSCompoundPredicate(andPredicateWithSubpredicates: [NSPredicate(value: true), cycling])) == [.cycling])
         // Predicates also answer for objects in memory.
-        let rideObject = HKWorkout(activityType: .cycling, start: t0, end: t0 + 100)
+        let rideObject = legacy.workout(activityType: .cycling, start: t0, end: t0 + 100)
         #expect(NSCompoundPredicate(andPredicateWithSubpredicates: [cycling, short]).evaluate(with: rideObject))
         #expect(!walking.evaluate(with: rideObject))
     }

@@ -105,7 +105,7 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
                                                                      options: []).results(for: store) {}
         }
         // Condensing a workout that is not in the store.
-        let ghost = HKWorkout(activityType: .running, start: t0, end: t0 + 60, workoutEvents: nil, totalEnergyBurned: nil,
+        let ghost = legacy.workout(activityType: .running, start: t0, end: t0 + 60, workoutEvents: nil, totalEnergyBurned: nil,
                               totalDistance: nil, metadata: nil)
         await expectHKError(.errorInvalidArgument) { _ = try await store.condenseWorkout(ghost) }
         #expect(try rowCount(store, "samples") == 1)
@@ -113,7 +113,7 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
 
     @Test func condensingKeepsAssociationsAndReportsDeletions() async throws {
         let store = try await authorizedStore()
-        let workout = HKWorkout(activityType: .running, start: t0, end: t0 + 600, workoutEvents: nil, totalEnergyBurned: nil,
+        let workout = legacy.workout(activityType: .running, start: t0, end: t0 + 600, workoutEvents: nil, totalEnergyBurned: nil,
                                 totalDistance: nil, metadata: nil)
         try await store.save(workout)
         let readings = (0 ..< 300).map { (index: Int) -> HKQuantitySample in
@@ -122,7 +122,7 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
         let tagged = HKQuantitySample(type: heart, quantity: HKQuantity(unit: bpm, doubleValue: 150), start: t0 + 400,
                                       end: t0 + 400, metadata: ["kept": "yes"])
         try await store.associate(readings + [tagged], with: workout)
-        let anchored = try await store.fetchChanges([HKQueryDescriptor(sampleType: heart, predicate: nil)], after: 0, limit: 0)
+        let anchored = try store.fetchChanges([HKQueryDescriptor(sampleType: heart, predicate: nil)], after: 0, limit: 0)
         let report = try await store.condenseWorkout(workout)
         #expect(report == CondenseReport(workouts: 1, samplesRemoved: 300, seriesCreated: 1, quantitiesStored: 75))
         let associated = try await fetch(store, heart, HKQuery.predicateForObjects(from: workout))
@@ -130,7 +130,7 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
         let series = try #require(associated.compactMap { $0 as? HKDiscreteQuantitySample }.first { $0.count > 1 })
         #expect(series.count == 75)
         #expect(associated.contains { $0.uuid == tagged.uuid })
-        let changes = try await store.fetchChanges([HKQueryDescriptor(sampleType: heart, predicate: nil)],
+        let changes = try store.fetchChanges([HKQueryDescriptor(sampleType: heart, predicate: nil)],
                                                    after: anchored.anchor, limit: 0)
         #expect(changes.deleted.count == 300)
         #expect(changes.samples.map(\.uuid) == [series.uuid])
@@ -139,5 +139,51 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
             options: []).results(for: store))
         #expect(quantities.count == 75)
         #expect(quantities.first?.dateInterval == DateInterval(start: t0, duration: 4))
+    }
+}
+
+/// Version 2 of the series form: exact for times and values that are not exact decimals.
+@Suite struct SeriesCodecVersion2Tests {
+    @Test func arrivalTimesAndComputedValuesRoundTripExactlyAndCompactly() throws {
+        var generator = SystemRandomNumberGenerator()
+        let base = 816_850_800.146
+        // Millisecond arrival times about 0.5 s apart, as a BLE sensor's notifications arrive; whole watts.
+        var time = base
+        let power = (0 ..< 2000).map { _ -> SeriesQuantity in
+            time += Double(Int.random(in: 480 ... 520, using: &generator)) / 1000
+            return SeriesQuantity(start: time, end: time, value: Double(Int.random(in: 140 ... 170, using: &generator)))
+        }
+        let encoded = QuantitySeriesCodec.encode(power)
+        #expect(try QuantitySeriesCodec.decode(encoded).map(\.start.bitPattern) == power.map(\.start.bitPattern))
+        #expect(try QuantitySeriesCodec.decode(encoded) == power)
+        // Version 1 had to store these times as raw doubles: 16 bytes per quantity for start and end.
+        #expect(QuantitySeriesCodec.encodeVersion1(power).count > 16 * power.count)
+        #expect(encoded.count < 4 * power.count)
+        // Values that are no decimal (cadence from crank times: 60 · 1024 / ticks) and float32 energies stay exact.
+        let cadence = power.enumerated().map { SeriesQuantity(start: $1.start, end: $1.end, value: 61_440 / Double(700 + $0 % 90)) }
+        #expect(try QuantitySeriesCodec.decode(QuantitySeriesCodec.encode(cadence)) == cadence)
+        let energy = power.map { SeriesQuantity(start: $0.start, end: $0.end + 0.5, value: Double(Float($0.value) / 2048)) }
+        #expect(try QuantitySeriesCodec.decode(QuantitySeriesCodec.encode(energy)) == energy)
+        let odd = [SeriesQuantity(start: -1e300, end: 1e300, value: -0.0),
+                   SeriesQuantity(start: 0, end: .pi, value: .leastNonzeroMagnitude)]
+        let decoded = try QuantitySeriesCodec.decode(QuantitySeriesCodec.encode(odd))
+        #expect(decoded.map(\.value.bitPattern) == odd.map(\.value.bitPattern) && decoded.map(\.end) == odd.map(\.end))
+    }
+
+    @Test func versionOneSeriesStillDecode() throws {
+        let quantities = (0 ..< 100).map { SeriesQuantity(start: 800_000_000 + Double($0), end: 800_000_000 + Double($0), value: 120) }
+        #expect(try QuantitySeriesCodec.decode(QuantitySeriesCodec.encodeVersion1(quantities)) == quantities)
+    }
+
+    @Test func damagedVersionTwoDataIsAnErrorNeverACrash() throws {
+        var generator = SystemRandomNumberGenerator()
+        let quantities = (0 ..< 300).map { index in
+            SeriesQuantity(start: 816_850_800.146 + Double(index) * 0.503, end: 816_850_800.146 + Double(index) * 0.503,
+                           value: Double.random(in: 0 ... 10, using: &generator))
+        }
+        let encoded = QuantitySeriesCodec.encode(quantities)
+        for length in 0 ..< encoded.count where length % 7 == 0 {
+            #expect(throws: HKError.self) { try QuantitySeriesCodec.decode(encoded.prefix(length)) }
+        }
     }
 }

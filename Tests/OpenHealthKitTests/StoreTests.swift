@@ -71,9 +71,9 @@ import Testing
 
     @Test func addBeforeWorkoutIsSavedFailsAndStoresNothing() async throws {
         let store = try await authorizedStore()
-        let workout = HKWorkout(activityType: .running, start: t0, end: t0 + 600)
+        let workout = legacy.workout(activityType: .running, start: t0, end: t0 + 600)
         let error = await expectHKError(.errorInvalidArgument) {
-            try await store.add([heartRate(90, at: 5)], to: workout)
+            try await legacy.add([heartRate(90, at: 5)], to: workout, in: store)
         }
         #expect(error?.message.contains("must be saved") == true)
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).isEmpty)

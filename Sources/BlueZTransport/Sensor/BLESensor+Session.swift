@@ -121,6 +121,7 @@ extension BLESensor {
         options.tap?.sensor(identifier, received: bytes, characteristic: characteristic, at: wallClock())
         let readings: [SensorReadingValue]
         do { readings = try interpreter.readings(fromValue: bytes, of: characteristic, at: arrival) } catch {
+            malformed.add(1, ordering: .relaxed)
             logger.warning("\(identifier): malformed 0x\(String(characteristic, radix: 16, uppercase: true)) value [\(bytes.map { String(format: "%02X", $0) }.joined(separator: " "))]: \(error); skipped")
             return
         }

@@ -61,6 +61,10 @@ public final class BLESensor: Sensor {
     let information = Mutex(DeviceInformation())
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let outlet = SensorOutlet()
+    let malformed = Atomic<Int>(0)
+
+    /// Notifications that did not decode, counted (and logged) and skipped.
+    public var malformedNotifications: Int { malformed.load(ordering: .relaxed) }
 
     /// Creates a sensor; nothing happens until ``start(_:)``.
     public init(

@@ -65,10 +65,11 @@ public actor SimulatedPeripheral {
         }
     }
 
-    /// Notifies the signal's next value to every subscribed central and returns it.
+    /// Notifies the signal's next value (passed through `transform`: see ``PeripheralFaults``) to every subscribed
+    /// central and returns it.
     @discardableResult
-    public func step() async -> [UInt8] {
-        let value = signal.next()
+    public func step(_ transform: @Sendable ([UInt8]) -> [UInt8] = { $0 }) async -> [UInt8] {
+        let value = transform(signal.next())
         await publish(value, of: profile.measurement)
         lastMeasurement = value
         return value

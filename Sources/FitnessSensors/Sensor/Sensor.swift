@@ -70,4 +70,10 @@ public protocol Sensor: AnyObject, Sendable {
     func start(_ handler: @escaping @Sendable (SensorEvent) -> Void)
     /// Stops delivering events; no event reaches the handler after this returns.
     func stop()
+    /// Notifications that did not decode, counted and skipped (0 unless the sensor counts them).
+    var malformedNotifications: Int { get }
+}
+
+extension Sensor {
+    public var malformedNotifications: Int { 0 }
 }

@@ -31,7 +31,12 @@ extension HKWorkoutBuilder {
             lifecycle = next
             return (workout, core.journal.takePending(), journal, associatedUUIDs)
         }
-        let types: [HKObjectType] = [HKObjectType.workoutType()] + core.statistics.collectedTypes.map { $0 as HKObjectType }
+        // Only the workout type needs share authorization here, as in HealthKit: Apple's Apple Watch sample shares
+        // only `workoutType()` and its live builder still saves the heart rate, energy and distance its data
+        // source collected. Samples the app added itself were checked by `addSamples`. What a data source
+        // collected is saved with this client as its source (the store's `sourceRevision`) and the sensor as its
+        // device; other clients, and this one, read it back under the usual read rules.
+        let types: [HKObjectType] = [HKObjectType.workoutType()]
         let revision = healthStore.sourceRevision
         let box = UncheckedBox((workout, pending.samples))
         do {
@@ -52,7 +57,7 @@ extension HKWorkoutBuilder {
                                                             source: revision, db)
                     }
                     for uuid in associated {
-                        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM samples WHERE uuid = ?", arguments: [uuid]) {
+                        if let id = try database.sampleID(uuid: uuid, db) {
                             try database.associate(sampleID: id, workoutID: workoutID, db)
                         }
                     }
@@ -75,18 +80,11 @@ extension HKWorkoutBuilder {
     /// Saves heartbeats rebuilt from RR intervals — the journal's, in order, then `pending` — as heartbeat series
     /// associated with the workout, in series of at most `HKHeartbeatSeriesBuilder.maximumCount` beats. The journal
     /// is read one batch at a time and each series is saved when it is full, so memory does not grow with the
-    /// workout's length. Skipped (and logged) when this client may not save heartbeat series: they are an addition
-    /// to the workout, not a reason to lose it.
+    /// workout's length. Like the quantities a data source collects, they are saved under the workout's share
+    /// authorization (the caller checked `workoutType()`), as a watch saves the heartbeats of a workout whose app
+    /// asked to share only the workout type.
     func saveHeartbeats(journaledBy builderID: Int64, then pending: [HeartbeatCollector.Beat], workoutID: Int64,
                         source: HKSourceRevision, _ database: StoreDatabase, _ db: Database) throws {
-        do {
-            try healthStore.checkShareAuthorization(for: [HKSeriesType.heartbeat()], db)
-        } catch {
-            if try database.hasJournalHeartbeats(builderID: builderID, db) || !pending.isEmpty {
-                HKWorkoutSession.logger.notice("Heartbeats not saved: \((error as? HKError)?.message ?? "\(error)")")
-            }
-            return
-        }
         let size = HKHeartbeatSeriesBuilder.maximumCount
         var chunk: [HeartbeatCollector.Beat] = []
         func save() throws {

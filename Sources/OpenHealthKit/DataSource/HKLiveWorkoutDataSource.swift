@@ -28,6 +28,8 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     private var explicitSensors: [any Sensor] = []
     private var connectedSensors: [any Sensor] = []
     private weak var builder: HKLiveWorkoutBuilder?
+    /// One per sensor read from, in the order listed.
+    private var trackers: [SensorStatusTracker] = []
     private var running = false
 
     public init(healthStore: HKHealthStore, workoutConfiguration configuration: HKWorkoutConfiguration?) {
@@ -78,6 +80,11 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
 
     /// The sensors read from: attached ones and the paired ones connected.
     public var sensors: [any Sensor] { locked { explicitSensors + connectedSensors } }
+
+    /// The state of each sensor read from, in the order they rank (see ``HKSensorStatus``): connection, battery,
+    /// skin contact, dropouts. Sensors appear once started (when collection begins, or when attached later).
+    /// OpenHealthKit extension.
+    public var sensorStatuses: [HKSensorStatus] { locked { trackers }.map(\.status) }
 
     private func capabilitiesOfSensors() -> SensorCapabilities {
         (explicitSensors + connectedSensors).reduce(SensorCapabilities()) { $0.union($1.capabilities) }
@@ -137,7 +144,16 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     private func start(_ sensor: any Sensor) {
         guard let builder = locked({ builder }) else { return }
         let channel = builder.addChannel(identifier: sensor.identifier, device: HKDevice(sensor: sensor))
-        sensor.start { [weak builder] event in builder?.received(event, channel: channel) }
+        let tracker = locked { () -> SensorStatusTracker in
+            if let known = trackers.first(where: { $0.sensor === sensor }) { return known }
+            let tracker = SensorStatusTracker(sensor: sensor)
+            trackers.append(tracker)
+            return tracker
+        }
+        sensor.start { [weak builder] event in
+            tracker.observe(event)
+            builder?.received(event, channel: channel)
+        }
     }
 }
 

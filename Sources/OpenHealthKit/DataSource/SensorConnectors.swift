@@ -69,30 +69,21 @@ extension HKHealthStore {
         guard sensor.identifier.contains(":"), !sensor.scheme.isEmpty else {
             throw HKError(.errorInvalidArgument, "A sensor identifier looks like 'ble:AA:BB:CC:DD:EE:FF', not '\(sensor.identifier)'.")
         }
-        let now = wallClock().storeValue
-        try database().write { db in
-            try db.execute(sql: """
-                INSERT INTO paired_sensors (identifier, name, capabilities, paired) VALUES (?, ?, ?, ?)
-                ON CONFLICT (identifier) DO UPDATE SET name = excluded.name, capabilities = excluded.capabilities
-                """, arguments: [sensor.identifier, sensor.name, Int(sensor.capabilities.rawValue), now])
-        }
+        let now = wallClock()
+        let database = try database()
+        try database.write { db in try database.pairSensor(sensor, at: now, db) }
     }
 
     /// Forgets a paired sensor; returns whether it was paired. OpenHealthKit.
     @discardableResult
     public func unpairSensor(identifier: String) throws -> Bool {
-        try database().write { db in
-            try db.execute(sql: "DELETE FROM paired_sensors WHERE identifier = ?", arguments: [identifier])
-            return db.changesCount > 0
-        }
+        let database = try database()
+        return try database.write { db in try database.unpairSensor(identifier: identifier, db) }
     }
 
     /// The sensors paired with this store, in the order they were paired. OpenHealthKit.
     public func pairedSensors() throws -> [PairedSensor] {
-        try database().read { db in
-            try Row.fetchAll(db, sql: "SELECT identifier, name, capabilities FROM paired_sensors ORDER BY paired, identifier").map {
-                PairedSensor(identifier: $0[0], name: $0[1], capabilities: SensorCapabilities(rawValue: UInt16(truncatingIfNeeded: $0[2] as Int)))
-            }
-        }
+        let database = try database()
+        return try database.read { db in try database.pairedSensors(db) }
     }
 }

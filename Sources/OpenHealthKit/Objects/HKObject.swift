@@ -5,7 +5,7 @@ import Foundation
 /// Objects are immutable. Two objects are equal when their UUIDs are.
 ///
 /// HealthKit: HKObject.
-open class HKObject: NSObject, @unchecked Sendable {
+open class HKObject: NSObject, NSSecureCoding, @unchecked Sendable {
     /// The object's unique identifier.
     public let uuid: UUID
     /// Extra information: values are `String`, numbers, `Bool`, `Date` or `HKQuantity`.
@@ -24,6 +24,14 @@ open class HKObject: NSObject, @unchecked Sendable {
         self.metadata = (metadata?.isEmpty ?? true) ? nil : metadata
         self.device = device
         self.sourceRevision = sourceRevision ?? HKSourceRevision.current(clientIdentifier: HKHealthStore.defaultClientIdentifier)
+    }
+
+    /// Archives the object (`NSSecureCoding`; see `Coding/ObjectCoding.swift`).
+    open func encode(with coder: NSCoder) { encodeObjectFields(coder) }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let fields = HKObject.decodeObjectFields(coder) else { return nil }
+        self.init(uuid: fields.uuid, metadata: fields.metadata, device: fields.device, sourceRevision: fields.sourceRevision)
     }
 
     open override func isEqual(_ object: Any?) -> Bool {
@@ -49,6 +57,17 @@ open class HKSample: HKObject, @unchecked Sendable {
         self.startDate = startDate
         self.endDate = endDate
         super.init(uuid: uuid, metadata: metadata, device: device, sourceRevision: sourceRevision)
+    }
+
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        encodeSampleFields(coder)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let fields = HKSample.decodeSampleFields(coder) else { return nil }
+        self.init(sampleType: fields.type, startDate: fields.start, endDate: fields.end, uuid: fields.object.uuid,
+                  metadata: fields.object.metadata, device: fields.object.device, sourceRevision: fields.object.sourceRevision)
     }
 
     /// Checks what HealthKit checks when a sample is created or saved. Throws `errorInvalidArgument`.

@@ -43,6 +43,21 @@ open class HKQuantitySample: HKSample, @unchecked Sendable {
                    device: device, sourceRevision: sourceRevision)
     }
 
+    open override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(quantity, forKey: "quantity")
+        coder.encode(count, forKey: "count")
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let fields = HKSample.decodeSampleFields(coder), let type = fields.type as? HKQuantityType,
+              let quantity = coder.decodeObject(of: HKQuantity.self, forKey: "quantity"), quantity.isCompatible(with: type.storageUnit)
+        else { SecureCoding.fail(coder, "an HKQuantitySample"); return nil }
+        self.init(quantityType: type, quantity: quantity, startDate: fields.start, endDate: fields.end,
+                  count: max(1, coder.decodeInteger(forKey: "count")), uuid: fields.object.uuid, metadata: fields.object.metadata,
+                  device: fields.object.device, sourceRevision: fields.object.sourceRevision)
+    }
+
     /// Creates a sample from user input, throwing `errorInvalidArgument` where HealthKit would raise
     /// (incompatible unit, start after end, invalid metadata). OpenHealthKit.
     public static func validated(type quantityType: HKQuantityType, quantity: HKQuantity, start: Date, end: Date,
@@ -96,6 +111,21 @@ public final class HKDiscreteQuantitySample: HKQuantitySample, @unchecked Sendab
                                                   mostRecentStart: startDate, mostRecentEnd: endDate)
         super.init(quantityType: quantityType, quantity: quantity, startDate: startDate, endDate: endDate, count: count,
                    uuid: uuid, metadata: metadata, device: device, sourceRevision: sourceRevision)
+    }
+
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        encodeSummary(coder)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let fields = HKSample.decodeSampleFields(coder), let type = fields.type as? HKQuantityType,
+              let quantity = coder.decodeObject(of: HKQuantity.self, forKey: "quantity"), quantity.isCompatible(with: type.storageUnit)
+        else { SecureCoding.fail(coder, "an HKDiscreteQuantitySample"); return nil }
+        self.init(quantityType: type, quantity: quantity, startDate: fields.start, endDate: fields.end,
+                  count: max(1, coder.decodeInteger(forKey: "count")), uuid: fields.object.uuid, metadata: fields.object.metadata,
+                  device: fields.object.device, sourceRevision: fields.object.sourceRevision,
+                  summary: HKDiscreteQuantitySample.decodeSummary(coder))
     }
 
     public var minimumQuantity: HKQuantity { HKQuantity(unit: quantity.unit, doubleValue: summary.minimum) }

@@ -155,6 +155,24 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         legacyTotals = [energy, distance, strokes, flights]
     }
 
+    /// Archives the workout with its events, activities and statistics (not its zone groups; see
+    /// `Coding/WorkoutCoding.swift`).
+    public override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        encodeWorkoutFields(coder)
+    }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let sample = HKSample.decodeSampleFields(coder), sample.type == HKObjectType.workoutType(),
+              let fields = HKWorkout.decodeWorkoutFields(coder) else {
+            SecureCoding.fail(coder, "an HKWorkout")
+            return nil
+        }
+        self.init(activityType: fields.activityType, startDate: sample.start, endDate: sample.end, duration: fields.duration,
+                  events: fields.events, activities: fields.activities, statistics: fields.statistics, uuid: sample.object.uuid,
+                  metadata: sample.object.metadata, device: sample.object.device, sourceRevision: sample.object.sourceRevision)
+    }
+
     /// The totals given to a deprecated initializer, kept so `validate()` can report an incompatible unit.
     private var legacyTotals: [HKQuantity?] = []
 

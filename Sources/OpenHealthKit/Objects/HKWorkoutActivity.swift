@@ -9,7 +9,7 @@ import Foundation
 /// HealthKit: HKWorkoutActivity.
 public final class HKWorkoutActivity: NSObject, NSCopying, @unchecked Sendable {
     public let uuid: UUID
-    private let configuration: HKWorkoutConfiguration
+    let configuration: HKWorkoutConfiguration
     public let startDate: Date
     /// The end, or nil while the activity is in progress.
     public let endDate: Date?

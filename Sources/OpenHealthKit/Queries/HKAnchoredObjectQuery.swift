@@ -81,7 +81,10 @@ public final class HKAnchoredObjectQuery: HKQuery, StoreObserving, @unchecked Se
                 return (initial ? resultsHandler : state.updateHandler, again)
             }
             if initial && progress.withLock({ $0.updateHandler == nil }) { store.finished(self) }
-            if let handler {
+            // An update reports changes; a wake-up that finds none (another connection's commit of other types,
+            // or one already reported) calls nobody.
+            let empty = if case .success(let changes) = result { changes.value.samples.isEmpty && changes.value.deleted.isEmpty } else { false }
+            if let handler, initial || !empty {
                 switch result {
                 case .success(let changes):
                     handler(self, changes.value.samples, changes.value.deleted, HKQueryAnchor(value: changes.value.anchor), nil)
@@ -110,8 +113,17 @@ extension HKHealthStore {
             let deleted = try database.fetchDeletedObjects(descriptors, afterAnchor: anchor, access: access, db)
             var merged: [(Int64, Either)] = added.map { ($0.id, .sample($0.sample)) } + deleted.map { ($0, .deleted($1)) }
             merged.sort { $0.0 < $1.0 }
-            if limit > 0 && merged.count > limit { merged.removeLast(merged.count - limit) }
-            let newest = limit > 0 && merged.count == limit ? merged.last!.0 : max(anchor, try database.currentAnchor(db))
+            var truncated = limit > 0 && merged.count == limit
+            if limit > 0 && merged.count > limit {
+                truncated = true
+                // The originals of one condensed range share one anchor: a page never splits them, or the next page,
+                // starting after that anchor, would miss the rest.
+                var cut = limit
+                while cut > 0 && merged[cut - 1].0 == merged[cut].0 { cut -= 1 }
+                if cut == 0 { cut = merged.firstIndex { $0.0 != merged[0].0 } ?? merged.count }
+                merged.removeLast(merged.count - cut)
+            }
+            let newest = truncated ? merged.last!.0 : max(anchor, try database.currentAnchor(db))
             return Changes(samples: merged.compactMap { if case .sample(let s) = $0.1 { s } else { nil } },
                            deleted: merged.compactMap { if case .deleted(let d) = $0.1 { d } else { nil } },
                            anchor: newest)

@@ -67,31 +67,31 @@ open class HKQuery: NSObject, @unchecked Sendable {
         HKQueryPredicate(.workoutActivityType(workoutActivityType))
     }
 
-    public class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator,
+    public class func predicateForWorkouts(with operatorType: _ComparisonOperator,
                                            duration: TimeInterval) -> NSPredicate {
         HKQueryPredicate(.workoutDuration(.init(operatorType), duration))
     }
 
     @available(*, deprecated, message: "Use predicateForWorkouts(operatorType:quantityType:sumQuantity:)")
-    public class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator,
+    public class func predicateForWorkouts(with operatorType: _ComparisonOperator,
                                            totalEnergyBurned: HKQuantity) -> NSPredicate {
         total(operatorType, totalEnergyBurned, [.activeEnergyBurned])
     }
 
     @available(*, deprecated, message: "Use predicateForWorkouts(operatorType:quantityType:sumQuantity:)")
-    public class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator,
+    public class func predicateForWorkouts(with operatorType: _ComparisonOperator,
                                            totalDistance: HKQuantity) -> NSPredicate {
         total(operatorType, totalDistance, distanceTypes)
     }
 
     @available(*, deprecated, message: "Use predicateForWorkouts(operatorType:quantityType:sumQuantity:)")
-    public class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator,
+    public class func predicateForWorkouts(with operatorType: _ComparisonOperator,
                                            totalSwimmingStrokeCount: HKQuantity) -> NSPredicate {
         total(operatorType, totalSwimmingStrokeCount, [.swimmingStrokeCount])
     }
 
     @available(*, deprecated, message: "Use predicateForWorkouts(operatorType:quantityType:sumQuantity:)")
-    public class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator,
+    public class func predicateForWorkouts(with operatorType: _ComparisonOperator,
                                            totalFlightsClimbed: HKQuantity) -> NSPredicate {
         total(operatorType, totalFlightsClimbed, [.flightsClimbed])
     }
@@ -101,35 +101,35 @@ open class HKQuery: NSObject, @unchecked Sendable {
         .distanceCrossCountrySkiing, .distancePaddleSports, .distanceRowing, .distanceSkatingSports,
     ]
 
-    private class func total(_ operatorType: NSComparisonPredicate.Operator, _ quantity: HKQuantity,
+    private class func total(_ operatorType: _ComparisonOperator, _ quantity: HKQuantity,
                              _ identifiers: [HKQuantityTypeIdentifier]) -> NSPredicate {
         let unit = HKQuantityType(identifiers[0]).storageUnit
         return HKQueryPredicate(.workoutStatistic(types: identifiers.map(\.rawValue), .sum, .init(operatorType),
                                                   quantity.doubleValue(for: unit)))
     }
 
-    private class func statistic(_ operatorType: NSComparisonPredicate.Operator, _ type: HKQuantityType,
+    private class func statistic(_ operatorType: _ComparisonOperator, _ type: HKQuantityType,
                                  _ statistic: PredicateNode.Statistic, _ quantity: HKQuantity) -> NSPredicate {
         HKQueryPredicate(.workoutStatistic(types: [type.identifier], statistic, .init(operatorType),
                                            quantity.doubleValue(for: type.storageUnit)))
     }
 
-    public class func predicateForWorkouts(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+    public class func predicateForWorkouts(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
                                            sumQuantity: HKQuantity) -> NSPredicate {
         statistic(operatorType, quantityType, .sum, sumQuantity)
     }
 
-    public class func predicateForWorkouts(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+    public class func predicateForWorkouts(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
                                            minimumQuantity: HKQuantity) -> NSPredicate {
         statistic(operatorType, quantityType, .minimum, minimumQuantity)
     }
 
-    public class func predicateForWorkouts(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+    public class func predicateForWorkouts(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
                                            maximumQuantity: HKQuantity) -> NSPredicate {
         statistic(operatorType, quantityType, .maximum, maximumQuantity)
     }
 
-    public class func predicateForWorkouts(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+    public class func predicateForWorkouts(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
                                            averageQuantity: HKQuantity) -> NSPredicate {
         statistic(operatorType, quantityType, .average, averageQuantity)
     }
@@ -146,7 +146,7 @@ open class HKQuery: NSObject, @unchecked Sendable {
         HKQueryPredicate(.activityType(workoutActivityType))
     }
 
-    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator,
+    public class func predicateForWorkoutActivities(operatorType: _ComparisonOperator,
                                                     duration: TimeInterval) -> NSPredicate {
         HKQueryPredicate(.activityDuration(.init(operatorType), duration))
     }
@@ -156,28 +156,28 @@ open class HKQuery: NSObject, @unchecked Sendable {
         HKQueryPredicate(.activityDates(start: startDate, end: endDate, options: options))
     }
 
-    private class func activityStatistic(_ operatorType: NSComparisonPredicate.Operator, _ type: HKQuantityType,
+    private class func activityStatistic(_ operatorType: _ComparisonOperator, _ type: HKQuantityType,
                                          _ statistic: PredicateNode.Statistic, _ quantity: HKQuantity) -> NSPredicate {
         HKQueryPredicate(.activityStatistic(type: type.identifier, statistic, .init(operatorType),
                                             quantity.doubleValue(for: type.storageUnit)))
     }
 
-    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+    public class func predicateForWorkoutActivities(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
                                                     sumQuantity: HKQuantity) -> NSPredicate {
         activityStatistic(operatorType, quantityType, .sum, sumQuantity)
     }
 
-    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+    public class func predicateForWorkoutActivities(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
                                                     minimumQuantity: HKQuantity) -> NSPredicate {
         activityStatistic(operatorType, quantityType, .minimum, minimumQuantity)
     }
 
-    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+    public class func predicateForWorkoutActivities(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
                                                     maximumQuantity: HKQuantity) -> NSPredicate {
         activityStatistic(operatorType, quantityType, .maximum, maximumQuantity)
     }
 
-    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+    public class func predicateForWorkoutActivities(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
                                                     averageQuantity: HKQuantity) -> NSPredicate {
         activityStatistic(operatorType, quantityType, .average, averageQuantity)
     }
@@ -197,8 +197,17 @@ public final class HKQueryDescriptor: NSObject, NSCopying, @unchecked Sendable {
 }
 
 /// A position in the store's history, for anchored object queries. HealthKit: HKQueryAnchor.
-public final class HKQueryAnchor: NSObject, NSCopying, @unchecked Sendable {
+///
+/// Apps keep an anchor between launches with `NSKeyedArchiver` (it is `NSSecureCoding`, as HealthKit's is).
+public final class HKQueryAnchor: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     let value: Int64
+
+    public static var supportsSecureCoding: Bool { true }
+    public func encode(with coder: NSCoder) { coder.encode(value, forKey: "value") }
+    public init?(coder: NSCoder) {
+        guard coder.containsValue(forKey: "value") else { return nil }
+        value = coder.decodeInt64(forKey: "value")
+    }
 
     /// Creates an anchor from a value an earlier anchor was made from (deprecated in HealthKit, still documented).
     public convenience init(fromValue value: Int) { self.init(value: Int64(value)) }

@@ -55,6 +55,7 @@ extension HKHealthStore {
     public func execute(_ query: HKQuery) {
         state.withLock { $0.runningQueries[ObjectIdentifier(query)] = query }
         query.run(in: self)
+        if query is StoreObserving { watchForChanges() }
     }
 
     /// Stops a long-running query: its update handler is not called again.

@@ -8,8 +8,8 @@ public protocol HKAsyncQuery {
 
 /// A sample type and predicate, typed by the sample class the query returns. HealthKit: HKSamplePredicate.
 public struct HKSamplePredicate<Sample: HKSample>: @unchecked Sendable {
-    let sampleType: HKSampleType
-    let nsPredicate: NSPredicate?
+    public let sampleType: HKSampleType
+    public let nsPredicate: NSPredicate?
 
     init(sampleType: HKSampleType, predicate: NSPredicate?) {
         self.sampleType = sampleType

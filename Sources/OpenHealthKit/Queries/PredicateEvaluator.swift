@@ -14,6 +14,8 @@ enum PredicateEvaluator {
             return !evaluate(inner, object)
         case .foreign, .associatedWithWorkout:
             return false
+        case .filter(let filter):
+            return filter.matches(object)
         case .uuids(let uuids):
             guard let object = object as? HKObject else { return false }
             return uuids.contains(object.uuid)

@@ -9,7 +9,7 @@ indirect enum PredicateNode: Sendable {
     enum Comparison: Sendable {
         case lessThan, lessThanOrEqual, greaterThan, greaterThanOrEqual, equal, notEqual
 
-        init?(_ type: NSComparisonPredicate.Operator) {
+        init?(_ type: _ComparisonOperator) {
             switch type {
             case .lessThan: self = .lessThan
             case .lessThanOrEqualTo: self = .lessThanOrEqual
@@ -67,6 +67,8 @@ indirect enum PredicateNode: Sendable {
     case and([PredicateNode])
     case or([PredicateNode])
     case not(PredicateNode)
+    /// Source, device and metadata predicates (ObjectFilter.swift).
+    case filter(ObjectFilter)
     /// A predicate OpenHealthKit cannot run as SQL (a block predicate); kept for the error message.
     case foreign(String)
 
@@ -94,22 +96,20 @@ indirect enum PredicateNode: Sendable {
         if let ours = predicate as? HKQueryPredicate {
             self = ours.node
         } else if let compound = predicate as? NSCompoundPredicate {
-            let children = compound.subpredicates.map { child -> PredicateNode in
-                if let child = child as? NSPredicate { return PredicateNode(child) }
-                return .foreign("\(child)")
-            }
+            let children = compound.subpredicates.map(PredicateNode.init)
             switch compound.compoundPredicateType {
             case .and: self = .and(children)
             case .or: self = .or(children)
             case .not: self = children.count == 1 ? .not(children[0]) : .not(.and(children))
-            @unknown default: self = .foreign(compound.predicateFormat)
+            @unknown default: self = .foreign("a compound predicate of an unknown kind")
             }
-        } else if predicate.predicateFormat == "TRUEPREDICATE" {
+        } else if predicate.isEqual(NSPredicate(value: true)) {
             self = .constant(true)
-        } else if predicate.predicateFormat == "FALSEPREDICATE" {
+        } else if predicate.isEqual(NSPredicate(value: false)) {
             self = .constant(false)
         } else {
-            self = .foreign(predicate.predicateFormat)
+            // Not `predicateFormat`: swift-corelibs-foundation deprecates it (its strings are not predicates there).
+            self = .foreign(type(of: predicate) == NSPredicate.self ? "NSPredicate(block:)" : "\(type(of: predicate))")
         }
     }
 }

@@ -171,10 +171,7 @@ extension HKHealthStore {
             throw HKError(.errorNoData, "The heartbeat series \(series.uuid) is not in the store.")
         }
         return try database.read { db in
-            guard let blob = try Data.fetchOne(db, sql: """
-                SELECT hb.beats FROM heartbeat_series hb JOIN samples s ON s.id = hb.sample_id
-                WHERE s.uuid = ? AND s.type_id = (SELECT id FROM types WHERE identifier = ?)
-                """, arguments: [series.uuid, HKDataTypeIdentifierHeartbeatSeries]) else {
+            guard let blob = try database.heartbeatBeats(uuid: series.uuid, db) else {
                 throw HKError(.errorNoData, "The heartbeat series \(series.uuid) has no beats in the store.")
             }
             return try HeartbeatSeriesCodec.decode([UInt8](blob))

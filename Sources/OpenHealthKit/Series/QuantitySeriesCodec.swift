@@ -18,7 +18,8 @@ import Foundation
 ///
 /// Each *column* begins with a mode byte: 0 run-length (pairs of zigzag value and run length, as varints),
 /// 1 nibbles (zigzag values packed two per byte, low nibble first; 15 escapes to a varint that follows all
-/// nibbles), 2 raw (n little-endian f64). The encoder writes whichever of run-length and nibbles is shorter.
+/// nibbles), 2 raw (n little-endian f64), 3 nibbles around an offset (a zigzag varint, then mode 1's bytes for each
+/// value minus the offset). The encoder writes whichever of run-length, nibbles and offset nibbles is shortest.
 ///
 /// **Lossless quantisation.** Times and values are stored as integers only when that is exact: the encoder picks
 /// the smallest exponent (0…6) for which every `base + Double(ticks) / 10^e` and every `Double(steps) / 10^k`
@@ -28,8 +29,11 @@ import Foundation
 enum QuantitySeriesCodec {
     static let version: UInt8 = 1
     static let raw: UInt8 = 255
+    /// The most quantities a stored series may claim (115 days at 1 Hz): a damaged count never allocates more.
+    static let maximumCount: UInt64 = 10_000_000
 
-    static func encode(_ quantities: [SeriesQuantity]) -> Data {
+    /// Version 1 (still read; no longer written).
+    static func encodeVersion1(_ quantities: [SeriesQuantity]) -> Data {
         var out = Data([version])
         let n = quantities.count
         let timeExponent = n == 0 ? nil : exponent(for: quantities.flatMap { [$0.start, $0.end] }, base: quantities[0].start)
@@ -61,11 +65,18 @@ enum QuantitySeriesCodec {
 
     static func decode(_ data: Data) throws -> [SeriesQuantity] {
         var reader = Reader(bytes: [UInt8](data))
-        guard try reader.byte() == version else { throw damaged("unknown series version") }
+        switch try reader.byte() {
+        case version: return try decodeVersion1(&reader, byteCount: data.count)
+        case version2: return try decodeVersion2(&reader, byteCount: data.count)
+        case let other: throw damaged("unknown series version \(other)")
+        }
+    }
+
+    private static func decodeVersion1(_ reader: inout Reader, byteCount: Int) throws -> [SeriesQuantity] {
         let timeExponent = try reader.byte()
         let valueExponent = try reader.byte()
         let n64 = try reader.varint()
-        guard n64 <= UInt64(data.count) * 2 + 2 else { throw damaged("impossible count \(n64)") }
+        guard n64 <= maximumCount else { throw damaged("impossible count \(n64)") }
         let n = Int(n64)
         var starts: [Double]
         var ends: [Double]
@@ -110,13 +121,13 @@ enum QuantitySeriesCodec {
         return nil
     }
 
-    private static func damaged(_ reason: String) -> HKError {
+    static func damaged(_ reason: String) -> HKError {
         HKError(.errorDatabaseInaccessible, "The health store holds a damaged quantity series (\(reason)).")
     }
 
     // MARK: Writing
 
-    private static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
+    static func zigzag(_ value: Int64) -> UInt64 { UInt64(bitPattern: (value << 1) ^ (value >> 63)) }
 
     static func writeVarint(_ value: UInt64, to out: inout Data) {
         var value = value
@@ -127,16 +138,16 @@ enum QuantitySeriesCodec {
         out.append(UInt8(value))
     }
 
-    private static func appendDouble(_ value: Double, to out: inout Data) {
+    static func appendDouble(_ value: Double, to out: inout Data) {
         withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) }
     }
 
-    private static func writeRaw(_ values: [Double], to out: inout Data) {
+    static func writeRaw(_ values: [Double], to out: inout Data) {
         out.append(2)
         for value in values { appendDouble(value, to: &out) }
     }
 
-    private static func writeColumn(_ values: [Int64], to out: inout Data) {
+    static func writeColumn(_ values: [Int64], to out: inout Data) {
         let zigzagged = values.map(zigzag)
         var runs = Data([0])
         var index = 0
@@ -147,22 +158,41 @@ enum QuantitySeriesCodec {
             writeVarint(UInt64(end - index), to: &runs)
             index = end
         }
-        var nibbles = Data([1])
+        var nibbles = Data()
+        writeNibbles(values, to: &nibbles)
+        var best = runs.count <= nibbles.count ? runs : nibbles
+        // Mode 3: nibbles around the median (values clustered away from 0, such as 0.5 s between readings in ms).
+        if !values.isEmpty {
+            let median = values.sorted()[values.count / 2]
+            if median != 0 {
+                var offset = Data([3])
+                writeVarint(zigzag(median), to: &offset)
+                var rest = Data()
+                writeNibbles(values.map { $0 &- median }, to: &rest)
+                offset.append(rest.dropFirst())
+                if offset.count < best.count { best = offset }
+            }
+        }
+        out.append(best)
+    }
+
+    /// Mode 1: a mode byte, then zigzag values packed two per byte, 15 escaping to a varint after all nibbles.
+    private static func writeNibbles(_ values: [Int64], to out: inout Data) {
+        out.append(1)
         var overflow = Data()
         var pair: UInt8 = 0
-        for (position, value) in zigzagged.enumerated() {
+        for (position, value) in values.map(zigzag).enumerated() {
             let nibble: UInt8 = value < 15 ? UInt8(value) : 15
             if value >= 15 { writeVarint(value, to: &overflow) }
-            if position % 2 == 0 { pair = nibble } else { nibbles.append(pair | nibble << 4) }
+            if position % 2 == 0 { pair = nibble } else { out.append(pair | nibble << 4) }
         }
-        if zigzagged.count % 2 == 1 { nibbles.append(pair) }
-        nibbles.append(overflow)
-        out.append(runs.count <= nibbles.count ? runs : nibbles)
+        if values.count % 2 == 1 { out.append(pair) }
+        out.append(overflow)
     }
 
     // MARK: Reading
 
-    private struct Reader {
+    struct Reader {
         let bytes: [UInt8]
         var offset = 0
 
@@ -195,7 +225,8 @@ enum QuantitySeriesCodec {
         mutating func column(_ n: Int) throws -> [Int64] {
             var result: [Int64] = []
             result.reserveCapacity(n)
-            switch try byte() {
+            let mode = try byte()
+            switch mode {
             case 0:
                 while result.count < n {
                     let value = Self.unzigzag(try varint())
@@ -203,7 +234,8 @@ enum QuantitySeriesCodec {
                     guard run > 0, run <= UInt64(n - result.count) else { throw damaged("bad run at byte \(offset)") }
                     result.append(contentsOf: repeatElement(value, count: Int(run)))
                 }
-            case 1:
+            case 1, 3:
+                let offset = mode == 3 ? Self.unzigzag(try varint()) : 0
                 var nibbles: [UInt8] = []
                 nibbles.reserveCapacity(n)
                 for _ in 0 ..< (n + 1) / 2 {
@@ -212,9 +244,9 @@ enum QuantitySeriesCodec {
                     nibbles.append(pair >> 4)
                 }
                 for index in 0 ..< n {
-                    result.append(Self.unzigzag(nibbles[index] == 15 ? try varint() : UInt64(nibbles[index])))
+                    result.append(Self.unzigzag(nibbles[index] == 15 ? try varint() : UInt64(nibbles[index])) &+ offset)
                 }
-            case let mode:
+            default:
                 throw damaged("unknown column mode \(mode)")
             }
             return result

@@ -57,8 +57,8 @@ enum SeriesCoalescer {
         return result
     }
 
-    /// Whether samples of a type are folded into series by condensing: cumulative and time-weighted types.
-    static func isCondensable(_ type: HKQuantityType) -> Bool {
-        type.aggregationStyle != .discreteArithmetic
-    }
+    /// Whether samples of a type are folded into series by condensing: every type. Arithmetic-mean types (power,
+    /// cadence, speed) keep each quantity as a point, since merging equal values would change their mean; the
+    /// series codec still stores them in a fraction of the rows' space.
+    static func isCondensable(_ type: HKQuantityType) -> Bool { true }
 }

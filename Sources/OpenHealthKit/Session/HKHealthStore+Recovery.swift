@@ -13,12 +13,10 @@ extension HKHealthStore {
         let client = clientIdentifier
         let found = try await Task.detached { () -> UncheckedBox<RecoveredRecording>? in
             try database.read { db in
-                guard let row = try Row.fetchOne(db, sql: """
-                    SELECT id, configuration, device FROM live_builders WHERE client = ? AND has_session = 1
-                    ORDER BY created DESC, id DESC LIMIT 1
-                    """, arguments: [client]) else { return nil }
-                return UncheckedBox(try RecoveredRecording(database: database, builderID: row[0], configurationJSON: row[1],
-                                                           deviceJSON: row[2], db))
+                guard let journal = try database.latestInterruptedJournal(client: client, db) else { return nil }
+                return UncheckedBox(try RecoveredRecording(database: database, builderID: journal.id,
+                                                           configurationJSON: journal.configuration,
+                                                           deviceJSON: journal.device, db))
             }
         }.value
         guard let recording = found?.value else { return nil }
@@ -82,13 +80,12 @@ struct RecoveredRecording {
         var startDate: Date?
         var endDate: Date?
         var state = HKWorkoutSessionState.notStarted
-        let rows = try Row.fetchCursor(db, sql: "SELECT seq, kind, payload FROM live_journal WHERE builder_id = ? ORDER BY seq",
-                                       arguments: [builderID])
+        let rows = try database.journalRows(builderID: builderID, db)
         var types: [Int64: HKQuantityType] = [:]
         while let row = try rows.next() {
-            sequence = row[0]
-            let payload = [UInt8](row[2] as Data)
-            let kind = JournalKind(rawValue: row[1])
+            sequence = row.sequence
+            let payload = row.payload
+            let kind = JournalKind(rawValue: row.kind)
             if kind == .heartbeats { continue }  // heartbeats stay in the journal until the workout is finished
             if kind == .samples {
                 let records: [SampleBatchCodec.Record]

@@ -110,8 +110,8 @@ extension HKHealthStore {
             let partials = try database.collectionPartials(type: type, predicate: predicate, tiling: tiling, access: access, db)
             var byIndex: [Int: HKStatistics] = [:]
             var sources: Set<HKSource> = []
-            for (index, perSource) in partials {
-                let (merged, bySource, _) = try database.statisticsValues(perSource, style: type.aggregationStyle, db)
+            for (index, indexPartials) in partials {
+                let (merged, bySource, _) = try database.statisticsValues(indexPartials, style: type.aggregationStyle, db)
                 guard let merged else { continue }
                 let interval = tiling.interval(index)
                 let separate = options.contains(.separateBySource)

@@ -36,7 +36,7 @@ public struct HKAuthorizationPolicy: Sendable {
 }
 
 extension HKHealthStore {
-    private enum ReadDecision: Int { case notAsked = 0, granted = 1, denied = 2 }
+    private typealias ReadDecision = StoreDatabase.ReadDecision
 
     /// Asks for permission to save (share) and read types. Succeeds once the request has been answered, whatever
     /// the answer: as in HealthKit, success does not mean access was granted.
@@ -50,10 +50,9 @@ extension HKHealthStore {
             var undecidedShare = Set<String>()
             var undecidedRead = Set<String>()
             for identifier in share.union(read) {
-                let row = try Row.fetchOne(db, sql: "SELECT share, read FROM authorizations WHERE client = ? AND type_identifier = ?",
-                                           arguments: [client, identifier])
-                let shareStatus = row.map { $0[0] as Int } ?? HKAuthorizationStatus.notDetermined.rawValue
-                let readStatus = row.map { $0[1] as Int } ?? ReadDecision.notAsked.rawValue
+                let row = try database.authorization(client: client, type: identifier, db)
+                let shareStatus = row?.share ?? HKAuthorizationStatus.notDetermined.rawValue
+                let readStatus = row?.read ?? ReadDecision.notAsked.rawValue
                 if share.contains(identifier) && shareStatus == HKAuthorizationStatus.notDetermined.rawValue {
                     undecidedShare.insert(identifier)
                 }
@@ -64,10 +63,11 @@ extension HKHealthStore {
             guard !undecidedShare.isEmpty || !undecidedRead.isEmpty else { return }
             let granted = policy.decide(undecidedShare, undecidedRead)
             for identifier in undecidedShare {
-                try setShare(granted.share.contains(identifier) ? .sharingAuthorized : .sharingDenied, identifier, client, db)
+                try database.setShare(granted.share.contains(identifier) ? .sharingAuthorized : .sharingDenied, client: client,
+                                      type: identifier, db)
             }
             for identifier in undecidedRead {
-                try setRead(granted.read.contains(identifier) ? .granted : .denied, identifier, client, db)
+                try database.setRead(granted.read.contains(identifier) ? .granted : .denied, client: client, type: identifier, db)
             }
         }
     }
@@ -85,10 +85,7 @@ extension HKHealthStore {
     public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
         guard let database = try? database() else { return .notDetermined }
         let client = clientIdentifier
-        let raw = try? database.read { db in
-            try Int.fetchOne(db, sql: "SELECT share FROM authorizations WHERE client = ? AND type_identifier = ?",
-                             arguments: [client, type.identifier])
-        }
+        let raw = try? database.read { db in try database.authorization(client: client, type: type.identifier, db)?.share }
         return raw.flatMap { $0 }.flatMap(HKAuthorizationStatus.init(rawValue:)) ?? .notDetermined
     }
 
@@ -99,13 +96,11 @@ extension HKHealthStore {
         let client = clientIdentifier
         return try database.read { db in
             for type in typesToShare {
-                let share = try Int.fetchOne(db, sql: "SELECT share FROM authorizations WHERE client = ? AND type_identifier = ?",
-                                             arguments: [client, type.identifier]) ?? 0
+                let share = try database.authorization(client: client, type: type.identifier, db)?.share ?? 0
                 if share == HKAuthorizationStatus.notDetermined.rawValue { return .shouldRequest }
             }
             for type in typesToRead {
-                let read = try Int.fetchOne(db, sql: "SELECT read FROM authorizations WHERE client = ? AND type_identifier = ?",
-                                            arguments: [client, type.identifier]) ?? 0
+                let read = try database.authorization(client: client, type: type.identifier, db)?.read ?? 0
                 if read == ReadDecision.notAsked.rawValue { return .shouldRequest }
             }
             return .unnecessary
@@ -127,37 +122,23 @@ extension HKHealthStore {
     public func setAuthorizationStatus(_ status: HKAuthorizationStatus, forSharing type: HKSampleType) throws {
         let database = try database()
         let client = clientIdentifier
-        try database.write { db in try setShare(status, type.identifier, client, db) }
+        try database.write { db in try database.setShare(status, client: client, type: type.identifier, db) }
     }
 
     /// Grants or denies this client reading a type, as the person would in Settings. OpenHealthKit.
     public func setReadAuthorization(_ granted: Bool, for type: HKObjectType) throws {
         let database = try database()
         let client = clientIdentifier
-        try database.write { db in try setRead(granted ? .granted : .denied, type.identifier, client, db) }
-    }
-
-    private func setShare(_ status: HKAuthorizationStatus, _ identifier: String, _ client: String, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO authorizations (client, type_identifier, share, read) VALUES (?, ?, ?, 0)
-            ON CONFLICT (client, type_identifier) DO UPDATE SET share = excluded.share
-            """, arguments: [client, identifier, status.rawValue])
-    }
-
-    private func setRead(_ decision: ReadDecision, _ identifier: String, _ client: String, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO authorizations (client, type_identifier, share, read) VALUES (?, ?, 0, ?)
-            ON CONFLICT (client, type_identifier) DO UPDATE SET read = excluded.read
-            """, arguments: [client, identifier, decision.rawValue])
+        try database.write { db in try database.setRead(granted ? .granted : .denied, client: client, type: type.identifier, db) }
     }
 
     /// Throws unless this client may save every one of these types. Runs inside the write transaction.
     func checkShareAuthorization(for types: [HKObjectType], _ db: Database) throws {
-        let statement = try db.cachedStatement(sql: "SELECT share FROM authorizations WHERE client = ? AND type_identifier = ?")
+        let database = try database()
         var checked = Set<String>()
         for type in types where checked.insert(type.identifier).inserted {
             let identifier = type.identifier
-            let raw = try Int.fetchOne(statement, arguments: [clientIdentifier, identifier])
+            let raw = try database.authorization(client: clientIdentifier, type: identifier, db)?.share
             switch raw.flatMap(HKAuthorizationStatus.init(rawValue:)) ?? .notDetermined {
             case .sharingAuthorized:
                 continue
@@ -173,10 +154,7 @@ extension HKHealthStore {
     /// What this client may read.
     func readAccess(_ database: StoreDatabase) throws -> ReadAccess {
         let client = clientIdentifier
-        let readable = try database.read { db in
-            try String.fetchAll(db, sql: "SELECT type_identifier FROM authorizations WHERE client = ? AND read = 1",
-                                arguments: [client])
-        }
+        let readable = try database.read { db in try database.readableTypes(client: client, db) }
         return ReadAccess(readableTypes: Set(readable), clientIdentifier: client)
     }
 }

@@ -11,24 +11,29 @@ public struct CondenseReport: Sendable, Equatable {
     public var seriesCreated: Int
     /// Quantities the new series hold after coalescing.
     public var quantitiesStored: Int
+    /// Deleted objects older than ``HKHealthStore/deletedObjectRetention`` that anchored queries no longer report.
+    public var deletedObjectsPurged: Int
 
-    public init(workouts: Int = 0, samplesRemoved: Int = 0, seriesCreated: Int = 0, quantitiesStored: Int = 0) {
+    public init(workouts: Int = 0, samplesRemoved: Int = 0, seriesCreated: Int = 0, quantitiesStored: Int = 0,
+                deletedObjectsPurged: Int = 0) {
         self.workouts = workouts
         self.samplesRemoved = samplesRemoved
         self.seriesCreated = seriesCreated
         self.quantitiesStored = quantitiesStored
+        self.deletedObjectsPurged = deletedObjectsPurged
     }
 }
 
 extension HKHealthStore {
     /// Folds a saved workout's samples into quantity series, as HealthKit condenses old workouts.
     ///
-    /// For each condensable type (cumulative types such as distances, energy and steps, and heart rate), the
-    /// workout's own samples (associated with it alone and without metadata) are folded, per source and device and
+    /// For every quantity type (distances, energy, steps, heart rate, power, cadence, speed, …), the workout's own
+    /// samples (associated with it alone and without metadata) are folded, per source and device and
     /// per run of consecutive samples in that source's stream, into one series sample associated with the workout.
     /// Coalescing merges contiguous cumulative quantities of equal rate and equal heart-rate values whose held
-    /// spans touch (see ``SeriesCoalescer``). The originals are deleted and reported to anchored object queries as
-    /// deleted objects. Every statistic computed by the store (sums, averages, minimum, maximum, duration, and the
+    /// spans touch (see ``SeriesCoalescer``); arithmetic-mean types (power, cadence, speed) keep every reading as a
+    /// point. The originals are deleted and reported to anchored object queries as deleted objects, from one compact
+    /// record per series (their UUIDs, 16 bytes each) kept for ``HKHealthStore/deletedObjectRetention``. Every statistic computed by the store (sums, averages, minimum, maximum, duration, and the
     /// most recent heart rate) is the same before and after. Runs in one transaction: it happens entirely or not
     /// at all. Condensing a condensed workout changes nothing.
     ///
@@ -38,13 +43,14 @@ extension HKHealthStore {
     /// OpenHealthKit operation that does it on request).
     public func condenseWorkout(_ workout: HKWorkout) async throws -> CondenseReport {
         let database = try database()
+        let now = wallClock()
         let uuid = workout.uuid
         let report = try await Task.detached {
             try database.write { db -> CondenseReport in
                 guard let id = try database.workoutID(uuid: uuid, db) else {
                     throw HKError(.errorInvalidArgument, "The workout \(uuid) is not in the health store.")
                 }
-                let counts = try database.condenseWorkout(id: id, db)
+                let counts = try database.condenseWorkout(id: id, now: now, db)
                 return CondenseReport(workouts: 1, samplesRemoved: counts.samplesRemoved, seriesCreated: counts.seriesCreated,
                                       quantitiesStored: counts.quantitiesStored)
             }
@@ -53,26 +59,44 @@ extension HKHealthStore {
         return report
     }
 
-    /// Condenses every workout that ended before `date`, each in its own transaction. OpenHealthKit.
+    /// How long the store keeps deletion records for anchored object queries: 30 days after the deletion. HealthKit
+    /// documents that "deleted objects are temporary; the system may remove them from the HealthKit store at any
+    /// time to free up space" without a period; OpenHealthKit keeps them 30 days, so an app that syncs at least
+    /// monthly learns of every deletion. ``condenseWorkouts(olderThan:)`` purges older records (times from
+    /// ``wallClock``); ``purgeDeletedObjects(deletedBefore:)`` does it on request. OpenHealthKit.
+    public static let deletedObjectRetention: TimeInterval = 30 * 86_400
+
+    /// Removes the deletion records of objects deleted before `date` (and of deletions from before OpenHealthKit
+    /// kept their date); anchored queries no longer report them. Returns how many deleted objects were dropped.
+    /// OpenHealthKit.
+    ///
+    /// HealthKit: HKDeletedObject ("Deleted objects are temporary").
+    public func purgeDeletedObjects(deletedBefore date: Date) async throws -> Int {
+        let database = try database()
+        return try await Task.detached {
+            try database.write { db in try database.purgeDeletionRecords(before: date, db) }
+        }.value
+    }
+
+    /// Condenses every workout that ended before `date`, each in its own transaction, then purges deletion records
+    /// older than ``deletedObjectRetention``. OpenHealthKit.
     public func condenseWorkouts(olderThan date: Date) async throws -> CondenseReport {
         let database = try database()
+        let now = wallClock()
         let ids = try await Task.detached {
-            try database.read { db in
-                try Int64.fetchAll(db, sql: """
-                    SELECT w.sample_id FROM workouts w JOIN samples s ON s.id = w.sample_id WHERE s."end" < ? ORDER BY s.start
-                    """, arguments: [date.storeValue])
-            }
+            try database.read { db in try database.workoutIDs(endedBefore: date, db) }
         }.value
         var report = CondenseReport()
         for id in ids {
             let counts = try await Task.detached {
-                try database.write { db in try database.condenseWorkout(id: id, db) }
+                try database.write { db in try database.condenseWorkout(id: id, now: now, db) }
             }.value
             report.workouts += 1
             report.samplesRemoved += counts.samplesRemoved
             report.seriesCreated += counts.seriesCreated
             report.quantitiesStored += counts.quantitiesStored
         }
+        report.deletedObjectsPurged = try await purgeDeletedObjects(deletedBefore: now - Self.deletedObjectRetention)
         if report.samplesRemoved > 0 { notifyChange() }
         return report
     }

@@ -56,6 +56,7 @@ extension HKHealthStore {
     /// objects not in the store are ignored.
     public func delete(_ objects: [HKObject]) async throws {
         let database = try database()
+        let now = wallClock()
         let samples = UncheckedBox(objects.compactMap { $0 as? HKSample })
         let types = objects.map(typeOf)
         let client = clientIdentifier
@@ -67,14 +68,14 @@ extension HKHealthStore {
                 for sample in samples.value {
                     guard let typeID = try database.existingTypeID(sample.sampleType.identifier, db),
                           let id = try database.storedID(of: sample, typeID: typeID, db),
-                          let sourceID = try Int64.fetchOne(db, sql: "SELECT source_id FROM samples WHERE id = ?", arguments: [id])
+                          let sourceID = try database.sourceID(ofSample: id, db)
                     else { continue }
                     guard own.contains(sourceID) else {
                         throw HKError(.errorAuthorizationDenied, "Object \(sample.uuid) was saved by another program and cannot be deleted by \(client).")
                     }
                     ids.append(id)
                 }
-                _ = try database.deleteSamples(ids: ids, db)
+                _ = try database.deleteSamples(ids: ids, now: now, db)
             }
         }.value
         notifyChange()
@@ -99,6 +100,7 @@ extension HKHealthStore {
     /// Deletes every object of a type that matches a predicate and that this client saved; returns how many.
     public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
         let database = try database()
+        let now = wallClock()
         try database.write { db in try checkShareAuthorization(for: [objectType], db) }
         guard let sampleType = objectType as? HKSampleType else { return 0 }
         let descriptor = HKQueryDescriptor(sampleType: sampleType, predicate: predicate)
@@ -111,11 +113,8 @@ extension HKHealthStore {
                 }
                 let own = try database.ownSourceIDs(client: client, db)
                 guard !own.isEmpty else { return 0 }
-                let ids = try Int64.fetchAll(db, sql: """
-                    SELECT s.id FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
-                    WHERE \(condition.sql) AND s.source_id IN (\(own.map(String.init).joined(separator: ",")))
-                    """, arguments: StatementArguments(condition.arguments))
-                return try database.deleteSamples(ids: ids, db)
+                let ids = try database.sampleIDs(matching: condition, sources: own, db)
+                return try database.deleteSamples(ids: ids, now: now, db)
             }
         }.value
         notifyChange()

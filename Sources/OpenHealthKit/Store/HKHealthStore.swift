@@ -57,6 +57,10 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
         var policy: HKAuthorizationPolicy = .grantAll
         weak var activeSession: HKWorkoutSession?
         var runningQueries: [ObjectIdentifier: HKQuery] = [:]
+        /// Watches the store file for other connections' commits while a long-running query runs (StoreChangeWatcher).
+        var watcher: Task<Void, Never>?
+        /// The types background delivery was enabled for (HKHealthStore+BackgroundDelivery).
+        var backgroundDelivery: [String: HKUpdateFrequency] = [:]
     }
     let state = Mutex(State())
 

@@ -22,11 +22,9 @@ final class LiveJournal: Sendable {
                        configuration: HKWorkoutConfiguration, device: HKDevice?, now: Date) throws -> LiveJournal {
         let configurationJSON = try String(decoding: JSONEncoder().encode(ConfigurationRecord(configuration)), as: UTF8.self)
         let deviceJSON = try device.map { try String(decoding: JSONEncoder().encode($0.fields), as: UTF8.self) }
-        let id = try database.write { db -> Int64 in
-            try db.execute(sql: """
-                INSERT INTO live_builders (uuid, client, has_session, configuration, device, created) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [builderUUID, client, hasSession, configurationJSON, deviceJSON, now.storeValue])
-            return db.lastInsertedRowID
+        let id = try database.write { db in
+            try database.insertJournal(uuid: builderUUID, client: client, hasSession: hasSession,
+                                       configuration: configurationJSON, device: deviceJSON, created: now.storeValue, db)
         }
         return LiveJournal(database: database, builderID: id)
     }
@@ -63,7 +61,7 @@ final class LiveJournal: Sendable {
         let database = database
         let builderID = builderID
         try database.write { db in
-            let insert = try db.cachedStatement(sql: "INSERT INTO live_journal (builder_id, seq, kind, payload) VALUES (?, ?, ?, ?)")
+            let insert = try database.journalRowInsert(db)
             if !batch.samples.isEmpty {
                 // Ids looked up once per type and device in the batch, not once per sample.
                 var typeIDs: [UInt16: Int64] = [:]
@@ -80,58 +78,21 @@ final class LiveJournal: Sendable {
                     deviceIDs[code] = id
                     return id
                 })
-                try insert.execute(arguments: [builderID, batch.samplesSequence, JournalKind.samples.rawValue, Data(encoded)])
+                try insert.add(builderID: builderID, sequence: batch.samplesSequence, kind: .samples, payload: encoded)
             }
             if !batch.beats.isEmpty {
-                try insert.execute(arguments: [builderID, batch.beatsSequence, JournalKind.heartbeats.rawValue,
-                                               Data(HeartbeatBatchCodec.encode(batch.beats))])
+                try insert.add(builderID: builderID, sequence: batch.beatsSequence, kind: .heartbeats,
+                               payload: HeartbeatBatchCodec.encode(batch.beats))
             }
             if let entry = batch.entry {
-                try insert.execute(arguments: [builderID, entry.sequence, entry.kind.rawValue, Data(entry.payload)])
+                try insert.add(builderID: builderID, sequence: entry.sequence, kind: entry.kind, payload: entry.payload)
             }
         }
     }
 
     /// Deletes the journal: the builder finished (its samples are now in the store) or was discarded.
     func close(_ db: Database) throws {
-        try db.execute(sql: "DELETE FROM live_builders WHERE id = ?", arguments: [builderID])
-    }
-}
-
-extension StoreDatabase {
-    /// Moves a journal's samples into the samples table (associated with `workoutID` when given), in the caller's
-    /// transaction. Returns how many samples were moved.
-    /// With `onlyAppAdded`, only the samples the app added are kept (a discarded workout).
-    func moveJournalSamples(builderID: Int64, extra: [CollectedSample], workoutID: Int64?, source: HKSourceRevision,
-                            onlyAppAdded: Bool = false, _ db: Database) throws -> Int {
-        let sourceRowID = try sourceID(source, db)
-        var insert = try SampleBulkInsert(db)
-        var moved = 0
-        // One batch in memory at a time: a long workout's journal is larger than it is worth holding at once.
-        let nextBatch = try db.cachedStatement(sql: "SELECT seq, payload FROM live_journal WHERE builder_id = ? AND kind = \(JournalKind.samples.rawValue) AND seq > ? ORDER BY seq LIMIT 1")
-        var after: Int64 = 0
-        while let row = try Row.fetchOne(nextBatch, arguments: [builderID, after]) {
-            after = row[0]
-            let batch = [UInt8](row[1] as Data)
-            let records: [SampleBatchCodec.Record]
-            do { records = try SampleBatchCodec.decode(batch) } catch {
-                throw HKError(.errorDatabaseInaccessible, "A journaled sample batch is damaged: \(error).")
-            }
-            for r in records where !onlyAppAdded || r.appAdded {
-                try insert.add(SampleRow(uuid: r.uuid, typeID: r.typeID, start: r.start, end: r.end, value: r.value, unit: r.unitString,
-                                     sourceID: sourceRowID, deviceID: r.deviceID, metadata: r.metadataJSON, workoutID: workoutID))
-                moved += 1
-            }
-        }
-        for sample in extra where !onlyAppAdded || sample.appAdded {
-            let typeRowID = try typeID(sample.type.identifier, db)
-            let deviceRowID = try sample.device.map { try deviceID($0, db) }
-            try insert.add(SampleRow(uuid: sample.uuid, typeID: typeRowID, start: sample.start, end: sample.end, value: sample.value,
-                                 unit: sample.unitString, sourceID: sourceRowID, deviceID: deviceRowID, metadata: sample.metadataJSON,
-                                 workoutID: workoutID))
-        }
-        try insert.finish()
-        return moved + extra.filter { !onlyAppAdded || $0.appAdded }.count
+        try database.deleteJournal(builderID: builderID, db)
     }
 }
 
@@ -160,28 +121,5 @@ enum HeartbeatBatchCodec {
         }
         try reader.expectEnd("the heartbeat batch")
         return beats
-    }
-}
-
-extension StoreDatabase {
-    /// Calls `body` with each of a journal's heartbeat batches, in order, one batch in memory at a time.
-    func forEachJournalHeartbeatBatch(builderID: Int64, _ db: Database,
-                                      _ body: ([HeartbeatCollector.Beat]) throws -> Void) throws {
-        let next = try db.cachedStatement(sql: "SELECT seq, payload FROM live_journal WHERE builder_id = ? AND kind = \(JournalKind.heartbeats.rawValue) AND seq > ? ORDER BY seq LIMIT 1")
-        var after: Int64 = 0
-        while let row = try Row.fetchOne(next, arguments: [builderID, after]) {
-            after = row[0]
-            let beats: [HeartbeatCollector.Beat]
-            do { beats = try HeartbeatBatchCodec.decode([UInt8](row[1] as Data)) } catch {
-                throw HKError(.errorDatabaseInaccessible, "A journaled heartbeat batch is damaged: \(error).")
-            }
-            try body(beats)
-        }
-    }
-
-    /// Whether a journal holds heartbeats.
-    func hasJournalHeartbeats(builderID: Int64, _ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM live_journal WHERE builder_id = ? AND kind = \(JournalKind.heartbeats.rawValue))",
-                          arguments: [builderID]) ?? false
     }
 }

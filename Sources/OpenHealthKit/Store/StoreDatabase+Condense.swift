@@ -14,7 +14,7 @@ extension StoreDatabase {
     /// series per run of consecutive samples of a type, source and device; deletes the originals, recording them as
     /// deleted objects. A sample of the same source that cannot be folded (metadata, another workout, another
     /// device, a series) ends a run, so every source's stream keeps its order and its held values.
-    func condenseWorkout(id workoutID: Int64, _ db: Database) throws -> CondenseCounts {
+    func condenseWorkout(id workoutID: Int64, now: Date, _ db: Database) throws -> CondenseCounts {
         struct Candidate {
             var id: Int64
             var device: Int64?
@@ -51,7 +51,7 @@ extension StoreDatabase {
                 try insertSeries(SeriesRecord(type: type, quantities: quantities, start: quantities[0].start,
                                               end: quantities.map(\.end).max()!, deviceID: run[0].device,
                                               sourceID: key[1], workoutID: workoutID), db)
-                counts.samplesRemoved += try deleteFolded(ids: run.map(\.id), db)
+                counts.samplesRemoved += try deleteFolded(ids: run.map(\.id), typeID: key[0], sourceID: key[1], now: now, db)
                 counts.seriesCreated += 1
                 counts.quantitiesStored += quantities.count
             }
@@ -71,25 +71,43 @@ extension StoreDatabase {
 
     private func cursor(_ rows: RowCursor) throws -> Row? { try rows.next() }
 
-    /// Deletes folded samples, recording each in `deleted_objects` under consecutive fresh anchors taken from the
-    /// samples' id sequence (as `deleteSamples(ids:)` does, two statements per sample instead of six).
-    private func deleteFolded(ids: [Int64], _ db: Database) throws -> Int {
-        var anchor = try currentAnchor(db)
-        let record = try db.cachedStatement(sql: """
-            INSERT INTO deleted_objects (anchor, uuid, type_id, source_id, metadata)
-            SELECT ?, uuid, type_id, source_id, metadata FROM samples WHERE id = ?
-            """)
+    /// Deletes folded samples, recording them as one compact deletion record (`deleted_ranges`) under one fresh
+    /// anchor taken from the samples' id sequence: their UUIDs packed 16 bytes each, instead of one
+    /// `deleted_objects` row per sample (about 43 bytes each with its index).
+    private func deleteFolded(ids: [Int64], typeID: Int64, sourceID: Int64, now: Date, _ db: Database) throws -> Int {
+        let select = try db.cachedStatement(sql: "SELECT uuid FROM samples WHERE id = ?")
         let delete = try db.cachedStatement(sql: "DELETE FROM samples WHERE id = ?")
+        var uuids = Data(capacity: ids.count * 16)
+        var count = 0
         for id in ids {
-            anchor += 1
-            try record.execute(arguments: [anchor, id])
+            guard let uuid = try Data.fetchOne(select, arguments: [id]), uuid.count == 16 else { continue }
+            uuids.append(uuid)
             try delete.execute(arguments: [id])
+            count += 1
         }
-        if try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_sequence WHERE name = 'samples'") == 0 {
-            try db.execute(sql: "INSERT INTO sqlite_sequence (name, seq) VALUES ('samples', ?)", arguments: [anchor])
-        } else {
-            try db.execute(sql: "UPDATE sqlite_sequence SET seq = ? WHERE name = 'samples'", arguments: [anchor])
-        }
-        return ids.count
+        guard count > 0 else { return 0 }
+        try db.execute(sql: """
+            INSERT INTO deleted_ranges (anchor, type_id, source_id, count, uuids, deleted) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [try nextAnchor(db), typeID, sourceID, count, uuids, now.storeValue])
+        return count
+    }
+}
+
+extension StoreDatabase {
+    /// The ids of the workouts that ended before a date, oldest first.
+    func workoutIDs(endedBefore date: Date, _ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: """
+            SELECT w.sample_id FROM workouts w JOIN samples s ON s.id = w.sample_id WHERE s."end" < ? ORDER BY s.start
+            """, arguments: [date.storeValue])
+    }
+
+    /// Removes deletion records made before `cutoff` (and those of unknown age, from before deletion dates were
+    /// kept). Returns how many deleted objects anchored queries no longer report.
+    func purgeDeletionRecords(before cutoff: Date, _ db: Database) throws -> Int {
+        let ranged = try Int.fetchOne(db, sql: "SELECT coalesce(sum(count), 0) FROM deleted_ranges WHERE deleted < ?",
+                                      arguments: [cutoff.storeValue]) ?? 0
+        try db.execute(sql: "DELETE FROM deleted_ranges WHERE deleted < ?", arguments: [cutoff.storeValue])
+        try db.execute(sql: "DELETE FROM deleted_objects WHERE deleted IS NULL OR deleted < ?", arguments: [cutoff.storeValue])
+        return ranged + db.changesCount
     }
 }

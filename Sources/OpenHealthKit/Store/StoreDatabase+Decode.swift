@@ -4,12 +4,17 @@ import GRDB
 extension StoreDatabase {
     /// Turns rows of `SELECT s.id, s.uuid, s.type_id, s.start, s."end", s.value, s.unit, s.source_id, s.device_id,
     /// s.metadata, w.activity_type, w.duration` into samples; workouts get their events, activities and statistics.
-    func decodeSamples(_ db: Database, sql: String, arguments: StatementArguments) throws -> [HKSample] {
-        try decodeRows(db, sql: sql, arguments: arguments).map(\.sample)
+    ///
+    /// Read denial reaches into workouts: a workout another client saved shows statistics and zone groups (its own
+    /// and its activities') only for the types `access` may read, as if the others had no data. A client's own
+    /// workouts show everything (HealthKit's rule: a client always reads its own objects).
+    func decodeSamples(_ db: Database, sql: String, arguments: StatementArguments, access: ReadAccess) throws -> [HKSample] {
+        try decodeRows(db, sql: sql, arguments: arguments, access: access).map(\.sample)
     }
 
     /// The same, with each sample's row id (its anchor).
-    func decodeRows(_ db: Database, sql: String, arguments: StatementArguments) throws -> [(id: Int64, sample: HKSample)] {
+    func decodeRows(_ db: Database, sql: String, arguments: StatementArguments,
+                    access: ReadAccess) throws -> [(id: Int64, sample: HKSample)] {
         struct PendingWorkout {
             var index: Int
             var id: Int64
@@ -104,12 +109,20 @@ extension StoreDatabase {
                                              arguments: [id]) ?? 0
                 samples.append(HKHeartbeatSeriesSample(count: count, startDate: start, endDate: end, uuid: uuid, metadata: metadata,
                                                        device: device, sourceRevision: source, beats: nil))
+            } else if type.identifier == HKWorkoutRouteTypeIdentifier {
+                let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count FROM workout_routes WHERE sample_id = ?"),
+                                             arguments: [id]) ?? 0
+                samples.append(HKWorkoutRoute(count: count, startDate: start, endDate: end, uuid: uuid, metadata: metadata,
+                                              device: device, sourceRevision: source, locations: nil))
             } else {
                 throw HKError(.errorDatabaseInaccessible, "Samples of type \(type.identifier) cannot be read by this version.")
             }
         }
         if !workouts.isEmpty {
-            let details = try workoutDetails(ids: workouts.map(\.id), db)
+            let restricted = access.readableTypes == nil ? [] : Set(workouts.filter {
+                $0.source.source.bundleIdentifier != access.clientIdentifier
+            }.map(\.id))
+            let details = try workoutDetails(ids: workouts.map(\.id), restricted: restricted, access: access, db)
             for pending in workouts {
                 let detail = details[pending.id] ?? WorkoutDetails()
                 samples[pending.index] = HKWorkout(activityType: pending.activityType, startDate: pending.start,
@@ -130,7 +143,12 @@ extension StoreDatabase {
     }
 
     /// Events, activities and statistics of the given workouts, loaded in a few statements.
-    private func workoutDetails(ids: [Int64], _ db: Database) throws -> [Int64: WorkoutDetails] {
+    /// `restricted`: the workouts whose statistics and zones are limited to the types `access` may read.
+    private func workoutDetails(ids: [Int64], restricted: Set<Int64>, access: ReadAccess,
+                                _ db: Database) throws -> [Int64: WorkoutDetails] {
+        func hidden(_ type: HKQuantityType, in workout: Int64) -> Bool {
+            restricted.contains(workout) && !access.canRead(type.identifier)
+        }
         var details: [Int64: WorkoutDetails] = [:]
         for chunkStart in stride(from: 0, to: ids.count, by: 500) {
             let chunk = ids[chunkStart ..< min(ids.count, chunkStart + 500)]
@@ -153,24 +171,31 @@ extension StoreDatabase {
                        most_recent_end, duration FROM workout_statistics WHERE workout_id IN (\(list))
                 """) {
                 let statistics = try decodeStatistics(row, db)
+                guard !hidden(statistics.quantityType, in: row[0]) else { continue }
                 details[row[0], default: WorkoutDetails()].statistics[statistics.quantityType] = statistics
             }
-            let zones = try zoneGroups(workoutIDs: list, db)
-            for (workoutID, groups) in zones.workouts { details[workoutID, default: WorkoutDetails()].zoneGroups = groups }
+            var zones = try zoneGroups(workoutIDs: list, db)
+            for (workoutID, groups) in zones.workouts {
+                details[workoutID, default: WorkoutDetails()].zoneGroups = groups.filter { !hidden($0.key, in: workoutID) }
+            }
             var activityStatistics: [Int64: [HKQuantityType: HKStatistics]] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT st.activity_id, st.type_id, st.start, st."end", st.sum, st.average, st.minimum, st.maximum,
-                       st.most_recent, st.most_recent_start, st.most_recent_end, st.duration
+                       st.most_recent, st.most_recent_start, st.most_recent_end, st.duration, a.workout_id
                 FROM activity_statistics st JOIN workout_activities a ON a.id = st.activity_id
                 WHERE a.workout_id IN (\(list))
                 """) {
                 let statistics = try decodeStatistics(row, db)
+                guard !hidden(statistics.quantityType, in: row[12]) else { continue }
                 activityStatistics[row[0], default: [:]][statistics.quantityType] = statistics
             }
             for row in try Row.fetchAll(db, sql: """
                 SELECT workout_id, id, uuid, activity_type, location_type, swimming_location_type, lap_length_meters,
                        start, "end", metadata FROM workout_activities WHERE workout_id IN (\(list)) ORDER BY start
                 """) {
+                if restricted.contains(row[0]), let groups = zones.activities[row[1]] {
+                    zones.activities[row[1]] = groups.filter { access.canRead($0.key.identifier) }
+                }
                 let configuration = HKWorkoutConfiguration()
                 guard let activityType = HKWorkoutActivityType(rawValue: UInt(row[3] as Int64)),
                       let location = HKWorkoutSessionLocationType(rawValue: row[4]),

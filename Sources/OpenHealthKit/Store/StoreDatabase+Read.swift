@@ -70,7 +70,7 @@ extension StoreDatabase {
                               "Workout-activity predicates must be wrapped in HKQuery.predicateForWorkouts(activityPredicate:).")
             }
         case .uuids, .associatedWithWorkout, .sampleDates, .workoutActivityType, .workoutDuration, .workoutStatistic,
-             .workoutsWithActivity:
+             .workoutsWithActivity, .filter:
             if inActivities {
                 throw HKError(.errorInvalidArgument,
                               "Only workout-activity predicates may be used inside predicateForWorkouts(activityPredicate:).")
@@ -127,6 +127,8 @@ extension StoreDatabase {
                 EXISTS (SELECT 1 FROM activity_statistics st JOIN types t ON t.id = st.type_id
                         WHERE st.activity_id = a.id AND t.identifier = ? AND \(statisticColumn(statistic)) \(op.sql) ?)
                 """, [identifier, value])
+        case .filter(let filter):
+            return try filter.sql()
         case .constant, .and, .or, .not, .foreign:
             preconditionFailure("handled above")
         }
@@ -187,7 +189,7 @@ extension StoreDatabase {
             sql += " LIMIT ?"
             condition.arguments.append(limit)
         }
-        var samples = try decodeSamples(db, sql: sql, arguments: StatementArguments(condition.arguments))
+        var samples = try decodeSamples(db, sql: sql, arguments: StatementArguments(condition.arguments), access: access)
         if order == nil {
             samples.sort { a, b in
                 for sort in sorts {
@@ -212,7 +214,7 @@ extension StoreDatabase {
             sql += " LIMIT ?"
             condition.arguments.append(limit)
         }
-        return try decodeRows(db, sql: sql, arguments: StatementArguments(condition.arguments))
+        return try decodeRows(db, sql: sql, arguments: StatementArguments(condition.arguments), access: access)
     }
 
     /// Deleted objects of the descriptors' types after an anchor: (anchor, object).
@@ -223,14 +225,39 @@ extension StoreDatabase {
             if let id = try existingTypeID(descriptor.sampleType.identifier, db) { typeIDs.append(id) }
         }
         guard !typeIDs.isEmpty else { return [] }
+        let types = typeIDs.map(String.init).joined(separator: ",")
         let rows = try Row.fetchAll(db, sql: """
             SELECT anchor, uuid, metadata FROM deleted_objects
-            WHERE anchor > ? AND type_id IN (\(typeIDs.map(String.init).joined(separator: ",")))
+            WHERE anchor > ? AND type_id IN (\(types))
             ORDER BY anchor
             """, arguments: [afterAnchor])
-        return try rows.map { row in
-            (row[0], HKDeletedObject(uuid: row[1], metadata: try MetadataCoding.decode(row[2])))
+        var deleted = try rows.map { row in
+            (row[0] as Int64, HKDeletedObject(uuid: row[1], metadata: try MetadataCoding.decode(row[2])))
         }
+        // Condensed ranges: every original's UUID, all at the range's anchor.
+        let ranges = try Row.fetchAll(db, sql: """
+            SELECT anchor, uuids FROM deleted_ranges WHERE anchor > ? AND type_id IN (\(types)) ORDER BY anchor
+            """, arguments: [afterAnchor])
+        for range in ranges {
+            let anchor: Int64 = range[0]
+            let uuids: Data = range[1]
+            guard uuids.count % 16 == 0 else {
+                throw HKError(.errorDatabaseInaccessible, "The health store is damaged: deletion record \(anchor) is not a list of UUIDs.")
+            }
+            for offset in stride(from: uuids.startIndex, to: uuids.endIndex, by: 16) {
+                deleted.append((anchor, HKDeletedObject(uuid: Self.uuid(uuids[offset ..< offset + 16]),
+                                                        metadata: nil)))
+            }
+        }
+        if !ranges.isEmpty { deleted.sort { $0.0 < $1.0 } }
+        return deleted
+    }
+
+    /// A UUID from its 16 bytes (the caller checked the length).
+    static func uuid(_ bytes: Data) -> UUID {
+        var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &raw) { $0.copyBytes(from: bytes.prefix(16)) }
+        return UUID(uuid: raw)
     }
 
     /// The newest anchor in the store: the last value of the samples' id sequence.

@@ -51,3 +51,13 @@ extension StoreDatabase {
         return id
     }
 }
+
+extension StoreDatabase {
+    /// The encoded beats of a stored heartbeat series (HeartbeatSeriesCodec), or nil when it is not in the store.
+    func heartbeatBeats(uuid: UUID, _ db: Database) throws -> Data? {
+        try Data.fetchOne(db, sql: """
+            SELECT hb.beats FROM heartbeat_series hb JOIN samples s ON s.id = hb.sample_id
+            WHERE s.uuid = ? AND s.type_id = (SELECT id FROM types WHERE identifier = ?)
+            """, arguments: [uuid, HKDataTypeIdentifierHeartbeatSeries])
+    }
+}

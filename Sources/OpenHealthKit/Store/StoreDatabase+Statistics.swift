@@ -91,12 +91,23 @@ extension StoreDatabase {
         return try QuantitySeriesCodec.decode(data)
     }
 
-    /// Statistics over one range, per source.
+    /// What a statistics read gives: the partials per source id, and the merged partial. For cumulative types read
+    /// from several sources the merged partial comes from the quantities merged by source priority
+    /// (``SourcePriorityMerge``); otherwise it combines every source's partial.
+    struct MergedPartials {
+        var bySource: [Int64: StatisticsPartial]
+        var merged: StatisticsPartial
+    }
+
+    /// Statistics over one range, per source and merged.
     func statisticsPartials(type: HKQuantityType, scope: StatisticsScope, access: ReadAccess,
-                            _ db: Database) throws -> [Int64: StatisticsPartial] {
-        var accumulator = StatisticsAccumulator(style: type.aggregationStyle, rangeStart: scope.rangeStart,
-                                                rangeEnd: scope.rangeEnd)
+                            _ db: Database) throws -> MergedPartials {
+        let style = type.aggregationStyle
+        var accumulator = StatisticsAccumulator(style: style, rangeStart: scope.rangeStart, rangeEnd: scope.rangeEnd)
+        var kept: [StatisticsRow] = []
+        let keep = try mayMergeSources(type, db)
         try scanStatisticsRows(type: type, predicate: scope.fetch, access: access, db) { row in
+            if keep { kept.append(row) }
             switch row {
             case let .quantity(start, end, value, source):
                 accumulator.add(start: start, end: end, value: value, source: source)
@@ -111,14 +122,26 @@ extension StoreDatabase {
                 }
             }
         }
-        return accumulator.partials()
+        let bySource = accumulator.partials()
+        guard let pieces = try priorityMerged(type: type, kept, db) else {
+            return MergedPartials(bySource: bySource, merged: Self.combined(bySource.values))
+        }
+        var merged = StatisticsAccumulator(style: style, rangeStart: scope.rangeStart, rangeEnd: scope.rangeEnd)
+        for piece in pieces {
+            merged.add(start: piece.quantity.start, end: piece.quantity.end, value: piece.quantity.value, source: piece.source)
+        }
+        return MergedPartials(bySource: bySource, merged: Self.combined(merged.partials().values))
     }
 
-    /// Statistics per interval of a tiling.
+    /// Statistics per interval of a tiling, per source and merged.
     func collectionPartials(type: HKQuantityType, predicate: NSPredicate?, tiling: DateTiling, access: ReadAccess,
-                            _ db: Database) throws -> [Int: [Int64: StatisticsPartial]] {
-        var engine = StatisticsCollectionEngine(style: type.aggregationStyle, tiling: tiling)
+                            _ db: Database) throws -> [Int: MergedPartials] {
+        let style = type.aggregationStyle
+        var engine = StatisticsCollectionEngine(style: style, tiling: tiling)
+        var kept: [StatisticsRow] = []
+        let keep = try mayMergeSources(type, db)
         try scanStatisticsRows(type: type, predicate: predicate, access: access, db) { row in
+            if keep { kept.append(row) }
             switch row {
             case let .quantity(start, end, value, source):
                 engine.add(start: start, end: end, value: value, source: source)
@@ -130,19 +153,69 @@ extension StoreDatabase {
                 }
             }
         }
-        return engine.finish()
+        let bySource = engine.finish()
+        var mergedByIndex: [Int: StatisticsPartial] = bySource.mapValues { Self.combined($0.values) }
+        if let pieces = try priorityMerged(type: type, kept, db) {
+            var mergedEngine = StatisticsCollectionEngine(style: style, tiling: tiling)
+            for piece in pieces {
+                mergedEngine.add(start: piece.quantity.start, end: piece.quantity.end, value: piece.quantity.value,
+                                 source: piece.source)
+            }
+            mergedByIndex = mergedEngine.finish().mapValues { Self.combined($0.values) }
+        }
+        var result: [Int: MergedPartials] = [:]
+        for (index, perSource) in bySource {
+            result[index] = MergedPartials(bySource: perSource, merged: mergedByIndex[index] ?? StatisticsPartial())
+        }
+        return result
     }
 
-    /// Per-source partials keyed by HealthKit source (revisions of one source combine), and all of them merged.
-    func statisticsValues(_ partials: [Int64: StatisticsPartial], style: HKQuantityAggregationStyle,
+    /// Whether rows must be kept for a merge by source priority: a cumulative type saved by more than one source.
+    /// Otherwise statistics stream without holding rows.
+    private func mayMergeSources(_ type: HKQuantityType, _ db: Database) throws -> Bool {
+        guard type.aggregationStyle == .cumulative, let typeID = try existingTypeID(type.identifier, db) else { return false }
+        return try sourcePriority(typeID: typeID, db).count > 1
+    }
+
+    private static func combined(_ partials: some Sequence<StatisticsPartial>) -> StatisticsPartial {
+        var total = StatisticsPartial()
+        for partial in partials { total.combine(partial) }
+        return total
+    }
+
+    /// The rows of a cumulative type merged by source priority, or nil when they come from one source (nothing to
+    /// merge). Series are expanded into their quantities.
+    private func priorityMerged(type: HKQuantityType, _ rows: [StatisticsRow],
+                                _ db: Database) throws -> [SourcePriorityMerge.Piece]? {
+        guard type.aggregationStyle == .cumulative, let typeID = try existingTypeID(type.identifier, db) else { return nil }
+        let ranks = try sourceRanks(typeID: typeID, db)
+        // A source id missing from type_sources (a damaged table) ranks after every known source.
+        func rank(_ source: Int64) -> Int { ranks[source] ?? ranks.count }
+        var levels: [Int: [SourcePriorityMerge.Piece]] = [:]
+        for row in rows {
+            switch row {
+            case let .quantity(start, end, value, source):
+                levels[rank(source), default: []].append(.init(source: source,
+                                                                quantity: SeriesQuantity(start: start, end: end, value: value)))
+            case let .series(id, _, _, source, _):
+                levels[rank(source), default: []].append(contentsOf: try seriesPoints(sampleID: id, db).map {
+                    SourcePriorityMerge.Piece(source: source, quantity: $0)
+                })
+            }
+        }
+        guard levels.count > 1 else { return nil }
+        return SourcePriorityMerge.merge(levels.sorted { $0.key < $1.key }.map(\.value))
+    }
+
+    /// Per-source partials keyed by HealthKit source (revisions of one source combine), and the merged values.
+    func statisticsValues(_ partials: MergedPartials, style: HKQuantityAggregationStyle,
                           _ db: Database) throws -> (merged: HKStatistics.Values?, bySource: [HKSource: HKStatistics.Values],
                                                      span: (start: Double, end: Double)) {
-        var merged = StatisticsPartial()
         var bySource: [HKSource: StatisticsPartial] = [:]
-        for (sourceID, partial) in partials {
-            merged.combine(partial)
+        for (sourceID, partial) in partials.bySource {
             bySource[try sourceRevision(id: sourceID, db).source, default: StatisticsPartial()].combine(partial)
         }
+        let merged = partials.merged
         return (merged.values(style: style), bySource.compactMapValues { $0.values(style: style) },
                 (merged.firstStart, merged.lastEnd))
     }

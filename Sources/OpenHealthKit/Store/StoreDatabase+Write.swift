@@ -47,6 +47,12 @@ extension StoreDatabase {
                 }
                 try db.execute(sql: "INSERT INTO heartbeat_series (sample_id, count, beats) VALUES (?, ?, ?)",
                                arguments: [id, beats.count, Data(HeartbeatSeriesCodec.encode(beats))])
+            } else if let route = sample as? HKWorkoutRoute {
+                guard let locations = route.locations else {
+                    throw HKError(.errorInvalidArgument, "A workout route can only be saved by the builder that made it.")
+                }
+                try db.execute(sql: "INSERT INTO workout_routes (sample_id, count, locations) VALUES (?, ?, ?)",
+                               arguments: [id, locations.count, Data(WorkoutRouteCodec.encode(locations))])
             }
         }
         return ids
@@ -103,6 +109,24 @@ extension StoreDatabase {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT sample_id FROM workouts WHERE uuid = ?"), arguments: [uuid])
     }
 
+    /// The row id of a stored sample of any type, or nil. UUIDs are not indexed (see the schema): this scans.
+    func sampleID(uuid: UUID, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM samples WHERE uuid = ?"), arguments: [uuid])
+    }
+
+    /// The source of a stored sample, or nil.
+    func sourceID(ofSample id: Int64, _ db: Database) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT source_id FROM samples WHERE id = ?"), arguments: [id])
+    }
+
+    /// The ids of the samples matching a compiled condition (over `s`, workouts joined as `w`) saved by these sources.
+    func sampleIDs(matching condition: SQLFragment, sources: [Int64], _ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(db, sql: """
+            SELECT s.id FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
+            WHERE \(condition.sql) AND s.source_id IN (\(sources.map(String.init).joined(separator: ",")))
+            """, arguments: StatementArguments(condition.arguments))
+    }
+
     /// The row ids of those samples that are already stored, by UUID: one query per type and batch, through the
     /// (type, start) index over the batch's time range.
     func storedIDs(of samples: [HKSample], _ db: Database) throws -> [UUID: Int64] {
@@ -153,15 +177,16 @@ extension StoreDatabase {
 
     /// Deletes the samples with these ids, recording each in `deleted_objects` under a fresh anchor.
     /// Returns how many were deleted.
-    func deleteSamples(ids: [Int64], _ db: Database) throws -> Int {
+    func deleteSamples(ids: [Int64], now: Date, _ db: Database) throws -> Int {
         guard !ids.isEmpty else { return 0 }
         let select = try db.cachedStatement(sql: "SELECT uuid, type_id, source_id, metadata FROM samples WHERE id = ?")
-        let record = try db.cachedStatement(sql: "INSERT INTO deleted_objects (anchor, uuid, type_id, source_id, metadata) VALUES (?, ?, ?, ?, ?)")
+        let record = try db.cachedStatement(sql: "INSERT INTO deleted_objects (anchor, uuid, type_id, source_id, metadata, deleted) VALUES (?, ?, ?, ?, ?, ?)")
         let delete = try db.cachedStatement(sql: "DELETE FROM samples WHERE id = ?")
         var count = 0
         for id in ids {
             guard let row = try Row.fetchOne(select, arguments: [id]) else { continue }
-            try record.execute(arguments: [try nextAnchor(db), row[0] as Data, row[1] as Int64, row[2] as Int64, row[3] as String?])
+            try record.execute(arguments: [try nextAnchor(db), row[0] as Data, row[1] as Int64, row[2] as Int64, row[3] as String?,
+                                           now.storeValue])
             try delete.execute(arguments: [id])
             count += 1
         }
@@ -169,7 +194,7 @@ extension StoreDatabase {
     }
 
     /// Takes the next value of the samples' id sequence, so deletions and insertions share one anchor order.
-    private func nextAnchor(_ db: Database) throws -> Int64 {
+    func nextAnchor(_ db: Database) throws -> Int64 {
         let current = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'samples'") ?? 0
         let maxID = try Int64.fetchOne(db, sql: "SELECT max(id) FROM samples") ?? 0
         let next = max(current, maxID) + 1

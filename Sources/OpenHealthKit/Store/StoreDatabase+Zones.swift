@@ -48,7 +48,7 @@ extension StoreDatabase {
     func workoutProfile(_ db: Database) throws -> WorkoutProfile {
         guard let row = try Row.fetchOne(db, sql: """
             SELECT date_of_birth, resting_heart_rate, maximum_heart_rate, functional_threshold_power, heart_rate_zones,
-                   cycling_power_zones FROM workout_profile WHERE id = 1
+                   cycling_power_zones, move_goal, exercise_goal, stand_goal FROM workout_profile WHERE id = 1
             """) else { return WorkoutProfile() }
         var profile = WorkoutProfile()
         profile.dateOfBirth = (row[0] as String?).flatMap(WorkoutProfile.parseDate)
@@ -57,17 +57,22 @@ extension StoreDatabase {
         profile.functionalThresholdPower = row[3]
         profile.heartRateZoneBoundaries = (row[4] as String?).flatMap(Self.decodeList)
         profile.cyclingPowerZoneBoundaries = (row[5] as String?).flatMap(Self.decodeList)
+        profile.moveGoal = row[6]
+        profile.exerciseGoal = row[7]
+        profile.standGoal = row[8]
         return profile
     }
 
     func setWorkoutProfile(_ profile: WorkoutProfile, _ db: Database) throws {
         try db.execute(sql: """
             INSERT OR REPLACE INTO workout_profile (id, date_of_birth, resting_heart_rate, maximum_heart_rate,
-                functional_threshold_power, heart_rate_zones, cycling_power_zones) VALUES (1, ?, ?, ?, ?, ?, ?)
+                functional_threshold_power, heart_rate_zones, cycling_power_zones, move_goal, exercise_goal, stand_goal)
+                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [profile.dateOfBirth.flatMap(WorkoutProfile.formatDate), profile.restingHeartRate,
                              profile.maximumHeartRate, profile.functionalThresholdPower,
                              profile.heartRateZoneBoundaries.map(Self.encodeList),
-                             profile.cyclingPowerZoneBoundaries.map(Self.encodeList)])
+                             profile.cyclingPowerZoneBoundaries.map(Self.encodeList), profile.moveGoal,
+                             profile.exerciseGoal, profile.standGoal])
     }
 
     /// The value (storage unit) of the latest sample of a type, by start date, whoever saved it.

@@ -1,8 +1,13 @@
 import Foundation
 import GRDB
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
-/// The SQL layer of a health store: every statement the store runs lives in this folder.
+/// The SQL layer of a health store: every statement the store runs lives in this folder, in this type and its
+/// extensions by subject (`+Read`, `+Write`, `+Statistics`, `+Series`, `+Condense`, `+Sources`, `+Sensors`,
+/// `+Authorization`, `+Zones`; the live journal's reads during recovery are still in `Session/`).
 ///
 /// It takes any GRDB `DatabaseWriter` (a `DatabasePool` in WAL mode for files, a `DatabaseQueue` in memory),
 /// migrates it on open, and keeps small caches of the ids of types, sources and devices.
@@ -32,6 +37,7 @@ final class StoreDatabase: Sendable {
         configuration.busyMode = .timeout(10)
         configuration.label = "OpenHealthKit"
         do {
+            try refuseNewerSchema(path: path)
             let pool = try DatabasePool(path: path, configuration: configuration)
             let database = StoreDatabase(writer: pool, path: path)
             try database.migrate()
@@ -42,6 +48,32 @@ final class StoreDatabase: Sendable {
             throw describe(error, path: path)
         } catch {
             throw HKError(.errorDatabaseInaccessible, "The health store \(path) cannot be opened: \(error).")
+        }
+    }
+
+    /// Throws, before anything opens the file for writing, when an existing store was written by a newer schema
+    /// than this version knows: opening a pool would already switch the file to WAL mode, and migrating would
+    /// misread it. The file is looked at through a read-only connection, so it is left exactly as it was. A file
+    /// that cannot be probed this way (empty, or in WAL mode without its shared-memory file) is checked again by
+    /// ``migrate()`` inside the first write transaction.
+    private static func refuseNewerSchema(path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_size > 0 else { return }
+        var readOnly = Configuration()
+        readOnly.readonly = true
+        let superseded: Bool
+        do {
+            let probe = try DatabaseQueue(path: path, configuration: readOnly)
+            superseded = try probe.read { db in
+                try db.tableExists("grdb_migrations") && StoreSchema.migrator.hasBeenSuperseded(db)
+            }
+            try probe.close()
+        } catch {
+            return
+        }
+        if superseded {
+            throw HKError(.errorDatabaseInaccessible,
+                          "The health store \(path) was written by a newer version of OpenHealthKit; it was left untouched.")
         }
     }
 

@@ -213,6 +213,79 @@ enum StoreSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v6: source priority, compact deletion records") { db in
+            try db.execute(sql: """
+                -- The sources that saved each type, with the anchor of their first sample of it: the default source
+                -- priority is the order in which sources first saved a type. Kept by a trigger on every insert.
+                CREATE TABLE type_sources (
+                    type_id INTEGER NOT NULL REFERENCES types(id),
+                    source_id INTEGER NOT NULL REFERENCES sources(id),
+                    first_anchor INTEGER NOT NULL,
+                    PRIMARY KEY (type_id, source_id)
+                ) WITHOUT ROWID;
+                INSERT INTO type_sources (type_id, source_id, first_anchor)
+                    SELECT type_id, source_id, min(id) FROM samples GROUP BY type_id, source_id;
+                CREATE TRIGGER samples_record_type_source AFTER INSERT ON samples BEGIN
+                    INSERT OR IGNORE INTO type_sources (type_id, source_id, first_anchor)
+                    VALUES (NEW.type_id, NEW.source_id, NEW.id);
+                END;
+                -- The person's source priority per type (HealthKit: the Health app's Data Sources), highest first
+                -- (position 0). Sources not listed follow, in the order in which they first saved the type.
+                CREATE TABLE source_priorities (
+                    type_id INTEGER NOT NULL REFERENCES types(id),
+                    bundle_identifier TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    PRIMARY KEY (type_id, bundle_identifier)
+                ) WITHOUT ROWID;
+                -- When each deleted object was deleted (seconds since 2001), for the retention of deletion records.
+                -- Records from before this column have NULL: their age is unknown, the next purge removes them.
+                ALTER TABLE deleted_objects ADD COLUMN deleted REAL;
+                -- Samples folded away by condensing: one record per condensed range (one series) instead of one
+                -- deleted_objects row per sample. uuids holds the originals' UUIDs, 16 bytes each, in the order
+                -- of their anchors; anchored queries report each of them as a deleted object at this anchor.
+                CREATE TABLE deleted_ranges (
+                    anchor INTEGER PRIMARY KEY,
+                    type_id INTEGER NOT NULL REFERENCES types(id),
+                    source_id INTEGER NOT NULL REFERENCES sources(id),
+                    count INTEGER NOT NULL,
+                    uuids BLOB NOT NULL,
+                    deleted REAL NOT NULL
+                );
+                """)
+        }
+        migrator.registerMigration("v7: activity goals") { db in
+            try db.execute(sql: """
+                -- The person's daily activity goals (HKActivitySummary): kcal, minutes, hours; NULL: the default.
+                ALTER TABLE workout_profile ADD COLUMN move_goal REAL;
+                ALTER TABLE workout_profile ADD COLUMN exercise_goal REAL;
+                ALTER TABLE workout_profile ADD COLUMN stand_goal REAL;
+                """)
+        }
+        migrator.registerMigration("v8: workout effort relationships") { db in
+            try db.execute(sql: """
+                -- Effort samples related to a workout or one of its activities (HKHealthStore.relateWorkoutEffortSample).
+                -- id is the relationship query's anchor; activity_uuid is NULL for the workout itself.
+                CREATE TABLE workout_effort (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    workout_id INTEGER NOT NULL REFERENCES workouts(sample_id) ON DELETE CASCADE,
+                    activity_uuid BLOB,
+                    sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE
+                );
+                CREATE UNIQUE INDEX workout_effort_unique ON workout_effort(workout_id, IFNULL(activity_uuid, x''), sample_id);
+                """)
+        }
+        // Issue 17 (branch export): numbered after main's last, v8 (main merged in at the time of writing). Branch
+        // store-truth adds migrations too; the lead reconciles the numbers when merging.
+        migrator.registerMigration("v9: workout routes") { db in
+            try db.execute(sql: """
+                -- The locations of workout route samples (WorkoutRouteCodec).
+                CREATE TABLE workout_routes (
+                    sample_id INTEGER PRIMARY KEY REFERENCES samples(id) ON DELETE CASCADE,
+                    count INTEGER NOT NULL,
+                    locations BLOB NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// so they work as dictionary keys (`[HKQuantityType: HKStatistics]`).
 ///
 /// HealthKit: HKObjectType.
-open class HKObjectType: NSObject, NSCopying, @unchecked Sendable {
+open class HKObjectType: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     /// The type's identifier, e.g. `HKQuantityTypeIdentifierHeartRate`.
     public let identifier: String
     /// Types are dictionary keys on hot paths: hash once.
@@ -16,6 +16,17 @@ open class HKObjectType: NSObject, NSCopying, @unchecked Sendable {
         self.identifier = identifier
         self.identifierHash = identifier.hashValue
         super.init()
+    }
+
+    /// Archives the type by identifier (`NSSecureCoding`).
+    public func encode(with coder: NSCoder) { coder.encode(identifier as NSString, forKey: "identifier") }
+
+    public required convenience init?(coder: NSCoder) {
+        guard let identifier = SecureCoding.decodeString(coder, "identifier") else {
+            SecureCoding.fail(coder, "an HKObjectType")
+            return nil
+        }
+        self.init(identifier: identifier)
     }
 
     open override func isEqual(_ object: Any?) -> Bool {

@@ -37,6 +37,15 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
         self.init(entry: entry)
     }
 
+    public required convenience init?(coder: NSCoder) {
+        guard let identifier = SecureCoding.decodeString(coder, "identifier"),
+              let entry = QuantityTypeCatalog.entry(for: identifier) else {
+            SecureCoding.fail(coder, "an HKQuantityType")
+            return nil
+        }
+        self.init(entry: entry)
+    }
+
     init(entry: QuantityTypeCatalog.Entry) {
         self.entry = entry
         super.init(identifier: entry.identifier)

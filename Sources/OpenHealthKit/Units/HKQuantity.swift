@@ -10,7 +10,7 @@ import Foundation
 /// other's value (so 1 km equals 1000 m, and 100 degC equals 212 degF).
 ///
 /// HealthKit: HKQuantity.
-open class HKQuantity: NSObject, NSCopying, @unchecked Sendable {
+open class HKQuantity: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     /// The unit the quantity was created with (OpenHealthKit; HealthKit keeps it private).
     package let unit: HKUnit
     /// The number the quantity was created with, in ``unit`` (OpenHealthKit).
@@ -23,6 +23,12 @@ open class HKQuantity: NSObject, NSCopying, @unchecked Sendable {
         self.unit = unit
         self.value = value
         super.init()
+    }
+
+    /// Decodes an archived quantity (`NSSecureCoding`; see `Coding/SecureCoding.swift`).
+    public required convenience init?(coder: NSCoder) {
+        guard let (unit, value) = HKQuantity.decodeFields(coder) else { return nil }
+        self.init(unit: unit, doubleValue: value)
     }
 
     /// Whether the quantity can be expressed in `unit`.

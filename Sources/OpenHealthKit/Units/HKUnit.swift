@@ -29,7 +29,7 @@ import Foundation
 /// methods (`HKUnit.meter().unitDivided(by: .second())`).
 ///
 /// HealthKit: HKUnit.
-open class HKUnit: NSObject, NSCopying, @unchecked Sendable {
+open class HKUnit: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     let representation: UnitRepresentation
     /// Plain numbers used by conversions, kept separately so reading them never retains storage.
     let scale: UnitScale
@@ -49,6 +49,12 @@ open class HKUnit: NSObject, NSCopying, @unchecked Sendable {
     /// Parsed strings are cached, so creating the same unit again is a dictionary lookup.
     ///
     /// HealthKit: HKUnit.init(from:).
+    /// Decodes an archived unit (`NSSecureCoding`; see `Coding/SecureCoding.swift`).
+    public required convenience init?(coder: NSCoder) {
+        guard let unit = HKUnit.decodeUnit(coder) else { return nil }
+        self.init(representation: unit.representation)
+    }
+
     public required convenience init(from string: String) {
         var representation = UnitRepresentation.null
         do {

@@ -18,10 +18,27 @@ public struct WorkoutProfile: Sendable, Equatable, Codable {
     public var heartRateZoneBoundaries: [Double]?
     /// The person's own cycling-power zones: upper thresholds in W (2 to 8, ascending); source `.user`.
     public var cyclingPowerZoneBoundaries: [Double]?
+    /// The daily move goal in kcal of active energy (``HKActivitySummary``); nil: ``defaultMoveGoal``.
+    public var moveGoal: Double?
+    /// The daily exercise goal in minutes; nil: ``defaultExerciseGoal``.
+    public var exerciseGoal: Double?
+    /// The daily stand goal in hours; nil: ``defaultStandGoal``.
+    public var standGoal: Double?
+
+    /// 400 kcal: OpenHealthKit's choice (a watch asks the person at setup and publishes no default).
+    public static let defaultMoveGoal = 400.0
+    /// 30 minutes: Apple's default exercise goal.
+    public static let defaultExerciseGoal = 30.0
+    /// 12 hours: Apple's default stand goal.
+    public static let defaultStandGoal = 12.0
 
     public init(dateOfBirth: DateComponents? = nil, restingHeartRate: Double? = nil, maximumHeartRate: Double? = nil,
                 functionalThresholdPower: Double? = nil, heartRateZoneBoundaries: [Double]? = nil,
-                cyclingPowerZoneBoundaries: [Double]? = nil) {
+                cyclingPowerZoneBoundaries: [Double]? = nil, moveGoal: Double? = nil, exerciseGoal: Double? = nil,
+                standGoal: Double? = nil) {
+        self.moveGoal = moveGoal
+        self.exerciseGoal = exerciseGoal
+        self.standGoal = standGoal
         self.dateOfBirth = dateOfBirth
         self.restingHeartRate = restingHeartRate
         self.maximumHeartRate = maximumHeartRate
@@ -48,6 +65,15 @@ public struct WorkoutProfile: Sendable, Equatable, Codable {
         }
         if let ftp = functionalThresholdPower, !(ftp > 0 && ftp <= 2500) {
             throw HKError(.errorInvalidArgument, "A functional threshold power must be above 0 and at most 2500 W, not \(ftp).")
+        }
+        if let goal = moveGoal, !(goal > 0 && goal <= 10_000) {
+            throw HKError(.errorInvalidArgument, "A move goal must be above 0 and at most 10000 kcal, not \(goal).")
+        }
+        if let goal = exerciseGoal, !(goal >= 1 && goal <= 1440) {
+            throw HKError(.errorInvalidArgument, "An exercise goal must be between 1 and 1440 minutes, not \(goal).")
+        }
+        if let goal = standGoal, !(goal >= 1 && goal <= 24) {
+            throw HKError(.errorInvalidArgument, "A stand goal must be between 1 and 24 hours, not \(goal).")
         }
         if let zones = heartRateZoneBoundaries { try HKWorkoutZoneConfiguration.check(zones, of: HKQuantityType(.heartRate)) }
         if let zones = cyclingPowerZoneBoundaries { try HKWorkoutZoneConfiguration.check(zones, of: HKQuantityType(.cyclingPower)) }

@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Independent FIT implementations for the tests: Garmin's FIT SDK for Python (garmin-fit-sdk) and fitparse.
 
-    fit_oracle.py encode-activity OUT.fit [SECONDS] [--multisport]   a ride written by Garmin's encoder
+    fit_oracle.py encode-activity OUT.fit [SECONDS] [--multisport] [--route]
+                                                                     a ride written by Garmin's encoder (--route:
+                                                                     with positions, 47° + t × 0.0001° N,
+                                                                     8° + t × 0.0002° E, in semicircles)
     fit_oracle.py decode-garmin FILE.fit                             every message, as Garmin's decoder reads it
     fit_oracle.py decode-fitparse FILE.fit                           every message, as fitparse reads it
     fit_oracle.py bench-fitparse|bench-garmin FILE.fit               records decoded, seconds, peak RSS (for FITBenchmark)
@@ -17,7 +20,11 @@ import sys
 START = 1_100_000_000  # FIT time (s since 1989-12-31 UTC): 2024-11-08 11:33:20 UTC; the encoder takes it as stored
 
 
-def encode_activity(path, seconds, multisport):
+def semicircles(degrees):
+    return int(round(degrees * 2**31 / 180))
+
+
+def encode_activity(path, seconds, multisport, route=False):
     from garmin_fit_sdk import Encoder, Profile
     num = Profile["mesg_num"]
     encoder = Encoder()
@@ -44,7 +51,9 @@ def encode_activity(path, seconds, multisport):
             encoder.on_mesg(num["EVENT"], {"timestamp": START + t, "event": "timer", "event_type": "start"})
         speed = 8.0 + 2.0 * math.sin(t / 60.0)
         distance += speed
+        position = {"position_lat": semicircles(47 + t * 1e-4), "position_long": semicircles(8 + t * 2e-4)} if route else {}
         encoder.on_mesg(num["RECORD"], {
+            **position,
             "timestamp": START + t,
             "heart_rate": 120 + (t * 7) % 50,
             "power": 150 + (t * 13) % 200,
@@ -127,8 +136,8 @@ def fitparse_messages(path):
 def main():
     command = sys.argv[1]
     if command == "encode-activity":
-        seconds = int(sys.argv[3]) if len(sys.argv) > 3 else 600
-        encode_activity(sys.argv[2], seconds, "--multisport" in sys.argv)
+        seconds = int(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[3].isdigit() else 600
+        encode_activity(sys.argv[2], seconds, "--multisport" in sys.argv, "--route" in sys.argv)
     elif command == "decode-garmin":
         json.dump(garmin_messages(sys.argv[2]), sys.stdout)
     elif command == "decode-fitparse":

@@ -12,6 +12,12 @@ struct HeartRateZones: Sendable {
     /// Whether these are the store's zones, the ones the builder timed the workout in (`zoneGroup(for:)`).
     var fromStore = false
 
+    /// These zones as a configuration, to time a workout in with `HKHealthStore.zoneGroup(of:configuration:)`.
+    func configuration() throws -> HKWorkoutZoneConfiguration {
+        try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
+                                       zoneBoundaries: boundaries.map { HKQuantity(unit: .count().unitDivided(by: .minute()), doubleValue: $0) })
+    }
+
     static let reserveFractions = [0.6, 0.7, 0.8, 0.9]
 
     init(boundaries: [Double], label: String) {
@@ -45,11 +51,6 @@ struct HeartRateZones: Sendable {
     var indices: Range<Int> { 0 ..< count }
     func name(_ zone: Int) -> String { "Z\(zone + 1)" }
 
-    /// The zone of a heart rate: bounds are min-inclusive, max-exclusive.
-    func zone(for bpm: Double) -> Int {
-        boundaries.firstIndex(where: { bpm < $0 }) ?? boundaries.count
-    }
-
     func range(of zone: Int) -> String {
         let bounds = boundaries.map { Int($0.rounded()) }
         if zone == 0 { return "< \(bounds[0])" }
@@ -60,39 +61,4 @@ struct HeartRateZones: Sendable {
     /// A heart-rate scale that shows every zone.
     var low: Double { (boundaries.first ?? 100) - 25 }
     var high: Double { (boundaries.last ?? 180) + 20 }
-}
-
-/// Figures computed from a saved workout's samples for zones given on the command line (time in them per activity);
-/// normalized power comes from the library (`HKHealthStore.normalizedPower(for:)`).
-struct WorkoutAnalysis {
-    /// A value that holds from `start` (zero-length readings hold until the next, at most `hold` seconds).
-    struct Point {
-        var start: Date
-        var value: Double
-    }
-
-    /// How long a reading stands for at most: longer silences are dropouts, not time in a zone.
-    static let hold: TimeInterval = NormalizedPower.hold
-
-    /// Seconds in each zone within `interval`; each reading holds until the next, ≤ 5 s.
-    static func timeInZones(_ points: [Point], zones: HeartRateZones, within interval: DateInterval) -> [TimeInterval] {
-        var totals = [TimeInterval](repeating: 0, count: zones.count)
-        for (i, point) in points.enumerated() {
-            let next = i + 1 < points.count ? points[i + 1].start : point.start + hold
-            let end = min(next, point.start + hold)
-            let start = max(point.start, interval.start)
-            let clipped = min(end, interval.end).timeIntervalSince(start)
-            if clipped > 0 { totals[zones.zone(for: point.value)] += clipped }
-        }
-        return totals
-    }
-
-    /// The workout's samples of `identifier` in time order, in `unit`.
-    static func points(_ identifier: HKQuantityTypeIdentifier, unit: HKUnit, of workout: HKWorkout,
-                       store: HKHealthStore) async throws -> [Point] {
-        let samples = try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout))],
-            sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store)
-        return samples.map { Point(start: $0.startDate, value: $0.quantity.doubleValue(for: unit)) }
-    }
 }

@@ -30,26 +30,6 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: socket), "Ctrl-C removes the socket file")
     }
 
-    /// A live ride from a simulated power meter, ended after one second: the samples reach the store.
-    /// (This test takes one second of real time: the peripheral notifies at its real rate.)
-    @Test func recordARideFromASimulatedPowerMeter() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let socket = directory.appendingPathComponent("power.sock").path
-        let (peripheral, _) = try Self.startPeripheral(["--profile", "cycling-power", "--listen", socket])
-        defer { if peripheral.isRunning { peripheral.terminate() } }
-
-        let record = try Tool.run(["record", "--activity", "cycling", "--sensor", "unix:\(socket)", "--duration", "1",
-                                   "--store", directory.appendingPathComponent("store.sqlite").path])
-        #expect(record.status == 0, "\(record.stderr)")
-        #expect(record.stdout.hasPrefix("Recording a cycling workout from unix:\(socket); Ctrl-C ends and saves it.\n"))
-        #expect(record.stdout.contains("  activity   cycling"))
-        let power = try #require(record.stdout.split(separator: "\n").first { $0.contains("power ") })
-        #expect(power.contains("samples") && power.contains(" W"), "\(record.stdout)")
-        kill(peripheral.processIdentifier, SIGINT)
-        peripheral.waitUntilExit()
-    }
-
     @Test func recordingWithoutSensorsIsOneSentence() throws {
         let store = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID()).sqlite").path
         defer { try? FileManager.default.removeItem(atPath: store) }
@@ -62,7 +42,7 @@ import Testing
         let missing = try Tool.run(["peripheral", "--profile", "cycling-power", "--listen", "/tmp/unused.sock", "--fixture", "ride.json"])
         #expect(missing.status == 1)
         #expect(missing.stderr.hasPrefix("workout: ride.json") && missing.stderr.hasSuffix(".\n"))
-        let run = Self.fixtures.appendingPathComponent("run-45min.jsonl").path
+        let run = fixture("run-45min.jsonl")
         let wrongProfile = try Tool.run(["peripheral", "--profile", "cycling-power", "--listen", "/tmp/unused.sock", "--fixture", run])
         #expect(wrongProfile.status == 1)
         #expect(wrongProfile.stderr == "workout: \(run) holds no 0x2A63 notifications for this profile.\n")
@@ -75,7 +55,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let socket = directory.appendingPathComponent("strap.sock").path
         let (peripheral, _) = try Self.startPeripheral(["--profile", "heart-rate", "--listen", socket, "--fixture",
-                                                        Self.fixtures.appendingPathComponent("run-45min.jsonl").path])
+                                                        fixture("run-45min.jsonl")])
         defer { if peripheral.isRunning { peripheral.terminate() } }
         let record = try Tool.run(["record", "--activity", "running", "--sensor", "unix:\(socket)", "--duration", "1",
                                    "--store", directory.appendingPathComponent("store.sqlite").path])
@@ -104,9 +84,6 @@ import Testing
         // The first line is printed once the socket listens.
         return (peripheral, String(decoding: output.fileHandleForReading.availableData, as: UTF8.self))
     }
-
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("fixtures")
 
     @Test func pairingNothingIsOneSentence() throws {
         let result = try Tool.run(["pair", "unix:/nonexistent/strap.sock", "--store", "/tmp/unused-\(UUID()).sqlite"])

@@ -1,37 +1,6 @@
 import Foundation
 import Testing
 
-/// Runs the built `workout` tool in a child process, as a person would.
-struct Tool {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// The `workout` executable built beside the test bundle.
-    static var url: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("workout")
-    }
-
-    static func run(_ arguments: [String], executable: URL = url, environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
-    }
-}
-
 @Suite(.timeLimit(.minutes(1))) struct DecodeCommandTests {
     func decode(_ arguments: String...) throws -> Tool.Result { try Tool.run(["decode"] + arguments) }
 

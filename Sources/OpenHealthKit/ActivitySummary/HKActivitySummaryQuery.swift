@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+
+/// Reads activity summaries; with an ``updateHandler`` it keeps running and reports the summaries that change.
+///
+/// The results handler gets every matching day's summary, oldest first (see ``HKActivitySummary`` for how a day
+/// is computed). With an update handler, each change to the store recomputes the matching days and the handler
+/// gets the summaries that are new or different; the query runs until ``HKHealthStore/stop(_:)``.
+///
+/// HealthKit: HKActivitySummaryQuery.
+public final class HKActivitySummaryQuery: HKQuery, StoreObserving, @unchecked Sendable {
+    public typealias Handler = @Sendable (HKActivitySummaryQuery, [HKActivitySummary]?, (any Error)?) -> Void
+
+    private let resultsHandler: Handler
+    private struct Progress {
+        var updateHandler: Handler?
+        var known: [Date: HKActivitySummary] = [:]
+        var stopped = false
+    }
+    private let progress = Mutex(Progress())
+
+    /// Called with the new or changed summaries after each change to the store. Set it before executing the query.
+    public var updateHandler: Handler? {
+        get { progress.withLock { $0.updateHandler } }
+        set { progress.withLock { $0.updateHandler = newValue } }
+    }
+
+    public init(predicate: NSPredicate?, resultsHandler handler: @escaping Handler) {
+        self.resultsHandler = handler
+        super.init(objectType: HKObjectType.activitySummaryType(), predicate: predicate, descriptors: [])
+    }
+
+    override func run(in store: HKHealthStore) {
+        let predicate = UncheckedBox(self.predicate)
+        store.complete({ UncheckedBox(try store.activitySummaries(matching: predicate.value)) }, { [self] result in
+            let keepRunning = progress.withLock { state -> Bool in
+                if case .success(let summaries) = result {
+                    for summary in summaries.value { if let day = summary.dayStart { state.known[day] = summary } }
+                }
+                return state.updateHandler != nil && !state.stopped
+            }
+            if !keepRunning { store.finished(self) }
+            switch result {
+            case .success(let summaries): resultsHandler(self, summaries.value, nil)
+            case .failure(let error): resultsHandler(self, nil, error)
+            }
+        })
+    }
+
+    override func didStop() {
+        progress.withLock { $0.stopped = true }
+    }
+
+    func storeDidChange(_ store: HKHealthStore) {
+        guard progress.withLock({ !$0.stopped && $0.updateHandler != nil }) else { return }
+        let predicate = UncheckedBox(self.predicate)
+        store.complete({ UncheckedBox(try store.activitySummaries(matching: predicate.value)) }, { [self] result in
+            let (handler, changed) = progress.withLock { state -> (Handler?, [HKActivitySummary]) in
+                guard !state.stopped, case .success(let summaries) = result else { return (state.stopped ? nil : state.updateHandler, []) }
+                var changed: [HKActivitySummary] = []
+                for summary in summaries.value {
+                    guard let day = summary.dayStart else { continue }
+                    if state.known[day] != summary {
+                        changed.append(summary)
+                        state.known[day] = summary
+                    }
+                }
+                return (state.updateHandler, changed)
+            }
+            guard let handler else { return }
+            switch result {
+            case .success: if !changed.isEmpty { handler(self, changed, nil) }
+            case .failure(let error): handler(self, nil, error)
+            }
+        })
+    }
+}
+
+/// Reads activity summaries with `async`/`await`. HealthKit: HKActivitySummaryQueryDescriptor.
+public struct HKActivitySummaryQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
+    /// The predicate the summaries match; nil for every day.
+    public var predicate: NSPredicate?
+
+    public init(predicate: NSPredicate?) {
+        self.predicate = predicate
+    }
+
+    /// The matching summaries, oldest first. HealthKit: HKActivitySummaryQueryDescriptor.result(for:).
+    public func result(for healthStore: HKHealthStore) async throws -> [HKActivitySummary] {
+        let predicate = UncheckedBox(self.predicate)
+        return try await Task.detached { UncheckedBox(try healthStore.activitySummaries(matching: predicate.value)) }.value.value
+    }
+
+    /// Every matching summary, then the summaries that change, until the consuming task is cancelled.
+    /// HealthKit: HKActivitySummaryQueryDescriptor.results(for:).
+    public func results(for healthStore: HKHealthStore) -> Results {
+        let (stream, continuation) = AsyncThrowingStream<[HKActivitySummary], any Error>.makeStream()
+        let query = HKActivitySummaryQuery(predicate: predicate) { _, summaries, error in
+            if let summaries { continuation.yield(summaries) }
+            if let error { continuation.finish(throwing: error) }
+        }
+        query.updateHandler = { _, summaries, error in
+            if let summaries { continuation.yield(summaries) }
+            if let error { continuation.finish(throwing: error) }
+        }
+        let box = UncheckedBox(query)
+        continuation.onTermination = { _ in healthStore.stop(box.value) }
+        healthStore.execute(query)
+        return Results(stream: stream)
+    }
+
+    /// The summaries of a running query. HealthKit: HKActivitySummaryQueryDescriptor.Results.
+    public struct Results: AsyncSequence, Sendable {
+        public typealias Element = [HKActivitySummary]
+        let stream: AsyncThrowingStream<[HKActivitySummary], any Error>
+
+        public struct Iterator: AsyncIteratorProtocol {
+            var base: AsyncThrowingStream<[HKActivitySummary], any Error>.Iterator
+            public mutating func next() async throws -> [HKActivitySummary]? { try await base.next() }
+        }
+
+        public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
+    }
+}

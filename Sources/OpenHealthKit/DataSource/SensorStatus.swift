@@ -1,0 +1,154 @@
+import FitnessSensors
+import Foundation
+import Synchronization
+
+/// What a live data source knows about one of its sensors: its connection in words, battery, skin contact, and the
+/// dropouts it has had. Read it with ``HKLiveWorkoutDataSource/sensorStatuses``.
+///
+/// Built from the ``SensorEvent``s the sensor sends the data source, nothing else: `.connecting`, `.connected` and
+/// `.disconnected` events, battery readings, and the skin-contact bit of heart-rate readings. A dropout is a
+/// `.disconnected` event after the sensor had connected (a lost link, or 3 s without data); the time without data
+/// runs from it to the next `.connected`.
+///
+/// OpenHealthKit extension: HealthKit keeps paired sensors out of an app's sight (Settings shows them). An app on
+/// Linux has no Settings to look at, so the data source tells it.
+public struct HKSensorStatus: Sendable, Hashable {
+    /// The connection, as a person would say it.
+    public enum Connection: Sendable, Hashable {
+        /// Connecting for the first time; `attempt` counts from 1.
+        case connecting(attempt: Int)
+        case connected
+        /// Connected before, now without data since `since` (the link dropped, or the sensor went silent).
+        case lost(since: Date, reason: String?)
+        /// Lost at `since`, and trying to connect again: `attempt` counts from 1.
+        case reconnecting(since: Date, attempt: Int)
+    }
+
+    /// The sensor's identifier (`ble:…`, `unix:…`, `fixture:…`).
+    public var identifier: String
+    /// Its name for people.
+    public var name: String
+    /// What it measures.
+    public var capabilities: SensorCapabilities
+    public var connection: Connection
+    /// The last battery level it reported, in percent.
+    public var batteryPercent: Int?
+    /// For a strap that reports skin contact: whether its last reading had it. Nil for other sensors.
+    public var skinContact: Bool?
+    /// How many times it was lost after having connected.
+    public var dropouts: Int
+    /// Notifications it could not decode, counted and skipped.
+    public var malformedNotifications: Int
+    /// Why the last connection attempt or link failed, as the sensor said it (one sentence), if it did.
+    public var problem: String?
+    /// Time without data over its dropouts, the current one counted up to `now`.
+    public func timeWithoutData(at now: Date) -> TimeInterval {
+        switch connection {
+        case .lost(let since, _), .reconnecting(let since, _): return closedDropoutTime + max(0, now.timeIntervalSince(since))
+        default: return closedDropoutTime
+        }
+    }
+
+    /// Time without data in dropouts that have ended.
+    public var closedDropoutTime: TimeInterval
+}
+
+/// Keeps one sensor's ``HKSensorStatus`` as its events pass on their way to the builder.
+///
+/// A reading takes no lock: skin contact and battery are atomics, and only a change of them or a connection event
+/// (rare) takes the mutex.
+final class SensorStatusTracker: Sendable {
+    fileprivate struct State {
+        var connection: HKSensorStatus.Connection = .connecting(attempt: 0)
+        var problem: String?
+        var dropouts = 0
+        var closedDropoutTime: TimeInterval = 0
+    }
+
+    let sensor: any Sensor
+    private let state = Mutex(State())
+    /// 0 unknown, 1 contact, 2 no contact.
+    private let contact = Atomic<UInt8>(0)
+    /// -1 unknown, else percent.
+    private let battery = Atomic<Int>(-1)
+    /// Whether a reading arrived since the last connection event: a sensor that never reports its connection (a
+    /// scripted one, a fixture recorded without connection events) is connected once it delivers.
+    private let delivering = Atomic<Bool>(false)
+
+    init(sensor: any Sensor) {
+        self.sensor = sensor
+    }
+
+    func observe(_ event: SensorEvent) {
+        if case .reading = event.kind, !delivering.load(ordering: .relaxed) { delivering.store(true, ordering: .relaxed) }
+        switch event.kind {
+        case .reading(.heartRate(let reading)):
+            let value: UInt8
+            switch reading.contact {
+            case .detected: value = 1
+            case .notDetected: value = 2
+            default: return
+            }
+            if contact.load(ordering: .relaxed) != value { contact.store(value, ordering: .relaxed) }
+        case .reading(.battery(let reading)):
+            battery.store(reading.percent, ordering: .relaxed)
+        case .reading:
+            return
+        case .connection(let connection):
+            state.withLock {
+                // A sensor that delivered without saying it connected was connected.
+                if case .connecting = $0.connection, delivering.load(ordering: .relaxed) { $0.connection = .connected }
+                $0.apply(connection, at: event.timestamp)
+                delivering.store(false, ordering: .relaxed)
+            }
+        }
+    }
+
+    var status: HKSensorStatus {
+        let (connection, dropouts, closed, problem) = state.withLock { ($0.connection, $0.dropouts, $0.closedDropoutTime, $0.problem) }
+        let contact = contact.load(ordering: .relaxed)
+        let battery = battery.load(ordering: .relaxed)
+        var shown = connection
+        if case .connecting(let attempt) = connection {
+            shown = delivering.load(ordering: .relaxed) ? .connected : .connecting(attempt: max(attempt, 1))
+        }
+        return HKSensorStatus(
+            identifier: sensor.identifier, name: sensor.name, capabilities: sensor.capabilities, connection: shown,
+            batteryPercent: battery < 0 ? nil : battery, skinContact: contact == 0 ? nil : contact == 1,
+            dropouts: dropouts, malformedNotifications: sensor.malformedNotifications, problem: problem, closedDropoutTime: closed)
+    }
+}
+
+extension SensorStatusTracker.State {
+    fileprivate mutating func apply(_ change: SensorConnectionState, at date: Date) {
+        if case .disconnected(let reason?) = change { problem = reason }
+        switch (change, connection) {
+        case (.connecting, .connecting(let attempt)):
+            connection = .connecting(attempt: attempt + 1)
+        case (.connecting, .lost(let since, _)):
+            connection = .reconnecting(since: since, attempt: 1)
+        case (.connecting, .reconnecting(let since, let attempt)):
+            connection = .reconnecting(since: since, attempt: attempt + 1)
+        case (.connecting, .connected):
+            // A new link without a reported loss: count the loss now.
+            dropouts += 1
+            connection = .reconnecting(since: date, attempt: 1)
+        case (.connected, .lost(let since, _)), (.connected, .reconnecting(let since, _)):
+            closedDropoutTime += max(0, date.timeIntervalSince(since))
+            connection = .connected
+        case (.connected, _):
+            connection = .connected
+        case (.disconnected(let reason), .connected):
+            dropouts += 1
+            connection = .lost(since: date, reason: reason)
+        case (.disconnected, .reconnecting):
+            // That attempt failed; the next one counts on (the reason is kept as the problem).
+            break
+        case (.disconnected(let reason), .lost(let since, _)):
+            connection = .lost(since: since, reason: reason)
+        case (.disconnected, .connecting):
+            // Never connected yet: still connecting; the failure's reason is kept, it is not a dropout.
+            break
+        }
+    }
+}

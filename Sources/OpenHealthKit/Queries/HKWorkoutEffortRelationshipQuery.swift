@@ -1,0 +1,183 @@
+import Foundation
+
+/// Which related effort samples a relationship query returns. Raw values as HealthKit's.
+/// HealthKit: HKWorkoutEffortRelationshipQueryOptions.
+public enum HKWorkoutEffortRelationshipQueryOptions: Int, Sendable, Hashable {
+    /// Every related sample.
+    case `default` = 0
+    /// One sample per relationship: the person's own rating (`workoutEffortScore`) if there is one, else the
+    /// estimate, the most recently related first (OpenHealthKit's reading of "most relevant").
+    case mostRelevant = 1
+}
+
+/// A workout (or one of its activities) and the effort samples related to it. HealthKit: HKWorkoutEffortRelationship.
+public final class HKWorkoutEffortRelationship: NSObject, NSCopying, @unchecked Sendable {
+    public let workout: HKWorkout
+    public let activity: HKWorkoutActivity?
+    public let samples: [HKSample]?
+
+    init(workout: HKWorkout, activity: HKWorkoutActivity?, samples: [HKSample]?) {
+        self.workout = workout
+        self.activity = activity
+        self.samples = samples
+    }
+
+    public func copy(with zone: NSZone? = nil) -> Any { self }
+}
+
+extension HKHealthStore {
+    /// Relates an effort sample (`workoutEffortScore` or `estimatedWorkoutEffortScore`, already saved) to a saved
+    /// workout, or to one of its activities. Needs share authorization for the sample's type; relating twice changes
+    /// nothing. HealthKit: HKHealthStore.relateWorkoutEffortSample(_:with:activity:).
+    public func relateWorkoutEffortSample(_ sample: HKSample, with workout: HKWorkout, activity: HKWorkoutActivity?) async throws {
+        try await changeEffort(sample, workout, activity, relate: true)
+    }
+
+    public func relateWorkoutEffortSample(_ sample: HKSample, with workout: HKWorkout, activity: HKWorkoutActivity?,
+                                          completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let box = UncheckedBox((sample, workout, activity))
+        report({ try await self.relateWorkoutEffortSample(box.value.0, with: box.value.1, activity: box.value.2) }) { result in
+            let (success, error) = result.healthKitPair
+            completion(success, error)
+        }
+    }
+
+    /// Removes a relationship made by `relateWorkoutEffortSample`. HealthKit:
+    /// HKHealthStore.unrelateWorkoutEffortSample(_:from:activity:).
+    public func unrelateWorkoutEffortSample(_ sample: HKSample, from workout: HKWorkout, activity: HKWorkoutActivity?) async throws {
+        try await changeEffort(sample, workout, activity, relate: false)
+    }
+
+    public func unrelateWorkoutEffortSample(_ sample: HKSample, from workout: HKWorkout, activity: HKWorkoutActivity?,
+                                            completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let box = UncheckedBox((sample, workout, activity))
+        report({ try await self.unrelateWorkoutEffortSample(box.value.0, from: box.value.1, activity: box.value.2) }) { result in
+            let (success, error) = result.healthKitPair
+            completion(success, error)
+        }
+    }
+
+    private func changeEffort(_ sample: HKSample, _ workout: HKWorkout, _ activity: HKWorkoutActivity?, relate: Bool) async throws {
+        let effortTypes = [HKQuantityTypeIdentifier.workoutEffortScore.rawValue, HKQuantityTypeIdentifier.estimatedWorkoutEffortScore.rawValue]
+        guard effortTypes.contains(sample.sampleType.identifier) else {
+            throw HKError(.errorInvalidArgument, "Only workoutEffortScore and estimatedWorkoutEffortScore samples relate to a workout, not \(sample.sampleType.identifier).")
+        }
+        if let activity, !workout.workoutActivities.contains(where: { $0.uuid == activity.uuid }) {
+            throw HKError(.errorInvalidArgument, "The activity \(activity.uuid) is not one of the workout's activities.")
+        }
+        let database = try database()
+        let box = UncheckedBox((sample.uuid, sample.sampleType, workout.uuid, activity?.uuid))
+        try await Task.detached {
+            try database.write { db in
+                try self.checkShareAuthorization(for: [box.value.1], db)
+                guard let ids = try database.effortIDs(workout: box.value.2, sample: box.value.0, sampleType: box.value.1, db) else {
+                    throw HKError(.errorInvalidArgument, "The workout and the effort sample must both be saved in the store first.")
+                }
+                if relate {
+                    try database.relateEffort(workoutID: ids.workout, activity: box.value.3, sampleID: ids.sample, db)
+                } else {
+                    try database.unrelateEffort(workoutID: ids.workout, activity: box.value.3, sampleID: ids.sample, db)
+                }
+            }
+        }.value
+        notifyChange()
+    }
+
+    /// The relationships of the workouts matching `predicate`, added after `anchor`, and the newest anchor.
+    func effortRelationships(predicate: NSPredicate?, after anchor: Int64, options: HKWorkoutEffortRelationshipQueryOptions)
+        throws -> ([HKWorkoutEffortRelationship], Int64) {
+        let workouts = try fetchSamples([HKQueryDescriptor(sampleType: HKObjectType.workoutType(), predicate: predicate)], limit: 0, sorts: [])
+            .compactMap { $0 as? HKWorkout }
+        let database = try database()
+        let (rows, newest) = try database.read { db in
+            try database.effortRows(workoutIDs: try database.workoutIDs(workouts.map(\.uuid), db), after: anchor, db)
+        }
+        let sampleUUIDs = Set(rows.map(\.sample))
+        let effortTypes: [HKSampleType] = [HKQuantityType(.workoutEffortScore), HKQuantityType(.estimatedWorkoutEffortScore)]
+        let samples = try fetchSamples(effortTypes.map { HKQueryDescriptor(sampleType: $0, predicate: HKQuery.predicateForObjects(with: sampleUUIDs)) },
+                                       limit: 0, sorts: [])
+        let samplesByUUID = Dictionary(samples.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+        let workoutsByUUID = Dictionary(workouts.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
+        var order: [String] = []
+        var grouped: [String: (HKWorkout, HKWorkoutActivity?, [HKSample])] = [:]
+        for row in rows {
+            // Samples this client may not read are left out, as if there were none.
+            guard let workout = workoutsByUUID[row.workout], let sample = samplesByUUID[row.sample] else { continue }
+            let key = "\(row.workout)/\(row.activity?.uuidString ?? "")"
+            if grouped[key] == nil {
+                order.append(key)
+                grouped[key] = (workout, row.activity.flatMap { uuid in workout.workoutActivities.first { $0.uuid == uuid } }, [])
+            }
+            grouped[key]?.2.append(sample)
+        }
+        let relationships = order.compactMap { key -> HKWorkoutEffortRelationship? in
+            guard let (workout, activity, related) = grouped[key] else { return nil }
+            var samples = related
+            if options == .mostRelevant {
+                let own = related.last { $0.sampleType.identifier == HKQuantityTypeIdentifier.workoutEffortScore.rawValue }
+                samples = [own ?? related.last].compactMap { $0 }
+            }
+            return HKWorkoutEffortRelationship(workout: workout, activity: activity, samples: samples)
+        }
+        return (relationships, newest)
+    }
+}
+
+/// Reads the effort samples related to workouts (the predicate selects workouts) since an anchor.
+/// HealthKit: HKWorkoutEffortRelationshipQuery.
+public final class HKWorkoutEffortRelationshipQuery: HKQuery, @unchecked Sendable {
+    public typealias ResultsHandler = @Sendable (HKWorkoutEffortRelationshipQuery, [HKWorkoutEffortRelationship]?, HKQueryAnchor?,
+                                                 (any Error)?) -> Void
+    private let anchor: HKQueryAnchor?
+    private let options: HKWorkoutEffortRelationshipQueryOptions
+    private let resultsHandler: ResultsHandler
+
+    public init(predicate: NSPredicate?, anchor: HKQueryAnchor?, options: HKWorkoutEffortRelationshipQueryOptions,
+                resultsHandler: @escaping ResultsHandler) {
+        self.anchor = anchor
+        self.options = options
+        self.resultsHandler = resultsHandler
+        super.init(objectType: HKObjectType.workoutType(), predicate: predicate, descriptors: [])
+    }
+
+    override func run(in store: HKHealthStore) {
+        let request = UncheckedBox((predicate, anchor?.value ?? 0, options))
+        store.complete({
+            UncheckedBox(try store.effortRelationships(predicate: request.value.0, after: request.value.1, options: request.value.2))
+        }, { [self] result in
+            store.finished(self)
+            switch result {
+            case .success(let box): resultsHandler(self, box.value.0, HKQueryAnchor(value: box.value.1), nil)
+            case .failure(let error): resultsHandler(self, nil, nil, error)
+            }
+        })
+    }
+}
+
+/// Reads workout effort relationships with `async`/`await`. HealthKit: HKWorkoutEffortRelationshipQueryDescriptor.
+public struct HKWorkoutEffortRelationshipQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
+    /// The relationships added since the anchor, and the anchor to continue from.
+    public struct Result: @unchecked Sendable {
+        public let relationships: [HKWorkoutEffortRelationship]
+        public let newAnchor: HKQueryAnchor
+    }
+
+    /// Selects the workouts (`HKQuery`'s workout and object predicates).
+    public var predicate: NSPredicate?
+    public var anchor: HKQueryAnchor?
+    public var option: HKWorkoutEffortRelationshipQueryOptions
+
+    public init(predicate: NSPredicate?, anchor: HKQueryAnchor?, option: HKWorkoutEffortRelationshipQueryOptions) {
+        self.predicate = predicate
+        self.anchor = anchor
+        self.option = option
+    }
+
+    public func result(for healthStore: HKHealthStore) async throws -> Result {
+        let request = UncheckedBox((predicate, anchor?.value ?? 0, option))
+        let (relationships, newest) = try await Task.detached {
+            UncheckedBox(try healthStore.effortRelationships(predicate: request.value.0, after: request.value.1, options: request.value.2))
+        }.value.value
+        return Result(relationships: relationships, newAnchor: HKQueryAnchor(value: newest))
+    }
+}

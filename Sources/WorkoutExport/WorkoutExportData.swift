@@ -1,0 +1,144 @@
+import Foundation
+import OpenHealthKit
+
+/// Everything an export writes, read from the store through public HealthKit API (sample, series, heartbeat and
+/// route queries; the workout's statistics, events, activities and zone groups): the writers for FIT, TCX and GPX
+/// are pure functions of it.
+public struct WorkoutExportData: Sendable {
+    /// One instant of the workout at a whole second (FIT's time resolution): the last reading of each kind in
+    /// that second, cumulative distance in metres, and the route location there when the workout has a route.
+    public struct Record: Sendable, Hashable {
+        public var date: Date
+        public var heartRate: Double?
+        public var power: Double?
+        public var cadence: Double?
+        /// m/s.
+        public var speed: Double?
+        /// Metres since the start.
+        public var distance: Double?
+        public var latitude: Double?
+        public var longitude: Double?
+        /// Metres.
+        public var altitude: Double?
+
+        public init(date: Date) { self.date = date }
+        public var hasPosition: Bool { latitude != nil && longitude != nil }
+    }
+
+    /// The figures of a session (a leg of a multisport workout, or the whole workout) or of a lap.
+    public struct Summary: Sendable, Hashable {
+        public var activityType: HKWorkoutActivityType
+        public var locationType: HKWorkoutSessionLocationType
+        public var interval: DateInterval
+        /// Seconds the timer ran: the interval less its pauses.
+        public var timerTime: TimeInterval
+        public var distance: Double?
+        public var energy: Double?
+        public var averageHeartRate: Double?
+        public var maximumHeartRate: Double?
+        public var averageCadence: Double?
+        public var maximumCadence: Double?
+        public var averagePower: Double?
+        public var maximumPower: Double?
+        public var averageSpeed: Double?
+        public var maximumSpeed: Double?
+        public var normalizedPower: Double?
+        /// Seconds in each heart-rate zone, lowest first (the workout's stored zone group).
+        public var timeInHeartRateZones: [TimeInterval]?
+    }
+
+    public var uuid: UUID
+    public var activityType: HKWorkoutActivityType
+    public var locationType: HKWorkoutSessionLocationType
+    public var start: Date
+    public var end: Date
+    /// The devices that made the workout and its samples: the workout's own first, then each sensor once.
+    public var devices: [HKDevice]
+    public var records: [Record]
+    /// Beat-to-beat intervals in seconds, the first from the workout's start; NaN marks a gap before the next beat.
+    public var rrIntervals: [Double]
+    public var pauses: [DateInterval]
+    /// Laps as the workout's lap events give them; empty when it has none.
+    public var laps: [DateInterval]
+    /// One per leg of a multisport workout (transitions included), else one for the whole workout.
+    public var sessions: [Summary]
+    public var hasRoute: Bool { records.contains(where: \.hasPosition) }
+
+    public init(uuid: UUID, activityType: HKWorkoutActivityType, locationType: HKWorkoutSessionLocationType, start: Date,
+                end: Date, devices: [HKDevice] = [], records: [Record] = [], rrIntervals: [Double] = [],
+                pauses: [DateInterval] = [], laps: [DateInterval] = [], sessions: [Summary] = []) {
+        self.uuid = uuid
+        self.activityType = activityType
+        self.locationType = locationType
+        self.start = start
+        self.end = end
+        self.devices = devices
+        self.records = records
+        self.rrIntervals = rrIntervals
+        self.pauses = pauses
+        self.laps = laps
+        self.sessions = sessions
+    }
+
+    /// Seconds of `interval` outside the pauses.
+    public func timerTime(within interval: DateInterval) -> TimeInterval {
+        let paused = pauses.reduce(0.0) { total, pause in
+            total + max(0, min(pause.end, interval.end).timeIntervalSince(max(pause.start, interval.start)))
+        }
+        return max(0, interval.duration - paused)
+    }
+
+    /// The records within `interval`: half-open, so a record at a lap's end belongs to the next lap, except at the
+    /// workout's end, which the last lap holds.
+    public func records(within interval: DateInterval) -> ArraySlice<Record> {
+        let from = records.firstIndex { $0.date >= interval.start } ?? records.endIndex
+        let closed = interval.end >= end
+        let to = records[from...].firstIndex { closed ? $0.date > interval.end : $0.date >= interval.end } ?? records.endIndex
+        return records[from ..< to]
+    }
+
+    /// A summary of `interval` computed from the records (laps: HealthKit keeps no statistics per lap).
+    /// Averages are of the records' values; energy is not known per lap.
+    public func summary(of interval: DateInterval, activityType: HKWorkoutActivityType,
+                        locationType: HKWorkoutSessionLocationType) -> Summary {
+        let slice = records(within: interval)
+        func stats(_ key: KeyPath<Record, Double?>) -> (Double?, Double?) {
+            let values = slice.compactMap { $0[keyPath: key] }
+            guard !values.isEmpty else { return (nil, nil) }
+            return (values.reduce(0, +) / Double(values.count), values.max())
+        }
+        let hr = stats(\.heartRate), cadence = stats(\.cadence), power = stats(\.power), speed = stats(\.speed)
+        let distances = slice.compactMap(\.distance)
+        let before = records[..<slice.startIndex].last { $0.distance != nil }?.distance ?? 0
+        let powerReadings = slice.compactMap { record in record.power.map { (date: record.date, watts: $0) } }
+        return Summary(activityType: activityType, locationType: locationType, interval: interval,
+                       timerTime: timerTime(within: interval), distance: distances.last.map { $0 - before },
+                       energy: nil, averageHeartRate: hr.0, maximumHeartRate: hr.1, averageCadence: cadence.0,
+                       maximumCadence: cadence.1, averagePower: power.0, maximumPower: power.1, averageSpeed: speed.0,
+                       maximumSpeed: speed.1, normalizedPower: NormalizedPower.watts(powerReadings),
+                       timeInHeartRateZones: nil)
+    }
+
+    /// The sessions to write: ``sessions``, or one computed from the records over the whole workout.
+    public var sessionsOrWhole: [Summary] {
+        sessions.isEmpty ? [summary(of: DateInterval(start: start, end: end), activityType: activityType, locationType: locationType)]
+            : sessions
+    }
+
+    /// The laps to write, each with the index of its session: the lap events inside each session, or the session
+    /// itself when it has none.
+    public func lapSummaries(_ sessions: [Summary]) -> [(Summary, session: Int)] {
+        var laps: [(Summary, session: Int)] = []
+        for (index, session) in sessions.enumerated() {
+            let inside = self.laps.filter { $0.start >= session.interval.start && $0.start < session.interval.end }
+            if inside.isEmpty {
+                laps.append((session, index))
+            } else {
+                for lap in inside {
+                    laps.append((summary(of: lap, activityType: session.activityType, locationType: session.locationType), index))
+                }
+            }
+        }
+        return laps
+    }
+}

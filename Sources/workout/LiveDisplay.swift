@@ -1,0 +1,77 @@
+import Foundation
+import OpenHealthKit
+
+/// Shows a live workout while it runs, for `record` and `replay` alike: on a terminal the ``LiveView`` block
+/// redrawn in place; piped, plain lines — one a minute, and one per event (pause, resume, lap, zone change, a
+/// sensor lost or back).
+final class LiveDisplay: @unchecked Sendable {
+    let monitor: LiveMonitor
+    let terminal: Bool
+    /// The workout's clock: the store's `wallClock`.
+    let now: @Sendable () -> Date
+    /// Where the text goes (standard output; a buffer in tests).
+    var write: @Sendable (String) -> Void = { text in
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+    /// Ticks to skip drawing (instant replays draw only their last frame).
+    var quiet = false
+
+    private let lock = NSLock()
+    private var drawnLines = 0
+    private var printedMinute = 0
+
+    init(monitor: LiveMonitor, terminal: Bool, now: @escaping @Sendable () -> Date) {
+        self.monitor = monitor
+        self.terminal = terminal
+        self.now = now
+    }
+
+    /// Draws every `interval` of `clock` until cancelled.
+    func run(every interval: Duration = .milliseconds(250), clock: any Clock<Duration> = ContinuousClock()) async {
+        while !Task.isCancelled {
+            tick(at: now())
+            do { try await clock.sleep(for: interval) } catch { return }
+        }
+    }
+
+    /// One frame (terminal) or the lines due (piped), as of `date`.
+    func tick(at date: Date) {
+        lock.withLock {
+            guard !quiet else { return }
+            let events = monitor.takeEventLines(at: date)
+            let snapshot = monitor.snapshot(at: date)
+            if terminal {
+                draw(LiveView.lines(snapshot))
+            } else {
+                var text = events.map { $0 + "\n" }.joined()
+                let minute = Int(snapshot.elapsed / 60)
+                if minute > printedMinute {
+                    printedMinute = minute
+                    text += LiveView.minuteLine(snapshot) + "\n"
+                }
+                if !text.isEmpty { write(text) }
+            }
+        }
+    }
+
+    /// The last frame, at the workout's end (terminal only), then a line break so what follows starts clean.
+    func finish(at end: Date) {
+        lock.withLock {
+            quiet = false
+            if terminal {
+                draw(LiveView.lines(monitor.snapshot(at: end)))
+            } else {
+                let events = monitor.takeEventLines(at: end)
+                if !events.isEmpty { write(events.map { $0 + "\n" }.joined()) }
+            }
+        }
+    }
+
+    private func draw(_ lines: [String]) {
+        var output = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
+        for line in lines { output += "\r\u{1B}[2K" + line + "\n" }
+        output += "\u{1B}[J"
+        drawnLines = lines.count
+        write(output)
+    }
+}

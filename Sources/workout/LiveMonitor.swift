@@ -1,0 +1,156 @@
+import FitnessSensors
+import Foundation
+import OpenHealthKit
+
+/// The live view's eyes: an `HKLiveWorkoutBuilderDelegate` (as a HealthKit app's workout screen is) that keeps
+/// what the delegate calls tell it — the latest zone update, the power values for the 3 s average, the events —
+/// and reads the rest when asked from the builder (`statistics(for:)`, `elapsedTime(at:)`, `zoneGroup(for:)`,
+/// `workoutEvents`), the session (state, current activity) and the data source (`sensorStatuses`).
+///
+/// The 3 s power average takes each delivery's most recent power value; deliveries are coalesced at most 1 ms
+/// apart, so at a power meter's 1–4 Hz every reading is seen.
+final class LiveMonitor: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
+    /// A value older than this shows as "–".
+    static let freshness: TimeInterval = 3
+
+    let session: HKWorkoutSession
+    let builder: HKLiveWorkoutBuilder
+    let dataSource: HKLiveWorkoutDataSource
+    let start: Date
+    /// Upper thresholds of the heart-rate zones the builder times, in count/min.
+    var zoneBoundaries: [Double] = []
+
+    private let lock = NSLock()
+    private var power3s = TrailingAverage(window: 3)
+    private var lastPowerDate: Date?
+    private var zone: Int?
+    private var collected = false
+    private var pending: [(Date, String)] = []
+    private var seenEvents: Set<String> = []
+    private var lapsSeen = 0
+    private var lost: [String: Bool] = [:]
+
+    private static let bpm = HKUnit.count().unitDivided(by: .minute())
+    private static let heartRate = HKQuantityType(.heartRate)
+    private static let power = HKQuantityType(.cyclingPower)
+
+    init(session: HKWorkoutSession, builder: HKLiveWorkoutBuilder, dataSource: HKLiveWorkoutDataSource, start: Date) {
+        self.session = session
+        self.builder = builder
+        self.dataSource = dataSource
+        self.start = start
+    }
+
+    /// Reads the zones the builder times heart rate in (call once collection has begun).
+    func loadZones() async {
+        let configuration = try? await builder.zoneConfiguration(for: Self.heartRate)
+        let bounds = configuration?.zones.dropLast().compactMap { $0.maximum?.doubleValue(for: Self.bpm) } ?? []
+        lock.withLock { zoneBoundaries = bounds }
+    }
+
+    /// Whether the builder ever collected anything.
+    var collectedAnything: Bool { lock.withLock { collected } }
+
+    // MARK: The delegate
+
+    func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>) {
+        let statistics = collectedTypes.contains(Self.power) ? workoutBuilder.statistics(for: Self.power) : nil
+        lock.withLock {
+            collected = true
+            if let statistics, let value = statistics.mostRecentQuantity()?.doubleValue(for: .watt()),
+               let date = statistics.mostRecentQuantityDateInterval()?.start, date != lastPowerDate {
+                lastPowerDate = date
+                power3s.add(value, at: date)
+            }
+        }
+    }
+
+    func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {
+        // The builder keeps its events in date order, and a lap spans back to the previous one: new events are
+        // found by what they are, not by where they are in the list.
+        let events = workoutBuilder.workoutEvents
+        lock.withLock {
+            for event in events {
+                let key = "\(event.type.rawValue) \(event.dateInterval.start.timeIntervalSinceReferenceDate) \(event.dateInterval.end.timeIntervalSinceReferenceDate)"
+                guard seenEvents.insert(key).inserted else { continue }
+                switch event.type {
+                case .pause: pending.append((event.dateInterval.start, "paused"))
+                case .resume: pending.append((event.dateInterval.start, "resumed"))
+                case .lap:
+                    lapsSeen += 1
+                    pending.append((event.dateInterval.end, "lap \(lapsSeen)"))
+                default: continue
+                }
+            }
+        }
+    }
+
+    func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate) {
+        guard zoneUpdate.quantityType == Self.heartRate else { return }
+        let current = zoneUpdate.currentZoneDuration?.zone.index
+        let date = zoneUpdate.lastSampleProcessedDate ?? start
+        lock.withLock {
+            zone = current
+            pending.append((date, "zone \(current.map { "Z\($0 + 1)" } ?? "–")"))
+        }
+    }
+
+    // MARK: Reading
+
+    /// Everything the view shows, as of `now` (the store's wall clock).
+    func snapshot(at now: Date) -> LiveSnapshot {
+        func fresh(_ type: HKQuantityType, _ unit: HKUnit) -> Double? {
+            guard let statistics = builder.statistics(for: type),
+                  let date = statistics.mostRecentQuantityDateInterval()?.start,
+                  now.timeIntervalSince(date) <= Self.freshness else { return nil }
+            return statistics.mostRecentQuantity()?.doubleValue(for: unit)
+        }
+        let types = dataSource.typesToCollect
+        let laps = builder.workoutEvents.filter { $0.type == .lap }
+        let moving = builder.elapsedTime(at: now)
+        let lapStart = laps.last.map { builder.elapsedTime(at: $0.dateInterval.end) } ?? 0
+        let zoneTimes = builder.zoneGroup(for: Self.heartRate)?.zoneDurations.map(\.duration)
+        let (boundaries, zone, power3s) = lock.withLock { (zoneBoundaries, self.zone, self.power3s.average(at: now)) }
+        return LiveSnapshot(
+            elapsed: max(0, now.timeIntervalSince(start)), moving: moving,
+            activity: session.currentActivity.workoutConfiguration.activityType.name,
+            paused: session.state == .paused,
+            heartRate: fresh(Self.heartRate, Self.bpm),
+            power: fresh(Self.power, .watt()), power3s: power3s,
+            cadence: fresh(HKQuantityType(.cyclingCadence), Self.bpm),
+            speed: fresh(HKQuantityType(.cyclingSpeed), HKUnit.meter().unitDivided(by: .second()))
+                ?? fresh(HKQuantityType(.runningSpeed), HKUnit.meter().unitDivided(by: .second())),
+            showsPower: types.contains(Self.power), showsCadence: types.contains(HKQuantityType(.cyclingCadence)),
+            showsSpeed: types.contains(HKQuantityType(.cyclingSpeed)) || types.contains(HKQuantityType(.runningSpeed)),
+            zone: zone, zoneBoundaries: boundaries,
+            zoneTimes: zoneTimes ?? Array(repeating: 0, count: boundaries.count + 1),
+            laps: laps.count, lapTime: max(0, moving - lapStart),
+            sensors: dataSource.sensorStatuses.map { LiveView.sensorLine($0, at: now) })
+    }
+
+    /// The events since the last call, as plain lines (`12:31  lap 3`): pauses, resumes, laps, zone changes, and
+    /// sensors lost or back (found by comparing their statuses with the last call's).
+    func takeEventLines(at now: Date) -> [String] {
+        let statuses = dataSource.sensorStatuses
+        return lock.withLock {
+            for status in statuses {
+                let isLost: Bool
+                var since = now
+                switch status.connection {
+                case .lost(let date, _), .reconnecting(let date, _):
+                    isLost = true
+                    since = date
+                case .connected: isLost = false
+                case .connecting: continue
+                }
+                // A loss is dated when it began; a return when it is seen.
+                if lost[status.identifier] ?? false != isLost {
+                    pending.append((since, "\(status.name) \(isLost ? "lost" : "back")"))
+                }
+                lost[status.identifier] = isLost
+            }
+            defer { pending.removeAll() }
+            return pending.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element).map { "\(Format.duration(max(0, $0.0.timeIntervalSince(start))))  \($0.1)" }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import FitnessSensors
+import Foundation
+import OpenHealthKit
+
+/// What the live view shows at one instant: every figure read from the public API a HealthKit app uses (the
+/// builder's statistics, `elapsedTime`, its zone updates and `zoneGroup(for:)`, its events; the data source's
+/// sensor statuses). ``LiveMonitor`` gathers it; ``LiveView`` only formats it.
+struct LiveSnapshot: Sendable, Equatable {
+    /// Wall-clock time since the session started.
+    var elapsed: TimeInterval
+    /// The builder's `elapsedTime`: time not paused.
+    var moving: TimeInterval
+    var activity: String
+    var paused: Bool
+    /// Values no older than 3 s; nil shows as "–".
+    var heartRate: Double?
+    var power: Double?
+    var power3s: Double?
+    var cadence: Double?
+    /// Metres per second.
+    var speed: Double?
+    /// Whether the workout collects these at all (the line is left out otherwise).
+    var showsPower: Bool
+    var showsCadence: Bool
+    var showsSpeed: Bool
+    /// The heart-rate zone in effect (the last zone update's current zone), 0-based.
+    var zone: Int?
+    /// Upper thresholds of the heart-rate zones, in count/min.
+    var zoneBoundaries: [Double]
+    /// Time in each heart-rate zone so far (the builder's running zone group).
+    var zoneTimes: [TimeInterval]
+    var laps: Int
+    /// Moving time since the last lap (or the start).
+    var lapTime: TimeInterval
+    var sensors: [SensorLine]
+
+    /// One sensor's state, already in words.
+    struct SensorLine: Sendable, Equatable {
+        var name: String
+        var state: String
+        var battery: Int?
+        var skinContact: Bool?
+    }
+}
+
+/// Formats a ``LiveSnapshot``: the block redrawn on a terminal and the plain lines printed when piped.
+///
+/// ```text
+/// cycling   moving 12:04   elapsed 12:31   lap 3  2:10
+/// heart rate 142 bpm   power 231 W (3 s 228 W)   cadence 88 rpm   speed 32.4 km/h
+/// zone Z3 [░░░░░░░░░░|░░░░░░░░░░|██████████|░░░░░░░░░░|░░░░░░░░░░]
+/// Z1 3:02  Z2 4:10  Z3 4:40  Z4 0:12  Z5 0:00
+/// Polar H10 8A1C2D3E   connected   battery 81 %   skin contact yes
+/// ASSIOMA42            lost 12 s
+/// ```
+enum LiveView {
+    static func lines(_ s: LiveSnapshot) -> [String] {
+        var lines: [String] = []
+        var head = "\(s.activity)\(s.paused ? " (paused)" : "")   moving \(Format.duration(s.moving))   elapsed \(Format.duration(s.elapsed))"
+        head += "   lap \(s.laps + 1)  \(Format.duration(s.lapTime))"
+        lines.append(head)
+        var values = ["heart rate \(s.heartRate.map { "\(Int($0.rounded())) bpm" } ?? "–")"]
+        if s.showsPower {
+            values.append("power \(watts(s.power)) (3 s \(watts(s.power3s)))")
+        }
+        if s.showsCadence { values.append("cadence \(s.cadence.map { "\(Int($0.rounded())) rpm" } ?? "–")") }
+        if s.showsSpeed { values.append("speed \(s.speed.map { String(format: "%.1f km/h", $0 * 3.6) } ?? "–")") }
+        lines.append(values.joined(separator: "   "))
+        let count = s.zoneBoundaries.count + 1
+        if let zone = s.zone {
+            let segments = (0 ..< count).map { String(repeating: $0 == zone ? "█" : "░", count: 6) }
+            lines.append("zone Z\(zone + 1) \(range(zone, s.zoneBoundaries)) bpm [\(segments.joined(separator: "|"))]")
+        } else {
+            lines.append("zone –")
+        }
+        lines.append(s.zoneTimes.enumerated().map { "Z\($0.offset + 1) \(Format.duration($0.element))" }.joined(separator: "  "))
+        let width = max(12, (s.sensors.map(\.name.count).max() ?? 0) + 2)
+        for sensor in s.sensors {
+            var line = pad(sensor.name, width) + sensor.state
+            if let battery = sensor.battery { line += "   battery \(battery) %" }
+            if let contact = sensor.skinContact { line += "   skin contact \(contact ? "yes" : "no")" }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    /// The plain line printed once a minute when the output is not a terminal.
+    static func minuteLine(_ s: LiveSnapshot) -> String {
+        var parts = ["\(Format.duration(s.elapsed))  \(s.activity)  moving \(Format.duration(s.moving))",
+                     "heart rate \(s.heartRate.map { "\(Int($0.rounded())) bpm" } ?? "–")"]
+        if s.showsPower { parts.append("power \(watts(s.power)) (3 s \(watts(s.power3s)))") }
+        if s.showsCadence { parts.append("cadence \(s.cadence.map { "\(Int($0.rounded())) rpm" } ?? "–")") }
+        parts.append("zone \(s.zone.map { "Z\($0 + 1)" } ?? "–")")
+        return parts.joined(separator: "  ")
+    }
+
+    /// A sensor's connection in words: `connecting`, `connected`, `lost 12 s`, `reconnecting (attempt 3)`.
+    static func state(_ status: HKSensorStatus, at now: Date) -> String {
+        switch status.connection {
+        case .connecting(let attempt):
+            let base = attempt > 1 ? "connecting (attempt \(attempt))" : "connecting"
+            return status.problem.map { "\(base): \($0)" } ?? base
+        case .connected: return "connected"
+        case .lost(let since, _): return "lost \(Int(max(0, now.timeIntervalSince(since)).rounded(.down))) s"
+        case .reconnecting(_, let attempt): return "reconnecting (attempt \(attempt))"
+        }
+    }
+
+    static func sensorLine(_ status: HKSensorStatus, at now: Date) -> LiveSnapshot.SensorLine {
+        LiveSnapshot.SensorLine(name: status.name, state: state(status, at: now), battery: status.batteryPercent,
+                                skinContact: status.capabilities.contains(.heartRate) ? status.skinContact : nil)
+    }
+
+    private static func watts(_ value: Double?) -> String { value.map { "\(Int($0.rounded())) W" } ?? "–" }
+
+    /// A zone's range in whole bpm: `< 137`, `137–147`, `≥ 169`.
+    static func range(_ zone: Int, _ boundaries: [Double]) -> String {
+        guard !boundaries.isEmpty else { return "" }
+        let bounds = boundaries.map { Int($0.rounded()) }
+        if zone == 0 { return "< \(bounds[0])" }
+        if zone >= bounds.count { return "≥ \(bounds[bounds.count - 1])" }
+        return "\(bounds[zone - 1])–\(bounds[zone] - 1)"
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import OpenHealthKit
+
+/// The summary `workout record` and `workout replay` print once the workout is saved. Every figure is read from
+/// the library: the saved workout's statistics, zone groups and events, statistics queries over its laps,
+/// `HKHealthStore.normalizedPower(of:during:)`, and the data source's sensor statuses.
+enum WorkoutSummary {
+    static let bpm = HKUnit.count().unitDivided(by: .minute())
+
+    /// - Parameter skipped: what the `skipped` line says; by default the sensors' malformed notifications.
+    static func lines(_ workout: HKWorkout, store: HKHealthStore, sensors: [HKSensorStatus],
+                      skipped: String? = nil) async throws -> [String] {
+        var lines = ["Saved workout \(workout.uuid.uuidString) (\(workout.workoutActivityType.name)) to \(store.databasePath ?? "the store")."]
+        func row(_ label: String, _ value: String) { lines.append("  " + pad(label, 16) + value) }
+        row("moving time", Format.duration(workout.duration))
+        row("elapsed time", Format.duration(workout.endDate.timeIntervalSince(workout.startDate)))
+        row("distance", Format.distance(workout))
+        let energy = workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(for: .kilocalorie())
+        row("energy", energy.map { "\(Int($0.rounded())) kcal" } ?? "–")
+        let heart = workout.statistics(for: HKQuantityType(.heartRate))
+        if let average = heart?.averageQuantity()?.doubleValue(for: bpm), let maximum = heart?.maximumQuantity()?.doubleValue(for: bpm) {
+            row("heart rate", "average \(whole(average)), max \(whole(maximum)) bpm")
+        } else {
+            row("heart rate", "–")
+        }
+        let power = workout.statistics(for: HKQuantityType(.cyclingPower))
+        if let average = power?.averageQuantity()?.doubleValue(for: .watt()), let maximum = power?.maximumQuantity()?.doubleValue(for: .watt()) {
+            let normalized = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt())
+            row("power", "average \(whole(average)), max \(whole(maximum)), normalized \(normalized.map(whole) ?? "–") W")
+        } else {
+            row("power", "–")
+        }
+        let cadence = workout.statistics(for: HKQuantityType(.cyclingCadence))?.averageQuantity()?.doubleValue(for: bpm)
+        row("cadence", cadence.map { "average \(whole($0)) rpm" } ?? "–")
+        lines += zoneLines(workout)
+        lines += try await lapLines(workout, store: store)
+        for (index, sensor) in sensors.enumerated() {
+            let without = sensor.timeWithoutData(at: workout.endDate)
+            row(index == 0 ? "sensors" : "", "\(sensor.name): \(sensor.dropouts) dropout\(sensor.dropouts == 1 ? "" : "s"), "
+                + "\(Format.duration(without)) without data")
+        }
+        let malformed = sensors.reduce(0) { $0 + $1.malformedNotifications }
+        row("skipped", skipped ?? "\(malformed) malformed notification\(malformed == 1 ? "" : "s")")
+        return lines.map { line in String(line.reversed().drop(while: { $0 == " " }).reversed()) }
+    }
+
+    /// Time in heart-rate zones: the workout's zone groups as saved, per activity (and for the whole workout when
+    /// there are several).
+    static func zoneLines(_ workout: HKWorkout) -> [String] {
+        let heartRate = HKQuantityType(.heartRate)
+        guard let whole = workout.zoneGroup(for: heartRate) else { return ["  " + pad("time in zones", 16) + "–"] }
+        let zones = whole.configuration.zones
+        let source = whole.configuration.source == .system ? "system" : whole.configuration.source == .user ? "your own" : "this workout's"
+        let bounds = zones.dropLast().compactMap { $0.maximum?.doubleValue(for: bpm) }
+        var lines = ["  " + pad("time in zones", 16) + "heart rate, \(source) zones: "
+                     + zones.indices.map { "Z\($0 + 1) \(LiveView.range($0, bounds))" }.joined(separator: ", ") + " bpm"]
+        lines.append("    " + pad("activity", 16) + zones.indices.map { pad("Z\($0 + 1)", 8) }.joined())
+        var rows: [(String, HKWorkoutZoneGroup?)] = workout.workoutActivities.map {
+            ($0.workoutConfiguration.activityType.name, $0.zoneGroup(for: heartRate))
+        }
+        if rows.count != 1 { rows.insert(("whole workout", whole), at: 0) }
+        for (name, group) in rows {
+            let times = group?.zoneDurations.map(\.duration) ?? Array(repeating: 0, count: zones.count)
+            lines.append("    " + pad(name, 16) + times.map { pad(Format.duration($0), 8) }.joined())
+        }
+        return lines
+    }
+
+    /// The laps (Apple's lap events) with their duration, average heart rate and average power; the time after
+    /// the last lap is a lap of its own.
+    static func lapLines(_ workout: HKWorkout, store: HKHealthStore) async throws -> [String] {
+        let laps = (workout.workoutEvents ?? []).filter { $0.type == .lap }.map(\.dateInterval)
+        guard !laps.isEmpty else { return ["  " + pad("laps", 16) + "none"] }
+        var spans = laps
+        if let last = laps.last, workout.endDate.timeIntervalSince(last.end) >= 1 {
+            spans.append(DateInterval(start: last.end, end: workout.endDate))
+        }
+        var lines = ["  " + pad("laps", 16) + pad("lap", 5) + pad("duration", 10) + pad("heart rate", 12) + "power"]
+        for (index, span) in spans.enumerated() {
+            let heart = try await average(.heartRate, bpm, workout: workout, span: span, store: store)
+            let power = try await average(.cyclingPower, .watt(), workout: workout, span: span, store: store)
+            lines.append("  " + pad("", 16) + pad("\(index + 1)", 5) + pad(Format.duration(span.duration), 10)
+                         + pad(heart.map { "\(whole($0)) bpm" } ?? "–", 12) + (power.map { "\(whole($0)) W" } ?? "–"))
+        }
+        return lines
+    }
+
+    private static func average(_ identifier: HKQuantityTypeIdentifier, _ unit: HKUnit, workout: HKWorkout,
+                                span: DateInterval, store: HKHealthStore) async throws -> Double? {
+        let predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [
+            HKQuery.predicateForObjects(from: workout),
+            HKQuery.predicateForSamples(withStart: span.start, end: span.end, options: []),
+        ])
+        let statistics = try await HKStatisticsQueryDescriptor(
+            predicate: .quantitySample(type: HKQuantityType(identifier), predicate: predicate), options: .discreteAverage
+        ).result(for: store)
+        return statistics?.averageQuantity()?.doubleValue(for: unit)
+    }
+
+    private static func whole(_ value: Double) -> String { "\(Int(value.rounded()))" }
+}

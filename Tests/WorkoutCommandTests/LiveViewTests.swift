@@ -1,0 +1,142 @@
+import FitnessSensors
+import Foundation
+@testable import OpenHealthKit
+import TestSupport
+import Testing
+@testable import workout
+
+/// The live view as exact output, on a virtual clock: a real session, builder and data source fed by scripted
+/// sensors, read only through the public API (``LiveMonitor``), formatted by ``LiveView``.
+@Suite(.timeLimit(.minutes(1))) struct LiveViewTests {
+    static let t0 = Date(timeIntervalSinceReferenceDate: 800_000_000)
+
+    final class WallClock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var current = LiveViewTests.t0
+        let monotonic = ManualClock()
+        var now: Date { lock.withLock { current } }
+        func set(_ offset: TimeInterval) { lock.withLock { current = LiveViewTests.t0 + offset } }
+    }
+
+    @Test func frameOnAVirtualClockAndZoneTimesEqualTheSavedOnes() async throws {
+        let clock = WallClock()
+        let store = HKHealthStore.inMemory(clientIdentifier: "view-tests",
+                                           clocks: LiveClocks(wall: { clock.now }, monotonic: clock.monotonic, deliverySpacing: .zero))
+        let types = HKLiveWorkoutDataSource.collectableTypes
+        try await store.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = .cycling
+        let session = try HKWorkoutSession(healthStore: store, configuration: configuration)
+        let builder = session.associatedWorkoutBuilder()
+        let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration)
+        let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
+        let trainer = ScriptedSensor(identifier: "test:trainer", name: "Trainer", capabilities: .powerMeter)
+        let pedals = ScriptedSensor(identifier: "test:pedals", name: "Pedals", capabilities: .powerMeter)
+        for sensor in [strap, trainer, pedals] { source.attach(sensor) }
+        builder.dataSource = source
+        let bpm = HKUnit(from: "count/min")
+        try await builder.setCustomZoneConfiguration(
+            try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
+                                           zoneBoundaries: [100, 120, 140, 160].map { HKQuantity(unit: bpm, doubleValue: $0) }),
+            for: HKQuantityType(.heartRate))
+        let monitor = LiveMonitor(session: session, builder: builder, dataSource: source, start: Self.t0)
+        builder.delegate = monitor
+        session.startActivity(with: Self.t0)
+        try await builder.beginCollection(at: Self.t0)
+        await monitor.loadZones()
+
+        _ = strap.send(.battery(BatteryReading(percent: 77)), at: Self.t0)
+        // 0–9 s: the strap at 125 bpm, the trainer at 200 + 10 × s W, the pedals at 210 W, each once a second.
+        for second in 0 ... 9 {
+            clock.set(Double(second))
+            let at = Self.t0 + Double(second)
+            _ = strap.send(.heartRate(HeartRateReading(bpm: 125, contact: .detected)), at: at)
+            _ = trainer.send(.power(PowerReading(watts: 200 + 10 * second)), at: at)
+            _ = pedals.send(.power(PowerReading(watts: 210)), at: at)
+            await builder.waitForDelegateCalls()
+            if second == 5 {
+                try await builder.addWorkoutEvents([HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: Self.t0, end: at), metadata: nil)])
+            }
+        }
+        clock.set(9.4)
+        await builder.waitForDelegateCalls()
+        // By hand: moving and elapsed 9.4 s (0:09); one lap at 5 s, so lap 2 for 4.4 s; power is the trainer's (listed
+        // first): 290 W now, 3 s average of its readings at 7, 8, 9 s = (270 + 280 + 290) / 3 = 280; 125 bpm is in
+        // [120, 140), the third zone, for all 9.4 s (each reading holds until the next, the last until now).
+        #expect(LiveView.lines(monitor.snapshot(at: clock.now)) == [
+            "cycling   moving 0:09   elapsed 0:09   lap 2  0:04",
+            "heart rate 125 bpm   power 290 W (3 s 280 W)   cadence –   speed –",
+            "zone Z3 120–139 bpm [░░░░░░|░░░░░░|██████|░░░░░░|░░░░░░]",
+            "Z1 0:00  Z2 0:00  Z3 0:09  Z4 0:00  Z5 0:00",
+            "Strap       connected   battery 77 %   skin contact yes",
+            "Trainer     connected",
+            "Pedals      connected",
+        ])
+
+        // 10 s: the trainer's link drops; the strap loses skin contact (no heart rate from then on); the pedals go on.
+        clock.set(10)
+        _ = trainer.send(.connection(.disconnected(reason: "The sensor closed the link."), at: Self.t0 + 10))
+        for second in 10 ... 15 {
+            clock.set(Double(second))
+            let at = Self.t0 + Double(second)
+            _ = strap.send(.heartRate(HeartRateReading(bpm: 125, contact: .notDetected)), at: at)
+            _ = pedals.send(.power(PowerReading(watts: 210)), at: at)
+            await builder.waitForDelegateCalls()
+        }
+        clock.set(15.5)
+        // By hand: the last heart rate is 9 s old (older than 3 s: "–"); the zone engine holds it 10 s, to 19 s, so
+        // Z3 is still in effect with 15.5 s. The trainer is lost since 10 s (5 s); power is the pedals' 210 W, the
+        // 3 s average over (12.5, 15.5]: the pedals at 13, 14, 15 s = 210.
+        #expect(LiveView.lines(monitor.snapshot(at: clock.now)) == [
+            "cycling   moving 0:16   elapsed 0:16   lap 2  0:11",
+            "heart rate –   power 210 W (3 s 210 W)   cadence –   speed –",
+            "zone Z3 120–139 bpm [░░░░░░|░░░░░░|██████|░░░░░░|░░░░░░]",
+            "Z1 0:00  Z2 0:00  Z3 0:16  Z4 0:00  Z5 0:00",
+            "Strap       connected   battery 77 %   skin contact no",
+            "Trainer     lost 5 s",
+            "Pedals      connected",
+        ])
+        #expect(monitor.takeEventLines(at: clock.now) == ["0:00  zone Z3", "0:05  lap 1", "0:10  Trainer lost"])
+
+        // Paused from 16 s to 17 s, then a lap at 18 s: the lap spans back to 5 s, so the builder lists it before
+        // the pause; the piped lines still show each event once, in time order.
+        clock.set(16)
+        session.pause()
+        clock.set(17)
+        session.resume()
+        clock.set(18)
+        try await builder.addWorkoutEvents([HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: Self.t0 + 5, end: Self.t0 + 18), metadata: nil)])
+        await builder.waitForDelegateCalls()
+        #expect(monitor.takeEventLines(at: clock.now).filter { !$0.contains("zone") } == ["0:16  paused", "0:17  resumed", "0:18  lap 2"])
+
+        clock.set(30)
+        session.end()
+        try await builder.endCollection(at: Self.t0 + 30)
+        await builder.waitForDelegateCalls()
+        let end = monitor.snapshot(at: Self.t0 + 30)
+        let workout = try #require(try await builder.finishWorkout())
+        let saved = try #require(workout.zoneGroup(for: HKQuantityType(.heartRate))).zoneDurations.map(\.duration)
+        // The view's last zone times are the saved workout's, to the second: 9 readings held to the next, the last
+        // held until the pause at 16 s (after a resume, zone time counts from the next sample, and none came):
+        // 9 + 7 = 16 s in Z3.
+        #expect(end.zoneTimes.map { Int($0.rounded()) } == saved.map { Int($0.rounded()) })
+        #expect(saved.map { Int($0.rounded()) } == [0, 0, 16, 0, 0])
+        let statuses = source.sensorStatuses
+        #expect(statuses.map(\.dropouts) == [0, 1, 0])
+        #expect(statuses[1].timeWithoutData(at: Self.t0 + 30) == 20)
+    }
+
+    /// A sensor's connection in words, as the status line shows it, from the events a BLE sensor sends.
+    @Test func sensorStatesInWords() {
+        let now = Self.t0 + 100
+        func status(_ connection: HKSensorStatus.Connection, problem: String? = nil) -> HKSensorStatus {
+            HKSensorStatus(identifier: "x", name: "X", capabilities: .heartRateStrap, connection: connection, batteryPercent: nil,
+                           skinContact: nil, dropouts: 0, malformedNotifications: 0, problem: problem, closedDropoutTime: 0)
+        }
+        #expect(LiveView.state(status(.connecting(attempt: 1)), at: now) == "connecting")
+        #expect(LiveView.state(status(.connecting(attempt: 3), problem: "Nothing answers."), at: now) == "connecting (attempt 3): Nothing answers.")
+        #expect(LiveView.state(status(.connected), at: now) == "connected")
+        #expect(LiveView.state(status(.lost(since: Self.t0 + 88, reason: nil)), at: now) == "lost 12 s")
+        #expect(LiveView.state(status(.reconnecting(since: Self.t0 + 88, attempt: 3)), at: now) == "reconnecting (attempt 3)")
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+
+/// Runs the independent FIT readers (Garmin's FIT SDK for Python and fitparse, in `.build/fit-venv`, made by
+/// `scripts/install-dependencies.sh`) through `Tests/FITFileTests/Oracle/fit_oracle.py`, and Python's XML parser.
+enum ExportOracle {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let python = root.appendingPathComponent(".build/fit-venv/bin/python").path
+    static let script = root.appendingPathComponent("Tests/FITFileTests/Oracle/fit_oracle.py").path
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    /// A decoded message: its global number and its fields by number, values as stored.
+    struct Message {
+        var number: Int
+        var fields: [Int: Any]
+        func number(_ field: Int) -> Double? { (fields[field] as? NSNumber)?.doubleValue }
+        func numbers(_ field: Int) -> [Double?] { (fields[field] as? [Any])?.map { ($0 as? NSNumber)?.doubleValue } ?? [] }
+        func string(_ field: Int) -> String? { fields[field] as? String }
+    }
+
+    /// Runs `python arguments…` (the script first unless `script` is false); fails loudly when the environment is
+    /// missing, never skips. Standard output is returned; a non-zero exit throws with standard error.
+    @discardableResult
+    static func run(_ arguments: [String], useScript: Bool = true, timeLimit: TimeInterval = 60) throws -> Data {
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw Failure(description: "\(python) is missing: run scripts/install-dependencies.sh, which creates the FIT test environment (garmin-fit-sdk, fitparse).")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = (useScript ? [script] : []) + arguments
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        let done = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in done.signal() }
+        try process.run()
+        nonisolated(unsafe) var data = Data()
+        nonisolated(unsafe) var errorData = Data()
+        let reader = Thread { data = output.fileHandleForReading.readDataToEndOfFile(); done.signal() }
+        let errorReader = Thread { errorData = errors.fileHandleForReading.readDataToEndOfFile(); done.signal() }
+        reader.start()
+        errorReader.start()
+        let deadline = DispatchTime.now() + timeLimit
+        for _ in 0 ..< 3 where done.wait(timeout: deadline) != .success {
+            process.terminate()
+            throw Failure(description: "python \(arguments.joined(separator: " ")) took more than \(Int(timeLimit)) s")
+        }
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "python \(arguments.prefix(2).joined(separator: " ")) failed: \(String(decoding: errorData, as: UTF8.self))")
+        }
+        return data
+    }
+
+    /// Every message of a FIT file as `decode-garmin` (Garmin's decoder; any decoding error fails) or
+    /// `decode-fitparse` (fitparse with its CRC check) reads it.
+    static func decode(_ command: String, path: String) throws -> [Message] {
+        let json = try JSONSerialization.jsonObject(with: run([command, path])) as? [[String: Any]] ?? []
+        return json.map { entry in
+            var fields: [Int: Any] = [:]
+            for (key, value) in entry["fields"] as? [String: Any] ?? [:] { if let number = Int(key) { fields[number] = value } }
+            return Message(number: (entry["num"] as? NSNumber)?.intValue ?? -1, fields: fields)
+        }
+    }
+}
