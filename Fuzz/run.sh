@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (swiftc -sanitize=fuzzer) for the ATT decoder, the HCI event decoder,
-# each GATT profile decoder and the FIT file decoder, and runs each for RUNS executions (default 1,000,000).
+# each GATT profile decoder, the FIT file decoder and the controller-information decoders (Local Supported
+# Commands, management replies), and runs each for RUNS executions (default 1,000,000).
 #
 #   Fuzz/run.sh                 build and run every target
 #   RUNS=10000000 Fuzz/run.sh   longer runs
@@ -38,13 +39,14 @@ fi
 
 profiles=(heart-rate-measurement cycling-power-measurement csc-measurement battery-level body-sensor-location
           sensor-location cycling-power-feature csc-feature device-information)
-all=(att hci-event fit "${profiles[@]}")
+all=(att hci-event controller-information fit "${profiles[@]}")
 targets=("${@:-${all[@]}}")
 
 for target in "${targets[@]}"; do
     case "$target" in
         att) sources=(Fuzz/ATTPDUFuzz.swift); flags=() ;;
         hci-event) sources=(Fuzz/HCIEventFuzz.swift); flags=() ;;
+        controller-information) sources=(Fuzz/ControllerInformationFuzz.swift); flags=() ;;
         fit) sources=(Fuzz/FITFuzz.swift); flags=() ;;
         *) sources=(Fuzz/ProfileFuzz.swift); flags=(-D "FUZZ_$(echo "$target" | tr 'a-z-' 'A-Z_')") ;;
     esac

@@ -12,6 +12,10 @@
 #include <bluetooth/hci.h>
 #include <bluetooth/hci_lib.h>
 #include <bluetooth/l2cap.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
 
 /// The L2CAP fixed channel that carries ATT on LE links (Core 5.3 Vol 3 Part A §2.1).
 static const uint16_t CBlueZ_ATT_CID = 4;
@@ -68,6 +72,69 @@ static inline int CBlueZ_adapter_address(int dev_id, uint8_t *out_address, uint3
 /// A non-blocking, close-on-exec eventfd (used to wake threads waiting in poll()).
 static inline int CBlueZ_eventfd(void) {
     return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+}
+
+/// Restricts an HCI socket to the events a command exchange needs: Command Complete (0x0E),
+/// Command Status (0x0F) and, when `le_meta` is non-zero, LE Meta (0x3E: advertising reports).
+static inline int CBlueZ_filter_command_events(int dd, int le_meta) {
+    struct hci_filter filter;
+    hci_filter_clear(&filter);
+    hci_filter_set_ptype(HCI_EVENT_PKT, &filter);
+    hci_filter_set_event(EVT_CMD_COMPLETE, &filter);
+    hci_filter_set_event(EVT_CMD_STATUS, &filter);
+    if (le_meta) hci_filter_set_event(EVT_LE_META_EVENT, &filter);
+    return setsockopt(dd, SOL_HCI, HCI_FILTER, &filter, sizeof(filter));
+}
+
+/// The first adapter that is up and whose address is not `avoid` (6 bytes, least significant
+/// first): libbluetooth's hci_get_route, which chooses as the kernel does for a connection.
+static inline int CBlueZ_route_avoiding(const uint8_t *avoid) {
+    bdaddr_t address;
+    memcpy(&address, avoid, 6);
+    return hci_get_route(&address);
+}
+
+/// A non-blocking socket on BlueZ's management channel (HCI_CHANNEL_CONTROL, no controller).
+/// Unprivileged sockets may send the commands the kernel marks untrusted-safe, such as Read
+/// Controller Information.
+static inline int CBlueZ_open_management(void) {
+    int fd = socket(PF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, BTPROTO_HCI);
+    if (fd < 0) return -1;
+    struct sockaddr_hci address;
+    memset(&address, 0, sizeof(address));
+    address.hci_family = AF_BLUETOOTH;
+    address.hci_dev = HCI_DEV_NONE;
+    address.hci_channel = HCI_CHANNEL_CONTROL;
+    if (bind(fd, (struct sockaddr *)&address, sizeof(address)) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+/// The LE and BR/EDR connections an adapter holds (HCIGETCONNLIST, unprivileged): up to `max`
+/// peer addresses, 6 bytes each least significant first, into `out_addresses`. Returns the count.
+static inline int CBlueZ_connections(int dev_id, uint8_t *out_addresses, int max) {
+    int dd = hci_open_dev(dev_id);
+    if (dd < 0) return -1;
+    struct hci_conn_list_req *request = calloc(1, sizeof(*request) + max * sizeof(struct hci_conn_info));
+    if (!request) { close(dd); errno = ENOMEM; return -1; }
+    request->dev_id = dev_id;
+    request->conn_num = max;
+    if (ioctl(dd, HCIGETCONNLIST, (void *)request) < 0) {
+        int saved = errno;
+        free(request);
+        close(dd);
+        errno = saved;
+        return -1;
+    }
+    int count = request->conn_num;
+    for (int i = 0; i < count; i++) memcpy(out_addresses + 6 * i, &request->conn_info[i].bdaddr, 6);
+    free(request);
+    close(dd);
+    return count;
 }
 
 #endif

@@ -8,16 +8,20 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Scan for Bluetooth LE sensors nearby: heart-rate, power and speed/cadence devices first.",
             discussion: """
-                Needs CAP_NET_RAW and CAP_NET_ADMIN (or root) for the HCI scan commands:
-                  sudo setcap 'cap_net_raw,cap_net_admin+eip' "$(command -v workout)"
+                Needs CAP_NET_RAW and CAP_NET_ADMIN (or root) for the HCI scan commands;
+                grant them to the real binary (`workout doctor` prints the exact line):
+                  sudo setcap 'cap_net_raw,cap_net_admin+eip' "$(realpath "$(command -v workout)")"
 
-                Example:
+                Examples:
                   workout scan --timeout 5
+                  workout scan --adapter hci1
                 """
         )
 
         @Option(help: ArgumentHelp("How long to listen, in seconds.", valueName: "S"))
         var timeout: Double = 10
+        @Option(help: ArgumentHelp("The adapter to scan with (default: $OPENHEALTHKIT_ADAPTER, else the first one up).", valueName: "hciN"))
+        var adapter: String?
 
         func validate() throws {
             guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout).") }
@@ -25,7 +29,7 @@ extension Workout {
 
         func run() async throws {
             try await reportingErrors {
-                let devices = try await scanNearby(seconds: timeout)
+                let devices = try await scanNearby(seconds: timeout, adapter: adapter)
                 printDevices(devices)
             }
         }
@@ -52,9 +56,9 @@ extension Workout {
     }
 }
 
-/// Scans with the first adapter that is up.
-func scanNearby(seconds: Double) async throws -> [DiscoveredDevice] {
-    let scanner = try HCIScanner.open()
+/// Scans with `adapter`, else `$OPENHEALTHKIT_ADAPTER`, else the first adapter that is up (``AdapterSelection``).
+func scanNearby(seconds: Double, adapter: String? = nil) async throws -> [DiscoveredDevice] {
+    let scanner = try await HCIScanner.open(adapter: adapter)
     return try await scanner.scan(for: .milliseconds(Int64(seconds * 1000)))
 }
 

@@ -24,6 +24,8 @@ extension Workout {
         @Flag(help: "Pair without connecting (capabilities: everything a strap or power meter can measure).")
         var noProbe = false
         @Option(help: ArgumentHelp("Connection timeout in seconds.", valueName: "S")) var timeout: Double = 10
+        @Option(help: ArgumentHelp("The adapter to connect through (default: $OPENHEALTHKIT_ADAPTER, else the first one up).", valueName: "hciN"))
+        var adapter: String?
 
         func run() async throws {
             try await reportingErrors {
@@ -31,7 +33,8 @@ extension Workout {
                 var capabilities = SensorCapabilities.heartRateStrap.union(.powerMeter)
                 var sensorName = name ?? parsed.description
                 if !noProbe {
-                    let probe = try await SensorProbe.probe(parsed, timeout: .milliseconds(Int64(timeout * 1000)))
+                    let probe = try await SensorProbe.probe(parsed, adapter: adapter,
+                                                            timeout: .milliseconds(Int64(timeout * 1000)))
                     guard !probe.capabilities.subtracting(.battery).isEmpty else {
                         throw CommandFailure("\(parsed) offers no heart rate, cycling power or speed and cadence service, so it cannot be paired as a fitness sensor.")
                     }

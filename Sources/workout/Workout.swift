@@ -30,6 +30,7 @@ struct Workout: AsyncParsableCommand {
               workout sources                   list each type's sources in priority order (--set to change)
               workout profile --born 1986-04-12 set what system zones are computed from
               workout zones                     show the preferred heart-rate and power zones
+              workout doctor                    check that Bluetooth recording can work here, with fixes
               workout scan                      find Bluetooth LE heart-rate straps and power meters
               workout pair AA:BB:CC:DD:EE:FF    pair a sensor (unix:PATH for a simulated one)
               workout sensors                   list paired sensors
@@ -38,7 +39,7 @@ struct Workout: AsyncParsableCommand {
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Peripheral.self, Decode.self]
+        subcommands: [Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Doctor.self, Peripheral.self, Decode.self]
     )
 
 }

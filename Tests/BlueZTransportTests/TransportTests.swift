@@ -104,10 +104,18 @@ let kernelLacksBluetooth: Bool = {
 
 @Suite(.timeLimit(.minutes(1))) struct ErrnoMessageTests {
     @Test func connectionFailuresSayWhatToDo() {
-        #expect(BlueZError.connecting(to: "AA:BB:CC:DD:EE:FF", .resourceBusy).message
-            == "AA:BB:CC:DD:EE:FF is busy: bluetoothd is probably connected to it; run `bluetoothctl disconnect AA:BB:CC:DD:EE:FF` (or `bluetoothctl remove AA:BB:CC:DD:EE:FF` so it stops auto-connecting) and try again.")
+        // EBUSY has two causes (issue 14, finding 5): another program's connection to the sensor
+        // (l2cap_chan_connect finds CID 4 taken on the link), or another pending LE connection
+        // attempt on the adapter (hci_connect_le).
+        #expect(BlueZError.connecting(to: "AA:BB:CC:DD:EE:FF", .resourceBusy, adapter: "hci1").message
+            == "AA:BB:CC:DD:EE:FF is busy (Device or resource busy): another program holds a connection to it (bluetoothd, when the sensor is paired or trusted there: run `bluetoothctl disconnect AA:BB:CC:DD:EE:FF`, or `bluetoothctl remove AA:BB:CC:DD:EE:FF` so it stops auto-connecting), or another LE connection attempt on hci1 is still pending; try again when it ends.")
         #expect(BlueZError.connecting(to: "X", .timedOut).code == .timedOut)
+        // ECONNREFUSED from the radio is the peer's refusal; from connect() itself, LE is off.
         #expect(BlueZError.connecting(to: "X", .connectionRefused).code == .connectionFailed)
+        let leOff = BlueZError.connecting(to: "X", .connectionRefused, adapter: "hci1", immediate: true)
+        #expect(leOff.code == .adapterDown)
+        #expect(leOff.message == "hci1 is down, or LE is off: run `bluetoothctl power on` (or `sudo btmgmt --index 1 power on` and `sudo btmgmt --index 1 le on`).")
+        #expect(BlueZError.connecting(to: "X", .noRouteToHost, adapter: "hci0").code == .adapterDown)
         #expect(BlueZError.opening("hci0", .operationNotSupportedByDevice).code == .noAdapter)
         let permission = BlueZError.opening("enabling LE scanning on hci0", .notPermitted)
         #expect(permission.code == .permissionDenied)

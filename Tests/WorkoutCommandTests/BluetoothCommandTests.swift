@@ -11,7 +11,7 @@ let kernelLacksBluetooth: Bool = {
 }()
 
 /// `workout adapters` under `umockdev-run` (udev and sysfs faked through LD_PRELOAD, with a fake `hci0` on btusb
-/// and a UART `hci1`), and `workout scan` on a kernel without Bluetooth.
+/// and a UART `hci1`), and `workout scan` and `workout doctor` on a kernel without Bluetooth.
 @Suite(.timeLimit(.minutes(1))) struct BluetoothCommandTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("BlueZTransportTests/Fixtures/hci0.umockdev").path
@@ -48,5 +48,24 @@ let kernelLacksBluetooth: Bool = {
             load it with `sudo modprobe bluetooth` or use a kernel built with CONFIG_BT.
 
             """)
+    }
+
+    /// The real binary on this kernel: the first line names the missing kernel support with its
+    /// fix, and the exit is 1 because recording cannot work; --json says the same.
+    @Test(.enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth"))
+    func doctorSaysTheKernelLacksBluetoothAndExitsOne() throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("doctor-\(UUID().uuidString).sqlite").path
+        let result = try Tool.run(["doctor", "--store", store])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "✘ Kernel Bluetooth support: AF_BLUETOOTH sockets cannot be opened (Address family not supported by protocol); fix: sudo modprobe bluetooth (or use a kernel built with CONFIG_BT)")
+        #expect(lines.contains("✔ The store is writable: \(store)"))
+        #expect(lines.last == "Recording cannot work until the ✘ lines that block it are fixed.")
+        #expect(!FileManager.default.fileExists(atPath: store), "doctor creates no store")
+        let json = try Tool.run(["doctor", "--json", "--store", store])
+        #expect(json.status == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(object?["canRecord"] as? Bool == false)
+        #expect((object?["checks"] as? [[String: Any]])?.first?["id"] as? String == "kernel")
     }
 }

@@ -76,7 +76,10 @@ public enum BluetoothAdapters {
             return nil
         }
         var adapter = BluetoothAdapter(name: sysname, sysPath: string(udev_device_get_syspath(device)) ?? "")
-        adapter.address = kernelAddress(of: adapter) ?? string(udev_device_get_sysattr_value(device, "address"))?.uppercased()
+        // A controller plugged in moments ago reports all zeros until the kernel has read its
+        // address: that is "unknown", never an address.
+        adapter.address = kernelAddress(of: adapter)
+            ?? string(udev_device_get_sysattr_value(device, "address")).map { $0.uppercased() }.flatMap { $0 == "00:00:00:00:00:00" ? nil : $0 }
         if let parent = udev_device_get_parent(device) {
             adapter.driver = driver(of: parent) ?? udev_device_get_parent(parent).flatMap(driver(of:))
         }
@@ -90,11 +93,7 @@ public enum BluetoothAdapters {
 
     /// The address from `HCIGETDEVINFO`, which needs no privilege but does need Bluetooth in the kernel.
     private static func kernelAddress(of adapter: BluetoothAdapter) -> String? {
-        guard let id = adapter.deviceID else { return nil }
-        var bytes = [UInt8](repeating: 0, count: 6)
-        var flags: UInt32 = 0
-        guard CBlueZ_adapter_address(id, &bytes, &flags) == 0 else { return nil }
-        return BluetoothAddress(bytes: bytes.reversed())?.description
+        adapter.deviceID.flatMap(AdapterSelection.status(of:))?.address?.description
     }
 
     static func string(_ pointer: UnsafePointer<CChar>?) -> String? {

@@ -18,11 +18,19 @@ extension BLESensor {
         let client = GATTClient(
             bearer: bearer,
             transactionTimeout: .init(duration: options.transactionTimeout, clock: clock),
-            logHandler: { event in logger.warning("\(bearer.peer): \(event); skipped") })
+            logHandler: { event in
+                switch event {
+                case .answeredPeerRequest, .ignoredCommand:
+                    // Routine: bluetoothd on the sensor's side discovers our (empty) GATT server.
+                    logger.debug("\(bearer.peer): \(event)")
+                case .malformedPDU, .unexpectedPDU:
+                    logger.warning("\(bearer.peer): \(event); skipped")
+                }
+            })
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await client.run() }
             defer { group.cancelAll() }
-            let (subscribed, initialReads) = try await setUp(client)
+            let (subscribed, initialReads) = try await setUp(client, security: SecurityRetry(upgrade: bearer.securityUpgrade))
             continuity.backoff.reset()
             emit(.connection(.connected))
             let arrivals = ArrivalWatch(connectedAt: clock.now, staleAfter: options.staleAfter)
@@ -51,7 +59,12 @@ extension BLESensor {
 
     /// Discovery, Device Information, battery and subscriptions. Returns the subscribed value
     /// handles with their characteristics, and values read that carry readings (battery).
-    private func setUp(_ client: GATTClient) async throws -> (subscribed: [UInt16: UInt16], reads: [(UInt16, [UInt8])]) {
+    ///
+    /// Device Information and battery are optional: a sensor that refuses them (protected, or
+    /// not readable) is still recorded from. A refusal for want of security (0x05, 0x0F) raises
+    /// the link's security once and retries (``SecurityRetry``); only the measurement
+    /// subscription is required.
+    private func setUp(_ client: GATTClient, security: SecurityRetry) async throws -> (subscribed: [UInt16: UInt16], reads: [(UInt16, [UInt8])]) {
         do { try await client.exchangeMTU() } catch let error as ATTErrorResponse {
             logger.info("\(identifier): MTU exchange refused (\(error)); staying at the default MTU")
         }
@@ -65,7 +78,13 @@ extension BLESensor {
             guard let uuid = characteristic.uuid.shortValue else { continue }
             let isBattery = uuid == GATTAssignedNumbers.Characteristic.batteryLevel
             guard isBattery || DeviceInformationField(rawValue: uuid) != nil else { continue }
-            let bytes = try await client.readLongValue(handle: characteristic.valueHandle)
+            let bytes: [UInt8]
+            do {
+                bytes = try await security.perform { try await client.readLongValue(handle: characteristic.valueHandle) }
+            } catch let error as ATTErrorResponse {
+                logger.info("\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped")
+                continue
+            }
             if isBattery {
                 reads.append((uuid, bytes))
             } else {
@@ -80,7 +99,13 @@ extension BLESensor {
         for characteristic in characteristics {
             guard let uuid = characteristic.uuid.shortValue, wanted.contains(uuid),
                   !characteristic.properties.isDisjoint(with: [.notify, .indicate]) else { continue }
-            try await client.subscribe(to: characteristic)
+            do {
+                _ = try await security.perform { try await client.subscribe(to: characteristic) }
+            } catch where uuid == GATTAssignedNumbers.Characteristic.batteryLevel
+                && (error is ATTErrorResponse || (error as? GATTClientError)?.code == .notSubscribable) {
+                logger.info("\(identifier): battery notifications refused (\(error)); skipped")
+                continue
+            }
             subscribed[characteristic.valueHandle] = uuid
         }
         guard subscribed.values.contains(where: Self.measurementCharacteristics.contains) else {

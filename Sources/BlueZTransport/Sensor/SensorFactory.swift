@@ -23,22 +23,24 @@ public func makeSensor(
     options: BLESensor.Options = BLESensor.Options(),
     clock: any Clock<Duration> = ContinuousClock(),
     wallClock: @escaping @Sendable () -> Date = { Date() },
-    logger: Logger = Logger(label: "org.openhealthkit.ble-sensor")
+    logger: Logger = Logger(label: "org.openhealthkit.ble-sensor"),
+    adapter: String? = nil
 ) throws -> any Sensor {
     let address = try SensorAddress(parsing: identifier)
     return BLESensor(
         identifier: address.identifier, name: name ?? address.description,
         capabilities: capabilities ?? SensorCapabilities.heartRateStrap.union(.powerMeter),
         options: options, clock: clock, wallClock: wallClock, logger: logger,
-        connect: connector(for: address, clock: clock))
+        connect: connector(for: address, adapter: adapter, clock: clock))
 }
 
-/// The connector for an address: a fresh bearer per call.
-public func connector(for address: SensorAddress, timeout: Duration = .seconds(10),
+/// The connector for an address: a fresh bearer per call, through `adapter` (`hciN`; `nil`: the
+/// first one up) for a Bluetooth address.
+public func connector(for address: SensorAddress, adapter: String? = nil, timeout: Duration = .seconds(10),
                       clock: any Clock<Duration> = ContinuousClock()) -> BLESensor.Connector {
     switch address {
     case .bluetooth(let device):
-        return { try await L2CAPConnector.connect(to: device, timeout: timeout, clock: clock) }
+        return { try await L2CAPConnector.connect(to: device, adapter: adapter, timeout: timeout, clock: clock) }
     case .unix(let path):
         return { try SocketBearer.connect(unixPath: path) }
     }
@@ -55,9 +57,9 @@ public struct SensorProbe: Sendable {
     ///
     /// - Throws: ``BlueZError`` when the device cannot be reached, `GATTClientError` when it
     ///   does not answer discovery.
-    public static func probe(_ address: SensorAddress, timeout: Duration = .seconds(10),
+    public static func probe(_ address: SensorAddress, adapter: String? = nil, timeout: Duration = .seconds(10),
                              clock: any Clock<Duration> = ContinuousClock()) async throws -> SensorProbe {
-        let bearer = try await connector(for: address, timeout: timeout, clock: clock)()
+        let bearer = try await connector(for: address, adapter: adapter, timeout: timeout, clock: clock)()
         defer { bearer.close() }
         let client = GATTClient(bearer: bearer, transactionTimeout: .init(duration: timeout, clock: clock))
         return try await withThrowingTaskGroup(of: SensorProbe?.self) { group in

@@ -29,6 +29,8 @@ public actor SimulatedPeripheral {
     /// How many times each connection enabled the measurement's notifications, in connection order.
     public private(set) var measurementSubscriptions: [Int] = []
     private var subscriptionWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var protections: [BluetoothUUID: (error: ATTErrorCode, untilEncrypted: Bool)] = [:]
+    private var encryptedConnections: Set<Int> = []
 
     public init(profile: PeripheralProfile, resendsLastValueOnSubscribe: Bool = true) {
         self.profile = profile
@@ -51,6 +53,10 @@ public actor SimulatedPeripheral {
         }
         while let pdu = try? await bearer.receive() {
             guard var server = connections[id]?.server else { return }
+            if let refusal = refusal(of: pdu, on: server, connection: id) {
+                try? await bearer.send(refusal)
+                continue
+            }
             let response = server.handle(request: pdu)
             let subscribed = enablesMeasurementNotifications(pdu, on: server)
             connections[id]?.server = server
@@ -82,6 +88,33 @@ public actor SimulatedPeripheral {
     /// Drops every central's link, as a strap does when it loses power or range.
     public func disconnectAll() {
         for connection in connections.values { connection.bearer.close() }
+    }
+
+    /// Refuses reads and writes of a characteristic's value and CCCD with `error`, as a sensor
+    /// that protects it does: always, or (`untilEncrypted`) until ``encryptLatestLink()``.
+    /// Insufficient Authentication (0x05) or Insufficient Encryption (0x0F) is what a sensor
+    /// answers before pairing.
+    public func protect(_ characteristic: BluetoothUUID, with error: ATTErrorCode, untilEncrypted: Bool = false) {
+        protections[characteristic] = (error, untilEncrypted)
+    }
+
+    /// Marks the newest connection's link as encrypted: what pairing achieves on a real link.
+    public func encryptLatestLink() {
+        if let id = connections.keys.max() { encryptedConnections.insert(id) }
+    }
+
+    /// The Error Response to a Read, Read Blob or Write Request of a protected attribute.
+    private func refusal(of pdu: [UInt8], on server: GATTServer, connection id: Int) -> [UInt8]? {
+        guard pdu.count >= 3 else { return nil }
+        let opcode = ATTOpcode(pdu[0])
+        guard [ATTOpcode.readRequest, .readBlobRequest, .writeRequest].contains(opcode) else { return nil }
+        let handle = UInt16(pdu[1]) | UInt16(pdu[2]) << 8
+        for (uuid, protection) in protections {
+            guard let entry = server.database.characteristic(uuid), handle == entry.valueHandle || handle == entry.cccdHandle,
+                  !(protection.untilEncrypted && encryptedConnections.contains(id)) else { continue }
+            return ATTErrorResponse(requestOpcode: opcode, handle: handle, errorCode: protection.error).encode()
+        }
+        return nil
     }
 
     /// Suspends until `count` subscriptions to the measurement (over all connections) have been made.

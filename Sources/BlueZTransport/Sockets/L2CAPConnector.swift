@@ -6,23 +6,37 @@ import SystemPackage
 /// Opens ATT bearers to LE devices: an L2CAP `SOCK_SEQPACKET` socket on the fixed ATT channel.
 ///
 /// The sequence is BlueZ's `btgatt-client`: `socket(AF_BLUETOOTH, SOCK_SEQPACKET, BTPROTO_L2CAP)`,
-/// `bind` to any adapter with CID 4, `BT_SECURITY` low (no pairing demanded), then a non-blocking
-/// `connect` whose completion (`POLLOUT` and `SO_ERROR`) is raced against a timeout measured on an
-/// injected clock. No capability is needed. The BlueZ address type is `BDADDR_LE_PUBLIC` (1) or
-/// `BDADDR_LE_RANDOM` (2), not HCI's numbering.
+/// `bind` to the chosen adapter's address with CID 4, `BT_SECURITY` low (no pairing demanded),
+/// then a non-blocking `connect` whose completion (`POLLOUT` and `SO_ERROR`) is raced against a
+/// timeout measured on an injected clock. No capability is needed. The BlueZ address type is
+/// `BDADDR_LE_PUBLIC` (1) or `BDADDR_LE_RANDOM` (2), not HCI's numbering.
 ///
-/// Core 5.3 Vol 3 Part A §2.1 (CID 0x0004); BlueZ `lib/l2cap.h` (`sockaddr_l2`).
+/// The adapter is the one named, else the first that is up and is not the peer itself (the
+/// kernel's own `hci_get_route` rule). Binding to its address, not `BDADDR_ANY`, is what makes
+/// the choice stick. Its address is read again while a freshly plugged controller still reports
+/// all zeros. Attempts on one adapter pass through ``ConnectionGate`` one at a time, since the
+/// kernel refuses a second pending LE connection with EBUSY.
+///
+/// The bearer can raise its security (``SocketBearer/securityUpgrade``): `BT_SECURITY` medium,
+/// then a wait for the socket to become writable again, as the kernel holds an LE ATT socket in
+/// `BT_CONFIG` while it encrypts.
+///
+/// Core 5.3 Vol 3 Part A §2.1 (CID 0x0004); BlueZ `lib/l2cap.h` (`sockaddr_l2`); Linux
+/// `net/bluetooth/l2cap_sock.c` (`BT_SECURITY` on the ATT channel).
 public enum L2CAPConnector {
     /// The ATT fixed channel.
     public static let attChannel: UInt16 = 4
 
     /// Connects to `address` and returns the ATT bearer.
     ///
+    /// - Parameter adapter: `hciN` to connect through; `nil` chooses as described above.
     /// - Throws: ``BlueZError`` with ``BlueZError/Code/bluetoothUnavailable`` on a kernel without
-    ///   Bluetooth, ``BlueZError/Code/busy`` when bluetoothd holds the device,
-    ///   ``BlueZError/Code/timedOut`` after `timeout`, ``BlueZError/Code/connectionFailed`` otherwise.
+    ///   Bluetooth, ``BlueZError/Code/adapterDown`` when the adapter is down or has LE off,
+    ///   ``BlueZError/Code/busy`` on EBUSY, ``BlueZError/Code/timedOut`` after `timeout`,
+    ///   ``BlueZError/Code/connectionFailed`` otherwise.
     public static func connect(
-        to address: BluetoothAddress, timeout: Duration = .seconds(10), clock: any Clock<Duration> = ContinuousClock()
+        to address: BluetoothAddress, adapter: String? = nil, timeout: Duration = .seconds(10),
+        clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> SocketBearer {
         let peer = SensorAddress.spelling(address)
         let fd = try openSocket()
@@ -30,26 +44,35 @@ public enum L2CAPConnector {
         do { socket = try SocketDescriptor(taking: fd) } catch {
             throw BlueZError(.system, "Preparing an L2CAP socket failed: \(error).", errno: error)
         }
-        let any = [UInt8](repeating: 0, count: 6)
-        var local = any.withUnsafeBufferPointer { CBlueZ_sockaddr_l2($0.baseAddress, UInt8(BDADDR_LE_PUBLIC), attChannel) }
+        let chosen = try AdapterSelection.choose(adapter, avoiding: address)
+        let localAddress = try await AdapterSelection.address(of: chosen.id, clock: clock)
+        var local = localAddress.littleEndianBytes.withUnsafeBufferPointer {
+            CBlueZ_sockaddr_l2($0.baseAddress, UInt8(BDADDR_LE_PUBLIC), attChannel)
+        }
         do {
             _ = try valueOrErrno { CBlueZ_bind_l2(fd, &local) }
             _ = try valueOrErrno { CBlueZ_set_security(fd, UInt8(BT_SECURITY_LOW)) }
         } catch {
-            throw BlueZError.opening("an L2CAP socket", error)
+            throw BlueZError.opening("an L2CAP socket on \(chosen.name)", error)
         }
         let bdaddrType = UInt8(address.type.isRandom ? BDADDR_LE_RANDOM : BDADDR_LE_PUBLIC)
         var remote = address.littleEndianBytes.withUnsafeBufferPointer {
             CBlueZ_sockaddr_l2($0.baseAddress, bdaddrType, attChannel)
         }
-        do {
-            _ = try valueOrErrno { CBlueZ_connect_l2(fd, &remote) }
-        } catch .nowInProgress {
-            try await waitForConnection(socket, peer: peer, timeout: timeout, clock: clock)
-        } catch {
-            throw BlueZError.connecting(to: peer, error)
+        try await ConnectionGate.shared.withPermit(for: chosen.name) {
+            let started = Result { () throws(Errno) in try valueOrErrno { CBlueZ_connect_l2(fd, &remote) } }
+            switch started {
+            case .success:
+                return
+            case .failure(.nowInProgress):
+                try await waitForConnection(socket, peer: peer, adapter: chosen.name, timeout: timeout, clock: clock)
+            case .failure(let error):
+                throw BlueZError.connecting(to: peer, error, adapter: chosen.name, immediate: true)
+            }
         }
-        return SocketBearer(socket: socket, peer: peer)
+        return SocketBearer(socket: socket, peer: peer) {
+            try await raiseSecurity(socket, peer: peer, timeout: .seconds(30), clock: clock)
+        }
     }
 
     /// Opens the L2CAP socket; on a kernel without Bluetooth this is where EAFNOSUPPORT appears.
@@ -62,17 +85,44 @@ public enum L2CAPConnector {
     }
 
     private static func waitForConnection(
-        _ socket: SocketDescriptor, peer: String, timeout: Duration, clock: any Clock<Duration>
+        _ socket: SocketDescriptor, peer: String, adapter: String, timeout: Duration, clock: any Clock<Duration>
     ) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 let revents = try await socket.wait(for: Int16(POLLOUT))
-                if let error = Sys.socketError(socket.rawValue) { throw BlueZError.connecting(to: peer, error) }
-                if revents & (Int16(POLLHUP) | Int16(POLLERR)) != 0 { throw BlueZError.connecting(to: peer, .connectionRefused) }
+                if let error = Sys.socketError(socket.rawValue) { throw BlueZError.connecting(to: peer, error, adapter: adapter) }
+                if revents & (Int16(POLLHUP) | Int16(POLLERR)) != 0 {
+                    throw BlueZError.connecting(to: peer, .connectionRefused, adapter: adapter)
+                }
             }
             group.addTask {
                 try await clock.sleep(for: timeout)
-                throw BlueZError.connecting(to: peer, .timedOut)
+                throw BlueZError.connecting(to: peer, .timedOut, adapter: adapter)
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+
+    /// `BT_SECURITY` medium (encryption; the kernel pairs if there is no key), then waits until
+    /// the kernel lets the socket out of `BT_CONFIG` (writable again) or reports the failure.
+    private static func raiseSecurity(
+        _ socket: SocketDescriptor, peer: String, timeout: Duration, clock: any Clock<Duration>
+    ) async throws {
+        do {
+            _ = try valueOrErrno { CBlueZ_set_security(socket.rawValue, UInt8(BT_SECURITY_MEDIUM)) }
+        } catch {
+            throw BlueZError(.connectionFailed, "\(peer) could not be asked to encrypt the link (\(error)).", errno: error)
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                let revents = try await socket.wait(for: Int16(POLLOUT))
+                if let error = Sys.socketError(socket.rawValue) { throw BlueZError.connecting(to: peer, error) }
+                if revents & (Int16(POLLHUP) | Int16(POLLERR)) != 0 { throw BlueZError.linkLost(nil) }
+            }
+            group.addTask {
+                try await clock.sleep(for: timeout)
+                throw BlueZError(.timedOut, "\(peer) did not finish encrypting the link in time; remove its bond with `bluetoothctl remove \(peer)` and try again.")
             }
             defer { group.cancelAll() }
             try await group.next()

@@ -17,16 +17,22 @@ public final class SocketBearer: ATTBearer {
     public let socket: SocketDescriptor
     /// Who is at the other end, for messages (`AA:BB:CC:DD:EE:FF`, `unix:/path`).
     public let peer: String
+    /// Raises the link's security one step (an L2CAP LE socket: `BT_SECURITY` medium, which makes
+    /// the kernel pair or encrypt), returning once the link may carry requests again; `nil` where
+    /// the link cannot be secured (`AF_UNIX`).
+    public let securityUpgrade: (@Sendable () async throws -> Void)?
 
     /// Takes ownership of a connected `SOCK_SEQPACKET` descriptor.
-    public init(taking fd: Int32, peer: String) throws(Errno) {
+    public init(taking fd: Int32, peer: String, securityUpgrade: (@Sendable () async throws -> Void)? = nil) throws(Errno) {
         socket = try SocketDescriptor(taking: fd)
         self.peer = peer
+        self.securityUpgrade = securityUpgrade
     }
 
-    public init(socket: SocketDescriptor, peer: String) {
+    public init(socket: SocketDescriptor, peer: String, securityUpgrade: (@Sendable () async throws -> Void)? = nil) {
         self.socket = socket
         self.peer = peer
+        self.securityUpgrade = securityUpgrade
     }
 
     public func send(_ pdu: [UInt8]) async throws {

@@ -14,6 +14,8 @@ public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let bluetoothUnavailable = Code(rawValue: "bluetoothUnavailable")
         /// No Bluetooth adapter is present or up.
         public static let noAdapter = Code(rawValue: "noAdapter")
+        /// An adapter exists but is down, or has LE disabled on the host side.
+        public static let adapterDown = Code(rawValue: "adapterDown")
         /// The operation needs a capability the process lacks (CAP_NET_RAW, CAP_NET_ADMIN).
         public static let permissionDenied = Code(rawValue: "permissionDenied")
         /// Another owner (usually bluetoothd) holds the device or the controller.
@@ -70,6 +72,15 @@ public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The error for an adapter that is down or has LE off (Linux `hci_get_route` skips it; an
+    /// L2CAP connect through it fails with EHOSTUNREACH, or ECONNREFUSED when LE is off).
+    static func adapterDown(_ name: String, _ errno: Errno? = nil) -> BlueZError {
+        let index = name.hasPrefix("hci") ? String(name.dropFirst(3)) : "0"
+        return BlueZError(.adapterDown,
+                          "\(name) is down, or LE is off: run `bluetoothctl power on` (or `sudo btmgmt --index \(index) power on` and `sudo btmgmt --index \(index) le on`).",
+                          errno: errno)
+    }
+
     /// The error for an HCI command or filter the kernel refused for want of a capability.
     static func permission(_ what: String, _ errno: Errno) -> BlueZError {
         BlueZError(.permissionDenied,
@@ -77,14 +88,24 @@ public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
                    errno: errno)
     }
 
-    /// The error for a failed L2CAP LE connection to `peer`.
-    static func connecting(to peer: String, _ errno: Errno) -> BlueZError {
+    /// The error for a failed L2CAP LE connection to `peer` through `adapter`.
+    ///
+    /// - Parameter immediate: whether `connect` itself failed, before any radio traffic. Linux
+    ///   answers at once with EHOSTUNREACH when no adapter is up with LE enabled
+    ///   (`hci_get_route` in `l2cap_chan_connect`) and with ECONNREFUSED when the adapter is
+    ///   LE-capable but LE is off on the host side (`hci_connect_le`); ECONNREFUSED later, from
+    ///   `SO_ERROR`, is the peer's or the controller's refusal.
+    static func connecting(to peer: String, _ errno: Errno, adapter: String? = nil, immediate: Bool = false) -> BlueZError {
         switch errno {
         case .resourceBusy:
             BlueZError(.busy,
-                       "\(peer) is busy: bluetoothd is probably connected to it; run `bluetoothctl disconnect \(peer)` (or `bluetoothctl remove \(peer)` so it stops auto-connecting) and try again.",
+                       "\(peer) is busy (\(errno)): another program holds a connection to it (bluetoothd, when the sensor is paired or trusted there: run `bluetoothctl disconnect \(peer)`, or `bluetoothctl remove \(peer)` so it stops auto-connecting), or another LE connection attempt on \(adapter ?? "the adapter") is still pending; try again when it ends.",
                        errno: errno)
-        case .connectionRefused, .noRouteToHost, .hostIsDown:
+        case .noRouteToHost:
+            adapterDown(adapter ?? "hci0", errno)
+        case .connectionRefused where immediate:
+            adapterDown(adapter ?? "hci0", errno)
+        case .connectionRefused, .hostIsDown:
             BlueZError(.connectionFailed,
                        "\(peer) refused the connection (\(errno)); check that it is awake and advertising, and that its address type (public or /random) is right.",
                        errno: errno)
@@ -103,6 +124,13 @@ public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The error for a link that broke while in use.
     static func linkLost(_ errno: Errno?) -> BlueZError {
+        if let errno, errno == .noFunction {
+            // Linux passes a disconnection's HCI reason to the socket through bt_to_errno
+            // (net/bluetooth/lib.c), which has no errno for 0x3B and answers ENOSYS.
+            return BlueZError(.linkLost,
+                              "The sensor dropped the link with a reason Linux has no errno for (\(errno)), such as 0x3B, connection parameters rejected.",
+                              errno: errno)
+        }
         if let errno {
             return BlueZError(.linkLost, "The link to the sensor was lost (\(errno)).", errno: errno)
         }

@@ -17,6 +17,7 @@ public final class SocketDescriptor: Sendable {
     public let rawValue: Int32
     private let wake: Int32
     private let isShutDown = Atomic<Bool>(false)
+    private let simulatedError = Mutex<Errno?>(nil)
     // Serial queues are overcommitting: each gets a thread of its own when it has work, so a wait
     // blocked in poll() never starves Dispatch's width-limited global pool (which on Linux cannot
     // see blocked threads). One for input waits, one for output waits, so neither queues behind the other.
@@ -143,7 +144,7 @@ public final class SocketDescriptor: Sendable {
             if wasShutDown { throw BlueZError(.closed, "The socket was closed.") }
             if case .ready(let revents) = try poll(0, timeoutMilliseconds: 0),
                revents & (Int16(POLLHUP) | Int16(POLLERR) | Sys.pollRDHUP) != 0 {
-                throw BlueZError.linkLost(Sys.socketError(rawValue))
+                throw BlueZError.linkLost(pendingError())
             }
             return []
         }
@@ -155,15 +156,31 @@ public final class SocketDescriptor: Sendable {
         while true {
             if let message = try receiveMessage() { return message }
             let revents = try await wait(for: Int16(POLLIN))
-            if revents & Int16(POLLERR) != 0, let error = Sys.socketError(rawValue) {
+            if revents & Int16(POLLERR) != 0, let error = pendingError() {
                 throw Self.linkError(error)
             }
         }
     }
 
+    /// The socket's pending error (`SO_ERROR`, cleared by reading it), or the one a test set.
+    func pendingError() -> Errno? {
+        simulatedError.withLock { error in
+            defer { error = nil }
+            return error
+        } ?? Sys.socketError(rawValue)
+    }
+
+    /// Makes the next hang-up report `errno` as the socket's pending error: how a test stands in,
+    /// on an `AF_UNIX` pair, for the kernel reporting a disconnection reason on an L2CAP socket
+    /// (`l2cap_conn_del(hcon, bt_to_errno(reason))` sets `sk_err`).
+    func simulatePendingError(_ errno: Errno) {
+        simulatedError.withLock { $0 = errno }
+    }
+
     static func linkError(_ errno: Errno) -> BlueZError {
         switch errno {
-        case .connectionReset, .socketNotConnected, .timedOut, .brokenPipe, .connectionAbort, .hostIsDown:
+        case .connectionReset, .socketNotConnected, .timedOut, .brokenPipe, .connectionAbort, .hostIsDown,
+             .noFunction, .protocolError, .permissionDenied:
             BlueZError.linkLost(errno)
         default:
             BlueZError(.system, "A socket operation failed: \(errno).", errno: errno)

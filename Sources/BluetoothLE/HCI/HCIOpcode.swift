@@ -17,6 +17,8 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     /// HCI_Reset (Core 5.3 Vol 4 Part E §7.3.2).
     public static let reset = HCIOpcode(rawValue: 0x0C03)
+    /// HCI_Read_Local_Supported_Commands (§7.4.2): which commands the controller implements.
+    public static let readLocalSupportedCommands = HCIOpcode(rawValue: 0x1002)
     /// HCI_LE_Set_Scan_Parameters (§7.8.10).
     public static let leSetScanParameters = HCIOpcode(rawValue: 0x200B)
     /// HCI_LE_Set_Scan_Enable (§7.8.11).

@@ -1,0 +1,49 @@
+import ArgumentParser
+import BlueZTransport
+import Foundation
+import OpenHealthKit
+
+extension Workout {
+    struct Doctor: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check whether this machine can record from a Bluetooth LE sensor, and say how to fix what cannot.",
+            discussion: """
+                One line per check, ✔ or ✘, with the exact fix: the kernel's Bluetooth
+                support; each adapter (up, LE enabled, not blocked by rfkill); whether
+                this binary may scan (CAP_NET_RAW and CAP_NET_ADMIN); bluetoothd, and
+                whether it holds a paired sensor's connection; the store.
+
+                Exits 0 when recording can work, 1 otherwise (a missing scan permission
+                alone does not stop recording).
+
+                Examples:
+                  workout doctor
+                  workout doctor --json
+                """
+        )
+
+        @OptionGroup var options: StoreOptions
+        @Flag(help: "Print the checks as one JSON object.") var json = false
+
+        func run() async throws {
+            let path = options.store ?? HKHealthStore.defaultStorePath
+            var paired: [String] = []
+            if FileManager.default.fileExists(atPath: path), SystemSnapshot.storeProblem(path) == nil {
+                paired = ((try? await options.open().pairedSensors()) ?? []).map(\.identifier)
+            }
+            let report = DoctorReport(SystemSnapshot.gather(storePath: path, pairedIdentifiers: paired))
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                for check in report.checks {
+                    let mark = check.passed ? "✔" : "✘"
+                    print("\(mark) \(check.title): \(check.detail)" + (check.fix.map { "; fix: \($0)" } ?? ""))
+                }
+                print(report.canRecord ? "Recording can work." : "Recording cannot work until the ✘ lines that block it are fixed.")
+            }
+            if !report.canRecord { throw ExitCode(1) }
+        }
+    }
+}

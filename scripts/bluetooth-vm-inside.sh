@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# Runs inside the VM that scripts/bluetooth-vm-test.sh boots (as root, over this machine's own root
+# filesystem): BlueZ's virtual controllers, bluetoothd, BlueZ's example heart-rate GATT server
+# advertising on hci0, and the freshly built `workout` on hci1. Prints PASS/FAIL lines; exits 1 if
+# any check failed.
+#
+#   scripts/bluetooth-vm-inside.sh WORKOUT LOGS
+set -u
+workout=$1
+logs=$2
+examples=/usr/share/doc/bluez-test-scripts/examples
+store=/dev/shm/vm-test.sqlite   # SQLite's WAL needs a real file system, not the shared folder
+failures=0
+
+pass() { echo "PASS $*"; }
+fail() { echo "FAIL $*"; failures=$((failures + 1)); }
+# wait_for SECONDS COMMAND...: polls COMMAND every 0.2 s until it succeeds or time runs out.
+wait_for() {
+    local limit=$(($1 * 5)) tries=0
+    shift
+    until "$@" > /dev/null 2>&1; do
+        tries=$((tries + 1))
+        [ "$tries" -ge "$limit" ] && return 1
+        sleep 0.2
+    done
+}
+controller_address() { timeout 10 btmgmt --index "$1" info | awk '/addr /{print $2; exit}'; }
+finish() {
+    echo "$failures" > "$logs/failures"
+    exit $((failures > 0))
+}
+# The test bench itself did not come up (btvirt, bluetoothd, BlueZ's example scripts under QEMU
+# without KVM): no check of workout ran. The host script boots a fresh VM once for this.
+setup_failed() {
+    echo "SETUP FAILED $*"
+    echo setup > "$logs/failures"
+    exit 3
+}
+
+# 1. Two LE controllers on /dev/vhci, backed by BlueZ's controller emulator.
+modprobe hci_vhci
+btvirt -l2 > "$logs/btvirt.log" 2>&1 &
+wait_for 30 test -e /sys/class/bluetooth/hci1 || setup_failed "btvirt created hci0 and hci1"
+
+# Both controllers through their setup: the kernel's management interface gives each its address.
+controller_ready() {
+    local address
+    address=$(controller_address "$1")
+    [ -n "$address" ] && [ "$address" != 00:00:00:00:00:00 ]
+}
+wait_for 30 controller_ready 0 && wait_for 30 controller_ready 1 || setup_failed "both controllers finished their setup"
+
+# 2. A system bus and bluetoothd, which powers the controllers and serves the GATT application.
+mkdir -p /run/dbus
+dbus-daemon --system --fork --nopidfile
+# bluetoothd has registered both adapters on D-Bus (where the example scripts look for one).
+bluez_has_both_adapters() {
+    local count
+    count=$(dbus-send --system --print-reply --dest=org.bluez / org.freedesktop.DBus.ObjectManager.GetManagedObjects \
+        2> /dev/null | grep -c 'object path "/org/bluez/hci[0-9]*"')
+    [ "$count" -ge 2 ]
+}
+start_bluetoothd() {
+    /usr/libexec/bluetooth/bluetoothd -n -E >> "$logs/bluetoothd.log" 2>&1 &
+    bluetoothd=$!
+    wait_for 30 bluez_has_both_adapters
+}
+# Under QEMU without KVM, bluetoothd now and then registers only one of two fresh controllers; a
+# restart picks up both (the harness's race, not workout's).
+if ! start_bluetoothd; then
+    echo "bluetoothd registered fewer than two adapters; restarting it"
+    kill "$bluetoothd"; wait "$bluetoothd" 2> /dev/null
+    start_bluetoothd || setup_failed "bluetoothd took both controllers"
+fi
+
+# 3. Both powered with LE on.
+for index in 0 1; do
+    btmgmt --index "$index" power on > /dev/null
+    btmgmt --index "$index" le on > /dev/null
+done
+peripheral=$(controller_address 0)
+central=$(controller_address 1)
+echo "peripheral (hci0) $peripheral, workout (hci1) $central"
+
+# 4. BlueZ's example heart-rate GATT server and advertisement, on hci0 (the first adapter bluetoothd lists).
+start_gatt_server() {
+    python3 -u "$examples/example-gatt-server" >> "$logs/gatt-server.log" 2>&1 &
+    gatt_server=$!
+    wait_for 30 grep -q "GATT application registered" "$logs/gatt-server.log"
+}
+start_gatt_server || setup_failed "the GATT server registered"
+start_advertising() {
+    : > "$logs/advertisement.log"
+    python3 -u "$examples/example-advertisement" >> "$logs/advertisement.log" 2>&1 &
+    advertiser=$!
+    wait_for 30 grep -q "Advertisement registered" "$logs/advertisement.log"
+}
+start_advertising || setup_failed "the advertisement registered"
+btmon -w "$logs/hci.btsnoop" > /dev/null 2>&1 &
+sleep 1
+
+# doctor: a working setup.
+"$workout" doctor --store "$store" > "$logs/doctor.txt" 2>&1
+status=$?
+cat "$logs/doctor.txt"
+if [ "$status" -eq 0 ] && grep -q "^Recording can work.$" "$logs/doctor.txt" && ! grep -q "✘ Kernel\|✘ hci1" "$logs/doctor.txt"; then
+    pass "workout doctor reports a working setup (exit 0)"
+else
+    fail "workout doctor reports a working setup (exit $status)"
+fi
+
+# scan: the advertiser is heard with its name and services (extended reports on a 5.x controller).
+"$workout" scan --adapter hci1 --timeout 5 > "$logs/scan.txt" 2>&1
+status=$?
+cat "$logs/scan.txt"
+if [ "$status" -eq 0 ] && grep -E "^TestAdvertisement +$peripheral .*0x180D" "$logs/scan.txt" > /dev/null; then
+    pass "workout scan hears TestAdvertisement at $peripheral with service 0x180D"
+else
+    fail "workout scan hears TestAdvertisement at $peripheral with service 0x180D (exit $status)"
+fi
+
+# record, with a link loss in the middle: hci0 powered off (the link drops, as when a strap leaves
+# range), the GATT server and the advertisement restarted (powering off removes the advertising
+# instance), hci0 powered on again: the sensor must reconnect and subscribe again by itself.
+"$workout" record --store "$store" --activity running --sensor "ble:$peripheral" --duration 45 \
+    --save-fixture /dev/shm/vm-test.jsonl > "$logs/record.txt" 2>&1 &
+recorder=$!
+# The fixture is written at the end; the GATT server logs each value it notifies once subscribed.
+notified_since_start() { [ "$(grep -c "Updating value" "$logs/gatt-server.log")" -ge "$1" ]; }
+if wait_for 60 notified_since_start 5; then
+    pass "the GATT server notified five heart rates to workout before the link loss"
+else
+    fail "the GATT server notified five heart rates to workout before the link loss"
+fi
+btmgmt --index 0 power off > /dev/null
+kill "$advertiser" "$gatt_server"
+wait "$advertiser" "$gatt_server" 2> /dev/null
+sleep 3
+btmgmt --index 0 power on > /dev/null
+start_gatt_server || fail "the GATT server registered again"
+start_advertising || fail "the advertisement registered again"
+wait "$recorder"
+status=$?
+cat "$logs/record.txt"
+cp /dev/shm/vm-test.jsonl "$logs/record.jsonl" 2> /dev/null
+[ "$status" -eq 0 ] && pass "workout record saved the workout" || fail "workout record saved the workout (exit $status)"
+workout_id=$("$workout" list --store "$store" | awk 'NR == 2 {print $1}')
+"$workout" show "$workout_id" --store "$store" --json > "$logs/show.json" 2> "$logs/show.err"
+
+# What was notified, received and stored: every heart rate in the fixture was logged by the GATT
+# server, readings resumed after the reconnection, and the store holds one sample per notification.
+python3 - "$logs/record.jsonl" "$logs/gatt-server.log" "$logs/show.json" <<'PY'
+import json, re, sys
+fixture, server_log, shown = sys.argv[1:4]
+events = [json.loads(line) for line in open(fixture).read().splitlines()[1:] if line.strip()]
+beats = [e for e in events if e.get("c") == "2A37"]
+notified = [int(m.group(1)) for m in re.finditer(r"Updating value: \[dbus\.Byte\(\d+\), dbus\.Byte\((\d+)\)", open(server_log).read())]
+received = [int(bytes.fromhex(e["v"])[1]) for e in beats]
+changes = [(e["t"], e["connection"]) for e in events if "connection" in e]
+drop = next((t for t, c in changes if c == "disconnected"), None)
+back = next((t for t, c in changes if c == "connected" and drop is not None and t > drop), None)
+after = [e for e in beats if back is not None and e["t"] > back]
+try:
+    stored = json.load(open(shown))["statistics"]["HeartRate"]
+except Exception as error:
+    stored = {"error": repr(error)}
+checks = [
+    (len(received) >= 10 and all(v in notified for v in received),
+     f"{len(received)} heart rates received, each one the GATT server notified ({len(notified)} notified)"),
+    (drop is not None and back is not None, f"the link loss and the reconnection were seen: {changes}"),
+    (len(after) >= 3, f"{len(after)} heart rates arrived after the reconnection"),
+    (bool(received) and stored.get("minimum") == min(received) and stored.get("maximum") == max(received),
+     f"the store's heart rate (minimum, maximum) {stored.get('minimum')}, {stored.get('maximum')} is the received "
+     f"{min(received) if received else None}, {max(received) if received else None} ({len(received)} notifications)"),
+]
+failed = 0
+for ok, what in checks:
+    print(("PASS " if ok else "FAIL ") + what)
+    failed += not ok
+sys.exit(1 if failed else 0)
+PY
+[ $? -eq 0 ] || failures=$((failures + 1))
+
+# pair (a probe over L2CAP), then a recording from the paired sensor that holds the link: doctor must
+# name the sensor as held, and a second connection to it must fail with the EBUSY sentence.
+"$workout" pair "$peripheral" --store "$store" > "$logs/pair.txt" 2>&1
+status=$?
+cat "$logs/pair.txt"
+if [ "$status" -eq 0 ] && grep -q "^Paired .*(ble:$peripheral): heart rate" "$logs/pair.txt"; then
+    pass "workout pair probed the sensor over L2CAP"
+else
+    fail "workout pair probed the sensor over L2CAP (exit $status)"
+fi
+before=$(grep -c "Updating value" "$logs/gatt-server.log")
+# (through hci1 by name: OPENHEALTHKIT_ADAPTER reaches the connections OpenHealthKit makes for paired sensors)
+OPENHEALTHKIT_ADAPTER=hci1 "$workout" record --store "$store" --activity running --duration 30 \
+    > "$logs/record-paired.txt" 2>&1 &
+holder=$!
+wait_for 60 notified_since_start $((before + 3)) || fail "the paired sensor notified workout"
+"$workout" doctor --store "$store" > "$logs/doctor-held.txt" 2>&1
+status=$?
+cat "$logs/doctor-held.txt"
+if [ "$status" -eq 1 ] && grep -q "^✘ ble:$peripheral is free: another program holds a connection to it" "$logs/doctor-held.txt"; then
+    pass "workout doctor names the paired sensor another connection holds (exit 1)"
+else
+    fail "workout doctor names the paired sensor another connection holds (exit $status)"
+fi
+"$workout" record --store /dev/shm/vm-test-second.sqlite --activity running --sensor "ble:$peripheral" --duration 6 \
+    --keep-empty --save-fixture /dev/shm/vm-test-busy.jsonl > "$logs/record-busy.txt" 2>&1
+cat "$logs/record-busy.txt"
+cp /dev/shm/vm-test-busy.jsonl "$logs/record-busy.jsonl" 2> /dev/null
+# The reason of each disconnection is in the fixture's connection events.
+if grep -q "$peripheral is busy (Device or resource busy): another program holds a connection to it" "$logs/record-busy.jsonl"; then
+    pass "a second connection to a held sensor is refused with the EBUSY sentence"
+else
+    fail "a second connection to a held sensor is refused with the EBUSY sentence"
+fi
+wait "$holder" && pass "the recording that held the link saved its workout" \
+    || fail "the recording that held the link saved its workout"
+finish
