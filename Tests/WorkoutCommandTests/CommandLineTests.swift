@@ -3,34 +3,9 @@ import Testing
 
 /// Runs the built `workout` tool as a person would, in a child process.
 @Suite(.timeLimit(.minutes(1))) struct CommandLineTests {
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    /// The `workout` executable built beside the test bundle.
-    static var tool: URL {
-        URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent().appendingPathComponent("workout")
-    }
-
-    func workout(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = Self.tool
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { $1 }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+    /// Runs the tool (through the target's shared runner).
+    func workout(_ arguments: [String], environment: [String: String] = [:]) throws -> Tool.Result {
+        try Tool.run(arguments, environment: environment)
     }
 
     @Test
@@ -109,7 +84,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = directory.file("recover.sqlite")
         let process = Process()
-        process.executableURL = CommandLineTests.tool
+        process.executableURL = Tool.url
         process.arguments = ["replay", Self.fixtures.appendingPathComponent("run-45min.jsonl").path, "--speed", "120", "--store", store]
         let output = Pipe()
         process.standardOutput = output
