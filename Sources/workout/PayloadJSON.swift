@@ -45,11 +45,10 @@ struct JSONLine {
 /// from each payload and the one before it.
 ///
 /// Units: heart rate bpm, RR intervals and event times seconds, energy kJ, power W, balance %,
-/// torque N·m, cadence rpm, speed m/s. Cadence is `Δrevolutions × 60 / Δtime` with both
-/// differences modulo 2^16; speed is `Δwheel revolutions (mod 2^32) × circumference / Δtime`, the
-/// wheel event time ticking 1/2048 s in Cycling Power Measurement and 1/1024 s in CSC
-/// Measurement (Bluetooth CPS 1.1 §3.2.1, CSCS 1.0 §3.1). Either is `null` when a payload lacks
-/// the data or no new event happened between the two payloads.
+/// torque N·m, cadence rpm, speed m/s. Cadence and speed come from the library's counter formula
+/// (`CrankRevolutionData.cadence(since:)`, `WheelRevolutionData.speed(since:…)`), payload to payload: there are
+/// no arrival times here for the live calculators' checks. Either is `null` when a payload lacks the data or no new
+/// event happened between the two payloads.
 struct PayloadJSONFormatter {
     let wheelCircumference: Double
     private var previousCrank: CrankRevolutionData?
@@ -100,20 +99,15 @@ struct PayloadJSONFormatter {
         previousWheel = wheel
     }
 
+    /// The library's formula (``RevolutionRate``), payload to payload.
     private static func cadence(from before: CrankRevolutionData?, to after: CrankRevolutionData?) -> Double? {
         guard let before, let after else { return nil }
-        let ticks = after.lastEventTime &- before.lastEventTime
-        guard ticks != 0 else { return nil }
-        let revolutions = after.cumulativeRevolutions &- before.cumulativeRevolutions
-        return Double(revolutions) * 60 / (Double(ticks) / CrankRevolutionData.ticksPerSecond)
+        return after.cadence(since: before)
     }
 
     private func speed(from before: WheelRevolutionData?, to after: WheelRevolutionData?, ticksPerSecond: Double) -> Double? {
         guard let before, let after else { return nil }
-        let ticks = after.lastEventTime &- before.lastEventTime
-        guard ticks != 0 else { return nil }
-        let revolutions = after.cumulativeRevolutions &- before.cumulativeRevolutions
-        return Double(revolutions) * wheelCircumference / (Double(ticks) / ticksPerSecond)
+        return after.speed(since: before, ticksPerSecond: ticksPerSecond, wheelCircumference: wheelCircumference)
     }
 
     private static func contact(_ contact: HeartRateMeasurement.SensorContact) -> String {

@@ -115,7 +115,10 @@ struct RevolutionRateTracker<Counter: FixedWidthInteger & UnsignedInteger & Send
         if eventSeconds > elapsed + arrivalTolerance {
             return .rejected(.eventTimeAheadOfArrival(eventSeconds: eventSeconds, arrivalSeconds: elapsed))
         }
-        let rate = Double(deltaRevolutions) / eventSeconds
+        guard let rate = RevolutionRate.perSecond(revolutions: Double(deltaRevolutions), ticks: deltaTicks,
+                                                  ticksPerSecond: ticksPerSecond) else {
+            return .rejected(.revolutionsWithoutEventTime)
+        }
         if rate > maximumRevolutionsPerSecond {
             return .rejected(.implausibleRate(rate))
         }
