@@ -9,22 +9,29 @@ import Testing
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("fixtures")
 
-    /// The test clock is the store's wall clock and its flush timer: a live session's time is the test's.
-    @Test func aSessionRunsOnTheTestClock() async throws {
+    /// A live session on a test clock and a test store, reading `sensor`, collecting from the clock's start.
+    static func session(_ activity: HKWorkoutActivityType, sensor: ScriptedSensor) async throws
+        -> (TestClock, HKWorkoutSession, HKLiveWorkoutBuilder) {
         let clock = TestClock()
         let store = HKHealthStore.testing(clock: clock)
         try await store.authorizeWorkoutTypes()
         let configuration = HKWorkoutConfiguration()
-        configuration.activityType = .running
+        configuration.activityType = activity
         let session = try HKWorkoutSession(healthStore: store, configuration: configuration)
         let builder = session.associatedWorkoutBuilder()
         let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration)
-        let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
-        source.attach(strap)
+        source.attach(sensor)
         builder.dataSource = source
-        let events = LiveBuilderEvents(builder)
         session.startActivity(with: nil)
         try await builder.beginCollection(at: clock.date)
+        return (clock, session, builder)
+    }
+
+    /// The test clock is the store's wall clock and its flush timer: a live session's time is the test's.
+    @Test func aSessionRunsOnTheTestClock() async throws {
+        let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
+        let (clock, session, builder) = try await Self.session(.running, sensor: strap)
+        let events = LiveBuilderEvents(builder)
         strap.send(heartRate: 120, at: clock.date)
         let collected = try await events.first { if case .collected = $0 { true } else { false } }
         guard case .collected(let types) = collected else { return }
@@ -69,19 +76,8 @@ import Testing
 
     /// A scripted strap that drops out: the data source hears it, nothing is bridged, and the workout shows the gap.
     @Test func scriptedDropoutsAndReconnects() async throws {
-        let clock = TestClock()
-        let store = HKHealthStore.testing(clock: clock)
-        try await store.authorizeWorkoutTypes()
-        let configuration = HKWorkoutConfiguration()
-        configuration.activityType = .cycling
-        let session = try HKWorkoutSession(healthStore: store, configuration: configuration)
-        let builder = session.associatedWorkoutBuilder()
-        let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration)
         let meter = ScriptedSensor(identifier: "test:meter", name: "Meter", capabilities: .powerMeter)
-        source.attach(meter)
-        builder.dataSource = source
-        session.startActivity(with: nil)
-        try await builder.beginCollection(at: clock.date)
+        let (clock, session, builder) = try await Self.session(.cycling, sensor: meter)
         for second in 0 ..< 60 {
             // 200 W for a minute, with the meter out of range from 20 s to 40 s.
             if second == 20 { meter.drop(at: clock.date) }
