@@ -102,14 +102,13 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         locked { core.adopt(settings) }
     }
 
-    /// Reads or changes what is collected, under the lock.
+    /// Changes what is collected, under the lock.
     func updateCollection<T>(_ change: (inout CollectionSettings) -> T) -> T {
-        locked {
-            var result: T?
-            core.updateSettings { result = change(&$0) }
-            return result!
-        }
+        locked { core.updateSettings(change) }
     }
+
+    /// What is collected now.
+    var collectionSettings: CollectionSettings { locked { core.settings } }
 
     /// A channel for a sensor, ranked after those before it.
     func addChannel(identifier: String, device: HKDevice) -> Int {

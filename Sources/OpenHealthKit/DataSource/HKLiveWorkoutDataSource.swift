@@ -51,8 +51,14 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
         return locked { change(&settings) }
     }
 
+    /// The settings where they live now, for reading.
+    private var currentSettings: CollectionSettings {
+        if let builder = locked({ builder }) { return builder.collectionSettings }
+        return locked { settings }
+    }
+
     /// The types collected now.
-    public var typesToCollect: Set<HKQuantityType> { updateSettings { $0.types } }
+    public var typesToCollect: Set<HKQuantityType> { currentSettings.types }
 
     /// Collects a type, keeping only samples that match `predicate` (all when nil); calling it again replaces the
     /// predicate.
@@ -105,7 +111,7 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
             defer { self.builder = nil }
             return self.builder
         }
-        if let settings = builder?.updateCollection({ $0 }) { locked { self.settings = settings } }
+        if let settings = builder?.collectionSettings { locked { self.settings = settings } }
     }
 
     /// Connects the paired sensors through the store's connector and starts every sensor.

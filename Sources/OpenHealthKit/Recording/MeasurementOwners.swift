@@ -47,11 +47,6 @@ struct MeasurementOwners: Sendable {
         return true
     }
 
-    /// The sensor that gives `measurement` at `time`, if any.
-    func owner(of measurement: Measurement, at time: Double) -> Int? {
-        lastSeen[measurement.rawValue].firstIndex { time - $0 <= Self.staleAfter }
-    }
-
     /// A channel disconnected: whatever it gave is stale at once.
     mutating func forget(channel: Int) {
         for m in lastSeen.indices where channel < lastSeen[m].count { lastSeen[m][channel] = -.infinity }

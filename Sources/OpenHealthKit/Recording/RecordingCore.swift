@@ -76,9 +76,10 @@ struct RecordingCore {
     }
 
     /// Changes what is collected (the app's `enableCollection`/`disableCollection`, the sensors' capabilities).
-    mutating func updateSettings(_ change: (inout CollectionSettings) -> Void) {
-        change(&settings)
-        collected = settings.collectedCodes
+    @discardableResult
+    mutating func updateSettings<T>(_ change: (inout CollectionSettings) -> T) -> T {
+        defer { collected = settings.collectedCodes }
+        return change(&settings)
     }
 
     /// The activity changed: the plan follows it, and no reading bridges the change (energy, distance).

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 
 /// A live workout: the state of the person's exercise, its activities (legs of a triathlon, intervals), and the
 /// builder that records it.
@@ -194,11 +193,4 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
     public func waitForDelegateCalls() async {
         await withCheckedContinuation { continuation in delegateQueue.async { continuation.resume() } }
     }
-}
-
-/// A flag shared between threads without a lock.
-final class SharedFlag: Sendable {
-    private let value = Atomic<Bool>(false)
-    func load() -> Bool { value.load(ordering: .relaxed) }
-    func store(_ newValue: Bool) { value.store(newValue, ordering: .relaxed) }
 }

@@ -114,10 +114,4 @@ extension StoreDatabase {
             try body(beats)
         }
     }
-
-    /// Whether a journal holds heartbeats.
-    func hasJournalHeartbeats(builderID: Int64, _ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM live_journal WHERE builder_id = ? AND kind = \(JournalKind.heartbeats.rawValue))",
-                          arguments: [builderID]) ?? false
-    }
 }
