@@ -13,15 +13,8 @@ import OpenHealthKit
 /// (`CLLocation.distance(from:)`). Points without a time are skipped (GPX allows them, a workout cannot place them).
 public enum GPXActivityReader {
     public static func read(path: String) throws -> ImportedWorkout {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ImportError("\(path): cannot be read (no such file, or no permission).") }
         let delegate = Delegate()
-        let parser = XMLParser(data: data)
-        parser.delegate = delegate
-        guard parser.parse(), delegate.failure == nil else {
-            let reason = delegate.failure ?? parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed XML"
-            throw ImportError("\(path): line \(parser.lineNumber), column \(parser.columnNumber): \(reason).")
-        }
-        if let open = delegate.openElement { throw ImportError("\(path): line \(parser.lineNumber): the XML ends inside <\(open)> (truncated).") }
+        try XMLFile.parse(path: path, with: delegate)
         guard let start = delegate.route.first?.date, let end = delegate.route.last?.date else {
             throw ImportError("\(path): holds no track point with a time, so there is no workout to import.")
         }
@@ -58,7 +51,7 @@ public enum GPXActivityReader {
         }
     }
 
-    final class Delegate: NSObject, XMLParserDelegate {
+    final class Delegate: NSObject, XMLFileDelegate {
         var type: String?
         var creator: String?
         var route: [ImportedWorkout.Position] = []

@@ -13,18 +13,8 @@ import OpenHealthKit
 /// become pauses.
 public enum TCXActivityReader {
     public static func read(path: String) throws -> ImportedWorkout {
-        guard let data = FileManager.default.contents(atPath: path) else { throw ImportError("\(path): cannot be read (no such file, or no permission).") }
         let delegate = Delegate()
-        let parser = XMLParser(data: data)
-        parser.delegate = delegate
-        guard parser.parse(), delegate.failure == nil else {
-            let reason = delegate.failure ?? parser.parserError.map { "\($0.localizedDescription)" } ?? "malformed XML"
-            throw ImportError("\(path): line \(parser.lineNumber), column \(parser.columnNumber): \(reason).")
-        }
-        // FoundationXML accepts a document cut short; an element still open at the end means a truncated file.
-        if let open = delegate.openElement {
-            throw ImportError("\(path): line \(parser.lineNumber): the XML ends inside <\(open)> (truncated).")
-        }
+        try XMLFile.parse(path: path, with: delegate)
         guard let sport = delegate.sport else { throw ImportError("\(path): holds no TCX Activity.") }
         let times = delegate.heartRate.map(\.date) + delegate.power.map(\.date) + delegate.distance.map(\.date)
             + delegate.laps.flatMap { [$0.start, $0.end] } + delegate.trackpointTimes
@@ -50,7 +40,7 @@ public enum TCXActivityReader {
         return workout
     }
 
-    final class Delegate: NSObject, XMLParserDelegate {
+    final class Delegate: NSObject, XMLFileDelegate {
         var sport: String?
         var id: String?
         var creator: String?
