@@ -211,12 +211,12 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
                 do { try await monotonic.sleep(next) } catch { return }
                 guard let self else { return }
                 let now = monotonic.now()
+                let time = self.healthStore.wallClock().storeValue
                 let stillCollecting = locked { () -> Bool in
-                    _ = carryOut(core.tick(now: now))
+                    _ = carryOut(core.tick(now: now, time: time))
                     return journal != nil && !core.journal.closed
                 }
                 guard stillCollecting else { return }
-                checkZones(at: healthStore.wallClock())
             }
         }
         locked { flushTask = task }

@@ -167,10 +167,15 @@ struct RecordingCore {
         return deliveries.schedule(now: now)
     }
 
-    /// The flush timer's tick: the journal batch that is due, if any.
-    mutating func tick(now: Duration) -> Actions {
+    /// The flush timer's tick at `now` (monotonic) and `time` (wall, seconds since the reference date): the journal
+    /// batch that is due, if any, and, while collecting, a zone gone stale since the last reading (a silent strap),
+    /// queued for the delegate.
+    mutating func tick(now: Duration, time: Double) -> Actions {
         var actions = Actions()
         actions.write = journal.batchIfDue(now: now)
+        if collecting, let delivery = zonesChanged(zones.check(at: Date(storeValue: time)), now: now) {
+            actions.delivery = delivery
+        }
         return actions
     }
 
