@@ -24,6 +24,9 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     var lifecycle = BuilderLifecycle() {
         didSet { core.collecting = lifecycle.phase == .active }
     }
+    /// A `beginCollection` is making the journal's row (outside the lock): a second one fails at once instead of
+    /// making a second row.
+    private var isBeginning = false
     var storedMetadata: [String: Any] = [:]
     var events: [HKWorkoutEvent] = []
     var activities: [ActivityRecord] = []
@@ -110,19 +113,33 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     public func beginCollection(at startDate: Date) async throws {
         let zoneConfigurations = try resolvedZoneConfigurations()
-        // The journal's row is made before taking the lock: no I/O while the builder's state is locked.
-        try locked { var next = lifecycle; try next.begin(at: startDate) }
-        let created = try LiveJournal.create(database: try healthStore.database(), builderUUID: builderUUID,
-                                             client: healthStore.clientIdentifier, hasSession: hasSession,
-                                             configuration: configuration, device: device, now: healthStore.wallClock())
+        // The journal's row is made before taking the lock: no I/O while the builder's state is locked. Only one
+        // caller gets that far; the row is deleted again if the builder changed meanwhile (discarded).
         try locked {
             var next = lifecycle
             try next.begin(at: startDate)
-            journal = created
-            try queueEntry(.builderPhase(phase: BuilderLifecycle.Phase.active.rawValue, start: startDate.storeValue, end: nil))
-            for zones in zoneConfigurations { try queueEntry(zones.journalEntry) }
-            lifecycle = next
-            core.zones.begin(zoneConfigurations, events: events)
+            guard !isBeginning else { throw HKError(.errorInvalidArgument, "Collection has already begun for this workout builder.") }
+            isBeginning = true
+        }
+        defer { locked { isBeginning = false } }
+        let database = try healthStore.database()
+        let created = try LiveJournal.create(database: database, builderUUID: builderUUID,
+                                             client: healthStore.clientIdentifier, hasSession: hasSession,
+                                             configuration: configuration, device: device, now: healthStore.wallClock())
+        do {
+            try locked {
+                var next = lifecycle
+                try next.begin(at: startDate)
+                journal = created
+                try queueEntry(.builderPhase(phase: BuilderLifecycle.Phase.active.rawValue, start: startDate.storeValue, end: nil))
+                for zones in zoneConfigurations { try queueEntry(zones.journalEntry) }
+                lifecycle = next
+                core.zones.begin(zoneConfigurations, events: events)
+            }
+        } catch {
+            locked { if journal === created { journal = nil } }
+            try? database.write { db in try created.close(db) }
+            throw error
         }
         try awaitJournal()
         didBeginCollection()
