@@ -116,6 +116,12 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         return locked { core.addChannel(identifier: identifier, deviceCode: code) }
     }
 
+    /// A channel's device changed (its Device Information became known when it connected).
+    func updateChannelDevice(_ channel: Int, to device: HKDevice) {
+        let code = DeviceCodes.code(for: device)
+        locked { core.updateDevice(of: channel, deviceCode: code) }
+    }
+
     /// One event from a sensor: the hot path of a live workout. One acquisition of the builder's lock.
     func received(_ event: SensorEvent, channel: Int) {
         switch event.kind {
@@ -227,6 +233,10 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
 
     override func didEndCollection() {
         try? flushJournal()
+    }
+
+    override func workoutSensorsToSave() -> [HKWorkoutSensor] {
+        dataSource?.workoutSensors ?? []
     }
 
     override func didFinish() {

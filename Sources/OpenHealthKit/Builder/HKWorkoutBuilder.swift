@@ -373,4 +373,6 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     }
     /// The builder finished or was discarded.
     func didFinish() {}
+    /// The sensors to save with the finished workout (a live builder's data source's).
+    func workoutSensorsToSave() -> [HKWorkoutSensor] { [] }
 }

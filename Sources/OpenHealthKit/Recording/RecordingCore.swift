@@ -33,7 +33,7 @@ struct RecordingCore {
     struct Channel {
         let identifier: String
         /// The sensor's device, as its samples name it.
-        let deviceCode: UInt32
+        var deviceCode: UInt32
         var mapper = ReadingMapper()
     }
 
@@ -97,6 +97,13 @@ struct RecordingCore {
         if let existing = channels.firstIndex(where: { $0.identifier == identifier }) { return existing }
         channels.append(Channel(identifier: identifier, deviceCode: deviceCode))
         return channels.count - 1
+    }
+
+    /// A channel's sensor told more about itself (its Device Information, read once it connected): its samples
+    /// from now on name the fuller device.
+    mutating func updateDevice(of channel: Int, deviceCode: UInt32) {
+        guard channels.indices.contains(channel) else { return }
+        channels[channel].deviceCode = deviceCode
     }
 
     // MARK: Inputs
