@@ -65,6 +65,9 @@ import WorkoutExport
             #expect(strap.map { $0.number(32) } == [80, 77], "\(reader): the strap's battery at the start, then at the end")
             #expect(strap.map { $0.number(253) } == [1_100_000_000, 1_100_000_120], "\(reader): at the start and at the end")
             #expect(meter.count == 1 && meter.first?.number(32) == nil, "\(reader): the meter reported no battery")
+            // FIT source_type: 3 bluetooth_low_energy for the sensors, 5 local for the computer (index 1).
+            #expect(strap.first?.number(25) == 3 && meter.first?.number(25) == 3, "\(reader): sensors are BLE")
+            #expect(devices.first { $0.number(0) == 1 }?.number(25) == 5, "\(reader): the recording computer is local")
         }
     }
 }
