@@ -218,10 +218,10 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
                 guard let self else { return }
                 let now = monotonic.now()
                 let time = self.healthStore.wallClock().storeValue
-                let stillCollecting = locked { () -> Bool in
-                    _ = carryOut(core.tick(now: now, time: time))
-                    return journal != nil && !core.journal.closed
+                let (actions, stillCollecting) = locked { () -> (RecordingCore.Actions, Bool) in
+                    (carryOut(core.tick(now: now, time: time)), journal != nil && !core.journal.closed)
                 }
+                if let delivery = actions.delivery { queueDelivery(delivery) }
                 guard stillCollecting else { return }
             }
         }
@@ -245,7 +245,8 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         finishZoneUpdates()
     }
 
-    /// Under the lock: runs a scheduled delivery on the delegate queue when it is due.
+    /// After unlocking (see ``HKWorkoutBuilder/finish(_:)``): runs a scheduled delivery on the delegate queue when it
+    /// is due.
     override func queueDelivery(_ scheduled: Deliveries.Scheduled) {
         monotonic.run(at: scheduled.deadline, on: delegateQueue) { [self] in
             deliver(locked { core.deliveries.take(scheduled: scheduled.ticket) })
@@ -266,11 +267,15 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     }
 
     /// Queues a delegate call of another kind, after everything collected before it.
+    /// Queued under the lock, so that a delivery scheduled after it (by a reading that takes the lock later) runs
+    /// after it.
     func queueDelegateCall(_ call: @escaping @Sendable (HKLiveWorkoutBuilder, HKLiveWorkoutBuilderDelegate?) -> Void) {
-        let due = locked { core.deliveries.takeAll() }
-        delegateQueue.async { [self] in
-            deliver(due)
-            call(self, delegate)
+        locked {
+            let due = core.deliveries.takeAll()
+            delegateQueue.async { [self] in
+                deliver(due)
+                call(self, delegate)
+            }
         }
     }
 
