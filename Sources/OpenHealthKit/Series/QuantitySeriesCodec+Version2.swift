@@ -22,16 +22,30 @@ import Foundation
 /// bit patterns as signed integers; adding it back gives the original bit for bit. Close numbers differ by a few
 /// units in the last place, so corrections are mostly 0 or ±1 and take a nibble or nothing. The encoder tries every
 /// exponent, the raw forms and both end references, and keeps the shortest: decoding is always exact.
+///
+/// **Version 3** has version 2's layout; its columns may also be packed in bits (column mode 4, see
+/// `QuantitySeriesCodec+Packed.swift`). Version 2 blobs still decode.
 extension QuantitySeriesCodec {
     static let version2: UInt8 = 2
+    static let version3: UInt8 = 3
     static let rawFloat32: UInt8 = 254
 
-    /// The compact form of a series (version 2).
+    /// The compact form of a series (version 3).
     static func encode(_ quantities: [SeriesQuantity]) -> Data {
-        var out = Data([version2])
+        encode(quantities, version: version3)
+    }
+
+    /// Version 2 (still read; no longer written).
+    static func encodeVersion2(_ quantities: [SeriesQuantity]) -> Data {
+        encode(quantities, version: version2)
+    }
+
+    private static func encode(_ quantities: [SeriesQuantity], version: UInt8) -> Data {
+        var out = Data([version])
+        let packed = version >= version3
         writeVarint(UInt64(quantities.count), to: &out)
-        out.append(shortestTimes(quantities))
-        out.append(shortestValues(quantities.map(\.value)))
+        out.append(shortestTimes(quantities, packed: packed))
+        out.append(shortestValues(quantities.map(\.value), packed: packed))
         return out
     }
 
@@ -66,7 +80,7 @@ extension QuantitySeriesCodec {
         return result
     }
 
-    private static func shortestTimes(_ quantities: [SeriesQuantity]) -> Data {
+    private static func shortestTimes(_ quantities: [SeriesQuantity], packed: Bool) -> Data {
         let n = quantities.count
         let starts = quantities.map(\.start)
         let ends = quantities.map(\.end)
@@ -80,26 +94,27 @@ extension QuantitySeriesCodec {
                   let endTicks = ticks(ends, base: base, scale: scale) else { continue }
             var out = Data([UInt8(e)])
             appendDouble(base, to: &out)
-            writeColumn(deltas(startTicks), to: &out)
+            writeColumn(deltas(startTicks), packed: packed, to: &out)
             let startCorrections = corrections(starts, startTicks, base: base, scale: scale)
             let endCorrections = corrections(ends, endTicks, base: base, scale: scale)
             var toNext = Data([0])
-            writeColumn((0 ..< n).map { endTicks[$0] &- ($0 + 1 < n ? startTicks[$0 + 1] : startTicks[$0]) }, to: &toNext)
+            writeColumn((0 ..< n).map { endTicks[$0] &- ($0 + 1 < n ? startTicks[$0 + 1] : startTicks[$0]) }, packed: packed,
+                        to: &toNext)
             var toOwn = Data([1])
-            writeColumn((0 ..< n).map { endTicks[$0] &- startTicks[$0] }, to: &toOwn)
+            writeColumn((0 ..< n).map { endTicks[$0] &- startTicks[$0] }, packed: packed, to: &toOwn)
             let ownReference = toOwn.count < toNext.count
             out.append(ownReference ? toOwn : toNext)
-            writeColumn(startCorrections, to: &out)
+            writeColumn(startCorrections, packed: packed, to: &out)
             // An end on its reference's tick has that start's correction too: stored as a difference, it is 0.
             writeColumn((0 ..< n).map {
                 endCorrections[$0] &- startCorrections[ownReference || $0 + 1 == n ? $0 : $0 + 1]
-            }, to: &out)
+            }, packed: packed, to: &out)
             if out.count < best.count { best = out }
         }
         return best
     }
 
-    private static func shortestValues(_ values: [Double]) -> Data {
+    private static func shortestValues(_ values: [Double], packed: Bool) -> Data {
         var best = Data([raw])
         writeRaw(values, to: &best)
         if values.allSatisfy({ Double(Float($0)).bitPattern == $0.bitPattern }) {
@@ -111,8 +126,8 @@ extension QuantitySeriesCodec {
             let scale = pow(10, Double(k))
             guard let steps = ticks(values, base: 0, scale: scale) else { continue }
             var out = Data([UInt8(k)])
-            writeColumn(deltas(steps), to: &out)
-            writeColumn(corrections(values, steps, base: 0, scale: scale), to: &out)
+            writeColumn(deltas(steps), packed: packed, to: &out)
+            writeColumn(corrections(values, steps, base: 0, scale: scale), packed: packed, to: &out)
             if out.count < best.count { best = out }
         }
         return best
