@@ -73,4 +73,29 @@ import Testing
             #expect(throws: HKError.self) { try reader.column(intervals.count) }
         }
     }
+
+    @Test func millisecondTimesTakeABaseOfZeroAndNoCorrections() throws {
+        // Times of a clock rounded to the millisecond: Double(ms) / 1000, the nearest Double to each decimal.
+        let milliseconds = intervals.reduce(into: [Int64(816_850_800_146)]) { $0.append($0.last! + $1) }
+        let quantities = milliseconds.map { SeriesQuantity(start: Double($0) / 1000, end: Double($0) / 1000, value: 150) }
+        let encoded = QuantitySeriesCodec.encode(quantities)
+        #expect(try QuantitySeriesCodec.decode(encoded).map(\.start.bitPattern) == quantities.map(\.start.bitPattern))
+        // Version byte, count 1,001 (a 2-byte varint), then the time exponent 3 and a base of 0.0 (8 zero bytes).
+        let bytes = [UInt8](encoded)
+        #expect(bytes[3] == 3 && bytes[4 ..< 12].allSatisfy { $0 == 0 })
+        #expect(encoded.count < QuantitySeriesCodec.encodeVersion2(quantities).count)
+    }
+
+    @Test func valuesAroundALevelAreStoredAsStepsNotDeltas() throws {
+        // Distance per reading: 4.21 m (two wheel revolutions) with every 8th reading 2.11 or 6.31. As steps of
+        // 0.01 m around the median 421 one value in 8 is off it; as deltas two in 8 (there and back).
+        let distances = (0 ..< 800).map { index -> Double in
+            index % 8 != 7 ? 4.21 : (index % 16 == 7 ? 2.11 : 6.31)
+        }
+        let values = QuantitySeriesCodec.shortestValues(distances, packed: true)
+        #expect(values.first == QuantitySeriesCodec.directSteps + 2, "steps of 10^-2, stored directly (16 + 2)")
+        let quantities = distances.enumerated().map { SeriesQuantity(start: Double($0.offset), end: Double($0.offset + 1), value: $0.element) }
+        #expect(try QuantitySeriesCodec.decode(QuantitySeriesCodec.encode(quantities)) == quantities)
+        #expect(QuantitySeriesCodec.shortestValues(distances, packed: false).first == 2, "version 2: deltas")
+    }
 }

@@ -23,12 +23,15 @@ import Foundation
 /// units in the last place, so corrections are mostly 0 or ±1 and take a nibble or nothing. The encoder tries every
 /// exponent, the raw forms and both end references, and keeps the shortest: decoding is always exact.
 ///
-/// **Version 3** has version 2's layout; its columns may also be packed in bits (column mode 4, see
-/// `QuantitySeriesCodec+Packed.swift`). Version 2 blobs still decode.
+/// **Version 3** has version 2's layout, and three more forms: columns may be packed in bits (column mode 4, see
+/// `QuantitySeriesCodec+Packed.swift`); a time base of 0 (times as `Double(ticks) / 10^e`); and a value exponent
+/// `16 + k` whose column holds the steps themselves instead of their deltas. Version 2 blobs still decode.
 extension QuantitySeriesCodec {
     static let version2: UInt8 = 2
     static let version3: UInt8 = 3
     static let rawFloat32: UInt8 = 254
+    /// Added to a value exponent (version 3): the steps are stored as they are, not as deltas.
+    static let directSteps: UInt8 = 16
 
     /// The compact form of a series (version 3).
     static func encode(_ quantities: [SeriesQuantity]) -> Data {
@@ -87,8 +90,11 @@ extension QuantitySeriesCodec {
         var best = Data([raw])
         writeRaw(starts, to: &best)
         writeRaw(ends, to: &best)
-        guard let base = starts.first, base.isFinite else { return best }
-        for e in 0 ... 9 {
+        guard let first = starts.first, first.isFinite else { return best }
+        // From version 3 a base of 0 is tried too: times are then `Double(ticks) / 10^e`, which is the nearest
+        // `Double` to a whole number of milliseconds exactly as a clock's time rounded to the millisecond is, so
+        // their corrections are 0 (with the first start as base, two roundings leave corrections of ±1 ulp).
+        for (base, e) in (packed ? [first, 0] : [first]).flatMap({ base in (0 ... 9).map { (base, $0) } }) {
             let scale = pow(10, Double(e))
             guard let startTicks = ticks(starts, base: base, scale: scale),
                   let endTicks = ticks(ends, base: base, scale: scale) else { continue }
@@ -114,7 +120,7 @@ extension QuantitySeriesCodec {
         return best
     }
 
-    private static func shortestValues(_ values: [Double], packed: Bool) -> Data {
+    static func shortestValues(_ values: [Double], packed: Bool) -> Data {
         var best = Data([raw])
         writeRaw(values, to: &best)
         if values.allSatisfy({ Double(Float($0)).bitPattern == $0.bitPattern }) {
@@ -129,6 +135,15 @@ extension QuantitySeriesCodec {
             writeColumn(deltas(steps), packed: packed, to: &out)
             writeColumn(corrections(values, steps, base: 0, scale: scale), packed: packed, to: &out)
             if out.count < best.count { best = out }
+            // From version 3, steps may also be stored as they are (k + 16): values that alternate around a level,
+            // such as distance per reading (2 or 3 wheel revolutions), differ from their median less than from
+            // each other.
+            if packed {
+                var direct = Data([UInt8(k) + directSteps])
+                writeColumn(steps, packed: packed, to: &direct)
+                writeColumn(corrections(values, steps, base: 0, scale: scale), packed: packed, to: &direct)
+                if direct.count < best.count { best = direct }
+            }
         }
         return best
     }
@@ -181,10 +196,10 @@ extension QuantitySeriesCodec {
                 for index in 0 ..< 4 { pattern |= UInt32(try reader.byte()) << (8 * UInt32(index)) }
                 return Double(Float(bitPattern: pattern))
             }
-        case 0 ... 9:
-            let scale = pow(10, Double(k))
+        case 0 ... 9, directSteps ... directSteps + 9:
+            let scale = pow(10, Double(k % directSteps))
             var step: Int64 = 0
-            let steps = try reader.column(n).map { step &+= $0; return step }
+            let steps = k >= directSteps ? try reader.column(n) : try reader.column(n).map { step &+= $0; return step }
             let corrections = try reader.column(n)
             values = (0 ..< n).map { index in
                 let approximation: Double = 0 + Double(steps[index]) / scale
