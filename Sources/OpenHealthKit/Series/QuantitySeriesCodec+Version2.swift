@@ -185,6 +185,15 @@ extension QuantitySeriesCodec {
                 return corrected(approximation, endCorrections[index])
             }
         }
+        let values = try decodeValues(&reader, count: n)
+        return (0 ..< n).map { SeriesQuantity(start: starts[$0], end: ends[$0], value: values[$0]) }
+    }
+
+    /// Reads the values section (version 2 and later): the value exponent and its columns.
+    static func decodeValues(_ reader: inout Reader, count n: Int) throws -> [Double] {
+        func corrected(_ value: Double, _ correction: Int64) -> Double {
+            Double(bitPattern: UInt64(bitPattern: bits(value) &+ correction))
+        }
         let values: [Double]
         let k = try reader.byte()
         switch k {
@@ -208,6 +217,6 @@ extension QuantitySeriesCodec {
         default:
             throw damaged("value exponent \(k)")
         }
-        return (0 ..< n).map { SeriesQuantity(start: starts[$0], end: ends[$0], value: values[$0]) }
+        return values
     }
 }
