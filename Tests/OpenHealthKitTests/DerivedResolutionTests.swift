@@ -91,4 +91,16 @@ import Testing
         let alone = Int64((2.105 * 100).rounded()) * 10_000
         #expect(alone != 2_105_000, "the per-reading rounding this avoids is off by \(alone - 2_105_000) cm")
     }
+
+    @Test func sampleTimesAreArrivalTimesToTheMillisecond() {
+        // 816,850,800.1234567 s → 816,850,800,123.4567 ms → 816,850,800,123 ms: the Double nearest 816850800.123.
+        // 816,850,800.9996 → …800,999.6 ms → …801,000 ms = 816850801.0 exactly.
+        let out = samples([(.heartRate(HeartRateReading(bpm: 140)), 816_850_800.1234567),
+                           (.heartRate(HeartRateReading(bpm: 141)), 816_850_800.9996)])
+        #expect(out.map(\.start) == [816_850_800.123, 816_850_801])
+        #expect(out.map(\.end) == out.map(\.start))
+        // A whole millisecond stays as it is, bit for bit.
+        let exact = Double(816_850_800_146) / 1000
+        #expect(samples([(.power(PowerReading(watts: 200)), exact)]).map(\.start.bitPattern) == [exact.bitPattern])
+    }
 }

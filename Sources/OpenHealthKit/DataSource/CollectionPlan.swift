@@ -59,6 +59,7 @@ enum CollectionPlan {
 /// 0.1 rpm, speed 0.001 m/s, distance 0.01 m, energy 0.001 kcal); distance and energy as running totals, so their
 /// sums never drift. An increment that rounds to 0 makes no sample: it stays in the running total until the next.
 /// The totals carry over a reset (a disconnection, a change of activity), so at most half a step is ever held back.
+/// Sample times are the reading's arrival time rounded to the millisecond.
 struct ReadingMapper {
     private var uuids = FastUUID.Xoshiro256()
     private var lastPower: Double?
@@ -69,8 +70,10 @@ struct ReadingMapper {
     private var distance = CumulativeRounding(steps: DerivedResolution.distance)
     static let maximumEnergyGap: Double = 3
 
-    mutating func samples(for value: SensorReadingValue, at time: Double, activity: HKWorkoutActivityType,
+    mutating func samples(for value: SensorReadingValue, at arrival: Double, activity: HKWorkoutActivityType,
                           deviceCode: UInt32, into out: inout [CollectedSample]) {
+        // Sample times are the arrival time to the millisecond (see DerivedResolution.millisecond).
+        let time = DerivedResolution.millisecond(arrival)
         switch value {
         case .heartRate(let reading):
             guard reading.contact != .notDetected, reading.bpm > 0 else { return }

@@ -19,7 +19,8 @@ import Foundation
 /// | distance | m | 0.01 (cumulative, see below) |
 /// | active energy from power | kcal | 0.001 (cumulative, see below) |
 ///
-/// Heart rate (whole bpm) and power (whole watts) arrive as integers and are stored as they come.
+/// Heart rate (whole bpm) and power (whole watts) arrive as integers and are stored as they come. Sample times are
+/// arrival times rounded to the millisecond (``millisecond(_:)``).
 ///
 /// **Cumulative values never drift.** Distance and energy are rounded as running totals: each sample holds the
 /// rounded total so far minus the rounded total before it (``CumulativeRounding``), so the sum of a workout's
@@ -39,6 +40,17 @@ enum DerivedResolution {
     static let distance: Double = 100
     /// Steps per storage unit: energy in thousandths of a kcal.
     static let energy: Double = 1000
+
+    /// A reading's arrival time (seconds since 2001) rounded to the millisecond, as `Double(ms) / 1000`: the time of
+    /// the samples the reading makes. A wall clock's time carries a tenth of a microsecond (the resolution of a
+    /// `Double` near 8·10⁸ s), which no series can store in fewer than about three bytes; a millisecond is finer
+    /// than a BLE connection interval (7.5 ms at the least, Bluetooth Core 5.3 Vol 6 Part B §4.5.1), the
+    /// granularity at which notifications arrive anyway. A replayed fixture's times are already whole
+    /// milliseconds. A time that is not finite is returned as it is.
+    static func millisecond(_ time: Double) -> Double {
+        guard let milliseconds = integerSteps(time, steps: 1000) else { return time }
+        return Double(milliseconds) / 1000
+    }
 
     /// `value` rounded to the nearest multiple of `1 / steps` (halves away from zero), as `Double(integer) / steps`,
     /// the exact form the series codec reads back; nil when it is not finite or too large to count in steps.
