@@ -2,6 +2,12 @@ import Foundation
 
 /// The compact, lossless binary form of a quantity series, stored in `quantity_series.points`.
 ///
+/// Four versions, told apart by the first byte, all still read: 1 (below), 2 (integers plus exact corrections,
+/// `QuantitySeriesCodec+Version2.swift`), 3 (version 2's layout with bit-packed columns, a time base of 0 and
+/// values as steps; `+Packed.swift`) and 4 (times as positions in a timeline several series share,
+/// `+Timeline.swift`). The store writes version 4 for the series of one condensing that share a source and device,
+/// version 3 otherwise.
+///
 /// Layout (version 1), all integers little-endian; *varint* is LEB128, *zigzag* maps signed to unsigned
 /// (0, -1, 1, -2 → 0, 1, 2, 3):
 ///
