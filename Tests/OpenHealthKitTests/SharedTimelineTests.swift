@@ -68,6 +68,34 @@ import Testing
         #expect(try count(store, "SELECT count(*) FROM series_timelines") == 0)
     }
 
+    @Test func aStoreThatLostATimelineReportsItAndKeepsTheRest() async throws {
+        let store = try await authorizedStore()
+        try await store.requestAuthorization(toShare: [power, cadence], read: [power, cadence])
+        let workout = legacy.workout(activityType: .cycling, start: t0, end: t0 + 600, workoutEvents: nil,
+                                     totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
+        try await store.save(workout)
+        let samples = (0 ..< 20).flatMap { index -> [HKSample] in
+            let time = t0 + Double(index) / 2
+            return [HKQuantitySample(type: power, quantity: HKQuantity(unit: .watt(), doubleValue: 200), start: time, end: time),
+                    HKQuantitySample(type: cadence, quantity: HKQuantity(unit: rpm, doubleValue: 90), start: time, end: time)]
+        }
+        try await store.associate(samples, with: workout)
+        _ = try await store.condenseWorkout(workout)
+        // Damage: the power series loses its timeline (as a file edited by hand or copied in part might).
+        try store.database().write { db in
+            try db.execute(sql: """
+                UPDATE quantity_series SET timeline_id = NULL WHERE sample_id =
+                    (SELECT id FROM samples WHERE type_id = (SELECT id FROM types WHERE identifier = ?))
+                """, arguments: [power.identifier])
+        }
+        let powerSeries = try #require(try await fetch(store, power, HKQuery.predicateForObjects(from: workout)).first)
+        let error = await expectHKError(.errorDatabaseInaccessible) { _ = try await seriesQuantities(store, power, powerSeries) }
+        #expect(error?.message.contains("timeline") == true)
+        // The cadence series, on the same timeline, still reads in full.
+        let cadenceSeries = try #require(try await fetch(store, cadence, HKQuery.predicateForObjects(from: workout)).first)
+        #expect(try await seriesQuantities(store, cadence, cadenceSeries).count == 20)
+    }
+
     @Test func aLoneSeriesKeepsItsOwnTimes() async throws {
         let store = try await authorizedStore()
         let workout = legacy.workout(activityType: .running, start: t0, end: t0 + 600, workoutEvents: nil,
