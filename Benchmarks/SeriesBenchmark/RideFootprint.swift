@@ -66,6 +66,11 @@ enum RideFootprint {
         let condensed = try measure(raw, path)
         _ = try await store.purgeDeletedObjects(deletedBefore: .distantFuture)
         let purged = try measure(raw, path)
+        let breakdown = try seriesBreakdown(raw)
+        if let output = ProcessInfo.processInfo.environment["RIDE_STORE"] {   // to study the condensed store
+            try? FileManager.default.removeItem(atPath: output)
+            try FileManager.default.copyItem(atPath: path, toPath: output)
+        }
         for type in types {
             _ = try await store.deleteObjects(of: type, predicate: HKQuery.predicateForObjects(from: workout))
         }
@@ -101,6 +106,38 @@ enum RideFootprint {
         print("  Condensed, by table (deletion records kept):")
         for (name, bytes) in condensed.tables.sorted(by: { $0.value > $1.value }) where bytes > (empty.tables[name] ?? 0) {
             line(name, bytes - (empty.tables[name] ?? 0))
+        }
+        print("  Condensed, by table (after the retention):")
+        for (name, bytes) in purged.tables.sorted(by: { $0.value > $1.value }) where bytes > (empty.tables[name] ?? 0) {
+            line(name, bytes - (empty.tables[name] ?? 0))
+        }
+        print("  Series points by type (bytes of the points blobs; quantities; bytes per quantity):")
+        for entry in breakdown {
+            let perQuantity = entry.quantities > 0 ? Double(entry.bytes) / Double(entry.quantities) : 0
+            line(entry.type, entry.bytes, String(format: "   %6d quantities in %d series, %.2f B each", entry.quantities,
+                                                 entry.series, perQuantity))
+        }
+    }
+
+    /// One type's series: the bytes of their points (``quantity_series.points``), how many series and quantities.
+    struct SeriesShare {
+        var type: String
+        var series: Int
+        var quantities: Int
+        var bytes: Int
+    }
+
+    static func seriesBreakdown(_ raw: DatabasePool) throws -> [SeriesShare] {
+        try raw.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT t.identifier, count(*), sum(q.count), sum(length(q.points)) FROM quantity_series q
+                JOIN samples s ON s.id = q.sample_id JOIN types t ON t.id = s.type_id
+                GROUP BY t.identifier ORDER BY sum(length(q.points)) DESC
+                """).map { row in
+                let identifier: String = row[0]
+                return SeriesShare(type: String(identifier.split(separator: "Identifier").last ?? ""), series: row[1],
+                                   quantities: row[2], bytes: row[3])
+            }
         }
     }
 

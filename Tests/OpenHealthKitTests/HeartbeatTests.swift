@@ -106,3 +106,59 @@ import Testing
         #expect(sample.startDate == t0 + 1)
     }
 }
+
+/// Version 2 of the heartbeat form: the same microseconds as version 1, as 1/1024 s ticks plus residuals.
+@Suite struct HeartbeatCodecVersion2Tests {
+    /// Beats of a strap: RR intervals of whole 1/1024 s, 780…820 ticks (about 0.76–0.80 s), offsets summed as
+    /// `Double` seconds as the collector makes them.
+    func strapBeats(_ count: Int) -> [HeartbeatSeriesCodec.Beat] {
+        var offset = 0.0
+        return (0 ..< count).map { index in
+            let ticks: Int = 780 + (index * index * 7 + index * 13) % 41
+            defer { offset += Double(ticks) / 1024 }
+            return HeartbeatSeriesCodec.Beat(offset: offset, precededByGap: index == 500)
+        }
+    }
+
+    @Test func versionTwoDecodesToWhatVersionOneDecodesTo() throws {
+        let beats = strapBeats(3000)
+        let version1 = HeartbeatSeriesCodec.encodeVersion1(beats)
+        let version2 = HeartbeatSeriesCodec.encodeVersion2(beats)
+        #expect(Array(version2.prefix(5)) == [0xFF, 0xFF, 0xFF, 0xFF, 2])
+        #expect(try HeartbeatSeriesCodec.decode(version2) == HeartbeatSeriesCodec.decode(version1))
+        // Version 1: each interval of about 780,000 µs << 1 needs 21 bits, a 3-byte varint; the first beat, at
+        // offset 0, one byte: 4 + 1 + 3 × 2999.
+        #expect(version1.count == 4 + 1 + 3 * 2999)
+        // Version 2: tick deltas within ±40 (zigzag ≤ 80) pack in seven bits at most, 3000 × 7 / 8 = 2,625 bytes;
+        // the residuals (−1…1 µs, zigzag ≤ 2) in two bits at most, 750; the one gap run-length encodes in a few bytes.
+        #expect(version2.count < 2625 + 750 + 100, "\(version2.count) bytes")
+        #expect(HeartbeatSeriesCodec.encode(beats) == version2)
+        // Offsets keep their microseconds: the 3000th beat is at the sum of the first 2999 intervals.
+        let decoded = try HeartbeatSeriesCodec.decode(version2)
+        #expect(decoded[2999].offset == (beats[2999].offset * 1_000_000).rounded() / 1_000_000)
+        #expect(decoded.map(\.precededByGap) == beats.map(\.precededByGap))
+    }
+
+    @Test func aFewBeatsKeepTheShorterVersionOne() throws {
+        let beats = strapBeats(3)
+        #expect(HeartbeatSeriesCodec.encode(beats) == HeartbeatSeriesCodec.encodeVersion1(beats))
+    }
+
+    @Test func damagedVersionTwoIsAnErrorNeverACrash() throws {
+        let bytes = HeartbeatSeriesCodec.encodeVersion2(strapBeats(400))
+        for length in 4 ..< bytes.count where length % 5 == 0 {
+            #expect(throws: HKError.self) { _ = try HeartbeatSeriesCodec.decode(Array(bytes.prefix(length))) }
+        }
+        var wrongVersion = bytes
+        wrongVersion[4] = 9
+        #expect(throws: HKError.self) { _ = try HeartbeatSeriesCodec.decode(wrongVersion) }
+        // Layout: marker and version (5 bytes), count 400 (2 bytes), rate 1024 (2 bytes), columns.
+        var hugeCount = Data(bytes.prefix(5))
+        QuantitySeriesCodec.writeVarint(UInt64(1) << 40, to: &hugeCount)
+        #expect(throws: HKError.self) { _ = try HeartbeatSeriesCodec.decode([UInt8](hugeCount) + bytes.dropFirst(7)) }
+        var zeroRate = bytes
+        zeroRate[7] = 0
+        zeroRate[8] = 0
+        #expect(throws: HKError.self) { _ = try HeartbeatSeriesCodec.decode(zeroRate) }
+    }
+}

@@ -52,16 +52,28 @@ enum CollectionPlan {
 ///   (at most 3 s): mechanical work in kJ counted as kcal burned, the usual rule for cycling (gross efficiency
 ///   about 24 % cancels the 4.184 kJ/kcal).
 /// - Cadence and speed: instantaneous samples. Distance: a sample spanning the time since the previous distance
-///   reading, of the distance type that fits the activity.
+///   sample, of the distance type that fits the activity.
 /// - Battery and connection changes make no samples.
+///
+/// Derived values are rounded here, where they are made, to the resolutions of ``DerivedResolution`` (cadence
+/// 0.1 rpm, speed 0.001 m/s, distance 0.01 m, energy 0.001 kcal); distance and energy as running totals, so their
+/// sums never drift. An increment that rounds to 0 makes no sample: it stays in the running total until the next.
+/// The totals carry over a reset (a disconnection, a change of activity), so at most half a step is ever held back.
+/// Sample times are the reading's arrival time rounded to the millisecond.
 struct ReadingMapper {
     private var uuids = FastUUID.Xoshiro256()
     private var lastPower: Double?
     private var lastDistance: Double?
+    /// The start of the energy held back by rounding, if any (the next energy sample starts there).
+    private var heldEnergySince: Double?
+    private var energy = CumulativeRounding(steps: DerivedResolution.energy)
+    private var distance = CumulativeRounding(steps: DerivedResolution.distance)
     static let maximumEnergyGap: Double = 3
 
-    mutating func samples(for value: SensorReadingValue, at time: Double, activity: HKWorkoutActivityType,
+    mutating func samples(for value: SensorReadingValue, at arrival: Double, activity: HKWorkoutActivityType,
                           deviceCode: UInt32, into out: inout [CollectedSample]) {
+        // Sample times are the arrival time to the millisecond (see DerivedResolution.millisecond).
+        let time = DerivedResolution.millisecond(arrival)
         switch value {
         case .heartRate(let reading):
             guard reading.contact != .notDetected, reading.bpm > 0 else { return }
@@ -70,19 +82,37 @@ struct ReadingMapper {
             out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: Types.cyclingPower, start: time, end: time, value: Double(reading.watts), deviceCode: deviceCode))
             if let previous = lastPower, time > previous, time - previous <= Self.maximumEnergyGap, reading.watts > 0 {
                 let kilojoules = Double(reading.watts) * (time - previous) / 1000
-                out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: Types.activeEnergy, start: previous, end: time, value: kilojoules, deviceCode: deviceCode))
+                if let kilocalories = energy.add(kilojoules), kilocalories > 0 {
+                    out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: Types.activeEnergy, start: heldEnergySince ?? previous, end: time, value: kilocalories, deviceCode: deviceCode))
+                    heldEnergySince = nil
+                } else if heldEnergySince == nil {
+                    // Less than half a step: it waits in the running total, with its time span, for the next sample.
+                    heldEnergySince = previous
+                }
+            } else {
+                heldEnergySince = nil
             }
             lastPower = time
         case .cadence(let reading):
-            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: Types.cyclingCadence, start: time, end: time, value: reading.rpm, deviceCode: deviceCode))
+            guard let rpm = DerivedResolution.rounded(reading.rpm, steps: DerivedResolution.cadence) else { return }
+            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: Types.cyclingCadence, start: time, end: time, value: rpm, deviceCode: deviceCode))
         case .speed(let reading):
             let type = activity == .running ? Types.runningSpeed : Types.cyclingSpeed
-            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: type, start: time, end: time, value: reading.metresPerSecond, deviceCode: deviceCode))
+            guard let speed = DerivedResolution.rounded(reading.metresPerSecond, steps: DerivedResolution.speed) else { return }
+            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: type, start: time, end: time, value: speed, deviceCode: deviceCode))
         case .distance(let reading):
+            guard reading.metres > 0 else {
+                lastDistance = time
+                return
+            }
+            // Less than half a step: it waits in the running total, with its time span, for the next reading.
+            guard let metres = distance.add(reading.metres), metres > 0 else {
+                if lastDistance == nil { lastDistance = time }
+                return
+            }
             defer { lastDistance = time }
-            guard reading.metres > 0 else { return }
             let type = HKQuantityType.interned(HKWorkout.distanceType(for: activity)).code
-            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: type, start: min(lastDistance ?? time, time), end: time, value: reading.metres,
+            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: type, start: min(lastDistance ?? time, time), end: time, value: metres,
                                        deviceCode: deviceCode))
         case .battery:
             return
@@ -93,6 +123,7 @@ struct ReadingMapper {
     mutating func reset() {
         lastPower = nil
         lastDistance = nil
+        heldEnergySince = nil
     }
 
     /// Type codes looked up once (finding an `HKQuantityType` costs a dictionary lookup).

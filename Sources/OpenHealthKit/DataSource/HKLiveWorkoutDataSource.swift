@@ -14,6 +14,11 @@ import Logging
 /// disconnects produces no values. When several sensors measure the same quantity, each is taken from one sensor at a
 /// time (see ``MeasurementOwners``).
 ///
+/// Derived values are rounded where readings become samples (``DerivedResolution``, OpenHealthKit's choice:
+/// cadence 0.1 rpm, speed 0.001 m/s, distance 0.01 m and energy 0.001 kcal, the last two as running totals that
+/// never drift), and sample times are arrival times to the millisecond, so condensed series store them as small
+/// integers.
+///
 /// Once attached to a builder, the data source only starts and stops sensors: their readings go straight to the
 /// builder's recording core (``RecordingCore``), which holds what is collected.
 ///

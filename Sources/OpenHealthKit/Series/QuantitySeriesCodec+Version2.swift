@@ -22,16 +22,33 @@ import Foundation
 /// bit patterns as signed integers; adding it back gives the original bit for bit. Close numbers differ by a few
 /// units in the last place, so corrections are mostly 0 or ±1 and take a nibble or nothing. The encoder tries every
 /// exponent, the raw forms and both end references, and keeps the shortest: decoding is always exact.
+///
+/// **Version 3** has version 2's layout, and three more forms: columns may be packed in bits (column mode 4, see
+/// `QuantitySeriesCodec+Packed.swift`); a time base of 0 (times as `Double(ticks) / 10^e`); and a value exponent
+/// `16 + k` whose column holds the steps themselves instead of their deltas. Version 2 blobs still decode.
 extension QuantitySeriesCodec {
     static let version2: UInt8 = 2
+    static let version3: UInt8 = 3
     static let rawFloat32: UInt8 = 254
+    /// Added to a value exponent (version 3): the steps are stored as they are, not as deltas.
+    static let directSteps: UInt8 = 16
 
-    /// The compact form of a series (version 2).
+    /// The compact form of a series (version 3).
     static func encode(_ quantities: [SeriesQuantity]) -> Data {
-        var out = Data([version2])
+        encode(quantities, version: version3)
+    }
+
+    /// Version 2 (still read; no longer written).
+    static func encodeVersion2(_ quantities: [SeriesQuantity]) -> Data {
+        encode(quantities, version: version2)
+    }
+
+    private static func encode(_ quantities: [SeriesQuantity], version: UInt8) -> Data {
+        var out = Data([version])
+        let packed = version >= version3
         writeVarint(UInt64(quantities.count), to: &out)
-        out.append(shortestTimes(quantities))
-        out.append(shortestValues(quantities.map(\.value)))
+        out.append(shortestTimes(quantities, packed: packed))
+        out.append(shortestValues(quantities.map(\.value), packed: packed))
         return out
     }
 
@@ -66,40 +83,44 @@ extension QuantitySeriesCodec {
         return result
     }
 
-    private static func shortestTimes(_ quantities: [SeriesQuantity]) -> Data {
+    private static func shortestTimes(_ quantities: [SeriesQuantity], packed: Bool) -> Data {
         let n = quantities.count
         let starts = quantities.map(\.start)
         let ends = quantities.map(\.end)
         var best = Data([raw])
         writeRaw(starts, to: &best)
         writeRaw(ends, to: &best)
-        guard let base = starts.first, base.isFinite else { return best }
-        for e in 0 ... 9 {
+        guard let first = starts.first, first.isFinite else { return best }
+        // From version 3 a base of 0 is tried too: times are then `Double(ticks) / 10^e`, which is the nearest
+        // `Double` to a whole number of milliseconds exactly as a clock's time rounded to the millisecond is, so
+        // their corrections are 0 (with the first start as base, two roundings leave corrections of ±1 ulp).
+        for (base, e) in (packed ? [first, 0] : [first]).flatMap({ base in (0 ... 9).map { (base, $0) } }) {
             let scale = pow(10, Double(e))
             guard let startTicks = ticks(starts, base: base, scale: scale),
                   let endTicks = ticks(ends, base: base, scale: scale) else { continue }
             var out = Data([UInt8(e)])
             appendDouble(base, to: &out)
-            writeColumn(deltas(startTicks), to: &out)
+            writeColumn(deltas(startTicks), packed: packed, to: &out)
             let startCorrections = corrections(starts, startTicks, base: base, scale: scale)
             let endCorrections = corrections(ends, endTicks, base: base, scale: scale)
             var toNext = Data([0])
-            writeColumn((0 ..< n).map { endTicks[$0] &- ($0 + 1 < n ? startTicks[$0 + 1] : startTicks[$0]) }, to: &toNext)
+            writeColumn((0 ..< n).map { endTicks[$0] &- ($0 + 1 < n ? startTicks[$0 + 1] : startTicks[$0]) }, packed: packed,
+                        to: &toNext)
             var toOwn = Data([1])
-            writeColumn((0 ..< n).map { endTicks[$0] &- startTicks[$0] }, to: &toOwn)
+            writeColumn((0 ..< n).map { endTicks[$0] &- startTicks[$0] }, packed: packed, to: &toOwn)
             let ownReference = toOwn.count < toNext.count
             out.append(ownReference ? toOwn : toNext)
-            writeColumn(startCorrections, to: &out)
+            writeColumn(startCorrections, packed: packed, to: &out)
             // An end on its reference's tick has that start's correction too: stored as a difference, it is 0.
             writeColumn((0 ..< n).map {
                 endCorrections[$0] &- startCorrections[ownReference || $0 + 1 == n ? $0 : $0 + 1]
-            }, to: &out)
+            }, packed: packed, to: &out)
             if out.count < best.count { best = out }
         }
         return best
     }
 
-    private static func shortestValues(_ values: [Double]) -> Data {
+    static func shortestValues(_ values: [Double], packed: Bool) -> Data {
         var best = Data([raw])
         writeRaw(values, to: &best)
         if values.allSatisfy({ Double(Float($0)).bitPattern == $0.bitPattern }) {
@@ -111,9 +132,18 @@ extension QuantitySeriesCodec {
             let scale = pow(10, Double(k))
             guard let steps = ticks(values, base: 0, scale: scale) else { continue }
             var out = Data([UInt8(k)])
-            writeColumn(deltas(steps), to: &out)
-            writeColumn(corrections(values, steps, base: 0, scale: scale), to: &out)
+            writeColumn(deltas(steps), packed: packed, to: &out)
+            writeColumn(corrections(values, steps, base: 0, scale: scale), packed: packed, to: &out)
             if out.count < best.count { best = out }
+            // From version 3, steps may also be stored as they are (k + 16): values that alternate around a level,
+            // such as distance per reading (2 or 3 wheel revolutions), differ from their median less than from
+            // each other.
+            if packed {
+                var direct = Data([UInt8(k) + directSteps])
+                writeColumn(steps, packed: packed, to: &direct)
+                writeColumn(corrections(values, steps, base: 0, scale: scale), packed: packed, to: &direct)
+                if direct.count < best.count { best = direct }
+            }
         }
         return best
     }
@@ -155,6 +185,15 @@ extension QuantitySeriesCodec {
                 return corrected(approximation, endCorrections[index])
             }
         }
+        let values = try decodeValues(&reader, count: n)
+        return (0 ..< n).map { SeriesQuantity(start: starts[$0], end: ends[$0], value: values[$0]) }
+    }
+
+    /// Reads the values section (version 2 and later): the value exponent and its columns.
+    static func decodeValues(_ reader: inout Reader, count n: Int) throws -> [Double] {
+        func corrected(_ value: Double, _ correction: Int64) -> Double {
+            Double(bitPattern: UInt64(bitPattern: bits(value) &+ correction))
+        }
         let values: [Double]
         let k = try reader.byte()
         switch k {
@@ -166,10 +205,10 @@ extension QuantitySeriesCodec {
                 for index in 0 ..< 4 { pattern |= UInt32(try reader.byte()) << (8 * UInt32(index)) }
                 return Double(Float(bitPattern: pattern))
             }
-        case 0 ... 9:
-            let scale = pow(10, Double(k))
+        case 0 ... 9, directSteps ... directSteps + 9:
+            let scale = pow(10, Double(k % directSteps))
             var step: Int64 = 0
-            let steps = try reader.column(n).map { step &+= $0; return step }
+            let steps = k >= directSteps ? try reader.column(n) : try reader.column(n).map { step &+= $0; return step }
             let corrections = try reader.column(n)
             values = (0 ..< n).map { index in
                 let approximation: Double = 0 + Double(steps[index]) / scale
@@ -178,6 +217,6 @@ extension QuantitySeriesCodec {
         default:
             throw damaged("value exponent \(k)")
         }
-        return (0 ..< n).map { SeriesQuantity(start: starts[$0], end: ends[$0], value: values[$0]) }
+        return values
     }
 }

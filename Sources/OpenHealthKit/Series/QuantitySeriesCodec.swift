@@ -2,6 +2,12 @@ import Foundation
 
 /// The compact, lossless binary form of a quantity series, stored in `quantity_series.points`.
 ///
+/// Four versions, told apart by the first byte, all still read: 1 (below), 2 (integers plus exact corrections,
+/// `QuantitySeriesCodec+Version2.swift`), 3 (version 2's layout with bit-packed columns, a time base of 0 and
+/// values as steps; `+Packed.swift`) and 4 (times as positions in a timeline several series share,
+/// `+Timeline.swift`). The store writes version 4 for the series of one condensing that share a source and device,
+/// version 3 otherwise.
+///
 /// Layout (version 1), all integers little-endian; *varint* is LEB128, *zigzag* maps signed to unsigned
 /// (0, -1, 1, -2 → 0, 1, 2, 3):
 ///
@@ -67,7 +73,7 @@ enum QuantitySeriesCodec {
         var reader = Reader(bytes: [UInt8](data))
         switch try reader.byte() {
         case version: return try decodeVersion1(&reader, byteCount: data.count)
-        case version2: return try decodeVersion2(&reader, byteCount: data.count)
+        case version2, version3: return try decodeVersion2(&reader, byteCount: data.count)
         case let other: throw damaged("unknown series version \(other)")
         }
     }
@@ -147,7 +153,9 @@ enum QuantitySeriesCodec {
         for value in values { appendDouble(value, to: &out) }
     }
 
-    static func writeColumn(_ values: [Int64], to out: inout Data) {
+    /// Writes the shortest form of a column: run-length, nibbles or nibbles around an offset, and from version 3
+    /// also bits packed around an offset (`packed`, see `QuantitySeriesCodec+Packed.swift`).
+    static func writeColumn(_ values: [Int64], packed: Bool = false, to out: inout Data) {
         let zigzagged = values.map(zigzag)
         var runs = Data([0])
         var index = 0
@@ -171,6 +179,10 @@ enum QuantitySeriesCodec {
                 writeNibbles(values.map { $0 &- median }, to: &rest)
                 offset.append(rest.dropFirst())
                 if offset.count < best.count { best = offset }
+            }
+            if packed {
+                let bits = packedColumn(values, offset: median)
+                if bits.count < best.count { best = bits }
             }
         }
         out.append(best)
@@ -220,7 +232,8 @@ enum QuantitySeriesCodec {
             return Double(bitPattern: bits)
         }
 
-        private static func unzigzag(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+        static func unzigzagValue(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+        private static func unzigzag(_ value: UInt64) -> Int64 { unzigzagValue(value) }
 
         mutating func column(_ n: Int) throws -> [Int64] {
             var result: [Int64] = []
@@ -246,6 +259,8 @@ enum QuantitySeriesCodec {
                 for index in 0 ..< n {
                     result.append(Self.unzigzag(nibbles[index] == 15 ? try varint() : UInt64(nibbles[index])) &+ offset)
                 }
+            case QuantitySeriesCodec.packedMode:
+                return try packedColumn(n)
             default:
                 throw damaged("unknown column mode \(mode)")
             }

@@ -33,6 +33,9 @@ extension StoreDatabase {
                                                          quantity: SeriesQuantity(start: row[4], end: row[5], value: row[6]))
         }
         var counts = CondenseCounts()
+        // The series are stored after every run is known, so that the series of one source and device share one
+        // timeline of their instants (QuantitySeriesCodec version 4).
+        var pending: [SeriesRecord] = []
         for (key, candidates) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             guard candidates.count > 1, let type = try sampleType(id: key[0], db) as? HKQuantityType,
                   SeriesCoalescer.isCondensable(type) else { continue }
@@ -48,9 +51,9 @@ extension StoreDatabase {
                 defer { run = [] }
                 guard run.count > 1 else { return }
                 let quantities = SeriesCoalescer.condense(run.map(\.quantity), nextStart: next, style: type.aggregationStyle)
-                try insertSeries(SeriesRecord(type: type, quantities: quantities, start: quantities[0].start,
-                                              end: quantities.map(\.end).max()!, deviceID: run[0].device,
-                                              sourceID: key[1], workoutID: workoutID), db)
+                pending.append(SeriesRecord(type: type, quantities: quantities, start: quantities[0].start,
+                                            end: quantities.map(\.end).max()!, deviceID: run[0].device,
+                                            sourceID: key[1], workoutID: workoutID))
                 counts.samplesRemoved += try deleteFolded(ids: run.map(\.id), typeID: key[0], sourceID: key[1], now: now, db)
                 counts.seriesCreated += 1
                 counts.quantitiesStored += quantities.count
@@ -66,7 +69,21 @@ extension StoreDatabase {
             }
             try flush(next: .infinity)
         }
+        try insertSharingTimelines(pending, db)
         return counts
+    }
+
+    /// Inserts condensed series; those of one source and device, when there are several, on one shared timeline.
+    private func insertSharingTimelines(_ records: [SeriesRecord], _ db: Database) throws {
+        var groups: [[Int64]: [Int]] = [:]   // [source, device or -1] → indices in records, in order
+        for (index, record) in records.enumerated() { groups[[record.sourceID, record.deviceID ?? -1], default: []].append(index) }
+        var records = records
+        for (_, indices) in groups.sorted(by: { $0.value[0] < $1.value[0] }) where indices.count > 1 {
+            let timeline = QuantitySeriesCodec.Timeline(covering: indices.map { records[$0].quantities })
+            let id = try insertTimeline(timeline, db)
+            for index in indices { records[index].timeline = (id, timeline) }
+        }
+        for record in records { try insertSeries(record, db) }
     }
 
     private func cursor(_ rows: RowCursor) throws -> Row? { try rows.next() }

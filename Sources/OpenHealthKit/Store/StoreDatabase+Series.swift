@@ -14,6 +14,14 @@ extension StoreDatabase {
         var deviceID: Int64?
         var sourceID: Int64
         var workoutID: Int64?
+        /// The stored timeline whose instants this series' times are (see `QuantitySeriesCodec+Timeline.swift`).
+        var timeline: (id: Int64, timeline: QuantitySeriesCodec.Timeline)?
+    }
+
+    /// Stores a timeline that series of one condensing share; returns its id.
+    func insertTimeline(_ timeline: QuantitySeriesCodec.Timeline, _ db: Database) throws -> Int64 {
+        try db.execute(sql: "INSERT INTO series_timelines (instants) VALUES (?)", arguments: [timeline.encoded()])
+        return db.lastInsertedRowID
     }
 
     /// The sample's quantity: the sum for cumulative types, the (time-weighted, for heart rate) average otherwise.
@@ -38,14 +46,19 @@ extension StoreDatabase {
         let recent = summary.mostRecent
         let insertSeries = try db.cachedStatement(sql: """
             INSERT INTO quantity_series (sample_id, count, sum, weighted_sum, weight, minimum, maximum, most_recent,
-                                         most_recent_start, most_recent_end, most_recent_clipped_end, duration, points)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                         most_recent_start, most_recent_end, most_recent_clipped_end, duration, points,
+                                         timeline_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        // On its timeline when it has one (and every time is an instant of it), else with its own times.
+        let shared = record.timeline.flatMap { timeline in
+            QuantitySeriesCodec.encode(record.quantities, on: timeline.timeline).map { (timeline.id, $0) }
+        }
         let arguments: StatementArguments = [
             id, record.quantities.count, summary.sum, summary.weightedSum, summary.weight,
             summary.minimum.isFinite ? summary.minimum : nil, summary.maximum.isFinite ? summary.maximum : nil,
             recent?.value, recent?.start, recent?.end, recent?.clippedEnd, summary.duration,
-            QuantitySeriesCodec.encode(record.quantities),
+            shared?.1 ?? QuantitySeriesCodec.encode(record.quantities), shared?.0,
         ]
         try insertSeries.execute(arguments: arguments)
         return id

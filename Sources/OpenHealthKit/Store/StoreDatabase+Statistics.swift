@@ -82,13 +82,17 @@ extension StoreDatabase {
         }
     }
 
-    /// The points of a stored series.
+    /// The points of a stored series (with the instants of its timeline, when it has one).
     func seriesPoints(sampleID: Int64, _ db: Database) throws -> [SeriesQuantity] {
-        let statement = try db.cachedStatement(sql: "SELECT points FROM quantity_series WHERE sample_id = ?")
-        guard let data = try Data.fetchOne(statement, arguments: [sampleID]) else {
+        let statement = try db.cachedStatement(sql: """
+            SELECT q.points, t.instants FROM quantity_series q LEFT JOIN series_timelines t ON t.id = q.timeline_id
+            WHERE q.sample_id = ?
+            """)
+        guard let row = try Row.fetchOne(statement, arguments: [sampleID]), let data = row[0] as Data? else {
             throw HKError(.errorDatabaseInaccessible, "The health store is damaged: series \(sampleID) has no points.")
         }
-        return try QuantitySeriesCodec.decode(data)
+        let timeline = try (row[1] as Data?).map(QuantitySeriesCodec.Timeline.decode)
+        return try QuantitySeriesCodec.decode(data, timeline: timeline)
     }
 
     /// What a statistics read gives: the partials per source id, and the merged partial. For cumulative types read

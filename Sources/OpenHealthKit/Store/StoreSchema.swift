@@ -300,6 +300,26 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v11: shared series timelines") { db in
+            try db.execute(sql: """
+                -- The instants that several series of one condensed workout share (one sensor's notification times,
+                -- which its power, cadence, speed, distance and energy all carry). A quantity series with a
+                -- timeline_id stores positions in these instants instead of its own times (QuantitySeriesCodec
+                -- version 4); instants holds them as a series (version 3).
+                CREATE TABLE series_timelines (
+                    id INTEGER PRIMARY KEY,
+                    instants BLOB NOT NULL
+                );
+                ALTER TABLE quantity_series ADD COLUMN timeline_id INTEGER REFERENCES series_timelines(id);
+                CREATE INDEX quantity_series_by_timeline ON quantity_series(timeline_id) WHERE timeline_id IS NOT NULL;
+                -- A timeline goes with the last series that uses it (deleted directly or with its sample).
+                CREATE TRIGGER quantity_series_release_timeline AFTER DELETE ON quantity_series
+                WHEN OLD.timeline_id IS NOT NULL BEGIN
+                    DELETE FROM series_timelines WHERE id = OLD.timeline_id
+                        AND NOT EXISTS (SELECT 1 FROM quantity_series WHERE timeline_id = OLD.timeline_id);
+                END;
+                """)
+        }
         return migrator
     }
 }
