@@ -61,7 +61,7 @@ enum CollectionPlan {
 /// The totals carry over a reset (a disconnection, a change of activity), so at most half a step is ever held back.
 /// Sample times are the reading's arrival time rounded to the millisecond.
 struct ReadingMapper {
-    private var uuids = FastUUID.Xoshiro256()
+    private var uuids = SampleUUIDStream()
     private var lastPower: Double?
     private var lastDistance: Double?
     /// The start of the energy held back by rounding, if any (the next energy sample starts there).
@@ -77,13 +77,13 @@ struct ReadingMapper {
         switch value {
         case .heartRate(let reading):
             guard reading.contact != .notDetected, reading.bpm > 0 else { return }
-            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: Types.heartRate, start: time, end: time, value: Double(reading.bpm), deviceCode: deviceCode))
+            out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.heartRate, start: time, end: time, value: Double(reading.bpm), deviceCode: deviceCode))
         case .power(let reading):
-            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: Types.cyclingPower, start: time, end: time, value: Double(reading.watts), deviceCode: deviceCode))
+            out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.cyclingPower, start: time, end: time, value: Double(reading.watts), deviceCode: deviceCode))
             if let previous = lastPower, time > previous, time - previous <= Self.maximumEnergyGap, reading.watts > 0 {
                 let kilojoules = Double(reading.watts) * (time - previous) / 1000
                 if let kilocalories = energy.add(kilojoules), kilocalories > 0 {
-                    out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: Types.activeEnergy, start: heldEnergySince ?? previous, end: time, value: kilocalories, deviceCode: deviceCode))
+                    out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.activeEnergy, start: heldEnergySince ?? previous, end: time, value: kilocalories, deviceCode: deviceCode))
                     heldEnergySince = nil
                 } else if heldEnergySince == nil {
                     // Less than half a step: it waits in the running total, with its time span, for the next sample.
@@ -95,11 +95,11 @@ struct ReadingMapper {
             lastPower = time
         case .cadence(let reading):
             guard let rpm = DerivedResolution.rounded(reading.rpm, steps: DerivedResolution.cadence) else { return }
-            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: Types.cyclingCadence, start: time, end: time, value: rpm, deviceCode: deviceCode))
+            out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.cyclingCadence, start: time, end: time, value: rpm, deviceCode: deviceCode))
         case .speed(let reading):
             let type = activity == .running ? Types.runningSpeed : Types.cyclingSpeed
             guard let speed = DerivedResolution.rounded(reading.metresPerSecond, steps: DerivedResolution.speed) else { return }
-            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: type, start: time, end: time, value: speed, deviceCode: deviceCode))
+            out.append(CollectedSample(uuid: uuids.next(), typeCode: type, start: time, end: time, value: speed, deviceCode: deviceCode))
         case .distance(let reading):
             guard reading.metres > 0 else {
                 lastDistance = time
@@ -112,7 +112,7 @@ struct ReadingMapper {
             }
             defer { lastDistance = time }
             let type = HKQuantityType.interned(HKWorkout.distanceType(for: activity)).code
-            out.append(CollectedSample(uuid: FastUUID.next(using: &uuids), typeCode: type, start: min(lastDistance ?? time, time), end: time, value: metres,
+            out.append(CollectedSample(uuid: uuids.next(), typeCode: type, start: min(lastDistance ?? time, time), end: time, value: metres,
                                        deviceCode: deviceCode))
         case .battery:
             return

@@ -89,24 +89,25 @@ extension StoreDatabase {
     private func cursor(_ rows: RowCursor) throws -> Row? { try rows.next() }
 
     /// Deletes folded samples, recording them as one compact deletion record (`deleted_ranges`) under one fresh
-    /// anchor taken from the samples' id sequence: their UUIDs packed 16 bytes each, instead of one
-    /// `deleted_objects` row per sample (about 43 bytes each with its index).
+    /// anchor taken from the samples' id sequence: their UUIDs in the shorter of ``DeletedUUIDsCodec``'s forms (a few
+    /// bits each for a live recording's samples, 16 bytes each for random ones), instead of one `deleted_objects`
+    /// row per sample (about 43 bytes each with its index).
     private func deleteFolded(ids: [Int64], typeID: Int64, sourceID: Int64, now: Date, _ db: Database) throws -> Int {
         let select = try db.cachedStatement(sql: "SELECT uuid FROM samples WHERE id = ?")
         let delete = try db.cachedStatement(sql: "DELETE FROM samples WHERE id = ?")
-        var uuids = Data(capacity: ids.count * 16)
-        var count = 0
+        var uuids: [UUID] = []
+        uuids.reserveCapacity(ids.count)
         for id in ids {
             guard let uuid = try Data.fetchOne(select, arguments: [id]), uuid.count == 16 else { continue }
-            uuids.append(uuid)
+            uuids.append(Self.uuid(uuid))
             try delete.execute(arguments: [id])
-            count += 1
         }
-        guard count > 0 else { return 0 }
+        guard !uuids.isEmpty else { return 0 }
+        let (format, blob) = DeletedUUIDsCodec.encode(uuids)
         try db.execute(sql: """
-            INSERT INTO deleted_ranges (anchor, type_id, source_id, count, uuids, deleted) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [try nextAnchor(db), typeID, sourceID, count, uuids, now.storeValue])
-        return count
+            INSERT INTO deleted_ranges (anchor, type_id, source_id, count, uuids, deleted, format) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [try nextAnchor(db), typeID, sourceID, uuids.count, blob, now.storeValue, format])
+        return uuids.count
     }
 }
 

@@ -236,17 +236,12 @@ extension StoreDatabase {
         }
         // Condensed ranges: every original's UUID, all at the range's anchor.
         let ranges = try Row.fetchAll(db, sql: """
-            SELECT anchor, uuids FROM deleted_ranges WHERE anchor > ? AND type_id IN (\(types)) ORDER BY anchor
+            SELECT anchor, uuids, format, count FROM deleted_ranges WHERE anchor > ? AND type_id IN (\(types)) ORDER BY anchor
             """, arguments: [afterAnchor])
         for range in ranges {
             let anchor: Int64 = range[0]
-            let uuids: Data = range[1]
-            guard uuids.count % 16 == 0 else {
-                throw HKError(.errorDatabaseInaccessible, "The health store is damaged: deletion record \(anchor) is not a list of UUIDs.")
-            }
-            for offset in stride(from: uuids.startIndex, to: uuids.endIndex, by: 16) {
-                deleted.append((anchor, HKDeletedObject(uuid: Self.uuid(uuids[offset ..< offset + 16]),
-                                                        metadata: nil)))
+            for uuid in try DeletedUUIDsCodec.decode(range[1], format: range[2], count: range[3]) {
+                deleted.append((anchor, HKDeletedObject(uuid: uuid, metadata: nil)))
             }
         }
         if !ranges.isEmpty { deleted.sort { $0.0 < $1.0 } }

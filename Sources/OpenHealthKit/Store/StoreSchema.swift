@@ -320,6 +320,13 @@ enum StoreSchema {
                 END;
                 """)
         }
+        migrator.registerMigration("v12: grouped deletion records") { db in
+            try db.execute(sql: """
+                -- How deleted_ranges.uuids lists its UUIDs (DeletedUUIDsCodec): 0, 16 bytes each; 1, groups of
+                -- consecutive UUIDs from one sample stream.
+                ALTER TABLE deleted_ranges ADD COLUMN format INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 }
