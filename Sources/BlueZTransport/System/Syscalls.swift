@@ -121,6 +121,10 @@ enum Sys {
         return client
     }
 
+    static func chmod(_ path: String, _ mode: mode_t) throws(Errno) {
+        _ = try valueOrErrno { Glibc.chmod(path, mode) }
+    }
+
     static func unlink(_ path: String) {
         _ = Glibc.unlink(path)
     }
