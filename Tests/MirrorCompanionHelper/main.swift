@@ -5,8 +5,10 @@
 //
 // Lines: "listening" once it waits; "mirrored ACTIVITY STATE" when the handler receives a session (raw values);
 // "state FROM TO SECONDS" and "event TYPE SECONDS" (seconds since the reference date); "data TEXT" for each item
-// received; "disconnected nil" or "disconnected error" — then it exits 0. Data it receives is answered: "pause" makes
-// the mirrored session call pause() (which acts on the primary); anything else is sent back as "echo:TEXT".
+// received; "statistics TYPE VALUE" for an archived HKStatistics (what Apple's multidevice sample sends; heart rate
+// in count/min, other types in their storage unit); "disconnected nil" or "disconnected error" — then it exits 0.
+// Text it receives is answered: "pause" and "end" make the mirrored session call pause() or end() (which act on the
+// primary); anything else is sent back as "echo:TEXT".
 import Foundation
 import OpenHealthKit
 
@@ -29,10 +31,19 @@ final class Companion: HKWorkoutSessionDelegate, @unchecked Sendable {
 
     func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
         for item in data {
+            if let statistics = try? NSKeyedUnarchiver.unarchivedObject(ofClass: HKStatistics.self, from: item) {
+                let type = statistics.quantityType
+                let unit = type == HKQuantityType(.heartRate) ? HKUnit.count().unitDivided(by: .minute()) : type.storageUnit
+                let value = statistics.mostRecentQuantity()?.doubleValue(for: unit) ?? statistics.sumQuantity()?.doubleValue(for: unit)
+                report("statistics \(type.identifier) \(value.map { String(Int($0.rounded())) } ?? "–")")
+                continue
+            }
             let text = String(decoding: item, as: UTF8.self)
             report("data \(text)")
             if text == "pause" {
                 workoutSession.pause()
+            } else if text == "end" {
+                workoutSession.end()
             } else {
                 workoutSession.sendToRemoteWorkoutSession(data: Data("echo:\(text)".utf8)) { _, _ in }
             }
