@@ -51,14 +51,14 @@ extension Workout {
                     guard let watching else { return }
                     watching.drawing.cancel()
                     _ = await watching.drawing.value
-                    watching.display.finish(at: Date())
+                    watching.display.finish(at: store.wallClock())
                     if terminal { print("") }
                 }
                 loop: for await event in events {
                     switch event {
                     case .arrived(let monitor):
                         guard watching == nil else { continue }
-                        let display = LiveDisplay(monitor: monitor, terminal: terminal, now: { Date() })
+                        let display = LiveDisplay(monitor: monitor, terminal: terminal, now: { [store] in store.wallClock() })
                         let drawing = Task { await display.run() }
                         watching = (monitor, display, drawing)
                         Task { for await ending in monitor.endings { send.yield(.ended(ending)) } }

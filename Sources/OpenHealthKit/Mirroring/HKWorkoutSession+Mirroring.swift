@@ -26,7 +26,8 @@ import Synchronization
 extension HKWorkoutSession {
     /// Starts mirroring this session to the companion store (see the extension's discussion).
     ///
-    /// - Throws: `errorNoData` when no companion is listening on the store file (or the store is in memory);
+    /// - Throws: `errorNoData` when no companion is listening on the store file (or the store is in memory, or the
+    ///   companion does not answer within 5 seconds of the store's monotonic clock);
     ///   `errorInvalidArgument` on a mirrored or ended session. Mirroring a session already mirrored succeeds.
     public func startMirroringToCompanionDevice() async throws {
         guard sessionType == .primary else {
@@ -66,6 +67,13 @@ extension HKWorkoutSession {
             throw HKError(.errorInvalidArgument, "An ended workout session cannot be mirrored.")
         }
         link.start()
+        // A companion that accepted the connection but never answers (a stopped process) does not hang the caller.
+        let clock = healthStore.clocks.monotonic
+        let timer = Task {
+            guard (try? await clock.sleep(for: MirrorFrame.answerTimeout)) != nil else { return }
+            accepted.settle(HKError(.errorNoData, "The companion did not answer the mirroring request within \(MirrorFrame.answerTimeout)."))
+        }
+        defer { timer.cancel() }
         if let error = await accepted.wait() {
             locked { if mirrorLink === link { mirrorLink = nil } }
             link.stop()

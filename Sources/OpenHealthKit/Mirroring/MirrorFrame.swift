@@ -38,6 +38,8 @@ enum MirrorFrame: Equatable, Sendable {
 
     /// The protocol version this build speaks.
     static let version: UInt8 = 1
+    /// How long a primary waits for the companion's `accepted`.
+    static let answerTimeout: Duration = .seconds(5)
     /// The largest payload: 1 MiB. `sendToRemoteWorkoutSession` refuses more with `errorDataSizeExceeded`.
     static let maximumPayload = 1 << 20
 
