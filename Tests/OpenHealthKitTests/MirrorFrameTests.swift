@@ -17,6 +17,11 @@ import Testing
         #expect(MirrorFrame.data(Data("hi".utf8)).encoded == [0x06, 0x02, 0, 0, 0, 0x68, 0x69])
         #expect(MirrorFrame.stop.encoded == [0x07, 0, 0, 0, 0])
         #expect(MirrorFrame.accepted.encoded == [0x02, 0x01, 0, 0, 0, 0x01])
+        // Activity 13 (cycling), location 2 (indoor), swimming location 0: 4 + 1 + 1 + 8 = 14 bytes.
+        let indoorCycling = MirrorFrame.Configuration(activityType: .cycling, locationType: .indoor, swimmingLocationType: .unknown)
+        #expect(MirrorFrame.activityBegan(indoorCycling, date: Self.pausedAt).encoded
+                == [0x08, 0x0E, 0, 0, 0, 0x0D, 0, 0, 0, 0x02, 0x00] + Self.date)
+        #expect(MirrorFrame.activityEnded(date: Self.pausedAt).encoded == [0x09, 0x08, 0, 0, 0] + Self.date)
     }
 
     /// The same stream fed whole and one byte at a time gives the same frames.
@@ -39,8 +44,13 @@ import Testing
 
     @Test func damagedFramesAreRefusedWithTheirOffset() {
         var decoder = MirrorFrameDecoder()
-        #expect(throws: DecodeError("frame kind 0x9 is unknown", at: 5)) {
-            _ = try decoder.append(MirrorFrame.stop.encoded + [0x09, 0, 0, 0, 0])
+        #expect(throws: DecodeError("frame kind 0xa is unknown", at: 5)) {
+            _ = try decoder.append(MirrorFrame.stop.encoded + [0x0A, 0, 0, 0, 0])
+        }
+        // A state frame cut after its two states: the date is missing at stream offset 5 + 2 = 7.
+        var short = MirrorFrameDecoder()
+        #expect(throws: DecodeError("expected 8 bytes for date, found 0", at: 7)) {
+            _ = try short.append([0x03, 0x02, 0, 0, 0, 0x02, 0x04])
         }
         var oversized = MirrorFrameDecoder()
         // Length 0x00100001 = 1 048 577 bytes, one more than the 1 MiB limit.

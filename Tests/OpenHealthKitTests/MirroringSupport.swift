@@ -11,6 +11,8 @@ final class MirrorCallRecorder: HKWorkoutSessionDelegate, @unchecked Sendable {
         /// `didDisconnectFromRemoteDeviceWithError`: whether an error came with it.
         case disconnected(withError: Bool)
         case failed
+        case activityBegan(HKWorkoutActivityType, Date)
+        case activityEnded(HKWorkoutActivityType, Date)
     }
 
     let calls: AsyncStream<Call>
@@ -30,6 +32,14 @@ final class MirrorCallRecorder: HKWorkoutSessionDelegate, @unchecked Sendable {
     func workoutSession(_ workoutSession: HKWorkoutSession, didFailWithError error: any Error) { sink.yield(.failed) }
     func workoutSession(_ workoutSession: HKWorkoutSession, didGenerate event: HKWorkoutEvent) {
         sink.yield(.event(event.type, event.dateInterval.start))
+    }
+    func workoutSession(_ workoutSession: HKWorkoutSession, didBeginActivityWith workoutConfiguration: HKWorkoutConfiguration,
+                        date: Date) {
+        sink.yield(.activityBegan(workoutConfiguration.activityType, date))
+    }
+    func workoutSession(_ workoutSession: HKWorkoutSession, didEndActivityWith workoutConfiguration: HKWorkoutConfiguration,
+                        date: Date) {
+        sink.yield(.activityEnded(workoutConfiguration.activityType, date))
     }
     func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
         sink.yield(.data(data))

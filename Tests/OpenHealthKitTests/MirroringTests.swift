@@ -140,6 +140,38 @@ import Testing
         #expect(again.state == .paused)
     }
 
+    /// A triathlon's legs on the primary reach the mirrored session's delegate and its `currentActivity`; the last leg
+    /// ends with the session, before the change to `.ended`.
+    @Test func activitiesOfThePrimaryAreMirrored() async throws {
+        let companionCalls = MirrorCallRecorder()
+        let pair = try await Self.pair(recorder: companionCalls)
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = .swimBikeRun
+        let session = try HKWorkoutSession(healthStore: pair.primary, configuration: configuration)
+        session.startActivity(with: t0)
+        try await session.startMirroringToCompanionDevice()
+        var sessions = pair.sessions.makeAsyncIterator()
+        let mirrored = try #require(await sessions.next())
+        var companion = companionCalls.calls.makeAsyncIterator()
+        let swim = HKWorkoutConfiguration()
+        swim.activityType = .swimming
+        let bike = HKWorkoutConfiguration()
+        bike.activityType = .cycling
+        session.beginNewActivity(configuration: swim, date: t0, metadata: ["leg": 1])
+        #expect(await companion.next() == .activityBegan(.swimming, t0))
+        #expect(mirrored.currentActivity.workoutConfiguration.activityType == .swimming)
+        session.beginNewActivity(configuration: bike, date: t0 + 900, metadata: nil)
+        #expect(await companion.next() == .activityEnded(.swimming, t0 + 900))
+        #expect(await companion.next() == .activityBegan(.cycling, t0 + 900))
+        pair.clock.advance(by: 3600)
+        session.end()
+        #expect(await companion.next() == .activityEnded(.cycling, t0 + 3600))
+        #expect(await companion.next() == .state(from: .running, to: .ended, date: t0 + 3600))
+        #expect(await companion.next() == .disconnected(withError: false))
+        // Activities on the mirrored session itself are ignored: the primary begins them.
+        #expect(mirrored.currentActivity.workoutConfiguration.activityType == .swimBikeRun)
+    }
+
     @Test func onlyOneCompanionWaitsPerStoreFile() async throws {
         let pair = try await Self.pair(recorder: MirrorCallRecorder())
         let second = try HKHealthStore(databasePath: pair.directory.file("health.sqlite"), clientIdentifier: "tablet")

@@ -54,8 +54,8 @@ extension HKHealthStore {
         let session = HKWorkoutSession(mirroring: self, configuration: configuration.workoutConfiguration, machine: machine)
         let link = MirrorLink(stream: stream, decoder: decoder, onFrames: { [weak session] frames in
             session?.receiveFromRemote(frames)
-        }, onEnd: { [weak session] error in
-            session?.remoteEnded(error)
+        }, onEnd: { [weak session] link, error in
+            session?.remoteEnded(error, link: link)
         })
         session.attachMirror(link)
         handler(session)

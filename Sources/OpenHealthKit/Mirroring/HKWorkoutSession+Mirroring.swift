@@ -17,8 +17,9 @@ import Synchronization
 /// - Mirroring ends when the primary calls `stopMirroringToCompanionDevice()` or ends (both delegates hear
 ///   `didDisconnectFromRemoteDeviceWithError` with `nil`), or when the other side goes away — its process killed,
 ///   its socket closed — (the error says so). After that the mirrored session no longer follows the primary.
-/// - Differs from HealthKit: activities begun on the primary (`beginNewActivity`) are not mirrored; the mirrored
-///   session's `associatedWorkoutBuilder()` is the companion's own builder: it receives neither the primary's samples
+/// - Activities the primary begins and ends (`beginNewActivity`, `endCurrentActivity(on:)`) reach the mirrored
+///   session's `didBeginActivityWith` / `didEndActivityWith` and its `currentActivity` (their metadata does not).
+/// - Differs from HealthKit: the mirrored session's `associatedWorkoutBuilder()` is the companion's own builder: it receives neither the primary's samples
 ///   nor its state, and cannot save (the primary's builder saves the workout). Send the figures to show, as Apple's
 ///   multidevice sample does, with `sendToRemoteWorkoutSession(data:)` (``LiveWorkoutFigures`` is one encoding).
 ///
@@ -49,10 +50,10 @@ extension HKWorkoutSession {
                 accepted.settle(nil)
             }
             if !rest.isEmpty { self?.receiveFromRemote(Array(rest)) }
-        }, onEnd: { [weak self] error in
+        }, onEnd: { [weak self] link, error in
             let wasAccepted = accepted.isSettled && accepted.error == nil
             accepted.settle(error ?? HKError(.errorNoData, "The companion closed the connection before accepting the mirrored session."))
-            if wasAccepted { self?.remoteEnded(error) }
+            if wasAccepted { self?.remoteEnded(error, link: link) }
         })
         // The start frame carries the state as of now; later changes are posted after it, under the same lock.
         let ended = locked { () -> Bool in
@@ -180,6 +181,10 @@ extension HKWorkoutSession {
                 carryOut(locked { machine.follow(to: to, at: date) }, request: .start)
             case let (.mirrored, .event(type, date)):
                 carryOut([.generate(type, date: date)], request: .start)
+            case let (.mirrored, .activityBegan(configuration, date)):
+                followActivity(configuration.workoutConfiguration, date: date)
+            case let (.mirrored, .activityEnded(date)):
+                endCurrentActivityIfAny(at: date)
             case let (.primary, .request(request)):
                 let now = healthStore.wallClock()
                 switch request {
@@ -195,9 +200,9 @@ extension HKWorkoutSession {
         flush()
     }
 
-    /// The link ended: `nil` for a clean stop.
-    func remoteEnded(_ error: (any Error)?) {
-        locked { mirrorLink = nil }
+    /// The link ended: `nil` for a clean stop. A newer link (mirroring started again) stays.
+    func remoteEnded(_ error: (any Error)?, link: MirrorLink) {
+        locked { if mirrorLink === link { mirrorLink = nil } }
         tell { delegate, session in delegate.workoutSession(session, didDisconnectFromRemoteDeviceWithError: error) }
     }
 }

@@ -24,6 +24,8 @@ import Foundation
 /// | 0x05 | request | companion | 1 pause, 2 resume, 3 stop, 4 end: the primary carries it out |
 /// | 0x06 | data | either | the bytes an app sent with `sendToRemoteWorkoutSession(data:)` |
 /// | 0x07 | stop | either | empty: mirroring stops cleanly (`stopMirroringToCompanionDevice()`, or the session ended) |
+/// | 0x08 | activity began | primary | activity type u32, location type u8, swimming location u8, date f64 |
+/// | 0x09 | activity ended | primary | date f64 |
 ///
 /// The primary opens with `start`; the companion answers `accepted` (or closes the stream if it has no handler).
 /// Then frames flow both ways in order. A stream that ends without `stop` is a lost peer.
@@ -35,6 +37,8 @@ enum MirrorFrame: Equatable, Sendable {
     case request(Request)
     case data(Data)
     case stop
+    case activityBegan(Configuration, date: Date)
+    case activityEnded(date: Date)
 
     /// The protocol version this build speaks.
     static let version: UInt8 = 1
@@ -85,6 +89,8 @@ enum MirrorFrame: Equatable, Sendable {
         case .request: 0x05
         case .data: 0x06
         case .stop: 0x07
+        case .activityBegan: 0x08
+        case .activityEnded: 0x09
         }
     }
 
@@ -94,9 +100,7 @@ enum MirrorFrame: Equatable, Sendable {
         switch self {
         case let .start(configuration, state, startDate):
             payload.write(Self.version)
-            payload.write(UInt32(truncatingIfNeeded: configuration.activityType.rawValue))
-            payload.write(UInt8(truncatingIfNeeded: configuration.locationType.rawValue))
-            payload.write(UInt8(truncatingIfNeeded: configuration.swimmingLocationType.rawValue))
+            Self.write(configuration, to: &payload)
             payload.write(UInt8(truncatingIfNeeded: state.rawValue))
             payload.write(UInt8(startDate == nil ? 0 : 1))
             payload.write((startDate ?? Date(timeIntervalSinceReferenceDate: 0)).timeIntervalSinceReferenceDate.bitPattern)
@@ -115,6 +119,11 @@ enum MirrorFrame: Equatable, Sendable {
             payload.write(contentsOf: data)
         case .stop:
             break
+        case let .activityBegan(configuration, date):
+            Self.write(configuration, to: &payload)
+            payload.write(date.timeIntervalSinceReferenceDate.bitPattern)
+        case .activityEnded(let date):
+            payload.write(date.timeIntervalSinceReferenceDate.bitPattern)
         }
         var frame = ByteWriter(capacity: 5 + payload.bytes.count)
         frame.write(kind)
@@ -123,48 +132,67 @@ enum MirrorFrame: Equatable, Sendable {
         return frame.bytes
     }
 
+    private static func write(_ configuration: Configuration, to payload: inout ByteWriter) {
+        payload.write(UInt32(truncatingIfNeeded: configuration.activityType.rawValue))
+        payload.write(UInt8(truncatingIfNeeded: configuration.locationType.rawValue))
+        payload.write(UInt8(truncatingIfNeeded: configuration.swimmingLocationType.rawValue))
+    }
+
     /// Decodes one frame's payload. `offset` is where the payload starts in the stream, for error messages.
     static func decode(kind: UInt8, payload: [UInt8], offset: Int) throws(DecodeError) -> MirrorFrame {
+        do {
+            return try decodePayload(kind: kind, payload: payload)
+        } catch {
+            throw DecodeError(error.reason, at: offset + error.offset)
+        }
+    }
+
+    /// Decodes a payload; offsets in errors count from the payload's first byte (the kind byte is at -5).
+    private static func decodePayload(kind: UInt8, payload: [UInt8]) throws(DecodeError) -> MirrorFrame {
         var reader = ByteReader(payload)
         func date(_ field: String) throws(DecodeError) -> Date {
             let bits = try reader.readUInt64(field)
             let seconds = Double(bitPattern: bits)
-            guard seconds.isFinite else { throw DecodeError("\(field) is not a finite date", at: offset + reader.offset - 8) }
+            guard seconds.isFinite else { throw DecodeError("\(field) is not a finite date", at: reader.offset - 8) }
             return Date(timeIntervalSinceReferenceDate: seconds)
         }
         func state(_ field: String) throws(DecodeError) -> HKWorkoutSessionState {
             let raw = try reader.readUInt8(field)
             guard let state = HKWorkoutSessionState(rawValue: Int(raw)) else {
-                throw DecodeError("\(field) \(raw) is not a workout session state", at: offset + reader.offset - 1)
+                throw DecodeError("\(field) \(raw) is not a workout session state", at: reader.offset - 1)
             }
             return state
+        }
+        func configuration() throws(DecodeError) -> Configuration {
+            let at = reader.offset
+            let activityRaw = try reader.readUInt32("activity type")
+            guard let activity = HKWorkoutActivityType(rawValue: UInt(activityRaw)) else {
+                throw DecodeError("activity type \(activityRaw) is unknown", at: at)
+            }
+            let locationRaw = try reader.readUInt8("location type")
+            let swimmingRaw = try reader.readUInt8("swimming location type")
+            guard let location = HKWorkoutSessionLocationType(rawValue: Int(locationRaw)),
+                  let swimming = HKWorkoutSwimmingLocationType(rawValue: Int(swimmingRaw)) else {
+                throw DecodeError("location type \(locationRaw)/\(swimmingRaw) is unknown", at: at + 4)
+            }
+            return Configuration(activityType: activity, locationType: location, swimmingLocationType: swimming)
         }
         let frame: MirrorFrame
         switch kind {
         case 0x01:
             let version = try reader.readUInt8("version")
             guard version == Self.version else {
-                throw DecodeError("protocol version \(version) is not supported (this build speaks \(Self.version))", at: offset)
+                throw DecodeError("protocol version \(version) is not supported (this build speaks \(Self.version))", at: 0)
             }
-            let activityRaw = try reader.readUInt32("activity type")
-            guard let activity = HKWorkoutActivityType(rawValue: UInt(activityRaw)) else {
-                throw DecodeError("activity type \(activityRaw) is unknown", at: offset + 1)
-            }
-            let locationRaw = try reader.readUInt8("location type")
-            let swimmingRaw = try reader.readUInt8("swimming location type")
-            guard let location = HKWorkoutSessionLocationType(rawValue: Int(locationRaw)),
-                  let swimming = HKWorkoutSwimmingLocationType(rawValue: Int(swimmingRaw)) else {
-                throw DecodeError("location type \(locationRaw)/\(swimmingRaw) is unknown", at: offset + 5)
-            }
+            let configuration = try configuration()
             let current = try state("state")
             let hasStart = try reader.readUInt8("has start date")
             let start = try date("start date")
-            frame = .start(configuration: Configuration(activityType: activity, locationType: location, swimmingLocationType: swimming),
-                           state: current, startDate: hasStart == 0 ? nil : start)
+            frame = .start(configuration: configuration, state: current, startDate: hasStart == 0 ? nil : start)
         case 0x02:
             let version = try reader.readUInt8("version")
             guard version == Self.version else {
-                throw DecodeError("protocol version \(version) is not supported (this build speaks \(Self.version))", at: offset)
+                throw DecodeError("protocol version \(version) is not supported (this build speaks \(Self.version))", at: 0)
             }
             frame = .accepted
         case 0x03:
@@ -174,23 +202,28 @@ enum MirrorFrame: Equatable, Sendable {
         case 0x04:
             let raw = try reader.readUInt8("event type")
             guard let type = HKWorkoutEventType(rawValue: Int(raw)) else {
-                throw DecodeError("event type \(raw) is unknown", at: offset)
+                throw DecodeError("event type \(raw) is unknown", at: 0)
             }
             frame = .event(type, date: try date("date"))
         case 0x05:
             let raw = try reader.readUInt8("request")
-            guard let request = Request(rawValue: raw) else { throw DecodeError("request \(raw) is unknown", at: offset) }
+            guard let request = Request(rawValue: raw) else { throw DecodeError("request \(raw) is unknown", at: 0) }
             frame = .request(request)
         case 0x06:
             return .data(Data(payload))
         case 0x07:
             frame = .stop
+        case 0x08:
+            let configuration = try configuration()
+            frame = .activityBegan(configuration, date: try date("date"))
+        case 0x09:
+            frame = .activityEnded(date: try date("date"))
         default:
-            throw DecodeError("frame kind 0x\(String(kind, radix: 16)) is unknown", at: offset - 5)
+            throw DecodeError("frame kind 0x\(String(kind, radix: 16)) is unknown", at: -5)
         }
         guard reader.isAtEnd else {
             throw DecodeError("\(reader.remaining) unexpected bytes after a frame of kind 0x\(String(kind, radix: 16))",
-                              at: offset + reader.offset)
+                              at: reader.offset)
         }
         return frame
     }

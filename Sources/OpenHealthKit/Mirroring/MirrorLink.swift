@@ -24,14 +24,14 @@ final class MirrorLink: @unchecked Sendable {
     private var stopping = false
     private var decoder: MirrorFrameDecoder
     private let onFrames: @Sendable ([MirrorFrame]) -> Void
-    private let onEnd: @Sendable ((any Error)?) -> Void
+    private let onEnd: @Sendable (MirrorLink, (any Error)?) -> Void
 
     /// - Parameters:
     ///   - decoder: the decoder the handshake read with (it may hold the start of the next frame).
     ///   - onFrames: called with each batch of frames read, in order, on the link's reading task.
-    ///   - onEnd: called once when the link ends: `nil` for a clean stop, else why it broke.
+    ///   - onEnd: called once when the link ends, with the link: `nil` for a clean stop, else why it broke.
     init(stream: any MirrorByteStream, decoder: MirrorFrameDecoder = MirrorFrameDecoder(),
-         onFrames: @escaping @Sendable ([MirrorFrame]) -> Void, onEnd: @escaping @Sendable ((any Error)?) -> Void) {
+         onFrames: @escaping @Sendable ([MirrorFrame]) -> Void, onEnd: @escaping @Sendable (MirrorLink, (any Error)?) -> Void) {
         self.stream = stream
         self.decoder = decoder
         self.onFrames = onFrames
@@ -144,6 +144,6 @@ final class MirrorLink: @unchecked Sendable {
         guard first else { return }
         // Stopping closes the stream after the writer drains the outbox (so `stop` goes out); otherwise close now.
         if !lock.withLock({ stopping }) { stream.close() }
-        onEnd(error)
+        onEnd(self, error)
     }
 }

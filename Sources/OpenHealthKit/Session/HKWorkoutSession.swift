@@ -201,6 +201,14 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
         locked { current = (uuid, copy, date, metadata) }
         locked { builder }?.sessionBeganActivity(uuid: uuid, configuration: copy, date: date, metadata: metadata)
         tell { delegate, session in delegate.workoutSession(session, didBeginActivityWith: copy, date: date) }
+        forwardToMirror(.activityBegan(MirrorFrame.Configuration(copy), date: date))
+    }
+
+    /// A mirrored session's primary began an activity.
+    func followActivity(_ configuration: HKWorkoutConfiguration, date: Date) {
+        endCurrentActivityIfAny(at: date)
+        locked { current = (UUID(), configuration, date, nil) }
+        tell { delegate, session in delegate.workoutSession(session, didBeginActivityWith: configuration, date: date) }
     }
 
     /// Ends the current activity; the session returns to its main activity.
@@ -209,13 +217,14 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
         endCurrentActivityIfAny(at: date)
     }
 
-    private func endCurrentActivityIfAny(at date: Date) {
+    func endCurrentActivityIfAny(at date: Date) {
         guard let ended = locked({ () -> (UUID, HKWorkoutConfiguration)? in
             defer { current = nil }
             return current.map { ($0.uuid, $0.configuration) }
         }) else { return }
-        locked { builder }?.sessionEndedActivity(uuid: ended.0, date: date)
+        if sessionType == .primary { locked { builder }?.sessionEndedActivity(uuid: ended.0, date: date) }
         tell { delegate, session in delegate.workoutSession(session, didEndActivityWith: ended.1, date: date) }
+        forwardToMirror(.activityEnded(date: date))
     }
 
     /// Restores the activity in progress (crash recovery).
