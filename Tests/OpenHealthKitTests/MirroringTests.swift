@@ -122,6 +122,11 @@ import Testing
         var companion = companionCalls.calls.makeAsyncIterator()
         #expect(await companion.next() == .state(from: .notStarted, to: .running, date: t0))
         #expect(mirrored.startDate == t0)
+        // The mirrored session's builder is the companion's and records nothing (the primary's saves the workout).
+        let companionBuilder = mirrored.associatedWorkoutBuilder()
+        #expect(companionBuilder.workoutSession === mirrored)
+        await expectHKError(.errorInvalidArgument) { try await companionBuilder.beginCollection(at: t0) }
+        await expectHKError(.errorInvalidArgument) { _ = try await companionBuilder.finishWorkout() }
         await expectHKError(.errorInvalidArgument) { try await mirrored.stopMirroringToCompanionDevice() }
         await expectHKError(.errorInvalidArgument) { try await mirrored.startMirroringToCompanionDevice() }
         try await session.stopMirroringToCompanionDevice()

@@ -19,9 +19,11 @@ import Synchronization
 ///   its socket closed — (the error says so). After that the mirrored session no longer follows the primary.
 /// - Activities the primary begins and ends (`beginNewActivity`, `endCurrentActivity(on:)`) reach the mirrored
 ///   session's `didBeginActivityWith` / `didEndActivityWith` and its `currentActivity` (their metadata does not).
-/// - Differs from HealthKit: the mirrored session's `associatedWorkoutBuilder()` is the companion's own builder: it receives neither the primary's samples
-///   nor its state, and cannot save (the primary's builder saves the workout). Send the figures to show, as Apple's
-///   multidevice sample does, with `sendToRemoteWorkoutSession(data:)` (``LiveWorkoutFigures`` is one encoding).
+/// - Where HealthKit is silent: the mirrored session's `associatedWorkoutBuilder()` is the companion's own builder.
+///   It receives neither the primary's samples nor its state, and its `beginCollection(at:)` and `finishWorkout()`
+///   throw `errorInvalidArgument` (the primary's builder records and saves the workout). Send the figures to show, as
+///   Apple's multidevice sample does, with `sendToRemoteWorkoutSession(data:)` (``LiveWorkoutFigures`` is one
+///   encoding).
 ///
 /// HealthKit: HKWorkoutSession.startMirroringToCompanionDevice, sendToRemoteWorkoutSession(data:completion:).
 extension HKWorkoutSession {
