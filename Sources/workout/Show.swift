@@ -166,6 +166,9 @@ func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
     if let energy = workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity() {
         print("  energy     \(Int(energy.doubleValue(for: .kilocalorie()).rounded())) kcal")
     }
+    for (index, sensor) in try await store.workoutSensors(for: workout).enumerated() {
+        print((index == 0 ? "  sensors    " : "             ") + Format.sensor(sensor))
+    }
     print("\n  Associated samples:")
     let bpm = HKUnit.count().unitDivided(by: .minute())
     let kinds: [(HKQuantityTypeIdentifier, String, HKUnit, Bool)] = [
@@ -215,6 +218,21 @@ enum Format {
         let type = HKQuantityType(HKWorkout.distanceType(for: workout.workoutActivityType))
         guard let metres = workout.statistics(for: type)?.sumQuantity()?.doubleValue(for: .meter()) else { return "–" }
         return String(format: "%.2f km", metres / 1000)
+    }
+
+    /// A workout's sensor: its maker and model (else its name), and the battery levels it reported.
+    static func sensor(_ sensor: HKWorkoutSensor) -> String {
+        let device = sensor.device
+        let made = [device.manufacturer, device.model].compactMap { $0 }.joined(separator: " ")
+        var text = made.isEmpty ? (device.name ?? device.localIdentifier ?? "sensor") : made
+        if !made.isEmpty, let name = device.name { text += " (\(name))" }
+        switch (sensor.batteryPercentAtStart, sensor.batteryPercentAtEnd) {
+        case let (first?, last?) where first != last: text += ", battery \(first) % → \(last) %"
+        case let (_, last?): text += ", battery \(last) %"
+        case let (first?, nil): text += ", battery \(first) %"
+        case (nil, nil): break
+        }
+        return text
     }
 
     static func number(_ value: Double) -> String {
