@@ -1,6 +1,7 @@
 import BlueZTransport
 import Foundation
 @testable import OpenHealthKit
+import TestSupport
 import Testing
 
 /// Mirroring between two store objects on one temporary store file, in this process: the companion sets
@@ -226,5 +227,40 @@ import Testing
         #expect(await companion.next() == .disconnected(withError: true))
         let error = try #require(companionCalls.disconnectionError as? HKError)
         #expect(error.message == "The other side of the mirrored workout went away without stopping mirroring.")
+    }
+}
+
+/// The answer timeouts, on a test clock: neither side waits forever for the other's first frame.
+@Suite(.timeLimit(.minutes(1))) struct MirroringTimeoutTests {
+    /// A "companion" that accepts the connection and never answers: the primary gives up after 5 s of its clock.
+    @Test func aCompanionThatNeverAnswersFailsTheStartAfterFiveSeconds() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("health.sqlite")
+        let clock = ManualClock()
+        let store = try HKHealthStore(databasePath: path, clientIdentifier: "watch", clocks: LiveClocks(monotonic: clock))
+        let silent = try UnixStreamListener(path: path + ".mirror")
+        defer { silent.close() }
+        let session = try HKWorkoutSession(healthStore: store, configuration: MirroringTests.cycling())
+        let attempt = Task { try await session.startMirroringToCompanionDevice() }
+        let accepted = try await silent.accept()
+        defer { accepted.close() }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(5))
+        let error = await expectHKError(.errorNoData) { try await attempt.value }
+        #expect(error?.message == "The companion did not answer the mirroring request within 5.0 seconds.")
+    }
+
+    /// A "primary" that connects and says nothing: the companion closes the connection after 5 s of its clock.
+    @Test func aPrimaryThatSaysNothingIsDroppedAfterFiveSeconds() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("health.sqlite")
+        let clock = ManualClock()
+        let companion = try HKHealthStore(databasePath: path, clientIdentifier: "phone", clocks: LiveClocks(monotonic: clock))
+        companion.workoutSessionMirroringStartHandler = { _ in Issue.record("no session should start") }
+        let mute = try UnixStreamConnection.connect(path: path + ".mirror")
+        defer { mute.close() }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(5))
+        #expect(try await mute.read(capacity: 16) == [])   // the end of the stream
     }
 }

@@ -42,6 +42,13 @@ extension HKHealthStore {
     func acceptMirror(_ stream: any MirrorByteStream) async {
         let frames: [MirrorFrame]
         let decoder: MirrorFrameDecoder
+        // A peer that connects and says nothing is dropped after the answer timeout (the store's monotonic clock).
+        let clock = clocks.monotonic
+        let timer = Task {
+            guard (try? await clock.sleep(for: MirrorFrame.answerTimeout)) != nil else { return }
+            stream.close()
+        }
+        defer { timer.cancel() }
         do { (frames, decoder) = try await MirrorRendezvous.firstFrames(from: stream) } catch {
             MirrorCompanion.logger.notice("A primary session's mirroring request failed: \(error)")
             return stream.close()

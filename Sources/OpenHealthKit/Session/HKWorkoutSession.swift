@@ -57,6 +57,11 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
         self.machine = machine
     }
 
+    /// A session let go while mirrored stops mirroring: the other side hears a clean disconnection.
+    deinit {
+        mirrorLink?.stop()
+    }
+
     func locked<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
