@@ -46,8 +46,12 @@ import Testing
         let session = try HKWorkoutSession(healthStore: store, configuration: Self.cycling())
         let error = await expectHKError(.errorNoData) { try await session.startMirroringToCompanionDevice() }
         #expect(error?.message.contains("No companion is listening") == true)
-        let inMemory = try HKWorkoutSession(healthStore: try await authorizedStore(), configuration: Self.cycling())
+        let memoryStore = try await authorizedStore()
+        let inMemory = try HKWorkoutSession(healthStore: memoryStore, configuration: Self.cycling())
         await expectHKError(.errorNoData) { try await inMemory.startMirroringToCompanionDevice() }
+        memoryStore.workoutSessionMirroringStartHandler = { _ in }
+        #expect(memoryStore.workoutSessionMirroringError?.message
+                == "A store in memory receives no mirrored workouts: mirroring needs a store file.")
         await expectHKError(.errorNoData) { try await session.sendToRemoteWorkoutSession(data: Data([1])) }
     }
 

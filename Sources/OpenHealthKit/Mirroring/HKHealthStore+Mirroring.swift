@@ -10,7 +10,7 @@ extension HKHealthStore {
     /// Setting a handler makes this store wait for primaries on a Unix socket beside its file (`<store>.mirror`,
     /// mode 0600); setting `nil` stops waiting. One store object per store file waits: if another one (in any
     /// process) already does, this one does not, and ``workoutSessionMirroringError`` says why. A store in memory
-    /// never receives mirrored sessions. The handler runs on a background task; keep the session it receives (and
+    /// never receives mirrored sessions (the error says so too). The handler runs on a background task; keep the session it receives (and
     /// set its delegate) to follow the primary. See `HKWorkoutSession.startMirroringToCompanionDevice()`.
     ///
     /// HealthKit: HKHealthStore.workoutSessionMirroringStartHandler.
@@ -26,8 +26,9 @@ extension HKHealthStore {
                 return (nil, state.mirrorCompanion == nil || state.mirrorCompanion?.error != nil)
             }
             stale?.close()
-            guard needsCompanion, let path = databasePath else { return }
-            let companion = MirrorCompanion(store: self, path: path)
+            guard needsCompanion else { return }
+            let companion = databasePath.map { MirrorCompanion(store: self, path: $0) }
+                ?? MirrorCompanion(failed: HKError(.errorInvalidArgument, "A store in memory receives no mirrored workouts: mirroring needs a store file."))
             state.withLock { $0.mirrorCompanion = companion }
         }
     }
@@ -103,6 +104,13 @@ final class MirrorCompanion: @unchecked Sendable {
     private var isClosed = false
 
     /// Stops waiting and removes the socket file (once).
+    /// A store that cannot wait, and why.
+    init(failed error: HKError) {
+        listener = nil
+        accepting = nil
+        self.error = error
+    }
+
     func close() {
         let first = closed.withLock { () -> Bool in
             defer { isClosed = true }
