@@ -39,9 +39,6 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
         (endings, ending) = AsyncStream.makeStream(of: Ending.self)
     }
 
-    /// Whether figures have arrived yet.
-    var hasFigures: Bool { lock.withLock { figures != nil } }
-
     // MARK: The delegate
 
     func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,

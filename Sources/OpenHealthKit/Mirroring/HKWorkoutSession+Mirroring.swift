@@ -13,7 +13,7 @@ import Synchronization
 /// - `pause()`, `resume()`, `stopActivity(with:)` and `end()` on the mirrored session ask the primary to act; the
 ///   change then comes back as a state change. `prepare()`, `startActivity(with:)` and activities are ignored there.
 /// - `sendToRemoteWorkoutSession(data:)` works both ways; the other side's delegate receives the data in order in
-///   `didReceiveDataFromRemoteWorkoutSession` (each call's data in one array, in the order they arrived).
+///   `didReceiveDataFromRemoteWorkoutSession` (the items that arrived together in one array, in the order sent).
 /// - Mirroring ends when the primary calls `stopMirroringToCompanionDevice()` or ends (both delegates hear
 ///   `didDisconnectFromRemoteDeviceWithError` with `nil`), or when the other side goes away — its process killed,
 ///   its socket closed — (the error says so). After that the mirrored session no longer follows the primary.
@@ -58,14 +58,22 @@ extension HKWorkoutSession {
             if wasAccepted { self?.remoteEnded(error, link: link) }
         })
         // The start frame carries the state as of now; later changes are posted after it, under the same lock.
-        let ended = locked { () -> Bool in
-            guard machine.state != .ended else { return true }
+        enum Outcome { case posted, ended, alreadyMirrored }
+        let outcome = locked { () -> Outcome in
+            guard machine.state != .ended else { return .ended }
+            // Two calls at once: the first to get here mirrors, the other succeeds without a second connection.
+            if let existing = mirrorLink, !existing.isEnded { return .alreadyMirrored }
             link.post(.start(configuration: MirrorFrame.Configuration(configuration), state: machine.state,
                              startDate: machine.startDate))
             mirrorLink = link
-            return false
+            return .posted
         }
-        if ended {
+        switch outcome {
+        case .posted: break
+        case .alreadyMirrored:
+            stream.close()
+            return
+        case .ended:
             stream.close()
             throw HKError(.errorInvalidArgument, "An ended workout session cannot be mirrored.")
         }
@@ -137,9 +145,6 @@ extension HKWorkoutSession {
     }
 
     // MARK: Internals
-
-    /// Whether the session is mirrored now (a link that has not ended).
-    var isMirroring: Bool { locked { mirrorLink.map { !$0.isEnded } ?? false } }
 
     /// Posts a frame describing this primary session's change to its companion, if mirrored.
     func forwardToMirror(_ frame: MirrorFrame) {
