@@ -26,7 +26,7 @@ public final class UnixStreamConnection: Sendable {
     public static func connect(path: String) throws -> UnixStreamConnection {
         let peer = "unix:\(path)"
         let fd: Int32
-        do { fd = try Sys.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0) } catch {
+        do { fd = try Sys.socket(AF_UNIX, Sys.stream, 0) } catch {
             throw BlueZError(.system, "Opening a Unix socket failed: \(error).", errno: error)
         }
         do {
@@ -42,7 +42,7 @@ public final class UnixStreamConnection: Sendable {
 
     /// A connected pair, for tests: what one end writes the other reads.
     public static func pair() throws -> (UnixStreamConnection, UnixStreamConnection) {
-        let (a, b) = try Sys.socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue))
+        let (a, b) = try Sys.socketpair(AF_UNIX, Sys.stream)
         let first: UnixStreamConnection
         do { first = try UnixStreamConnection(taking: a, peer: "socketpair") } catch {
             Sys.close(b)

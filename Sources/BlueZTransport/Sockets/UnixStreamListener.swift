@@ -24,7 +24,7 @@ public final class UnixStreamListener: Sendable {
             Sys.unlink(path)
         }
         let fd: Int32
-        do { fd = try Sys.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0) } catch {
+        do { fd = try Sys.socket(AF_UNIX, Sys.stream, 0) } catch {
             throw BlueZError(.system, "Opening a Unix socket failed: \(error).", errno: error)
         }
         do {

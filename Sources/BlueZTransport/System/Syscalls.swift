@@ -24,6 +24,7 @@ func valueOrErrno<Result: FixedWidthInteger>(_ call: () -> Result) throws(Errno)
 enum Sys {
     static let pollRDHUP: Int16 = 0x2000  // POLLRDHUP (needs _GNU_SOURCE in C)
     static let seqPacket = Int32(SOCK_SEQPACKET.rawValue)
+    static let stream = Int32(SOCK_STREAM.rawValue)
 
     static func socket(_ domain: Int32, _ type: Int32, _ proto: Int32) throws(Errno) -> Int32 {
         try valueOrErrno { Glibc.socket(domain, type | Int32(SOCK_CLOEXEC.rawValue), proto) }
