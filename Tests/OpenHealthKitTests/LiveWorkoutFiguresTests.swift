@@ -5,7 +5,7 @@ import Testing
 
 /// The live figures a primary sends its companion: they survive the trip, and bytes that are not figures are refused
 /// in one sentence.
-@Suite struct LiveWorkoutFiguresTests {
+@Suite(.timeLimit(.minutes(1))) struct LiveWorkoutFiguresTests {
     static let bpm = HKUnit.count().unitDivided(by: .minute())
 
     @Test func figuresSurviveEncoding() throws {
