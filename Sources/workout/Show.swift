@@ -84,7 +84,7 @@ extension Workout {
                 }
                 if json {
                     let normalized = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt())
-                    print(try workoutJSON(workout, normalizedPower: normalized))
+                    print(try workoutJSON(workout, normalizedPower: normalized, sensors: try await store.workoutSensors(for: workout)))
                 } else {
                     try await printWorkout(workout.uuid, store: store)
                 }
@@ -96,8 +96,9 @@ extension Workout {
 /// A workout as JSON: dates in ISO 8601, durations in seconds, statistics in their type's storage unit (named),
 /// `normalizedPower` in W (`HKHealthStore.normalizedPower(for:)`, null without power), and `timeInZones`: per
 /// zoned type, the seconds in each zone the builder kept with the workout (`zoneGroup(for:)`), each zone with its
-/// bounds in the type's storage unit.
-func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?) throws -> String {
+/// bounds in the type's storage unit; `sensors`, the sensors a live recording kept (`workoutSensors(for:)`: identifier,
+/// name, manufacturer, model, and battery percent at the start and the end, null when unknown), empty otherwise.
+func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?, sensors: [HKWorkoutSensor] = []) throws -> String {
     let iso = ISO8601DateFormatter()
     func statistics(_ all: [HKQuantityType: HKStatistics]) -> [String: Any] {
         var result: [String: Any] = [:]
@@ -148,6 +149,12 @@ func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?) throws -> Strin
              "statistics": statistics(activity.allStatistics), "timeInZones": zones(activity.zoneGroupsByType)] as [String: Any]
         },
         "statistics": statistics(workout.allStatistics),
+        "sensors": sensors.map { sensor in
+            ["identifier": sensor.device.localIdentifier ?? NSNull(), "name": sensor.device.name ?? NSNull(),
+             "manufacturer": sensor.device.manufacturer ?? NSNull(), "model": sensor.device.model ?? NSNull(),
+             "batteryAtStart": sensor.batteryPercentAtStart ?? NSNull(), "batteryAtEnd": sensor.batteryPercentAtEnd ?? NSNull()]
+                as [String: Any]
+        },
     ]
     let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     return String(decoding: data, as: UTF8.self)
