@@ -123,6 +123,12 @@ let package = Package(
             dependencies: ["OpenHealthKit", "FitnessSensors", "OpenHealthKitTesting"],
             path: "Tests/SessionCrashHelper"
         ),
+        // A companion store in its own process, for the mirroring test.
+        .executableTarget(
+            name: "MirrorCompanionHelper",
+            dependencies: ["OpenHealthKit"],
+            path: "Tests/MirrorCompanionHelper"
+        ),
         .testTarget(
             name: "OpenHealthKitTests",
             dependencies: [

@@ -1,11 +1,20 @@
 import Foundation
 import OpenHealthKit
 
-/// Shows a live workout while it runs, for `record` and `replay` alike: on a terminal the ``LiveView`` block
+/// What a live display draws from: the recording's own builder (``LiveMonitor``) or, in `watch`, the figures a
+/// mirrored session receives (``MirrorMonitor``).
+protocol LiveSource: AnyObject, Sendable {
+    /// Everything the view shows, as of `now`.
+    func snapshot(at now: Date) -> LiveSnapshot
+    /// The events since the last call, as plain lines (`12:31  lap 3`).
+    func takeEventLines(at now: Date) -> [String]
+}
+
+/// Shows a live workout while it runs, for `record`, `replay` and `watch` alike: on a terminal the ``LiveView`` block
 /// redrawn in place; piped, plain lines — one a minute, and one per event (pause, resume, lap, zone change, a
 /// sensor lost or back).
 final class LiveDisplay: @unchecked Sendable {
-    let monitor: LiveMonitor
+    let monitor: any LiveSource
     let terminal: Bool
     /// The workout's clock: the store's `wallClock`.
     let now: @Sendable () -> Date
@@ -20,7 +29,7 @@ final class LiveDisplay: @unchecked Sendable {
     private var drawnLines = 0
     private var printedMinute = 0
 
-    init(monitor: LiveMonitor, terminal: Bool, now: @escaping @Sendable () -> Date) {
+    init(monitor: any LiveSource, terminal: Bool, now: @escaping @Sendable () -> Date) {
         self.monitor = monitor
         self.terminal = terminal
         self.now = now

@@ -9,7 +9,7 @@ import OpenHealthKit
 ///
 /// The 3 s power average takes each delivery's most recent power value; deliveries are coalesced at most 1 ms
 /// apart, so at a power meter's 1–4 Hz every reading is seen.
-final class LiveMonitor: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
+final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Sendable {
     /// A value older than this shows as "–".
     static let freshness: TimeInterval = 3
 

@@ -27,6 +27,8 @@ extension Workout {
         var duration: Double?
         @Option(help: ArgumentHelp("Also write what the sensors send, raw, as a fixture (see fixtures/FORMAT.md).", valueName: "FILE"))
         var saveFixture: String?
+        @Flag(help: "Mirror the recording to `workout watch` in another terminal on the same store.")
+        var mirror = false
         @Flag(help: "Save the workout even if nothing was collected.")
         var keepEmpty = false
         @Flag(help: "Print the library's log messages (connections, retries, skipped notifications) to standard error.")
@@ -75,6 +77,7 @@ extension Workout {
                 let names = (attached.map(\.name) + paired.map(\.name)).joined(separator: ", ")
                 let keys = isatty(STDIN_FILENO) == 1 ? "space pauses, l marks a lap, q or Ctrl-C ends and saves" : "Ctrl-C ends and saves"
                 print("Recording a \(configuration.activityType.name) workout from \(names); \(keys).")
+                let mirroring = mirror ? await MirrorSender.start(session: session, builder: builder, store: store) : nil
                 fflush(nil)
 
                 let (commands, send) = AsyncStream.makeStream(of: RecordingCommand.self)
@@ -105,6 +108,7 @@ extension Workout {
                     if command == .end { break }
                 }
                 timer?.cancel()
+                mirroring?.cancel()
                 terminalKeys.restore()
                 let end = store.wallClock()
                 drawing.cancel()

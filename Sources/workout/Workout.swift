@@ -35,11 +35,12 @@ struct Workout: AsyncParsableCommand {
               workout pair AA:BB:CC:DD:EE:FF    pair a sensor (unix:PATH for a simulated one)
               workout sensors                   list paired sensors
               workout record --activity cycling record from paired sensors until Ctrl-C
+              workout watch                     show a recording (record --mirror) from another terminal
               workout peripheral --profile heart-rate --listen /tmp/strap.sock
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Doctor.self, Peripheral.self, Decode.self]
+        subcommands: [Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self, Watch.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Doctor.self, Peripheral.self, Decode.self]
     )
 
 }

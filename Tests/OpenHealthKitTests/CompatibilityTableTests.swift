@@ -75,7 +75,8 @@ import Testing
         #expect(declarations.declares("HKWorkoutSessionDelegate.workoutSession(_:didChangeTo:from:date:)"))
         #expect(declarations.declares("HKWorkoutSessionState.running"))
         #expect(declarations.declares("HKMetadataKeyIndoorWorkout"))
-        #expect(!declarations.declares("HKWorkoutSession.startMirroringToCompanionDevice()"))
+        #expect(declarations.declares("HKWorkoutSession.startMirroringToCompanionDevice()"))
+        #expect(!declarations.declares("HKHealthStore.splitTotalEnergy(_:start:end:resultsHandler:)"))
     }
 
     /// Writes every public declaration of an `HK` type to the file named by `OPENHEALTHKIT_LIST_SYMBOLS`, to help

@@ -24,6 +24,7 @@ func valueOrErrno<Result: FixedWidthInteger>(_ call: () -> Result) throws(Errno)
 enum Sys {
     static let pollRDHUP: Int16 = 0x2000  // POLLRDHUP (needs _GNU_SOURCE in C)
     static let seqPacket = Int32(SOCK_SEQPACKET.rawValue)
+    static let stream = Int32(SOCK_STREAM.rawValue)
 
     static func socket(_ domain: Int32, _ type: Int32, _ proto: Int32) throws(Errno) -> Int32 {
         try valueOrErrno { Glibc.socket(domain, type | Int32(SOCK_CLOEXEC.rawValue), proto) }
@@ -119,6 +120,10 @@ enum Sys {
         let client = try valueOrErrno { Glibc.accept(fd, nil, nil) }
         _ = fcntl(client, F_SETFD, FD_CLOEXEC)
         return client
+    }
+
+    static func chmod(_ path: String, _ mode: mode_t) throws(Errno) {
+        _ = try valueOrErrno { Glibc.chmod(path, mode) }
     }
 
     static func unlink(_ path: String) {

@@ -5,6 +5,7 @@ extension HKWorkoutBuilder {
     /// Saves the workout — with its activities, events, statistics and every collected sample, associated — in one
     /// transaction, and returns it. The builder must have ended collection.
     public func finishWorkout() async throws -> HKWorkout? {
+        try refuseOnMirroredSession()
         let database = try healthStore.database()
         // Everything handed to the journal's writer is written first, outside the lock; what is still buffered is
         // saved with the workout in its transaction.

@@ -112,6 +112,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     // MARK: Lifecycle
 
     public func beginCollection(at startDate: Date) async throws {
+        try refuseOnMirroredSession()
         let zoneConfigurations = try resolvedZoneConfigurations()
         // The journal's row is made before taking the lock: no I/O while the builder's state is locked. Only one
         // caller gets that far; the row is deleted again if the builder changed meanwhile (discarded).

@@ -24,6 +24,11 @@ enum PredicateEvaluator {
             return DateRangeRule(start: start, end: end, options: options).matches(start: sample.startDate, end: sample.endDate)
         case .workoutActivityType(let type):
             return (object as? HKWorkout)?.workoutActivityType == type
+        case let .quantity(comparison, quantity):
+            guard let sample = object as? HKQuantitySample, let comparison, sample.quantity.isCompatible(with: quantity.unit) else {
+                return false
+            }
+            return comparison.holds(sample.quantity.doubleValue(for: quantity.unit), quantity.doubleValue(for: quantity.unit))
         case let .workoutDuration(comparison, value):
             guard let workout = object as? HKWorkout, let comparison else { return false }
             return comparison.holds(workout.duration, value)

@@ -56,6 +56,8 @@ indirect enum PredicateNode: Sendable {
     case sampleDates(start: Date?, end: Date?, options: HKQueryOptions)
     case workoutActivityType(HKWorkoutActivityType)
     case workoutDuration(Comparison?, TimeInterval)
+    /// Quantity samples whose quantity compares with the value (in a unit of the sample's type).
+    case quantity(Comparison?, HKQuantity)
     /// A workout statistic of any of the listed types (a deprecated total names several distance types).
     case workoutStatistic(types: [String], Statistic, Comparison?, Double)
     /// Matches workouts with at least one activity matching the inner activity predicate.

@@ -11,15 +11,23 @@ import Logging
 /// delegate hears of it. Only one session of a store runs at a time: starting another makes the first fail with
 /// `errorAnotherWorkoutSessionStarted`.
 ///
+/// A primary session can be mirrored to a companion (another store object on the same store file, in this process
+/// or another): see `startMirroringToCompanionDevice()` and `HKHealthStore.workoutSessionMirroringStartHandler`.
+/// A mirrored session (`type == .mirrored`) follows the primary's state and events; its `pause()`, `resume()`,
+/// `stopActivity(with:)` and `end()` ask the primary to act.
+///
 /// HealthKit: HKWorkoutSession.
 public final class HKWorkoutSession: NSObject, @unchecked Sendable {
     static let logger = Logger(label: "OpenHealthKit.HKWorkoutSession")
 
     let healthStore: HKHealthStore
-    private let configuration: HKWorkoutConfiguration
+    let sessionType: HKWorkoutSessionType
+    /// The connection to the remote session while mirrored (guarded by the lock; HKWorkoutSession+Mirroring).
+    var mirrorLink: MirrorLink?
+    let configuration: HKWorkoutConfiguration
     private let lock = NSRecursiveLock()
     private let delegateQueue = DispatchQueue(label: "OpenHealthKit.HKWorkoutSession.delegate")
-    private var machine = SessionStateMachine()
+    var machine = SessionStateMachine()
     private weak var storedDelegate: HKWorkoutSessionDelegate?
     private var builder: HKLiveWorkoutBuilder?
     private var current: (uuid: UUID, configuration: HKWorkoutConfiguration, start: Date, metadata: [String: Any]?)?
@@ -29,17 +37,32 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
     public init(healthStore: HKHealthStore, configuration workoutConfiguration: HKWorkoutConfiguration) throws {
         try workoutConfiguration.validate()
         self.healthStore = healthStore
+        self.sessionType = .primary
         self.configuration = workoutConfiguration.copied()
+    }
+
+    /// A companion's session mirroring a primary that is in `machine`'s state.
+    init(mirroring healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, machine: SessionStateMachine) {
+        self.healthStore = healthStore
+        self.sessionType = .mirrored
+        self.configuration = configuration
+        self.machine = machine
     }
 
     /// Restores a session from its journal (crash recovery).
     init(recovering healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, machine: SessionStateMachine) {
         self.healthStore = healthStore
+        self.sessionType = .primary
         self.configuration = configuration
         self.machine = machine
     }
 
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+    /// A session let go while mirrored stops mirroring: the other side hears a clean disconnection.
+    deinit {
+        mirrorLink?.stop()
+    }
+
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body()
@@ -55,7 +78,8 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
     /// A copy of the session's configuration.
     public var workoutConfiguration: HKWorkoutConfiguration { configuration.copied() }
     public var state: HKWorkoutSessionState { locked { machine.state } }
-    public var type: HKWorkoutSessionType { .primary }
+    /// Primary, or mirrored from a primary session (the session `workoutSessionMirroringStartHandler` receives).
+    public var type: HKWorkoutSessionType { sessionType }
     /// When the session first started running.
     public var startDate: Date? { locked { machine.startDate } }
     /// When the session ended.
@@ -88,23 +112,44 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
 
     // MARK: Requests
 
-    public func prepare() { handle(.prepare, at: healthStore.wallClock()) }
+    /// Prepares the session (ignored on a mirrored session: the primary prepares and starts).
+    public func prepare() {
+        guard sessionType == .primary else { return ignoredOnMirror("prepare") }
+        handle(.prepare, at: healthStore.wallClock())
+    }
 
-    /// Starts the session at `date` (now when nil).
+    /// Starts the session at `date` (now when nil). Ignored on a mirrored session: the primary starts.
     public func startActivity(with date: Date?) {
+        guard sessionType == .primary else { return ignoredOnMirror("startActivity") }
         let at = date ?? healthStore.wallClock()
         if state == .notStarted || state == .prepared { healthStore.sessionWillStart(self, at: at) }
         handle(.start, at: at)
     }
 
-    public func pause() { handle(.pause, at: healthStore.wallClock()) }
-    public func resume() { handle(.resume, at: healthStore.wallClock()) }
+    /// Pauses a running session. On a mirrored session, asks the primary to pause.
+    public func pause() {
+        guard sessionType == .primary else { return requestPrimary(.pause) }
+        handle(.pause, at: healthStore.wallClock())
+    }
 
-    /// Stops the session's sensors; the session can then only end.
-    public func stopActivity(with date: Date?) { handle(.stop, at: date ?? healthStore.wallClock()) }
+    /// Resumes a paused session. On a mirrored session, asks the primary to resume.
+    public func resume() {
+        guard sessionType == .primary else { return requestPrimary(.resume) }
+        handle(.resume, at: healthStore.wallClock())
+    }
 
-    /// Ends the session (and its current activity).
-    public func end() { handle(.end, at: healthStore.wallClock()) }
+    /// Stops the session's sensors; the session can then only end. On a mirrored session, asks the primary to stop
+    /// (now: the primary's clock dates it).
+    public func stopActivity(with date: Date?) {
+        guard sessionType == .primary else { return requestPrimary(.stop) }
+        handle(.stop, at: date ?? healthStore.wallClock())
+    }
+
+    /// Ends the session (and its current activity). On a mirrored session, asks the primary to end.
+    public func end() {
+        guard sessionType == .primary else { return requestPrimary(.end) }
+        handle(.end, at: healthStore.wallClock())
+    }
 
     /// Ends the session with a failure: the delegate hears the error first, then the change to `.ended`.
     func fail(with error: HKError, at date: Date) {
@@ -114,28 +159,33 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
         carryOut(actions, request: .fail)
     }
 
-    private func handle(_ request: SessionStateMachine.Request, at date: Date) {
+    func handle(_ request: SessionStateMachine.Request, at date: Date) {
         let actions = locked { machine.handle(request, at: date) }
         carryOut(actions, request: request)
     }
 
-    private func carryOut(_ actions: [SessionStateMachine.Action], request: SessionStateMachine.Request) {
+    func carryOut(_ actions: [SessionStateMachine.Action], request: SessionStateMachine.Request) {
+        // A mirrored session's builder is the companion's own: the primary's builder records the workout.
+        let builder = { self.sessionType == .primary ? self.locked { self.builder } : nil }
         for action in actions {
             switch action {
             case let .ignored(request, state):
                 Self.logger.notice("Ignored \(request.rawValue) while the workout session is \(state.name).")
             case let .transition(from, to, date):
-                locked { builder }?.sessionStateChanged(from: from, to: to, date: date)
+                builder()?.sessionStateChanged(from: from, to: to, date: date)
                 if to == .ended {
                     endCurrentActivityIfAny(at: date)
                     healthStore.sessionDidEnd(self)
-                    locked { builder }?.sessionDidEnd()
+                    builder()?.sessionDidEnd()
                 }
                 tell { delegate, session in delegate.workoutSession(session, didChangeTo: to, from: from, date: date) }
+                forwardToMirror(.state(from: from, to: to, date: date))
+                if to == .ended && sessionType == .primary { locked { mirrorLink }?.stop() }
             case let .generate(type, date):
                 let event = HKWorkoutEvent(type: type, dateInterval: DateInterval(start: date, duration: 0), metadata: nil)
-                locked { builder }?.sessionGenerated(event)
+                builder()?.sessionGenerated(event)
                 tell { delegate, session in delegate.workoutSession(session, didGenerate: event) }
+                forwardToMirror(.event(type, date: date))
             }
         }
     }
@@ -145,6 +195,7 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
     /// Begins a new activity (a leg, an interval), ending the current one. The builder adds it to the workout and
     /// the data source switches to the types the new activity collects.
     public func beginNewActivity(configuration: HKWorkoutConfiguration, date: Date, metadata: [String: Any]?) {
+        guard sessionType == .primary else { return ignoredOnMirror("beginNewActivity") }
         guard locked({ machine.isActive }) else {
             Self.logger.notice("Ignored beginNewActivity while the workout session is \(state.name).")
             return
@@ -155,20 +206,30 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
         locked { current = (uuid, copy, date, metadata) }
         locked { builder }?.sessionBeganActivity(uuid: uuid, configuration: copy, date: date, metadata: metadata)
         tell { delegate, session in delegate.workoutSession(session, didBeginActivityWith: copy, date: date) }
+        forwardToMirror(.activityBegan(MirrorFrame.Configuration(copy), date: date))
+    }
+
+    /// A mirrored session's primary began an activity.
+    func followActivity(_ configuration: HKWorkoutConfiguration, date: Date) {
+        endCurrentActivityIfAny(at: date)
+        locked { current = (UUID(), configuration, date, nil) }
+        tell { delegate, session in delegate.workoutSession(session, didBeginActivityWith: configuration, date: date) }
     }
 
     /// Ends the current activity; the session returns to its main activity.
     public func endCurrentActivity(on date: Date) {
+        guard sessionType == .primary else { return ignoredOnMirror("endCurrentActivity") }
         endCurrentActivityIfAny(at: date)
     }
 
-    private func endCurrentActivityIfAny(at date: Date) {
+    func endCurrentActivityIfAny(at date: Date) {
         guard let ended = locked({ () -> (UUID, HKWorkoutConfiguration)? in
             defer { current = nil }
             return current.map { ($0.uuid, $0.configuration) }
         }) else { return }
-        locked { builder }?.sessionEndedActivity(uuid: ended.0, date: date)
+        if sessionType == .primary { locked { builder }?.sessionEndedActivity(uuid: ended.0, date: date) }
         tell { delegate, session in delegate.workoutSession(session, didEndActivityWith: ended.1, date: date) }
+        forwardToMirror(.activityEnded(date: date))
     }
 
     /// Restores the activity in progress (crash recovery).
@@ -181,7 +242,7 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
     }
 
     /// Calls the delegate on the session's queue, in order.
-    private func tell(_ call: @escaping (HKWorkoutSessionDelegate, HKWorkoutSession) -> Void) {
+    func tell(_ call: @escaping (HKWorkoutSessionDelegate, HKWorkoutSession) -> Void) {
         let box = UncheckedBox(call)
         delegateQueue.async { [self] in
             guard let delegate = self.delegate else { return }

@@ -90,6 +90,17 @@ struct SessionStateMachine: Sendable, Equatable {
         return actions
     }
 
+    /// Takes the state another machine reached (a mirrored session following its primary, whose machine already
+    /// applied HealthKit's table): no check, one transition unless the state is already `target`.
+    mutating func follow(to target: HKWorkoutSessionState, at date: Date) -> [Action] {
+        guard target != state else { return [] }
+        let from = state
+        state = target
+        if target == .running && startDate == nil { startDate = date }
+        if target == .ended { endDate = date }
+        return [.transition(from: from, to: target, date: date)]
+    }
+
     /// Whether the session has started and not yet stopped or ended: activities may begin and sensors deliver.
     var isActive: Bool { state == .running || state == .paused }
 }

@@ -61,6 +61,9 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
         var watcher: Task<Void, Never>?
         /// The types background delivery was enabled for (HKHealthStore+BackgroundDelivery).
         var backgroundDelivery: [String: HKUpdateFrequency] = [:]
+        /// Mirroring's companion side (HKHealthStore+Mirroring).
+        var mirroringStartHandler: (@Sendable (HKWorkoutSession) -> Void)?
+        var mirrorCompanion: MirrorCompanion?
     }
     let state = Mutex(State())
 

@@ -31,7 +31,7 @@ extension StoreDatabase {
     /// Where a predicate node is compiled: over samples (`s`, workouts joined as `w` when the type is the workout
     /// type), or over workout activities (`a`).
     enum PredicateContext {
-        case samples(isWorkout: Bool)
+        case samples(isWorkout: Bool, type: HKSampleType? = nil)
         case activities
     }
 
@@ -46,7 +46,7 @@ extension StoreDatabase {
         func statisticColumn(_ statistic: PredicateNode.Statistic) -> String { "st.\(statistic.rawValue)" }
         let isWorkout: Bool
         switch context {
-        case .samples(let workout): isWorkout = workout
+        case .samples(let workout, _): isWorkout = workout
         case .activities: isWorkout = false
         }
         let inActivities: Bool = if case .activities = context { true } else { false }
@@ -70,7 +70,7 @@ extension StoreDatabase {
                               "Workout-activity predicates must be wrapped in HKQuery.predicateForWorkouts(activityPredicate:).")
             }
         case .uuids, .associatedWithWorkout, .sampleDates, .workoutActivityType, .workoutDuration, .workoutStatistic,
-             .workoutsWithActivity, .filter:
+             .workoutsWithActivity, .filter, .quantity:
             if inActivities {
                 throw HKError(.errorInvalidArgument,
                               "Only workout-activity predicates may be used inside predicateForWorkouts(activityPredicate:).")
@@ -100,6 +100,15 @@ extension StoreDatabase {
         case let .workoutDuration(op, value):
             let op = try comparison(op)
             return isWorkout ? SQLFragment("w.duration \(op.sql) ?", [value]) : SQLFragment("0")
+        case let .quantity(op, quantity):
+            let op = try comparison(op)
+            // Values are stored in the type's storage unit; the quantity is converted to it once, here.
+            guard case .samples(_, let type?) = context, let quantityType = type as? HKQuantityType else { return SQLFragment("0") }
+            guard quantityType.is(compatibleWith: quantity.unit) else {
+                throw HKError(.errorInvalidArgument,
+                              "The quantity \(quantity) cannot be compared with \(quantityType.identifier) samples: its unit does not fit.")
+            }
+            return SQLFragment("s.value \(op.sql) ?", [quantity.doubleValue(for: quantityType.storageUnit)])
         case let .workoutStatistic(types, statistic, op, value):
             let op = try comparison(op)
             guard isWorkout else { return SQLFragment("0") }
@@ -151,7 +160,8 @@ extension StoreDatabase {
                 fragment.sql += " AND s.source_id IN (\(own.map(String.init).joined(separator: ",")))"
             }
             if let predicate = descriptor.predicate {
-                let compiled = try compile(PredicateNode(predicate), .samples(isWorkout: descriptor.sampleType is HKWorkoutType))
+                let compiled = try compile(PredicateNode(predicate), .samples(isWorkout: descriptor.sampleType is HKWorkoutType,
+                                                                                  type: descriptor.sampleType))
                 fragment.sql += " AND " + compiled.sql
                 fragment.arguments += compiled.arguments
             }

@@ -1,0 +1,67 @@
+import Glibc
+import SystemPackage
+
+/// A listening `AF_UNIX` `SOCK_STREAM` socket whose file only its owner may use (mode 0600).
+///
+/// A socket file left by a listener that is gone (its process killed) is replaced; one that a live listener still
+/// answers on is not: the initializer throws ``BlueZError/Code/busy``, so two listeners never steal each other's path.
+public final class UnixStreamListener: Sendable {
+    public let path: String
+    private let socket: SocketDescriptor
+
+    /// Binds and listens at `path`, with the socket file's mode set to `mode` before any peer can connect.
+    public init(path: String, mode: mode_t = 0o600) throws {
+        self.path = path
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFSOCK else {
+                throw BlueZError(.system, "\(path) exists and is not a socket.")
+            }
+            if let live = try? UnixStreamConnection.connect(path: path) {
+                live.close()
+                throw BlueZError(.busy, "Another process is already listening at \(path).")
+            }
+            Sys.unlink(path)
+        }
+        let fd: Int32
+        do { fd = try Sys.socket(AF_UNIX, Sys.stream, 0) } catch {
+            throw BlueZError(.system, "Opening a Unix socket failed: \(error).", errno: error)
+        }
+        do {
+            socket = try SocketDescriptor(taking: fd)
+        } catch {
+            throw BlueZError(.system, "Preparing a Unix socket failed: \(error).", errno: error)
+        }
+        do {
+            try Sys.bind(fd, unixPath: path)
+            try Sys.chmod(path, mode)
+            try Sys.listen(fd, backlog: 8)
+        } catch {
+            throw BlueZError(.system, "Cannot listen at \(path): \(error).", errno: error)
+        }
+    }
+
+    /// Waits for the next peer.
+    public func accept() async throws -> UnixStreamConnection {
+        while true {
+            let accepted: Result<Int32, Errno>
+            do throws(Errno) { accepted = .success(try Sys.accept(socket.rawValue)) } catch { accepted = .failure(error) }
+            switch accepted {
+            case .success(let fd):
+                do { return try UnixStreamConnection(taking: fd, peer: "unix:\(path)") } catch {
+                    throw BlueZError(.system, "Preparing a Unix socket failed: \(error).", errno: error)
+                }
+            case .failure(.resourceTemporarilyUnavailable):
+                _ = try await socket.wait(for: Int16(POLLIN))
+            case .failure(let error):
+                throw BlueZError(.system, "Accepting a connection at \(path) failed: \(error).", errno: error)
+            }
+        }
+    }
+
+    /// Stops listening and removes the socket file.
+    public func close() {
+        socket.shutdown()
+        Sys.unlink(path)
+    }
+}

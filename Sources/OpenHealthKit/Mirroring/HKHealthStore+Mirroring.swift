@@ -1,0 +1,125 @@
+import BlueZTransport
+import Foundation
+import Logging
+
+/// The companion side of workout mirroring.
+extension HKHealthStore {
+    /// Called with a session of type `.mirrored` each time a primary session on this store file starts mirroring
+    /// (`startMirroringToCompanionDevice()`), from this process or another process of the same user.
+    ///
+    /// Setting a handler makes this store wait for primaries on a Unix socket beside its file (`<store>.mirror`,
+    /// mode 0600); setting `nil` stops waiting. One store object per store file waits: if another one (in any
+    /// process) already does, this one does not, and ``workoutSessionMirroringError`` says why. A store in memory
+    /// never receives mirrored sessions (the error says so too). The handler runs on a background task; keep the session it receives (and
+    /// set its delegate) to follow the primary. See `HKWorkoutSession.startMirroringToCompanionDevice()`.
+    ///
+    /// HealthKit: HKHealthStore.workoutSessionMirroringStartHandler.
+    public var workoutSessionMirroringStartHandler: (@Sendable (HKWorkoutSession) -> Void)? {
+        get { state.withLock { $0.mirroringStartHandler } }
+        set {
+            let (stale, needsCompanion) = state.withLock { state -> (MirrorCompanion?, Bool) in
+                state.mirroringStartHandler = newValue
+                if newValue == nil {
+                    defer { state.mirrorCompanion = nil }
+                    return (state.mirrorCompanion, false)
+                }
+                return (nil, state.mirrorCompanion == nil || state.mirrorCompanion?.error != nil)
+            }
+            stale?.close()
+            guard needsCompanion else { return }
+            let companion = databasePath.map { MirrorCompanion(store: self, path: $0) }
+                ?? MirrorCompanion(failed: HKError(.errorInvalidArgument, "A store in memory receives no mirrored workouts: mirroring needs a store file."))
+            state.withLock { $0.mirrorCompanion = companion }
+        }
+    }
+
+    /// Why this store does not receive mirrored sessions although a handler is set (another companion already waits
+    /// on the store file, the socket cannot be made), or nil. OpenHealthKit.
+    public var workoutSessionMirroringError: HKError? {
+        state.withLock { $0.mirrorCompanion?.error }
+    }
+
+    /// A primary connected: read its start frame, make the mirrored session, hand it to the handler, accept.
+    func acceptMirror(_ stream: any MirrorByteStream) async {
+        let frames: [MirrorFrame]
+        let decoder: MirrorFrameDecoder
+        // A peer that connects and says nothing is dropped after the answer timeout (the store's monotonic clock).
+        let clock = clocks.monotonic
+        let timer = Task {
+            guard (try? await clock.sleep(for: MirrorFrame.answerTimeout)) != nil else { return }
+            stream.close()
+        }
+        defer { timer.cancel() }
+        do { (frames, decoder) = try await MirrorRendezvous.firstFrames(from: stream) } catch {
+            MirrorCompanion.logger.notice("A primary session's mirroring request failed: \(error)")
+            return stream.close()
+        }
+        guard case let .start(configuration, current, startDate) = frames[0],
+              let handler = workoutSessionMirroringStartHandler else {
+            return stream.close()
+        }
+        let machine = SessionStateMachine(state: current, startDate: startDate, endDate: current == .ended ? startDate : nil)
+        let session = HKWorkoutSession(mirroring: self, configuration: configuration.workoutConfiguration, machine: machine)
+        let link = MirrorLink(stream: stream, decoder: decoder, onFrames: { [weak session] frames in
+            session?.receiveFromRemote(frames)
+        }, onEnd: { [weak session] link, error in
+            session?.remoteEnded(error, link: link)
+        })
+        session.attachMirror(link)
+        handler(session)
+        link.post(.accepted)
+        link.start(pending: Array(frames.dropFirst()))
+    }
+}
+
+/// A store's wait for primaries: the listening socket and the task that accepts on it.
+final class MirrorCompanion: @unchecked Sendable {
+    static let logger = Logger(label: "OpenHealthKit.Mirroring")
+    private let listener: UnixStreamListener?
+    private let accepting: Task<Void, Never>?
+    /// Why the store cannot wait (nil while it waits).
+    let error: HKError?
+
+    init(store: HKHealthStore, path: String) {
+        do {
+            let listener = try MirrorRendezvous.listen(store: path)
+            self.listener = listener
+            self.error = nil
+            accepting = Task.detached { [weak store] in
+                while !Task.isCancelled {
+                    guard let stream = try? await listener.accept() else { return }
+                    guard let store else { return stream.close() }
+                    Task.detached { await store.acceptMirror(stream) }
+                }
+            }
+        } catch {
+            listener = nil
+            accepting = nil
+            self.error = (error as? HKError) ?? HKError(.errorUnknown, "\(error)")
+            Self.logger.notice("This store does not receive mirrored workouts: \(self.error?.message ?? "")")
+        }
+    }
+
+    private let closed = NSLock()
+    private var isClosed = false
+
+    /// Stops waiting and removes the socket file (once).
+    /// A store that cannot wait, and why.
+    init(failed error: HKError) {
+        listener = nil
+        accepting = nil
+        self.error = error
+    }
+
+    func close() {
+        let first = closed.withLock { () -> Bool in
+            defer { isClosed = true }
+            return !isClosed
+        }
+        guard first else { return }
+        accepting?.cancel()
+        listener?.close()
+    }
+
+    deinit { close() }
+}

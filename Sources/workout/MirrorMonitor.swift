@@ -1,0 +1,152 @@
+import Foundation
+import OpenHealthKit
+
+/// `workout watch`'s eyes: the delegate of the mirrored session a companion receives. It keeps the latest
+/// ``LiveWorkoutFigures`` the primary sent (`didReceiveDataFromRemoteWorkoutSession`) and the session's own state and
+/// events, and makes the same ``LiveSnapshot`` the recording's view shows.
+///
+/// Between two figures the moving time runs on while the mirrored session is running. The zone shown is the zone
+/// of the most recent heart rate; the 3 s power average is taken over the power values the figures carried.
+final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Sendable {
+    /// How mirroring ended.
+    enum Ending: Sendable, Equatable {
+        /// The recording ended its session (or stopped mirroring): the watch is over.
+        case ended
+        case stopped
+        /// The recording went away without a word (its process killed, its socket closed).
+        case lost(String)
+    }
+
+    let session: HKWorkoutSession
+    let endings: AsyncStream<Ending>
+    private let ending: AsyncStream<Ending>.Continuation
+    private let lock = NSLock()
+    private var figures: LiveWorkoutFigures?
+    private var power3s = TrailingAverage(window: 3)
+    private var lastPowerDate: Date?
+    private var pending: [(Date, String)] = []
+    private var lapsSeen = 0
+    private var shownZone: Int?
+    private var lost: [String: Bool] = [:]
+    private var sawEnd = false
+
+    private static let bpm = HKUnit.count().unitDivided(by: .minute())
+    private static let heartRate = HKQuantityType(.heartRate)
+    private static let power = HKQuantityType(.cyclingPower)
+
+    init(session: HKWorkoutSession) {
+        self.session = session
+        (endings, ending) = AsyncStream.makeStream(of: Ending.self)
+    }
+
+    // MARK: The delegate
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
+                        from fromState: HKWorkoutSessionState, date: Date) {
+        if toState == .ended { lock.withLock { sawEnd = true } }
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didGenerate event: HKWorkoutEvent) {
+        let words: String
+        switch event.type {
+        case .pause: words = "paused"
+        case .resume: words = "resumed"
+        default: return
+        }
+        lock.withLock { pending.append((event.dateInterval.start, words)) }
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
+        for item in data {
+            guard let received = try? LiveWorkoutFigures(data: item) else { continue }
+            lock.withLock {
+                if let value = received.mostRecent[Self.power], value.date != lastPowerDate {
+                    lastPowerDate = value.date
+                    power3s.add(value.quantity.doubleValue(for: .watt()), at: value.date)
+                }
+                if received.laps > lapsSeen {
+                    lapsSeen = received.laps
+                    pending.append((received.date, "lap \(received.laps)"))
+                }
+                figures = received
+            }
+        }
+    }
+
+    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?) {
+        if let error {
+            ending.yield(.lost((error as? HKError)?.message ?? "\(error)"))
+        } else {
+            ending.yield(lock.withLock { sawEnd } ? .ended : .stopped)
+        }
+    }
+
+    // MARK: Reading
+
+    func snapshot(at now: Date) -> LiveSnapshot {
+        let (figures, power3s) = lock.withLock { (self.figures, self.power3s.average(at: now)) }
+        let paused = session.state == .paused
+        let activity = session.workoutConfiguration.activityType.name
+        let start = session.startDate ?? figures?.startDate ?? now
+        guard let figures else {
+            return LiveSnapshot(elapsed: max(0, now.timeIntervalSince(start)), moving: 0, activity: activity, paused: paused,
+                                heartRate: nil, power: nil, power3s: nil, cadence: nil, speed: nil, showsPower: false,
+                                showsCadence: false, showsSpeed: false, zone: nil, zoneBoundaries: [], zoneTimes: [0],
+                                laps: 0, lapTime: 0, sensors: [])
+        }
+        func fresh(_ type: HKQuantityType, _ unit: HKUnit) -> Double? {
+            guard let value = figures.mostRecent[type], now.timeIntervalSince(value.date) <= LiveMonitor.freshness else { return nil }
+            return value.quantity.doubleValue(for: unit)
+        }
+        let running = session.state == .running
+        let moving = figures.elapsedTime + (running ? max(0, now.timeIntervalSince(figures.date)) : 0)
+        let zones = figures.heartRateZones ?? []
+        let boundaries = zones.dropLast().compactMap { $0.zone.maximum?.doubleValue(for: Self.bpm) }
+        let heartRate = fresh(Self.heartRate, Self.bpm)
+        let zone = heartRate.flatMap { rate in zones.isEmpty ? nil : boundaries.firstIndex(where: { rate < $0 }) ?? boundaries.count }
+        let types = figures.collectedTypes
+        let speedUnit = HKUnit.meter().unitDivided(by: .second())
+        return LiveSnapshot(
+            elapsed: max(0, now.timeIntervalSince(start)), moving: moving, activity: activity, paused: paused,
+            heartRate: heartRate, power: fresh(Self.power, .watt()), power3s: power3s,
+            cadence: fresh(HKQuantityType(.cyclingCadence), Self.bpm),
+            speed: fresh(HKQuantityType(.cyclingSpeed), speedUnit) ?? fresh(HKQuantityType(.runningSpeed), speedUnit),
+            showsPower: types.contains(Self.power), showsCadence: types.contains(HKQuantityType(.cyclingCadence)),
+            showsSpeed: types.contains(HKQuantityType(.cyclingSpeed)) || types.contains(HKQuantityType(.runningSpeed)),
+            zone: zone, zoneBoundaries: boundaries,
+            zoneTimes: zones.isEmpty ? [0] : zones.map(\.duration),
+            laps: figures.laps, lapTime: max(0, moving - figures.elapsedTimeAtLastLap),
+            sensors: figures.sensors.map { LiveView.sensorLine($0, at: now) })
+    }
+
+    func takeEventLines(at now: Date) -> [String] {
+        let snapshot = snapshot(at: now)
+        let figures = lock.withLock { self.figures }
+        let start = session.startDate ?? figures?.startDate ?? now
+        return lock.withLock {
+            // A zone is reported when the heart rate first enters it (the recording reports its zone updates).
+            if let zone = snapshot.zone, zone != shownZone {
+                pending.append((now, "zone Z\(zone + 1)"))
+                shownZone = zone
+            }
+            for status in figures?.sensors ?? [] {
+                let isLost: Bool
+                var since = now
+                switch status.connection {
+                case .lost(let date, _), .reconnecting(let date, _):
+                    isLost = true
+                    since = date
+                case .connected: isLost = false
+                case .connecting: continue
+                }
+                if lost[status.identifier] ?? false != isLost {
+                    pending.append((since, "\(status.name) \(isLost ? "lost" : "back")"))
+                }
+                lost[status.identifier] = isLost
+            }
+            defer { pending.removeAll() }
+            return pending.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
+                .map { "\(Format.duration(max(0, $0.0.timeIntervalSince(start))))  \($0.1)" }
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import OpenHealthKit
+
+extension Workout {
+    struct Watch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Watch a recording running in another terminal (workout record --mirror) on the same store; space pauses or resumes it, q leaves.",
+            discussion: """
+                The watch is the recording's companion: it receives the recording's mirrored workout session and shows the live view `workout record` shows, from the figures the recording sends. Space pauses or resumes the recording itself; q or Ctrl-C leaves the watch and the recording goes on. When the recording ends, the watch ends too. One watch waits per store.
+
+                Example (two terminals):
+                  workout watch
+                  workout record --activity cycling --mirror
+                """
+        )
+
+        @OptionGroup var options: StoreOptions
+        @Flag(help: "Print the library's log messages to standard error.")
+        var verbose = false
+
+        enum Event: Sendable {
+            case key(RecordingCommand)
+            case arrived(MirrorMonitor)
+            case ended(MirrorMonitor.Ending)
+        }
+
+        func run() async throws {
+            CommandLog.bootstrap(verbose: verbose)
+            try await reportingErrors {
+                let store = try await options.open()
+                let (events, send) = AsyncStream.makeStream(of: Event.self)
+                store.workoutSessionMirroringStartHandler = { session in
+                    let monitor = MirrorMonitor(session: session)
+                    session.delegate = monitor
+                    send.yield(.arrived(monitor))
+                }
+                defer { store.workoutSessionMirroringStartHandler = nil }
+                if let error = store.workoutSessionMirroringError { throw CommandFailure(error.message) }
+                let keys = isatty(STDIN_FILENO) == 1 ? "q or Ctrl-C leaves" : "Ctrl-C leaves"
+                print("Waiting for `workout record --mirror` on \(store.databasePath ?? "the store"); \(keys).")
+                fflush(nil)
+                let signals = EndSignals { send.yield(.key($0)) }
+                defer { signals.cancel() }
+                let terminalKeys = TerminalKeys()
+                terminalKeys.start { send.yield(.key($0)) }
+                defer { terminalKeys.restore() }
+                let terminal = isatty(STDOUT_FILENO) == 1
+                var watching: (monitor: MirrorMonitor, display: LiveDisplay, drawing: Task<Void, Never>)?
+                func stopDrawing() async {
+                    guard let watching else { return }
+                    watching.drawing.cancel()
+                    _ = await watching.drawing.value
+                    watching.display.finish(at: store.wallClock())
+                    if terminal { print("") }
+                }
+                loop: for await event in events {
+                    switch event {
+                    case .arrived(let monitor):
+                        guard watching == nil else { continue }
+                        let display = LiveDisplay(monitor: monitor, terminal: terminal, now: { [store] in store.wallClock() })
+                        let drawing = Task { await display.run() }
+                        watching = (monitor, display, drawing)
+                        Task { for await ending in monitor.endings { send.yield(.ended(ending)) } }
+                        let activity = monitor.session.workoutConfiguration.activityType.name
+                        let how = isatty(STDIN_FILENO) == 1 ? "space pauses or resumes it, q leaves (the recording goes on)" : "Ctrl-C leaves"
+                        print("Watching a \(activity) workout recorded in another terminal; \(how).")
+                        fflush(nil)
+                    case .key(.togglePause):
+                        guard let session = watching?.monitor.session else { continue }
+                        if session.state == .paused { session.resume() } else if session.state == .running { session.pause() }
+                    case .key(.lap):
+                        continue
+                    case .key(.end):
+                        await stopDrawing()
+                        print(watching == nil ? "Stopped waiting." : "Left the watch; the recording goes on.")
+                        break loop
+                    case .ended(let ending):
+                        await stopDrawing()
+                        switch ending {
+                        case .ended: print("The recording ended.")
+                        case .stopped: print("The recording stopped mirroring.")
+                        case .lost:
+                            throw CommandFailure("The recording went away without ending (its process stopped or its connection closed).")
+                        }
+                        break loop
+                    }
+                }
+            }
+        }
+    }
+}

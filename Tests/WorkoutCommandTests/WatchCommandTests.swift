@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// `workout watch` and `workout record --mirror`, run as a person would in two terminals (here, two child processes
+/// on one store file, with a simulated strap). Reads from the children wait under the suite's time limit.
+@Suite(.timeLimit(.minutes(1))) struct WatchCommandTests {
+    /// A child's standard output, read as it comes.
+    final class Output: @unchecked Sendable {
+        private let lock = NSLock()
+        private var text = ""
+        private let arrived = DispatchSemaphore(value: 0)
+
+        init(_ pipe: Pipe) {
+            pipe.fileHandleForReading.readabilityHandler = { [self] handle in
+                let data = handle.availableData
+                if data.isEmpty { handle.readabilityHandler = nil }
+                lock.withLock { text += String(decoding: data, as: UTF8.self) }
+                arrived.signal()
+            }
+        }
+
+        var all: String { lock.withLock { text } }
+
+        /// Waits until `needle` has been printed (or 20 s pass: the test then fails on what is missing).
+        @discardableResult
+        func wait(for needle: String) -> Bool {
+            let deadline = Date().addingTimeInterval(20)
+            while !all.contains(needle) {
+                if arrived.wait(timeout: .now() + max(0, deadline.timeIntervalSinceNow)) == .timedOut { return false }
+            }
+            return true
+        }
+    }
+
+    static func start(_ arguments: [String]) throws -> (Process, Output, Pipe) {
+        let process = Process()
+        process.executableURL = Tool.url
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        let reader = Output(output)
+        try process.run()
+        return (process, reader, errors)
+    }
+
+    @Test func aWatchShowsARecordingFromAnotherProcessUntilItEnds() throws {
+        let directory = try TemporaryDirectory()
+        let socket = directory.file("strap.sock")
+        let (peripheral, _) = try PeripheralCommandTests.startPeripheral(["--profile", "heart-rate", "--listen", socket])
+        defer { if peripheral.isRunning { peripheral.terminate() } }
+        let store = directory.file("health.sqlite")
+        let (watch, watched, _) = try Self.start(["watch", "--store", store])
+        defer { if watch.isRunning { watch.terminate() } }
+        #expect(watched.wait(for: "Ctrl-C leaves.\n"))
+        #expect(watched.all == "Waiting for `workout record --mirror` on \(store); Ctrl-C leaves.\n")
+
+        // A second watch on the same store is refused in one sentence.
+        let second = try Tool.run(["watch", "--store", store])
+        #expect(second.status == 1)
+        #expect(second.stderr == "workout: Another companion is already waiting for mirrored workouts on the store \(store).\n")
+
+        let record = try Tool.run(["record", "--sensor", "unix:\(socket)", "--activity", "cycling", "--duration", "3",
+                                   "--mirror", "--store", store])
+        #expect(record.status == 0, "\(record.stderr)")
+        #expect(record.stdout.split(separator: "\n").dropFirst().first == "Mirroring to `workout watch` on this store.")
+        #expect(watched.wait(for: "The recording ended.\n"), "\(watched.all)")
+        watch.waitUntilExit()
+        #expect(watch.terminationStatus == 0)
+        let lines = watched.all.split(separator: "\n").map(String.init)
+        #expect(lines[1] == "Watching a cycling workout recorded in another terminal; Ctrl-C leaves.")
+        // Piped, the watch prints the recording's events as the recording does: the first heart rate puts it in a zone.
+        #expect(lines.contains { $0.hasPrefix("0:0") && $0.contains("  zone Z") }, "\(lines)")
+        #expect(lines.last == "The recording ended.")
+        kill(peripheral.processIdentifier, SIGINT)
+        peripheral.waitUntilExit()
+    }
+
+    @Test func recordingWithMirrorButNoWatchSaysSoAndGoesOn() throws {
+        let directory = try TemporaryDirectory()
+        let socket = directory.file("strap.sock")
+        let (peripheral, _) = try PeripheralCommandTests.startPeripheral(["--profile", "heart-rate", "--listen", socket])
+        defer { if peripheral.isRunning { peripheral.terminate() } }
+        let store = directory.file("health.sqlite")
+        let record = try Tool.run(["record", "--sensor", "unix:\(socket)", "--duration", "1", "--mirror", "--store", store])
+        #expect(record.status == 0, "\(record.stderr)")
+        #expect(record.stdout.split(separator: "\n").dropFirst().first
+                == "No `workout watch` is waiting on this store, so the recording is not mirrored; it goes on.")
+        #expect(record.stdout.contains("Saved workout "))
+        kill(peripheral.processIdentifier, SIGINT)
+        peripheral.waitUntilExit()
+    }
+
+    /// The recording's process killed: the watch says so in one sentence and exits 1.
+    @Test func aRecordingThatVanishesEndsTheWatchWithOneSentence() throws {
+        let directory = try TemporaryDirectory()
+        let socket = directory.file("strap.sock")
+        let (peripheral, _) = try PeripheralCommandTests.startPeripheral(["--profile", "heart-rate", "--listen", socket])
+        defer { if peripheral.isRunning { peripheral.terminate() } }
+        let store = directory.file("health.sqlite")
+        let (watch, watched, errors) = try Self.start(["watch", "--store", store])
+        defer { if watch.isRunning { watch.terminate() } }
+        #expect(watched.wait(for: "Ctrl-C leaves.\n"))
+        let (record, recorded, _) = try Self.start(["record", "--sensor", "unix:\(socket)", "--mirror", "--store", store])
+        defer { if record.isRunning { record.terminate() } }
+        #expect(recorded.wait(for: "Mirroring to `workout watch` on this store.\n"), "\(recorded.all)")
+        #expect(watched.wait(for: "Watching a cycling workout"))
+        kill(record.processIdentifier, SIGKILL)
+        record.waitUntilExit()
+        watch.waitUntilExit()
+        #expect(watch.terminationStatus == 1)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stderr == "workout: The recording went away without ending (its process stopped or its connection closed).\n")
+        kill(peripheral.processIdentifier, SIGINT)
+        peripheral.waitUntilExit()
+    }
+}
