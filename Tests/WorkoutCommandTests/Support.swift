@@ -1,14 +1,28 @@
 import Foundation
 import Testing
 
-// What the `workout` tool's tests share: running the built tool, a temporary directory, the fixtures.
+// What the `workout` tool's tests share: running the built tool, its whole transcript, a temporary directory, the
+// fixtures. Every test that runs the `workout` executable lives in this target and runs it through `Tool`.
 
 /// Runs the built `workout` tool in a child process, as a person would.
 struct Tool {
     struct Result {
         var status: Int32
-        var stdout: String
+        /// Standard output as bytes (`workout export --output -` writes a binary file there).
+        var output: Data
         var stderr: String
+
+        var stdout: String { String(decoding: output, as: UTF8.self) }
+
+        /// What a person sees: standard output, then standard error after a `--- stderr` line (when there is any),
+        /// then the exit status (`--- exit N`, N ≠ 0, or nothing for success). The two streams are separate pipes, so
+        /// their relative order is not kept; each one's is.
+        var transcript: String {
+            var text = stdout
+            if !stderr.isEmpty { text += "--- stderr\n" + stderr }
+            if status != 0 { text += "--- exit \(status)\n" }
+            return text
+        }
     }
 
     /// The `workout` executable built beside the test bundle.
@@ -16,21 +30,28 @@ struct Tool {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("workout")
     }
 
-    static func run(_ arguments: [String], executable: URL = url, environment: [String: String] = [:]) throws -> Result {
+    /// Runs `workout ARGUMENTS` (or `executable`) to its end, with `environment` added to this process's, in
+    /// `directory` when given.
+    static func run(_ arguments: [String], executable: URL = url, environment: [String: String] = [:],
+                    directory: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // Standard error on another thread, so neither pipe fills while the other is read.
+        nonisolated(unsafe) var stderr = Data()
+        let errorRead = DispatchSemaphore(value: 0)
+        Thread { stderr = err.fileHandleForReading.readDataToEndOfFile(); errorRead.signal() }.start()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        errorRead.wait()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(status: process.terminationStatus, output: stdout, stderr: String(decoding: stderr, as: UTF8.self))
     }
 }
 
@@ -54,8 +75,21 @@ let fixturesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponen
 
 func fixture(_ name: String) -> String { fixturesDirectory.appendingPathComponent(name).path }
 
-/// A transcript with what changes from run to run replaced: workout UUIDs by `UUID`, `directory` by `DIR`.
-func normalized(_ text: String, directory: String) -> String {
+/// A transcript with only what changes from run to run replaced, so the rest can be compared exactly:
+/// - the test's temporary `directory` by `DIR`;
+/// - UUIDs (a saved workout's, in upper case as the tool prints them) by `UUID`, and the 8-digit ID prefixes that
+///   `workout list` and `import` print by `ID`, when `idPrefixes`;
+/// Nothing else is replaced: figures, wording and layout are compared as printed. (Dates of "now" are not printed
+/// by the commands these tests compare whole; tests on injected time fix the clock's start instead.)
+func normalized(_ text: String, directory: String, idPrefixes: Bool = false) -> String {
     let uuid = try! Regex("[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}")
-    return text.replacing(directory, with: "DIR").replacing(uuid, with: "UUID")
+    var text = text.replacing(directory, with: "DIR").replacing(uuid, with: "UUID")
+    if idPrefixes { text = text.replacing(try! Regex("\\b[0-9A-F]{8}\\b"), with: "ID") }
+    return text
+}
+
+/// The first 8 hex digits (what `workout show`, `export` and `delete` take) of the first workout UUID in `text`.
+func firstWorkoutID(in text: String) -> String? {
+    let uuid = try! Regex("[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}")
+    return text.firstMatch(of: uuid).map { String(text[$0.range].prefix(8)) }
 }
