@@ -71,13 +71,16 @@ final class SteppedTap: NotificationTap, @unchecked Sendable {
 extension SteppedTime {
     /// Serves a recording's steps: before moving time, waits for what the peripherals said they sent and dropped;
     /// before and after, waits until the `sensors` are each connected or waiting to reconnect on ``clock`` and the
-    /// display loop sleeps there too (one sleeper per sensor, one for the display).
-    func serveRecording(tap: SteppedTap, sensors: Int) {
+    /// display loop sleeps there too (one sleeper per sensor, one for the display). A step that reaches `duration`
+    /// (`--duration`) is not answered: the recording ends, and ``end()`` answers `ended`.
+    func serveRecording(tap: SteppedTap, sensors: Int, duration: Double?) {
+        let end = duration.map { Duration.milliseconds(Int64($0 * 1000)) }
         serve { [self] command in
             await tap.wait { $0.notifications >= command.notifications && $0.drops >= command.drops }
             await settle(tap, sleepers: sensors + 1)
             guard command.milliseconds > 0 else { return "ok" }
             advance(by: command.milliseconds)
+            if let end, storeClock.now.offset >= end { return nil }
             await settle(tap, sleepers: sensors + 1)
             return "ok"
         }

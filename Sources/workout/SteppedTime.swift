@@ -86,9 +86,9 @@ final class SteppedTime: @unchecked Sendable {
         LiveClocks(wall: { [clock] in clock.date }, monotonic: storeClock, pacing: storeClock, deliverySpacing: .zero)
     }
 
-    /// Answers the test's commands with `handle` until the test closes the socket or ``end()``. Commands that came
-    /// before this call wait for it.
-    func serve(_ handle: @escaping @Sendable (Command) async -> String) {
+    /// Answers the test's commands with `handle` (nil: no answer) until the test closes the socket or ``end()``.
+    /// Commands that came before this call wait for it.
+    func serve(_ handle: @escaping @Sendable (Command) async -> String?) {
         let (lines, received) = AsyncStream.makeStream(of: Substring.self)
         let socket = self.socket
         Thread {
@@ -111,7 +111,7 @@ final class SteppedTime: @unchecked Sendable {
                     answer("error: '\(line)' is not 'advance MS NOTIFICATIONS DROPS'")
                     continue
                 }
-                answer(await handle(command))
+                if let line = await handle(command) { answer(line) }
             }
         }
     }

@@ -11,7 +11,7 @@ import Testing
         let socket = directory.appendingPathComponent("strap.sock").path
         let store = directory.appendingPathComponent("store.sqlite").path
 
-        let (peripheral, banner) = try Self.startPeripheral(["--profile", "heart-rate", "--listen", socket])
+        let (peripheral, banner) = try Tool.startPeripheral(["--profile", "heart-rate", "--listen", socket])
         defer { if peripheral.isRunning { peripheral.terminate() } }
         #expect(banner == "Simulated heart-rate sensor 'OHK Strap' at unix:\(socket); Ctrl-C stops it.\n")
 
@@ -54,7 +54,7 @@ import Testing
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let socket = directory.appendingPathComponent("strap.sock").path
-        let (peripheral, _) = try Self.startPeripheral(["--profile", "heart-rate", "--listen", socket, "--fixture",
+        let (peripheral, _) = try Tool.startPeripheral(["--profile", "heart-rate", "--listen", socket, "--fixture",
                                                         fixture("run-45min.jsonl")])
         defer { if peripheral.isRunning { peripheral.terminate() } }
         let record = try Tool.run(["record", "--activity", "running", "--sensor", "unix:\(socket)", "--duration", "1",
@@ -71,18 +71,6 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return directory
-    }
-
-    /// Starts `workout peripheral ARGUMENTS` and returns once it listens, with the line it printed then.
-    static func startPeripheral(_ arguments: [String]) throws -> (process: Process, banner: String) {
-        let peripheral = Process()
-        peripheral.executableURL = Tool.url
-        peripheral.arguments = ["peripheral"] + arguments
-        let output = Pipe()
-        peripheral.standardOutput = output
-        try peripheral.run()
-        // The first line is printed once the socket listens.
-        return (peripheral, String(decoding: output.fileHandleForReading.availableData, as: UTF8.self))
     }
 
     @Test func pairingNothingIsOneSentence() throws {

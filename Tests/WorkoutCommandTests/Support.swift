@@ -39,19 +39,47 @@ struct Tool {
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let pipes = piped(process)
+        try process.run()
+        return pipes.result()
+    }
+
+    /// Pipes `process`'s standard output and error; `result` reads both to their end (standard error on another
+    /// thread, so neither pipe fills while the other is read) and waits for the process to exit.
+    static func piped(_ process: Process) -> (out: Pipe, err: Pipe, result: () -> Result) {
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        return (out, err, {
+            nonisolated(unsafe) var stderr = Data()
+            let errorRead = DispatchSemaphore(value: 0)
+            Thread { stderr = err.fileHandleForReading.readDataToEndOfFile(); errorRead.signal() }.start()
+            let stdout = out.fileHandleForReading.readDataToEndOfFile()
+            errorRead.wait()
+            process.waitUntilExit()
+            return Result(status: process.terminationStatus, output: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+        })
+    }
+}
+
+extension Tool {
+    /// `workout peripheral ARGUMENTS`, its standard output piped (its first line says it listens).
+    static func peripheral(_ arguments: [String]) -> (process: Process, output: Pipe) {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = ["peripheral"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        return (process, output)
+    }
+
+    /// Starts `workout peripheral ARGUMENTS` on the machine's clock and returns once it listens, with the line it
+    /// printed then.
+    static func startPeripheral(_ arguments: [String]) throws -> (process: Process, banner: String) {
+        let (process, output) = peripheral(arguments)
         try process.run()
-        // Standard error on another thread, so neither pipe fills while the other is read.
-        nonisolated(unsafe) var stderr = Data()
-        let errorRead = DispatchSemaphore(value: 0)
-        Thread { stderr = err.fileHandleForReading.readDataToEndOfFile(); errorRead.signal() }.start()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        errorRead.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+        return (process, String(decoding: output.fileHandleForReading.availableData, as: UTF8.self))
     }
 }
 
