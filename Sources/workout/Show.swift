@@ -27,9 +27,9 @@ extension Workout {
                     print("No workouts in \(store.databasePath ?? "the store") yet. Try `workout demo`.")
                     return
                 }
-                print(pad("ID", 8) + pad("Start", 18) + pad("Activity", 16) + pad("Duration", 10) + "Distance")
+                print(pad("ID", 10) + pad("Start", 18) + pad("Activity", 16) + pad("Duration", 10) + "Distance")
                 for workout in workouts {
-                    print(pad(String(workout.uuid.uuidString.prefix(8)), 8) + pad(Format.date(workout.startDate), 18)
+                    print(pad(String(workout.uuid.uuidString.prefix(8)), 10) + pad(Format.date(workout.startDate), 18)
                           + pad(workout.workoutActivityType.name, 16) + pad(Format.duration(workout.duration), 10)
                           + Format.distance(workout))
                 }

@@ -86,6 +86,20 @@ extension SteppedTime {
         }
     }
 
+    /// Serves a paced replay's steps: before and after moving time, waits until the replay sleeps until its next
+    /// notification,
+    /// then runs `draw` (the display's frame: in stepped time it is drawn here, once per step, instead of by a loop
+    /// that would race the replay).
+    func serveReplay(draw: @escaping @Sendable () async -> Void) {
+        serve { [self] command in
+            await pacingClock.waitForSleepers(1)  // the replay has started (its pacer counts from the clock's now)
+            advance(by: command.milliseconds)
+            await pacingClock.waitForSleepers(1)
+            await draw()
+            return "ok"
+        }
+    }
+
     private func settle(_ tap: SteppedTap, sleepers: Int) async {
         while true {
             await tap.wait { $0.connecting.isEmpty }

@@ -10,7 +10,7 @@ import OpenHealthKitTesting
 ///
 /// It is off unless the environment names a Unix stream socket the test listens on:
 /// `WORKOUT_TEST_CLOCK=PATH`. The process then connects there at its start, and its time stands still at
-/// ``start`` (2025-09-20 06:40:00 UTC) until the test moves it, one command per line, each answered with one line:
+/// ``start`` (2025-09-19 18:40:00 UTC) until the test moves it, one command per line, each answered with one line:
 ///
 /// - `advance MS AFTER_N AFTER_C`: first wait until this process has received `AFTER_N` sensor notifications and
 ///   seen `AFTER_C` links dropped (counted from the start; a peripheral ignores them), then move time forward by
@@ -25,9 +25,13 @@ import OpenHealthKitTesting
 /// step first waits for what the peripherals said they sent, so every notification is stamped with the instant the
 /// peripheral sent it, and every dropped link is noticed at the instant it dropped.
 ///
+/// `workout replay --speed` takes the same commands (the counts are 0): idle is its replay asleep on the pacing
+/// clock until the next notification is due; its display draws a frame then (once per step, as its loop would
+/// every 250 ms); it answers `ended` when the replay is done.
+///
 /// The clocks are OpenHealthKitTesting's ``TestClock``: ``clock`` for the sensors, their backoff and staleness, the
 /// live display and a peripheral's notifications; ``storeClock`` for the store's live recordings (journal, delivery
-/// spacing, `--duration`). Both move together, so their wall times agree.
+/// spacing, `--duration`); ``pacingClock`` for a paced replay. They move together, so their wall times agree.
 final class SteppedTime: @unchecked Sendable {
     /// The environment variable naming the test's socket.
     static let environmentVariable = "WORKOUT_TEST_CLOCK"
@@ -36,6 +40,8 @@ final class SteppedTime: @unchecked Sendable {
 
     let clock = TestClock(start: SteppedTime.start)
     let storeClock = TestClock(start: SteppedTime.start)
+    /// What a paced replay sleeps on (`workout replay --speed`), alone, so that its sleep says it is idle.
+    let pacingClock = TestClock(start: SteppedTime.start)
     private let socket: Int32
     private let lock = NSLock()
     private var closed = false
@@ -81,9 +87,10 @@ final class SteppedTime: @unchecked Sendable {
         self.socket = socket
     }
 
-    /// The store's clocks: wall time from ``clock`` (the same as ``storeClock``'s), the rest on ``storeClock``.
+    /// The store's clocks: wall time from ``clock`` (the same as ``storeClock``'s), replays paced on ``pacingClock``,
+    /// the rest on ``storeClock``.
     var storeClocks: LiveClocks {
-        LiveClocks(wall: { [clock] in clock.date }, monotonic: storeClock, pacing: storeClock, deliverySpacing: .zero)
+        LiveClocks(wall: { [clock] in clock.date }, monotonic: storeClock, pacing: pacingClock, deliverySpacing: .zero)
     }
 
     /// Answers the test's commands with `handle` (nil: no answer) until the test closes the socket or ``end()``.
@@ -119,6 +126,7 @@ final class SteppedTime: @unchecked Sendable {
     /// Moves both clocks forward by `milliseconds`.
     func advance(by milliseconds: Int64) {
         storeClock.advance(by: .milliseconds(milliseconds))
+        pacingClock.advance(by: .milliseconds(milliseconds))
         clock.advance(by: .milliseconds(milliseconds))
     }
 

@@ -83,32 +83,41 @@ import Testing
     @Test func killedReplayIsRecoveredAndSaved() throws {
         let directory = try TemporaryDirectory()
         let store = directory.file("recover.sqlite")
+        // Two minutes of the run at 120× on the stepped clock (1 s of its time, 8 ms at a time), then killed.
+        let clock = try SteppedClock(directory: directory)
         let process = Process()
         process.executableURL = Tool.url
         process.arguments = ["replay", Self.fixtures.appendingPathComponent("run-45min.jsonl").path, "--speed", "120", "--store", store]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        // Piped, the replay prints a line per minute of workout time: wait for two, then kill it.
-        var lines = 0
-        var buffer = Data()
-        while lines < 4 {  // the two header lines, then 0:00 and 1:00
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-            lines = buffer.filter { $0 == 0x0A }.count
-        }
+        process.standardOutput = FileHandle.nullDevice
+        let replay = try clock.start(process)
+        #expect(clock.run(replay, milliseconds: 8, limit: 125) == 125)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        #expect(lines >= 4)
-        let offered = try cli.workout(["recover", "--store", store])
-        #expect(offered.status == 0, "\(offered.stderr)")
-        #expect(offered.stdout.contains("Interrupted running workout"))
-        let saved = try cli.workout(["recover", "--finish", "--store", store])
-        #expect(saved.status == 0, "\(saved.stderr)")
-        #expect(saved.stdout.contains("Saved as workout"))
-        #expect(try cli.workout(["list", "--store", store]).stdout.contains("running"))
-        #expect(try cli.workout(["recover", "--store", store]).stdout.contains("No interrupted workout"))
+        // The stepped clock starts at 2025-09-19 18:40:00 UTC; the journal had been flushed to 0:59 of the run (a crash
+        // loses what was buffered, at most a second of the store's clock: two minutes of workout at 120×), whose
+        // first minute averages 100 bpm (fixtures/run-45min.jsonl's warm-up).
+        let utc = ["TZ": "UTC"]
+        let offered = try Tool.run(["recover", "--store", store], environment: utc)
+        #expect(offered.transcript == """
+            Interrupted running workout, started 2025-09-19 18:40, session running.
+              data until 2025-09-19 18:40, 0:59 in, average heart rate 100 bpm
+            Run `workout recover --finish` to save it or `workout recover --discard` to drop it.
+
+            """)
+        let saved = try Tool.run(["recover", "--finish", "--store", store], environment: utc)
+        let id = try #require(saved.stdout.firstMatch(of: /Saved as workout ([0-9A-F]{8})/).map { String($0.output.1) })
+        #expect(saved.transcript == """
+            Interrupted running workout, started 2025-09-19 18:40, session running.
+              data until 2025-09-19 18:40, 0:59 in, average heart rate 100 bpm
+            Saved as workout \(id) (0:59).
+
+            """)
+        #expect(try Tool.run(["list", "--store", store], environment: utc).transcript == """
+            ID        Start             Activity        Duration  Distance
+            \(id)  2025-09-19 18:40  running         0:59      –
+
+            """)
+        #expect(try cli.workout(["recover", "--store", store]).transcript == "No interrupted workout to recover in \(store).\n")
         let both = try cli.workout(["recover", "--finish", "--discard", "--store", store])
         #expect(both.status != 0 && both.stderr.contains("Choose --finish or --discard"))
     }

@@ -164,6 +164,13 @@ final class SteppedClock {
         return limit
     }
 
+    /// Moves a process that reads no peripheral (a paced `workout replay`) forward `milliseconds` at a time until
+    /// it answers `ended` or `limit` steps were taken; returns the steps taken.
+    func run(_ member: Member, milliseconds: Int, limit: Int) -> Int {
+        for count in 1 ... limit where member.send("advance \(milliseconds) 0 0") != "ok" { return count }
+        return limit
+    }
+
     /// Ends the peripherals with Ctrl-C, as a person would, and waits for them.
     static func stop(_ peripherals: [Member]) {
         for peripheral in peripherals where peripheral.process.isRunning {
