@@ -190,7 +190,7 @@ func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
         let line = cumulative
             ? "total \(value(statistics?.sumQuantity())) \(unit.unitString)"
             : "average \(value(statistics?.averageQuantity())), max \(value(statistics?.maximumQuantity())) \(unit.unitString)"
-        print("    " + pad(name, 14) + pad("\(samples.count) samples", 13) + line)
+        print("    " + pad(name, 14) + pad("\(samples.count) sample\(samples.count == 1 ? "" : "s")", 13) + line)
     }
     if !any { print("    none") }
 }
