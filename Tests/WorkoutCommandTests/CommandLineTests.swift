@@ -12,35 +12,69 @@ import Testing
     func demoSavesIntoTheDefaultStoreAndPrintsItBack() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("default.sqlite")
+        // The demo: a 30-minute run ending now, heart rate every 5 s (360), energy and distance every minute (30).
         let demo = try workout(["demo"], environment: ["OPENHEALTHKIT_STORE": path])
-        #expect(demo.status == 0, "\(demo.stderr)")
-        #expect(demo.stdout.contains("Saved a run to \(path)"))
-        #expect(demo.stdout.contains("heart rate    360 samples"))
-        #expect(demo.stdout.contains("distance      30 samples   total 5364 m"))
+        #expect(normalized(demo.transcript, directory: directory.path, datesOfNow: true) == """
+            Saved a run to DIR/default.sqlite.
+
+            Workout UUID
+              activity   running
+              start      DATE
+              duration   30:00
+              distance   5.36 km
+              energy     345 kcal
+
+              Associated samples:
+                heart rate    360 samples  average 152, max 164 count/min
+                active energy 30 samples   total 345 kcal
+                distance      30 samples   total 5364 m
+
+            """)
+        let id = try #require(firstWorkoutID(in: demo.stdout))
         let list = try workout(["list", "--store", path])
-        #expect(list.status == 0)
-        #expect(list.stdout.contains("running"))
-        #expect(list.stdout.contains("5.36 km"))
+        #expect(normalized(list.transcript, directory: directory.path, datesOfNow: true) == """
+            ID        Start             Activity        Duration  Distance
+            \(id)  DATE  running         30:00     5.36 km
+
+            """)
     }
 
     @Test
     func badInputIsOneSentenceAndNonZeroExit() throws {
         let directory = try TemporaryDirectory()
         let asDirectory = try workout(["list", "--store", directory.path])
-        #expect(asDirectory.status == 1)
-        #expect(asDirectory.stderr == "workout: The health store path \(directory.path) is a directory, not a file.\n")
+        #expect(normalized(asDirectory.transcript, directory: directory.path) == """
+            --- stderr
+            workout: The health store path DIR is a directory, not a file.
+            --- exit 1
+
+            """)
         let garbage = directory.file("garbage.sqlite")
         try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: garbage))
         let notAStore = try workout(["list", "--store", garbage])
-        #expect(notAStore.status == 1)
-        #expect(notAStore.stderr.contains("is not an OpenHealthKit store"))
+        #expect(normalized(notAStore.transcript, directory: directory.path) == """
+            --- stderr
+            workout: The file DIR/garbage.sqlite is not an OpenHealthKit store (not an SQLite database).
+            --- exit 1
+
+            """)
         #expect(try Data(contentsOf: URL(fileURLWithPath: garbage)) == Data(repeating: 7, count: 4096))
         let unknown = try workout(["show", "nope", "--store", directory.file("empty.sqlite")])
-        #expect(unknown.status == 1)
-        #expect(unknown.stderr.contains("No workout's ID starts with 'nope'"))
+        #expect(unknown.transcript == """
+            --- stderr
+            workout: No workout's ID starts with 'nope'; `workout list` shows them.
+            --- exit 1
+
+            """)
         let badLimit = try workout(["list", "--limit", "0", "--store", directory.file("empty.sqlite")])
-        #expect(badLimit.status != 0)
-        #expect(badLimit.stderr.contains("--limit must be a positive number"))
+        #expect(badLimit.transcript == """
+            --- stderr
+            Error: --limit must be a positive number, not 0.
+            Usage: workout list [--store <PATH>] [--limit <limit>]
+              See 'workout list --help' for more information.
+            --- exit 64
+
+            """)
     }
 }
 
