@@ -88,7 +88,9 @@ import Testing
         #expect(terminal.wait(after: mark) { $0.contains("lap 2") }, "\(terminal.output)")
         second()
         terminal.type("q")  // at 0:05
-        #expect(recording.readLine() == "ended")
+        let ended = recording.readLine()
+        #expect(ended == "ended")
+        if ended != "ended" { kill(process.processIdentifier, SIGKILL) }  // fail, do not wait
         #expect(terminal.wait { $0.contains("  skipped ") }, "\(terminal.output)")
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

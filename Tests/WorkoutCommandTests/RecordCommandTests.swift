@@ -167,13 +167,11 @@ import Testing
         for _ in 0 ..< 12 { #expect(clock.step(recording, [peripheral]) == "ok") }
         #expect(clock.sync(recording, [peripheral]) == "ok")
         kill(process.processIdentifier, SIGINT)
-        #expect(recording.readLine() == "ended")
-        var seen = ""
-        while !seen.contains("Saving…") {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            seen += String(decoding: data, as: UTF8.self)
-        }
+        let ended = recording.readLine()
+        #expect(ended == "ended")
+        // A recording that did not end is killed, so that the test fails instead of waiting for it.
+        if ended != "ended" { kill(process.processIdentifier, SIGKILL) }
+        let seen = read(output, until: "Saving…")
         #expect(seen.contains("Saving…"), "\(seen)")
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 // What the `workout` tool's tests share: running the built tool, its whole transcript, a temporary directory, the
@@ -81,6 +82,22 @@ extension Tool {
         try process.run()
         return (process, String(decoding: output.fileHandleForReading.availableData, as: UTF8.self))
     }
+}
+
+/// Reads `pipe` until what was read contains `text`, the writer closes it, or 10 s of real time pass (a limit for a
+/// broken tool, not a wait: the text is due as soon as the tool gets there). Returns what was read.
+func read(_ pipe: Pipe, until text: String) -> String {
+    let descriptor = pipe.fileHandleForReading.fileDescriptor
+    var seen = ""
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while !seen.contains(text) {
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, 10_000) > 0 else { break }
+        let count = Glibc.read(descriptor, &buffer, buffer.count)
+        if count <= 0 { break }
+        seen += String(decoding: buffer[0 ..< count], as: UTF8.self)
+    }
+    return seen
 }
 
 /// A temporary directory removed when the test ends.
