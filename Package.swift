@@ -138,7 +138,8 @@ let package = Package(
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "FITFileTests", dependencies: ["ByteCoding", "FITFile"], exclude: ["Oracle"]),
         .testTarget(name: "WorkoutImportTests", dependencies: ["WorkoutImport", "FITFile", "OpenHealthKit", "FitnessSensors", "TestSupport"]),
-        .testTarget(name: "WorkoutExportTests", dependencies: ["WorkoutExport", "WorkoutImport", "FITFile", "OpenHealthKit", "TestSupport"]),
+        .testTarget(name: "WorkoutExportTests", dependencies: ["WorkoutExport", "WorkoutImport", "FITFile", "OpenHealthKit",
+                                                             "OpenHealthKitTesting", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         // What other packages' tests import: a test clock, stores for tests, delegate calls as async sequences,
         // stepped fixture replay, scripted-sensor conveniences.

@@ -146,6 +146,15 @@ cp /dev/shm/vm-test.jsonl "$logs/record.jsonl" 2> /dev/null
 [ "$status" -eq 0 ] && pass "workout record saved the workout" || fail "workout record saved the workout (exit $status)"
 workout_id=$("$workout" list --store "$store" | awk 'NR == 2 {print $1}')
 "$workout" show "$workout_id" --store "$store" --json > "$logs/show.json" 2> "$logs/show.err"
+# The workout keeps its sensor with the battery level BlueZ's example server reports (its Battery
+# Service, read on connecting and notified as it drains).
+"$workout" show "$workout_id" --store "$store" > "$logs/show.txt" 2>&1
+cat "$logs/show.txt"
+if grep -Eq "^  sensors .*battery [0-9]+ %" "$logs/show.txt"; then
+    pass "the saved workout keeps the sensor and its battery level"
+else
+    fail "the saved workout keeps the sensor and its battery level"
+fi
 
 # What was notified, received and stored: every heart rate in the fixture was logged by the GATT
 # server, readings resumed after the reconnection, and the store holds one sample per notification.

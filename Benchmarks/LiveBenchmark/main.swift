@@ -10,7 +10,7 @@
 // 3. Latency from a reading being sent to the builder's delegate hearing of it, p50 and p99 over 5,000 readings sent
 //    2 ms apart. (Readings closer than 1 ms to the previous delivery are a flood: the builder spaces its deliveries
 //    1 ms apart then, so a back-to-back loop would measure that spacing, not the pipeline.) Baseline in the same
-//    run: a bare hop to an idle dispatch queue, measured the same way.
+//    run, alternating with the readings: a bare hop to an idle dispatch queue, measured the same way.
 import FitnessSensors
 import Foundation
 import OpenHealthKit
@@ -125,43 +125,45 @@ for i in 0 ..< ticks {
 let baselineSeconds = Double(DispatchTime.now().uptimeNanoseconds - baselineStart) / 1e9
 precondition(tally.count == readings)
 
-// 3: latency, one reading at a time.
+// 3: latency, one reading at a time, and its baseline in the same conditions: a bare hop to a serial dispatch queue
+// that has been idle for 2 ms (the wake-up of a sleeping thread, which every reading alone pays before a delegate
+// hears of it). The two alternate, reading then hop, so that a noisy neighbour on this shared machine weighs on both
+// alike rather than on whichever ran during its burst.
 store.wallClock = { wall.now }
 await builder.waitForDelegateCalls()
 counter.waiting = true
-var latencies: [Double] = []
-for i in 0 ..< 5_000 {
-    let time = origin + Double(ticks + i) / rate
-    wall.now = time
-    let sent = DispatchTime.now().uptimeNanoseconds
-    sensors[0].send(reading(0, i), at: time)
-    counter.signal.wait()
-    latencies.append(Double(counter.calledAt - sent) / 1000)
-    // Readings 2 ms apart (500 a second from one strap, over a hundred times a real one's rate): each one alone,
-    // as the builder delivers a reading that arrives a millisecond or more after the last delivery at once.
-    let next = sent + 2_000_000
-    while DispatchTime.now().uptimeNanoseconds < next { usleep(100) }
-}
-latencies.sort()
-
-// Baseline for 3, in the same conditions: a bare hop to a serial dispatch queue that has been idle for 2 ms (the
-// wake-up of a sleeping thread, which every reading alone pays before a delegate hears of it).
 let hopQueue = DispatchQueue(label: "benchmark.hop")
 final class HopTime: @unchecked Sendable { var calledAt: UInt64 = 0 }
 let hopTime = HopTime()
 let hopSignal = DispatchSemaphore(value: 0)
+var latencies: [Double] = []
 var hops: [Double] = []
-for _ in 0 ..< 5_000 {
-    let sent = DispatchTime.now().uptimeNanoseconds
+/// Waits until 2 ms after `sent`: readings 2 ms apart (500 a second from one strap, over a hundred times a real
+/// one's rate) are each alone, as the builder delivers a reading that arrives a millisecond or more after the last
+/// delivery at once.
+func pause(after sent: UInt64) {
+    let next = sent + 2_000_000
+    while DispatchTime.now().uptimeNanoseconds < next { usleep(100) }
+}
+for i in 0 ..< 5_000 {
+    let time = origin + Double(ticks + i) / rate
+    wall.now = time
+    var sent = DispatchTime.now().uptimeNanoseconds
+    sensors[0].send(reading(0, i), at: time)
+    counter.signal.wait()
+    latencies.append(Double(counter.calledAt - sent) / 1000)
+    pause(after: sent)
+
+    sent = DispatchTime.now().uptimeNanoseconds
     hopQueue.async {
         hopTime.calledAt = DispatchTime.now().uptimeNanoseconds
         hopSignal.signal()
     }
     hopSignal.wait()
     hops.append(Double(hopTime.calledAt - sent) / 1000)
-    let next = sent + 2_000_000
-    while DispatchTime.now().uptimeNanoseconds < next { usleep(100) }
+    pause(after: sent)
 }
+latencies.sort()
 hops.sort()
 
 session.end()

@@ -8,9 +8,10 @@ import OpenHealthKit
 /// 1. `file_id` (type activity, manufacturer development, product 1, a serial from the workout's UUID, created at
 ///    the workout's start) and `file_creator`;
 /// 2. `device_info` for the creator (device index 0) and one for each device that made the workout or its samples
-///    (device index 1…, source type Bluetooth Low Energy, the manufacturer when FIT has a number for it, else
-///    `development`, the Device Information's manufacturer name in `descriptor` and its model in `product_name`);
-///    the store keeps no battery level with samples, so none is written;
+///    (device index 1…, source type Bluetooth Low Energy for a sensor and local for the recording computer, the manufacturer when FIT has a number for it, else
+///    `development`, the Device Information's manufacturer name in `descriptor` and its model in `product_name`,
+///    and the first battery level a live recording's sensor reported in `battery_level`); another `device_info` per
+///    sensor at the end with its last battery level, as watches write one at the start and one at the end;
 /// 3. an `event` timer start at the start, timer stop_all and start around each pause, timer stop_all at the end;
 /// 4. a `record` per second that has a reading (heart rate, power, cadence, speed, cumulative distance, and
 ///    position and altitude when the workout has a route), an `hrv` message per 5 beat-to-beat intervals after the
@@ -51,9 +52,12 @@ public enum FITActivityWriter {
                 "manufacturer": .raw(UInt64(manufacturer(device.manufacturer))),
                 "serial_number": device.localIdentifier.flatMap { UInt32($0) }.flatMap { $0 == 0 ? nil : .raw(UInt64($0)) },
                 "software_version": (device.softwareVersion ?? device.firmwareVersion).flatMap(Double.init).map { .number($0) },
-                "source_type": .raw(5),  // bluetooth_low_energy
+                // A sensor (it has an identifier: ble:, unix:, a serial) is bluetooth_low_energy (3); the computer
+                // that recorded the workout (HKDevice.local(), no identifier) is local (5). FIT profile, source_type.
+                "source_type": .raw(device.localIdentifier == nil ? 5 : 3),
                 "descriptor": (device.manufacturer ?? device.name).map { .string($0) },
                 "product_name": (device.model ?? device.name).map { .string($0) },
+                "battery_level": data.batteries[index]?.atStart.map { .raw(UInt64($0)) },
             ])
         }
         // Timer events, records and hrv messages in time order (an event before a record at the same second).
@@ -78,6 +82,12 @@ public enum FITActivityWriter {
         for chunk in beats { out.write(FITMessageNumber.hrv, localType: Local.hrv, ["time": .numbers(chunk.intervals)]) }
         for (date, type) in events { timerEvent(&out, at: UInt64(FITProfile.timestamp(date)), type: type) }
         timerEvent(&out, at: end, type: 4)
+        for (index, battery) in data.batteries.sorted(by: { $0.key < $1.key }) where index < 254 {
+            guard let level = battery.atEnd else { continue }
+            out.write(FITMessageNumber.deviceInfo, localType: Local.deviceInfo, [
+                "timestamp": .raw(end), "device_index": .raw(UInt64(index + 1)), "battery_level": .raw(UInt64(level)),
+            ])
+        }
 
         // Laps, then sessions.
         let sessions = data.sessionsOrWhole

@@ -17,7 +17,8 @@ extension WorkoutExportData {
     /// Reads a saved workout and what belongs to it, through the queries an app would run:
     /// `HKQuantitySeriesSampleQueryDescriptor` for every reading of the workout's samples (condensed series
     /// included), `HKHeartbeatSeriesQueryDescriptor` for its beats, its events for pauses and laps, its activities
-    /// for the legs, and `allStatistics`, `zoneGroup(for:)` and `HKHealthStore.normalizedPower(for:)` for each
+    /// for the legs, `HKHealthStore.workoutSensors(for:)` for the sensors' Device Information and battery levels,
+    /// and `allStatistics`, `zoneGroup(for:)` and `HKHealthStore.normalizedPower(for:)` for each
     /// session's figures, and `HKWorkoutRouteQueryDescriptor` for its route's positions. Readings are placed at the whole second of their start (distance at its end, summed).
     public static func load(_ workout: HKWorkout, from store: HKHealthStore) async throws -> WorkoutExportData {
         let indoor = workout.metadata?[HKMetadataKeyIndoorWorkout] as? Bool
@@ -72,6 +73,23 @@ extension WorkoutExportData {
             }
         }
         data.records = bySecond.values.sorted { $0.date < $1.date }
+        // The sensors a live recording kept: their device as known at the end (with its Device Information) stands
+        // for every device of the samples with the same identifier, and brings its battery levels.
+        let sensors = try await store.workoutSensors(for: workout)
+        for sensor in sensors {
+            let same = { (device: HKDevice) in
+                device == sensor.device || (sensor.device.localIdentifier != nil && device.localIdentifier == sensor.device.localIdentifier)
+            }
+            let index = devices.firstIndex(where: same) ?? devices.endIndex
+            devices.removeAll { same($0) }
+            devices.insert(sensor.device, at: min(index, devices.endIndex))
+        }
+        for sensor in sensors
+        where sensor.batteryPercentAtStart != nil || sensor.batteryPercentAtEnd != nil {
+            if let index = devices.firstIndex(of: sensor.device) {
+                data.batteries[index] = Battery(atStart: sensor.batteryPercentAtStart, atEnd: sensor.batteryPercentAtEnd)
+            }
+        }
         data.devices = devices
         data.rrIntervals = try await heartbeatIntervals(of: workout, from: store)
 

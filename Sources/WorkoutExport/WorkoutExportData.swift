@@ -54,6 +54,18 @@ public struct WorkoutExportData: Sendable {
     public var end: Date
     /// The devices that made the workout and its samples: the workout's own first, then each sensor once.
     public var devices: [HKDevice]
+    /// A sensor's battery level in percent, first and last reported during the recording (``HKWorkoutSensor``).
+    public struct Battery: Hashable, Sendable {
+        public var atStart: Int?
+        public var atEnd: Int?
+
+        public init(atStart: Int?, atEnd: Int?) {
+            self.atStart = atStart
+            self.atEnd = atEnd
+        }
+    }
+    /// Battery levels by index into ``devices``, for the sensors that reported one.
+    public var batteries: [Int: Battery] = [:]
     public var records: [Record]
     /// Beat-to-beat intervals in seconds, the first from the workout's start; NaN marks a gap before the next beat.
     public var rrIntervals: [Double]

@@ -84,7 +84,7 @@ extension Workout {
                 }
                 if json {
                     let normalized = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt())
-                    print(try workoutJSON(workout, normalizedPower: normalized))
+                    print(try workoutJSON(workout, normalizedPower: normalized, sensors: try await store.workoutSensors(for: workout)))
                 } else {
                     try await printWorkout(workout.uuid, store: store)
                 }
@@ -96,8 +96,9 @@ extension Workout {
 /// A workout as JSON: dates in ISO 8601, durations in seconds, statistics in their type's storage unit (named),
 /// `normalizedPower` in W (`HKHealthStore.normalizedPower(for:)`, null without power), and `timeInZones`: per
 /// zoned type, the seconds in each zone the builder kept with the workout (`zoneGroup(for:)`), each zone with its
-/// bounds in the type's storage unit.
-func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?) throws -> String {
+/// bounds in the type's storage unit; `sensors`, the sensors a live recording kept (`workoutSensors(for:)`: identifier,
+/// name, manufacturer, model, and battery percent at the start and the end, null when unknown), empty otherwise.
+func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?, sensors: [HKWorkoutSensor] = []) throws -> String {
     let iso = ISO8601DateFormatter()
     func statistics(_ all: [HKQuantityType: HKStatistics]) -> [String: Any] {
         var result: [String: Any] = [:]
@@ -148,6 +149,12 @@ func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?) throws -> Strin
              "statistics": statistics(activity.allStatistics), "timeInZones": zones(activity.zoneGroupsByType)] as [String: Any]
         },
         "statistics": statistics(workout.allStatistics),
+        "sensors": sensors.map { sensor in
+            ["identifier": sensor.device.localIdentifier ?? NSNull(), "name": sensor.device.name ?? NSNull(),
+             "manufacturer": sensor.device.manufacturer ?? NSNull(), "model": sensor.device.model ?? NSNull(),
+             "batteryAtStart": sensor.batteryPercentAtStart ?? NSNull(), "batteryAtEnd": sensor.batteryPercentAtEnd ?? NSNull()]
+                as [String: Any]
+        },
     ]
     let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
     return String(decoding: data, as: UTF8.self)
@@ -165,6 +172,9 @@ func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
     print("  distance   \(Format.distance(workout))")
     if let energy = workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity() {
         print("  energy     \(Int(energy.doubleValue(for: .kilocalorie()).rounded())) kcal")
+    }
+    for (index, sensor) in try await store.workoutSensors(for: workout).enumerated() {
+        print((index == 0 ? "  sensors    " : "             ") + Format.sensor(sensor))
     }
     print("\n  Associated samples:")
     let bpm = HKUnit.count().unitDivided(by: .minute())
@@ -215,6 +225,21 @@ enum Format {
         let type = HKQuantityType(HKWorkout.distanceType(for: workout.workoutActivityType))
         guard let metres = workout.statistics(for: type)?.sumQuantity()?.doubleValue(for: .meter()) else { return "–" }
         return String(format: "%.2f km", metres / 1000)
+    }
+
+    /// A workout's sensor: its maker and model (else its name), and the battery levels it reported.
+    static func sensor(_ sensor: HKWorkoutSensor) -> String {
+        let device = sensor.device
+        let made = [device.manufacturer, device.model].compactMap { $0 }.joined(separator: " ")
+        var text = made.isEmpty ? (device.name ?? device.localIdentifier ?? "sensor") : made
+        if !made.isEmpty, let name = device.name { text += " (\(name))" }
+        switch (sensor.batteryPercentAtStart, sensor.batteryPercentAtEnd) {
+        case let (first?, last?) where first != last: text += ", battery \(first) % → \(last) %"
+        case let (_, last?): text += ", battery \(last) %"
+        case let (first?, nil): text += ", battery \(first) %"
+        case (nil, nil): break
+        }
+        return text
     }
 
     static func number(_ value: Double) -> String {

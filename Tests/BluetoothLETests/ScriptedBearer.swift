@@ -110,11 +110,14 @@ func withScriptedClient(
     _ steps: [ScriptedBearer.Step],
     clientRxMTU: UInt16 = 517,
     log: LogRecorder = LogRecorder(),
+    notificationBufferLimit: Int = 4096,
+    notificationDelivery: GATTClient.NotificationDelivery = .stream,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: (GATTClient, ScriptedBearer) async throws -> Void
 ) async throws {
     let bearer = ScriptedBearer(steps)
-    let client = GATTClient(bearer: bearer, clientRxMTU: clientRxMTU, logHandler: log.handler)
+    let client = GATTClient(bearer: bearer, clientRxMTU: clientRxMTU, notificationBufferLimit: notificationBufferLimit,
+                            notificationDelivery: notificationDelivery, logHandler: log.handler)
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
             do { try await client.run() } catch is ScriptedBearer.Closed {}

@@ -113,12 +113,14 @@ import Testing
         }
     }
 
-    @Test func theAgeRuleHandsOverOnceTheOldestHasWaitedTheInterval() {
+    @Test func theAgeRuleIsTheTicksAndNeverAnAppends() {
         var buffer = JournalBuffer(sequence: 0, flushInterval: .milliseconds(500))
         #expect(batch(buffer.append(samples(1), now: .milliseconds(0))) == nil)
-        #expect(batch(buffer.append(samples(1), now: .milliseconds(499))) == nil, "499 ms: not yet due")
-        let due = batch(buffer.append(samples(1), now: .milliseconds(500)))
-        #expect(due?.samples.count == 3, "500 ms after the oldest: all three go")
+        #expect(buffer.batchIfDue(now: .milliseconds(499)) == nil, "499 ms: not yet due")
+        // An append past the interval hands nothing over: waking the writer there would delay that reading.
+        #expect(batch(buffer.append(samples(1), now: .milliseconds(500))) == nil)
+        let due = buffer.batchIfDue(now: .milliseconds(500))
+        #expect(due?.samples.count == 2, "500 ms after the oldest: both go, at the tick")
         #expect(due?.samplesSequence == 1)
         #expect(buffer.oldestPending == nil)
     }
@@ -242,5 +244,43 @@ import Testing
         #expect(DeviceCodes.device(code) == strap)
         let sample = CollectedSample(type: HKQuantityType(.cyclingPower), start: 1, end: 1, value: 200, unitString: "kW", device: same)
         #expect(sample.device == strap && sample.type == HKQuantityType(.cyclingPower) && sample.unitString == "kW")
+    }
+}
+
+/// `beginCollection` makes the journal's row outside the builder's lock: two racing calls must leave one row.
+@Suite(.timeLimit(.minutes(1))) struct BeginCollectionRaceTests {
+    @Test func aSecondBeginFailsAtOnceWhileTheFirstMakesItsRow() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("begin-race-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let (store, _) = try await liveStore(databasePath: path)
+        let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration(.cycling), device: nil)
+        // Another connection holds the store's write lock, so a begin that gets as far as making its row waits
+        // there (the store's busy timeout is 10 s). Without the reservation, both begins would wait there, and
+        // both would make a row when the lock is released.
+        var holding = Configuration()
+        holding.allowsUnsafeTransactions = true   // the transaction spans two accesses on purpose
+        let other = try DatabaseQueue(path: path, configuration: holding)
+        try other.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        // Each outcome: nil for success, else the error; the outer nil is the safety net's.
+        try await withThrowingTaskGroup(of: (any Error)??.self) { group in
+            for _ in 0..<2 {
+                group.addTask { do { try await builder.beginCollection(at: t0); return .some(nil) } catch { return .some(error) } }
+            }
+            group.addTask { try? await Task.sleep(for: .seconds(5)); return nil }   // a safety net, not behaviour
+            let first = try await group.next()!
+            let refusal = (first ?? nil) as? HKError
+            #expect(refusal?.code == .errorInvalidArgument && refusal?.localizedDescription.contains("already begun") == true,
+                    "while the first begin waits for the store, the second one is refused at once (got \(String(describing: first)))")
+            try other.inDatabase { db in try db.execute(sql: "COMMIT") }
+            group.cancelAll()
+            var successes = 0
+            while let outcome = try await group.next() { if case .some(.none) = outcome { successes += 1 } }
+            #expect(successes == 1, "the first begin completes once the store is free")
+        }
+        let rows = try store.database().read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM live_builders")! }
+        #expect(rows == 1, "one journal row")
+        #expect(builder.startDate == t0)
     }
 }

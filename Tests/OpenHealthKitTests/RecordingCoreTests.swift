@@ -110,8 +110,35 @@ import Testing
     @Test func theFlushTickHandsOverOnlyWhatIsDue() {
         var core = cyclingCore()
         _ = core.received(power(200), from: 1, at: 0, now: .milliseconds(100))
-        #expect(core.tick(now: .milliseconds(350)).write == nil)
-        #expect(core.tick(now: .milliseconds(600)).write?.samples.count == 1)
+        #expect(core.tick(now: .milliseconds(350), time: 0.25).write == nil)
+        #expect(core.tick(now: .milliseconds(600), time: 0.5).write?.samples.count == 1)
+    }
+
+    @Test func theFlushTickReportsAZoneGoneStale() throws {
+        var core = cyclingCore()
+        let bpm = HKUnit(from: "count/min")
+        let zones = try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
+                                                   zoneBoundaries: [100, 120, 140, 160].map { HKQuantity(unit: bpm, doubleValue: $0) })
+        core.zones.begin([zones], events: [])
+        // 130 bpm at 10 s is in the zone from 120 to 140 (index 2: below 100, 100–120, 120–140, …).
+        _ = core.received(.heartRate(HeartRateReading(bpm: 130, contact: .detected)), from: 0, at: 10, now: .seconds(1))
+        var due = core.deliveries.takeAll()
+        #expect(due.zoneChanges.map(\.current) == [2])
+        // A zero-length reading holds for the maximum hold; within it the tick reports nothing.
+        let hold = StatisticsAccumulator.defaultMaximumHold
+        #expect(core.tick(now: .seconds(2), time: 10 + hold / 2).delivery == nil)
+        // Past it the strap is silent: the tick reports the zone gone (2 → none), once.
+        let stale = core.tick(now: .seconds(3), time: 10 + hold + 1)
+        #expect(stale.delivery != nil)
+        due = core.deliveries.takeAll()
+        #expect(due.zoneChanges.map(\.previous) == [2])
+        #expect(due.zoneChanges.map(\.current) == [nil])
+        #expect(core.tick(now: .seconds(4), time: 10 + hold + 2).delivery == nil)
+        // Not collecting (ended): the tick checks nothing.
+        _ = core.received(.heartRate(HeartRateReading(bpm: 150, contact: .detected)), from: 0, at: 20, now: .seconds(5))
+        _ = core.deliveries.takeAll()
+        core.collecting = false
+        #expect(core.tick(now: .seconds(6), time: 20 + hold + 1).delivery == nil)
     }
 }
 

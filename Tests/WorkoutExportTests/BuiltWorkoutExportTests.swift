@@ -60,7 +60,8 @@ import WorkoutImport
             #expect(sensor.number(2) == 1, "\(reader): Garmin is FIT manufacturer 1")
             #expect(sensor.string(27) == "HRM-Pro Plus" && sensor.string(19) == "Garmin", "\(reader): model and maker")
             #expect(sensor.number(3) == 3_339_999 && sensor.number(5) == 1250, "\(reader): serial, firmware 12.5 × 100")
-            #expect(sensor.number(25) == 5, "\(reader): source type bluetooth_low_energy")
+            // FIT profile source_type: 0 ant, 1 antplus, 2 bluetooth, 3 bluetooth_low_energy, 4 wifi, 5 local.
+            #expect(sensor.number(25) == 3, "\(reader): source type bluetooth_low_energy")
             let laps = messages.filter { $0.number == Int(FITMessageNumber.lap) }
             #expect(laps.map { $0.number(2) } == [1_100_000_000, 1_100_000_300], "\(reader): lap start times")
             #expect(laps.map { $0.number(7) } == [300_000, 300_000], "\(reader): 300 s each")

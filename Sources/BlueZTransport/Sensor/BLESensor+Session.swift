@@ -18,6 +18,7 @@ extension BLESensor {
         let client = GATTClient(
             bearer: bearer,
             transactionTimeout: .init(duration: options.transactionTimeout, clock: clock),
+            notificationDelivery: .handler,
             logHandler: { event in
                 switch event {
                 case .answeredPeerRequest, .ignoredCommand:
@@ -27,33 +28,73 @@ extension BLESensor {
                     logger.warning("\(bearer.peer): \(event); skipped")
                 }
             })
+        // Read back once the group has ended, so every child (the client's run, and with it the receiver) is done.
+        var sessionReceiver: NotificationReceiver<C>?
+        defer { if let receiver = sessionReceiver { continuity = receiver.continuity } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await client.run() }
             defer { group.cancelAll() }
             let (subscribed, initialReads) = try await setUp(client, security: SecurityRetry(upgrade: bearer.securityUpgrade))
             continuity.backoff.reset()
             emit(.connection(.connected))
-            let arrivals = ArrivalWatch(connectedAt: clock.now, staleAfter: options.staleAfter)
-            for (uuid, bytes) in initialReads {
-                deliver(uuid, bytes, at: seconds(from: origin, to: clock.now), interpreter: &continuity.interpreter)
-            }
-            group.addTask { try await self.watchForSilence(arrivals, clock: clock) }
-            for await notification in client.notifications {
-                guard let uuid = subscribed[notification.handle] else {
-                    logger.warning("\(bearer.peer): notification for unsubscribed handle 0x\(String(notification.handle, radix: 16)); skipped")
-                    continue
-                }
-                let now = clock.now
-                let arrival = seconds(from: origin, to: now)
-                if continuity.deduplicator.isDuplicate(characteristic: uuid, bytes: notification.value, at: arrival) {
-                    logger.debug("\(bearer.peer): duplicate notification \(notification); dropped")
-                    continue
-                }
-                if arrivals.arrived(at: now) { emit(.connection(.connected)) }
-                deliver(uuid, notification.value, at: arrival, interpreter: &continuity.interpreter)
-            }
-            // The stream ends when the bearer does: surface why.
+            let receiver = NotificationReceiver(sensor: self, peer: bearer.peer, subscribed: subscribed,
+                                                continuity: continuity, clock: clock, origin: origin)
+            sessionReceiver = receiver
+            for (uuid, bytes) in initialReads { receiver.deliverRead(uuid, bytes) }
+            group.addTask { try await self.watchForSilence(receiver.arrivals, clock: clock) }
+            await client.deliverNotifications(to: receiver.received)
+            // Notifications now reach the receiver on the client's executor; the session lasts until the bearer
+            // closes: surface why.
             while try await group.next() != nil {}
+        }
+    }
+
+    /// A connection's notifications, from the GATT client straight to the sensor's outlet: look up the
+    /// characteristic, drop a re-delivered value, note the arrival, decode and interpret, emit.
+    ///
+    /// Not locked: after the session task hands it to ``GATTClient/deliverNotifications(to:)`` it is touched only
+    /// on the client's executor, one notification at a time; the session task reads ``continuity`` back only
+    /// once the client's `run()` has returned. So a reading takes two locks on its way to the builder: the
+    /// sensor's outlet and the builder's own (``SensorOutlet``, the live builder).
+    final class NotificationReceiver<C: Clock>: @unchecked Sendable where C.Duration == Duration {
+        let arrivals: ArrivalWatch<C.Instant>
+        private(set) var continuity: Continuity
+        private let sensor: BLESensor
+        private let peer: String
+        private let subscribed: [UInt16: UInt16]
+        private let clock: C
+        private let origin: C.Instant
+
+        init(sensor: BLESensor, peer: String, subscribed: [UInt16: UInt16], continuity: Continuity,
+             clock: C, origin: C.Instant) {
+            self.sensor = sensor
+            self.peer = peer
+            self.subscribed = subscribed
+            self.continuity = continuity
+            self.clock = clock
+            self.origin = origin
+            arrivals = ArrivalWatch(connectedAt: clock.now, staleAfter: sensor.options.staleAfter)
+        }
+
+        /// A value read at connection (battery), delivered before any notification.
+        func deliverRead(_ characteristic: UInt16, _ bytes: [UInt8]) {
+            sensor.deliver(characteristic, bytes, at: sensor.seconds(from: origin, to: clock.now),
+                           interpreter: &continuity.interpreter)
+        }
+
+        @Sendable func received(_ notification: GATTNotification) {
+            guard let uuid = subscribed[notification.handle] else {
+                sensor.logger.warning("\(peer): notification for unsubscribed handle 0x\(String(notification.handle, radix: 16)); skipped")
+                return
+            }
+            let now = clock.now
+            let arrival = sensor.seconds(from: origin, to: now)
+            if continuity.deduplicator.isDuplicate(characteristic: uuid, bytes: notification.value, at: arrival) {
+                sensor.logger.debug("\(peer): duplicate notification \(notification); dropped")
+                return
+            }
+            if arrivals.arrived(at: now) { sensor.emit(.connection(.connected)) }
+            sensor.deliver(uuid, notification.value, at: arrival, interpreter: &continuity.interpreter)
         }
     }
 
@@ -118,7 +159,7 @@ extension BLESensor {
     /// Decodes a value and pushes its readings; a malformed value is logged and skipped. The tap hears the bytes
     /// (stamped when they arrived) once their readings have been delivered, so a tap that counts values knows that
     /// what it counted has reached the data source.
-    private func deliver(_ characteristic: UInt16, _ bytes: [UInt8], at arrival: TimeInterval,
+    fileprivate func deliver(_ characteristic: UInt16, _ bytes: [UInt8], at arrival: TimeInterval,
                          interpreter: inout SensorReadingInterpreter) {
         let arrivedAt = wallClock()
         defer { options.tap?.sensor(identifier, received: bytes, characteristic: characteristic, at: arrivedAt) }
@@ -144,7 +185,7 @@ extension BLESensor {
         }
     }
 
-    private func seconds<I: InstantProtocol>(from origin: I, to now: I) -> TimeInterval where I.Duration == Duration {
+    fileprivate func seconds<I: InstantProtocol>(from origin: I, to now: I) -> TimeInterval where I.Duration == Duration {
         let elapsed = origin.duration(to: now).components
         return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
     }

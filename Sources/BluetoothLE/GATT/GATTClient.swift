@@ -1,7 +1,7 @@
 import ByteCoding
 
 /// A GATT client over one ATT bearer: MTU exchange, discovery, reads, writes and subscriptions,
-/// with notifications delivered as an `AsyncStream`.
+/// with notifications delivered as an `AsyncStream`, or straight to a handler (``NotificationDelivery``).
 ///
 /// The client does its reading in ``run()``, which must be running (in a task or a service group)
 /// for any request to complete, and which returns or throws when the bearer closes. Requests are
@@ -37,13 +37,30 @@ public actor GATTClient {
         }
     }
 
-    /// Notifications and indications, in arrival order, for as long as the bearer is open.
+    /// How notifications and indications leave the client.
+    public enum NotificationDelivery: Sendable {
+        /// Through ``notifications``, an `AsyncStream` (two lock acquisitions per notification: the
+        /// stream's buffer is shared by the reading and the consuming tasks).
+        case stream
+        /// To the handler given to ``deliverNotifications(to:)``, called on the client's executor in
+        /// arrival order, with no lock and no hop. Notifications that arrive before a handler is set
+        /// are held (up to the buffer limit, oldest dropped) and handed to it first. ``notifications``
+        /// finishes at once.
+        case handler
+    }
+
+    /// Notifications and indications, in arrival order, for as long as the bearer is open (with
+    /// ``NotificationDelivery/stream``).
     public nonisolated let notifications: AsyncStream<GATTNotification>
 
     private let bearer: any ATTBearer
     private let logHandler: @Sendable (GATTClientLogEvent) -> Void
     private let notificationSink: AsyncStream<GATTNotification>.Continuation
     private var machine: GATTClientStateMachine
+    private let delivery: NotificationDelivery
+    private let notificationBufferLimit: Int
+    private var notificationHandler: (@Sendable (GATTNotification) -> Void)?
+    private var heldNotifications: [GATTNotification] = []
 
     private enum ResponseSlot {
         case idle
@@ -66,20 +83,38 @@ public actor GATTClient {
     ///   - notificationBufferLimit: how many undelivered notifications to keep; the oldest are
     ///     dropped past it.
     ///   - transactionTimeout: the response deadline and its clock; `nil` waits indefinitely.
+    ///   - notificationDelivery: through the ``notifications`` stream, or straight to a handler.
     ///   - logHandler: receives malformed and unexpected PDUs and answered peer requests.
     public init(
         bearer: some ATTBearer,
         clientRxMTU: UInt16 = ATTMTU.maximum,
         notificationBufferLimit: Int = 4096,
         transactionTimeout: TransactionTimeout? = nil,
+        notificationDelivery: NotificationDelivery = .stream,
         logHandler: @escaping @Sendable (GATTClientLogEvent) -> Void = { _ in }
     ) {
         self.bearer = bearer
         self.transactionTimeout = transactionTimeout
         self.logHandler = logHandler
+        self.delivery = notificationDelivery
+        self.notificationBufferLimit = max(notificationBufferLimit, 1)
         machine = GATTClientStateMachine(clientRxMTU: clientRxMTU)
         (notifications, notificationSink) = AsyncStream.makeStream(
             of: GATTNotification.self, bufferingPolicy: .bufferingNewest(notificationBufferLimit))
+        if notificationDelivery == .handler { notificationSink.finish() }
+    }
+
+    /// Hands every notification and indication to `handler` from now on, first those held since
+    /// the client was created (with ``NotificationDelivery/handler``; with `.stream` it does nothing).
+    ///
+    /// The handler runs on the client's executor, one notification at a time, in arrival order: it
+    /// must not block, and it must not call back into the client.
+    public func deliverNotifications(to handler: @escaping @Sendable (GATTNotification) -> Void) {
+        guard delivery == .handler else { return }
+        let held = heldNotifications
+        heldNotifications = []
+        for notification in held { handler(notification) }
+        notificationHandler = handler
     }
 
     /// The bearer's current ATT_MTU.
@@ -116,7 +151,7 @@ public actor GATTClient {
             case .send(let bytes):
                 try await bearer.send(bytes)
             case .deliver(let notification):
-                notificationSink.yield(notification)
+                deliver(notification)
             case .completeRequest(let bytes):
                 fulfil(.success(bytes))
             case .failRequest(let error):
@@ -125,6 +160,20 @@ public actor GATTClient {
                 fulfil(.failure(GATTClientError(.malformedResponse, "the response could not be decoded", underlying: error)))
             case .log(let event):
                 logHandler(event)
+            }
+        }
+    }
+
+    private func deliver(_ notification: GATTNotification) {
+        switch delivery {
+        case .stream:
+            notificationSink.yield(notification)
+        case .handler:
+            if let notificationHandler {
+                notificationHandler(notification)
+            } else {
+                if heldNotifications.count == notificationBufferLimit { heldNotifications.removeFirst() }
+                heldNotifications.append(notification)
             }
         }
     }

@@ -116,6 +116,12 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         return locked { core.addChannel(identifier: identifier, deviceCode: code) }
     }
 
+    /// A channel's device changed (its Device Information became known when it connected).
+    func updateChannelDevice(_ channel: Int, to device: HKDevice) {
+        let code = DeviceCodes.code(for: device)
+        locked { core.updateDevice(of: channel, deviceCode: code) }
+    }
+
     /// One event from a sensor: the hot path of a live workout. One acquisition of the builder's lock.
     func received(_ event: SensorEvent, channel: Int) {
         switch event.kind {
@@ -211,12 +217,12 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
                 do { try await monotonic.sleep(next) } catch { return }
                 guard let self else { return }
                 let now = monotonic.now()
-                let stillCollecting = locked { () -> Bool in
-                    _ = carryOut(core.tick(now: now))
-                    return journal != nil && !core.journal.closed
+                let time = self.healthStore.wallClock().storeValue
+                let (actions, stillCollecting) = locked { () -> (RecordingCore.Actions, Bool) in
+                    (carryOut(core.tick(now: now, time: time)), journal != nil && !core.journal.closed)
                 }
+                if let delivery = actions.delivery { queueDelivery(delivery) }
                 guard stillCollecting else { return }
-                checkZones(at: healthStore.wallClock())
             }
         }
         locked { flushTask = task }
@@ -229,13 +235,18 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         try? flushJournal()
     }
 
+    override func workoutSensorsToSave() -> [HKWorkoutSensor] {
+        dataSource?.workoutSensors ?? []
+    }
+
     override func didFinish() {
         locked { flushTask }?.cancel()
         dataSource?.stopSensors()
         finishZoneUpdates()
     }
 
-    /// Under the lock: runs a scheduled delivery on the delegate queue when it is due.
+    /// After unlocking (see ``HKWorkoutBuilder/finish(_:)``): runs a scheduled delivery on the delegate queue when it
+    /// is due.
     override func queueDelivery(_ scheduled: Deliveries.Scheduled) {
         monotonic.run(at: scheduled.deadline, on: delegateQueue) { [self] in
             deliver(locked { core.deliveries.take(scheduled: scheduled.ticket) })
@@ -256,11 +267,15 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     }
 
     /// Queues a delegate call of another kind, after everything collected before it.
+    /// Queued under the lock, so that a delivery scheduled after it (by a reading that takes the lock later) runs
+    /// after it.
     func queueDelegateCall(_ call: @escaping @Sendable (HKLiveWorkoutBuilder, HKLiveWorkoutBuilderDelegate?) -> Void) {
-        let due = locked { core.deliveries.takeAll() }
-        delegateQueue.async { [self] in
-            deliver(due)
-            call(self, delegate)
+        locked {
+            let due = core.deliveries.takeAll()
+            delegateQueue.async { [self] in
+                deliver(due)
+                call(self, delegate)
+            }
         }
     }
 

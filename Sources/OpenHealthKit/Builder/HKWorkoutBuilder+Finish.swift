@@ -38,6 +38,7 @@ extension HKWorkoutBuilder {
         // device; other clients, and this one, read it back under the usual read rules.
         let types: [HKObjectType] = [HKObjectType.workoutType()]
         let revision = healthStore.sourceRevision
+        let sensors = workoutSensorsToSave()
         let box = UncheckedBox((workout, pending.samples))
         do {
             try await Task.detached {
@@ -61,6 +62,7 @@ extension HKWorkoutBuilder {
                             try database.associate(sampleID: id, workoutID: workoutID, db)
                         }
                     }
+                    try database.insertWorkoutSensors(sensors, workoutID: workoutID, db)
                 }
             }.value
         } catch {

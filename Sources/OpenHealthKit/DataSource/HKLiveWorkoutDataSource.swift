@@ -92,6 +92,9 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     /// OpenHealthKit extension.
     public var sensorStatuses: [HKSensorStatus] { locked { trackers }.map(\.status) }
 
+    /// The sensors that delivered anything, as a finished workout keeps them (``HKWorkoutSensor``), in rank order.
+    var workoutSensors: [HKWorkoutSensor] { locked { trackers }.filter(\.hasDelivered).map(\.workoutSensor) }
+
     private func capabilitiesOfSensors() -> SensorCapabilities {
         (explicitSensors + connectedSensors).reduce(SensorCapabilities()) { $0.union($1.capabilities) }
     }
@@ -158,6 +161,10 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
         }
         sensor.start { [weak builder] event in
             tracker.observe(event)
+            if case .connection(.connected) = event.kind {
+                // A BLE sensor has read its Device Information by now: its samples name the manufacturer and model.
+                builder?.updateChannelDevice(channel, to: HKDevice(sensor: tracker.sensor))
+            }
             builder?.received(event, channel: channel)
         }
     }

@@ -71,16 +71,23 @@ final class SensorStatusTracker: Sendable {
     private let contact = Atomic<UInt8>(0)
     /// -1 unknown, else percent.
     private let battery = Atomic<Int>(-1)
+    /// The first level reported: -1 until then.
+    private let firstBattery = Atomic<Int>(-1)
     /// Whether a reading arrived since the last connection event: a sensor that never reports its connection (a
     /// scripted one, a fixture recorded without connection events) is connected once it delivers.
     private let delivering = Atomic<Bool>(false)
+    /// Whether any reading ever arrived.
+    private let delivered = Atomic<Bool>(false)
 
     init(sensor: any Sensor) {
         self.sensor = sensor
     }
 
     func observe(_ event: SensorEvent) {
-        if case .reading = event.kind, !delivering.load(ordering: .relaxed) { delivering.store(true, ordering: .relaxed) }
+        if case .reading = event.kind, !delivering.load(ordering: .relaxed) {
+            delivering.store(true, ordering: .relaxed)
+            if !delivered.load(ordering: .relaxed) { delivered.store(true, ordering: .relaxed) }
+        }
         switch event.kind {
         case .reading(.heartRate(let reading)):
             let value: UInt8
@@ -92,6 +99,9 @@ final class SensorStatusTracker: Sendable {
             if contact.load(ordering: .relaxed) != value { contact.store(value, ordering: .relaxed) }
         case .reading(.battery(let reading)):
             battery.store(reading.percent, ordering: .relaxed)
+            if firstBattery.load(ordering: .relaxed) < 0 {
+                _ = firstBattery.compareExchange(expected: -1, desired: reading.percent, ordering: .relaxed)
+            }
         case .reading:
             return
         case .connection(let connection):
@@ -102,6 +112,15 @@ final class SensorStatusTracker: Sendable {
                 delivering.store(false, ordering: .relaxed)
             }
         }
+    }
+
+    var hasDelivered: Bool { delivered.load(ordering: .relaxed) }
+
+    /// The sensor as a finished workout keeps it: its device (Device Information as known now) and battery levels.
+    var workoutSensor: HKWorkoutSensor {
+        let first = firstBattery.load(ordering: .relaxed), last = battery.load(ordering: .relaxed)
+        return HKWorkoutSensor(device: HKDevice(sensor: sensor), batteryPercentAtStart: first < 0 ? nil : first,
+                               batteryPercentAtEnd: last < 0 ? nil : last)
     }
 
     var status: HKSensorStatus {

@@ -27,7 +27,9 @@ enum JournalKind: Int, Sendable {
 /// ``LiveJournal``, which writes them on its own queue.
 ///
 /// A batch is due when the oldest buffered item has waited `flushInterval` on the shell's monotonic clock (checked
-/// on every append and on every tick of the flush timer), or when `maximumPending` items wait. An entry (a state
+/// on every tick of the flush timer, so a batch waits at most `flushInterval` plus a tick), or when `maximumPending`
+/// items wait (checked on every append). An append never hands a batch over for its age: that would wake the
+/// writer's thread on the path of the reading that happened to come last, and delay its delivery to the delegate. An entry (a state
 /// change, an event) goes with everything buffered before it, so the order is kept. When more than
 /// `maximumInFlight` batches are handed over and not yet written, appending asks the shell to wait for the writer
 /// (outside its lock): memory stays bounded when readings arrive faster than the store takes them.
@@ -68,12 +70,13 @@ struct JournalBuffer {
         case fail(any Error)
     }
 
+    private var isFull: Bool { pending.count + pendingBeats.count >= Self.maximumPending }
+
     private func isDue(now: Duration) -> Bool {
-        pending.count + pendingBeats.count >= Self.maximumPending
-            || oldestPending.map { now - $0 >= flushInterval } ?? false
+        isFull || oldestPending.map { now - $0 >= flushInterval } ?? false
     }
 
-    /// Buffers samples and heartbeats; hands them over when the oldest buffered item is due.
+    /// Buffers samples and heartbeats; hands them over when `maximumPending` wait (the age rule is the tick's).
     mutating func append(_ samples: [CollectedSample], beats: [HeartbeatCollector.Beat] = [], now: Duration) -> Outcome {
         guard !closed, !samples.isEmpty || !beats.isEmpty else { return .nothing }
         pending.append(contentsOf: samples)
@@ -83,7 +86,7 @@ struct JournalBuffer {
             self.failure = nil
             return .fail(failure)
         }
-        guard isDue(now: now), let batch = handOver(entry: nil) else { return .nothing }
+        guard isFull, let batch = handOver(entry: nil) else { return .nothing }
         return inFlight > Self.maximumInFlight ? .writeAndWait(batch) : .write(batch)
     }
 

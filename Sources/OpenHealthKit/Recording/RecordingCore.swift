@@ -33,7 +33,7 @@ struct RecordingCore {
     struct Channel {
         let identifier: String
         /// The sensor's device, as its samples name it.
-        let deviceCode: UInt32
+        var deviceCode: UInt32
         var mapper = ReadingMapper()
     }
 
@@ -97,6 +97,13 @@ struct RecordingCore {
         if let existing = channels.firstIndex(where: { $0.identifier == identifier }) { return existing }
         channels.append(Channel(identifier: identifier, deviceCode: deviceCode))
         return channels.count - 1
+    }
+
+    /// A channel's sensor told more about itself (its Device Information, read once it connected): its samples
+    /// from now on name the fuller device.
+    mutating func updateDevice(of channel: Int, deviceCode: UInt32) {
+        guard channels.indices.contains(channel) else { return }
+        channels[channel].deviceCode = deviceCode
     }
 
     // MARK: Inputs
@@ -167,10 +174,15 @@ struct RecordingCore {
         return deliveries.schedule(now: now)
     }
 
-    /// The flush timer's tick: the journal batch that is due, if any.
-    mutating func tick(now: Duration) -> Actions {
+    /// The flush timer's tick at `now` (monotonic) and `time` (wall, seconds since the reference date): the journal
+    /// batch that is due, if any, and, while collecting, a zone gone stale since the last reading (a silent strap),
+    /// queued for the delegate.
+    mutating func tick(now: Duration, time: Double) -> Actions {
         var actions = Actions()
         actions.write = journal.batchIfDue(now: now)
+        if collecting, let delivery = zonesChanged(zones.check(at: Date(storeValue: time)), now: now) {
+            actions.delivery = delivery
+        }
         return actions
     }
 

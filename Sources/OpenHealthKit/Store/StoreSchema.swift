@@ -286,6 +286,20 @@ enum StoreSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v10: workout sensors") { db in
+            try db.execute(sql: """
+                -- The sensors a live data source recorded a workout from, in their rank order, with their device (its
+                -- Device Information as known at the end) and the first and last battery level they reported.
+                CREATE TABLE workout_sensors (
+                    workout_id INTEGER NOT NULL REFERENCES workouts(sample_id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    device_id INTEGER NOT NULL REFERENCES devices(id),
+                    battery_first INTEGER,
+                    battery_last INTEGER,
+                    PRIMARY KEY (workout_id, position)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }
