@@ -101,7 +101,9 @@ extension Workout {
                     }
                 }
                 let drawing = Task { await display.run(clock: sensorClock) }
-                if let stepped, let steppedTap { stepped.serveRecording(tap: steppedTap, sensors: attached.count + paired.count, duration: duration) }
+                if let stepped, let steppedTap {
+                    stepped.serveRecording(tap: steppedTap, sensors: attached.count + paired.count, duration: duration)
+                }
                 var lastLap = start
                 for await command in commands {
                     switch command {
