@@ -61,6 +61,8 @@ let package = Package(
             name: "workout",
             dependencies: [
                 "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "WorkoutImport", "WorkoutExport", "FITFile",
+                // TestClock, for the hidden stepped time its tests run it on (SteppedTime.swift).
+                "OpenHealthKitTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -141,22 +143,23 @@ let package = Package(
         .testTarget(name: "FitnessSensorsTests", dependencies: ["ByteCoding", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "FITFileTests", dependencies: ["ByteCoding", "FITFile"], exclude: ["Oracle"]),
-        .testTarget(name: "WorkoutImportTests", dependencies: ["WorkoutImport", "FITFile", "OpenHealthKit", "FitnessSensors"]),
+        .testTarget(name: "WorkoutImportTests", dependencies: ["WorkoutImport", "FITFile", "OpenHealthKit", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "WorkoutExportTests", dependencies: ["WorkoutExport", "WorkoutImport", "FITFile", "OpenHealthKit",
-                                                             "OpenHealthKitTesting", "FitnessSensors"]),
+                                                             "OpenHealthKitTesting", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         // What other packages' tests import: a test clock, stores for tests, delegate calls as async sequences,
         // stepped fixture replay, scripted-sensor conveniences.
         .target(name: "OpenHealthKitTesting", dependencies: ["OpenHealthKit", "FitnessSensors"]),
-        // Test helpers shared by the project's own test targets (hex, a seeded generator, the kit's clock).
-        .target(name: "TestSupport", dependencies: ["OpenHealthKitTesting"], path: "Tests/TestSupport"),
+        // Test helpers shared by the project's own test targets (hex, a seeded generator, the kit's clock, the FIT
+        // files the import tests make, the independent FIT and XML readers the export tests check against).
+        .target(name: "TestSupport", dependencies: ["OpenHealthKitTesting", "FITFile"], path: "Tests/TestSupport"),
         .testTarget(name: "OpenHealthKitTestingTests",
                     dependencies: ["OpenHealthKitTesting", "OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         .testTarget(name: "BluetoothLETests", dependencies: ["ByteCoding", "BluetoothLE", "TestSupport"]),
         // The `workout` tool: its views on a virtual clock, and the built tool run in child processes (whole transcripts).
         .testTarget(
             name: "WorkoutCommandTests",
-            dependencies: ["workout", "OpenHealthKit", "FitnessSensors", "BlueZTransport", "TestSupport"]
+            dependencies: ["workout", "OpenHealthKit", "FitnessSensors", "BlueZTransport", "FITFile", "TestSupport"]
         ),
         .testTarget(
             name: "BlueZTransportTests",

@@ -94,8 +94,12 @@ extension Workout {
                 let lastData = builder.allStatistics.values.compactMap { $0.mostRecentQuantityDateInterval()?.end }.max() ?? start
                 print("Interrupted \(session.workoutConfiguration.activityType.name) workout, started \(Format.date(start)), "
                       + "session \(session.state.name).")
-                print("  activities \(builder.workoutActivities.map { $0.workoutConfiguration.activityType.name }.joined(separator: ", "))")
-                print("  data until \(Format.date(lastData))" + (heartRate?.averageQuantity().map {
+                // A workout of one activity has none listed (it was printed "  activities " with nothing after it).
+                if !builder.workoutActivities.isEmpty {
+                    print("  activities \(builder.workoutActivities.map { $0.workoutConfiguration.activityType.name }.joined(separator: ", "))")
+                }
+                // The minute alone does not say how much was kept: the time into the workout does.
+                print("  data until \(Format.date(lastData)), \(Format.duration(lastData.timeIntervalSince(start))) in" + (heartRate?.averageQuantity().map {
                     ", average heart rate \(Int($0.doubleValue(for: HKUnit.count().unitDivided(by: .minute())).rounded())) bpm"
                 } ?? ""))
                 if discard {

@@ -86,76 +86,103 @@ extension Workout {
                 var profile = PeripheralProfile.kind(PeripheralProfile.Kind(rawValue: self.profile)!)
                 let recorded = try fixture.map { try RecordedNotifications(path: $0, characteristic: profile.measurement) }
                 if let name { profile.name = name }
+                let stepped = try SteppedTime.fromEnvironment()
                 let listener = try UnixListener(path: listen)
                 defer { listener.close() }
                 let faults = try faults()
                 let peripheral = SimulatedPeripheral(profile: faults.applied(to: profile))
-                let interval = profile.interval
-                let measurement = profile.measurement
-                let heartRate = profile.kind == .heartRate
-                let clock = ContinuousClock()
-                let started = clock.now
-                let seconds: @Sendable () -> Double = { Self.seconds(started.duration(to: ContinuousClock.now)) }
                 print("Simulated \(profile.kind.rawValue) sensor '\(profile.name)' at unix:\(listen); Ctrl-C stops it.")
                 fflush(nil)
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask { await interrupted() }
-                    group.addTask {
-                        while let bearer = try? await listener.accept() {
-                            // In a dropout the peripheral is out of reach: links are refused.
-                            if faults.isDroppedOut(at: seconds()) { bearer.close(); continue }
-                            Task { await peripheral.serve(bearer) }
-                        }
+                let dropped = DropCounter()
+                if let stepped {
+                    stepped.serve { command in
+                        stepped.advance(by: command.milliseconds)
+                        await stepped.clock.waitForSleepers(1)  // the notification loop, asleep again
+                        return "sent \(await peripheral.notificationsSent) closed \(dropped.count)"
                     }
-                    group.addTask {
-                        var number = 0
-                        var droppedOut = false
-                        /// Notifies `bytes` unless in a dropout (whose start drops every link), with the faults applied.
-                        func notify(_ bytes: [UInt8]) async {
-                            let now = seconds()
-                            if faults.isDroppedOut(at: now) {
-                                if !droppedOut { await peripheral.disconnectAll() }
-                                droppedOut = true
-                                return
-                            }
-                            droppedOut = false
-                            number += 1
-                            await peripheral.publish(faults.apply(to: bytes, heartRate: heartRate, number: number, at: now), of: measurement)
-                        }
-                        if let recorded {
-                            // The recording, at its own pace, from the start again when it ends.
-                            while !Task.isCancelled {
-                                let start = clock.now
-                                for (seconds, bytes) in recorded.notifications {
-                                    do { try await clock.sleep(until: start.advanced(by: .milliseconds(Int64(seconds * 1000)))) } catch { return }
-                                    await notify(bytes)
-                                }
-                                do { try await clock.sleep(for: interval) } catch { return }
-                            }
-                        }
-                        var next = clock.now
-                        while !Task.isCancelled {
-                            next = next.advanced(by: interval)
-                            do { try await clock.sleep(until: next) } catch { return }
-                            let now = seconds()
-                            if faults.isDroppedOut(at: now) {
-                                if !droppedOut { await peripheral.disconnectAll() }
-                                droppedOut = true
-                                continue
-                            }
-                            droppedOut = false
-                            number += 1
-                            let count = number
-                            await peripheral.step { faults.apply(to: $0, heartRate: heartRate, number: count, at: now) }
-                        }
-                    }
-                    await group.next()
-                    group.cancelAll()
-                    await peripheral.disconnectAll()
+                    await serve(peripheral, listener: listener, profile: profile, faults: faults, recorded: recorded,
+                                dropped: dropped, clock: stepped.clock)
+                } else {
+                    await serve(peripheral, listener: listener, profile: profile, faults: faults, recorded: recorded,
+                                dropped: dropped, clock: ContinuousClock())
                 }
             }
         }
+
+        /// Serves centrals and notifies on `clock` until SIGINT or SIGTERM.
+        private func serve<C: Clock>(_ peripheral: SimulatedPeripheral, listener: UnixListener, profile: PeripheralProfile,
+                                     faults: PeripheralFaults, recorded: RecordedNotifications?, dropped: DropCounter,
+                                     clock: C) async where C.Duration == Duration {
+            let interval = profile.interval
+            let measurement = profile.measurement
+            let heartRate = profile.kind == .heartRate
+            let started = clock.now
+            let seconds: @Sendable () -> Double = { Workout.Peripheral.seconds(started.duration(to: clock.now)) }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await interrupted() }
+                group.addTask {
+                    while let bearer = try? await listener.accept() {
+                        // In a dropout the peripheral is out of reach: links are refused.
+                        if faults.isDroppedOut(at: seconds()) {
+                            dropped.add(1)
+                            bearer.close()
+                            continue
+                        }
+                        Task { await peripheral.serve(bearer) }
+                    }
+                }
+                group.addTask {
+                    var number = 0
+                    var droppedOut = false
+                    /// Whether `now` is in a dropout; its start drops every link.
+                    func inDropout(_ now: Double) async -> Bool {
+                        guard faults.isDroppedOut(at: now) else {
+                            droppedOut = false
+                            return false
+                        }
+                        if !droppedOut { dropped.add(await peripheral.disconnectAll()) }
+                        droppedOut = true
+                        return true
+                    }
+                    if let recorded {
+                        // The recording, at its own pace, from the start again when it ends.
+                        while !Task.isCancelled {
+                            let start = clock.now
+                            for (offset, bytes) in recorded.notifications {
+                                do { try await clock.sleep(until: start.advanced(by: .milliseconds(Int64(offset * 1000))), tolerance: nil) } catch { return }
+                                let now = seconds()
+                                if await inDropout(now) { continue }
+                                number += 1
+                                await peripheral.publish(faults.apply(to: bytes, heartRate: heartRate, number: number, at: now), of: measurement)
+                            }
+                            do { try await clock.sleep(until: clock.now.advanced(by: interval), tolerance: nil) } catch { return }
+                        }
+                    }
+                    var next = clock.now
+                    while !Task.isCancelled {
+                        next = next.advanced(by: interval)
+                        do { try await clock.sleep(until: next, tolerance: nil) } catch { return }
+                        let now = seconds()
+                        if await inDropout(now) { continue }
+                        number += 1
+                        let count = number
+                        await peripheral.step { faults.apply(to: $0, heartRate: heartRate, number: count, at: now) }
+                    }
+                }
+                await group.next()
+                group.cancelAll()
+                await peripheral.disconnectAll()
+            }
+        }
     }
+}
+
+/// The links a simulated peripheral has dropped or refused (for ``SteppedTime``'s answers).
+final class DropCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    var count: Int { lock.withLock { value } }
+    func add(_ links: Int) { lock.withLock { value += links } }
 }
 
 extension Workout.Peripheral {

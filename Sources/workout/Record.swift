@@ -44,7 +44,9 @@ extension Workout {
             try await reportingErrors {
                 // Permanent failures first: one sentence and exit 1 before anything starts.
                 try SensorPreflight.check(sensors)
+                let stepped = try SteppedTime.fromEnvironment()
                 let store = try await options.open()
+                if let stepped { store.clocks = stepped.storeClocks }
                 let paired = try store.pairedSensors()
                 try SensorPreflight.check(paired.map(\.identifier))
                 guard !sensors.isEmpty || !paired.isEmpty else {
@@ -53,9 +55,20 @@ extension Workout {
                 let start = store.wallClock()
                 let recorder = try saveFixture.map { try FixtureRecorder(path: $0, start: start) }
                 var sensorOptions = BLESensor.Options()
-                sensorOptions.tap = recorder
-                if let recorder { store.sensorConnector = .bluez(tap: recorder) }
-                let attached = try sensors.map { try makeSensor(identifier: $0, options: sensorOptions) }
+                let steppedTap = stepped.map { _ in SteppedTap(next: recorder) }
+                sensorOptions.tap = steppedTap ?? recorder
+                let sensorClock: any Clock<Duration> = stepped?.clock ?? ContinuousClock()
+                if let stepped {
+                    store.sensorConnector = SensorConnector(schemes: ["ble", "unix"]) { [sensorOptions] paired in
+                        try makeSensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities,
+                                       options: sensorOptions, clock: stepped.clock, wallClock: { stepped.clock.date })
+                    }
+                } else if let recorder {
+                    store.sensorConnector = .bluez(tap: recorder)
+                }
+                let attached = try sensors.map {
+                    try makeSensor(identifier: $0, options: sensorOptions, clock: sensorClock, wallClock: store.wallClock)
+                }
                 // Fixture ids: the sensors' identifiers, as they are unique.
                 for identifier in attached.map(\.identifier) + paired.map(\.identifier) {
                     recorder?.register(identifier: identifier, as: identifier)
@@ -90,7 +103,10 @@ extension Workout {
                         send.yield(.end)
                     }
                 }
-                let drawing = Task { await display.run() }
+                let drawing = Task { await display.run(clock: sensorClock) }
+                if let stepped, let steppedTap {
+                    stepped.serveRecording(tap: steppedTap, sensors: attached.count + paired.count, duration: duration)
+                }
                 var lastLap = start
                 for await command in commands {
                     switch command {
@@ -109,6 +125,7 @@ extension Workout {
                 }
                 timer?.cancel()
                 mirroring?.cancel()
+                stepped?.end()
                 terminalKeys.restore()
                 let end = store.wallClock()
                 drawing.cancel()

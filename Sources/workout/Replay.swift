@@ -43,7 +43,9 @@ extension Workout {
             try await reportingErrors {
                 // The fixture is checked to its end before the store is opened: a bad file writes nothing.
                 let summary = try FixtureSummary.scan(path: file)
+                let stepped = instant ? nil : try SteppedTime.fromEnvironment()
                 let store = try await options.open()
+                if let stepped { store.clocks = stepped.storeClocks }
                 let replay = try WorkoutReplay(fixtureAt: file, healthStore: store, instant: instant)
                 if maxHeartRate != nil || restingHeartRate != nil {
                     try await replay.builder.setCustomZoneConfiguration(
@@ -60,8 +62,19 @@ extension Workout {
                       + "\(summary.notifications) notifications from \(summary.header.sensors.map(\.name).joined(separator: ", "))) \(how).")
                 fflush(nil)
                 let workout = try await withThrowingTaskGroup(of: HKWorkout?.self) { group in
-                    group.addTask { try await replay.run(pace: instant ? .instant : .speed(speed)) }
-                    group.addTask { await display.run(); return nil }
+                    group.addTask {
+                        let workout = try await replay.run(pace: instant ? .instant : .speed(speed))
+                        stepped?.end()
+                        return workout
+                    }
+                    if let stepped {
+                        stepped.serveReplay { [store] in
+                            await replay.builder.waitForDelegateCalls()
+                            display.tick(at: store.wallClock())
+                        }
+                    } else {
+                        group.addTask { await display.run(); return nil }
+                    }
                     var saved: HKWorkout?
                     while let result = try await group.next() {
                         if let result {

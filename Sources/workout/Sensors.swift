@@ -67,9 +67,13 @@ extension Workout {
                 if paired.isEmpty {
                     print("No paired sensors. Pair one with `workout pair ADDRESS`.")
                 } else {
-                    print(pad("Identifier", 36) + pad("Name", 24) + "Measures")
+                    // Columns as wide as their longest entry (a simulated sensor's path or a long model name would
+                    // otherwise run into the next column), two spaces apart.
+                    let identifierWidth = max(36, (paired.map(\.identifier.count).max() ?? 0) + 2)
+                    let nameWidth = max(24, (paired.map(\.name.count).max() ?? 0) + 2)
+                    print(pad("Identifier", identifierWidth) + pad("Name", nameWidth) + "Measures")
                     for sensor in paired {
-                        print(pad(sensor.identifier, 36) + pad(sensor.name, 24) + describe(sensor.capabilities))
+                        print(pad(sensor.identifier, identifierWidth) + pad(sensor.name, nameWidth) + describe(sensor.capabilities))
                     }
                 }
                 if scan {

@@ -27,9 +27,9 @@ extension Workout {
                     print("No workouts in \(store.databasePath ?? "the store") yet. Try `workout demo`.")
                     return
                 }
-                print(pad("ID", 8) + pad("Start", 18) + pad("Activity", 16) + pad("Duration", 10) + "Distance")
+                print(pad("ID", 10) + pad("Start", 18) + pad("Activity", 16) + pad("Duration", 10) + "Distance")
                 for workout in workouts {
-                    print(pad(String(workout.uuid.uuidString.prefix(8)), 8) + pad(Format.date(workout.startDate), 18)
+                    print(pad(String(workout.uuid.uuidString.prefix(8)), 10) + pad(Format.date(workout.startDate), 18)
                           + pad(workout.workoutActivityType.name, 16) + pad(Format.duration(workout.duration), 10)
                           + Format.distance(workout))
                 }
@@ -200,7 +200,7 @@ func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
         let line = cumulative
             ? "total \(value(statistics?.sumQuantity())) \(unit.unitString)"
             : "average \(value(statistics?.averageQuantity())), max \(value(statistics?.maximumQuantity())) \(unit.unitString)"
-        print("    " + pad(name, 14) + pad("\(samples.count) samples", 13) + line)
+        print("    " + pad(name, 14) + pad("\(samples.count) sample\(samples.count == 1 ? "" : "s")", 13) + line)
     }
     if !any { print("    none") }
 }

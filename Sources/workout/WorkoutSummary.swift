@@ -36,8 +36,13 @@ enum WorkoutSummary {
         lines += try await lapLines(workout, store: store)
         for (index, sensor) in sensors.enumerated() {
             let without = sensor.timeWithoutData(at: workout.endDate)
-            row(index == 0 ? "sensors" : "", "\(sensor.name): \(sensor.dropouts) dropout\(sensor.dropouts == 1 ? "" : "s"), "
-                + "\(Format.duration(without)) without data")
+            if case .connecting = sensor.connection {
+                // It never connected: no dropout to count, and "0:00 without data" would say the opposite of the truth.
+                row(index == 0 ? "sensors" : "", "\(sensor.name): never connected." + (sensor.problem.map { " \($0)" } ?? ""))
+            } else {
+                row(index == 0 ? "sensors" : "", "\(sensor.name): \(sensor.dropouts) dropout\(sensor.dropouts == 1 ? "" : "s"), "
+                    + "\(Format.duration(without)) without data")
+            }
         }
         let malformed = sensors.reduce(0) { $0 + $1.malformedNotifications }
         row("skipped", skipped ?? "\(malformed) malformed notification\(malformed == 1 ? "" : "s")")

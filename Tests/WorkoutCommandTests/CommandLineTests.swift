@@ -12,35 +12,69 @@ import Testing
     func demoSavesIntoTheDefaultStoreAndPrintsItBack() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("default.sqlite")
+        // The demo: a 30-minute run ending now, heart rate every 5 s (360), energy and distance every minute (30).
         let demo = try workout(["demo"], environment: ["OPENHEALTHKIT_STORE": path])
-        #expect(demo.status == 0, "\(demo.stderr)")
-        #expect(demo.stdout.contains("Saved a run to \(path)"))
-        #expect(demo.stdout.contains("heart rate    360 samples"))
-        #expect(demo.stdout.contains("distance      30 samples   total 5364 m"))
+        #expect(normalized(demo.transcript, directory: directory.path, datesOfNow: true) == """
+            Saved a run to DIR/default.sqlite.
+
+            Workout UUID
+              activity   running
+              start      DATE
+              duration   30:00
+              distance   5.36 km
+              energy     345 kcal
+
+              Associated samples:
+                heart rate    360 samples  average 152, max 164 count/min
+                active energy 30 samples   total 345 kcal
+                distance      30 samples   total 5364 m
+
+            """)
+        let id = try #require(firstWorkoutID(in: demo.stdout))
         let list = try workout(["list", "--store", path])
-        #expect(list.status == 0)
-        #expect(list.stdout.contains("running"))
-        #expect(list.stdout.contains("5.36 km"))
+        #expect(normalized(list.transcript, directory: directory.path, datesOfNow: true) == """
+            ID        Start             Activity        Duration  Distance
+            \(id)  DATE  running         30:00     5.36 km
+
+            """)
     }
 
     @Test
     func badInputIsOneSentenceAndNonZeroExit() throws {
         let directory = try TemporaryDirectory()
         let asDirectory = try workout(["list", "--store", directory.path])
-        #expect(asDirectory.status == 1)
-        #expect(asDirectory.stderr == "workout: The health store path \(directory.path) is a directory, not a file.\n")
+        #expect(normalized(asDirectory.transcript, directory: directory.path) == """
+            --- stderr
+            workout: The health store path DIR is a directory, not a file.
+            --- exit 1
+
+            """)
         let garbage = directory.file("garbage.sqlite")
         try Data(repeating: 7, count: 4096).write(to: URL(fileURLWithPath: garbage))
         let notAStore = try workout(["list", "--store", garbage])
-        #expect(notAStore.status == 1)
-        #expect(notAStore.stderr.contains("is not an OpenHealthKit store"))
+        #expect(normalized(notAStore.transcript, directory: directory.path) == """
+            --- stderr
+            workout: The file DIR/garbage.sqlite is not an OpenHealthKit store (not an SQLite database).
+            --- exit 1
+
+            """)
         #expect(try Data(contentsOf: URL(fileURLWithPath: garbage)) == Data(repeating: 7, count: 4096))
         let unknown = try workout(["show", "nope", "--store", directory.file("empty.sqlite")])
-        #expect(unknown.status == 1)
-        #expect(unknown.stderr.contains("No workout's ID starts with 'nope'"))
+        #expect(unknown.transcript == """
+            --- stderr
+            workout: No workout's ID starts with 'nope'; `workout list` shows them.
+            --- exit 1
+
+            """)
         let badLimit = try workout(["list", "--limit", "0", "--store", directory.file("empty.sqlite")])
-        #expect(badLimit.status != 0)
-        #expect(badLimit.stderr.contains("--limit must be a positive number"))
+        #expect(badLimit.transcript == """
+            --- stderr
+            Error: --limit must be a positive number, not 0.
+            Usage: workout list [--store <PATH>] [--limit <limit>]
+              See 'workout list --help' for more information.
+            --- exit 64
+
+            """)
     }
 }
 
@@ -83,32 +117,41 @@ import Testing
     @Test func killedReplayIsRecoveredAndSaved() throws {
         let directory = try TemporaryDirectory()
         let store = directory.file("recover.sqlite")
+        // Two minutes of the run at 120× on the stepped clock (1 s of its time, 8 ms at a time), then killed.
+        let clock = try SteppedClock(directory: directory)
         let process = Process()
         process.executableURL = Tool.url
         process.arguments = ["replay", Self.fixtures.appendingPathComponent("run-45min.jsonl").path, "--speed", "120", "--store", store]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        // Piped, the replay prints a line per minute of workout time: wait for two, then kill it.
-        var lines = 0
-        var buffer = Data()
-        while lines < 4 {  // the two header lines, then 0:00 and 1:00
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-            lines = buffer.filter { $0 == 0x0A }.count
-        }
+        process.standardOutput = FileHandle.nullDevice
+        let replay = try clock.start(process)
+        #expect(clock.run(replay, milliseconds: 8, limit: 125) == 125)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        #expect(lines >= 4)
-        let offered = try cli.workout(["recover", "--store", store])
-        #expect(offered.status == 0, "\(offered.stderr)")
-        #expect(offered.stdout.contains("Interrupted running workout"))
-        let saved = try cli.workout(["recover", "--finish", "--store", store])
-        #expect(saved.status == 0, "\(saved.stderr)")
-        #expect(saved.stdout.contains("Saved as workout"))
-        #expect(try cli.workout(["list", "--store", store]).stdout.contains("running"))
-        #expect(try cli.workout(["recover", "--store", store]).stdout.contains("No interrupted workout"))
+        // The stepped clock starts at 2025-09-19 18:40:00 UTC. A crash loses what was buffered (readings younger than
+        // a second of the store's clock: up to two minutes of workout at 120×). The kill lands on the step of a
+        // flush tick, so whether that tick's write reached the file before the kill is the machine's timing: the
+        // journal holds the first 0:59 (average 100 bpm, fixtures/run-45min.jsonl's warm-up) or 1:00 (101 bpm).
+        // Both outcomes are spelled out; everything else is compared as printed.
+        let utc = ["TZ": "UTC"]
+        let offered = try Tool.run(["recover", "--store", store], environment: utc)
+        let kept = offered.stdout.contains(", 1:00 in, ")
+            ? (time: "1:00", until: "18:41", heartRate: 101) : (time: "0:59", until: "18:40", heartRate: 100)
+        let interrupted = """
+            Interrupted running workout, started 2025-09-19 18:40, session running.
+              data until 2025-09-19 \(kept.until), \(kept.time) in, average heart rate \(kept.heartRate) bpm
+
+            """
+        #expect(offered.transcript == interrupted
+                + "Run `workout recover --finish` to save it or `workout recover --discard` to drop it.\n")
+        let saved = try Tool.run(["recover", "--finish", "--store", store], environment: utc)
+        let id = try #require(saved.stdout.firstMatch(of: /Saved as workout ([0-9A-F]{8})/).map { String($0.output.1) })
+        #expect(saved.transcript == interrupted + "Saved as workout \(id) (\(kept.time)).\n")
+        #expect(try Tool.run(["list", "--store", store], environment: utc).transcript == """
+            ID        Start             Activity        Duration  Distance
+            \(id)  2025-09-19 18:40  running         \(kept.time)      –
+
+            """)
+        #expect(try cli.workout(["recover", "--store", store]).transcript == "No interrupted workout to recover in \(store).\n")
         let both = try cli.workout(["recover", "--finish", "--discard", "--store", store])
         #expect(both.status != 0 && both.stderr.contains("Choose --finish or --discard"))
     }

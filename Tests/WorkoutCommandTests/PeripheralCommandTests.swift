@@ -6,12 +6,11 @@ import Testing
 /// `unix:PATH`: the whole tool, over a real listening socket.
 @Suite(.timeLimit(.minutes(1))) struct PeripheralCommandTests {
     @Test func pairASimulatedStrapAndListIt() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let socket = directory.appendingPathComponent("strap.sock").path
-        let store = directory.appendingPathComponent("store.sqlite").path
+        let directory = try TemporaryDirectory()
+        let socket = directory.file("strap.sock")
+        let store = directory.file("store.sqlite")
 
-        let (peripheral, banner) = try Self.startPeripheral(["--profile", "heart-rate", "--listen", socket])
+        let (peripheral, banner) = try Tool.startPeripheral(["--profile", "heart-rate", "--listen", socket])
         defer { if peripheral.isRunning { peripheral.terminate() } }
         #expect(banner == "Simulated heart-rate sensor 'OHK Strap' at unix:\(socket); Ctrl-C stops it.\n")
 
@@ -19,10 +18,14 @@ import Testing
         #expect(pair.status == 0, "\(pair.stderr)")
         #expect(pair.stdout == "Paired OpenHealthKit Simulated HR strap (unix:\(socket)): heart rate, RR intervals, energy, battery.\n")
 
+        // Each column is as wide as its longest entry plus two spaces (at least 36 and 24): the name, the strap's
+        // Device Information model, has 32 characters; the identifier's width depends on the temporary directory.
         let sensors = try Tool.run(["sensors", "--store", store])
-        #expect(sensors.status == 0, "\(sensors.stderr)")
-        #expect(sensors.stdout.contains("unix:\(socket)"))
-        #expect(sensors.stdout.contains("heart rate, RR intervals, energy, battery"))
+        let identifier = "unix:\(socket)"
+        func column(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: width - text.count) }
+        let width = max(36, identifier.count + 2)
+        #expect(sensors.transcript == column("Identifier", width) + column("Name", 34) + "Measures\n"
+                + column(identifier, width) + "OpenHealthKit Simulated HR strap  heart rate, RR intervals, energy, battery\n")
 
         kill(peripheral.processIdentifier, SIGINT)
         peripheral.waitUntilExit()
@@ -40,49 +43,54 @@ import Testing
 
     @Test func fixtureErrorsAreOneSentence() throws {
         let missing = try Tool.run(["peripheral", "--profile", "cycling-power", "--listen", "/tmp/unused.sock", "--fixture", "ride.json"])
-        #expect(missing.status == 1)
-        #expect(missing.stderr.hasPrefix("workout: ride.json") && missing.stderr.hasSuffix(".\n"))
+        #expect(missing.transcript == """
+            --- stderr
+            workout: ride.json: expected a fixture file, but there is no such file.
+            --- exit 1
+
+            """)
         let run = fixture("run-45min.jsonl")
         let wrongProfile = try Tool.run(["peripheral", "--profile", "cycling-power", "--listen", "/tmp/unused.sock", "--fixture", run])
         #expect(wrongProfile.status == 1)
         #expect(wrongProfile.stderr == "workout: \(run) holds no 0x2A63 notifications for this profile.\n")
     }
 
-    /// A strap serving a recorded run's notifications: what is recorded from it is the run's warm-up (about 80 bpm).
-    /// (One second of real time.)
+    /// A strap serving a recorded run's notifications, recorded from for 2 s on the stepped clock: what is recorded
+    /// is the run's warm-up. The fixture's first heart rates (fixtures/run-45min.jsonl, bytes `1E 4A …`, `16 4C …`,
+    /// `16 4E …`) are 74, 76 and 78 bpm, 0, 0.984 and 2.002 s after its first: the strap sends 74 as it starts,
+    /// before the recording has subscribed, 76 at the 1 s step, and 78 at 2.25 s, after the recording ended at 2 s.
+    /// So the summary has one heart rate, 76 bpm, and one second in Z1 (from 0:01 to the end).
     @Test func recordFromAStrapReplayingAFixture() throws {
-        let directory = try Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let socket = directory.appendingPathComponent("strap.sock").path
-        let (peripheral, _) = try Self.startPeripheral(["--profile", "heart-rate", "--listen", socket, "--fixture",
-                                                        fixture("run-45min.jsonl")])
-        defer { if peripheral.isRunning { peripheral.terminate() } }
-        let record = try Tool.run(["record", "--activity", "running", "--sensor", "unix:\(socket)", "--duration", "1",
-                                   "--store", directory.appendingPathComponent("store.sqlite").path])
-        #expect(record.status == 0, "\(record.stderr)")
-        let heart = try #require(record.stdout.split(separator: "\n").first { $0.contains("heart rate ") })
-        let maximum = heart.split(separator: " ").compactMap { Double($0) }.last ?? 0
-        #expect(maximum > 60 && maximum < 100, "\(heart)")
-        kill(peripheral.processIdentifier, SIGINT)
-        peripheral.waitUntilExit()
-    }
+        let directory = try TemporaryDirectory()
+        let clock = try SteppedClock(directory: directory)
+        let socket = directory.file("strap.sock")
+        let peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket, "--fixture",
+                                                    fixture("run-45min.jsonl")]).member
+        defer { SteppedClock.stop([peripheral]) }
+        let (recording, result) = try clock.startRecording(
+            ["--activity", "running", "--sensor", "unix:\(socket)", "--duration", "2", "--store", directory.file("store.sqlite")],
+            peripherals: [peripheral])
+        #expect(clock.runUntilEnded(recording, [peripheral]) == 8)
+        #expect(normalized(result().transcript, directory: directory.path) == """
+            Recording a running workout from unix:DIR/strap.sock; Ctrl-C ends and saves.
+            0:01  zone Z1
+            Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)
+            Saved workout UUID (running) to DIR/store.sqlite.
+              moving time     0:02
+              elapsed time    0:02
+              distance        –
+              energy          –
+              heart rate      average 76, max 76 bpm
+              power           –
+              cadence         –
+              time in zones   heart rate, system zones: Z1 < 137, Z2 137–147, Z3 148–157, Z4 158–168, Z5 ≥ 169 bpm
+                activity        Z1      Z2      Z3      Z4      Z5
+                running         0:01    0:00    0:00    0:00    0:00
+              laps            none
+              sensors         unix:DIR/strap.sock: 0 dropouts, 0:00 without data
+              skipped         0 malformed notifications
 
-    static func temporaryDirectory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ohk-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
-    /// Starts `workout peripheral ARGUMENTS` and returns once it listens, with the line it printed then.
-    static func startPeripheral(_ arguments: [String]) throws -> (process: Process, banner: String) {
-        let peripheral = Process()
-        peripheral.executableURL = Tool.url
-        peripheral.arguments = ["peripheral"] + arguments
-        let output = Pipe()
-        peripheral.standardOutput = output
-        try peripheral.run()
-        // The first line is printed once the socket listens.
-        return (peripheral, String(decoding: output.fileHandleForReading.availableData, as: UTF8.self))
+            """)
     }
 
     @Test func pairingNothingIsOneSentence() throws {

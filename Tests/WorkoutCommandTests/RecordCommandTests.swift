@@ -3,41 +3,70 @@ import BlueZTransport
 import Glibc
 import OpenHealthKit
 import Testing
+@testable import workout
 
 /// `workout record` end to end: the built tool against `workout peripheral` processes with faults, over real
-/// sockets. These take real time (the peripherals notify at their real rate): about 10 s for the ride.
+/// sockets, all on the tool's stepped time (``SteppedClock``): the test moves time 250 ms at a time, so a
+/// 10-second ride takes a few milliseconds, and what is printed is the same on every run.
 @Suite(.timeLimit(.minutes(1))) struct RecordCommandTests {
     /// A strap, a trainer that drops out from 4 s to 7 s (and sends every 10th notification malformed) and power
     /// pedals, as a cyclist with a smart trainer and pedals has them: power is taken from one device at a time (the
     /// trainer, listed first; the pedals while it is gone), so distance is counted once; the dropout is shown and
     /// counted, and the trainer's silence is a gap, not a frozen value.
+    ///
+    /// The transcript by hand (the peripherals' signals: BlueZTransport's PeripheralSignal; a strap notifies at 1 Hz,
+    /// a power meter at 4 Hz, from one interval after the start):
+    /// - the first heart rate comes at 0:01 (zone Z1: it starts near 130, below the system Z2 boundary of 137), and
+    ///   crosses 137 at 0:09;
+    /// - the trainer drops its link at 4 s ("lost"); the recording retries after 0.25, 0.5, 1 and 2 s of backoff
+    ///   (4.25, 4.75, 5.75: refused, still in the dropout; 7.75: connected), so it is "back" at 7.75 (shown 0:08) and
+    ///   was without data 3.75 s (shown 0:04);
+    /// - the trainer sent 15 notifications before the dropout (0.25 … 3.75 s: the 10th malformed) and 9 after
+    ///   (8.0 … 10.0 s: the 20th malformed): 2 skipped;
+    /// - distance: the simulated wheel turns at 9 m/s, 10 s → 0.09 km from one wheel (two would give 0.18);
+    ///   energy: about 208 W × 10 s = 2.08 kJ, counted as 2 kcal; normalized power needs 30 s, so "–";
+    /// - zones: no heart rate in the first second, then Z1 until 0:09 and Z2 to the end: 0:08 and 0:01 as rounded.
     @Test func rideWithADropoutAndTwoPowerMeters() async throws {
         let directory = try TemporaryDirectory()
+        let clock = try SteppedClock(directory: directory)
         let strap = directory.file("strap.sock"), trainer = directory.file("trainer.sock"), pedals = directory.file("pedals.sock")
         let peripherals = try [
-            PeripheralCommandTests.startPeripheral(["--profile", "heart-rate", "--listen", strap, "--battery", "64"]),
-            PeripheralCommandTests.startPeripheral(["--profile", "cycling-power", "--listen", trainer, "--dropout", "4:3",
-                                                    "--malformed-every", "10"]),
-            PeripheralCommandTests.startPeripheral(["--profile", "cycling-power", "--listen", pedals]),
+            clock.startPeripheral(["--profile", "heart-rate", "--listen", strap, "--battery", "64"]).member,
+            clock.startPeripheral(["--profile", "cycling-power", "--listen", trainer, "--dropout", "4:3",
+                                   "--malformed-every", "10"]).member,
+            clock.startPeripheral(["--profile", "cycling-power", "--listen", pedals]).member,
         ]
-        defer { for (process, _) in peripherals where process.isRunning { process.terminate() } }
+        defer { SteppedClock.stop(peripherals) }
         let store = directory.file("ride.sqlite")
-        let record = try Tool.run(["record", "--sensor", "unix:\(strap)", "--sensor", "unix:\(trainer)", "--sensor", "unix:\(pedals)",
-                                   "--duration", "10", "--store", store])
-        #expect(record.status == 0, "\(record.stderr)")
-        #expect(record.stderr == "", "no log lines without --verbose")
-        let output = normalized(record.stdout, directory: directory.path)
-        let lines = output.split(separator: "\n").map(String.init)
-        #expect(lines.first == "Recording a cycling workout from unix:DIR/strap.sock, unix:DIR/trainer.sock, unix:DIR/pedals.sock; "
-                + "Ctrl-C ends and saves.")
-        #expect(lines.contains { $0.hasSuffix("  unix:DIR/trainer.sock lost") }, "\(output)")
-        #expect(lines.contains { $0.hasSuffix("  unix:DIR/trainer.sock back") }, "\(output)")
-        let trainerLine = try #require(lines.first { $0.contains("unix:DIR/trainer.sock: ") }, "\(output)")
-        // One dropout; without data for the 3 s it lasted plus the reconnection's backoff (0.25 s doubling), under 10 s.
-        #expect(trainerLine.contains("unix:DIR/trainer.sock: 1 dropout, 0:0") && trainerLine.hasSuffix(" without data"), "\(trainerLine)")
-        #expect(lines.contains("                  unix:DIR/pedals.sock: 0 dropouts, 0:00 without data"))
-        let skipped = try #require(lines.first { $0.hasPrefix("  skipped ") })
-        #expect(skipped != "  skipped         0 malformed notifications", "every 10th of the trainer's 4 Hz notifications")
+        let (recording, result) = try clock.startRecording([
+            "--sensor", "unix:\(strap)", "--sensor", "unix:\(trainer)", "--sensor", "unix:\(pedals)", "--duration", "10",
+            "--store", store], peripherals: peripherals)
+        #expect(clock.runUntilEnded(recording, peripherals) == 40, "10 s in steps of 250 ms")
+        #expect(normalized(result().transcript, directory: directory.path) == """
+            Recording a cycling workout from unix:DIR/strap.sock, unix:DIR/trainer.sock, unix:DIR/pedals.sock; Ctrl-C ends and saves.
+            0:01  zone Z1
+            0:04  unix:DIR/trainer.sock lost
+            0:08  unix:DIR/trainer.sock back
+            0:09  zone Z2
+            Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)
+            Saved workout UUID (cycling) to DIR/ride.sqlite.
+              moving time     0:10
+              elapsed time    0:10
+              distance        0.09 km
+              energy          2 kcal
+              heart rate      average 134, max 137 bpm
+              power           average 208, max 219, normalized – W
+              cadence         average 92 rpm
+              time in zones   heart rate, system zones: Z1 < 137, Z2 137–147, Z3 148–157, Z4 158–168, Z5 ≥ 169 bpm
+                activity        Z1      Z2      Z3      Z4      Z5
+                cycling         0:08    0:01    0:00    0:00    0:00
+              laps            none
+              sensors         unix:DIR/strap.sock: 0 dropouts, 0:00 without data
+                              unix:DIR/trainer.sock: 1 dropout, 0:04 without data
+                              unix:DIR/pedals.sock: 0 dropouts, 0:00 without data
+              skipped         2 malformed notifications
+
+            """)
 
         // What was saved, read back through the library.
         let health = try HKHealthStore(databasePath: store, clientIdentifier: "workout")
@@ -48,74 +77,106 @@ import Testing
         let power = try await HKSampleQueryDescriptor(
             predicates: [.quantitySample(type: HKQuantityType(.cyclingPower), predicate: HKQuery.predicateForObjects(from: workout))],
             sortDescriptors: [SortDescriptor(\.startDate)]).result(for: health)
-        let devices = power.map { $0.device?.localIdentifier ?? "?" }
-        // One device at a time: the trainer, the pedals while it was gone, the trainer again — at most 2 switches.
-        let switches = zip(devices, devices.dropFirst()).filter { $0 != $1 }.count
-        #expect(Set(devices) == ["unix:\(trainer)", "unix:\(pedals)"], "\(Set(devices))")
-        #expect(switches <= 2, "\(switches) switches between power meters")
-        // The trainer's dropout is a gap in its samples (3 s without data), not a held value.
-        let trainerTimes = power.filter { $0.device?.localIdentifier == "unix:\(trainer)" }.map(\.startDate)
-        let longestGap = zip(trainerTimes, trainerTimes.dropFirst()).map { $1.timeIntervalSince($0) }.max() ?? 0
-        #expect(longestGap >= 2.5, "\(longestGap)")
-        // Distance from one wheel: the simulated speed is 9 ± 0.5 m/s, so at most 9.5 m per second recorded; two
-        // meters would give twice that.
-        let metres = workout.statistics(for: HKQuantityType(.distanceCycling))?.sumQuantity()?.doubleValue(for: .meter()) ?? 0
-        #expect(metres > 20 && metres <= 9.5 * workout.duration + 1, "\(metres) m in \(workout.duration) s")
-        for (process, _) in peripherals { kill(process.processIdentifier, SIGINT); process.waitUntilExit() }
+        let start = SteppedTime.start  // where the stepped clocks start
+        // One device at a time: the trainer until it dropped (its last reading at 3.75 s), the pedals while it was
+        // gone (from the first stale instant of the trainer), the trainer again from its return at 7.75 s.
+        var runs: [(device: String, from: Double)] = []
+        for sample in power {
+            let device = sample.device?.localIdentifier ?? "?"
+            if runs.last?.device != device { runs.append((device, sample.startDate.timeIntervalSince(start))) }
+        }
+        #expect(runs.map(\.device) == ["unix:\(trainer)", "unix:\(pedals)", "unix:\(trainer)"], "\(runs)")
+        #expect(runs.last?.from == 7.75, "\(runs)")
+        // The trainer's dropout is a gap in its samples (3.75 → 7.75 s without data), not a held value.
+        let trainerTimes = power.filter { $0.device?.localIdentifier == "unix:\(trainer)" }.map { $0.startDate.timeIntervalSince(start) }
+        let longestGap = zip(trainerTimes, trainerTimes.dropFirst()).map { $1 - $0 }.max() ?? 0
+        #expect(longestGap == 4, "\(trainerTimes)")
     }
 
     /// A sensor that never delivers: nothing is saved, the tool says so and exits 1; with --keep-empty it is saved.
     @Test func anEmptyRecordingSavesNothingUnlessKept() throws {
         let directory = try TemporaryDirectory()
+        let clock = try SteppedClock(directory: directory)
         let socket = directory.file("gone.sock")
-        let (peripheral, _) = try PeripheralCommandTests.startPeripheral(["--profile", "heart-rate", "--listen", socket,
-                                                                         "--dropout", "0:600"])
-        defer { if peripheral.isRunning { peripheral.terminate() } }
+        let peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket, "--dropout", "0:600"]).member
+        defer { SteppedClock.stop([peripheral]) }
         let store = directory.file("empty.sqlite")
-        let empty = try Tool.run(["record", "--sensor", "unix:\(socket)", "--duration", "1", "--store", store])
-        #expect(empty.status == 1)
-        #expect(empty.stderr == "workout: Nothing was collected, so nothing was saved (--keep-empty saves an empty workout).\n")
-        #expect(try Tool.run(["list", "--store", store]).stdout == "No workouts in \(store) yet. Try `workout demo`.\n")
-        let kept = try Tool.run(["record", "--sensor", "unix:\(socket)", "--duration", "1", "--keep-empty", "--store", store])
-        #expect(kept.status == 0, "\(kept.stderr)")
+        let empty = try clock.startRecording(["--sensor", "unix:\(socket)", "--duration", "1", "--store", store], peripherals: [peripheral])
+        #expect(clock.runUntilEnded(empty.member, [peripheral]) == 4)
+        #expect(normalized(empty.result().transcript, directory: directory.path) == """
+            Recording a cycling workout from unix:DIR/gone.sock; Ctrl-C ends and saves.
+            Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)
+            --- stderr
+            workout: Nothing was collected, so nothing was saved (--keep-empty saves an empty workout).
+            --- exit 1
+
+            """)
+        #expect(normalized(try Tool.run(["list", "--store", store]).transcript, directory: directory.path) == """
+            No workouts in DIR/empty.sqlite yet. Try `workout demo`.
+
+            """)
+        let kept = try clock.startRecording(["--sensor", "unix:\(socket)", "--duration", "1", "--keep-empty", "--store", store],
+                                             peripherals: [peripheral])
+        #expect(clock.runUntilEnded(kept.member, [peripheral]) == 4)
+        // Kept: one second, nothing in it, and the sensor said to have never connected (not "0 dropouts, 0:00
+        // without data", which would say the opposite). Why its last try failed depends on which of the two
+        // processes acted first when the peripheral closed the link it had just accepted: an end of file, EPIPE or
+        // ECONNRESET. That sentence is the one thing normalised (to CLOSED).
+        let keptTranscript = normalized(kept.result().transcript, directory: directory.path)
+            .replacing(/The sensor closed the link\.|The link to the sensor was lost \((Broken pipe|Connection reset by peer)\)\./,
+                       with: "CLOSED")
+        #expect(keptTranscript == """
+            Recording a cycling workout from unix:DIR/gone.sock; Ctrl-C ends and saves.
+            Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)
+            Saved workout UUID (cycling) to DIR/empty.sqlite.
+              moving time     0:01
+              elapsed time    0:01
+              distance        –
+              energy          –
+              heart rate      –
+              power           –
+              cadence         –
+              time in zones   –
+              laps            none
+              sensors         unix:DIR/gone.sock: never connected. CLOSED
+              skipped         0 malformed notifications
+
+            """)
         #expect(try Tool.run(["list", "--store", store]).stdout.split(separator: "\n").count == 2)
     }
 
     /// A second Ctrl-C while the workout is being saved ends the process at once, and nothing is lost: either the
     /// save had finished (whether or not the process lived to exit), or the store's journal holds the workout and
-    /// `workout recover --finish` saves it.
+    /// `workout recover --finish` saves it. (Where the second Ctrl-C lands in the save is the one thing left to the
+    /// machine's scheduling; both outcomes are checked exactly.)
     @Test func aSecondCtrlCWhileSavingLosesNothing() throws {
         let directory = try TemporaryDirectory()
+        let clock = try SteppedClock(directory: directory)
         let socket = directory.file("strap.sock")
-        let (peripheral, _) = try PeripheralCommandTests.startPeripheral(["--profile", "heart-rate", "--listen", socket])
-        defer { if peripheral.isRunning { peripheral.terminate() } }
+        let peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket]).member
+        defer { SteppedClock.stop([peripheral]) }
         let store = directory.file("twice.sqlite")
-        let record = Process()
-        record.executableURL = Tool.url
-        record.arguments = ["record", "--sensor", "unix:\(socket)", "--store", store]
+        let process = Process()
+        process.executableURL = Tool.url
+        process.arguments = ["record", "--sensor", "unix:\(socket)", "--store", store]
         let output = Pipe()
-        record.standardOutput = output
-        record.standardError = FileHandle.nullDevice
-        try record.run()
-        defer { if record.isRunning { record.terminate() } }
-        var seen = ""
-        func read(until text: String) {
-            let deadline = Date().addingTimeInterval(15)
-            while !seen.contains(text), Date() < deadline {
-                let data = output.fileHandleForReading.availableData
-                if data.isEmpty { return }
-                seen += String(decoding: data, as: UTF8.self)
-            }
-        }
-        // Piped, the first zone update is an event line: heart rate was collected.
-        read(until: "  zone Z")
-        #expect(seen.contains("  zone Z"), "\(seen)")
-        kill(record.processIdentifier, SIGINT)
-        read(until: "Saving…")
-        kill(record.processIdentifier, SIGINT)
-        record.waitUntilExit()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let recording = try clock.start(process, peripherals: [peripheral])
+        // 3 s: three heart rates collected.
+        for _ in 0 ..< 12 { #expect(clock.step(recording, [peripheral]) == "ok") }
+        #expect(clock.sync(recording, [peripheral]) == "ok")
+        kill(process.processIdentifier, SIGINT)
+        let ended = recording.readLine()
+        #expect(ended == "ended")
+        // A recording that did not end is killed, so that the test fails instead of waiting for it.
+        if ended != "ended" { kill(process.processIdentifier, SIGKILL) }
+        let seen = read(output, until: "Saving…")
+        #expect(seen.contains("Saving…"), "\(seen)")
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
         let list = try Tool.run(["list", "--store", store])
-        if record.terminationReason == .uncaughtSignal {
+        if process.terminationReason == .uncaughtSignal {
             // Killed while saving: either the save's transaction had committed (the workout is listed and no
             // journal is left), or it had not (the journal holds the workout and recover saves it).
             let saved = list.stdout.contains("cycling")
@@ -127,13 +188,11 @@ import Testing
                 #expect(recover.stdout.contains("Saved as workout "), "\(recover.stdout)")
             }
         } else {
-            #expect(record.terminationStatus == 0)
+            #expect(process.terminationStatus == 0)
             #expect(list.stdout.contains("cycling"))
         }
         let after = try Tool.run(["list", "--store", store])
         #expect(after.stdout.split(separator: "\n").count == 2, "one workout: \(after.stdout)")
-        kill(peripheral.processIdentifier, SIGINT)
-        peripheral.waitUntilExit()
     }
 
     /// Permanent failures are one sentence naming the fix, exit 1, before a session starts (no store is created).

@@ -16,53 +16,121 @@ import Testing
         #expect(normalized(result.stdout, directory: directory.path) == """
             Replaying \(file) (running, 10:00, 601 notifications from Polar H10 8A1C2D3E) instantly.
             Saved workout UUID (running) to DIR/s.sqlite.
-              moving time     10:00
-              elapsed time    10:00
-              distance        –
-              energy          –
-              heart rate      average 133, max 140 bpm
-              power           –
-              cadence         –
+            \(Self.malformedSummary)
+            """)
+    }
+
+    /// The summary of `malformed-notifications.jsonl` replayed, instantly or paced.
+    static let malformedSummary = """
+          moving time     10:00
+          elapsed time    10:00
+          distance        –
+          energy          –
+          heart rate      average 133, max 140 bpm
+          power           –
+          cadence         –
+          time in zones   heart rate, system zones: Z1 < 137, Z2 137–147, Z3 148–157, Z4 158–168, Z5 ≥ 169 bpm
+            activity        Z1      Z2      Z3      Z4      Z5
+            running         8:00    2:00    0:00    0:00    0:00
+          laps            none
+          sensors         Polar H10 8A1C2D3E: 0 dropouts, 0:00 without data
+          skipped         16 malformed notifications
+
+        """
+
+    /// A ride with intervals, two pauses of a minute and 11 laps (the `intervals-pauses-laps` scenario,
+    /// FixtureSynthesis: 10 min at 140 W, then 5 × (3 min at 300 W, lap, 1 min easy at 110 W, lap, [a minute off the
+    /// bike, paused, in the 2nd and 4th], 1 min easy), then 5 min at 120 W). By hand: 42:00 of which 2:00 paused, so
+    /// 40:00 moving; the lap durations add up to the 42:00 elapsed (the two with a pause last 3:00); lap powers are
+    /// the scenario's levels (140, 300, 110, 120 W, within a watt); the zone times add up to the 40:00 moving
+    /// (23:41 + 1:39 + 1:37 + 2:49 + 10:14); the power pedals stop sending off the bike: 2 dropouts, 2:00 without
+    /// data; normalized power (235 W) is above the average (190 W), as intervals make it.
+    @Test func rideWithPausesAndLapsHasMovingTimeLapsAndZones() throws {
+        let directory = try TemporaryDirectory()
+        let file = fixture("intervals-pauses-laps.jsonl")
+        let result = try Tool.run(["replay", file, "--instant", "--store", directory.file("r.sqlite")])
+        #expect(normalized(result.transcript, directory: directory.path) == """
+            Replaying \(file) (cycling, 42:00, 7325 notifications from Polar H10 8A1C2D3E, ASSIOMA42) instantly.
+            Saved workout UUID (cycling) to DIR/r.sqlite.
+              moving time     40:00
+              elapsed time    42:00
+              distance        21.57 km
+              energy          456 kcal
+              heart rate      average 136, max 178 bpm
+              power           average 190, max 379, normalized 235 W
+              cadence         average 84 rpm
               time in zones   heart rate, system zones: Z1 < 137, Z2 137–147, Z3 148–157, Z4 158–168, Z5 ≥ 169 bpm
                 activity        Z1      Z2      Z3      Z4      Z5
-                running         8:00    2:00    0:00    0:00    0:00
-              laps            none
+                cycling         23:41   1:39    1:37    2:49    10:14
+              laps            lap  duration  heart rate  power
+                              1    10:00     120 bpm     140 W
+                              2    3:00      169 bpm     300 W
+                              3    2:00      124 bpm     110 W
+                              4    3:00      166 bpm     299 W
+                              5    3:00      119 bpm     110 W
+                              6    3:00      165 bpm     302 W
+                              7    2:00      125 bpm     110 W
+                              8    3:00      167 bpm     300 W
+                              9    3:00      119 bpm     110 W
+                              10   3:00      164 bpm     301 W
+                              11   2:00      124 bpm     110 W
+                              12   5:00      109 bpm     119 W
               sensors         Polar H10 8A1C2D3E: 0 dropouts, 0:00 without data
-              skipped         16 malformed notifications
+                              ASSIOMA42: 2 dropouts, 2:00 without data
+              skipped         0 malformed notifications
 
             """)
     }
 
-    /// A ride with intervals, two pauses of a minute and 11 laps (the `intervals-pauses-laps` scenario: 42:00 of
-    /// which 2:00 paused, so 40:00 moving). The zone times are the saved workout's, and add up to the moving time.
-    @Test func rideWithPausesAndLapsHasMovingTimeLapsAndZones() throws {
-        let directory = try TemporaryDirectory()
-        let result = try Tool.run(["replay", fixture("intervals-pauses-laps.jsonl"), "--instant", "--store", directory.file("r.sqlite")])
-        #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains("  moving time     40:00"))
-        #expect(lines.contains("  elapsed time    42:00"))
-        let zones = try #require(lines.first { $0.hasPrefix("    cycling ") })
-        let seconds = zones.split(separator: " ").dropFirst().map { part -> Int in
-            let minutesSeconds = part.split(separator: ":").compactMap { Int($0) }
-            return minutesSeconds[0] * 60 + minutesSeconds[1]
-        }
-        // Each shown time is rounded to the second: five of them add up to 40:00 within 3 s.
-        #expect(abs(seconds.reduce(0, +) - 2400) <= 3, "\(zones)")
-        #expect(lines.filter { $0.hasPrefix("                  ") && $0.hasSuffix(" W") }.count == 12, "11 laps and the rest")
-    }
-
+    /// 10 minutes at 120× speed on the stepped clock: 5 s of its time, moved 8 ms (0.96 s of workout) at a time, so
+    /// 625 steps. Piped, it prints one line per minute of workout and one per zone change (the zone changes and
+    /// times are the instant replay's: the same readings at the same fixture times), and no terminal control
+    /// sequences.
     @Test func pipedPacedReplayPrintsOneLinePerMinute() throws {
         let directory = try TemporaryDirectory()
-        // 10 minutes at 120× speed: 5 s, the display looking 4 times a second (every 30 s of workout).
-        let result = try Tool.run(["replay", fixture("malformed-notifications.jsonl"), "--speed", "120",
-                                   "--store", directory.file("p.sqlite")])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(!result.stdout.contains("\u{1B}["))   // no terminal control sequences when piped
-        let minutes = result.stdout.split(separator: "\n").filter { $0.contains("  running  moving ") }
-            .compactMap { $0.split(separator: ":").first.flatMap { Int($0) } }
-        // One line in each minute 1 … 9 (and maybe at the 10:00 end), in order.
-        #expect(minutes == Array(1 ... 9) || minutes == Array(1 ... 10), "\(result.stdout)")
+        let clock = try SteppedClock(directory: directory)
+        let process = Process()
+        process.executableURL = Tool.url
+        process.arguments = ["replay", fixture("malformed-notifications.jsonl"), "--speed", "120", "--store", directory.file("p.sqlite")]
+        let pipes = Tool.piped(process)
+        let replay = try clock.start(process)
+        #expect(clock.run(replay, milliseconds: 8, limit: 700) == 625)
+        #expect(normalized(pipes.result().transcript, directory: directory.path) == """
+            Replaying \(fixture("malformed-notifications.jsonl")) (running, 10:00, 601 notifications from Polar H10 8A1C2D3E) at 120× speed.
+            0:00  zone Z1
+            1:00  running  moving 1:00  heart rate 129 bpm  zone Z1
+            2:00  running  moving 2:00  heart rate 135 bpm  zone Z1
+            2:45  zone Z2
+            2:46  zone Z1
+            2:55  zone Z2
+            2:56  zone Z1
+            3:00  running  moving 3:00  heart rate 134 bpm  zone Z1
+            4:00  running  moving 4:00  heart rate 135 bpm  zone Z1
+            5:00  zone Z2
+            5:00  running  moving 5:00  heart rate 137 bpm  zone Z2
+            5:11  zone Z1
+            5:12  zone Z2
+            5:33  zone Z1
+            6:00  running  moving 6:00  heart rate 135 bpm  zone Z1
+            7:00  running  moving 7:00  heart rate 136 bpm  zone Z1
+            7:04  zone Z2
+            7:07  zone Z1
+            7:18  zone Z2
+            8:00  zone Z1
+            8:00  running  moving 8:00  heart rate 137 bpm  zone Z1
+            8:05  zone Z2
+            8:19  zone Z1
+            8:38  zone Z2
+            8:42  zone Z1
+            8:43  zone Z2
+            8:46  zone Z1
+            8:47  zone Z2
+            8:50  zone Z1
+            9:00  running  moving 9:00  heart rate 136 bpm  zone Z1
+            9:43  zone Z2
+            Saved workout UUID (running) to DIR/p.sqlite.
+            \(Self.malformedSummary)
+            """)
     }
 
     @Test func aTruncatedFixtureIsOneSentenceAndWritesNothing() throws {
@@ -72,17 +140,25 @@ import Testing
         try String(source.prefix(5000)).write(toFile: cut, atomically: true, encoding: .utf8)
         let store = directory.file("never.sqlite")
         let result = try Tool.run(["replay", cut, "--instant", "--store", store])
-        #expect(result.status == 1)
+        // The cut falls inside a string on line 85 (the header and 83 notifications and reads before it).
         let lines = source.prefix(5000).split(separator: "\n", omittingEmptySubsequences: false).count
-        #expect(result.stderr.hasPrefix("workout: \(cut):\(lines): expected "))
-        #expect(result.stderr.hasSuffix("(the last line has no newline: the file looks truncated).\n"))
-        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(lines == 85)
+        #expect(normalized(result.transcript, directory: directory.path) == """
+            --- stderr
+            workout: DIR/cut.jsonl:85: expected a closing '"' but the line ends early (the last line has no newline: the file looks truncated).
+            --- exit 1
+
+            """)
         #expect(!FileManager.default.fileExists(atPath: store))
         let wrongVersion = directory.file("v9.jsonl")
         try source.replacingOccurrences(of: "\"version\":1", with: "\"version\":9").write(toFile: wrongVersion, atomically: true, encoding: .utf8)
         let version = try Tool.run(["replay", wrongVersion, "--store", store])
-        #expect(version.status == 1)
-        #expect(version.stderr == "workout: \(wrongVersion):1: expected fixture format version 1, found version 9.\n")
+        #expect(normalized(version.transcript, directory: directory.path) == """
+            --- stderr
+            workout: DIR/v9.jsonl:1: expected fixture format version 1, found version 9.
+            --- exit 1
+
+            """)
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 }

@@ -1,14 +1,29 @@
 import Foundation
+import Glibc
 import Testing
 
-// What the `workout` tool's tests share: running the built tool, a temporary directory, the fixtures.
+// What the `workout` tool's tests share: running the built tool, its whole transcript, a temporary directory, the
+// fixtures. Every test that runs the `workout` executable lives in this target and runs it through `Tool`.
 
 /// Runs the built `workout` tool in a child process, as a person would.
 struct Tool {
     struct Result {
         var status: Int32
-        var stdout: String
+        /// Standard output as bytes (`workout export --output -` writes a binary file there).
+        var output: Data
         var stderr: String
+
+        var stdout: String { String(decoding: output, as: UTF8.self) }
+
+        /// What a person sees: standard output, then standard error after a `--- stderr` line (when there is any),
+        /// then the exit status (`--- exit N`, N ≠ 0, or nothing for success). The two streams are separate pipes, so
+        /// their relative order is not kept; each one's is.
+        var transcript: String {
+            var text = stdout
+            if !stderr.isEmpty { text += "--- stderr\n" + stderr }
+            if status != 0 { text += "--- exit \(status)\n" }
+            return text
+        }
     }
 
     /// The `workout` executable built beside the test bundle.
@@ -16,22 +31,73 @@ struct Tool {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("workout")
     }
 
-    static func run(_ arguments: [String], executable: URL = url, environment: [String: String] = [:]) throws -> Result {
+    /// Runs `workout ARGUMENTS` (or `executable`) to its end, with `environment` added to this process's, in
+    /// `directory` when given.
+    static func run(_ arguments: [String], executable: URL = url, environment: [String: String] = [:],
+                    directory: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let pipes = piped(process)
+        try process.run()
+        return pipes.result()
+    }
+
+    /// Pipes `process`'s standard output and error; `result` reads both to their end (standard error on another
+    /// thread, so neither pipe fills while the other is read) and waits for the process to exit.
+    static func piped(_ process: Process) -> (out: Pipe, err: Pipe, result: () -> Result) {
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+        return (out, err, {
+            nonisolated(unsafe) var stderr = Data()
+            let errorRead = DispatchSemaphore(value: 0)
+            Thread { stderr = err.fileHandleForReading.readDataToEndOfFile(); errorRead.signal() }.start()
+            let stdout = out.fileHandleForReading.readDataToEndOfFile()
+            errorRead.wait()
+            process.waitUntilExit()
+            return Result(status: process.terminationStatus, output: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+        })
     }
+}
+
+extension Tool {
+    /// `workout peripheral ARGUMENTS`, its standard output piped (its first line says it listens).
+    static func peripheral(_ arguments: [String]) -> (process: Process, output: Pipe) {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = ["peripheral"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        return (process, output)
+    }
+
+    /// Starts `workout peripheral ARGUMENTS` on the machine's clock and returns once it listens, with the line it
+    /// printed then.
+    static func startPeripheral(_ arguments: [String]) throws -> (process: Process, banner: String) {
+        let (process, output) = peripheral(arguments)
+        try process.run()
+        return (process, String(decoding: output.fileHandleForReading.availableData, as: UTF8.self))
+    }
+}
+
+/// Reads `pipe` until what was read contains `text`, the writer closes it, or 10 s of real time pass (a limit for a
+/// broken tool, not a wait: the text is due as soon as the tool gets there). Returns what was read.
+func read(_ pipe: Pipe, until text: String) -> String {
+    let descriptor = pipe.fileHandleForReading.fileDescriptor
+    var seen = ""
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while !seen.contains(text) {
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, 10_000) > 0 else { break }
+        let count = Glibc.read(descriptor, &buffer, buffer.count)
+        if count <= 0 { break }
+        seen += String(decoding: buffer[0 ..< count], as: UTF8.self)
+    }
+    return seen
 }
 
 /// A temporary directory removed when the test ends.
@@ -54,8 +120,21 @@ let fixturesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponen
 
 func fixture(_ name: String) -> String { fixturesDirectory.appendingPathComponent(name).path }
 
-/// A transcript with what changes from run to run replaced: workout UUIDs by `UUID`, `directory` by `DIR`.
-func normalized(_ text: String, directory: String) -> String {
+/// A transcript with only what changes from run to run replaced, so the rest can be compared exactly:
+/// - the test's temporary `directory` by `DIR`;
+/// - UUIDs (a saved workout's, in upper case as the tool prints them) by `UUID`;
+/// - with `datesOfNow`, dates and times printed as `yyyy-MM-dd HH:mm` by `DATE` (`workout demo` saves a run that
+///   ends when it is run; tests on stepped time fix the clock's start instead and compare dates as printed).
+/// Nothing else is replaced: figures, wording and layout are compared as printed.
+func normalized(_ text: String, directory: String, datesOfNow: Bool = false) -> String {
     let uuid = try! Regex("[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}")
-    return text.replacing(directory, with: "DIR").replacing(uuid, with: "UUID")
+    var text = text.replacing(directory, with: "DIR").replacing(uuid, with: "UUID")
+    if datesOfNow { text = text.replacing(try! Regex("[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}"), with: "DATE") }
+    return text
+}
+
+/// The first 8 hex digits (what `workout show`, `export` and `delete` take) of the first workout UUID in `text`.
+func firstWorkoutID(in text: String) -> String? {
+    let uuid = try! Regex("[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}")
+    return text.firstMatch(of: uuid).map { String(text[$0.range].prefix(8)) }
 }

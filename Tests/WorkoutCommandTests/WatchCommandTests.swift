@@ -48,7 +48,7 @@ import Testing
     @Test func aWatchShowsARecordingFromAnotherProcessUntilItEnds() throws {
         let directory = try TemporaryDirectory()
         let socket = directory.file("strap.sock")
-        let (peripheral, _) = try PeripheralCommandTests.startPeripheral(["--profile", "heart-rate", "--listen", socket])
+        let (peripheral, _) = try Tool.startPeripheral(["--profile", "heart-rate", "--listen", socket])
         defer { if peripheral.isRunning { peripheral.terminate() } }
         let store = directory.file("health.sqlite")
         let (watch, watched, _) = try Self.start(["watch", "--store", store])
@@ -80,7 +80,7 @@ import Testing
     @Test func recordingWithMirrorButNoWatchSaysSoAndGoesOn() throws {
         let directory = try TemporaryDirectory()
         let socket = directory.file("strap.sock")
-        let (peripheral, _) = try PeripheralCommandTests.startPeripheral(["--profile", "heart-rate", "--listen", socket])
+        let (peripheral, _) = try Tool.startPeripheral(["--profile", "heart-rate", "--listen", socket])
         defer { if peripheral.isRunning { peripheral.terminate() } }
         let store = directory.file("health.sqlite")
         let record = try Tool.run(["record", "--sensor", "unix:\(socket)", "--duration", "1", "--mirror", "--store", store])
@@ -96,7 +96,7 @@ import Testing
     @Test func aRecordingThatVanishesEndsTheWatchWithOneSentence() throws {
         let directory = try TemporaryDirectory()
         let socket = directory.file("strap.sock")
-        let (peripheral, _) = try PeripheralCommandTests.startPeripheral(["--profile", "heart-rate", "--listen", socket])
+        let (peripheral, _) = try Tool.startPeripheral(["--profile", "heart-rate", "--listen", socket])
         defer { if peripheral.isRunning { peripheral.terminate() } }
         let store = directory.file("health.sqlite")
         let (watch, watched, errors) = try Self.start(["watch", "--store", store])

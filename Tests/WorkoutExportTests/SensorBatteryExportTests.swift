@@ -3,6 +3,7 @@ import FitnessSensors
 import Foundation
 import OpenHealthKit
 import OpenHealthKitTesting
+import TestSupport
 import Testing
 import WorkoutExport
 

@@ -2,6 +2,7 @@ import FitnessSensors
 import FITFile
 import Foundation
 import OpenHealthKit
+import TestSupport
 import Testing
 import WorkoutImport
 

@@ -1,6 +1,7 @@
 import FITFile
 import Foundation
 import OpenHealthKit
+import TestSupport
 import Testing
 import WorkoutImport
 

@@ -156,10 +156,13 @@ extension BLESensor {
         return (subscribed, reads)
     }
 
-    /// Decodes a value and pushes its readings; a malformed value is logged and skipped.
+    /// Decodes a value and pushes its readings; a malformed value is logged and skipped. The tap hears the bytes
+    /// (stamped when they arrived) once their readings have been delivered, so a tap that counts values knows that
+    /// what it counted has reached the data source.
     fileprivate func deliver(_ characteristic: UInt16, _ bytes: [UInt8], at arrival: TimeInterval,
                          interpreter: inout SensorReadingInterpreter) {
-        options.tap?.sensor(identifier, received: bytes, characteristic: characteristic, at: wallClock())
+        let arrivedAt = wallClock()
+        defer { options.tap?.sensor(identifier, received: bytes, characteristic: characteristic, at: arrivedAt) }
         let readings: [SensorReadingValue]
         do { readings = try interpreter.readings(fromValue: bytes, of: characteristic, at: arrival) } catch {
             malformed.add(1, ordering: .relaxed)

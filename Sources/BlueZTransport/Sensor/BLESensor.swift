@@ -38,8 +38,9 @@ public final class BLESensor: Sensor {
         public var wheelCircumference: Double = WheelSpeedCalculator.defaultWheelCircumference
         /// Seconds within which identical notifications are one re-delivered notification.
         public var duplicateWindow: TimeInterval = 0.1
-        /// Hears the raw bytes of every value delivered (after duplicates are dropped) and every connection
-        /// change, before decoding: how `workout record --save-fixture` records a fixture.
+        /// Hears the raw bytes of every value delivered (after duplicates are dropped; malformed ones too, stamped
+        /// when they arrived, once their readings have been delivered) and every connection change: how
+        /// `workout record --save-fixture` records a fixture.
         public var tap: (any NotificationTap)?
 
         public init() {}

@@ -28,6 +28,9 @@ public actor SimulatedPeripheral {
     private var lastMeasurement: [UInt8]?
     /// How many times each connection enabled the measurement's notifications, in connection order.
     public private(set) var measurementSubscriptions: [Int] = []
+    /// How many notifications were sent, over all connections (each central's copy counts; re-sends on subscribe
+    /// too): what a central that read them all has received.
+    public private(set) var notificationsSent = 0
     private var subscriptionWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     private var protections: [BluetoothUUID: (error: ATTErrorCode, untilEncrypted: Bool)] = [:]
     private var encryptedConnections: Set<Int> = []
@@ -81,13 +84,18 @@ public actor SimulatedPeripheral {
             guard var connection = connections[id] else { continue }
             let pdu = connection.server.updateValue(value, of: characteristic)
             connections[id]?.server = connection.server
-            if let pdu { try? await connection.bearer.send(pdu) }
+            if let pdu {
+                notificationsSent += 1
+                try? await connection.bearer.send(pdu)
+            }
         }
     }
 
-    /// Drops every central's link, as a strap does when it loses power or range.
-    public func disconnectAll() {
+    /// Drops every central's link, as a strap does when it loses power or range; returns how many were dropped.
+    @discardableResult
+    public func disconnectAll() -> Int {
         for connection in connections.values { connection.bearer.close() }
+        return connections.count
     }
 
     /// Refuses reads and writes of a characteristic's value and CCCD with `error`, as a sensor
@@ -128,7 +136,10 @@ public actor SimulatedPeripheral {
         if resendsLastValueOnSubscribe, let last = lastMeasurement, var server = connections[id]?.server {
             let pdu = server.updateValue(last, of: profile.measurement)
             connections[id]?.server = server
-            if let pdu { try? await bearer.send(pdu) }
+            if let pdu {
+                notificationsSent += 1
+                try? await bearer.send(pdu)
+            }
         }
         let total = measurementSubscriptions.reduce(0, +)
         let ready = subscriptionWaiters.filter { $0.count <= total }

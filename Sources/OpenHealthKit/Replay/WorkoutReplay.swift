@@ -74,11 +74,18 @@ public final class WorkoutReplay: @unchecked Sendable {
         let origin = startDate
         let previousWallClock = healthStore.wallClock
         let virtual = VirtualTime(origin)
+        /// The event being taken, once its time has come.
+        let reached = VirtualTime(origin)
         let clock = healthStore.clock
         let speed: Double? = if case .speed(let speed) = pace { speed } else { nil }
         if let speed {
-            let started = ContinuousClock.now
-            healthStore.wallClock = { origin + Self.seconds(started.duration(to: .now)) * speed }
+            // Wall time runs at `speed` on the pacing clock (not the machine's: a test clock paces it too), but never
+            // past the next event (a replay that falls behind, on a loaded machine or a test clock moved in large
+            // steps, takes each reading at its own time, not at a later "now" that would find it stale) and never
+            // before the event being taken (the pacer lets one through up to a millisecond early; the zone engine
+            // asked at an earlier time than the latest reading would answer "no zone").
+            let elapsed = MonotonicTime(clock)
+            healthStore.wallClock = { max(min(origin + Self.seconds(elapsed.now()) * speed, virtual.now), reached.now) }
         } else {
             healthStore.wallClock = { virtual.now }
         }
@@ -89,6 +96,7 @@ public final class WorkoutReplay: @unchecked Sendable {
         while let date = nextEventDate {
             virtual.set(date)
             if let pacer { try await pacer.wait(until: date.timeIntervalSince(origin)) }
+            reached.set(date)
             count += 1
             if count & 2047 == 0 { await Task.yield() }
             try await step()

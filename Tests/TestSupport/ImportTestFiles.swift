@@ -3,12 +3,12 @@ import Foundation
 
 /// FIT activity files made for the import tests with FITFileBuilder (values chosen here, so every expectation is
 /// arithmetic on them).
-enum ImportTestFiles {
+public enum ImportTestFiles {
     /// FIT time of the first record: 1,100,000,000 s after 1989-12-31 00:00 UTC.
-    static let t0: UInt32 = 1_100_000_000
-    static func date(_ offset: Int) -> Date { Date(timeIntervalSince1970: 631_065_600 + Double(t0) + Double(offset)) }
+    public static let t0: UInt32 = 1_100_000_000
+    public static func date(_ offset: Int) -> Date { Date(timeIntervalSince1970: 631_065_600 + Double(t0) + Double(offset)) }
 
-    static func field(_ number: UInt8, _ size: UInt8, _ type: FITBaseType) -> FITFieldDefinition {
+    public static func field(_ number: UInt8, _ size: UInt8, _ type: FITBaseType) -> FITFieldDefinition {
         FITFieldDefinition(number: number, size: size, baseType: type)
     }
 
@@ -16,7 +16,7 @@ enum ImportTestFiles {
     /// then start), heart rate 100 + t mod 20, power 200 W, cadence 90 rpm, speed 10 m/s, distance 10 m per
     /// record second; two laps (0–75, 75–150); hrv: 100 intervals of 0.5 s with one invalid in the middle.
     /// With `legs`, three sessions (swimming 0–50, transition 50–60, cycling 90–150) instead of one.
-    static func ride(legs: Bool = false, serial: UInt64 = 42, power: (Int) -> UInt64 = { _ in 200 }) -> [UInt8] {
+    public static func ride(legs: Bool = false, serial: UInt64 = 42, power: (Int) -> UInt64 = { _ in 200 }) -> [UInt8] {
         var file = FITFileBuilder()
         file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.fileId, fields: [
             field(0, 1, .enum), field(1, 2, .uint16), field(2, 2, .uint16), field(3, 4, .uint32z), field(4, 4, .uint32),
@@ -68,7 +68,7 @@ enum ImportTestFiles {
         return file.finish()
     }
 
-    static func write(_ bytes: [UInt8], name: String) throws -> String {
+    public static func write(_ bytes: [UInt8], name: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID())-\(name)").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path

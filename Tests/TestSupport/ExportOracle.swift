@@ -3,26 +3,26 @@ import Testing
 
 /// Runs the independent FIT readers (Garmin's FIT SDK for Python and fitparse, in `.build/fit-venv`, made by
 /// `scripts/install-dependencies.sh`) through `Tests/FITFileTests/Oracle/fit_oracle.py`, and Python's XML parser.
-enum ExportOracle {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let python = root.appendingPathComponent(".build/fit-venv/bin/python").path
-    static let script = root.appendingPathComponent("Tests/FITFileTests/Oracle/fit_oracle.py").path
+public enum ExportOracle {
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let python = root.appendingPathComponent(".build/fit-venv/bin/python").path
+    public static let script = root.appendingPathComponent("Tests/FITFileTests/Oracle/fit_oracle.py").path
 
-    struct Failure: Error, CustomStringConvertible { let description: String }
+    public struct Failure: Error, CustomStringConvertible { public let description: String }
 
     /// A decoded message: its global number and its fields by number, values as stored.
-    struct Message {
-        var number: Int
-        var fields: [Int: Any]
-        func number(_ field: Int) -> Double? { (fields[field] as? NSNumber)?.doubleValue }
-        func numbers(_ field: Int) -> [Double?] { (fields[field] as? [Any])?.map { ($0 as? NSNumber)?.doubleValue } ?? [] }
-        func string(_ field: Int) -> String? { fields[field] as? String }
+    public struct Message {
+        public var number: Int
+        public var fields: [Int: Any]
+        public func number(_ field: Int) -> Double? { (fields[field] as? NSNumber)?.doubleValue }
+        public func numbers(_ field: Int) -> [Double?] { (fields[field] as? [Any])?.map { ($0 as? NSNumber)?.doubleValue } ?? [] }
+        public func string(_ field: Int) -> String? { fields[field] as? String }
     }
 
     /// Runs `python arguments…` (the script first unless `script` is false); fails loudly when the environment is
     /// missing, never skips. Standard output is returned; a non-zero exit throws with standard error.
     @discardableResult
-    static func run(_ arguments: [String], useScript: Bool = true, timeLimit: TimeInterval = 60) throws -> Data {
+    public static func run(_ arguments: [String], useScript: Bool = true, timeLimit: TimeInterval = 60) throws -> Data {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw Failure(description: "\(python) is missing: run scripts/install-dependencies.sh, which creates the FIT test environment (garmin-fit-sdk, fitparse).")
         }
@@ -54,7 +54,7 @@ enum ExportOracle {
 
     /// Every message of a FIT file as `decode-garmin` (Garmin's decoder; any decoding error fails) or
     /// `decode-fitparse` (fitparse with its CRC check) reads it.
-    static func decode(_ command: String, path: String) throws -> [Message] {
+    public static func decode(_ command: String, path: String) throws -> [Message] {
         let json = try JSONSerialization.jsonObject(with: run([command, path])) as? [[String: Any]] ?? []
         return json.map { entry in
             var fields: [Int: Any] = [:]

@@ -1,0 +1,110 @@
+import FitnessSensors
+import Foundation
+import OpenHealthKitTesting
+
+/// What a recording on ``SteppedTime`` knows about its sensors, heard through their tap: the measurement
+/// notifications received, the links dropped, and which sensors are in the middle of connecting. It passes
+/// everything on to `next` (the `--save-fixture` recorder), so it changes nothing the sensors do.
+final class SteppedTap: NotificationTap, @unchecked Sendable {
+    struct Counts {
+        var notifications = 0
+        var drops = 0
+        var connecting: Set<String> = []
+    }
+
+    /// Heart Rate Measurement, Cycling Power Measurement, CSC Measurement: what peripherals notify (values read at
+    /// connection, such as the battery level, are not notifications and are not counted).
+    static let measurements: Set<UInt16> = [0x2A37, 0x2A63, 0x2A5B]
+
+    let next: (any NotificationTap)?
+    private let lock = NSLock()
+    private var counts = Counts()
+    private var waiters: [(holds: (Counts) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+
+    init(next: (any NotificationTap)?) {
+        self.next = next
+    }
+
+    func sensor(_ identifier: String, received bytes: [UInt8], characteristic: UInt16, at date: Date) {
+        next?.sensor(identifier, received: bytes, characteristic: characteristic, at: date)
+        if Self.measurements.contains(characteristic) { change { $0.notifications += 1 } }
+    }
+
+    func sensor(_ identifier: String, changedTo state: SensorConnectionState, at date: Date) {
+        next?.sensor(identifier, changedTo: state, at: date)
+        change { counts in
+            switch state {
+            case .connecting: counts.connecting.insert(identifier)
+            case .connected: counts.connecting.remove(identifier)
+            case .disconnected:
+                counts.connecting.remove(identifier)
+                counts.drops += 1
+            }
+        }
+    }
+
+    /// Suspends until the counts satisfy `holds`.
+    func wait(until holds: @escaping (Counts) -> Bool) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let now: Bool = lock.withLock {
+                if holds(counts) { return true }
+                waiters.append((holds, continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+    }
+
+    var current: Counts { lock.withLock { counts } }
+
+    private func change(_ update: (inout Counts) -> Void) {
+        let ready: [CheckedContinuation<Void, Never>] = lock.withLock {
+            update(&counts)
+            let ready = waiters.filter { $0.holds(counts) }.map(\.continuation)
+            waiters.removeAll { $0.holds(counts) }
+            return ready
+        }
+        for continuation in ready { continuation.resume() }
+    }
+}
+
+extension SteppedTime {
+    /// Serves a recording's steps: before moving time, waits for what the peripherals said they sent and dropped;
+    /// before and after, waits until the `sensors` are each connected or waiting to reconnect on ``clock`` and the
+    /// display loop sleeps there too (one sleeper per sensor, one for the display). A step that reaches `duration`
+    /// (`--duration`) is not answered: the recording ends, and ``end()`` answers `ended`.
+    func serveRecording(tap: SteppedTap, sensors: Int, duration: Double?) {
+        let end = duration.map { Duration.milliseconds(Int64($0 * 1000)) }
+        serve { [self] command in
+            await tap.wait { $0.notifications >= command.notifications && $0.drops >= command.drops }
+            await settle(tap, sleepers: sensors + 1)
+            guard command.milliseconds > 0 else { return "ok" }
+            advance(by: command.milliseconds)
+            if let end, storeClock.now.offset >= end { return nil }
+            await settle(tap, sleepers: sensors + 1)
+            return "ok"
+        }
+    }
+
+    /// Serves a paced replay's steps: before and after moving time, waits until the replay sleeps until its next
+    /// notification,
+    /// then runs `draw` (the display's frame: in stepped time it is drawn here, once per step, instead of by a loop
+    /// that would race the replay).
+    func serveReplay(draw: @escaping @Sendable () async -> Void) {
+        serve { [self] command in
+            await pacingClock.waitForSleepers(1)  // the replay has started (its pacer counts from the clock's now)
+            advance(by: command.milliseconds)
+            await pacingClock.waitForSleepers(1)
+            await draw()
+            return "ok"
+        }
+    }
+
+    private func settle(_ tap: SteppedTap, sleepers: Int) async {
+        while true {
+            await tap.wait { $0.connecting.isEmpty }
+            await clock.waitForSleepers(sleepers)
+            if tap.current.connecting.isEmpty { return }
+        }
+    }
+}

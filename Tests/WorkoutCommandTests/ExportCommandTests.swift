@@ -1,0 +1,56 @@
+import FITFile
+import Foundation
+import TestSupport
+import Testing
+
+/// `workout export` run as a person would, in a child process, on a store the `workout import` command filled.
+@Suite(.timeLimit(.minutes(1))) struct ExportCommandTests {
+    /// The default file name is in local time: the tests fix it to UTC.
+    static let utc = ["TZ": "UTC"]
+
+    @Test func exportWritesWholeFilesAndSaysWhyNot() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.file("store.sqlite")
+        try ExportOracle.run(["encode-activity", directory.file("garmin.fit"), "120"])
+        let imported = try Tool.run(["import", "garmin.fit", "--store", store], directory: directory.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let id = try #require(firstWorkoutID(in: imported.stdout))
+
+        // The default name: the start (FIT time 1 100 000 000 = 2024-11-08 11:33:20 UTC) and the activity; 120 s less
+        // the 30 s pause from 60 s: 90 records.
+        let fit = try Tool.run(["export", id, "--store", store], environment: Self.utc, directory: directory.path)
+        #expect(fit.transcript == "Wrote 2024-11-08-1133-cycling.fit: cycling, 90 records, 1 session.\n")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("2024-11-08-1133-cycling.fit"))))
+        #expect(try FITDecoder.messages(bytes).filter { $0.globalMessageNumber == FITMessageNumber.record }.count == 90)
+
+        // `-` writes the same bytes to standard output, and nothing else.
+        let piped = try Tool.run(["export", id, "--store", store, "--output", "-"], environment: Self.utc, directory: directory.path)
+        #expect(piped.status == 0 && piped.stderr == "" && [UInt8](piped.output) == bytes)
+
+        // An unknown ID, an unwritable path, a GPX without a route: one sentence, exit 1, no file left behind.
+        let unknown = try Tool.run(["export", "FFFFFFFF", "--store", store], directory: directory.path)
+        #expect(unknown.transcript == """
+            --- stderr
+            workout: No workout's ID starts with 'FFFFFFFF'; `workout list` shows them.
+            --- exit 1
+
+            """)
+        let blocked = directory.file("garmin.fit/ride.tcx")  // a file where a directory should be
+        let unwritable = try Tool.run(["export", id, "--store", store, "--format", "tcx", "-o", blocked], directory: directory.path)
+        #expect(normalized(unwritable.transcript, directory: directory.path) == """
+            --- stderr
+            workout: DIR/garmin.fit/ride.tcx cannot be written (no such directory, or no permission).
+            --- exit 1
+
+            """)
+        let gpx = try Tool.run(["export", id, "--store", store, "--format", "gpx", "-o", "ride.gpx"], directory: directory.path)
+        #expect(normalized(gpx.transcript, directory: directory.path) == """
+            --- stderr
+            workout: The workout UUID has no route, so it has no GPX (a GPX track point needs a position); export it as FIT or TCX.
+            --- exit 1
+
+            """)
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(left == ["2024-11-08-1133-cycling.fit", "garmin.fit", "store.sqlite"], "no partial file, no ride.gpx")
+    }
+}
