@@ -7,6 +7,11 @@ import OpenHealthKit
 ///
 /// Between two figures the moving time runs on while the mirrored session is running. The zone shown is the zone
 /// of the most recent heart rate; the 3 s power average is taken over the power values the figures carried.
+///
+/// Times are read on the recording's clock: each figures' date, against when they arrived here, gives the offset
+/// between its clock and this one (the link's delay, a few milliseconds on a Unix socket, counts as part of it). So
+/// a companion whose clock differs from the recording's — on another machine, or a test's stepped time — still
+/// shows the recording's elapsed time and the freshness of its values.
 final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Sendable {
     /// How mirroring ended.
     enum Ending: Sendable, Equatable {
@@ -29,13 +34,17 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
     private var shownZone: Int?
     private var lost: [String: Bool] = [:]
     private var sawEnd = false
+    /// The recording's clock minus this one, as of the last figures.
+    private var offset: TimeInterval = 0
+    private let localNow: @Sendable () -> Date
 
     private static let bpm = HKUnit.count().unitDivided(by: .minute())
     private static let heartRate = HKQuantityType(.heartRate)
     private static let power = HKQuantityType(.cyclingPower)
 
-    init(session: HKWorkoutSession) {
+    init(session: HKWorkoutSession, now: @escaping @Sendable () -> Date) {
         self.session = session
+        localNow = now
         (endings, ending) = AsyncStream.makeStream(of: Ending.self)
     }
 
@@ -59,7 +68,9 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
     func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
         for item in data {
             guard let received = try? LiveWorkoutFigures(data: item) else { continue }
+            let arrived = localNow()
             lock.withLock {
+                offset = received.date.timeIntervalSince(arrived)
                 if let value = received.mostRecent[Self.power], value.date != lastPowerDate {
                     lastPowerDate = value.date
                     power3s.add(value.quantity.doubleValue(for: .watt()), at: value.date)
@@ -83,7 +94,11 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
 
     // MARK: Reading
 
-    func snapshot(at now: Date) -> LiveSnapshot {
+    /// `local`, on the recording's clock.
+    private func recordingTime(_ local: Date) -> Date { local + lock.withLock { offset } }
+
+    func snapshot(at local: Date) -> LiveSnapshot {
+        let now = recordingTime(local)
         let (figures, power3s) = lock.withLock { (self.figures, self.power3s.average(at: now)) }
         let paused = session.state == .paused
         let activity = session.workoutConfiguration.activityType.name
@@ -119,8 +134,9 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
             sensors: figures.sensors.map { LiveView.sensorLine($0, at: now) })
     }
 
-    func takeEventLines(at now: Date) -> [String] {
-        let snapshot = snapshot(at: now)
+    func takeEventLines(at local: Date) -> [String] {
+        let snapshot = snapshot(at: local)
+        let now = recordingTime(local)
         let figures = lock.withLock { self.figures }
         let start = session.startDate ?? figures?.startDate ?? now
         return lock.withLock {

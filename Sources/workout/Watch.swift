@@ -31,7 +31,7 @@ extension Workout {
                 let store = try await options.open()
                 let (events, send) = AsyncStream.makeStream(of: Event.self)
                 store.workoutSessionMirroringStartHandler = { session in
-                    let monitor = MirrorMonitor(session: session)
+                    let monitor = MirrorMonitor(session: session, now: { [store] in store.wallClock() })
                     session.delegate = monitor
                     send.yield(.arrived(monitor))
                 }

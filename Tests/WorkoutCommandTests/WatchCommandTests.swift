@@ -47,9 +47,12 @@ import Testing
 
     @Test func aWatchShowsARecordingFromAnotherProcessUntilItEnds() throws {
         let directory = try TemporaryDirectory()
+        // The recording and its strap run on the tool's stepped time (``SteppedClock``): the test moves them through
+        // the 3 s of `--duration`, with no real time spent; the watch follows what the recording sends.
+        let clock = try SteppedClock(directory: directory)
         let socket = directory.file("strap.sock")
-        let (peripheral, _) = try Tool.startPeripheral(["--profile", "heart-rate", "--listen", socket])
-        defer { if peripheral.isRunning { peripheral.terminate() } }
+        let peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket]).member
+        defer { SteppedClock.stop([peripheral]) }
         let store = directory.file("health.sqlite")
         let (watch, watched, _) = try Self.start(["watch", "--store", store])
         defer { if watch.isRunning { watch.terminate() } }
@@ -61,8 +64,11 @@ import Testing
         #expect(second.status == 1)
         #expect(second.stderr == "workout: Another companion is already waiting for mirrored workouts on the store \(store).\n")
 
-        let record = try Tool.run(["record", "--sensor", "unix:\(socket)", "--activity", "cycling", "--duration", "3",
-                                   "--mirror", "--store", store])
+        let recording = try clock.startRecording(["--sensor", "unix:\(socket)", "--activity", "cycling", "--duration", "3",
+                                                  "--mirror", "--store", store], peripherals: [peripheral])
+        // 3 s at 250 ms a step: the 12th step ends the recording.
+        #expect(clock.runUntilEnded(recording.member, [peripheral]) == 12)
+        let record = recording.result()
         #expect(record.status == 0, "\(record.stderr)")
         #expect(record.stdout.split(separator: "\n").dropFirst().first == "Mirroring to `workout watch` on this store.")
         #expect(watched.wait(for: "The recording ended.\n"), "\(watched.all)")
@@ -73,23 +79,24 @@ import Testing
         // Piped, the watch prints the recording's events as the recording does: the first heart rate puts it in a zone.
         #expect(lines.contains { $0.hasPrefix("0:0") && $0.contains("  zone Z") }, "\(lines)")
         #expect(lines.last == "The recording ended.")
-        kill(peripheral.processIdentifier, SIGINT)
-        peripheral.waitUntilExit()
     }
 
     @Test func recordingWithMirrorButNoWatchSaysSoAndGoesOn() throws {
         let directory = try TemporaryDirectory()
+        let clock = try SteppedClock(directory: directory)
         let socket = directory.file("strap.sock")
-        let (peripheral, _) = try Tool.startPeripheral(["--profile", "heart-rate", "--listen", socket])
-        defer { if peripheral.isRunning { peripheral.terminate() } }
+        let peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket]).member
+        defer { SteppedClock.stop([peripheral]) }
         let store = directory.file("health.sqlite")
-        let record = try Tool.run(["record", "--sensor", "unix:\(socket)", "--duration", "1", "--mirror", "--store", store])
+        // 2 s (the strap notifies once a second) at 250 ms a step: the 8th step ends the recording.
+        let recording = try clock.startRecording(["--sensor", "unix:\(socket)", "--duration", "2", "--mirror", "--store", store],
+                                                 peripherals: [peripheral])
+        #expect(clock.runUntilEnded(recording.member, [peripheral]) == 8)
+        let record = recording.result()
         #expect(record.status == 0, "\(record.stderr)")
         #expect(record.stdout.split(separator: "\n").dropFirst().first
                 == "No `workout watch` is waiting on this store, so the recording is not mirrored; it goes on.")
         #expect(record.stdout.contains("Saved workout "))
-        kill(peripheral.processIdentifier, SIGINT)
-        peripheral.waitUntilExit()
     }
 
     /// The recording's process killed: the watch says so in one sentence and exits 1.
