@@ -48,6 +48,10 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         }
     }
     private let delegateLock = NSLock()
+    /// The last set of types `didCollectDataOf` named, by their codes: a live recording delivers the same few types
+    /// time after time, so the set is built once rather than allocated per delivery. Touched only on the delegate
+    /// queue.
+    private var lastCollected: (codes: [UInt16], types: Set<HKSampleType>) = ([], [])
 
     /// The session driving this builder.
     public var workoutSession: HKWorkoutSession? { locked { session } }
@@ -258,7 +262,10 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     private func deliver(_ due: Deliveries.Due) {
         guard !due.isEmpty else { return }
         let delegate = delegate
-        if !due.types.isEmpty { delegate?.workoutBuilder(self, didCollectDataOf: Set(due.types.map(HKQuantityType.forCode))) }
+        if !due.types.isEmpty, let delegate {
+            if due.types != lastCollected.codes { lastCollected = (due.types, Set(due.types.map(HKQuantityType.forCode))) }
+            delegate.workoutBuilder(self, didCollectDataOf: lastCollected.types)
+        }
         for change in due.zoneChanges {
             let update = HKLiveWorkoutZoneUpdate(change)
             delegate?.workoutBuilder(self, didUpdateWorkoutZone: update)
