@@ -16,7 +16,7 @@ import Testing
 ///   filter duplicates, duration 0, period 0;
 /// * `01 41 20 08 00 00 01 01 10 00 10 00` LE Set Extended Scan Parameters (0x2041, §7.8.64):
 ///   own public, accept all, PHYs = LE 1M only, then active, interval 0x0010, window 0x0010.
-@Suite(.timeLimit(.minutes(1))) struct ScanCommandTests {
+@Suite(.timeLimit(.minutes(1))) struct HCIScanProcedureTests {
     typealias Step = ScriptedController.Step
     static let readSupported: [UInt8] = [0x01, 0x02, 0x10, 0x00]
     static let legacyDisable: [UInt8] = [0x01, 0x0C, 0x20, 0x02, 0x00, 0x00]
