@@ -25,10 +25,9 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
     private var lastPowerDate: Date?
     private var zone: Int?
     private var collected = false
-    private var pending: [(Date, String)] = []
+    private var events = EventLines()
     private var seenEvents: Set<String> = []
     private var lapsSeen = 0
-    private var lost: [String: Bool] = [:]
 
     private static let bpm = HKUnit.count().unitDivided(by: .minute())
     private static let heartRate = HKQuantityType(.heartRate)
@@ -68,17 +67,17 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {
         // The builder keeps its events in date order, and a lap spans back to the previous one: new events are
         // found by what they are, not by where they are in the list.
-        let events = workoutBuilder.workoutEvents
+        let collected = workoutBuilder.workoutEvents
         lock.withLock {
-            for event in events {
+            for event in collected {
                 let key = "\(event.type.rawValue) \(event.dateInterval.start.timeIntervalSinceReferenceDate) \(event.dateInterval.end.timeIntervalSinceReferenceDate)"
                 guard seenEvents.insert(key).inserted else { continue }
                 switch event.type {
-                case .pause: pending.append((event.dateInterval.start, "paused"))
-                case .resume: pending.append((event.dateInterval.start, "resumed"))
+                case .pause: events.note("paused", at: event.dateInterval.start)
+                case .resume: events.note("resumed", at: event.dateInterval.start)
                 case .lap:
                     lapsSeen += 1
-                    pending.append((event.dateInterval.end, "lap \(lapsSeen)"))
+                    events.note("lap \(lapsSeen)", at: event.dateInterval.end)
                 default: continue
                 }
             }
@@ -91,7 +90,7 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
         let date = zoneUpdate.lastSampleProcessedDate ?? start
         lock.withLock {
             zone = current
-            pending.append((date, "zone \(current.map { "Z\($0 + 1)" } ?? "–")"))
+            events.note("zone \(current.map { "Z\($0 + 1)" } ?? "–")", at: date)
         }
     }
 
@@ -133,24 +132,8 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
     func takeEventLines(at now: Date) -> [String] {
         let statuses = dataSource.sensorStatuses
         return lock.withLock {
-            for status in statuses {
-                let isLost: Bool
-                var since = now
-                switch status.connection {
-                case .lost(let date, _), .reconnecting(let date, _):
-                    isLost = true
-                    since = date
-                case .connected: isLost = false
-                case .connecting: continue
-                }
-                // A loss is dated when it began; a return when it is seen.
-                if lost[status.identifier] ?? false != isLost {
-                    pending.append((since, "\(status.name) \(isLost ? "lost" : "back")"))
-                }
-                lost[status.identifier] = isLost
-            }
-            defer { pending.removeAll() }
-            return pending.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element).map { "\(Format.duration(max(0, $0.0.timeIntervalSince(start))))  \($0.1)" }
+            events.noteSensors(statuses, at: now)
+            return events.take(since: start)
         }
     }
 }

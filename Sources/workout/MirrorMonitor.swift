@@ -29,10 +29,9 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
     private var figures: LiveWorkoutFigures?
     private var power3s = TrailingAverage(window: 3)
     private var lastPowerDate: Date?
-    private var pending: [(Date, String)] = []
+    private var events = EventLines()
     private var lapsSeen = 0
     private var shownZone: Int?
-    private var lost: [String: Bool] = [:]
     private var sawEnd = false
     /// The recording's clock minus this one, as of the last figures.
     private var offset: TimeInterval = 0
@@ -62,7 +61,7 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
         case .resume: words = "resumed"
         default: return
         }
-        lock.withLock { pending.append((event.dateInterval.start, words)) }
+        lock.withLock { events.note(words, at: event.dateInterval.start) }
     }
 
     func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
@@ -77,7 +76,7 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
                 }
                 if received.laps > lapsSeen {
                     lapsSeen = received.laps
-                    pending.append((received.date, "lap \(received.laps)"))
+                    events.note("lap \(received.laps)", at: received.date)
                 }
                 figures = received
             }
@@ -142,27 +141,11 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
         return lock.withLock {
             // A zone is reported when the heart rate first enters it (the recording reports its zone updates).
             if let zone = snapshot.zone, zone != shownZone {
-                pending.append((now, "zone Z\(zone + 1)"))
+                events.note("zone Z\(zone + 1)", at: now)
                 shownZone = zone
             }
-            for status in figures?.sensors ?? [] {
-                let isLost: Bool
-                var since = now
-                switch status.connection {
-                case .lost(let date, _), .reconnecting(let date, _):
-                    isLost = true
-                    since = date
-                case .connected: isLost = false
-                case .connecting: continue
-                }
-                if lost[status.identifier] ?? false != isLost {
-                    pending.append((since, "\(status.name) \(isLost ? "lost" : "back")"))
-                }
-                lost[status.identifier] = isLost
-            }
-            defer { pending.removeAll() }
-            return pending.enumerated().sorted { ($0.element.0, $0.offset) < ($1.element.0, $1.offset) }.map(\.element)
-                .map { "\(Format.duration(max(0, $0.0.timeIntervalSince(start))))  \($0.1)" }
+            events.noteSensors(figures?.sensors ?? [], at: now)
+            return events.take(since: start)
         }
     }
 }
