@@ -1,11 +1,16 @@
 import Foundation
 
-/// A zone change a live builder reports: the zone left and the zone entered for one type.
+/// A zone change a live builder reports: the zone left and the zone entered for one type, and the time in each zone
+/// then. The group object is made when the change is delivered, on the delegate queue, not under the builder's lock
+/// on the path of the reading that made the change.
 struct ZoneChange: Sendable {
-    var group: HKWorkoutZoneGroup
+    var configuration: HKWorkoutZoneConfiguration
+    var durations: [Double]
     var previous: Int?
     var current: Int?
     var lastSampleDate: Double?
+
+    var group: HKWorkoutZoneGroup { HKWorkoutZoneGroup(configuration: configuration, durations: durations) }
 }
 
 /// A workout builder's zones: the custom configurations set before collection, then one `ZoneAccumulator` per
@@ -131,7 +136,8 @@ struct BuilderZones: Sendable {
             previous = reported
         }
         tracks[index].reported = .some(current)
-        changes.append(ZoneChange(group: tracks[index].group(tracks[index].accumulator.durations(at: time)), previous: previous,
+        changes.append(ZoneChange(configuration: tracks[index].configuration,
+                                  durations: tracks[index].accumulator.durations(at: time), previous: previous,
                                   current: current, lastSampleDate: tracks[index].lastSampleDate))
     }
 

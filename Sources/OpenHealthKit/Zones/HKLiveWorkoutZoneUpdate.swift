@@ -30,9 +30,10 @@ public final class HKLiveWorkoutZoneUpdate: NSObject, @unchecked Sendable {
     public var quantityType: HKQuantityType { group.configuration.quantityType }
 
     init(_ change: ZoneChange) {
-        group = change.group
-        currentZoneDuration = change.current.map { change.group.zoneDurations[$0] }
-        previousZoneDuration = change.previous.map { change.group.zoneDurations[$0] }
+        let group = change.group
+        self.group = group
+        currentZoneDuration = change.current.map { group.zoneDurations[$0] }
+        previousZoneDuration = change.previous.map { group.zoneDurations[$0] }
         lastSampleProcessedDate = change.lastSampleDate.map(Date.init(storeValue:))
     }
 
