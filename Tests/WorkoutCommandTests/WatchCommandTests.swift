@@ -95,8 +95,33 @@ import Testing
         let record = recording.result()
         #expect(record.status == 0, "\(record.stderr)")
         #expect(record.stdout.split(separator: "\n").dropFirst().first
-                == "No `workout watch` is waiting on this store, so the recording is not mirrored; it goes on.")
+                == "No `workout watch` is waiting on this store yet; one started later is mirrored to.")
         #expect(record.stdout.contains("Saved workout "))
+    }
+
+    /// A watch started after the recording joins it: the recording looks for a companion every second.
+    @Test func aWatchStartedLaterJoinsTheRecording() throws {
+        let directory = try TemporaryDirectory()
+        let clock = try SteppedClock(directory: directory)
+        let socket = directory.file("strap.sock")
+        let peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket]).member
+        defer { SteppedClock.stop([peripheral]) }
+        let store = directory.file("health.sqlite")
+        let recording = try clock.startRecording(["--sensor", "unix:\(socket)", "--duration", "4", "--mirror", "--store", store],
+                                                 peripherals: [peripheral])
+        // The first second without a watch.
+        for _ in 0 ..< 4 { #expect(clock.step(recording.member, [peripheral]) == "ok") }
+        let (watch, watched, _) = try Self.start(["watch", "--store", store])
+        defer { if watch.isRunning { watch.terminate() } }
+        #expect(watched.wait(for: "Ctrl-C leaves.\n"))
+        // Within the next second of the recording's time it looks again and finds the watch; 4 s end at step 16.
+        #expect(clock.runUntilEnded(recording.member, [peripheral]) == 12)
+        #expect(recording.result().status == 0)
+        #expect(watched.wait(for: "The recording ended.\n"), "\(watched.all)")
+        watch.waitUntilExit()
+        let lines = watched.all.split(separator: "\n").map(String.init)
+        #expect(lines.first { $0.hasPrefix("Watching") } == "Watching a cycling workout recorded in another terminal; Ctrl-C leaves.")
+        #expect(lines.last == "The recording ended.")
     }
 
     /// The recording's process killed: the watch says so in one sentence and exits 1.
