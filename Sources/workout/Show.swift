@@ -199,7 +199,7 @@ func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
         let value = { (quantity: HKQuantity?) in Format.number(quantity?.doubleValue(for: unit) ?? 0) }
         let line = cumulative
             ? "total \(value(statistics?.sumQuantity())) \(unit.unitString)"
-            : "average \(value(statistics?.averageQuantity())), max \(value(statistics?.maximumQuantity())) \(unit.unitString)"
+            : "average \(value(statistics?.averageQuantity())), max \(value(statistics?.maximumQuantity())) \(Format.unitName(unit))"
         print("    " + pad(name, 14) + pad("\(samples.count) sample\(samples.count == 1 ? "" : "s")", 13) + line)
     }
     if !any { print("    none") }
@@ -225,6 +225,12 @@ enum Format {
         let type = HKQuantityType(HKWorkout.distanceType(for: workout.workoutActivityType))
         guard let metres = workout.statistics(for: type)?.sumQuantity()?.doubleValue(for: .meter()) else { return "–" }
         return String(format: "%.2f km", metres / 1000)
+    }
+
+    /// A unit as people read it: heart rate in bpm (HealthKit's unit string for it is count/min), others as HealthKit
+    /// writes them.
+    static func unitName(_ unit: HKUnit) -> String {
+        unit == HKUnit.count().unitDivided(by: .minute()) ? "bpm" : unit.unitString
     }
 
     /// A workout's sensor: its maker and model (else its name), and the battery levels it reported.

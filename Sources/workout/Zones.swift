@@ -54,8 +54,8 @@ extension Workout {
                     components.year.map { String(format: "%04d-%02d-%02d", $0, components.month ?? 0, components.day ?? 0) }
                 }
                 print("date of birth        \(birth ?? "not set")")
-                print("resting heart rate   \(show(profile.restingHeartRate, "count/min"))")
-                print("maximum heart rate   \(show(profile.maximumHeartRate, "count/min"))")
+                print("resting heart rate   \(show(profile.restingHeartRate, "bpm"))")
+                print("maximum heart rate   \(show(profile.maximumHeartRate, "bpm"))")
                 print("FTP                  \(show(profile.functionalThresholdPower, "W"))")
                 func goal(_ value: Double?, _ fallback: Double, _ unit: String) -> String {
                     value.map { "\(format($0)) \(unit)" } ?? "\(format(fallback)) \(unit) (default)"
@@ -116,6 +116,8 @@ extension Workout {
                 }
                 for shown in quantityType.map({ [$0] }) ?? [HKQuantityType(.heartRate), HKQuantityType(.cyclingPower)] {
                     let (name, unit) = shown == HKQuantityType(.heartRate) ? ("Heart rate", "count/min") : ("Cycling power", "W")
+                    // People read heart rate in bpm (HealthKit's unit string for it is count/min).
+                    let unitName = Format.unitName(HKUnit(from: unit))
                     guard let configuration = try await store.preferredWorkoutZoneConfiguration(for: shown) else {
                         print("\(name) zones: none (set an FTP with `workout profile --ftp WATTS`, or zones with --set).")
                         continue
@@ -125,7 +127,7 @@ extension Workout {
                     case .user: "the person's own"
                     case .app: "an app's"
                     }
-                    print("\(name) zones (\(source), \(unit)):")
+                    print("\(name) zones (\(source), \(unitName)):")
                     for zone in configuration.zones {
                         let low = zone.minimum.map { format($0.doubleValue(for: HKUnit(from: unit))) }
                         let high = zone.maximum.map { format($0.doubleValue(for: HKUnit(from: unit))) }

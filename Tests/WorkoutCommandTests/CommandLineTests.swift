@@ -25,7 +25,7 @@ import Testing
               energy     345 kcal
 
               Associated samples:
-                heart rate    360 samples  average 152, max 164 count/min
+                heart rate    360 samples  average 152, max 164 bpm
                 active energy 30 samples   total 345 kcal
                 distance      30 samples   total 5364 m
 

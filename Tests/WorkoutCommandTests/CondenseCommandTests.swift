@@ -26,7 +26,7 @@ extension CommandLineTests {
               energy     345 kcal
 
               Associated samples:
-                heart rate    1 sample     average 152, max 164 count/min
+                heart rate    1 sample     average 152, max 164 bpm
                 active energy 1 sample     total 345 kcal
                 distance      1 sample     total 5364 m
 

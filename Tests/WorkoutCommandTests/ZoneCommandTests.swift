@@ -10,7 +10,7 @@ import Testing
         // no power zones without an FTP.
         let empty = try Tool.run(["zones", "--store", path])
         #expect(empty.transcript == """
-            Heart rate zones (system, count/min):
+            Heart rate zones (system, bpm):
               zone 1  below 136.8
               zone 2  136.8 to 147.6
               zone 3  147.6 to 158.4
@@ -22,8 +22,8 @@ import Testing
         let profile = try Tool.run(["profile", "--store", path, "--resting-heart-rate", "60", "--maximum-heart-rate", "190", "--ftp", "300"])
         #expect(profile.transcript == """
             date of birth        not set
-            resting heart rate   60 count/min
-            maximum heart rate   190 count/min
+            resting heart rate   60 bpm
+            maximum heart rate   190 bpm
             FTP                  300 W
             move goal            400 kcal (default)
             exercise goal        30 min (default)
@@ -43,7 +43,7 @@ import Testing
 
             """
         #expect(zones.transcript == """
-            Heart rate zones (system, count/min):
+            Heart rate zones (system, bpm):
               zone 1  below 138
               zone 2  138 to 151
               zone 3  151 to 164
