@@ -137,6 +137,7 @@ let package = Package(
                 "OpenHealthKit", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             exclude: ["Fixtures"]
         ),

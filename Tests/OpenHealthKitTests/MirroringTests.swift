@@ -1,6 +1,7 @@
 import BlueZTransport
 import Foundation
 @testable import OpenHealthKit
+import SystemPackage
 import TestSupport
 import Testing
 
@@ -266,5 +267,18 @@ import Testing
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(5))
         #expect(try await mute.read(capacity: 16) == [])   // the end of the stream
+    }
+}
+
+/// The companion's accept loop goes on past errors that concern one connection, and stops (saying so) on others.
+@Suite struct MirrorAcceptErrorTests {
+    @Test func aConnectionAbortedBeforeAcceptIsTransientAClosedSocketIsNot() {
+        func error(_ code: Int32) -> BlueZError { BlueZError(.system, "accept failed", errno: Errno(rawValue: code)) }
+        #expect(MirrorCompanion.isTransient(error(ECONNABORTED)))
+        #expect(MirrorCompanion.isTransient(error(EINTR)))
+        #expect(MirrorCompanion.isTransient(error(EPROTO)))
+        #expect(!MirrorCompanion.isTransient(error(EBADF)))
+        #expect(!MirrorCompanion.isTransient(error(EINVAL)))
+        #expect(!MirrorCompanion.isTransient(BlueZError(.system, "no errno")))
     }
 }

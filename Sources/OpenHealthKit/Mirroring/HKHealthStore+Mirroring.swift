@@ -87,7 +87,19 @@ final class MirrorCompanion: @unchecked Sendable {
             self.error = nil
             accepting = Task.detached { [weak store] in
                 while !Task.isCancelled {
-                    guard let stream = try? await listener.accept() else { return }
+                    let stream: UnixStreamConnection
+                    do {
+                        stream = try await listener.accept()
+                    } catch let error as BlueZError where Self.isTransient(error) {
+                        // A primary that gave up before we took its connection: wait for the next one.
+                        Self.logger.info("A mirroring connection was dropped before it was accepted: \(error.message)")
+                        continue
+                    } catch {
+                        if !Task.isCancelled {
+                            Self.logger.error("This store stopped waiting for mirrored workouts: \((error as? BlueZError)?.message ?? "\(error)")")
+                        }
+                        return
+                    }
                     guard let store else { return stream.close() }
                     Task.detached { await store.acceptMirror(stream) }
                 }
@@ -98,6 +110,12 @@ final class MirrorCompanion: @unchecked Sendable {
             self.error = (error as? HKError) ?? HKError(.errorUnknown, "\(error)")
             Self.logger.notice("This store does not receive mirrored workouts: \(self.error?.message ?? "")")
         }
+    }
+
+    /// accept(2)'s errors that concern one connection, not the socket (Linux passes on a pending connection's own
+    /// network error, and ECONNABORTED when the peer went away first).
+    static func isTransient(_ error: BlueZError) -> Bool {
+        error.errno.map { [ECONNABORTED, EINTR, EPROTO].contains($0.rawValue) } ?? false
     }
 
     private let closed = NSLock()
