@@ -221,17 +221,10 @@ struct RecordedNotifications: Sendable {
     }
 }
 
-/// Returns when the process gets SIGINT or SIGTERM.
+/// Returns when the process gets SIGINT or SIGTERM (``EndSignals``: none is lost, a second one ends the process).
 func interrupted() async {
     let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
-    var sources: [DispatchSourceSignal] = []
-    for signalNumber in [SIGINT, SIGTERM] {
-        signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber)
-        source.setEventHandler { continuation.yield() }
-        source.resume()
-        sources.append(source)
-    }
+    let signals = EndSignals { _ in continuation.yield() }
     for await _ in stream { break }
-    for source in sources { source.cancel() }
+    signals.cancel()
 }

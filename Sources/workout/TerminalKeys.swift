@@ -70,25 +70,59 @@ final class TerminalKeys: @unchecked Sendable {
 /// Sends `.end` on the first SIGINT or SIGTERM. From then on those signals are back to their default: a second
 /// Ctrl-C while the workout is being saved ends the process at once, and the store's journal keeps what was
 /// recorded (`workout recover` offers it).
+///
+/// The handler is installed with `sigaction` before `init` returns, so no signal is lost: a `SIG_IGN` followed by
+/// a dispatch signal source, as this used to be, leaves a window (the source is armed asynchronously after
+/// `resume()`) in which a Ctrl-C is ignored; a test that sent one right after the banner hung about once in 40
+/// runs under load. The handler only writes a byte to a pipe (async-signal-safe) and resets itself
+/// (`SA_RESETHAND`); a thread of its own reads the pipe and calls `send`.
 final class EndSignals: @unchecked Sendable {
-    private var sources: [DispatchSourceSignal] = []
+    private let pipe: (read: Int32, write: Int32)
+    private let lock = NSLock()
+    private var cancelled = false
 
     init(_ send: @escaping @Sendable (RecordingCommand) -> Void) {
-        for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber)
-            source.setEventHandler {
-                signal(SIGINT, SIG_DFL)
-                signal(SIGTERM, SIG_DFL)
+        var fds: [Int32] = [-1, -1]
+        if Glibc.pipe(&fds) != 0 { fds = [-1, -1] }
+        pipe = (fds[0], fds[1])
+        endSignalsPipe = fds[1]
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            var byte: UInt8 = 1
+            _ = write(endSignalsPipe, &byte, 1)
+        }
+        action.sa_flags = Int32(truncatingIfNeeded: Int(SA_RESETHAND) | Int(SA_RESTART))
+        sigemptyset(&action.sa_mask)
+        for signalNumber in [SIGINT, SIGTERM] { sigaction(signalNumber, &action, nil) }
+        let readEnd = pipe.read
+        let thread = Thread {
+            var byte: UInt8 = 0
+            while true {
+                let count = read(readEnd, &byte, 1)
+                if count < 0 && errno == EINTR { continue }
+                guard count == 1, byte == 1 else { break }
                 send(.end)
             }
-            source.resume()
-            sources.append(source)
+            close(readEnd)
         }
+        thread.name = "workout.signals"
+        thread.start()
     }
 
+    /// Puts SIGINT and SIGTERM back to their default and stops the reading thread.
     func cancel() {
-        for source in sources { source.cancel() }
-        sources = []
+        let first = lock.withLock { () -> Bool in
+            defer { cancelled = true }
+            return !cancelled
+        }
+        guard first else { return }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+        var stop: UInt8 = 0
+        _ = write(pipe.write, &stop, 1)
+        close(pipe.write)
     }
 }
+
+/// The write end of the pipe the SIGINT and SIGTERM handler writes to (a C function pointer captures nothing).
+nonisolated(unsafe) private var endSignalsPipe: Int32 = -1
