@@ -103,7 +103,8 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
         let activity = session.workoutConfiguration.activityType.name
         let start = session.startDate ?? figures?.startDate ?? now
         guard let figures else {
-            return LiveSnapshot(elapsed: max(0, now.timeIntervalSince(start)), moving: 0, activity: activity, paused: paused,
+            // Before the first figures this side does not know the recording's clock: nothing has elapsed yet.
+            return LiveSnapshot(elapsed: 0, moving: 0, activity: activity, paused: paused,
                                 heartRate: nil, power: nil, power3s: nil, cadence: nil, speed: nil, showsPower: false,
                                 showsCadence: false, showsSpeed: false, zone: nil, zoneBoundaries: [], zoneTimes: [0],
                                 laps: 0, lapTime: 0, sensors: [])

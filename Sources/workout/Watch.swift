@@ -58,14 +58,15 @@ extension Workout {
                     switch event {
                     case .arrived(let monitor):
                         guard watching == nil else { continue }
-                        let display = LiveDisplay(monitor: monitor, terminal: terminal, now: { [store] in store.wallClock() })
-                        let drawing = Task { await display.run() }
-                        watching = (monitor, display, drawing)
-                        Task { for await ending in monitor.endings { send.yield(.ended(ending)) } }
+                        // Said before the view draws its first frame or line.
                         let activity = monitor.session.workoutConfiguration.activityType.name
                         let how = isatty(STDIN_FILENO) == 1 ? "space pauses or resumes it, q leaves (the recording goes on)" : "Ctrl-C leaves"
                         print("Watching a \(activity) workout recorded in another terminal; \(how).")
                         fflush(nil)
+                        let display = LiveDisplay(monitor: monitor, terminal: terminal, now: { [store] in store.wallClock() })
+                        let drawing = Task { await display.run() }
+                        watching = (monitor, display, drawing)
+                        Task { for await ending in monitor.endings { send.yield(.ended(ending)) } }
                     case .key(.togglePause):
                         guard let session = watching?.monitor.session else { continue }
                         if session.state == .paused { session.resume() } else if session.state == .running { session.pause() }

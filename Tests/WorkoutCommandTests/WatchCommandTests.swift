@@ -46,14 +46,10 @@ import Testing
     }
 
     @Test func aWatchShowsARecordingFromAnotherProcessUntilItEnds() throws {
-        let directory = try TemporaryDirectory()
         // The recording and its strap run on the tool's stepped time (``SteppedClock``): the test moves them through
         // the 3 s of `--duration`, with no real time spent; the watch follows what the recording sends.
-        let clock = try SteppedClock(directory: directory)
-        let socket = directory.file("strap.sock")
-        let peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket]).member
-        defer { SteppedClock.stop([peripheral]) }
-        let store = directory.file("health.sqlite")
+        let bench = try SteppedStrap()
+        let (clock, peripheral, store) = (bench.clock, bench.peripheral, bench.store)
         let (watch, watched, _) = try Self.start(["watch", "--store", store])
         defer { if watch.isRunning { watch.terminate() } }
         #expect(watched.wait(for: "Ctrl-C leaves.\n"))
@@ -64,8 +60,7 @@ import Testing
         #expect(second.status == 1)
         #expect(second.stderr == "workout: Another companion is already waiting for mirrored workouts on the store \(store).\n")
 
-        let recording = try clock.startRecording(["--sensor", "unix:\(socket)", "--activity", "cycling", "--duration", "3",
-                                                  "--mirror", "--store", store], peripherals: [peripheral])
+        let recording = try bench.recordMirrored(seconds: 3)
         // 3 s at 250 ms a step: the 12th step ends the recording.
         #expect(clock.runUntilEnded(recording.member, [peripheral]) == 12)
         let record = recording.result()
@@ -82,15 +77,10 @@ import Testing
     }
 
     @Test func recordingWithMirrorButNoWatchSaysSoAndGoesOn() throws {
-        let directory = try TemporaryDirectory()
-        let clock = try SteppedClock(directory: directory)
-        let socket = directory.file("strap.sock")
-        let peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket]).member
-        defer { SteppedClock.stop([peripheral]) }
-        let store = directory.file("health.sqlite")
+        let bench = try SteppedStrap()
+        let (clock, peripheral) = (bench.clock, bench.peripheral)
         // 2 s (the strap notifies once a second) at 250 ms a step: the 8th step ends the recording.
-        let recording = try clock.startRecording(["--sensor", "unix:\(socket)", "--duration", "2", "--mirror", "--store", store],
-                                                 peripherals: [peripheral])
+        let recording = try bench.recordMirrored(seconds: 2)
         #expect(clock.runUntilEnded(recording.member, [peripheral]) == 8)
         let record = recording.result()
         #expect(record.status == 0, "\(record.stderr)")
@@ -101,21 +91,20 @@ import Testing
 
     /// A watch started after the recording joins it: the recording looks for a companion every second.
     @Test func aWatchStartedLaterJoinsTheRecording() throws {
-        let directory = try TemporaryDirectory()
-        let clock = try SteppedClock(directory: directory)
-        let socket = directory.file("strap.sock")
-        let peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket]).member
-        defer { SteppedClock.stop([peripheral]) }
-        let store = directory.file("health.sqlite")
-        let recording = try clock.startRecording(["--sensor", "unix:\(socket)", "--duration", "4", "--mirror", "--store", store],
-                                                 peripherals: [peripheral])
+        let bench = try SteppedStrap()
+        let (clock, peripheral, store) = (bench.clock, bench.peripheral, bench.store)
+        let recording = try bench.recordMirrored(seconds: 4)
         // The first second without a watch.
         for _ in 0 ..< 4 { #expect(clock.step(recording.member, [peripheral]) == "ok") }
         let (watch, watched, _) = try Self.start(["watch", "--store", store])
         defer { if watch.isRunning { watch.terminate() } }
         #expect(watched.wait(for: "Ctrl-C leaves.\n"))
-        // Within the next second of the recording's time it looks again and finds the watch; 4 s end at step 16.
-        #expect(clock.runUntilEnded(recording.member, [peripheral]) == 12)
+        // At 2 s of the recording's time it looks again and finds the watch. The watch's answer comes in real time:
+        // time stands still until it is in (a watch joining as the recording ends is another case), then runs on to
+        // the end, 4 s at step 16.
+        for _ in 0 ..< 4 { #expect(clock.step(recording.member, [peripheral]) == "ok") }
+        #expect(watched.wait(for: "Watching a cycling workout"), "\(watched.all)")
+        #expect(clock.runUntilEnded(recording.member, [peripheral]) == 8)
         #expect(recording.result().status == 0)
         #expect(watched.wait(for: "The recording ended.\n"), "\(watched.all)")
         watch.waitUntilExit()
@@ -146,5 +135,31 @@ import Testing
         #expect(stderr == "workout: The recording went away without ending (its process stopped or its connection closed).\n")
         kill(peripheral.processIdentifier, SIGINT)
         peripheral.waitUntilExit()
+    }
+}
+
+/// A simulated strap on the tool's stepped time and a store beside it, in a temporary directory; the strap is
+/// stopped with Ctrl-C when the bench goes.
+final class SteppedStrap {
+    let directory: TemporaryDirectory
+    let clock: SteppedClock
+    let store: String
+    let socket: String
+    let peripheral: SteppedClock.Member
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        clock = try SteppedClock(directory: directory)
+        store = directory.file("health.sqlite")
+        socket = directory.file("strap.sock")
+        peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket]).member
+    }
+
+    deinit { SteppedClock.stop([peripheral]) }
+
+    /// Starts `workout record --mirror` of a cycling workout from the strap, for `seconds` of stepped time.
+    func recordMirrored(seconds: Int) throws -> (member: SteppedClock.Member, result: () -> Tool.Result) {
+        try clock.startRecording(["--sensor", "unix:\(socket)", "--activity", "cycling", "--duration", "\(seconds)", "--mirror",
+                                  "--store", store], peripherals: [peripheral])
     }
 }
