@@ -30,11 +30,10 @@ struct SampleUUIDStream {
 
     /// A UUID from its two big-endian halves.
     static func uuid(high: UInt64, low: UInt64) -> UUID {
-        let h = high.bigEndian, l = low.bigEndian
         var raw: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &raw) { bytes in
-            withUnsafeBytes(of: h) { bytes.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: 8) }
-            withUnsafeBytes(of: l) { (bytes.baseAddress! + 8).copyMemory(from: $0.baseAddress!, byteCount: 8) }
+            bytes.storeBytes(of: high.bigEndian, toByteOffset: 0, as: UInt64.self)
+            bytes.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
         }
         return UUID(uuid: raw)
     }

@@ -145,7 +145,12 @@ enum QuantitySeriesCodec {
     }
 
     static func appendDouble(_ value: Double, to out: inout Data) {
-        withUnsafeBytes(of: value.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+        appendUInt64(value.bitPattern, to: &out)
+    }
+
+    /// Eight bytes, little-endian.
+    static func appendUInt64(_ value: UInt64, to out: inout Data) {
+        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
     }
 
     static func writeRaw(_ values: [Double], to out: inout Data) {
@@ -227,9 +232,14 @@ enum QuantitySeriesCodec {
         }
 
         mutating func double() throws -> Double {
-            var bits: UInt64 = 0
-            for index in 0 ..< 8 { bits |= UInt64(try byte()) << (8 * UInt64(index)) }
-            return Double(bitPattern: bits)
+            Double(bitPattern: try uint64())
+        }
+
+        /// Eight bytes, little-endian.
+        mutating func uint64() throws -> UInt64 {
+            var value: UInt64 = 0
+            for index in 0 ..< 8 { value |= UInt64(try byte()) << (8 * UInt64(index)) }
+            return value
         }
 
         static func unzigzagValue(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }

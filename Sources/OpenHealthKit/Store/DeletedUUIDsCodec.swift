@@ -28,8 +28,8 @@ enum DeletedUUIDsCodec {
         var grouped = Data()
         QuantitySeriesCodec.writeVarint(UInt64(groups.count), to: &grouped)
         for group in groups {
-            append(group.high, to: &grouped)
-            append(group.lows[0], to: &grouped)
+            QuantitySeriesCodec.appendUInt64(group.high, to: &grouped)
+            QuantitySeriesCodec.appendUInt64(group.lows[0], to: &grouped)
             QuantitySeriesCodec.writeVarint(UInt64(group.lows.count), to: &grouped)
             let differences = zip(group.lows.dropFirst(), group.lows).map { Int64(bitPattern: $0 &- $1) }
             QuantitySeriesCodec.writeColumn(differences, packed: true, to: &grouped)
@@ -51,9 +51,11 @@ enum DeletedUUIDsCodec {
         case grouped:
             do {
                 uuids = try decodeGroups(blob, count: count)
-            } catch let error as HKError {
-                throw error.code == .errorDatabaseInaccessible && error.localizedDescription.contains("deletion record")
-                    ? error : damaged(error.localizedDescription)
+            } catch let error as Damage {
+                throw damaged(error.reason)
+            } catch {
+                // The column reader's own error (a truncated or malformed column).
+                throw damaged(error.localizedDescription)
             }
         default:
             throw damaged("unknown format \(format)")
@@ -65,13 +67,13 @@ enum DeletedUUIDsCodec {
         var uuids: [UUID] = []
         var reader = QuantitySeriesCodec.Reader(bytes: [UInt8](blob))
         let groups = try reader.varint()
-        guard groups <= UInt64(count) else { throw damaged("\(groups) groups for \(count) UUIDs") }
+        guard groups <= UInt64(count) else { throw Damage(reason: "\(groups) groups for \(count) UUIDs") }
         uuids.reserveCapacity(count)
         for _ in 0 ..< groups {
-            let high = try u64(&reader)
-            var low = try u64(&reader)
+            let high = try reader.uint64()
+            var low = try reader.uint64()
             let n = try reader.varint()
-            guard n > 0, n <= UInt64(count - uuids.count) else { throw damaged("a group of \(n) UUIDs") }
+            guard n > 0, n <= UInt64(count - uuids.count) else { throw Damage(reason: "a group of \(n) UUIDs") }
             uuids.append(SampleUUIDStream.uuid(high: high, low: low))
             for difference in try reader.column(Int(n) - 1) {
                 low = low &+ UInt64(bitPattern: difference)
@@ -79,19 +81,14 @@ enum DeletedUUIDsCodec {
             }
         }
         guard uuids.count == count, reader.offset == reader.bytes.count else {
-            throw damaged("\(uuids.count) UUIDs for \(count), \(reader.bytes.count - reader.offset) bytes left")
+            throw Damage(reason: "\(uuids.count) UUIDs for \(count), \(reader.bytes.count - reader.offset) bytes left")
         }
         return uuids
     }
 
-    private static func append(_ value: UInt64, to out: inout Data) {
-        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
-    }
-
-    private static func u64(_ reader: inout QuantitySeriesCodec.Reader) throws -> UInt64 {
-        var value: UInt64 = 0
-        for index in 0 ..< 8 { value |= UInt64(try reader.byte()) << (8 * UInt64(index)) }
-        return value
+    /// Why a grouped record does not hold what it says.
+    private struct Damage: Error {
+        var reason: String
     }
 
     static func damaged(_ reason: String) -> HKError {
