@@ -1,3 +1,4 @@
+import ByteCoding
 import Foundation
 
 /// The locations a workout went through, in time order; read them with ``HKWorkoutRouteQuery``.
@@ -50,44 +51,43 @@ enum WorkoutRouteCodec {
     static let fields = 10
 
     static func encode(_ locations: [CLLocation]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(4 + locations.count * fields * 8)
-        let count = UInt32(locations.count)
-        for shift in stride(from: 0, to: 32, by: 8) { bytes.append(UInt8(truncatingIfNeeded: count >> UInt32(shift))) }
+        var out = ByteWriter(capacity: 4 + locations.count * fields * 8)
+        out.write(UInt32(locations.count))
         for location in locations {
             for value in [location.timestamp.timeIntervalSinceReferenceDate, location.coordinate.latitude,
                           location.coordinate.longitude, location.altitude, location.horizontalAccuracy,
                           location.verticalAccuracy, location.course, location.courseAccuracy, location.speed,
                           location.speedAccuracy] {
-                let bits = value.bitPattern
-                for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+                out.write(value.bitPattern)
             }
         }
-        return bytes
+        return out.bytes
     }
 
     static func decode(_ bytes: [UInt8]) throws -> [CLLocation] {
-        guard bytes.count >= 4 else { throw HKError(.errorDatabaseInaccessible, "A stored workout route is truncated.") }
-        let count = Int(UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24)
+        var reader = ByteReader(bytes)
+        let count: Int
+        do throws(DecodeError) { count = Int(try reader.readUInt32("location count")) } catch {
+            throw HKError(.errorDatabaseInaccessible, "A stored workout route is truncated.")
+        }
         guard bytes.count == 4 + count * fields * 8 else {
             throw HKError(.errorDatabaseInaccessible, "A stored workout route is damaged: \(bytes.count) bytes for \(count) locations.")
         }
         var locations: [CLLocation] = []
         locations.reserveCapacity(count)
-        var index = 4
-        func next() -> Double {
-            var bits: UInt64 = 0
-            for k in 0 ..< 8 { bits |= UInt64(bytes[index + k]) << UInt64(8 * k) }
-            index += 8
-            return Double(bitPattern: bits)
-        }
-        for _ in 0 ..< count {
-            let time = next(), latitude = next(), longitude = next(), altitude = next(), horizontal = next(), vertical = next()
-            let course = next(), courseAccuracy = next(), speed = next(), speedAccuracy = next()
-            locations.append(CLLocation(coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude),
-                                        altitude: altitude, horizontalAccuracy: horizontal, verticalAccuracy: vertical,
-                                        course: course, courseAccuracy: courseAccuracy, speed: speed,
-                                        speedAccuracy: speedAccuracy, timestamp: Date(timeIntervalSinceReferenceDate: time)))
+        do throws(DecodeError) {
+            func next() throws(DecodeError) -> Double { Double(bitPattern: try reader.readUInt64("location field")) }
+            for _ in 0 ..< count {
+                let time = try next(), latitude = try next(), longitude = try next(), altitude = try next()
+                let horizontal = try next(), vertical = try next(), course = try next(), courseAccuracy = try next()
+                let speed = try next(), speedAccuracy = try next()
+                locations.append(CLLocation(coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude),
+                                            altitude: altitude, horizontalAccuracy: horizontal, verticalAccuracy: vertical,
+                                            course: course, courseAccuracy: courseAccuracy, speed: speed,
+                                            speedAccuracy: speedAccuracy, timestamp: Date(timeIntervalSinceReferenceDate: time)))
+            }
+        } catch {
+            throw HKError(.errorDatabaseInaccessible, "A stored workout route is truncated.")
         }
         return locations
     }
