@@ -98,7 +98,7 @@ extension Workout {
 /// zoned type, the seconds in each zone the builder kept with the workout (`zoneGroup(for:)`), each zone with its
 /// bounds in the type's storage unit; `sensors`, the sensors a live recording kept (`workoutSensors(for:)`: identifier,
 /// name, manufacturer, model, and battery percent at the start and the end, null when unknown), empty otherwise.
-func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?, sensors: [HKWorkoutSensor] = []) throws -> String {
+func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?, sensors: [HKWorkoutSensor]) throws -> String {
     let iso = ISO8601DateFormatter()
     func statistics(_ all: [HKQuantityType: HKStatistics]) -> [String: Any] {
         var result: [String: Any] = [:]
