@@ -10,23 +10,9 @@ public final class UnixListener: Sendable {
     /// Binds and listens at `path`, replacing a stale socket file left by an earlier run.
     public init(path: String) throws {
         self.path = path
-        let fd: Int32
-        do { fd = try Sys.socket(AF_UNIX, Sys.seqPacket, 0) } catch {
-            throw BlueZError(.system, "Opening a Unix socket failed: \(error).", errno: error)
-        }
-        do {
-            socket = try SocketDescriptor(taking: fd)
-        } catch {
-            throw BlueZError(.system, "Preparing a Unix socket failed: \(error).", errno: error)
-        }
         var info = stat()
         if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { Sys.unlink(path) }
-        do {
-            try Sys.bind(fd, unixPath: path)
-            try Sys.listen(fd, backlog: 8)
-        } catch {
-            throw BlueZError(.system, "Cannot listen at \(path): \(error).", errno: error)
-        }
+        socket = try .listeningUnix(type: Sys.seqPacket, path: path)
     }
 
     /// Waits for the next central and returns its bearer.
@@ -51,5 +37,30 @@ public final class UnixListener: Sendable {
     public func close() {
         socket.shutdown()
         Sys.unlink(path)
+    }
+}
+
+extension SocketDescriptor {
+    /// An `AF_UNIX` socket of `type` bound to `path` and listening; with `mode`, the socket file's mode is set
+    /// before any peer can connect. What is at `path` is the caller's to clear first.
+    static func listeningUnix(type: Int32, path: String, mode: mode_t? = nil) throws -> SocketDescriptor {
+        let fd: Int32
+        do { fd = try Sys.socket(AF_UNIX, type, 0) } catch {
+            throw BlueZError(.system, "Opening a Unix socket failed: \(error).", errno: error)
+        }
+        let socket: SocketDescriptor
+        do {
+            socket = try SocketDescriptor(taking: fd)
+        } catch {
+            throw BlueZError(.system, "Preparing a Unix socket failed: \(error).", errno: error)
+        }
+        do {
+            try Sys.bind(fd, unixPath: path)
+            if let mode { try Sys.chmod(path, mode) }
+            try Sys.listen(fd, backlog: 8)
+        } catch {
+            throw BlueZError(.system, "Cannot listen at \(path): \(error).", errno: error)
+        }
+        return socket
     }
 }

@@ -23,22 +23,7 @@ public final class UnixStreamListener: Sendable {
             }
             Sys.unlink(path)
         }
-        let fd: Int32
-        do { fd = try Sys.socket(AF_UNIX, Sys.stream, 0) } catch {
-            throw BlueZError(.system, "Opening a Unix socket failed: \(error).", errno: error)
-        }
-        do {
-            socket = try SocketDescriptor(taking: fd)
-        } catch {
-            throw BlueZError(.system, "Preparing a Unix socket failed: \(error).", errno: error)
-        }
-        do {
-            try Sys.bind(fd, unixPath: path)
-            try Sys.chmod(path, mode)
-            try Sys.listen(fd, backlog: 8)
-        } catch {
-            throw BlueZError(.system, "Cannot listen at \(path): \(error).", errno: error)
-        }
+        socket = try .listeningUnix(type: Sys.stream, path: path, mode: mode)
     }
 
     /// Waits for the next peer.
