@@ -14,7 +14,7 @@ struct Workout: AsyncParsableCommand {
             $XDG_DATA_HOME/openhealthkit/health.sqlite, else ~/.local/share/openhealthkit/health.sqlite.
 
             Examples:
-              workout demo                      save a sample run with heart rate, energy and distance
+              workout demo                      save a sample run with its samples
               workout replay fixtures/run-45min.jsonl --instant
                                                 replay a recorded workout and save it
               workout import ride.fit           import a FIT, TCX or GPX file
@@ -27,15 +27,15 @@ struct Workout: AsyncParsableCommand {
               workout delete 3F2A               delete a workout and its samples
               workout recover --finish          save a workout interrupted by a crash
               workout condense --all            fold workouts' samples into compact series
-              workout sources                   list each type's sources in priority order (--set to change)
+              workout sources                   list each type's sources by priority
               workout profile --born 1986-04-12 set what system zones are computed from
-              workout zones                     show the preferred heart-rate and power zones
-              workout doctor                    check that Bluetooth recording can work here, with fixes
-              workout scan                      find Bluetooth LE heart-rate straps and power meters
-              workout pair AA:BB:CC:DD:EE:FF    pair a sensor (unix:PATH for a simulated one)
+              workout zones                     show the heart-rate and power zones
+              workout doctor                    check Bluetooth recording, suggest fixes
+              workout scan                      find BLE straps and power meters nearby
+              workout pair AA:BB:CC:DD:EE:FF    pair a sensor (unix:PATH: a simulated one)
               workout sensors                   list paired sensors
               workout record --activity cycling record from paired sensors until Ctrl-C
-              workout watch                     show a recording (record --mirror) from another terminal
+              workout watch                     watch a record --mirror from elsewhere
               workout peripheral --profile heart-rate --listen /tmp/strap.sock
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON

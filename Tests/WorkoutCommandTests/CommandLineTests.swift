@@ -78,6 +78,23 @@ import Testing
     }
 }
 
+extension CommandLineTests {
+    /// `workout --help` as an 80-column terminal shows it (the width ArgumentParser wraps to when the output is not
+    /// a terminal): every example is a command, or a description under a long command, and no description is wrapped
+    /// back to the first column.
+    @Test func helpExamplesFitEightyColumns() throws {
+        let help = try workout(["--help"])
+        #expect(help.status == 0)
+        let lines = help.stdout.components(separatedBy: "\n")
+        let examples = lines.drop { $0 != "Examples:" }.dropFirst().prefix { !$0.isEmpty }
+        #expect(examples.count >= 20)
+        for line in examples {
+            #expect(line.hasPrefix("  workout ") || line.hasPrefix(String(repeating: " ", count: 36)), "wrapped: \(line)")
+            #expect(line.count <= 80, "too wide: \(line)")
+        }
+    }
+}
+
 @Suite(.timeLimit(.minutes(1))) struct ManageCommandTests {
     let cli = CommandLineTests()
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
