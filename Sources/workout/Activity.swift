@@ -7,8 +7,8 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Show the daily activity summaries: move, exercise and stand against their goals.",
             discussion: """
-                Each day with active energy or a workout, from HKActivitySummaryQuery: move is the day's active
-                energy, exercise the day's workout time (pauses excluded), stand is not measured here. Goals come
+                Each day with active energy or a workout, from HKActivitySummaryQuery: move is the day's active \
+                energy, exercise the day's workout time (pauses excluded), stand is not measured here. Goals come \
                 from `workout profile` (defaults: 400 kcal, 30 minutes, 12 hours).
 
                 Example:

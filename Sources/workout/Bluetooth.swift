@@ -8,7 +8,7 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Scan for Bluetooth LE sensors nearby: heart-rate, power and speed/cadence devices first.",
             discussion: """
-                Needs CAP_NET_RAW and CAP_NET_ADMIN (or root) for the HCI scan commands;
+                Needs CAP_NET_RAW and CAP_NET_ADMIN (or root) for the HCI scan commands; \
                 grant them to the real binary (`workout doctor` prints the exact line):
                   sudo setcap 'cap_net_raw,cap_net_admin+eip' "$(realpath "$(command -v workout)")"
 

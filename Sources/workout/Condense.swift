@@ -7,10 +7,10 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Fold a workout's samples into compact quantity series, keeping every statistic.",
             discussion: """
-                Every type the workout recorded (heart rate, energy, distance, power,
-                cadence, speed, …) becomes one series per type and source. The originals
-                are deleted; anchored queries learn of it for 30 days. Every statistic
-                stays the same. Condensing again changes nothing. --all also drops
+                Every type the workout recorded (heart rate, energy, distance, power, \
+                cadence, speed, …) becomes one series per type and source. The originals \
+                are deleted; anchored queries learn of it for 30 days. Every statistic \
+                stays the same. Condensing again changes nothing. --all also drops \
                 deletion records older than 30 days.
 
                 Examples:

@@ -7,15 +7,14 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Decode characteristic payloads (hex) into JSON, one line per payload.",
             discussion: """
-                CHARACTERISTIC is 0x2A37, 2a37 or a name: heart-rate-measurement, cycling-power-measurement,
-                csc-measurement, battery-level. Units: bpm, seconds (RR intervals, event times), kJ, W, %,
-                N·m; from the second payload on, cadence (rpm) and speed (m/s) are derived from the
+                CHARACTERISTIC is 0x2A37, 2a37 or a name: heart-rate-measurement, cycling-power-measurement, \
+                csc-measurement, battery-level. Units: bpm, seconds (RR intervals, event times), kJ, W, %, \
+                N·m; from the second payload on, cadence (rpm) and speed (m/s) are derived from the \
                 previous payload, or null when it has no new event.
 
-                Example:
-                  workout decode 2a37 16463803 10403c03
-                  {"heartRate":70,"sensorContact":"detected","energyExpended":null,"rrIntervals":[0.8046875]}
-                  …
+                Examples:
+                  workout decode battery-level 5a          prints {"batteryLevel":90}
+                  workout decode 2a37 16463803 10403c03    two heart rates with RR intervals
                 """
         )
 

@@ -8,9 +8,9 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Save a demonstration run with associated samples, and print it back.",
             discussion: """
-                The run ends now and lasts 30 minutes: heart rate every 5 s rising with effort, active energy and
+                The run ends now and lasts 30 minutes: heart rate every 5 s rising with effort, active energy and \
                 distance every minute. It is saved with the HealthKit calls an app would make (HKWorkoutBuilder:
-                begin, add samples, end, finish) and read back with a sample query on the workout's associated
+                begin, add samples, end, finish) and read back with a sample query on the workout's associated \
                 samples.
 
                 Example:

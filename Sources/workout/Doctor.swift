@@ -8,12 +8,12 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Check whether this machine can record from a Bluetooth LE sensor, and say how to fix what cannot.",
             discussion: """
-                One line per check, ✔ or ✘, with the exact fix: the kernel's Bluetooth
-                support; each adapter (up, LE enabled, not blocked by rfkill); whether
-                this binary may scan (CAP_NET_RAW and CAP_NET_ADMIN); bluetoothd, and
+                One line per check, ✔ or ✘, with the exact fix: the kernel's Bluetooth \
+                support; each adapter (up, LE enabled, not blocked by rfkill); whether \
+                this binary may scan (CAP_NET_RAW and CAP_NET_ADMIN); bluetoothd, and \
                 whether it holds a paired sensor's connection; the store.
 
-                Exits 0 when recording can work, 1 otherwise (a missing scan permission
+                Exits 0 when recording can work, 1 otherwise (a missing scan permission \
                 alone does not stop recording).
 
                 Examples:

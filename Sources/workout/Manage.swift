@@ -19,7 +19,7 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Delete a workout and the samples recorded with it.",
             discussion: """
-                ID is the workout's UUID or a unique prefix of it, as `workout list` prints. Only workouts this tool
+                ID is the workout's UUID or a unique prefix of it, as `workout list` prints. Only workouts this tool \
                 saved (recorded, replayed, demo) can be deleted. Deleted objects are remembered for anchored queries.
 
                 Examples:
@@ -63,12 +63,12 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Offer back a workout that was interrupted (a crash, a kill, a power cut).",
             discussion: """
-                Without a flag it shows what was recovered and how to keep or drop it. Every reading older than a
+                Without a flag it shows what was recovered and how to keep or drop it. Every reading older than a \
                 second before the interruption is in the store's journal.
 
                 Examples:
                   workout recover
-                  workout recover --finish      save it as a workout, ending when the last data arrived
+                  workout recover --finish      save it, ending when its last data arrived
                   workout recover --discard     drop it
                 """
         )

@@ -10,15 +10,15 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Run a simulated BLE sensor on a Unix socket, until Ctrl-C.",
             discussion: """
-                Serves a GATT heart-rate strap (HR + RR at 1 Hz, battery, device information) or power
-                meter (power, crank and wheel revolutions at 4 Hz, counters that wrap) over an AF_UNIX
-                SOCK_SEQPACKET socket, speaking the same ATT bytes as the real device. Anything that
+                Serves a GATT heart-rate strap (HR + RR at 1 Hz, battery, device information) or power \
+                meter (power, crank and wheel revolutions at 4 Hz, counters that wrap) over an AF_UNIX \
+                SOCK_SEQPACKET socket, speaking the same ATT bytes as the real device. Anything that \
                 takes an address takes unix:PATH to reach it.
 
                 Example:
                   workout peripheral --profile heart-rate --listen /tmp/strap.sock &
                   workout pair unix:/tmp/strap.sock
-                  workout peripheral --profile cycling-power --listen /tmp/trainer.sock --dropout 60:10 --battery 15
+                  workout peripheral --profile cycling-power --listen /tmp/pm --dropout 60:10
                 """
         )
 

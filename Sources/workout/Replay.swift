@@ -8,18 +8,19 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Replay a recorded fixture as a live workout, and save it.",
             discussion: """
-                The fixture's raw notifications go through the same decoders a live strap's do, into an
-                HKWorkoutSession with its HKLiveWorkoutBuilder and data source; its session actions (activities,
-                pause, resume, laps, markers) are carried out as they were recorded. The whole file is checked
-                before anything is written. On a terminal a live display is updated in place; piped, plain lines.
-                Instant replays are saved at the time the fixture was recorded; paced ones start now.
-                Zones are your heart-rate zones from the store (see `workout profile`), or heart-rate-reserve zones
+                The fixture's raw notifications go through the same decoders a live strap's do, into an \
+                HKWorkoutSession with its HKLiveWorkoutBuilder and data source; its session actions (activities, \
+                pause, resume, laps, markers) are carried out as they were recorded. The whole file is checked \
+                before anything is written. On a terminal a live display is updated in place; piped, plain lines. \
+                Instant replays are saved at the time the fixture was recorded; paced ones start now. \
+                Zones are your heart-rate zones from the store (see `workout profile`), or heart-rate-reserve zones \
                 from --max-heart-rate/--resting-heart-rate.
 
                 Examples:
                   workout replay fixtures/run-45min.jsonl                real time
                   workout replay fixtures/ride-90min.jsonl --speed 60    an hour a minute
-                  workout replay fixtures/triathlon-swim-bike-run.jsonl --instant --store /tmp/demo.sqlite
+                  workout replay fixtures/triathlon-swim-bike-run.jsonl --instant
+                                                                         at once, into the store
                 """
         )
 

@@ -9,8 +9,8 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Pair a sensor with the store, so live workouts read from it.",
             discussion: """
-                ADDRESS is AA:BB:CC:DD:EE:FF (add /random for a random address, as `workout scan` shows)
-                or unix:PATH for a simulated peripheral. The sensor is contacted once to learn what it
+                ADDRESS is AA:BB:CC:DD:EE:FF (add /random for a random address, as `workout scan` shows) \
+                or unix:PATH for a simulated peripheral. The sensor is contacted once to learn what it \
                 measures; --no-probe pairs it without contact.
 
                 Example:

@@ -40,7 +40,7 @@ extension Workout {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a workout and its associated samples.",
-            discussion: "ID is the workout's UUID or a unique prefix of it, as `workout list` prints.\n\nExamples:\n  workout show 3F2A91C0\n  workout show 3F2A91C0 --json\n  workout show 3F2A91C0 --chart ride.svg --max-heart-rate 185 --resting-heart-rate 50"
+            discussion: "ID is the workout's UUID or a unique prefix of it, as `workout list` prints.\n\nExamples:\n  workout show 3F2A91C0\n  workout show 3F2A91C0 --json\n  workout show 3F2A91C0 --chart ride.svg --max-heart-rate 185"
         )
 
         @OptionGroup var options: StoreOptions

@@ -9,11 +9,11 @@ extension Workout {
             commandName: "sources",
             abstract: "List the apps that saved each type, in priority order, or set that order.",
             discussion: """
-                Where two sources recorded the same time (a ride recorded live and also
-                imported from a bike computer), merged distance, energy and step totals
-                count the higher source, and take from the lower one only the time the
-                higher one left uncovered. The default order is the order in which
-                sources first saved the type. Averages, minimum and maximum use every
+                Where two sources recorded the same time (a ride recorded live and also \
+                imported from a bike computer), merged distance, energy and step totals \
+                count the higher source, and take from the lower one only the time the \
+                higher one left uncovered. The default order is the order in which \
+                sources first saved the type. Averages, minimum and maximum use every \
                 source.
 
                 Examples:

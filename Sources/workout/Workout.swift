@@ -10,7 +10,7 @@ struct Workout: AsyncParsableCommand {
         commandName: "workout",
         abstract: "Record, inspect and manage workouts in an OpenHealthKit store.",
         discussion: """
-            The store is a SQLite file: --store PATH, else $OPENHEALTHKIT_STORE, else
+            The store is a SQLite file: --store PATH, else $OPENHEALTHKIT_STORE, else \
             $XDG_DATA_HOME/openhealthkit/health.sqlite, else ~/.local/share/openhealthkit/health.sqlite.
 
             Examples:

@@ -7,9 +7,9 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Show or change what workout zones and activity summaries are computed from.",
             discussion: """
-                With no option, prints the profile. Each option sets one field; --reset clears them all first.
-                System heart-rate zones use the resting and maximum heart rate (220 - age without a maximum);
-                system power zones need a functional threshold power. The move, exercise and stand goals are those of
+                With no option, prints the profile. Each option sets one field; --reset clears them all first. \
+                System heart-rate zones use the resting and maximum heart rate (220 - age without a maximum); \
+                system power zones need a functional threshold power. The move, exercise and stand goals are those of \
                 HKActivitySummary (defaults: 400 kcal, 30 minutes, 12 hours).
 
                 Examples:
@@ -71,7 +71,7 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Show the preferred heart-rate and cycling-power zones, or set the person's own.",
             discussion: """
-                --set takes the upper boundaries of the zones, ascending, comma-separated (2 to 8 of them make 3 to 9
+                --set takes the upper boundaries of the zones, ascending, comma-separated (2 to 8 of them make 3 to 9 \
                 zones); --clear goes back to the system zones. Both need --type.
 
                 Examples:

@@ -93,6 +93,29 @@ extension CommandLineTests {
             #expect(line.count <= 80, "too wide: \(line)")
         }
     }
+
+    /// Every subcommand's help reads as paragraphs in an 80-column terminal: no line of its description is cut short
+    /// by a line break in the source (which ArgumentParser keeps, so the paragraph came out ragged), and none is
+    /// wider than 80 columns except the usage line ArgumentParser writes itself.
+    @Test func everySubcommandsHelpIsParagraphs() throws {
+        let top = try workout(["--help"]).stdout.components(separatedBy: "\n")
+        let names = top.drop { $0 != "SUBCOMMANDS:" }.dropFirst().prefix { !$0.isEmpty }
+            .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.compactMap { $0.split(separator: " ").first.map(String.init) }
+        #expect(names.count >= 20)
+        for name in names {
+            let lines = try workout([name, "--help"]).stdout.components(separatedBy: "\n")
+            for example in lines.drop(while: { !$0.hasPrefix("Example") }).dropFirst().prefix(while: { !$0.isEmpty }) {
+                #expect(example.hasPrefix("  "), "workout \(name) --help, an example wrapped: \(example)")
+            }
+            for (line, next) in zip(lines, lines.dropFirst()) where !line.hasPrefix("USAGE:") {
+                #expect(line.count <= 80, "workout \(name) --help, too wide: \(line)")
+                let prose = { (text: String) in !text.isEmpty && !text.hasPrefix(" ") && !text.hasPrefix("USAGE:") }
+                if prose(line), prose(next), !line.hasSuffix(":") {
+                    #expect(line.count >= 50, "workout \(name) --help, a line cut short: \(line)")
+                }
+            }
+        }
+    }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct ManageCommandTests {
