@@ -39,7 +39,10 @@ extension Workout {
                         throw CommandFailure("\(parsed) offers no heart rate, cycling power or speed and cadence service, so it cannot be paired as a fitness sensor.")
                     }
                     capabilities = probe.capabilities
-                    if name == nil, let model = probe.deviceInformation.modelNumber {
+                    // The name a phone would show (Generic Access's Device Name), else the maker and model.
+                    if name == nil, let deviceName = probe.deviceName {
+                        sensorName = deviceName
+                    } else if name == nil, let model = probe.deviceInformation.modelNumber {
                         sensorName = [probe.deviceInformation.manufacturerName, model].compactMap { $0 }.joined(separator: " ")
                     }
                 }

@@ -10,22 +10,25 @@ import Testing
         let socket = directory.file("strap.sock")
         let store = directory.file("store.sqlite")
 
-        let (peripheral, banner) = try Tool.startPeripheral(["--profile", "heart-rate", "--listen", socket])
+        // The name the peripheral is given is its Generic Access Device Name, which `pair` reads, as a phone would
+        // (before the strap's Device Information, "OpenHealthKit Simulated HR strap").
+        let name = "Bench strap with a rather long name"
+        let (peripheral, banner) = try Tool.startPeripheral(["--profile", "heart-rate", "--listen", socket, "--name", name])
         defer { if peripheral.isRunning { peripheral.terminate() } }
-        #expect(banner == "Simulated heart-rate sensor 'OHK Strap' at unix:\(socket); Ctrl-C stops it.\n")
+        #expect(banner == "Simulated heart-rate sensor '\(name)' at unix:\(socket); Ctrl-C stops it.\n")
 
         let pair = try Tool.run(["pair", "unix:\(socket)", "--store", store])
         #expect(pair.status == 0, "\(pair.stderr)")
-        #expect(pair.stdout == "Paired OpenHealthKit Simulated HR strap (unix:\(socket)): heart rate, RR intervals, energy, battery.\n")
+        #expect(pair.stdout == "Paired \(name) (unix:\(socket)): heart rate, RR intervals, energy, battery.\n")
 
-        // Each column is as wide as its longest entry plus two spaces (at least 36 and 24): the name, the strap's
-        // Device Information model, has 32 characters; the identifier's width depends on the temporary directory.
+        // Each column is as wide as its longest entry plus two spaces (at least 36 and 24): the name has 35
+        // characters; the identifier's width depends on the temporary directory.
         let sensors = try Tool.run(["sensors", "--store", store])
         let identifier = "unix:\(socket)"
         func column(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: width - text.count) }
         let width = max(36, identifier.count + 2)
-        #expect(sensors.transcript == column("Identifier", width) + column("Name", 34) + "Measures\n"
-                + column(identifier, width) + "OpenHealthKit Simulated HR strap  heart rate, RR intervals, energy, battery\n")
+        #expect(sensors.transcript == column("Identifier", width) + column("Name", 37) + "Measures\n"
+                + column(identifier, width) + "\(name)  heart rate, RR intervals, energy, battery\n")
 
         kill(peripheral.processIdentifier, SIGINT)
         peripheral.waitUntilExit()

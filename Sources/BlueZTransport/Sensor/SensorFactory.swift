@@ -49,11 +49,14 @@ public func connector(for address: SensorAddress, adapter: String? = nil, timeou
 /// What a quick connection learns about a device: enough to pair it.
 public struct SensorProbe: Sendable {
     public var capabilities: SensorCapabilities
+    /// The Device Name of its Generic Access service (0x2A00), if it has one: the name a phone shows, and usually
+    /// the one it advertises ("Polar H10 8A1C2D3E").
+    public var deviceName: String?
     public var deviceInformation: DeviceInformation
     /// The services found, as UUID strings.
     public var services: [BluetoothUUID]
 
-    /// Connects, discovers services and reads Device Information, then disconnects.
+    /// Connects, discovers services, reads the Device Name and Device Information, then disconnects.
     ///
     /// - Throws: ``BlueZError`` when the device cannot be reached, `GATTClientError` when it
     ///   does not answer discovery.
@@ -66,6 +69,15 @@ public struct SensorProbe: Sendable {
             group.addTask { try await client.run(); return nil }
             defer { group.cancelAll() }
             let services = try await client.discoverPrimaryServices()
+            // A device whose Generic Access cannot be read is still paired, by its maker and model.
+            var deviceName: String?
+            if let access = services.first(where: { $0.uuid == .genericAccess }),
+               let name = try? await client.discoverCharacteristics(of: access).first(where: { $0.uuid == .deviceName }),
+               name.properties.contains(.read),
+               let bytes = try? await client.readLongValue(handle: name.valueHandle),
+               let text = try? DeviceInformationString.decodeUTF8(bytes), !text.isEmpty {
+                deviceName = text
+            }
             var information = DeviceInformation()
             if let dis = services.first(where: { $0.uuid == .deviceInformation }) {
                 for characteristic in try await client.discoverCharacteristics(of: dis) where characteristic.properties.contains(.read) {
@@ -73,8 +85,8 @@ public struct SensorProbe: Sendable {
                     _ = try? information.update(characteristic: uuid, bytes: try await client.readLongValue(handle: characteristic.valueHandle))
                 }
             }
-            return SensorProbe(capabilities: capabilities(of: services.map(\.uuid)), deviceInformation: information,
-                               services: services.map(\.uuid))
+            return SensorProbe(capabilities: capabilities(of: services.map(\.uuid)), deviceName: deviceName,
+                               deviceInformation: information, services: services.map(\.uuid))
         }
     }
 

@@ -7,7 +7,8 @@ import FitnessSensors
 /// The services follow the profiles a real device implements: Heart Rate (HRS 1.0: measurement
 /// 0x2A37 notify, body sensor location 0x2A38 read), Cycling Power (CPS 1.1: measurement 0x2A63
 /// notify, feature 0x2A65 and sensor location 0x2A5D read), Battery (BAS 1.0: 0x2A19 read and
-/// notify) and Device Information (DIS 1.1: strings, read).
+/// notify) and Device Information (DIS 1.1: strings, read). Like every LE device it also has a Generic Access
+/// service whose Device Name (0x2A00, read) is ``name``: what `workout pair` names it, as a phone would.
 public struct PeripheralProfile: Sendable {
     /// The kinds the `workout peripheral --profile` option names.
     public enum Kind: String, CaseIterable, Sendable {
@@ -16,7 +17,9 @@ public struct PeripheralProfile: Sendable {
     }
 
     public var kind: Kind
+    /// The Device Name its Generic Access service reads.
     public var name: String
+    /// The services of its profile (Generic Access aside: see ``database``).
     public var services: [GATTServiceDefinition]
     /// The characteristic notified at ``interval``.
     public var measurement: BluetoothUUID
@@ -56,6 +59,13 @@ public struct PeripheralProfile: Sendable {
         return PeripheralProfile(kind: .cyclingPower, name: name,
                                  services: [power, battery(), deviceInformation(model: "Simulated power meter")],
                                  measurement: BluetoothUUID(C.cyclingPowerMeasurement), interval: .milliseconds(250))
+    }
+
+    /// Everything it serves: Generic Access first (handle 1, as on real devices), then ``services``.
+    public var database: [GATTServiceDefinition] {
+        [GATTServiceDefinition(uuid: .genericAccess, characteristics: [
+            .init(uuid: .deviceName, properties: .read, value: Array(name.utf8)),
+        ])] + services
     }
 
     private static func battery() -> GATTServiceDefinition {

@@ -48,7 +48,7 @@ public actor SimulatedPeripheral {
     public func serve(_ bearer: SocketBearer) async {
         let id = nextConnectionID
         nextConnectionID += 1
-        connections[id] = (GATTServer(database: GATTDatabase(services: profile.services)), bearer)
+        connections[id] = (GATTServer(database: GATTDatabase(services: profile.database)), bearer)
         measurementSubscriptions.append(0)
         defer {
             connections[id] = nil

@@ -41,8 +41,9 @@ public struct DeviceInformationString: Hashable, Sendable {
 
     public func encode() -> [UInt8] { Array(value.utf8) }
 
-    /// Decodes UTF-8 after trimming trailing NUL bytes.
-    static func decodeUTF8(_ bytes: [UInt8]) throws(DecodeError) -> String {
+    /// Decodes a GATT string value (Device Information's strings, Generic Access's Device Name): UTF-8 after
+    /// trimming trailing NUL bytes.
+    public static func decodeUTF8(_ bytes: [UInt8]) throws(DecodeError) -> String {
         var end = bytes.count
         while end > 0, bytes[end - 1] == 0 { end -= 1 }
         let trimmed = bytes[..<end]
