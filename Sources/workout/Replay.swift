@@ -59,7 +59,8 @@ extension Workout {
                 let display = LiveDisplay(monitor: monitor, terminal: isatty(STDOUT_FILENO) == 1, now: { [store] in store.wallClock() })
                 display.quiet = instant
                 let how = instant ? "instantly" : "at \(Format.number(speed))× speed"
-                print("Replaying \(file) (\(summary.header.session.activity), \(Format.duration(summary.duration)), "
+                let activity = HKWorkoutActivityType(name: summary.header.session.activity)?.name ?? summary.header.session.activity
+                print("Replaying \(file) (\(activity), \(Format.duration(summary.duration)), "
                       + "\(summary.notifications) notifications from \(summary.header.sensors.map(\.name).joined(separator: ", "))) \(how).")
                 fflush(nil)
                 let workout = try await withThrowingTaskGroup(of: HKWorkout?.self) { group in

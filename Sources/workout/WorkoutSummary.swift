@@ -57,16 +57,19 @@ enum WorkoutSummary {
         let zones = whole.configuration.zones
         let source = whole.configuration.source == .system ? "system" : whole.configuration.source == .user ? "your own" : "this workout's"
         let bounds = zones.dropLast().compactMap { $0.maximum?.doubleValue(for: bpm) }
-        var lines = ["  " + pad("time in zones", 16) + "heart rate, \(source) zones: "
-                     + zones.indices.map { "Z\($0 + 1) \(LiveView.range($0, bounds))" }.joined(separator: ", ") + " bpm"]
-        lines.append("    " + pad("activity", 16) + zones.indices.map { pad("Z\($0 + 1)", 8) }.joined())
+        // A table that fits 80 columns: the zones' bounds are a row of it, under their names.
+        let ranges = zones.indices.map { LiveView.range($0, bounds) }
+        let width = max(8, (ranges.map(\.count).max() ?? 0) + 2)
+        var lines = ["  " + pad("time in zones", 16) + "heart rate, \(source) zones"]
+        lines.append("    " + pad("activity", 16) + zones.indices.map { pad("Z\($0 + 1)", width) }.joined())
+        lines.append("    " + pad("bpm", 16) + ranges.map { pad($0, width) }.joined())
         var rows: [(String, HKWorkoutZoneGroup?)] = workout.workoutActivities.map {
             ($0.workoutConfiguration.activityType.name, $0.zoneGroup(for: heartRate))
         }
         if rows.count != 1 { rows.insert(("whole workout", whole), at: 0) }
         for (name, group) in rows {
             let times = group?.zoneDurations.map(\.duration) ?? Array(repeating: 0, count: zones.count)
-            lines.append("    " + pad(name, 16) + times.map { pad(Format.duration($0), 8) }.joined())
+            lines.append("    " + pad(name, 16) + times.map { pad(Format.duration($0), width) }.joined())
         }
         return lines
     }

@@ -64,9 +64,10 @@ import Testing
           heart rate      average 110, max 119 bpm
           power           average 249, max 349, normalized 252 W
           cadence         average 90 rpm
-          time in zones   heart rate, system zones: Z1 < 137, Z2 137–147, Z3 148–157, Z4 158–168, Z5 ≥ 169 bpm
-            activity        Z1      Z2      Z3      Z4      Z5
-            cycling         2:00    0:00    0:00    0:00    0:00
+          time in zones   heart rate, system zones
+            activity        Z1       Z2       Z3       Z4       Z5
+            bpm             < 137    137–147  148–157  158–168  ≥ 169
+            cycling         2:00     0:00     0:00     0:00     0:00
           laps            lap  duration  heart rate  power
                           1    1:15      111 bpm     247 W
                           2    1:15      110 bpm     250 W

@@ -110,9 +110,10 @@ import Testing
               heart rate      average 132, max 134 bpm
               power           –
               cadence         –
-              time in zones   heart rate, system zones: Z1 < 137, Z2 137–147, Z3 148–157, Z4 158–168, Z5 ≥ 169 bpm
-                activity        Z1      Z2      Z3      Z4      Z5
-                cycling         0:02    0:00    0:00    0:00    0:00
+              time in zones   heart rate, system zones
+                activity        Z1       Z2       Z3       Z4       Z5
+                bpm             < 137    137–147  148–157  158–168  ≥ 169
+                cycling         0:02     0:00     0:00     0:00     0:00
               laps            lap  duration  heart rate  power
                               1    0:04      132 bpm     –
                               2    0:01      133 bpm     –

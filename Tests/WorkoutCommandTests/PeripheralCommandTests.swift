@@ -86,9 +86,10 @@ import Testing
               heart rate      average 76, max 76 bpm
               power           –
               cadence         –
-              time in zones   heart rate, system zones: Z1 < 137, Z2 137–147, Z3 148–157, Z4 158–168, Z5 ≥ 169 bpm
-                activity        Z1      Z2      Z3      Z4      Z5
-                running         0:01    0:00    0:00    0:00    0:00
+              time in zones   heart rate, system zones
+                activity        Z1       Z2       Z3       Z4       Z5
+                bpm             < 137    137–147  148–157  158–168  ≥ 169
+                running         0:01     0:00     0:00     0:00     0:00
               laps            none
               sensors         unix:DIR/strap.sock: 0 dropouts, 0:00 without data
               skipped         0 malformed notifications

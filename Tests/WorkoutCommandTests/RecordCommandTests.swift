@@ -57,9 +57,10 @@ import Testing
               heart rate      average 134, max 137 bpm
               power           average 208, max 219, normalized – W
               cadence         average 92 rpm
-              time in zones   heart rate, system zones: Z1 < 137, Z2 137–147, Z3 148–157, Z4 158–168, Z5 ≥ 169 bpm
-                activity        Z1      Z2      Z3      Z4      Z5
-                cycling         0:08    0:01    0:00    0:00    0:00
+              time in zones   heart rate, system zones
+                activity        Z1       Z2       Z3       Z4       Z5
+                bpm             < 137    137–147  148–157  158–168  ≥ 169
+                cycling         0:08     0:01     0:00     0:00     0:00
               laps            none
               sensors         unix:DIR/strap.sock: 0 dropouts, 0:00 without data
                               unix:DIR/trainer.sock: 1 dropout, 0:04 without data

@@ -20,6 +20,44 @@ import Testing
             """)
     }
 
+    /// A multisport fixture: the activity is named as the summary names it (not as the fixture spells it,
+    /// `swimBikeRun`), and the time in zones has a row for the whole workout and one per activity, in 80 columns.
+    /// By hand: the legs last 15:00, 3:00, 40:00, 2:00 and 20:00, and each row adds up to its leg (swimming
+    /// 0:53 + 5:29 + 8:38); the whole workout's row adds up to the 1:20:00 (2:39 + 8:56 + 49:39 + 18:46). The pedals
+    /// are off the bike for the second transition and the run: 1 dropout, 22:00 without data. The distance is every
+    /// leg's, here the ride's alone (the pedals' wheel data; nothing measured the swim or the run).
+    @Test func multisportReplaySummaryHasARowPerLeg() throws {
+        let directory = try TemporaryDirectory()
+        let file = fixture("triathlon-swim-bike-run.jsonl")
+        let result = try Tool.run(["replay", file, "--instant", "--store", directory.file("t.sqlite")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(normalized(result.stdout, directory: directory.path) == """
+            Replaying \(file) (swim-bike-run, 1:20:00, 9608 notifications from Polar H10 8A1C2D3E, ASSIOMA42) instantly.
+            Saved workout UUID (swim-bike-run) to DIR/t.sqlite.
+              moving time     1:20:00
+              elapsed time    1:20:00
+              distance        22.99 km
+              energy          516 kcal
+              heart rate      average 154, max 166 bpm
+              power           average 215, max 279, normalized 216 W
+              cadence         average 86 rpm
+              time in zones   heart rate, system zones
+                activity        Z1       Z2       Z3       Z4       Z5
+                bpm             < 137    137–147  148–157  158–168  ≥ 169
+                whole workout   2:39     8:56     49:39    18:46    0:00
+                swimming        0:53     5:29     8:38     0:00     0:00
+                transition      1:42     1:17     0:01     0:00     0:00
+                cycling         0:04     0:29     38:31    0:56     0:00
+                transition      0:00     1:28     0:32     0:00     0:00
+                running         0:00     0:13     1:57     17:50    0:00
+              laps            none
+              sensors         Polar H10 8A1C2D3E: 0 dropouts, 0:00 without data
+                              ASSIOMA42: 1 dropout, 22:00 without data
+              skipped         0 malformed notifications
+
+            """)
+    }
+
     /// The summary of `malformed-notifications.jsonl` replayed, instantly or paced.
     static let malformedSummary = """
           moving time     10:00
@@ -29,9 +67,10 @@ import Testing
           heart rate      average 133, max 140 bpm
           power           –
           cadence         –
-          time in zones   heart rate, system zones: Z1 < 137, Z2 137–147, Z3 148–157, Z4 158–168, Z5 ≥ 169 bpm
-            activity        Z1      Z2      Z3      Z4      Z5
-            running         8:00    2:00    0:00    0:00    0:00
+          time in zones   heart rate, system zones
+            activity        Z1       Z2       Z3       Z4       Z5
+            bpm             < 137    137–147  148–157  158–168  ≥ 169
+            running         8:00     2:00     0:00     0:00     0:00
           laps            none
           sensors         Polar H10 8A1C2D3E: 0 dropouts, 0:00 without data
           skipped         16 malformed notifications
@@ -59,9 +98,10 @@ import Testing
               heart rate      average 136, max 178 bpm
               power           average 190, max 379, normalized 235 W
               cadence         average 84 rpm
-              time in zones   heart rate, system zones: Z1 < 137, Z2 137–147, Z3 148–157, Z4 158–168, Z5 ≥ 169 bpm
-                activity        Z1      Z2      Z3      Z4      Z5
-                cycling         23:41   1:39    1:37    2:49    10:14
+              time in zones   heart rate, system zones
+                activity        Z1       Z2       Z3       Z4       Z5
+                bpm             < 137    137–147  148–157  158–168  ≥ 169
+                cycling         23:41    1:39     1:37     2:49     10:14
               laps            lap  duration  heart rate  power
                               1    10:00     120 bpm     140 W
                               2    3:00      169 bpm     300 W
