@@ -38,6 +38,20 @@ import Testing
         #expect(try store.activityMoveMode().activityMoveMode == .activeEnergy)
     }
 
+    /// No date is too early for this store: a sample from 1900 saves and reads back, at or after the earliest
+    /// permitted date.
+    @Test func earliestPermittedSampleDateRefusesNothing() async throws {
+        let store = try await authorizedStore()
+        let old = Date(timeIntervalSince1970: -2_208_988_800)  // 1900-01-01
+        #expect(store.earliestPermittedSampleDate() <= old)
+        let sample = HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 61),
+                                      start: old, end: old)
+        try await store.save(sample)
+        let read = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.heartRate))], sortDescriptors: [])
+            .result(for: store)
+        #expect(read.map(\.startDate) == [old])
+    }
+
     @Test func preferredUnitsAndTheWatchApp() async throws {
         let store = try await authorizedStore()
         let units = try await store.preferredUnits(for: [HKQuantityType(.heartRate), HKQuantityType(.activeEnergyBurned),

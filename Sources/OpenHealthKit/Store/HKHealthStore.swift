@@ -143,6 +143,10 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     /// Whether the store can hold health records (clinical documents): not supported by OpenHealthKit.
     public func supportsHealthRecords() -> Bool { false }
 
+    /// The earliest date a sample may have. HealthKit's is a limit of the platform (samples before it cannot be
+    /// saved or read); this store has none, so it is `Date.distantPast` and no sample is refused for its date.
+    public func earliestPermittedSampleDate() -> Date { .distantPast }
+
     func database() throws -> StoreDatabase { try opened.get() }
 
     /// A session is about to start: another running session of this store fails, as in HealthKit.
