@@ -24,6 +24,8 @@ final class LiveDisplay: @unchecked Sendable {
     }
     /// Ticks to skip drawing (instant replays draw only their last frame).
     var quiet = false
+    /// The terminal's width in columns, read at every frame (a window can be resized); nil when unknown.
+    var columns: @Sendable () -> Int? = { LiveDisplay.terminalColumns() }
 
     private let lock = NSLock()
     private var drawnLines = 0
@@ -76,11 +78,49 @@ final class LiveDisplay: @unchecked Sendable {
         }
     }
 
+    /// Redraws the frame in place: the cursor goes up one row per line drawn last time. So no line may be wider
+    /// than the terminal (the terminal would wrap it onto a row the next frame does not go back over, and the view
+    /// would leave a trail of old rows): a long line is folded to the width here, with an indented continuation.
     private func draw(_ lines: [String]) {
+        let rows = Self.folded(lines, columns: columns())
         var output = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
-        for line in lines { output += "\r\u{1B}[2K" + line + "\n" }
+        for row in rows { output += "\r\u{1B}[2K" + row + "\n" }
         output += "\u{1B}[J"
-        drawnLines = lines.count
+        drawnLines = rows.count
         write(output)
+    }
+
+    /// Lines folded to `columns` (unchanged when nil): at the last space that fits, else at the width, each
+    /// continuation indented by two spaces.
+    static func folded(_ lines: [String], columns: Int?) -> [String] {
+        guard let columns, columns > 8 else { return lines }
+        var rows: [String] = []
+        for line in lines {
+            var rest = Substring(line)
+            var continuation = false
+            while true {
+                let row = (continuation ? "  " : "") + rest
+                if row.count <= columns {
+                    rows.append(row)
+                    break
+                }
+                let room = columns - (continuation ? 2 : 0)
+                let head = rest.prefix(room)
+                var cut = head.endIndex
+                if let space = head.lastIndex(of: " "), space > rest.startIndex { cut = space }
+                rows.append((continuation ? "  " : "") + String(rest[..<cut]).replacingOccurrences(of: " +$", with: "", options: .regularExpression))
+                rest = rest[cut...].drop { $0 == " " }
+                continuation = true
+                if rest.isEmpty { break }
+            }
+        }
+        return rows
+    }
+
+    /// The width of the terminal on standard output, if it is one.
+    static func terminalColumns() -> Int? {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
     }
 }

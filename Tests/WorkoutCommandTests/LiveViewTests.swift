@@ -126,6 +126,48 @@ import Testing
         #expect(statuses[1].timeWithoutData(at: Self.t0 + 30) == 20)
     }
 
+    /// A terminal narrower than a line: the line is folded at a space (its words whole, the continuation indented),
+    /// and the next frame goes back up over every row drawn, not one per line, so no old row is left behind.
+    @Test func framesFoldToANarrowTerminalAndRedrawOverEveryRow() {
+        final class Source: LiveSource, @unchecked Sendable {
+            func snapshot(at now: Date) -> LiveSnapshot {
+                LiveSnapshot(elapsed: 61, moving: 61, activity: "cycling", paused: false, heartRate: 172, power: 1015, power3s: 1002,
+                             cadence: 104, speed: 12.5, showsPower: true, showsCadence: true, showsSpeed: true, zone: 4,
+                             zoneBoundaries: [137, 148, 159, 170], zoneTimes: [1, 2, 3, 4, 51], laps: 0, lapTime: 61,
+                             sensors: [.init(name: "Polar H10 8A1C2D3E", state: "connecting (attempt 3): Nothing answers at that address.",
+                                             battery: nil, skinContact: nil)])
+            }
+            func takeEventLines(at now: Date) -> [String] { [] }
+        }
+        final class Output: @unchecked Sendable { var text = "" }
+        let output = Output()
+        let display = LiveDisplay(monitor: Source(), terminal: true, now: { Self.t0 })
+        display.columns = { 40 }
+        display.write = { output.text += $0 }
+        display.tick(at: Self.t0)
+        let first = output.text
+        let rows = first.components(separatedBy: "\n").dropLast().map { $0.replacingOccurrences(of: "\r\u{1B}[2K", with: "") }
+        #expect(rows == [
+            "cycling   moving 1:01   elapsed 1:01",
+            "  lap 1  1:01",
+            "heart rate 172 bpm   power 1015 W (3 s",
+            "  1002 W)   cadence 104 rpm   speed",
+            "  45.0 km/h",
+            "zone Z5 ≥ 170 bpm",
+            "  [░░░░░░|░░░░░░|░░░░░░|░░░░░░|██████]",
+            "Z1 0:01  Z2 0:02  Z3 0:03  Z4 0:04  Z5",
+            "  0:51",
+            "Polar H10 8A1C2D3E  connecting (attempt",
+            "  3): Nothing answers at that address.",
+        ])
+        #expect(rows.allSatisfy { $0.count <= 40 })
+        display.tick(at: Self.t0)
+        #expect(output.text.dropFirst(first.count).hasPrefix("\u{1B}[\(rows.count)A"))
+        // Wide enough, nothing changes.
+        #expect(LiveDisplay.folded(["a b c"], columns: 80) == ["a b c"])
+        #expect(LiveDisplay.folded(["abcdefghijklmnop"], columns: 10) == ["abcdefghij", "  klmnop"])
+    }
+
     /// A sensor's connection in words, as the status line shows it, from the events a BLE sensor sends.
     @Test func sensorStatesInWords() {
         let now = Self.t0 + 100
