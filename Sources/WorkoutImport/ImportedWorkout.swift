@@ -62,6 +62,7 @@ public struct ImportedWorkout: Sendable {
     /// Beat-to-beat intervals in seconds, in order (FIT `hrv`), and the time of the first beat.
     public var rrIntervals: [Double] = []
     public var pauses: [DateInterval] = []
+    /// Every lap the file holds. See ``markedLaps`` for those that become lap events.
     public var laps: [DateInterval] = []
     /// More than one leg: a multisport workout whose legs become workout activities.
     public var legs: [Leg] = []
@@ -103,5 +104,24 @@ public struct ImportedWorkout: Sendable {
         self.locationType = locationType
         self.start = start
         self.end = end
+    }
+}
+
+extension ImportedWorkout {
+    /// The laps that were marked (by the person, or by the device's auto-lap): every lap but a leg's only lap when
+    /// it covers the whole leg (within a second), or the workout's only lap when it covers the whole workout. FIT
+    /// and TCX files need a lap per session even when nobody marked one; such a lap is the leg itself, and a lap
+    /// event for it would show a lap nobody took (Strava, likewise, shows no laps for an activity of one lap).
+    public var markedLaps: [DateInterval] {
+        let spans = legs.isEmpty ? [DateInterval(start: start, end: max(start, end))] : legs.map(\.interval)
+        var unmarked: Set<Int> = []
+        for span in spans {
+            let inside = laps.indices.filter { laps[$0].start >= span.start - 1 && laps[$0].end <= span.end + 1 }
+            if inside.count == 1, let only = inside.first, abs(laps[only].start.timeIntervalSince(span.start)) <= 1,
+               abs(laps[only].end.timeIntervalSince(span.end)) <= 1 {
+                unmarked.insert(only)
+            }
+        }
+        return laps.indices.filter { !unmarked.contains($0) }.map { laps[$0] }
     }
 }

@@ -55,7 +55,7 @@ public enum WorkoutFixture {
             events.append((ms(pause.start), 2, .action(.pause)))
             events.append((ms(pause.end), 0, .action(.resume)))
         }
-        for lap in workout.laps where lap.end < workout.end { events.append((ms(lap.end), 2, .action(.lap))) }
+        for lap in workout.markedLaps where lap.end < workout.end { events.append((ms(lap.end), 2, .action(.lap))) }
         events.append((ms(workout.end), 3, .action(.end)))
 
         if let strap {

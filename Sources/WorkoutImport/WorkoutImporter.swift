@@ -12,7 +12,7 @@ import OpenHealthKit
 /// - energy is integrated from power (kJ of work counted as kcal, the live data source's rule); without power,
 ///   the file's total calories become one sample over the workout;
 /// - RR intervals become one `HKHeartbeatSeriesSample` from the workout's start, a missing interval a gap;
-/// - timer stops and starts become pause and resume events, laps lap events, and a multisport file's sessions
+/// - timer stops and starts become pause and resume events, marked laps (``ImportedWorkout/markedLaps``) lap events, and a multisport file's sessions
 ///   workout activities (transitions included);
 /// - positions become the workout's route, through `HKWorkoutRouteBuilder` once the workout is saved.
 public enum WorkoutImporter {
@@ -75,7 +75,7 @@ public enum WorkoutImporter {
                 events.append(HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: pause.start, duration: 0), metadata: nil))
                 events.append(HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: pause.end, duration: 0), metadata: nil))
             }
-            for lap in imported.laps { events.append(HKWorkoutEvent(type: .lap, dateInterval: lap, metadata: nil)) }
+            for lap in imported.markedLaps { events.append(HKWorkoutEvent(type: .lap, dateInterval: lap, metadata: nil)) }
             if !events.isEmpty { try await builder.addWorkoutEvents(events) }
             let samples = Self.samples(imported, device: device)
             var index = 0

@@ -3,7 +3,7 @@ import Foundation
 import OpenHealthKit
 import TestSupport
 import Testing
-import WorkoutImport
+@testable import WorkoutImport
 
 @Suite struct WorkoutImportTests {
     func store() async throws -> HKHealthStore {
@@ -173,5 +173,29 @@ import WorkoutImport
         let broken = try ImportTestFiles.write(Array(tcx.utf8.prefix(600)), name: "broken.tcx")  // cut mid-document
         defer { try? FileManager.default.removeItem(atPath: broken) }
         #expect { try WorkoutImporter.read(path: broken) } throws: { "\($0)".hasPrefix("\(broken): line ") }
+    }
+
+    /// A file needs a lap per session even when nobody marked one: a leg's only lap covering all of it is the leg,
+    /// not a lap event; any other lap is kept.
+    @Test func aSessionsOnlyLapCoveringItIsNotALap() {
+        let t0 = Date(timeIntervalSinceReferenceDate: 780_000_000)
+        func span(_ from: Double, _ to: Double) -> DateInterval { DateInterval(start: t0 + from, end: t0 + to) }
+        var ride = ImportedWorkout(format: "FIT", externalIdentifier: "x", activityType: .cycling, locationType: .outdoor,
+                                   start: t0, end: t0 + 1200)
+        ride.laps = [span(0, 1200.4)]
+        #expect(ride.markedLaps.isEmpty)
+        ride.laps = [span(0, 600)]
+        #expect(ride.markedLaps == [span(0, 600)], "one lap, not the whole ride: marked")
+        ride.laps = [span(0, 600), span(600, 1200)]
+        #expect(ride.markedLaps == ride.laps)
+
+        var triathlon = ride
+        triathlon.legs = [
+            .init(activityType: .swimming, locationType: .outdoor, interval: span(0, 300)),
+            .init(activityType: .transition, locationType: .outdoor, interval: span(300, 400)),
+            .init(activityType: .cycling, locationType: .outdoor, interval: span(400, 1200)),
+        ]
+        triathlon.laps = [span(0, 300), span(300, 400), span(400, 800), span(800, 1200)]
+        #expect(triathlon.markedLaps == [span(400, 800), span(800, 1200)], "the ride's two laps; the swim and transition are legs")
     }
 }
