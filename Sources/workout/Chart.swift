@@ -2,7 +2,7 @@ import Foundation
 import OpenHealthKit
 
 /// An SVG chart of a workout: heart rate (and power, when there is any) over time on bands coloured by heart-rate
-/// zone, pauses shaded, and bars of the time spent in each zone.
+/// zone, pauses shaded, a multisport workout's legs marked and named, and bars of the time spent in each zone.
 struct WorkoutChart {
     var workout: HKWorkout
     var heartRate: [ChartPoint]
@@ -53,6 +53,24 @@ struct WorkoutChart {
             if event.type == .resume, let from = pausedAt {
                 out.append(rect(x(from), plot.top, x(event.dateInterval.start) - x(from), plot.height, fill: "#000", opacity: 0.12))
                 pausedAt = nil
+            }
+        }
+        // A multisport workout's legs: a dashed line where each begins, its name at the top of its span (a
+        // transition as T1, T2, …), left out where the span is too narrow for it.
+        let legs = workout.workoutActivities
+        if legs.count > 1 {
+            var transitions = 0
+            for (index, leg) in legs.enumerated() {
+                let from = x(leg.startDate), to = x(leg.endDate ?? workout.endDate)
+                if index > 0 {
+                    out.append("<line x1=\"\(fmt(from))\" y1=\"\(fmt(plot.top))\" x2=\"\(fmt(from))\" y2=\"\(fmt(plot.top + plot.height))\" stroke=\"#333\" stroke-dasharray=\"4 3\"/>")
+                }
+                let type = leg.workoutConfiguration.activityType
+                if type == .transition { transitions += 1 }
+                let name = type == .transition ? "T\(transitions)" : type.name
+                if to - from >= Double(name.count) * 7 + 4 {
+                    out.append("<text x=\"\(fmt((from + to) / 2))\" y=\"\(fmt(plot.top + 16))\" text-anchor=\"middle\" fill=\"#333\">\(escape(name))</text>")
+                }
             }
         }
         // Axes.

@@ -56,6 +56,15 @@ import Testing
               skipped         0 malformed notifications
 
             """)
+        // Its chart marks where each leg begins and names the legs (transitions as T1, T2).
+        let id = try #require(result.stdout.split(separator: "\n")[1].split(separator: " ").dropFirst(2).first)
+        let chart = directory.file("t.svg")
+        let shown = try Tool.run(["show", String(id), "--chart", chart, "--store", directory.file("t.sqlite")])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        let svg = try String(contentsOfFile: chart, encoding: .utf8)
+        #expect(svg.components(separatedBy: "stroke-dasharray").count - 1 == 4)
+        let names = ["swimming", "T1", "cycling", "T2", "running"].map { ">\($0)</text>" }
+        #expect(names.allSatisfy(svg.contains), "\(svg)")
     }
 
     /// The summary of `malformed-notifications.jsonl` replayed, instantly or paced.
