@@ -51,12 +51,7 @@ struct HeartRateZones: Sendable {
     var indices: Range<Int> { 0 ..< count }
     func name(_ zone: Int) -> String { "Z\(zone + 1)" }
 
-    func range(of zone: Int) -> String {
-        let bounds = boundaries.map { Int($0.rounded()) }
-        if zone == 0 { return "< \(bounds[0])" }
-        if zone == count - 1 { return "≥ \(bounds[zone - 1])" }
-        return "\(bounds[zone - 1])–\(bounds[zone] - 1)"
-    }
+    func range(of zone: Int) -> String { LiveView.range(zone, boundaries) }
 
     /// A heart-rate scale that shows every zone.
     var low: Double { (boundaries.first ?? 100) - 25 }

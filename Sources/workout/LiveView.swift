@@ -113,10 +113,12 @@ enum LiveView {
 
     private static func watts(_ value: Double?) -> String { value.map { "\(Int($0.rounded())) W" } ?? "–" }
 
-    /// A zone's range in whole bpm: `< 137`, `137–147`, `≥ 169`.
+    /// A zone's range in whole readings (bpm or W): `< 137`, `137–147`, `≥ 170`.
     static func range(_ zone: Int, _ boundaries: [Double]) -> String {
         guard !boundaries.isEmpty else { return "" }
-        let bounds = boundaries.map { Int($0.rounded()) }
+        // The first whole reading in each zone above: a reading at or above a boundary is in the zone above it
+        // (136.8 → 137; 158.4 → 159, since 158 bpm is still below it).
+        let bounds = boundaries.map { Int($0.rounded(.up)) }
         if zone == 0 { return "< \(bounds[0])" }
         if zone >= bounds.count { return "≥ \(bounds[bounds.count - 1])" }
         return "\(bounds[zone - 1])–\(bounds[zone] - 1)"

@@ -128,6 +128,9 @@ extension Workout {
                     case .app: "an app's"
                     }
                     print("\(name) zones (\(source), \(unitName)):")
+                    // Each zone as the summaries and the live view show it (whole numbers: readings are whole bpm
+                    // and watts), then its exact bounds.
+                    let boundaries = configuration.zones.dropLast().compactMap { $0.maximum?.doubleValue(for: HKUnit(from: unit)) }
                     for zone in configuration.zones {
                         let low = zone.minimum.map { format($0.doubleValue(for: HKUnit(from: unit))) }
                         let high = zone.maximum.map { format($0.doubleValue(for: HKUnit(from: unit))) }
@@ -137,7 +140,7 @@ extension Workout {
                         case (let low?, let high?): "\(low) to \(high)"
                         default: "any"
                         }
-                        print("  zone \(zone.index + 1)  \(range)")
+                        print("  " + pad("Z\(zone.index + 1)", 4) + pad(LiveView.range(zone.index, boundaries), 10) + "(\(range))")
                     }
                 }
             }

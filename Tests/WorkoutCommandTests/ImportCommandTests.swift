@@ -66,7 +66,7 @@ import Testing
           cadence         average 90 rpm
           time in zones   heart rate, system zones
             activity        Z1       Z2       Z3       Z4       Z5
-            bpm             < 137    137–147  148–157  158–168  ≥ 169
+            bpm             < 137    137–147  148–158  159–169  ≥ 170
             cycling         2:00     0:00     0:00     0:00     0:00
           laps            lap  duration  heart rate  power
                           1    1:15      111 bpm     247 W

@@ -112,7 +112,7 @@ import Testing
               cadence         –
               time in zones   heart rate, system zones
                 activity        Z1       Z2       Z3       Z4       Z5
-                bpm             < 137    137–147  148–157  158–168  ≥ 169
+                bpm             < 137    137–147  148–158  159–169  ≥ 170
                 cycling         0:02     0:00     0:00     0:00     0:00
               laps            lap  duration  heart rate  power
                               1    0:04      132 bpm     –

@@ -88,7 +88,7 @@ import Testing
               cadence         –
               time in zones   heart rate, system zones
                 activity        Z1       Z2       Z3       Z4       Z5
-                bpm             < 137    137–147  148–157  158–168  ≥ 169
+                bpm             < 137    137–147  148–158  159–169  ≥ 170
                 running         0:01     0:00     0:00     0:00     0:00
               laps            none
               sensors         unix:DIR/strap.sock: 0 dropouts, 0:00 without data

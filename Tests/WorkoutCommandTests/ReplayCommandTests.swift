@@ -43,7 +43,7 @@ import Testing
               cadence         average 86 rpm
               time in zones   heart rate, system zones
                 activity        Z1       Z2       Z3       Z4       Z5
-                bpm             < 137    137–147  148–157  158–168  ≥ 169
+                bpm             < 137    137–147  148–158  159–169  ≥ 170
                 whole workout   2:39     8:56     49:39    18:46    0:00
                 swimming        0:53     5:29     8:38     0:00     0:00
                 transition      1:42     1:17     0:01     0:00     0:00
@@ -78,7 +78,7 @@ import Testing
           cadence         –
           time in zones   heart rate, system zones
             activity        Z1       Z2       Z3       Z4       Z5
-            bpm             < 137    137–147  148–157  158–168  ≥ 169
+            bpm             < 137    137–147  148–158  159–169  ≥ 170
             running         8:00     2:00     0:00     0:00     0:00
           laps            none
           sensors         Polar H10 8A1C2D3E: 0 dropouts, 0:00 without data
@@ -109,7 +109,7 @@ import Testing
               cadence         average 84 rpm
               time in zones   heart rate, system zones
                 activity        Z1       Z2       Z3       Z4       Z5
-                bpm             < 137    137–147  148–157  158–168  ≥ 169
+                bpm             < 137    137–147  148–158  159–169  ≥ 170
                 cycling         23:41    1:39     1:37     2:49     10:14
               laps            lap  duration  heart rate  power
                               1    10:00     120 bpm     140 W

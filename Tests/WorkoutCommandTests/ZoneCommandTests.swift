@@ -11,11 +11,11 @@ import Testing
         let empty = try Tool.run(["zones", "--store", path])
         #expect(empty.transcript == """
             Heart rate zones (system, bpm):
-              zone 1  below 136.8
-              zone 2  136.8 to 147.6
-              zone 3  147.6 to 158.4
-              zone 4  158.4 to 169.2
-              zone 5  169.2 and above
+              Z1  < 137     (below 136.8)
+              Z2  137–147   (136.8 to 147.6)
+              Z3  148–158   (147.6 to 158.4)
+              Z4  159–169   (158.4 to 169.2)
+              Z5  ≥ 170     (169.2 and above)
             Cycling power zones: none (set an FTP with `workout profile --ftp WATTS`, or zones with --set).
 
             """)
@@ -34,26 +34,33 @@ import Testing
         let zones = try Tool.run(["zones", "--store", path])
         let systemPower = """
             Cycling power zones (system, W):
-              zone 1  below 165
-              zone 2  165 to 225
-              zone 3  225 to 270
-              zone 4  270 to 315
-              zone 5  315 to 360
-              zone 6  360 and above
+              Z1  < 165     (below 165)
+              Z2  165–224   (165 to 225)
+              Z3  225–269   (225 to 270)
+              Z4  270–314   (270 to 315)
+              Z5  315–359   (315 to 360)
+              Z6  ≥ 360     (360 and above)
 
             """
         #expect(zones.transcript == """
             Heart rate zones (system, bpm):
-              zone 1  below 138
-              zone 2  138 to 151
-              zone 3  151 to 164
-              zone 4  164 to 177
-              zone 5  177 and above
+              Z1  < 138     (below 138)
+              Z2  138–150   (138 to 151)
+              Z3  151–163   (151 to 164)
+              Z4  164–176   (164 to 177)
+              Z5  ≥ 177     (177 and above)
 
             """ + systemPower)
         let own = try Tool.run(["zones", "--store", path, "--type", "cycling-power", "--set", "150, 220,280"])
         #expect(own.status == 0, "\(own.stderr)")
-        #expect(own.stdout == "Cycling power zones (the person's own, W):\n  zone 1  below 150\n  zone 2  150 to 220\n  zone 3  220 to 280\n  zone 4  280 and above\n")
+        #expect(own.stdout == """
+            Cycling power zones (the person's own, W):
+              Z1  < 150     (below 150)
+              Z2  150–219   (150 to 220)
+              Z3  220–279   (220 to 280)
+              Z4  ≥ 280     (280 and above)
+
+            """)
         let cleared = try Tool.run(["zones", "--store", path, "--type", "cycling-power", "--clear"])
         #expect(cleared.transcript == systemPower)
         for (arguments, message) in [
