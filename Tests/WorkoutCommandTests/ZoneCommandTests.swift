@@ -64,7 +64,7 @@ import Testing
         let cleared = try Tool.run(["zones", "--store", path, "--type", "cycling-power", "--clear"])
         #expect(cleared.transcript == systemPower)
         for (arguments, message) in [
-            (["zones", "--type", "cycling-power", "--set", "300,200"], "Zone boundaries must be strictly ascending; boundary 2 (200.0 W) is not above boundary 1 (300.0 W).\n"),
+            (["zones", "--type", "cycling-power", "--set", "300,200"], "Zone boundaries must be strictly ascending; boundary 2 (200 W) is not above boundary 1 (300 W).\n"),
             (["zones", "--type", "speed"], "The zone type 'speed' is neither heart-rate nor cycling-power.\n"),
             (["profile", "--born", "1990-02-30"], "The date of birth must be a valid date (year, month, day) in the past.\n"),
         ] {

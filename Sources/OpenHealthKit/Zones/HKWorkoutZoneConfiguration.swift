@@ -125,14 +125,15 @@ public struct HKWorkoutZoneConfiguration: Sendable, Hashable {
             throw HKError(.errorInvalidArgument, "A zone configuration has 3 to 9 zones, so 2 to 8 boundaries; "
                           + "\(values.count) boundar\(values.count == 1 ? "y makes" : "ies make") \(values.count + 1).")
         }
-        let unit = type.storageUnit.unitString
+        // As HKQuantity writes itself: "120 count/min", "137.5 W".
+        func quantity(_ value: Double) -> String { HKQuantity(unit: type.storageUnit, doubleValue: value).description }
         for (index, value) in values.enumerated() {
             guard value.isFinite, value > 0 else {
-                throw HKError(.errorInvalidArgument, "Zone boundaries must be positive numbers; boundary \(index + 1) is \(value) \(unit).")
+                throw HKError(.errorInvalidArgument, "Zone boundaries must be positive numbers; boundary \(index + 1) is \(quantity(value)).")
             }
             if index > 0, value <= values[index - 1] {
                 throw HKError(.errorInvalidArgument, "Zone boundaries must be strictly ascending; boundary \(index + 1) "
-                              + "(\(value) \(unit)) is not above boundary \(index) (\(values[index - 1]) \(unit)).")
+                              + "(\(quantity(value))) is not above boundary \(index) (\(quantity(values[index - 1]))).")
             }
         }
     }
