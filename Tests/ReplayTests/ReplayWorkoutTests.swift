@@ -104,6 +104,24 @@ import Testing
         #expect(samples.count == 600 - 16)
     }
 
+    /// A replay reads the fixture's sensors only: a sensor the store has paired is not connected, not listed, and
+    /// not kept with the workout (it used to be connected and listed as "never connected").
+    @Test func aReplayLeavesThePairedSensorsAlone() async throws {
+        final class Connections: @unchecked Sendable { var count = 0 }
+        let connections = Connections()
+        let store = try await Self.store()
+        store.sensorConnector = SensorConnector(schemes: ["test"]) { paired in
+            connections.count += 1
+            return ScriptedSensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities)
+        }
+        try store.pairSensor(PairedSensor(identifier: "test:strap", name: "Paired strap", capabilities: .heartRateStrap))
+        let replay = try WorkoutReplay(fixtureAt: Self.fixture("malformed-notifications.jsonl"), healthStore: store)
+        let workout = try await replay.run(pace: .instant)
+        #expect(connections.count == 0)
+        #expect(replay.dataSource.sensorStatuses.map(\.name) == ["Polar H10 8A1C2D3E"])
+        #expect(try await store.workoutSensors(for: workout).map(\.device.name) == ["Polar H10 8A1C2D3E"])
+    }
+
     @Test func triathlonLegsBecomeActivities() async throws {
         let store = try await Self.store()
         let replay = try WorkoutReplay(fixtureAt: Self.fixture("triathlon-swim-bike-run.jsonl"), healthStore: store)

@@ -36,6 +36,7 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     /// One per sensor read from, in the order listed.
     private var trackers: [SensorStatusTracker] = []
     private var running = false
+    private var readsPairedSensors = true
 
     public init(healthStore: HKHealthStore, workoutConfiguration configuration: HKWorkoutConfiguration?) {
         self.healthStore = healthStore
@@ -89,6 +90,14 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
         if shouldStart { start(sensor) }
     }
 
+    /// Whether collection reads from the store's paired sensors too (default true, as an app's data source reads
+    /// the person's). A replay sets it false: its sensors are the fixture's, whatever the store has paired. Set it
+    /// before collection begins. OpenHealthKit extension.
+    public var connectsPairedSensors: Bool {
+        get { locked { readsPairedSensors } }
+        set { locked { readsPairedSensors = newValue } }
+    }
+
     /// The sensors read from: attached ones and the paired ones connected.
     public var sensors: [any Sensor] { locked { explicitSensors + connectedSensors } }
 
@@ -124,7 +133,7 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
 
     /// Connects the paired sensors through the store's connector and starts every sensor.
     func startSensors() {
-        let paired = (try? healthStore.pairedSensors()) ?? []
+        let paired = connectsPairedSensors ? (try? healthStore.pairedSensors()) ?? [] : []
         var connected: [any Sensor] = []
         for record in paired {
             do {

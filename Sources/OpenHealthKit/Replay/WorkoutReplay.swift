@@ -52,6 +52,8 @@ public final class WorkoutReplay: @unchecked Sendable {
         builder = session.associatedWorkoutBuilder()
         dataSource = HKLiveWorkoutDataSource(healthStore: healthStore, workoutConfiguration: configuration)
         sensors = header.sensors.map { FixtureSensor($0, origin: recorded) }
+        // The fixture's sensors alone: not the sensors the store has paired.
+        dataSource.connectsPairedSensors = false
         for sensor in sensors { dataSource.attach(sensor) }
         builder.dataSource = dataSource
         stepping = Stepping(reader: nil, next: nil, end: startDate, lastLap: startDate)
