@@ -160,7 +160,7 @@ func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?, sensors: [HKWor
     return String(decoding: data, as: UTF8.self)
 }
 
-/// Prints a workout's summary and the statistics of its associated samples.
+/// Prints a workout's summary, its time in zones and laps, and the statistics of its associated samples.
 func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
     let found = try await HKSampleQueryDescriptor(predicates: [.workout(HKQuery.predicateForObject(with: uuid))],
                                                   sortDescriptors: []).result(for: store)
@@ -176,6 +176,9 @@ func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
     for (index, sensor) in try await store.workoutSensors(for: workout).enumerated() {
         print((index == 0 ? "  sensors    " : "             ") + Format.sensor(sensor))
     }
+    // As the summary printed when it was saved: time in zones, and the laps.
+    print("")
+    for line in WorkoutSummary.zoneLines(workout) + (try await WorkoutSummary.lapLines(workout, store: store)) { print(line) }
     print("\n  Associated samples:")
     let bpm = HKUnit.count().unitDivided(by: .minute())
     let kinds: [(HKQuantityTypeIdentifier, String, HKUnit, Bool)] = [

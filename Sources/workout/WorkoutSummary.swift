@@ -46,32 +46,43 @@ enum WorkoutSummary {
         }
         let malformed = sensors.reduce(0) { $0 + $1.malformedNotifications }
         row("skipped", skipped ?? "\(malformed) malformed notification\(malformed == 1 ? "" : "s")")
-        return lines.map { line in String(line.reversed().drop(while: { $0 == " " }).reversed()) }
+        return lines.map(trimmed)
     }
 
-    /// Time in heart-rate zones: the workout's zone groups as saved, per activity (and for the whole workout when
-    /// there are several).
+    /// A line without its trailing spaces (table columns are padded).
+    static func trimmed(_ line: String) -> String { String(line.reversed().drop(while: { $0 == " " }).reversed()) }
+
+    /// Time in zones: the workout's zone groups as saved, heart rate then cycling power (when the workout has power
+    /// zones: the person's own, or the system ones from an FTP), per activity (and for the whole workout when there
+    /// are several). An activity without time in a power zone (a swim, a run) is left out of the power table.
     static func zoneLines(_ workout: HKWorkout) -> [String] {
-        let heartRate = HKQuantityType(.heartRate)
-        guard let whole = workout.zoneGroup(for: heartRate) else { return ["  " + pad("time in zones", 16) + "–"] }
-        let zones = whole.configuration.zones
-        let source = whole.configuration.source == .system ? "system" : whole.configuration.source == .user ? "your own" : "this workout's"
-        let bounds = zones.dropLast().compactMap { $0.maximum?.doubleValue(for: bpm) }
-        // A table that fits 80 columns: the zones' bounds are a row of it, under their names.
-        let ranges = zones.indices.map { LiveView.range($0, bounds) }
-        let width = max(8, (ranges.map(\.count).max() ?? 0) + 2)
-        var lines = ["  " + pad("time in zones", 16) + "heart rate, \(source) zones"]
-        lines.append("    " + pad("activity", 16) + zones.indices.map { pad("Z\($0 + 1)", width) }.joined())
-        lines.append("    " + pad("bpm", 16) + ranges.map { pad($0, width) }.joined())
-        var rows: [(String, HKWorkoutZoneGroup?)] = workout.workoutActivities.map {
-            ($0.workoutConfiguration.activityType.name, $0.zoneGroup(for: heartRate))
+        let zoned: [(HKQuantityType, String, HKUnit)] = [(HKQuantityType(.heartRate), "heart rate", bpm),
+                                                         (HKQuantityType(.cyclingPower), "cycling power", .watt())]
+        let tables = zoned.compactMap { type, name, unit in workout.zoneGroup(for: type).map { (type, name, unit, $0) } }
+        guard !tables.isEmpty else { return ["  " + pad("time in zones", 16) + "–"] }
+        var lines: [String] = []
+        for (type, name, unit, whole) in tables {
+            let zones = whole.configuration.zones
+            let source = whole.configuration.source == .system ? "system" : whole.configuration.source == .user ? "your own" : "this workout's"
+            let bounds = zones.dropLast().compactMap { $0.maximum?.doubleValue(for: unit) }
+            // A table that fits 80 columns: the zones' bounds are a row of it, under their names.
+            let ranges = zones.indices.map { LiveView.range($0, bounds) }
+            let width = max(8, (ranges.map(\.count).max() ?? 0) + 2)
+            lines.append("  " + pad(lines.isEmpty ? "time in zones" : "", 16) + "\(name), \(source) zones")
+            lines.append("    " + pad("activity", 16) + zones.indices.map { pad("Z\($0 + 1)", width) }.joined())
+            lines.append("    " + pad(Format.unitName(unit), 16) + ranges.map { pad($0, width) }.joined())
+            var rows: [(String, HKWorkoutZoneGroup?)] = workout.workoutActivities.compactMap { activity in
+                let group = activity.zoneGroup(for: type)
+                let timed = (group?.zoneDurations.reduce(0) { $0 + $1.duration } ?? 0) > 0
+                return timed || type == HKQuantityType(.heartRate) ? (activity.workoutConfiguration.activityType.name, group) : nil
+            }
+            if rows.count != 1 { rows.insert(("whole workout", whole), at: 0) }
+            for (name, group) in rows {
+                let times = group?.zoneDurations.map(\.duration) ?? Array(repeating: 0, count: zones.count)
+                lines.append("    " + pad(name, 16) + times.map { pad(Format.duration($0), width) }.joined())
+            }
         }
-        if rows.count != 1 { rows.insert(("whole workout", whole), at: 0) }
-        for (name, group) in rows {
-            let times = group?.zoneDurations.map(\.duration) ?? Array(repeating: 0, count: zones.count)
-            lines.append("    " + pad(name, 16) + times.map { pad(Format.duration($0), width) }.joined())
-        }
-        return lines
+        return lines.map(trimmed)
     }
 
     /// The laps (Apple's lap events) with their duration, average heart rate and average power; the time after

@@ -12,7 +12,8 @@ import Testing
     func demoSavesIntoTheDefaultStoreAndPrintsItBack() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("default.sqlite")
-        // The demo: a 30-minute run ending now, heart rate every 5 s (360), energy and distance every minute (30).
+        // The demo: a 30-minute run ending now, heart rate every 5 s (360), energy and distance every minute (30); its
+        // time in zones adds up to the 30:00 (3:35 + 2:25 + 13:50 + 10:10).
         let demo = try workout(["demo"], environment: ["OPENHEALTHKIT_STORE": path])
         #expect(normalized(demo.transcript, directory: directory.path, datesOfNow: true) == """
             Saved a run to DIR/default.sqlite.
@@ -23,6 +24,12 @@ import Testing
               duration   30:00
               distance   5.36 km
               energy     345 kcal
+
+              time in zones   heart rate, system zones
+                activity        Z1       Z2       Z3       Z4       Z5
+                bpm             < 137    137–147  148–158  159–169  ≥ 170
+                running         3:35     2:25     13:50    10:10    0:00
+              laps            none
 
               Associated samples:
                 heart rate    360 samples  average 152, max 164 bpm

@@ -25,6 +25,12 @@ extension CommandLineTests {
               distance   5.36 km
               energy     345 kcal
 
+              time in zones   heart rate, system zones
+                activity        Z1       Z2       Z3       Z4       Z5
+                bpm             < 137    137–147  148–158  159–169  ≥ 170
+                running         3:35     2:25     13:50    10:10    0:00
+              laps            none
+
               Associated samples:
                 heart rate    1 sample     average 152, max 164 bpm
                 active energy 1 sample     total 345 kcal

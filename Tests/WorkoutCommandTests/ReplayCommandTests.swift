@@ -67,6 +67,26 @@ import Testing
         #expect(names.allSatisfy(svg.contains), "\(svg)")
     }
 
+    /// With an FTP in the profile, the workout has power zones too, and the summary a second table. By hand, FTP
+    /// 250 W: boundaries 55/75/90/105/120 % = 137.5/187.5/225/262.5/300 W. The ride's 15:00 of efforts at 300 W
+    /// straddle the Z5/Z6 boundary (0:36 + 6:41 + 7:43), its 25:00 at 110–140 W the Z1/Z2 one (18:54 + 6:06):
+    /// 40:00 moving in all.
+    @Test func anFTPAddsATableOfPowerZones() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.file("ftp.sqlite")
+        #expect(try Tool.run(["profile", "--ftp", "250", "--store", store]).status == 0)
+        let result = try Tool.run(["replay", fixture("intervals-pauses-laps.jsonl"), "--instant", "--store", store])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.components(separatedBy: "\n")
+        let power = lines.drop { !$0.contains("cycling power, system zones") }.prefix(4)
+        #expect(power.joined(separator: "\n") == """
+                              cycling power, system zones
+                activity        Z1       Z2       Z3       Z4       Z5       Z6
+                W               < 138    138–187  188–224  225–262  263–299  ≥ 300
+                cycling         18:54    6:06     0:00     0:36     6:41     7:43
+            """)
+    }
+
     /// The summary of `malformed-notifications.jsonl` replayed, instantly or paced.
     static let malformedSummary = """
           moving time     10:00
