@@ -19,7 +19,8 @@ import OpenHealthKit
 /// 5. a `lap` per lap event, or one per session when the workout has none;
 /// 6. a `session` per leg of a multisport workout (transitions as sport 3), else one: sport, sub-sport, elapsed
 ///    and timer time, distance, calories, average and maximum heart rate, cadence, power and speed, normalized
-///    power, time in heart-rate zones (the workout's stored zone group), first lap index and number of laps;
+///    power, time in heart-rate zones (the workout's stored zone group) and in power zones when it has them, first
+///    lap index and number of laps;
 /// 7. the `activity` message (type manual, event activity stop), then the file CRC.
 public enum FITActivityWriter {
     enum Local {
@@ -107,6 +108,7 @@ public enum FITActivityWriter {
             fields.append(("num_laps", .raw(UInt64(laps.filter { $0.session == index }.count))))
             fields.append(("normalized_power", session.normalizedPower.map { .number($0) }))
             fields.append(("time_in_hr_zone", session.timeInHeartRateZones.map { .numbers($0.map(Optional.some)) }))
+            fields.append(("time_in_power_zone", session.timeInPowerZones.map { .numbers($0.map(Optional.some)) }))
             fields.append(("event", .raw(8)))
             fields.append(("event_type", .raw(1)))
             fields.append(("trigger", .raw(0)))  // activity_end

@@ -123,13 +123,15 @@ extension WorkoutExportData {
                 let interval = DateInterval(start: activity.startDate, end: activity.endDate ?? activity.startDate)
                 var summary = data.summary(of: interval, activityType: configuration.activityType,
                                            locationType: configuration.locationType)
-                summary.apply(activity.allStatistics, zones: activity.zoneGroup(for: HKQuantityType(.heartRate)))
+                summary.apply(activity.allStatistics, zones: activity.zoneGroup(for: HKQuantityType(.heartRate)),
+                              powerZones: activity.zoneGroup(for: HKQuantityType(.cyclingPower)))
                 data.sessions.append(summary)
             }
         } else {
             var summary = data.summary(of: DateInterval(start: workout.startDate, end: workout.endDate),
                                        activityType: workout.workoutActivityType, locationType: data.locationType)
-            summary.apply(workout.allStatistics, zones: workout.zoneGroup(for: HKQuantityType(.heartRate)))
+            summary.apply(workout.allStatistics, zones: workout.zoneGroup(for: HKQuantityType(.heartRate)),
+                          powerZones: workout.zoneGroup(for: HKQuantityType(.cyclingPower)))
             summary.normalizedPower = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt()) ?? summary.normalizedPower
             data.sessions.append(summary)
         }
@@ -169,8 +171,8 @@ extension WorkoutExportData {
 
 extension WorkoutExportData.Summary {
     /// Takes the totals, averages and maxima HealthKit keeps for the workout or activity (`allStatistics`) and its
-    /// time in heart-rate zones (`zoneGroup(for:)`) over the figures computed from records.
-    mutating func apply(_ statistics: [HKQuantityType: HKStatistics], zones: HKWorkoutZoneGroup?) {
+    /// time in heart-rate and power zones (`zoneGroup(for:)`) over the figures computed from records.
+    mutating func apply(_ statistics: [HKQuantityType: HKStatistics], zones: HKWorkoutZoneGroup?, powerZones: HKWorkoutZoneGroup? = nil) {
         let bpm = HKUnit.count().unitDivided(by: .minute())
         let metresPerSecond = HKUnit.meter().unitDivided(by: .second())
         func get(_ identifier: HKQuantityTypeIdentifier) -> HKStatistics? { statistics[HKQuantityType(identifier)] }
@@ -193,5 +195,9 @@ extension WorkoutExportData.Summary {
             maximumSpeed = speed.maximumQuantity()?.doubleValue(for: metresPerSecond) ?? maximumSpeed
         }
         if let zones { timeInHeartRateZones = zones.zoneDurations.map(\.duration) }
+        // A leg with no time in a power zone (a swim, a run) has none to write.
+        if let powerZones, powerZones.zoneDurations.contains(where: { $0.duration > 0 }) {
+            timeInPowerZones = powerZones.zoneDurations.map(\.duration)
+        }
     }
 }

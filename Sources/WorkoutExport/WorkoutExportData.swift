@@ -45,6 +45,8 @@ public struct WorkoutExportData: Sendable {
         public var normalizedPower: Double?
         /// Seconds in each heart-rate zone, lowest first (the workout's stored zone group).
         public var timeInHeartRateZones: [TimeInterval]?
+        /// Seconds in each cycling-power zone, lowest first, when the workout has power zones.
+        public var timeInPowerZones: [TimeInterval]?
     }
 
     public var uuid: UUID
@@ -128,7 +130,7 @@ public struct WorkoutExportData: Sendable {
                        energy: nil, averageHeartRate: hr.0, maximumHeartRate: hr.1, averageCadence: cadence.0,
                        maximumCadence: cadence.1, averagePower: power.0, maximumPower: power.1, averageSpeed: speed.0,
                        maximumSpeed: speed.1, normalizedPower: NormalizedPower.watts(powerReadings),
-                       timeInHeartRateZones: nil)
+                       timeInHeartRateZones: nil, timeInPowerZones: nil)
     }
 
     /// The sessions to write: ``sessions``, or one computed from the records over the whole workout.
