@@ -19,11 +19,14 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
     let start: Date
     /// Upper thresholds of the heart-rate zones the builder times, in count/min.
     var zoneBoundaries: [Double] = []
+    /// Upper thresholds of the power zones the builder times, in W (none without an FTP or the person's zones).
+    var powerZoneBoundaries: [Double] = []
 
     private let lock = NSLock()
     private var power3s = TrailingAverage(window: 3)
     private var lastPowerDate: Date?
     private var zone: Int?
+    private var powerZone: Int?
     private var collected = false
     private var events = EventLines()
     private var seenEvents: Set<String> = []
@@ -40,11 +43,16 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
         self.start = start
     }
 
-    /// Reads the zones the builder times heart rate in (call once collection has begun).
+    /// Reads the zones the builder times heart rate and power in (call once collection has begun).
     func loadZones() async {
         let configuration = try? await builder.zoneConfiguration(for: Self.heartRate)
         let bounds = configuration?.zones.dropLast().compactMap { $0.maximum?.doubleValue(for: Self.bpm) } ?? []
-        lock.withLock { zoneBoundaries = bounds }
+        let power = try? await builder.zoneConfiguration(for: Self.power)
+        let powerBounds = power?.zones.dropLast().compactMap { $0.maximum?.doubleValue(for: .watt()) } ?? []
+        lock.withLock {
+            zoneBoundaries = bounds
+            powerZoneBoundaries = powerBounds
+        }
     }
 
     /// Whether the builder ever collected anything.
@@ -85,6 +93,11 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
     }
 
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate) {
+        if zoneUpdate.quantityType == Self.power {
+            // Shown in the view; not an event line (power changes zone every few seconds).
+            lock.withLock { powerZone = zoneUpdate.currentZoneDuration?.zone.index }
+            return
+        }
         guard zoneUpdate.quantityType == Self.heartRate else { return }
         let current = zoneUpdate.currentZoneDuration?.zone.index
         let date = zoneUpdate.lastSampleProcessedDate ?? start
@@ -110,6 +123,7 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
         let lapStart = laps.last.map { builder.elapsedTime(at: $0.dateInterval.end) } ?? 0
         let zoneTimes = builder.zoneGroup(for: Self.heartRate)?.zoneDurations.map(\.duration)
         let (boundaries, zone, power3s) = lock.withLock { (zoneBoundaries, self.zone, self.power3s.average(at: now)) }
+        let (powerBoundaries, powerZone) = lock.withLock { (powerZoneBoundaries, self.powerZone) }
         return LiveSnapshot(
             elapsed: max(0, now.timeIntervalSince(start)), moving: moving,
             activity: session.currentActivity.workoutConfiguration.activityType.name,
@@ -123,6 +137,7 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
             showsSpeed: types.contains(HKQuantityType(.cyclingSpeed)) || types.contains(HKQuantityType(.runningSpeed)),
             zone: zone, zoneBoundaries: boundaries,
             zoneTimes: zoneTimes ?? Array(repeating: 0, count: boundaries.count + 1),
+            powerZone: powerZone, powerZoneBoundaries: powerBoundaries,
             laps: laps.count, lapTime: max(0, moving - lapStart),
             sensors: dataSource.sensorStatuses.map { LiveView.sensorLine($0, at: now) })
     }

@@ -29,6 +29,10 @@ struct LiveSnapshot: Sendable, Equatable {
     var zoneBoundaries: [Double]
     /// Time in each heart-rate zone so far (the builder's running zone group).
     var zoneTimes: [TimeInterval]
+    /// The power zone in effect (the last power zone update's), 0-based, and the power zones' upper thresholds in
+    /// W: empty when the workout has no power zones (no FTP, no zones of the person's own).
+    var powerZone: Int? = nil
+    var powerZoneBoundaries: [Double] = []
     var laps: Int
     /// Moving time since the last lap (or the start).
     var lapTime: TimeInterval
@@ -50,6 +54,7 @@ struct LiveSnapshot: Sendable, Equatable {
 /// heart rate 142 bpm   power 231 W (3 s 228 W)   cadence 88 rpm   speed 32.4 km/h
 /// zone Z3 [░░░░░░░░░░|░░░░░░░░░░|██████████|░░░░░░░░░░|░░░░░░░░░░]
 /// Z1 3:02  Z2 4:10  Z3 4:40  Z4 0:12  Z5 0:00
+/// power zone Z3 188–224 W [░░░░░░|░░░░░░|██████|░░░░░░|░░░░░░|░░░░░░]
 /// Polar H10 8A1C2D3E   connected   battery 81 %   skin contact yes
 /// ASSIOMA42            lost 12 s
 /// ```
@@ -74,6 +79,14 @@ enum LiveView {
             lines.append("zone –")
         }
         lines.append(s.zoneTimes.enumerated().map { "Z\($0.offset + 1) \(Format.duration($0.element))" }.joined(separator: "  "))
+        if s.showsPower, !s.powerZoneBoundaries.isEmpty {
+            if let zone = s.powerZone {
+                let segments = (0 ... s.powerZoneBoundaries.count).map { String(repeating: $0 == zone ? "█" : "░", count: 6) }
+                lines.append("power zone Z\(zone + 1) \(range(zone, s.powerZoneBoundaries)) W [\(segments.joined(separator: "|"))]")
+            } else {
+                lines.append("power zone –")
+            }
+        }
         let width = max(12, (s.sensors.map(\.name.count).max() ?? 0) + 2)
         for sensor in s.sensors {
             var line = pad(sensor.name, width) + sensor.state

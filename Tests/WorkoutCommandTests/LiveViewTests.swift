@@ -168,6 +168,26 @@ import Testing
         #expect(LiveDisplay.folded(["abcdefghijklmnop"], columns: 10) == ["abcdefghij", "  klmnop"])
     }
 
+    /// With power zones (an FTP of 250 W: 137.5/187.5/225/262.5/300), a line shows the power zone in effect; without,
+    /// none does.
+    @Test func thePowerZoneHasALineWhenTheWorkoutHasPowerZones() {
+        var snapshot = LiveSnapshot(elapsed: 61, moving: 61, activity: "cycling", paused: false, heartRate: 140, power: 210, power3s: 205,
+                                    cadence: nil, speed: nil, showsPower: true, showsCadence: false, showsSpeed: false, zone: 1,
+                                    zoneBoundaries: [136.8, 147.6, 158.4, 169.2], zoneTimes: [30, 31, 0, 0, 0], laps: 0, lapTime: 61,
+                                    sensors: [])
+        #expect(!LiveView.lines(snapshot).contains { $0.hasPrefix("power zone") })
+        snapshot.powerZoneBoundaries = [137.5, 187.5, 225, 262.5, 300]
+        #expect(LiveView.lines(snapshot).last == "power zone –")
+        snapshot.powerZone = 2
+        #expect(LiveView.lines(snapshot) == [
+            "cycling   moving 1:01   elapsed 1:01   lap 1  1:01",
+            "heart rate 140 bpm   power 210 W (3 s 205 W)",
+            "zone Z2 137–147 bpm [░░░░░░|██████|░░░░░░|░░░░░░|░░░░░░]",
+            "Z1 0:30  Z2 0:31  Z3 0:00  Z4 0:00  Z5 0:00",
+            "power zone Z3 188–224 W [░░░░░░|░░░░░░|██████|░░░░░░|░░░░░░|░░░░░░]",
+        ])
+    }
+
     /// A sensor's connection in words, as the status line shows it, from the events a BLE sensor sends.
     @Test func sensorStatesInWords() {
         let now = Self.t0 + 100
