@@ -12,8 +12,8 @@ import OpenHealthKit
 /// - energy is integrated from power (kJ of work counted as kcal, the live data source's rule); without power,
 ///   the file's total calories become one sample over the workout;
 /// - RR intervals become one `HKHeartbeatSeriesSample` from the workout's start, a missing interval a gap;
-/// - timer stops and starts become pause and resume events, marked laps (``ImportedWorkout/markedLaps``) lap events, and a multisport file's sessions
-///   workout activities (transitions included);
+/// - timer stops and starts become pause and resume events, marked laps (``ImportedWorkout/markedLaps``) lap
+///   events, and a multisport file's sessions workout activities (transitions included);
 /// - positions become the workout's route, through `HKWorkoutRouteBuilder` once the workout is saved.
 public enum WorkoutImporter {
     /// Every type an import may save.

@@ -108,7 +108,7 @@ final class LiveDisplay: @unchecked Sendable {
                 let head = rest.prefix(room)
                 var cut = head.endIndex
                 if let space = head.lastIndex(of: " "), space > rest.startIndex { cut = space }
-                rows.append((continuation ? "  " : "") + String(rest[..<cut]).replacingOccurrences(of: " +$", with: "", options: .regularExpression))
+                rows.append((continuation ? "  " : "") + Format.trimmed(String(rest[..<cut])))
                 rest = rest[cut...].drop { $0 == " " }
                 continuation = true
                 if rest.isEmpty { break }

@@ -213,6 +213,9 @@ func pad(_ text: String, _ width: Int) -> String {
 }
 
 enum Format {
+    /// A line without its trailing spaces (table columns are padded).
+    static func trimmed(_ line: String) -> String { String(line.reversed().drop(while: { $0 == " " }).reversed()) }
+
     static func date(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.dateFormat = "yyyy-MM-dd HH:mm"

@@ -46,11 +46,9 @@ enum WorkoutSummary {
         }
         let malformed = sensors.reduce(0) { $0 + $1.malformedNotifications }
         row("skipped", skipped ?? "\(malformed) malformed notification\(malformed == 1 ? "" : "s")")
-        return lines.map(trimmed)
+        return lines.map(Format.trimmed)
     }
 
-    /// A line without its trailing spaces (table columns are padded).
-    static func trimmed(_ line: String) -> String { String(line.reversed().drop(while: { $0 == " " }).reversed()) }
 
     /// Time in zones: the workout's zone groups as saved, heart rate then cycling power (when the workout has power
     /// zones: the person's own, or the system ones from an FTP), per activity (and for the whole workout when there
@@ -82,7 +80,7 @@ enum WorkoutSummary {
                 lines.append("    " + pad(name, 16) + times.map { pad(Format.duration($0), width) }.joined())
             }
         }
-        return lines.map(trimmed)
+        return lines.map(Format.trimmed)
     }
 
     /// The laps (Apple's lap events) with their duration, average heart rate and average power; the time after
