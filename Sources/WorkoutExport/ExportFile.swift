@@ -14,6 +14,17 @@ public enum ExportFile {
         return "\(stamp)-\(activity).\(format.rawValue)"
     }
 
+    /// `name`, or when a file has it, the first of `stem-2.ext`, `stem-3.ext`, … that no file has: a default name
+    /// never writes over a file (another workout that started the same minute, an earlier export).
+    public static func freeName(_ name: String, exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) -> String {
+        guard exists(name) else { return name }
+        let dot = name.lastIndex(of: ".") ?? name.endIndex
+        let (stem, ext) = (name[..<dot], name[dot...])
+        var number = 2
+        while exists("\(stem)-\(number)\(ext)") { number += 1 }
+        return "\(stem)-\(number)\(ext)"
+    }
+
     /// Writes `bytes` to `path` atomically: a temporary file in the same directory, then a rename over `path`, so a
     /// reader sees the old file or the whole new one and a failure leaves no partial file.
     public static func write(_ bytes: [UInt8], to path: String) throws {

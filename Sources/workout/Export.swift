@@ -14,8 +14,9 @@ extension Workout {
                 records, hrv, laps, sessions, activity), for Strava, Garmin Connect, intervals.icu, TrainingPeaks \
                 and GoldenCheetah. TCX carries heart rate and cadence, and power and speed in Garmin's \
                 ActivityExtension v2. GPX 1.1 needs a route: a workout without one has no GPX. The default file \
-                name is the start and the activity (2024-11-08-1133-cycling.fit); --output - writes to standard \
-                output. The file is written whole or not at all (a temporary file, then a rename).
+                name is the start and the activity (2024-11-08-1133-cycling.fit), with -2, -3… when a file has \
+                it: only a file --output names is written over. --output - writes to standard output. The file is \
+                written whole or not at all (a temporary file, then a rename).
 
                 Examples:
                   workout export 3F2A91C0
@@ -38,8 +39,9 @@ extension Workout {
                 do {
                     let data = try await WorkoutExportData.load(workout, from: store)
                     let bytes = try format.encode(data)
-                    let path = output ?? ExportFile.defaultName(start: workout.startDate, activityType: workout.workoutActivityType,
-                                                                format: format)
+                    let path = output ?? ExportFile.freeName(ExportFile.defaultName(start: workout.startDate,
+                                                                                    activityType: workout.workoutActivityType,
+                                                                                    format: format))
                     if path == "-" {
                         FileHandle.standardOutput.write(Data(bytes))
                         return

@@ -23,6 +23,11 @@ import Testing
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("2024-11-08-1133-cycling.fit"))))
         #expect(try FITDecoder.messages(bytes).filter { $0.globalMessageNumber == FITMessageNumber.record }.count == 90)
 
+        // The default name never writes over a file: exported again, the workout goes to -2 and the first file stays.
+        let again = try Tool.run(["export", id, "--store", store], environment: Self.utc, directory: directory.path)
+        #expect(again.transcript == "Wrote 2024-11-08-1133-cycling-2.fit: cycling, 90 records, 1 session.\n")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("2024-11-08-1133-cycling.fit")))) == bytes)
+
         // `-` writes the same bytes to standard output, and nothing else.
         let piped = try Tool.run(["export", id, "--store", store, "--output", "-"], environment: Self.utc, directory: directory.path)
         #expect(piped.status == 0 && piped.stderr == "" && [UInt8](piped.output) == bytes)
@@ -51,6 +56,7 @@ import Testing
 
             """)
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        #expect(left == ["2024-11-08-1133-cycling.fit", "garmin.fit", "store.sqlite"], "no partial file, no ride.gpx")
+        #expect(left == ["2024-11-08-1133-cycling-2.fit", "2024-11-08-1133-cycling.fit", "garmin.fit", "store.sqlite"],
+                "no partial file, no ride.gpx")
     }
 }
