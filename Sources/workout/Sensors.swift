@@ -70,13 +70,16 @@ extension Workout {
                 if paired.isEmpty {
                     print("No paired sensors. Pair one with `workout pair ADDRESS`.")
                 } else {
-                    // Columns as wide as their longest entry (a simulated sensor's path or a long model name would
-                    // otherwise run into the next column), two spaces apart.
-                    let identifierWidth = max(36, (paired.map(\.identifier.count).max() ?? 0) + 2)
-                    let nameWidth = max(24, (paired.map(\.name.count).max() ?? 0) + 2)
+                    // Columns as wide as their longest entry, two spaces apart; what a sensor measures is folded
+                    // under its column to keep rows in 80 columns, when the column leaves room for it.
+                    let identifierWidth = max("Identifier".count, paired.map(\.identifier.count).max() ?? 0) + 2
+                    let nameWidth = max("Name".count, paired.map(\.name.count).max() ?? 0) + 2
+                    let column = identifierWidth + nameWidth
                     print(pad("Identifier", identifierWidth) + pad("Name", nameWidth) + "Measures")
                     for sensor in paired {
-                        print(pad(sensor.identifier, identifierWidth) + pad(sensor.name, nameWidth) + describe(sensor.capabilities))
+                        let measures = folded(describe(sensor.capabilities), width: 80 - column)
+                        print(pad(sensor.identifier, identifierWidth) + pad(sensor.name, nameWidth) + measures[0])
+                        for more in measures.dropFirst() { print(String(repeating: " ", count: column) + more) }
                     }
                 }
                 if scan {
@@ -86,6 +89,24 @@ extension Workout {
             }
         }
     }
+}
+
+/// A list ("heart rate, RR intervals, battery") in lines of at most `width`, broken after its commas; whole when
+/// the width leaves too little room to be worth folding into.
+func folded(_ list: String, width: Int) -> [String] {
+    guard width >= 24, list.count > width else { return [list] }
+    var lines: [String] = []
+    var line = ""
+    for item in list.components(separatedBy: ", ") {
+        let next = line.isEmpty ? item : line + ", " + item
+        if next.count + 1 > width, !line.isEmpty {
+            lines.append(line + ",")
+            line = item
+        } else {
+            line = next
+        }
+    }
+    return lines + [line]
 }
 
 /// "heart rate, RR intervals, battery"

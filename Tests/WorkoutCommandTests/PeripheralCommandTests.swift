@@ -21,12 +21,13 @@ import Testing
         #expect(pair.status == 0, "\(pair.stderr)")
         #expect(pair.stdout == "Paired \(name) (unix:\(socket)): heart rate, RR intervals, energy, battery.\n")
 
-        // Each column is as wide as its longest entry plus two spaces (at least 36 and 24): the name has 35
-        // characters; the identifier's width depends on the temporary directory.
+        // Each column is as wide as its longest entry plus two spaces: the name has 35 characters; the identifier's
+        // width depends on the temporary directory, which leaves the measures too little room to fold them.
         let sensors = try Tool.run(["sensors", "--store", store])
         let identifier = "unix:\(socket)"
         func column(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: width - text.count) }
-        let width = max(36, identifier.count + 2)
+        let width = identifier.count + 2
+        #expect(width + 37 > 80 - 24)
         #expect(sensors.transcript == column("Identifier", width) + column("Name", 37) + "Measures\n"
                 + column(identifier, width) + "\(name)  heart rate, RR intervals, energy, battery\n")
 
@@ -34,6 +35,27 @@ import Testing
         peripheral.waitUntilExit()
         #expect(peripheral.terminationStatus == 0)
         #expect(!FileManager.default.fileExists(atPath: socket), "Ctrl-C removes the socket file")
+    }
+
+    /// `sensors` keeps rows in 80 columns: a long list of measures is folded after its commas, under its column.
+    @Test func sensorsFoldsWhatASensorMeasures() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.file("store.sqlite")
+        for (address, name) in [("AA:BB:CC:DD:EE:FF/random", "Left pedal"), ("unix:/tmp/s.sock", "OHK Strap")] {
+            let pair = try Tool.run(["pair", address, "--name", name, "--no-probe", "--store", store])
+            #expect(pair.status == 0, "\(pair.stderr)")
+        }
+        // Unprobed, a sensor may measure anything: 72 characters of measures from column 42.
+        #expect(try Tool.run(["sensors", "--store", store]).transcript == """
+            Identifier                    Name        Measures
+            ble:AA:BB:CC:DD:EE:FF/random  Left pedal  heart rate, RR intervals, power,
+                                                      cadence, speed, distance, energy,
+                                                      battery
+            unix:/tmp/s.sock              OHK Strap   heart rate, RR intervals, power,
+                                                      cadence, speed, distance, energy,
+                                                      battery
+
+            """)
     }
 
     @Test func recordingWithoutSensorsIsOneSentence() throws {
