@@ -45,7 +45,8 @@ enum WorkoutSummary {
             }
         }
         let malformed = sensors.reduce(0) { $0 + $1.malformedNotifications }
-        row("skipped", skipped ?? "\(malformed) malformed notification\(malformed == 1 ? "" : "s")")
+        // "nothing", as an import that skipped nothing says.
+        row("skipped", skipped ?? (malformed == 0 ? "nothing" : "\(malformed) malformed notification\(malformed == 1 ? "" : "s")"))
         return lines.map(Format.trimmed)
     }
 

@@ -118,7 +118,7 @@ import Testing
                               1    0:04      132 bpm     –
                               2    0:01      133 bpm     –
               sensors         unix:DIR/strap.sock: 0 dropouts, 0:00 without data
-              skipped         0 malformed notifications
+              skipped         nothing
 
             """)
 

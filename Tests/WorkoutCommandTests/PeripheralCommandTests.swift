@@ -114,7 +114,7 @@ import Testing
                 running         0:01     0:00     0:00     0:00     0:00
               laps            none
               sensors         unix:DIR/strap.sock: 0 dropouts, 0:00 without data
-              skipped         0 malformed notifications
+              skipped         nothing
 
             """)
     }

@@ -140,7 +140,7 @@ import Testing
               time in zones   –
               laps            none
               sensors         unix:DIR/gone.sock: never connected. CLOSED
-              skipped         0 malformed notifications
+              skipped         nothing
 
             """)
         #expect(try Tool.run(["list", "--store", store]).stdout.split(separator: "\n").count == 2)

@@ -53,7 +53,7 @@ import Testing
               laps            none
               sensors         Polar H10 8A1C2D3E: 0 dropouts, 0:00 without data
                               ASSIOMA42: 1 dropout, 22:00 without data
-              skipped         0 malformed notifications
+              skipped         nothing
 
             """)
         // Its chart marks where each leg begins and names the legs (transitions as T1, T2).
@@ -146,7 +146,7 @@ import Testing
                               12   5:00      109 bpm     119 W
               sensors         Polar H10 8A1C2D3E: 0 dropouts, 0:00 without data
                               ASSIOMA42: 2 dropouts, 2:00 without data
-              skipped         0 malformed notifications
+              skipped         nothing
 
             """)
     }
