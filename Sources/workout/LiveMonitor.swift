@@ -122,8 +122,9 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
         let moving = builder.elapsedTime(at: now)
         let lapStart = laps.last.map { builder.elapsedTime(at: $0.dateInterval.end) } ?? 0
         let zoneTimes = builder.zoneGroup(for: Self.heartRate)?.zoneDurations.map(\.duration)
-        let (boundaries, zone, power3s) = lock.withLock { (zoneBoundaries, self.zone, self.power3s.average(at: now)) }
-        let (powerBoundaries, powerZone) = lock.withLock { (powerZoneBoundaries, self.powerZone) }
+        let (boundaries, zone, power3s, powerBoundaries, powerZone) = lock.withLock {
+            (zoneBoundaries, self.zone, self.power3s.average(at: now), powerZoneBoundaries, self.powerZone)
+        }
         return LiveSnapshot(
             elapsed: max(0, now.timeIntervalSince(start)), moving: moving,
             activity: session.currentActivity.workoutConfiguration.activityType.name,

@@ -71,21 +71,10 @@ enum LiveView {
         if s.showsCadence { values.append("cadence \(s.cadence.map { "\(Int($0.rounded())) rpm" } ?? "–")") }
         if s.showsSpeed { values.append("speed \(s.speed.map { String(format: "%.1f km/h", $0 * 3.6) } ?? "–")") }
         lines.append(values.joined(separator: "   "))
-        let count = s.zoneBoundaries.count + 1
-        if let zone = s.zone {
-            let segments = (0 ..< count).map { String(repeating: $0 == zone ? "█" : "░", count: 6) }
-            lines.append("zone Z\(zone + 1) \(range(zone, s.zoneBoundaries)) bpm [\(segments.joined(separator: "|"))]")
-        } else {
-            lines.append("zone –")
-        }
+        lines.append(zoneLine("zone", s.zone, s.zoneBoundaries, unit: "bpm"))
         lines.append(s.zoneTimes.enumerated().map { "Z\($0.offset + 1) \(Format.duration($0.element))" }.joined(separator: "  "))
         if s.showsPower, !s.powerZoneBoundaries.isEmpty {
-            if let zone = s.powerZone {
-                let segments = (0 ... s.powerZoneBoundaries.count).map { String(repeating: $0 == zone ? "█" : "░", count: 6) }
-                lines.append("power zone Z\(zone + 1) \(range(zone, s.powerZoneBoundaries)) W [\(segments.joined(separator: "|"))]")
-            } else {
-                lines.append("power zone –")
-            }
+            lines.append(zoneLine("power zone", s.powerZone, s.powerZoneBoundaries, unit: "W"))
         }
         let width = max(12, (s.sensors.map(\.name.count).max() ?? 0) + 2)
         for sensor in s.sensors {
@@ -122,6 +111,14 @@ enum LiveView {
     static func sensorLine(_ status: HKSensorStatus, at now: Date) -> LiveSnapshot.SensorLine {
         LiveSnapshot.SensorLine(name: status.name, state: state(status, at: now), battery: status.batteryPercent,
                                 skinContact: status.capabilities.contains(.heartRate) ? status.skinContact : nil)
+    }
+
+    /// The zone in effect with its range and a bar of every zone (`zone Z2 137–147 bpm [░░░░░░|██████|…]`), or
+    /// `zone –` when none is.
+    private static func zoneLine(_ label: String, _ zone: Int?, _ boundaries: [Double], unit: String) -> String {
+        guard let zone else { return "\(label) –" }
+        let segments = (0 ... boundaries.count).map { String(repeating: $0 == zone ? "█" : "░", count: 6) }
+        return "\(label) Z\(zone + 1) \(range(zone, boundaries)) \(unit) [\(segments.joined(separator: "|"))]"
     }
 
     private static func watts(_ value: Double?) -> String { value.map { "\(Int($0.rounded())) W" } ?? "–" }
