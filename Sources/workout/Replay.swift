@@ -59,7 +59,8 @@ extension Workout {
                 let display = LiveDisplay(monitor: monitor, terminal: isatty(STDOUT_FILENO) == 1, now: { [store] in store.wallClock() })
                 display.quiet = instant
                 let how = instant ? "instantly" : "at \(Format.number(speed))× speed"
-                let activity = HKWorkoutActivityType(name: summary.header.session.activity)?.name ?? summary.header.session.activity
+                // The activity as the replay's session has it (the fixture spells it as the case: swimBikeRun).
+                let activity = replay.session.workoutConfiguration.activityType.name
                 print("Replaying \(file) (\(activity), \(Format.duration(summary.duration)), "
                       + "\(summary.notifications) notifications from \(summary.header.sensors.map(\.name).joined(separator: ", "))) \(how).")
                 fflush(nil)

@@ -50,7 +50,6 @@ enum WorkoutSummary {
         return lines.map(Format.trimmed)
     }
 
-
     /// Time in zones: the workout's zone groups as saved, heart rate then cycling power (when the workout has power
     /// zones: the person's own, or the system ones from an FTP), per activity (and for the whole workout when there
     /// are several). An activity without time in a power zone (a swim, a run) is left out of the power table.
