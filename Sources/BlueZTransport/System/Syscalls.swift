@@ -2,9 +2,10 @@ import CBlueZ
 import Glibc
 import SystemPackage
 
-// The one choke point for system calls in OpenHealthKit (after swift-nio's SystemCallHelpers and
-// swift-system's `valueOrErrno`): every libc call that can fail goes through `syscall`, which
-// retries EINTR and turns -1 into an `Errno`. Nothing else in the package calls libc directly.
+// The choke point for this target's socket and descriptor calls (after swift-nio's SystemCallHelpers and
+// swift-system's `valueOrErrno`): they go through `syscall`, which retries EINTR and turns -1 into an
+// `Errno`. A few calls elsewhere do not: `hci_get_route` (AdapterSelection reads `errno` itself), the store's
+// file checks (StoreLocation), `uname` for the local device (HKDevice) and the CLI's terminal settings.
 
 /// Runs a system call, retrying while it fails with EINTR.
 ///
