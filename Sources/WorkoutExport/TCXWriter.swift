@@ -28,9 +28,8 @@ public enum TCXWriter {
 
             """
         for (lap, _) in laps {
-            // Energy per lap: the session's, shared by time when a session has several laps.
-            let session = sessions.first { $0.interval.start <= lap.interval.start && lap.interval.start < $0.interval.end }
-            let energy = lap.energy ?? session.flatMap { s in s.energy.map { $0 * lap.interval.duration / max(1, s.interval.duration) } }
+            // Energy per lap: the library's sum over the lap (WorkoutLaps), as the FIT lap's total_calories.
+            let energy = lap.energy
             xml += "      <Lap StartTime=\"\(XMLText.time(lap.interval.start))\">\n"
             xml += "        <TotalTimeSeconds>\(XMLText.number(lap.timerTime))</TotalTimeSeconds>\n"
             xml += "        <DistanceMeters>\(XMLText.number(lap.distance ?? 0, digits: 2))</DistanceMeters>\n"
