@@ -6,8 +6,8 @@ import OpenHealthKit
 /// `LX/AvgSpeed`, `LX/AvgWatts`, `LX/MaxWatts` per lap).
 ///
 /// One `Activity` whose `Sport` is Running, Biking or Other (the schema's only values: walking and hiking are
-/// Running, other activities Other); its `Id` is the start time. A `Lap` per lap (as in the FIT export: the lap
-/// events, or one per session), its elements in the schema's order (TotalTimeSeconds, DistanceMeters,
+/// Running, other activities Other); its `Id` is the start time. A `Lap` per lap (as in the FIT export: ``WorkoutLaps``
+/// with the library's lap statistics, or one per session), its elements in the schema's order (TotalTimeSeconds, DistanceMeters,
 /// MaximumSpeed, Calories, AverageHeartRateBpm, MaximumHeartRateBpm, Intensity, Cadence, TriggerMethod, Track,
 /// Extensions), and a `Trackpoint` per record (Time, Position, AltitudeMeters, DistanceMeters, HeartRateBpm,
 /// Cadence, Extensions). Calories are required by the schema: 0 when the workout has no energy. A multisport
