@@ -114,7 +114,10 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
         let zones = figures.heartRateZones ?? []
         let boundaries = zones.dropLast().compactMap { $0.zone.maximum?.doubleValue(for: Self.bpm) }
         let heartRate = fresh(Self.heartRate, Self.bpm)
-        let zone = heartRate.flatMap { rate in zones.isEmpty ? nil : boundaries.firstIndex(where: { rate < $0 }) ?? boundaries.count }
+        // The zone of the most recent heart rate, by the library's rule for zone boundaries.
+        let configuration = zones.isEmpty ? nil : try? HKWorkoutZoneConfiguration(
+            quantityType: Self.heartRate, zoneBoundaries: boundaries.map { HKQuantity(unit: Self.bpm, doubleValue: $0) })
+        let zone = heartRate.flatMap { configuration?.zone(containing: HKQuantity(unit: Self.bpm, doubleValue: $0))?.index }
         let types = figures.collectedTypes
         let speedUnit = HKUnit.meter().unitDivided(by: .second())
         return LiveSnapshot(

@@ -66,6 +66,12 @@ import Testing
         #expect(try HKWorkoutZoneConfiguration.heartRateReserve(maximum: nil, resting: nil).boundaryValues == zones.boundaryValues)
         #expect(try HKWorkoutZoneConfiguration.heartRateReserve(maximum: 150, resting: 60).boundaryValues == [114, 123, 132, 141])
         #expect(throws: HKError.self) { try HKWorkoutZoneConfiguration.heartRateReserve(maximum: 70, resting: 72) }
+        // A value on a boundary is in the zone above it (min-inclusive): 136.8 is Z2 (index 1), 136.7 Z1.
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        #expect(zones.zone(containing: HKQuantity(unit: bpm, doubleValue: 136.8))?.index == 1)
+        #expect(zones.zone(containing: HKQuantity(unit: bpm, doubleValue: 136.7))?.index == 0)
+        #expect(zones.zone(containing: HKQuantity(unit: bpm, doubleValue: 200))?.index == 4)
+        #expect(zones.zone(containing: HKQuantity(unit: .watt(), doubleValue: 150)) == nil)
     }
 
     /// A swim-bike-run with 750 m swum, 20 km ridden and 5 km run covered 25.75 km; a ride covered its cycling

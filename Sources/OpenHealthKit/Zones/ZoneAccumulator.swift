@@ -124,7 +124,11 @@ package struct ZoneAccumulator: Sendable {
 
     /// The zone a value falls in.
     @inline(__always)
-    package func zone(of value: Double) -> Int {
+    package func zone(of value: Double) -> Int { Self.zone(of: value, boundaries: boundaries) }
+
+    /// The zone a value falls in, by the rule above: zone *i* when `boundaries[i-1] <= value < boundaries[i]`.
+    @inline(__always)
+    static func zone(of value: Double, boundaries: [Double]) -> Int {
         var index = 0
         while index < boundaries.count, value >= boundaries[index] { index += 1 }
         return index
