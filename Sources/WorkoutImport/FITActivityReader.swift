@@ -88,6 +88,8 @@ public enum FITActivityReader {
         var first: Date?
         var last: Date?
         var recordCount = 0
+        /// The records' dates, to count those up to the end.
+        var recordDates: [Date] = []
         var damage: ImportedWorkout.Damage?
 
         /// The date of a FIT `date_time`: a date as it is, a system time through the anchor (nil without one).
@@ -146,6 +148,7 @@ public enum FITActivityReader {
             case FITMessageNumber.record:
                 guard let date else { return }
                 recordCount += 1
+                recordDates.append(date)
                 if let value = message.value(3) { heartRate.append(.init(date: date, value: value)) }
                 if let value = message.value(7) { power.append(.init(date: date, value: value)) }
                 if let value = message.value(4) {
@@ -214,7 +217,8 @@ public enum FITActivityReader {
             let calories = sessions.compactMap(\.3)
             workout.totalEnergy = calories.isEmpty ? nil : calories.reduce(0, +)
             workout.damage = damage
-            workout.recordCount = recordCount
+            // The records imported: those up to the end (none after the timer's last stop).
+            workout.recordCount = recordDates.count(where: { $0 <= end })
             return workout
         }
     }

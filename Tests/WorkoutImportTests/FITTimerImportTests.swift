@@ -77,6 +77,7 @@ import Testing
         #expect(imported.start == ImportTestFiles.date(0))
         #expect(imported.end == ImportTestFiles.date(57))
         #expect(imported.heartRate.count == 57 && imported.heartRate.last?.value == 180)
+        #expect(imported.recordCount == 57)
         let workout = try await WorkoutImporter.save(imported, to: try await Self.store()).workout
         #expect(workout.duration == 57)
         let bpm = HKUnit.count().unitDivided(by: .minute())
