@@ -118,4 +118,20 @@ import Testing
         #expect(rig.builder.threeSecondPower(at: t0 + 13.0005)?.doubleValue(for: .watt()) == 600)
         #expect(rig.builder.threeSecondPower(at: t0 + 13.001) == nil)
     }
+
+    /// A mirrored recording's companion shows the builder's 3-second power, carried by the live figures: 200 W at
+    /// 10 s and 300 W at 10.5 s give 250 W at 11 s; it survives encoding, and figures without it decode to nil.
+    @Test func theLiveFiguresCarryTheBuildersThreeSecondPower() async throws {
+        let rig = try await LiveWorkoutTests().rig(.cycling)
+        rig.session.startActivity(with: t0)
+        try await rig.builder.beginCollection(at: t0)
+        rig.meter.send(.power(PowerReading(watts: 200)), at: t0 + 10)
+        rig.meter.send(.power(PowerReading(watts: 300)), at: t0 + 10.5)
+        await rig.builder.waitForDelegateCalls()
+        let figures = LiveWorkoutFigures(builder: rig.builder, at: t0 + 11)
+        #expect(figures.threeSecondPower?.doubleValue(for: .watt()) == 250)
+        #expect(try LiveWorkoutFigures(data: figures.encoded()) == figures)
+        let without = Data(#"{"version":1,"date":0,"elapsedTime":0,"elapsedTimeAtLastLap":0,"laps":0,"collectedTypes":[],"mostRecent":[],"sensors":[]}"#.utf8)
+        #expect(try LiveWorkoutFigures(data: without).threeSecondPower == nil)
+    }
 }
