@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // `swift package generate-documentation`: the DocC catalogs of OpenHealthKit, OpenHealthKitTesting, BluetoothLE.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Bounds-checked byte reading and writing and the decode error every codec throws. Foundation only.
