@@ -93,6 +93,11 @@ extension RecordingCore {
         statistics.statistics(for: type, start: lifecycle.startDate, through: horizon(now), source: source)
     }
 
+    /// The mean of the power readings of the 3 s up to `date` (``TrailingAverage/threeSecondPower()``), in watts.
+    func threeSecondPower(at date: Date) -> Double? {
+        statistics.threeSecondPower.average(at: date)
+    }
+
     func elapsedTime(at date: Date) -> TimeInterval {
         lifecycle.elapsedTime(at: date, events: events)
     }

@@ -53,8 +53,11 @@ struct RecordingCore: Sendable {
 
     /// The source statistics and activities name.
     let source: HKSource
-    /// The session, if any, is running (readings are dropped while it is paused or stopped).
-    private(set) var sessionRunning: Bool
+    /// The session, if any, is running (readings are dropped while it is paused or stopped). A pause ends every
+    /// reading's hold: no energy is integrated across it (``PowerEnergy``).
+    private(set) var sessionRunning: Bool {
+        didSet { if !sessionRunning { for index in channels.indices { channels[index].mapper.reset() } } }
+    }
     /// A delegate is set: collected types are delivered.
     var hasDelegate = false
     /// A `beginCollection` is making the journal's row (outside the lock): a second one fails at once.

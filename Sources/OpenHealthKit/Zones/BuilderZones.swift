@@ -52,7 +52,8 @@ struct BuilderZones: Sendable {
         started = true
         let pauses = ZonePause.from(events)
         tracks = configurations.map { configuration in
-            var accumulator = ZoneAccumulator(boundaries: configuration.boundaryValues)
+            var accumulator = ZoneAccumulator(boundaries: configuration.boundaryValues,
+                                              maximumHold: ReadingHold.hold(for: configuration.quantityType))
             accumulator.setPauses(pauses)
             return Track(configuration: configuration, accumulator: accumulator)
         }
@@ -60,7 +61,8 @@ struct BuilderZones: Sendable {
 
     /// Adds a zoned type's configuration once collection has begun (the journal records them one by one).
     mutating func add(_ configuration: HKWorkoutZoneConfiguration, events: [HKWorkoutEvent]) {
-        var accumulator = ZoneAccumulator(boundaries: configuration.boundaryValues)
+        var accumulator = ZoneAccumulator(boundaries: configuration.boundaryValues,
+                                          maximumHold: ReadingHold.hold(for: configuration.quantityType))
         accumulator.setPauses(ZonePause.from(events))
         tracks.append(Track(configuration: configuration, accumulator: accumulator))
     }
