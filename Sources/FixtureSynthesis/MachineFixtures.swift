@@ -56,9 +56,10 @@ public enum MachineFixture: String, CaseIterable, Sendable {
         }
     }
 
-    /// Writes the fixture into `path`; returns the number of notifications.
+    /// Writes the fixture into `path`, `minutes` long (its own length by default); returns the number of
+    /// notifications.
     @discardableResult
-    public func generate(to path: String) throws -> Int {
+    public func generate(to path: String, minutes: Int? = nil) throws -> Int {
         let header = FixtureHeader(start: FixtureSynthesizer.recordedStart,
                                    session: .init(activity: activity, location: "indoor"), sensors: [sensor],
                                    source: ["generator": "FixtureGenerator", "scenario": rawValue, "seed": String(seed)])
@@ -72,7 +73,7 @@ public enum MachineFixture: String, CaseIterable, Sendable {
             count += 1
         }
         typealias C = GATTAssignedNumbers.Characteristic
-        let end = Double(minutes * 60)
+        let end = Double((minutes ?? self.minutes) * 60)
         switch self {
         case .footPod:
             var signal = FootPodSignal()

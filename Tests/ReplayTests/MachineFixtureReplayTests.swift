@@ -36,7 +36,7 @@ import Testing
 
     /// The file's RSC values, read straight from its bytes.
     static func measurements<Value: GATTCharacteristicValue>(_: Value.Type, in fixture: MachineFixture) throws -> [Value] {
-        var reader = try FixtureReader(path: path(fixture))
+        let reader = try FixtureReader(path: path(fixture))
         var values: [Value] = []
         while let event = try reader.next() {
             if case let .notification(_, characteristic, bytes) = event.kind, characteristic == Value.characteristicUUID {

@@ -1,4 +1,3 @@
-import FitnessSensors
 import Foundation
 
 /// A plausible foot-pod signal: a runner at about 3.3 m/s (5:03 min/km) drifting ±0.3 m/s over three minutes,
