@@ -3,7 +3,8 @@
 // input; every decoded value must re-encode to bytes that decode to the same value (the
 // GATTCharacteristicValue contract), and must pass through SensorPayload and the reading
 // interpreter (cadence, speed and distance maths) without trapping.
-// Bluetooth HRS 1.0, CPS 1.1, CSCS 1.0, BAS 1.0, DIS 1.1.
+// Fitness machine data go through the interpreter's More Data reassembly too (a part per input).
+// Bluetooth HRS 1.0, CPS 1.1, CSCS 1.0, RSCS 1.0, FTMS 1.0, BAS 1.0, DIS 1.1.
 import ByteCoding
 import FitnessSensors
 
@@ -23,6 +24,24 @@ typealias Target = SensorLocation
 typealias Target = CyclingPowerFeature
 #elseif FUZZ_CSC_FEATURE
 typealias Target = CSCFeature
+#elseif FUZZ_RSC_MEASUREMENT
+typealias Target = RSCMeasurement
+#elseif FUZZ_INDOOR_BIKE_DATA
+typealias Target = IndoorBikeData
+#elseif FUZZ_TREADMILL_DATA
+typealias Target = TreadmillData
+#elseif FUZZ_ROWER_DATA
+typealias Target = RowerData
+#elseif FUZZ_CROSS_TRAINER_DATA
+typealias Target = CrossTrainerData
+#elseif FUZZ_SUPPORTED_POWER_RANGE
+typealias Target = SupportedPowerRange
+#elseif FUZZ_FITNESS_MACHINE_STATUS
+typealias Target = FitnessMachineStatus
+#elseif FUZZ_CONTROL_POINT_RESPONSE
+typealias Target = FitnessMachineControlPoint.Response
+#elseif FUZZ_TRAINING_STATUS
+typealias Target = TrainingStatus
 #endif
 
 nonisolated(unsafe) var interpreter = SensorReadingInterpreter()
@@ -58,7 +77,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         fatalError("SensorPayload disagrees with \(Target.self) on \(bytes)")
     }
     arrival += Double(bytes.first ?? 0) / 64
-    _ = interpreter.readings(from: payload, at: arrival)
+    _ = try? interpreter.readings(fromValue: bytes, of: Target.characteristicUUID, at: arrival)
+    _ = payload
     #endif
     return 0
 }

@@ -38,7 +38,9 @@ if [ ! -f "$OUT/libFITFile.a" ] || [ -n "$(find Sources/ByteCoding Sources/FITFi
 fi
 
 profiles=(heart-rate-measurement cycling-power-measurement csc-measurement battery-level body-sensor-location
-          sensor-location cycling-power-feature csc-feature device-information)
+          sensor-location cycling-power-feature csc-feature device-information rsc-measurement indoor-bike-data
+          treadmill-data rower-data cross-trainer-data supported-power-range fitness-machine-status
+          control-point-response training-status)
 all=(att hci-event controller-information fit "${profiles[@]}")
 targets=("${@:-${all[@]}}")
 

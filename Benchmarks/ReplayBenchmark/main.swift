@@ -4,6 +4,7 @@
 // saved. Peak resident memory (taken when the workout is saved) is compared between a 1-hour and a 10-hour file.
 //
 //     swift run -c release ReplayBenchmark [hours]
+//     swift run -c release ReplayBenchmark treadmill     a 60-minute treadmill run (FTMS Treadmill Data at 1 Hz)
 import FitnessSensors
 import FixtureSynthesis
 import Foundation
@@ -12,6 +13,7 @@ import GRDBSQLite
 import OpenHealthKit
 
 let hours = CommandLine.arguments.dropFirst().compactMap { Double($0) }.first ?? 10
+let treadmillOnly = CommandLine.arguments.dropFirst().contains("treadmill")
 let directory = NSTemporaryDirectory() + "ohk-replay-bench-" + UUID().uuidString
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -49,9 +51,7 @@ func baseline(_ path: String) throws -> Int {
 func replay(_ path: String) async throws -> (readings: Int, seconds: Double, peak: Double, rows: Int) {
     let storePath = directory + "/\(UUID().uuidString).sqlite"
     let store = try HKHealthStore(databasePath: storePath, clientIdentifier: "benchmark")
-    let types: Set<HKSampleType> = [.workoutType(), HKQuantityType(.heartRate), HKQuantityType(.cyclingPower),
-                                    HKQuantityType(.cyclingCadence), HKQuantityType(.cyclingSpeed),
-                                    HKQuantityType(.activeEnergyBurned), HKQuantityType(.distanceCycling)]
+    let types = HKLiveWorkoutDataSource.collectableTypes
     try await store.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
     let clock = ContinuousClock()
     let start = clock.now
@@ -110,6 +110,25 @@ func sqliteFloor(rows: Int) throws -> Double {
         }
     }
     return seconds(start.duration(to: clock.now))
+}
+
+if treadmillOnly {
+    // A 60-minute treadmill run through the live path, against reading and decoding its lines in the same run.
+    let path = directory + "/treadmill-60min.jsonl"
+    let notifications = try MachineFixture.treadmill.generate(to: path, minutes: 60)
+    let clock = ContinuousClock()
+    let began = clock.now
+    let decoded = try baseline(path)
+    let baselineSeconds = seconds(began.duration(to: clock.now))
+    resetPeak()
+    let before = peakMegabytes()
+    let (readings, elapsed, peak, rows) = try await replay(path)
+    print("Replay benchmark: a 60-minute treadmill run (Treadmill Data with incline at 1 Hz), \(notifications) notifications")
+    print(String(format: "  baseline (read + decode lines)   %9.0f readings/s  (%d readings in %.3f s)", Double(decoded) / baselineSeconds, decoded, baselineSeconds))
+    print(String(format: "  replay, workout saved            %9.0f readings/s  (%d readings in %.3f s; %d sample rows saved)", Double(readings) / elapsed, readings, elapsed, rows))
+    print(String(format: "  replay / baseline                %9.1f x slower", elapsed / baselineSeconds))
+    print(String(format: "  peak resident memory             %9.1f MB (%.1f MB before the replay)", peak, before))
+    exit(0)
 }
 
 print("Replay benchmark: instant replay, 4 sensors (2 straps at 1 Hz, a power meter at 4 Hz, a speed/cadence sensor at 2 Hz)")

@@ -22,6 +22,10 @@ public enum GATTAssignedNumbers {
         public static let battery: UInt16 = 0x180F
         /// Device Information service (DIS 1.1).
         public static let deviceInformation: UInt16 = 0x180A
+        /// Running Speed and Cadence service (RSCS 1.0).
+        public static let runningSpeedAndCadence: UInt16 = 0x1814
+        /// Fitness Machine service (FTMS 1.0).
+        public static let fitnessMachine: UInt16 = 0x1826
     }
 
     /// Characteristic UUIDs.
@@ -42,6 +46,34 @@ public enum GATTAssignedNumbers {
         public static let cscMeasurement: UInt16 = 0x2A5B
         /// CSC Feature (read), CSCS 1.0 §3.2.
         public static let cscFeature: UInt16 = 0x2A5C
+        /// RSC Measurement (notify), RSCS 1.0 §3.1.
+        public static let rscMeasurement: UInt16 = 0x2A53
+        /// RSC Feature (read), RSCS 1.0 §3.2.
+        public static let rscFeature: UInt16 = 0x2A54
+        /// Fitness Machine Feature (read), FTMS 1.0 §4.3.
+        public static let fitnessMachineFeature: UInt16 = 0x2ACC
+        /// Treadmill Data (notify), FTMS 1.0 §4.6.
+        public static let treadmillData: UInt16 = 0x2ACD
+        /// Cross Trainer Data (notify), FTMS 1.0 §4.7.
+        public static let crossTrainerData: UInt16 = 0x2ACE
+        /// Rower Data (notify), FTMS 1.0 §4.8.
+        public static let rowerData: UInt16 = 0x2AD1
+        /// Indoor Bike Data (notify), FTMS 1.0 §4.9.
+        public static let indoorBikeData: UInt16 = 0x2AD2
+        /// Training Status (read, notify), FTMS 1.0 §4.10.
+        public static let trainingStatus: UInt16 = 0x2AD3
+        /// Supported Speed Range (read), FTMS 1.0 §4.13.
+        public static let supportedSpeedRange: UInt16 = 0x2AD4
+        /// Supported Inclination Range (read), FTMS 1.0 §4.14.
+        public static let supportedInclinationRange: UInt16 = 0x2AD5
+        /// Supported Resistance Level Range (read), FTMS 1.0 §4.15.
+        public static let supportedResistanceLevelRange: UInt16 = 0x2AD6
+        /// Supported Power Range (read), FTMS 1.0 §4.18.
+        public static let supportedPowerRange: UInt16 = 0x2AD8
+        /// Fitness Machine Control Point (write, indicate), FTMS 1.0 §4.16.
+        public static let fitnessMachineControlPoint: UInt16 = 0x2AD9
+        /// Fitness Machine Status (notify), FTMS 1.0 §4.17.
+        public static let fitnessMachineStatus: UInt16 = 0x2ADA
         /// Battery Level (read, optionally notify), BAS 1.0 §3.1.
         public static let batteryLevel: UInt16 = 0x2A19
         /// Manufacturer Name String, DIS 1.1 §3.1.

@@ -10,10 +10,12 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Run a simulated BLE sensor on a Unix socket, until Ctrl-C.",
             discussion: """
-                Serves a GATT heart-rate strap (HR + RR at 1 Hz, battery, device information) or power \
-                meter (power, crank and wheel revolutions at 4 Hz, counters that wrap) over an AF_UNIX \
-                SOCK_SEQPACKET socket, speaking the same ATT bytes as the real device. Anything that \
-                takes an address takes unix:PATH to reach it.
+                Serves a GATT heart-rate strap (HR + RR at 1 Hz, battery, device information), power \
+                meter (power, crank and wheel revolutions at 4 Hz, counters that wrap), foot pod (running \
+                speed and cadence at 1 Hz), smart trainer (indoor bike data at 2 Hz, some split over two \
+                notifications; it follows a target power set on its control point), treadmill (speed and \
+                incline) or rower over an AF_UNIX SOCK_SEQPACKET socket, speaking the same ATT bytes as \
+                the real device. Anything that takes an address takes unix:PATH to reach it.
 
                 Example:
                   workout peripheral --profile heart-rate --listen /tmp/strap.sock &
@@ -22,7 +24,7 @@ extension Workout {
                 """
         )
 
-        @Option(help: ArgumentHelp("heart-rate or cycling-power.", valueName: "PROFILE"))
+        @Option(help: ArgumentHelp("heart-rate, cycling-power, foot-pod, smart-trainer, treadmill or rower.", valueName: "PROFILE"))
         var profile: String
 
         @Option(help: ArgumentHelp("The socket path to listen at.", valueName: "PATH"))
@@ -76,7 +78,8 @@ extension Workout {
 
         func validate() throws {
             guard PeripheralProfile.Kind(rawValue: profile) != nil else {
-                throw ValidationError("--profile must be heart-rate or cycling-power, not '\(profile)'.")
+                let kinds = PeripheralProfile.Kind.allCases.map(\.rawValue)
+                throw ValidationError("--profile must be \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last!), not '\(profile)'.")
             }
             _ = try faults()
         }

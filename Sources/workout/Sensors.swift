@@ -36,7 +36,7 @@ extension Workout {
                     let probe = try await SensorProbe.probe(parsed, adapter: adapter,
                                                             timeout: .milliseconds(Int64(timeout * 1000)))
                     guard !probe.capabilities.subtracting(.battery).isEmpty else {
-                        throw CommandFailure("\(parsed) offers no heart rate, cycling power or speed and cadence service, so it cannot be paired as a fitness sensor.")
+                        throw CommandFailure("\(parsed) offers no \(FitnessProfiles.measuringNames) service, so it cannot be paired as a fitness sensor.")
                     }
                     capabilities = probe.capabilities
                     // The name a phone would show (Generic Access's Device Name), else the maker and model.

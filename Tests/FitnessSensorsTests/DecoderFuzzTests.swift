@@ -31,6 +31,8 @@ struct DecoderFuzzTests {
     @Test func randomPayloadsNeverTrap() {
         var generator = SplitMix64(seed: 0x4F48_4B5F_4655_5A5A)
         var decoded: [String: Int] = [:]
+        var interpreter = SensorReadingInterpreter()
+        var arrival = 0.0
         for _ in 0 ..< Self.payloadCount {
             let length = Int.random(in: 0 ... 40, using: &generator)
             let bytes = (0 ..< length).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }
@@ -42,6 +44,16 @@ struct DecoderFuzzTests {
             if Self.check(CSCFeature.self, bytes) { decoded["cscf", default: 0] += 1 }
             if Self.check(SensorLocation.self, bytes) { decoded["location", default: 0] += 1 }
             if Self.check(BatteryLevel.self, bytes) { decoded["battery", default: 0] += 1 }
+            if Self.check(RSCMeasurement.self, bytes) { decoded["rsc", default: 0] += 1 }
+            if Self.check(IndoorBikeData.self, bytes) { decoded["bike", default: 0] += 1 }
+            if Self.check(TreadmillData.self, bytes) { decoded["treadmill", default: 0] += 1 }
+            if Self.check(RowerData.self, bytes) { decoded["rower", default: 0] += 1 }
+            if Self.check(CrossTrainerData.self, bytes) { decoded["crossTrainer", default: 0] += 1 }
+            if Self.check(SupportedPowerRange.self, bytes) { decoded["powerRange", default: 0] += 1 }
+            if Self.check(FitnessMachineControlPoint.Response.self, bytes) { decoded["cpResponse", default: 0] += 1 }
+            if Self.check(FitnessMachineControlPoint.Request.self, bytes) { decoded["cpRequest", default: 0] += 1 }
+            if Self.check(FitnessMachineStatus.self, bytes) { decoded["status", default: 0] += 1 }
+            if Self.check(TrainingStatus.self, bytes) { decoded["training", default: 0] += 1 }
             do {
                 let string = try DeviceInformationString(field: .modelNumber, bytes: bytes)
                 let again = try DeviceInformationString(field: .modelNumber, bytes: string.encode())
@@ -55,9 +67,13 @@ struct DecoderFuzzTests {
             if let payload = try? SensorPayload.decode(characteristic: characteristic, bytes: bytes) {
                 #expect(payload.characteristic == characteristic)
             }
+            // The interpreter (More Data reassembly, distance totals) takes whatever decodes, in any order.
+            arrival += Double(bytes.first ?? 0) / 256
+            _ = try? interpreter.readings(fromValue: bytes, of: characteristic, at: arrival)
         }
         // The generator reaches the success paths of every decoder, not just the error paths.
-        for name in ["hr", "cpm", "csc", "cpf", "bsl", "cscf", "location", "battery", "dis"] {
+        for name in ["hr", "cpm", "csc", "cpf", "bsl", "cscf", "location", "battery", "dis", "rsc", "bike", "treadmill",
+                     "rower", "crossTrainer", "powerRange", "cpResponse", "cpRequest", "status", "training"] {
             #expect(decoded[name, default: 0] > 100, "\(name) decoded only \(decoded[name, default: 0]) times")
         }
     }

@@ -44,5 +44,10 @@ struct FixtureGenerator: ParsableCommand {
             let count = try FixtureSynthesizer.generate(scenario, to: path)
             print("Wrote \(path): \(count) notifications.")
         }
+        for machine in MachineFixture.allCases {
+            let path = (directory as NSString).appendingPathComponent(machine.fileName)
+            let count = try machine.generate(to: path)
+            print("Wrote \(path): \(count) notifications.")
+        }
     }
 }

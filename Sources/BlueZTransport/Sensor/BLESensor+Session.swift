@@ -3,12 +3,8 @@ import FitnessSensors
 import Foundation
 
 extension BLESensor {
-    /// The characteristics a BLE sensor subscribes to, in the order it subscribes.
-    static let measurementCharacteristics: [UInt16] = [
-        GATTAssignedNumbers.Characteristic.heartRateMeasurement,
-        GATTAssignedNumbers.Characteristic.cyclingPowerMeasurement,
-        GATTAssignedNumbers.Characteristic.cscMeasurement,
-    ]
+    /// The characteristics a BLE sensor subscribes to, in the order it subscribes (``FitnessProfiles``).
+    static let measurementCharacteristics: [UInt16] = FitnessProfiles.measurementCharacteristics
 
     /// Serves one connection until it ends; throws why it ended.
     func runSession<C: Clock>(
@@ -118,7 +114,8 @@ extension BLESensor {
         for characteristic in characteristics where characteristic.properties.contains(.read) {
             guard let uuid = characteristic.uuid.shortValue else { continue }
             let isBattery = uuid == GATTAssignedNumbers.Characteristic.batteryLevel
-            guard isBattery || DeviceInformationField(rawValue: uuid) != nil else { continue }
+            let isProfileRead = FitnessProfiles.readCharacteristics.contains(uuid)
+            guard isBattery || isProfileRead || DeviceInformationField(rawValue: uuid) != nil else { continue }
             let bytes: [UInt8]
             do {
                 bytes = try await security.perform { try await client.readLongValue(handle: characteristic.valueHandle) }
@@ -126,7 +123,7 @@ extension BLESensor {
                 logger.info("\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped")
                 continue
             }
-            if isBattery {
+            if isBattery || isProfileRead {
                 reads.append((uuid, bytes))
             } else {
                 do { _ = try information.update(characteristic: uuid, bytes: bytes) } catch {
@@ -136,22 +133,23 @@ extension BLESensor {
         }
         self.information.withLock { $0 = information }
         var subscribed: [UInt16: UInt16] = [:]
-        let wanted = Self.measurementCharacteristics + [GATTAssignedNumbers.Characteristic.batteryLevel]
+        let optional = FitnessProfiles.indicationCharacteristics + [GATTAssignedNumbers.Characteristic.batteryLevel]
+        let wanted = Self.measurementCharacteristics + optional
         for characteristic in characteristics {
             guard let uuid = characteristic.uuid.shortValue, wanted.contains(uuid),
                   !characteristic.properties.isDisjoint(with: [.notify, .indicate]) else { continue }
             do {
                 _ = try await security.perform { try await client.subscribe(to: characteristic) }
-            } catch where uuid == GATTAssignedNumbers.Characteristic.batteryLevel
+            } catch where optional.contains(uuid)
                 && (error is ATTErrorResponse || (error as? GATTClientError)?.code == .notSubscribable) {
-                logger.info("\(identifier): battery notifications refused (\(error)); skipped")
+                logger.info("\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) notifications refused (\(error)); skipped")
                 continue
             }
             subscribed[characteristic.valueHandle] = uuid
         }
         guard subscribed.values.contains(where: Self.measurementCharacteristics.contains) else {
             throw BlueZError(.connectionFailed,
-                             "\(name) offers no heart rate, cycling power or speed and cadence measurement to subscribe to.")
+                             "\(name) offers no measurement to subscribe to (\(FitnessProfiles.measuringNames)).")
         }
         return (subscribed, reads)
     }
@@ -192,7 +190,6 @@ extension BLESensor {
 
     static func isRelevant(_ service: BluetoothUUID) -> Bool {
         guard let short = service.shortValue else { return false }
-        typealias S = GATTAssignedNumbers.Service
-        return [S.heartRate, S.cyclingPower, S.cyclingSpeedAndCadence, S.battery, S.deviceInformation].contains(short)
+        return FitnessProfiles.isRelevant(service: short)
     }
 }

@@ -92,17 +92,6 @@ public struct SensorProbe: Sendable {
 
     /// What a device with these services can measure.
     public static func capabilities(of services: [BluetoothUUID]) -> SensorCapabilities {
-        typealias S = GATTAssignedNumbers.Service
-        var capabilities: SensorCapabilities = []
-        for service in services.compactMap(\.shortValue) {
-            switch service {
-            case S.heartRate: capabilities.formUnion([.heartRate, .rrIntervals, .energy])
-            case S.cyclingPower: capabilities.formUnion([.power, .cadence, .speed, .distance, .energy])
-            case S.cyclingSpeedAndCadence: capabilities.formUnion([.cadence, .speed, .distance])
-            case S.battery: capabilities.insert(.battery)
-            default: break
-            }
-        }
-        return capabilities
+        FitnessProfiles.capabilities(ofServices: services.compactMap(\.shortValue))
     }
 }

@@ -14,6 +14,10 @@ public struct PeripheralProfile: Sendable {
     public enum Kind: String, CaseIterable, Sendable {
         case heartRate = "heart-rate"
         case cyclingPower = "cycling-power"
+        case footPod = "foot-pod"
+        case smartTrainer = "smart-trainer"
+        case treadmill
+        case rower
     }
 
     public var kind: Kind
@@ -31,7 +35,75 @@ public struct PeripheralProfile: Sendable {
         switch kind {
         case .heartRate: heartRateStrap()
         case .cyclingPower: powerMeter()
+        case .footPod: footPod()
+        case .smartTrainer: smartTrainer()
+        case .treadmill: treadmill()
+        case .rower: rower()
         }
+    }
+
+    /// A foot pod: RSC Measurement with stride length and total distance at 1 Hz.
+    public static func footPod(name: String = "OHK Pod") -> PeripheralProfile {
+        typealias C = GATTAssignedNumbers.Characteristic
+        let features: RSCFeature = [.strideLengthMeasurementSupported, .totalDistanceMeasurementSupported,
+                                    .walkingOrRunningStatusSupported]
+        let rsc = GATTServiceDefinition(uuid: BluetoothUUID(GATTAssignedNumbers.Service.runningSpeedAndCadence), characteristics: [
+            .init(uuid: BluetoothUUID(C.rscMeasurement), properties: .notify),
+            .init(uuid: BluetoothUUID(C.rscFeature), properties: .read, value: features.encode()),
+        ])
+        return PeripheralProfile(kind: .footPod, name: name, services: [rsc, battery(), deviceInformation(model: "Simulated foot pod")],
+                                 measurement: BluetoothUUID(C.rscMeasurement), interval: .seconds(1))
+    }
+
+    /// A smart trainer: Indoor Bike Data at 2 Hz, a control point that takes target power (ERG), resistance and
+    /// simulation parameters, machine status, power range 0–2000 W.
+    public static func smartTrainer(name: String = "OHK Trainer") -> PeripheralProfile {
+        let feature = FitnessMachineFeature(machine: [.cadence, .totalDistance, .power],
+                                            targetSetting: [.resistance, .power, .indoorBikeSimulation])
+        return fitnessMachine(.smartTrainer, name: name, model: "Simulated smart trainer", feature: feature,
+                              data: GATTAssignedNumbers.Characteristic.indoorBikeData, interval: .milliseconds(500),
+                              ranges: [(GATTAssignedNumbers.Characteristic.supportedPowerRange,
+                                        SupportedPowerRange(uncheckedMinimum: 0, maximum: 2000, increment: 1).encode()),
+                                       (GATTAssignedNumbers.Characteristic.supportedResistanceLevelRange,
+                                        SupportedResistanceLevelRange(uncheckedMinimum: 0, maximum: 200, increment: 10).encode())])
+    }
+
+    /// A treadmill: Treadmill Data with incline at 1 Hz, speed range 0.5–20 km/h, inclination 0–15 %.
+    public static func treadmill(name: String = "OHK Treadmill") -> PeripheralProfile {
+        let feature = FitnessMachineFeature(machine: [.totalDistance, .inclination, .elapsedTime], targetSetting: [])
+        return fitnessMachine(.treadmill, name: name, model: "Simulated treadmill", feature: feature,
+                              data: GATTAssignedNumbers.Characteristic.treadmillData, interval: .seconds(1),
+                              ranges: [(GATTAssignedNumbers.Characteristic.supportedSpeedRange,
+                                        SupportedSpeedRange(uncheckedMinimum: 50, maximum: 2000, increment: 10).encode()),
+                                       (GATTAssignedNumbers.Characteristic.supportedInclinationRange,
+                                        SupportedInclinationRange(uncheckedMinimum: 0, maximum: 150, increment: 5).encode())])
+    }
+
+    /// A rower: Rower Data at 1 Hz.
+    public static func rower(name: String = "OHK Rower") -> PeripheralProfile {
+        let feature = FitnessMachineFeature(machine: [.totalDistance, .pace, .power], targetSetting: [])
+        return fitnessMachine(.rower, name: name, model: "Simulated rower", feature: feature,
+                              data: GATTAssignedNumbers.Characteristic.rowerData, interval: .seconds(1), ranges: [])
+    }
+
+    private static func fitnessMachine(_ kind: Kind, name: String, model: String, feature: FitnessMachineFeature,
+                                       data: UInt16, interval: Duration, ranges: [(UInt16, [UInt8])]) -> PeripheralProfile {
+        typealias C = GATTAssignedNumbers.Characteristic
+        var characteristics: [GATTCharacteristicDefinition] = [
+            .init(uuid: BluetoothUUID(C.fitnessMachineFeature), properties: .read, value: feature.encode()),
+            .init(uuid: BluetoothUUID(data), properties: .notify),
+            .init(uuid: BluetoothUUID(C.trainingStatus), properties: [.read, .notify],
+                  value: TrainingStatus(status: 0x0D).encode()),
+            .init(uuid: BluetoothUUID(C.fitnessMachineStatus), properties: .notify),
+        ]
+        characteristics += ranges.map { .init(uuid: BluetoothUUID($0.0), properties: .read, value: $0.1) }
+        if !feature.targetSetting.isEmpty {
+            characteristics.append(.init(uuid: BluetoothUUID(C.fitnessMachineControlPoint), properties: [.write, .indicate]))
+        }
+        let service = GATTServiceDefinition(uuid: BluetoothUUID(GATTAssignedNumbers.Service.fitnessMachine),
+                                            characteristics: characteristics)
+        return PeripheralProfile(kind: kind, name: name, services: [service, battery(), deviceInformation(model: model)],
+                                 measurement: BluetoothUUID(data), interval: interval)
     }
 
     /// A chest strap: HR + RR at 1 Hz, chest location, battery, device information.
@@ -90,12 +162,20 @@ public struct PeripheralProfile: Sendable {
 public enum PeripheralSignal: Sendable {
     case heartRate(HeartRateSignal)
     case cyclingPower(CyclingPowerSignal)
+    case footPod(FootPodSignal)
+    case smartTrainer(SmartTrainerSignal)
+    case treadmill(TreadmillSignal)
+    case rower(RowerSignal)
 
     public init(for profile: PeripheralProfile) {
         let seconds = Double(profile.interval.components.seconds) + Double(profile.interval.components.attoseconds) / 1e18
         switch profile.kind {
         case .heartRate: self = .heartRate(HeartRateSignal(interval: seconds))
         case .cyclingPower: self = .cyclingPower(CyclingPowerSignal(interval: seconds))
+        case .footPod: self = .footPod(FootPodSignal(interval: seconds))
+        case .smartTrainer: self = .smartTrainer(SmartTrainerSignal(interval: seconds))
+        case .treadmill: self = .treadmill(TreadmillSignal(interval: seconds))
+        case .rower: self = .rower(RowerSignal(interval: seconds))
         }
     }
 
@@ -108,6 +188,39 @@ public enum PeripheralSignal: Sendable {
         case .cyclingPower(var signal):
             defer { self = .cyclingPower(signal) }
             return signal.next().encode()
+        case .footPod(var signal):
+            defer { self = .footPod(signal) }
+            return signal.next().encode()
+        case .smartTrainer(var signal):
+            defer { self = .smartTrainer(signal) }
+            return signal.next().encode()
+        case .treadmill(var signal):
+            defer { self = .treadmill(signal) }
+            return signal.next().encode()
+        case .rower(var signal):
+            defer { self = .rower(signal) }
+            return signal.next().encode()
         }
+    }
+
+    /// Carries out a control point request, as a trainer does; returns its result code. Only a smart trainer takes
+    /// targets (power, and a resistance level or a grade, which it turns into a power: 10 W a level, 200 W + 25 W
+    /// a percent of grade).
+    public mutating func control(_ request: FitnessMachineControlPoint.Request) -> FitnessMachineControlPoint.ResultCode {
+        guard case .smartTrainer(var signal) = self else { return .opCodeNotSupported }
+        defer { self = .smartTrainer(signal) }
+        switch request {
+        case .requestControl, .reset, .startOrResume, .stopOrPause: return .success
+        case .setTargetPower(let watts):
+            guard (0 ... 2000).contains(watts) else { return .invalidParameter }
+            signal.targetPower = Double(watts)
+        case .setTargetResistanceLevel(let level):
+            guard level <= 200 else { return .invalidParameter }
+            signal.targetPower = Double(level)
+        case .setIndoorBikeSimulation(_, let grade, _, _):
+            signal.targetPower = max(0, 200 + 25 * Double(grade) / 100)
+        default: return .opCodeNotSupported
+        }
+        return .success
     }
 }

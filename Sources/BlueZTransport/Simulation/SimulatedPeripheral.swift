@@ -33,6 +33,12 @@ public actor SimulatedPeripheral {
     public private(set) var notificationsSent = 0
     private var subscriptionWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     private var protections: [BluetoothUUID: (error: ATTErrorCode, untilEncrypted: Bool)] = [:]
+    /// Whether a fitness machine grants control when asked (a trainer another app holds refuses it).
+    public var grantsControl = true
+    /// The connections that were granted control of the machine.
+    private var controllers: Set<Int> = []
+    /// Control point requests received, in order, with their result codes (a control session, for tests).
+    public private(set) var controlRequests: [(FitnessMachineControlPoint.Request, FitnessMachineControlPoint.ResultCode)] = []
     private var encryptedConnections: Set<Int> = []
 
     public init(profile: PeripheralProfile, resendsLastValueOnSubscribe: Bool = true) {
@@ -62,9 +68,11 @@ public actor SimulatedPeripheral {
             }
             let response = server.handle(request: pdu)
             let subscribed = enablesMeasurementNotifications(pdu, on: server)
+            let control = controlPointRequest(pdu, on: server)
             connections[id]?.server = server
             if let response { try? await bearer.send(response) }
             if subscribed { await subscriptionEnabled(connection: id, bearer: bearer) }
+            if let control { await answer(control, connection: id, bearer: bearer) }
         }
     }
 
@@ -145,6 +153,47 @@ public actor SimulatedPeripheral {
         let ready = subscriptionWaiters.filter { $0.count <= total }
         subscriptionWaiters.removeAll { $0.count <= total }
         for waiter in ready { waiter.continuation.resume() }
+    }
+
+    /// Sets whether the machine grants control when a central asks for it.
+    public func setGrantsControl(_ grants: Bool) { grantsControl = grants }
+
+    /// Carries out a control point request and answers it with an indication of the control point (FTMS 1.0
+    /// §4.16.2): Request Control is granted (unless ``grantsControl`` is off); a request from a central without
+    /// control gets Control Not Permitted; a malformed one, Invalid Parameter. A new target power is announced on
+    /// Fitness Machine Status (0x08).
+    private func answer(_ bytes: [UInt8], connection id: Int, bearer: SocketBearer) async {
+        typealias CP = FitnessMachineControlPoint
+        let opCode = bytes.first ?? 0
+        let result: CP.ResultCode
+        let request = try? CP.Request(bytes: bytes)
+        switch request {
+        case nil: result = .invalidParameter
+        case .requestControl?:
+            result = grantsControl ? .success : .controlNotPermitted
+            if grantsControl { controllers.insert(id) }
+        case .some where !controllers.contains(id): result = .controlNotPermitted
+        case let request?: result = signal.control(request)
+        }
+        if let request { controlRequests.append((request, result)) }
+        let controlPoint = BluetoothUUID(GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint)
+        guard var server = connections[id]?.server else { return }
+        let pdu = server.updateValue(CP.Response(requestOpCode: opCode, result: result).encode(), of: controlPoint)
+        connections[id]?.server = server
+        if let pdu { try? await bearer.send(pdu) }
+        if result == .success, case .setTargetPower(let watts)? = request {
+            await publish([0x08] + [UInt8(truncatingIfNeeded: watts), UInt8(truncatingIfNeeded: watts >> 8)],
+                          of: BluetoothUUID(GATTAssignedNumbers.Characteristic.fitnessMachineStatus))
+        }
+    }
+
+    /// The value of a Write Request to the fitness machine control point, if `pdu` is one.
+    private func controlPointRequest(_ pdu: [UInt8], on server: GATTServer) -> [UInt8]? {
+        let controlPoint = BluetoothUUID(GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint)
+        guard pdu.count >= 4, pdu[0] == ATTOpcode.writeRequest.rawValue,
+              let handle = server.database.characteristic(controlPoint)?.valueHandle,
+              UInt16(pdu[1]) | UInt16(pdu[2]) << 8 == handle else { return nil }
+        return Array(pdu[3...])
     }
 
     /// Whether `pdu` is a Write Request of `01 00` to the measurement's CCCD.

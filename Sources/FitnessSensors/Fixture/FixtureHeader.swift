@@ -117,6 +117,7 @@ extension SensorCapabilities {
     public static let names: [(String, SensorCapabilities)] = [
         ("heartRate", .heartRate), ("rrIntervals", .rrIntervals), ("power", .power), ("cadence", .cadence),
         ("speed", .speed), ("distance", .distance), ("energy", .energy), ("battery", .battery),
+        ("steps", .steps), ("control", .control),
     ]
 
     /// The names of the capabilities in this set, in a fixed order.

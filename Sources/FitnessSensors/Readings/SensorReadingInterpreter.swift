@@ -16,7 +16,13 @@ import Foundation
 ///   distance when it carries revolution data and the calculators yield a value.
 /// * CSC Measurement → cadence, speed and distance likewise.
 /// * Battery Level → ``SensorReadingValue/battery(_:)``.
-/// * Anything else (feature bits, locations, device information) → nothing.
+/// * RSC Measurement (a foot pod) → speed, step cadence, stride length when present, and distance: from the pod's
+///   total distance when it reports one, otherwise speed × time since its previous measurement (at most 3 s).
+/// * Indoor Bike, Treadmill, Rower and Cross Trainer Data, once a record is complete ("More Data" parts joined by a
+///   ``FitnessMachineReassembler``) → speed (a rower's from its pace), distance from the machine's total, power
+///   (``PowerReading/Source/fitnessMachine``) and a bike's cadence when present, a treadmill's incline.
+/// * Anything else (feature bits, locations, device information, ranges, machine status, control point
+///   responses) → nothing: control is ``FitnessMachineController``'s.
 ///
 /// It never reads a clock; `arrivalTime` is seconds on any monotonic scale.
 public struct SensorReadingInterpreter: Sendable {
@@ -25,6 +31,13 @@ public struct SensorReadingInterpreter: Sendable {
     private var powerWheel: WheelSpeedCalculator
     private var cscCrank: CrankCadenceCalculator
     private var cscWheel: WheelSpeedCalculator
+    private var bike = FitnessMachineReassembler<IndoorBikeData>()
+    private var treadmill = FitnessMachineReassembler<TreadmillData>()
+    private var rower = FitnessMachineReassembler<RowerData>()
+    private var crossTrainer = FitnessMachineReassembler<CrossTrainerData>()
+    private var machineDistance = TotalDistanceTracker()
+    private var podDistance = TotalDistanceTracker()
+    private var podSpeedSince: (time: TimeInterval, metresPerSecond: Double)?
 
     /// Creates an interpreter.
     ///
@@ -43,8 +56,13 @@ public struct SensorReadingInterpreter: Sendable {
             wheelCircumference: wheelCircumference, staleAfter: staleAfter)
     }
 
-    /// The readings one payload yields.
+    /// The readings one payload yields; none from a fitness machine record dropped for never ending (see
+    /// ``readings(fromValue:of:at:)`` for the error).
     public mutating func readings(from payload: SensorPayload, at arrivalTime: TimeInterval) -> [SensorReadingValue] {
+        (try? interpret(payload, at: arrivalTime)) ?? []
+    }
+
+    mutating func interpret(_ payload: SensorPayload, at arrivalTime: TimeInterval) throws(DecodeError) -> [SensorReadingValue] {
         switch payload {
         case .heartRateMeasurement(let measurement):
             return [.heartRate(HeartRateReading(measurement))]
@@ -68,10 +86,66 @@ public struct SensorReadingInterpreter: Sendable {
             return readings
         case .batteryLevel(let level):
             return [.battery(BatteryReading(level))]
-        case .bodySensorLocation, .cyclingPowerFeature, .cscFeature, .sensorLocation, .deviceInformation, .unrecognized:
+        case .rscMeasurement(let measurement):
+            return podReadings(measurement, at: arrivalTime)
+        case .indoorBikeData(let part):
+            guard let record = try bike.add(part, at: arrivalTime) else { return [] }
+            var readings = machineReadings(speed: record.speedMetresPerSecond, totalDistance: record.totalDistance,
+                                           power: record.instantaneousPower)
+            if let rpm = record.cadenceRPM { readings.append(.cadence(CadenceReading(rpm: rpm))) }
+            return readings
+        case .treadmillData(let part):
+            guard let record = try treadmill.add(part, at: arrivalTime) else { return [] }
+            // The incline first: the speed sample it makes carries it.
+            let incline = record.inclination.map { SensorReadingValue.incline(InclineReading(percent: $0.percent)) }
+            return (incline.map { [$0] } ?? [])
+                + machineReadings(speed: record.speedMetresPerSecond, totalDistance: record.totalDistance, power: nil)
+        case .rowerData(let part):
+            guard let record = try rower.add(part, at: arrivalTime) else { return [] }
+            return machineReadings(speed: record.speedMetresPerSecond, totalDistance: record.totalDistance,
+                                   power: record.instantaneousPower)
+        case .crossTrainerData(let part):
+            guard let record = try crossTrainer.add(part, at: arrivalTime) else { return [] }
+            return machineReadings(speed: record.instantaneousSpeed.map { Double($0) * FitnessMachineUnits.metresPerSecondPerSpeedStep },
+                                   totalDistance: record.totalDistance, power: record.instantaneousPower)
+        case .bodySensorLocation, .cyclingPowerFeature, .cscFeature, .sensorLocation, .deviceInformation, .unrecognized,
+             .rscFeature, .fitnessMachineFeature, .trainingStatus, .supportedSpeedRange, .supportedInclinationRange,
+             .supportedResistanceLevelRange, .supportedPowerRange, .fitnessMachineControlPointResponse,
+             .fitnessMachineStatus:
             return []
         }
     }
+
+    private mutating func podReadings(_ measurement: RSCMeasurement, at time: TimeInterval) -> [SensorReadingValue] {
+        let speed = measurement.speedMetresPerSecond
+        var readings: [SensorReadingValue] = [
+            .speed(SpeedReading(metresPerSecond: speed)),
+            .stepCadence(StepCadenceReading(stepsPerMinute: Double(measurement.cadence))),
+        ]
+        if let stride = measurement.strideLengthMetres { readings.append(.strideLength(StrideLengthReading(metres: stride))) }
+        if let total = measurement.totalDistanceMetres {
+            if let distance = podDistance.update(total: total) { readings.append(.distance(distance)) }
+        } else if let previous = podSpeedSince, time > previous.time, time - previous.time <= Self.maximumIntegrationGap {
+            readings.append(.distance(podDistance.add(previous.metresPerSecond * (time - previous.time))))
+        } else {
+            readings.append(.distance(podDistance.add(0)))
+        }
+        podSpeedSince = (time, speed)
+        return readings
+    }
+
+    private mutating func machineReadings(speed: Double?, totalDistance: UInt32?, power: Int16?) -> [SensorReadingValue] {
+        var readings: [SensorReadingValue] = []
+        if let power { readings.append(.power(PowerReading(watts: Int(power), source: .fitnessMachine))) }
+        if let speed { readings.append(.speed(SpeedReading(metresPerSecond: speed))) }
+        if let totalDistance, let distance = machineDistance.update(total: Double(totalDistance)) {
+            readings.append(.distance(distance))
+        }
+        return readings
+    }
+
+    /// The longest gap over which a foot pod's speed is integrated into distance, in seconds.
+    static let maximumIntegrationGap: TimeInterval = 3
 
     /// Forgets counter state (distance totals are kept). Call it after a reconnect.
     public mutating func reset() {
@@ -79,6 +153,13 @@ public struct SensorReadingInterpreter: Sendable {
         cscCrank.reset()
         powerWheel.reset()
         cscWheel.reset()
+        bike.drop()
+        treadmill.drop()
+        rower.drop()
+        crossTrainer.drop()
+        machineDistance.reset()
+        podDistance.reset()
+        podSpeedSince = nil
     }
 
     private static func cadence(
@@ -109,10 +190,35 @@ extension SensorReadingInterpreter {
     /// The one decode-and-interpret path every sensor uses, live or replayed: the bytes of a characteristic's value
     /// are decoded (``SensorPayload``) and interpreted into readings, in arrival order.
     ///
-    /// - Throws: The ``DecodeError`` of a malformed value; the interpreter's state is unchanged then, and the caller
-    ///   skips the value (a live sensor logs it, a replay counts it).
+    /// - Throws: The ``DecodeError`` of a malformed value, or of a fitness machine record whose "More Data" never
+    ///   ended (the record is dropped); the caller skips the value (a live sensor logs it, a replay counts it). The
+    ///   interpreter's state is otherwise unchanged.
     public mutating func readings(fromValue bytes: [UInt8], of characteristic: UInt16,
                                   at arrivalTime: TimeInterval) throws(DecodeError) -> [SensorReadingValue] {
-        readings(from: try SensorPayload.decode(characteristic: characteristic, bytes: bytes), at: arrivalTime)
+        try interpret(try SensorPayload.decode(characteristic: characteristic, bytes: bytes), at: arrivalTime)
     }
+}
+
+/// Distance from a device's running total (a machine's or a foot pod's): each new total gives the metres since the
+/// previous one. The first total after a (re)connection is a baseline (0 m, which starts the distance span); a total
+/// that goes back or jumps more than ``maximumStep`` is a new baseline (the device was reset).
+struct TotalDistanceTracker: Sendable {
+    /// The largest plausible step between two totals, in metres (a total a second apart: 100 m/s).
+    static let maximumStep: Double = 100
+    private var last: Double?
+    private(set) var total: Double = 0
+
+    mutating func update(total metres: Double) -> DistanceReading? {
+        defer { last = metres }
+        guard let last, metres >= last, metres - last <= Self.maximumStep else { return add(0) }
+        return metres > last ? add(metres - last) : nil
+    }
+
+    /// Adds metres covered (0: a baseline).
+    mutating func add(_ metres: Double) -> DistanceReading {
+        total += metres
+        return DistanceReading(metres: metres, totalMetres: total)
+    }
+
+    mutating func reset() { last = nil }
 }

@@ -38,11 +38,21 @@ public struct PowerReading: Hashable, Sendable {
     public var pedalPowerBalance: CyclingPowerMeasurement.PedalPowerBalance?
     /// Energy accumulated since the meter's last reset, in kilojoules, when reported.
     public var accumulatedEnergyKJ: Double?
+    /// What measured it: a power meter (Cycling Power service) or a fitness machine (a trainer's own estimate).
+    public var source: Source
 
-    public init(watts: Int, pedalPowerBalance: CyclingPowerMeasurement.PedalPowerBalance? = nil, accumulatedEnergyKJ: Double? = nil) {
+    /// What measured a power reading. When both give power, a power meter's is taken over a fitness machine's.
+    public enum Source: Hashable, Sendable {
+        case powerMeter
+        case fitnessMachine
+    }
+
+    public init(watts: Int, pedalPowerBalance: CyclingPowerMeasurement.PedalPowerBalance? = nil, accumulatedEnergyKJ: Double? = nil,
+                source: Source = .powerMeter) {
         self.watts = watts
         self.pedalPowerBalance = pedalPowerBalance
         self.accumulatedEnergyKJ = accumulatedEnergyKJ
+        self.source = source
     }
 
     /// The power reading a Cycling Power Measurement carries.
@@ -83,6 +93,36 @@ public struct DistanceReading: Hashable, Sendable {
     }
 }
 
+/// A runner's step cadence, from a foot pod.
+///
+/// Bluetooth RSCS 1.0 §3.1 (Instantaneous Cadence).
+public struct StepCadenceReading: Hashable, Sendable {
+    /// Steps per minute.
+    public var stepsPerMinute: Double
+
+    public init(stepsPerMinute: Double) { self.stepsPerMinute = stepsPerMinute }
+}
+
+/// A runner's stride length, from a foot pod.
+///
+/// Bluetooth RSCS 1.0 §3.1 (Instantaneous Stride Length).
+public struct StrideLengthReading: Hashable, Sendable {
+    /// Metres.
+    public var metres: Double
+
+    public init(metres: Double) { self.metres = metres }
+}
+
+/// A treadmill's inclination.
+///
+/// Bluetooth FTMS 1.0 §4.6 (Inclination).
+public struct InclineReading: Hashable, Sendable {
+    /// Percent (rise over run × 100); negative downhill.
+    public var percent: Double
+
+    public init(percent: Double) { self.percent = percent }
+}
+
 /// A battery charge.
 ///
 /// Bluetooth BAS 1.0 §3.1.
@@ -103,4 +143,7 @@ public enum SensorReadingValue: Hashable, Sendable {
     case speed(SpeedReading)
     case distance(DistanceReading)
     case battery(BatteryReading)
+    case stepCadence(StepCadenceReading)
+    case strideLength(StrideLengthReading)
+    case incline(InclineReading)
 }

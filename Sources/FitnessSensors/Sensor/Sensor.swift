@@ -13,11 +13,19 @@ public struct SensorCapabilities: OptionSet, Hashable, Sendable {
     public static let distance = SensorCapabilities(rawValue: 1 << 5)
     public static let energy = SensorCapabilities(rawValue: 1 << 6)
     public static let battery = SensorCapabilities(rawValue: 1 << 7)
+    /// Step cadence and stride length (a foot pod).
+    public static let steps = SensorCapabilities(rawValue: 1 << 8)
+    /// A fitness machine whose control point accepts targets (OpenHealthKit: trainer control).
+    public static let control = SensorCapabilities(rawValue: 1 << 9)
 
     /// A heart-rate strap: rate, RR intervals, energy expended, battery.
     public static let heartRateStrap: SensorCapabilities = [.heartRate, .rrIntervals, .energy, .battery]
     /// A power meter with crank and wheel data.
     public static let powerMeter: SensorCapabilities = [.power, .cadence, .speed, .distance, .energy, .battery]
+    /// A foot pod: speed, step cadence, stride length, distance.
+    public static let footPod: SensorCapabilities = [.speed, .steps, .distance, .battery]
+    /// A fitness machine (trainer, treadmill, rower): what its data characteristic carries, and control.
+    public static let fitnessMachine: SensorCapabilities = [.power, .cadence, .speed, .distance, .energy, .control]
 }
 
 /// Whether a sensor is delivering.

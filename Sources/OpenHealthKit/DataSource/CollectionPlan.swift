@@ -11,6 +11,7 @@ import Foundation
 /// | running | + walking/running distance, steps, running speed, power, stride length, vertical oscillation, ground contact time |
 /// | walking, hiking | + walking/running distance, steps |
 /// | cycling, hand cycling | + cycling distance; cycling power, cadence and speed when a connected sensor measures them |
+/// | rowing | + rowing distance, rowing speed |
 /// | swimming | + swimming distance, stroke count |
 /// | wheelchair walk/run pace | + wheelchair distance, push count |
 /// | swim-bike-run, before any leg | everything swimming, cycling and running collect |
@@ -29,6 +30,8 @@ enum CollectionPlan {
             if sensors.contains(.power) { identifiers.append(.cyclingPower) }
             if sensors.contains(.cadence) { identifiers.append(.cyclingCadence) }
             if sensors.contains(.speed) { identifiers.append(.cyclingSpeed) }
+        case .rowing:
+            identifiers += [.distanceRowing, .rowingSpeed]
         case .swimming:
             identifiers += [.distanceSwimming, .swimmingStrokeCount]
         case .wheelchairWalkPace, .wheelchairRunPace:
@@ -48,11 +51,17 @@ enum CollectionPlan {
 ///
 /// - Heart rate: an instantaneous sample in beats per minute; none while the strap reports no skin contact. RR
 ///   intervals become heartbeats (see the data source).
-/// - Power: an instantaneous cycling-power sample, and active energy for the time the previous power reading held
-///   until this one, by the one rule of ``PowerEnergy`` (the previous reading's watts, held at most 5 s; kJ of work
-///   counted as kcal burned).
-/// - Cadence and speed: instantaneous samples. Distance: a sample spanning the time since the previous distance
-///   sample, of the distance type that fits the activity.
+/// - Power: an instantaneous sample, running power in a running workout (a Stryd-style pod serves Cycling Power on
+///   a foot) and cycling power otherwise, and active energy for the time the previous power reading held until this
+///   one, by the one rule of ``PowerEnergy`` (the previous reading's watts, held at most 5 s; kJ of work counted as
+///   kcal burned), kept for running power, whose efficiency is alike.
+/// - Cadence and speed: instantaneous samples; speed is running speed in a running workout, rowing speed in a
+///   rowing one, cycling speed otherwise. Distance: a sample spanning the time since the previous distance sample,
+///   of the distance type that fits the activity.
+/// - Step cadence (a foot pod): step count for the time since the previous step cadence (at most 3 s), steps per
+///   minute × minutes, as a running total in whole steps. Stride length: a running stride length sample (cm).
+/// - Incline (a treadmill): no sample of its own; the running speed samples that follow carry it as metadata
+///   (``OHKMetadataKeyTreadmillIncline``) until it changes.
 /// - Battery and connection changes make no samples.
 ///
 /// Derived values are rounded here, where they are made, to the resolutions of ``DerivedResolution`` (cadence
@@ -69,6 +78,13 @@ struct ReadingMapper {
     private var heldEnergySince: Double?
     private var energy = CumulativeRounding(steps: DerivedResolution.energy)
     private var distance = CumulativeRounding(steps: DerivedResolution.distance)
+    private var lastStepCadence: Double?
+    private var heldStepsSince: Double?
+    private var steps = CumulativeRounding(steps: 1)
+    /// The treadmill's incline and its metadata, when one was reported.
+    private var incline: (percent: Double, extras: CollectedSample.Extras?)?
+    /// The longest gap over which step cadence is counted into steps, in seconds.
+    static let maximumStepGap: Double = 3
 
     mutating func samples(for value: SensorReadingValue, at arrival: Double, activity: HKWorkoutActivityType,
                           deviceCode: UInt32, into out: inout [CollectedSample]) {
@@ -79,7 +95,8 @@ struct ReadingMapper {
             guard reading.contact != .notDetected, reading.bpm > 0 else { return }
             out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.heartRate, start: time, end: time, value: Double(reading.bpm), deviceCode: deviceCode))
         case .power(let reading):
-            out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.cyclingPower, start: time, end: time, value: Double(reading.watts), deviceCode: deviceCode))
+            let type = activity == .running ? Types.runningPower : Types.cyclingPower
+            out.append(CollectedSample(uuid: uuids.next(), typeCode: type, start: time, end: time, value: Double(reading.watts), deviceCode: deviceCode))
             if let previous = lastPower,
                let stretch = PowerEnergy.energy(watts: previous.watts, at: previous.time, next: time) {
                 if let kilocalories = energy.add(stretch.kilocalories), kilocalories > 0 {
@@ -97,9 +114,39 @@ struct ReadingMapper {
             guard let rpm = DerivedResolution.rounded(reading.rpm, steps: DerivedResolution.cadence) else { return }
             out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.cyclingCadence, start: time, end: time, value: rpm, deviceCode: deviceCode))
         case .speed(let reading):
-            let type = activity == .running ? Types.runningSpeed : Types.cyclingSpeed
+            let type = switch activity {
+            case .running: Types.runningSpeed
+            case .rowing: Types.rowingSpeed
+            default: Types.cyclingSpeed
+            }
             guard let speed = DerivedResolution.rounded(reading.metresPerSecond, steps: DerivedResolution.speed) else { return }
-            out.append(CollectedSample(uuid: uuids.next(), typeCode: type, start: time, end: time, value: speed, deviceCode: deviceCode))
+            var sample = CollectedSample(uuid: uuids.next(), typeCode: type, start: time, end: time, value: speed, deviceCode: deviceCode)
+            if type == Types.runningSpeed, let incline { sample.extras = incline.extras }
+            out.append(sample)
+        case .stepCadence(let reading):
+            defer { lastStepCadence = time }
+            guard let previous = lastStepCadence, time > previous, time - previous <= Self.maximumStepGap,
+                  reading.stepsPerMinute > 0 else {
+                heldStepsSince = nil
+                return
+            }
+            if let count = steps.add(reading.stepsPerMinute * (time - previous) / 60), count > 0 {
+                out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.stepCount, start: heldStepsSince ?? previous,
+                                           end: time, value: count, deviceCode: deviceCode))
+                heldStepsSince = nil
+            } else if heldStepsSince == nil {
+                heldStepsSince = previous
+            }
+        case .strideLength(let reading):
+            guard let metres = DerivedResolution.rounded(reading.metres, steps: 100), metres > 0 else { return }
+            out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.runningStrideLength, start: time, end: time,
+                                       value: metres, deviceCode: deviceCode))
+        case .incline(let reading):
+            guard reading.percent.isFinite, incline?.percent != reading.percent else { return }
+            let metadata: [String: Any] = [OHKMetadataKeyTreadmillIncline: HKQuantity(unit: .percent(), doubleValue: reading.percent / 100)]
+            incline = (reading.percent, (try? MetadataCoding.encode(metadata)).flatMap { $0 }.map {
+                CollectedSample.Extras(unitString: nil, metadataJSON: $0)
+            })
         case .distance(let reading):
             guard reading.metres > 0 else {
                 lastDistance = time
@@ -124,6 +171,8 @@ struct ReadingMapper {
         lastPower = nil
         lastDistance = nil
         heldEnergySince = nil
+        lastStepCadence = nil
+        heldStepsSince = nil
     }
 
     /// Type codes looked up once (finding an `HKQuantityType` costs a dictionary lookup).
@@ -133,6 +182,10 @@ struct ReadingMapper {
         static let cyclingCadence = HKQuantityType.interned(.cyclingCadence).code
         static let cyclingSpeed = HKQuantityType.interned(.cyclingSpeed).code
         static let runningSpeed = HKQuantityType.interned(.runningSpeed).code
+        static let runningPower = HKQuantityType.interned(.runningPower).code
+        static let rowingSpeed = HKQuantityType.interned(.rowingSpeed).code
+        static let stepCount = HKQuantityType.interned(.stepCount).code
+        static let runningStrideLength = HKQuantityType.interned(.runningStrideLength).code
         static let activeEnergy = HKQuantityType.interned(.activeEnergyBurned).code
     }
 }
@@ -142,8 +195,9 @@ extension HKLiveWorkoutDataSource {
     /// ``CollectionPlan`` for every activity, the workout type and the heartbeat series. What an app asks to share
     /// (and read) before recording or replaying a workout of any kind. OpenHealthKit extension.
     public static var collectableTypes: Set<HKSampleType> {
-        let every: SensorCapabilities = [.heartRate, .rrIntervals, .power, .cadence, .speed, .distance, .energy, .battery]
-        let activities: [HKWorkoutActivityType] = [.swimBikeRun, .walking, .wheelchairWalkPace, .handCycling]
+        let every: SensorCapabilities = [.heartRate, .rrIntervals, .power, .cadence, .speed, .distance, .energy, .battery,
+                                         .steps, .control]
+        let activities: [HKWorkoutActivityType] = [.swimBikeRun, .walking, .wheelchairWalkPace, .handCycling, .rowing]
         var types: Set<HKSampleType> = [.workoutType(), HKSeriesType.heartbeat()]
         for activity in activities {
             for type in CollectionPlan.types(for: activity, sensors: every) { types.insert(type) }
@@ -151,3 +205,8 @@ extension HKLiveWorkoutDataSource {
         return types
     }
 }
+
+/// The incline of the treadmill a running speed sample was measured on, as an `HKQuantity` in percent (0.05 for
+/// 5 %). OpenHealthKit: HealthKit has no treadmill incline key; a live data source sets it on the running speed
+/// samples of a treadmill that reports its inclination.
+public let OHKMetadataKeyTreadmillIncline = "OHKTreadmillIncline"

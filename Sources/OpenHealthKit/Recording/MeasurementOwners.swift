@@ -19,7 +19,7 @@ struct MeasurementOwners: Sendable {
 
     /// The measurements ranked: a reading's kind.
     enum Measurement: Int, CaseIterable {
-        case heartRate, power, cadence, speed, distance
+        case heartRate, power, cadence, speed, distance, stepCadence, strideLength, incline
 
         init?(_ value: SensorReadingValue) {
             switch value {
@@ -28,22 +28,41 @@ struct MeasurementOwners: Sendable {
             case .cadence: self = .cadence
             case .speed: self = .speed
             case .distance: self = .distance
+            case .stepCadence: self = .stepCadence
+            case .strideLength: self = .strideLength
+            case .incline: self = .incline
             case .battery: return nil
             }
         }
     }
 
+    /// Whether a reading ranks after every sensor that is not demoted for its measurement: a fitness machine's own
+    /// power estimate ranks after any power meter's, whatever the order of the sensors (a trainer and pedals on one
+    /// bike: the pedals measure, the trainer estimates).
+    static func isDemoted(_ value: SensorReadingValue) -> Bool {
+        if case .power(let reading) = value { return reading.source == .fitnessMachine }
+        return false
+    }
+
     /// The latest time each channel gave each measurement: `[measurement][channel]`.
     private var lastSeen: [[Double]] = Array(repeating: [], count: Measurement.allCases.count)
+    /// Whether each channel's latest reading of each measurement was demoted: `[measurement][channel]`.
+    private var demoted: [[Bool]] = Array(repeating: [], count: Measurement.allCases.count)
 
-    /// Notes that `channel` gave `measurement` at `time`; returns whether the reading is taken.
-    mutating func take(_ measurement: Measurement, from channel: Int, at time: Double) -> Bool {
+    /// Notes that `channel` gave `measurement` at `time`; returns whether the reading is taken. A demoted reading
+    /// (see ``isDemoted(_:)``) ranks after every channel whose reading is not.
+    mutating func take(_ measurement: Measurement, from channel: Int, at time: Double, demoted isDemoted: Bool = false) -> Bool {
         let m = measurement.rawValue
         if lastSeen[m].count <= channel {
             lastSeen[m].append(contentsOf: repeatElement(-.infinity, count: channel + 1 - lastSeen[m].count))
+            demoted[m].append(contentsOf: repeatElement(false, count: channel + 1 - demoted[m].count))
         }
         lastSeen[m][channel] = time
-        for ranked in 0 ..< channel where time - lastSeen[m][ranked] <= Self.staleAfter { return false }
+        demoted[m][channel] = isDemoted
+        for other in lastSeen[m].indices where other != channel && time - lastSeen[m][other] <= Self.staleAfter {
+            let ranksAbove = demoted[m][other] == isDemoted ? other < channel : isDemoted
+            if ranksAbove { return false }
+        }
         return true
     }
 

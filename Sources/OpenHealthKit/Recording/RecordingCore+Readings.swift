@@ -53,14 +53,16 @@ extension RecordingCore {
         channels[channel].mapper.samples(for: value, at: time, activity: settings.activity,
                                          deviceCode: channels[channel].deviceCode, into: &samples)
         guard !samples.isEmpty, let measurement = MeasurementOwners.Measurement(value),
-              owners.take(measurement, from: channel, at: time) else { return .none }
+              owners.take(measurement, from: channel, at: time, demoted: MeasurementOwners.isDemoted(value)) else {
+            return .none
+        }
         var beats: [HeartbeatCollector.Beat] = []
         if case .heartRate(let reading) = value, !reading.rrIntervals.isEmpty, collects(ReadingMapper.Types.heartRate) {
             beats = heartbeats.add(reading.rrIntervals, arrivedAt: time, sensor: channels[channel].identifier)
         }
         // Energy integrated from power counts only while power itself is collected (not from a meter left on
         // during a swim).
-        if case .power = value, !collects(ReadingMapper.Types.cyclingPower) { samples.removeAll(keepingCapacity: true) }
+        if case .power = value, let power = samples.first, !collects(power.typeCode) { samples.removeAll(keepingCapacity: true) }
         if samples.contains(where: { !collects($0.typeCode) }) { samples.removeAll { !collects($0.typeCode) } }
         if !settings.predicates.isEmpty {
             let predicates = settings.predicates

@@ -1,0 +1,107 @@
+import FitnessSensors
+import Foundation
+
+/// The foot-pod and fitness-machine fixtures in `fixtures/`: the notifications the simulated peripherals' signals
+/// (``FootPodSignal``, ``SmartTrainerSignal``, ``TreadmillSignal``, ``RowerSignal``) send, at their pace, with a
+/// few milliseconds of seeded jitter, as `workout peripheral` serves them.
+///
+/// The trainer's fixture holds a control session: at 5:00 a central's Request Control and Set Target Power 250 W
+/// are answered (control point indications, `2AD9`), the trainer announces the new target (status `2ADA`), and its
+/// power follows with its lag; its Indoor Bike Data has a record split over two notifications (More Data) every
+/// fifth second.
+public enum MachineFixture: String, CaseIterable, Sendable {
+    case footPod = "foot-pod-run-20min"
+    case trainer = "smart-trainer-erg-20min"
+    case treadmill = "treadmill-run-20min"
+    case rower = "rower-10min"
+
+    public var fileName: String { rawValue + ".jsonl" }
+    public var seed: UInt64 {
+        switch self {
+        case .footPod: 14
+        case .trainer: 26
+        case .treadmill: 27
+        case .rower: 21
+        }
+    }
+
+    /// The minutes it lasts.
+    public var minutes: Int { self == .rower ? 10 : 20 }
+
+    var activity: String {
+        switch self {
+        case .footPod, .treadmill: "running"
+        case .trainer: "cycling"
+        case .rower: "rowing"
+        }
+    }
+
+    var sensor: FixtureHeader.SensorDescription {
+        let information = { (model: String) in
+            FixtureHeader.DeviceInformationFields(DeviceInformation(manufacturerName: "OpenHealthKit", modelNumber: model))
+        }
+        return switch self {
+        case .footPod:
+            .init(id: "pod", name: "OHK Pod", services: ["1814", "180F", "180A"], capabilities: SensorCapabilities.footPod.names,
+                  deviceInformation: information("Simulated foot pod"))
+        case .trainer:
+            .init(id: "trainer", name: "OHK Trainer", services: ["1826", "180F", "180A"],
+                  capabilities: SensorCapabilities.fitnessMachine.names, deviceInformation: information("Simulated smart trainer"))
+        case .treadmill:
+            .init(id: "treadmill", name: "OHK Treadmill", services: ["1826", "180F", "180A"],
+                  capabilities: SensorCapabilities([.speed, .distance]).names, deviceInformation: information("Simulated treadmill"))
+        case .rower:
+            .init(id: "rower", name: "OHK Rower", services: ["1826", "180F", "180A"],
+                  capabilities: SensorCapabilities([.power, .speed, .distance]).names, deviceInformation: information("Simulated rower"))
+        }
+    }
+
+    /// Writes the fixture into `path`, `minutes` long (its own length by default); returns the number of
+    /// notifications.
+    @discardableResult
+    public func generate(to path: String, minutes: Int? = nil) throws -> Int {
+        let header = FixtureHeader(start: FixtureSynthesizer.recordedStart,
+                                   session: .init(activity: activity, location: "indoor"), sensors: [sensor],
+                                   source: ["generator": "FixtureGenerator", "scenario": rawValue, "seed": String(seed)])
+        let writer = try FixtureWriter(path: path, header: header)
+        var random = SeededRandom(seed: seed)
+        var count = 0
+        func write(_ seconds: Double, _ characteristic: UInt16, _ bytes: [UInt8]) throws {
+            let jitter = Double(random.next() % 15) / 1000
+            let time = Int64(((seconds + jitter) * 1000).rounded())
+            try writer.write(FixtureEvent(time: time, kind: .notification(sensor: 0, characteristic: characteristic, bytes: bytes)))
+            count += 1
+        }
+        typealias C = GATTAssignedNumbers.Characteristic
+        let end = Double((minutes ?? self.minutes) * 60)
+        switch self {
+        case .footPod:
+            var signal = FootPodSignal()
+            for second in 1 ... Int(end) { try write(Double(second), C.rscMeasurement, signal.next().encode()) }
+        case .treadmill:
+            var signal = TreadmillSignal()
+            for second in 1 ... Int(end) { try write(Double(second), C.treadmillData, signal.next().encode()) }
+        case .rower:
+            var signal = RowerSignal()
+            for second in 1 ... Int(end) { try write(Double(second), C.rowerData, signal.next().encode()) }
+        case .trainer:
+            var signal = SmartTrainerSignal()
+            var time = 0.0
+            while time < end {
+                if time == 300 {
+                    // The control session: both requests answered with success, the new target announced.
+                    try write(time + 0.1, C.fitnessMachineControlPoint, FitnessMachineControlPoint.Response(requestOpCode: 0x00, result: .success).encode())
+                    try write(time + 0.2, C.fitnessMachineControlPoint, FitnessMachineControlPoint.Response(requestOpCode: 0x05, result: .success).encode())
+                    try write(time + 0.3, C.fitnessMachineStatus, FitnessMachineStatus(opCode: 0x08, parameters: [0xFA, 0x00]).encode())
+                    signal.targetPower = 250
+                }
+                time += signal.interval
+                let record = signal.next()
+                try write(time, C.indoorBikeData, record.encode())
+                if record.hasMoreData { try write(time + 0.03, C.indoorBikeData, signal.next().encode()) }
+            }
+        }
+        try writer.close()
+        return count
+    }
+}
