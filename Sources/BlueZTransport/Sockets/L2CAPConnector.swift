@@ -122,7 +122,7 @@ public enum L2CAPConnector {
             }
             group.addTask {
                 try await clock.sleep(for: timeout)
-                throw BlueZError(.timedOut, "\(peer) did not finish encrypting the link in time; remove its bond with `bluetoothctl remove \(peer)` and try again.")
+                throw BlueZError(.timedOut, "\(peer) did not finish encrypting the link in time; remove its bond with `bluetoothctl remove \(BlueZError.bluetoothctlAddress(peer))` and try again.")
             }
             defer { group.cancelAll() }
             try await group.next()
