@@ -1,4 +1,6 @@
 import BluetoothLE
+import Glibc
+import SystemPackage
 
 /// One management command and its answer: sends it, then reads until the Command Complete or
 /// Command Status for that command and controller arrives, however many events come first (they
@@ -13,7 +15,7 @@ struct ManagementExchange {
 
     static func perform(_ command: MGMTPacket, on socket: SocketDescriptor, what: String, timeLimit: Duration,
                         clock: any Clock<Duration>) async throws -> ManagementExchange {
-        try await socket.sendMessage(command.encode())
+        try await send(command, on: socket)
         let answer = try await withThrowingTaskGroup(of: ManagementExchange?.self) { group in
             group.addTask {
                 var skipped: [MGMTPacket] = []
@@ -39,5 +41,23 @@ struct ManagementExchange {
             throw BlueZError(.timedOut, "The kernel did not answer \(what) within \(timeLimit.components.seconds) s.")
         }
         return answer
+    }
+
+    /// Writes a command. A command the kernel refuses before running it (Permission Denied on a
+    /// socket whose process lacks CAP_NET_ADMIN) is answered with its status event and a send that
+    /// reports 0 bytes (`hci_mgmt_cmd` returns the status call's 0), so the count is not checked:
+    /// the answer says what happened.
+    static func send(_ command: MGMTPacket, on socket: SocketDescriptor) async throws {
+        let bytes = command.encode()
+        while true {
+            do throws(Errno) {
+                _ = try Sys.send(socket.rawValue, bytes)
+                return
+            } catch .resourceTemporarilyUnavailable {
+                _ = try await socket.wait(for: Int16(POLLOUT))
+            } catch {
+                throw BlueZError(.system, "Writing to the Bluetooth management channel failed: \(error).", errno: error)
+            }
+        }
     }
 }

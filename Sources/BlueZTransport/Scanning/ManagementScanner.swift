@@ -185,7 +185,7 @@ public final class ManagementScanner: Sendable {
                       !restartPending else { continue }
                 restartPending = true
                 restartCount.add(1, ordering: .relaxed)
-                try await socket.sendMessage(Self.startCommand(index).encode())
+                try await ManagementExchange.send(Self.startCommand(index), on: socket)
             case MGMTPacket.commandComplete, MGMTPacket.commandStatus:
                 guard restartPending, let result = try? packet.commandResult(), result.opcode == MGMTPacket.startDiscovery else { continue }
                 restartPending = false
