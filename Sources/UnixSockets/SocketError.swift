@@ -10,7 +10,7 @@ public struct SocketError: Error, Hashable, Sendable, CustomStringConvertible {
         public var rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
 
-        /// The operation needs a capability the process lacks (CAP_NET_RAW, CAP_NET_ADMIN).
+        /// The operation needs a capability the process lacks (CAP_NET_ADMIN, for the management channel).
         public static let permissionDenied = Code(rawValue: "permissionDenied")
         /// Another owner (usually bluetoothd) holds the device or the controller.
         public static let busy = Code(rawValue: "busy")
