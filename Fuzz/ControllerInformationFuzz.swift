@@ -1,7 +1,7 @@
-// libFuzzer target: what a controller and the kernel say about themselves — the return parameters
-// of HCI Read Local Supported Commands (Core 5.3 Vol 4 Part E §7.4.2) and management packets with
-// Read Controller Information replies (BlueZ doc/mgmt-api.txt). Decoding must never trap; a
-// decoded value must round-trip.
+// libFuzzer target: what a controller and the kernel say — the return parameters of HCI Read Local
+// Supported Commands (Core 5.3 Vol 4 Part E §7.4.2), management packets with Read Controller
+// Information replies, and the discovery events Device Found and Discovering (BlueZ
+// doc/mgmt-api.txt). Decoding must never trap; a decoded value must round-trip.
 import BluetoothLE
 import ByteCoding
 
@@ -20,10 +20,34 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             _ = information.isReadyForLowEnergy
         }
     }
+    if let found = try? MGMTDeviceFound(parameters: bytes) {
+        guard found.encode() == bytes else { fatalError("device found round trip changed \(bytes)") }
+        var results = ScanResultsProbe()
+        results.take(found)
+    }
+    if let discovering = try? MGMTDiscovering(parameters: bytes) {
+        guard (try? MGMTDiscovering(parameters: discovering.encode())) == discovering else {
+            fatalError("discovering did not decode again \(bytes)")
+        }
+    }
     if let information = try? MGMTControllerInformation(returnParameters: bytes) {
         guard (try? MGMTControllerInformation(returnParameters: information.encode())) != nil else {
             fatalError("controller information did not decode again \(bytes)")
         }
     }
     return 0
+}
+
+/// What the scanner does with a found device's data: read it as advertising data (the transport's
+/// ScanResults, which the fuzzers cannot link, does no more than this with it).
+struct ScanResultsProbe {
+    var names: [String] = []
+    mutating func take(_ found: MGMTDeviceFound) {
+        if let advertising = try? AdvertisingData(bytes: found.data) {
+            names.append(advertising.localName ?? "")
+            _ = advertising.serviceUUIDs
+            _ = advertising.appearance
+        }
+        _ = found.address.randomKind
+    }
 }

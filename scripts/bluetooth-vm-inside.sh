@@ -226,4 +226,92 @@ else
 fi
 wait "$holder" && pass "the recording that held the link saved its workout" \
     || fail "the recording that held the link saved its workout"
+# --- The raw path, with bluetoothd stopped (a box that runs none) ---------------------------------
+# bluetoothd powers its adapters off as it exits; without it hci0 advertises through the kernel alone
+# (mgmt Add Advertising: connectable, 0x180D, its name in the scan response). No GATT server runs
+# without bluetoothd here, so the raw path's recording is the one checked above (L2CAP, the same code).
+kill "$advertiser" "$gatt_server" 2> /dev/null
+kill "$bluetoothd"
+wait "$advertiser" "$gatt_server" "$bluetoothd" 2> /dev/null
+for index in 0 1; do
+    btmgmt --index "$index" power on > /dev/null
+    btmgmt --index "$index" le on > /dev/null
+done
+btmgmt --index 0 name RawStrap > /dev/null
+btmgmt --index 0 add-adv -c -g -n -u 180d 1 > "$logs/add-adv.txt" 2>&1
+if pgrep -x bluetoothd > /dev/null; then fail "bluetoothd stopped"; fi
+
+# A device the kernel auto-connects (nothing has this address): the kernel keeps a passive background
+# scan running for it, as it does for a paired mouse or keyboard. workout's scan must leave it running.
+absent=C0:DE:AD:00:00:01
+btmgmt --index 1 add-device -a 2 -t 2 "$absent" > "$logs/add-device.txt" 2>&1
+sleep 1
+# 12 s: longer than the kernel's 10.24 s LE discovery, which it ends by itself; workout starts it again.
+"$workout" scan --adapter hci1 --timeout 12 > "$logs/scan-raw.txt" 2>&1
+status=$?
+cat "$logs/scan-raw.txt"
+if [ "$status" -eq 0 ] && grep -E "^RawStrap +$peripheral .*0x180D" "$logs/scan-raw.txt" > /dev/null; then
+    pass "without bluetoothd, workout scan hears RawStrap at $peripheral through the management channel"
+else
+    fail "without bluetoothd, workout scan hears RawStrap at $peripheral through the management channel (exit $status)"
+fi
+sleep 2
+# What hci1 was told, from btmon's capture: workout's Start/Stop Discovery (mgmt), no HCI scan command of its
+# own, and the kernel's last scan setting after it: enabled and passive (its background scan, back on). btmon
+# shortens command names ("LE Set Extended S.."), so they are matched by opcode: LE Set (Extended) Scan
+# Parameters and Enable, 0x200B/0x200C and 0x2041/0x2042.
+btmon -r "$logs/hci.btsnoop" > "$logs/btmon.txt" 2>&1
+starts=$(grep -c "MGMT Command: Start Discovery (0x0023).*\[hci1\]" "$logs/btmon.txt")
+stops=$(grep -c "MGMT Command: Stop Discovery (0x0024).*\[hci1\]" "$logs/btmon.txt")
+if [ "$starts" -ge 2 ] && [ "$stops" -ge 1 ]; then
+    pass "workout started discovery again after the kernel ended it ($starts Start Discovery, $stops Stop Discovery on hci1)"
+else
+    fail "workout started discovery again after the kernel ended it ($starts Start Discovery, $stops Stop Discovery on hci1)"
+fi
+last_scan=$(awk '
+    /^[<>@] / { current = ($0 ~ /\[hci1\]/ && $0 ~ /HCI Command: .*\(0x08\|0x00(0b|0c|41|42)\)/) }
+    current && /(Extended scan|Scanning): / { enable = $0 }
+    current && /Type: (Passive|Active)/ { type = $0 }
+    END { gsub(/^ +/, "", enable); gsub(/^ +/, "", type); print enable " / " type }' "$logs/btmon.txt")
+echo "hci1's last scan setting after workout scan: $last_scan"
+if echo "$last_scan" | grep -q "Enabled (0x01) / Type: Passive"; then
+    pass "after workout scan the kernel's passive background scan on hci1 is on again"
+else
+    fail "after workout scan the kernel's passive background scan on hci1 is on again ($last_scan)"
+fi
+
+# Without CAP_NET_ADMIN the kernel refuses Start Discovery (Permission Denied), and workout says what to do.
+setpriv --bounding-set=-net_admin --inh-caps=-net_admin "$workout" scan --adapter hci1 --timeout 2 \
+    > "$logs/scan-unprivileged.txt" 2>&1
+status=$?
+cat "$logs/scan-unprivileged.txt"
+if [ "$status" -eq 1 ] && grep -q "Scanning without bluetoothd needs the CAP_NET_ADMIN capability" "$logs/scan-unprivileged.txt" \
+    && ! grep -qi "cap_net_raw" "$logs/scan-unprivileged.txt"; then
+    pass "without CAP_NET_ADMIN, workout scan names that capability alone (exit 1)"
+else
+    fail "without CAP_NET_ADMIN, workout scan names that capability alone (exit $status)"
+fi
+
+# doctor without bluetoothd: the kernel's connection-parameter defaults are named with the lines to add,
+# and a main.conf with them passes.
+"$workout" doctor --store "$store" --bluetooth-configuration /nonexistent/main.conf > "$logs/doctor-raw.txt" 2>&1
+status=$?
+cat "$logs/doctor-raw.txt"
+if grep -q "^✘ bluetoothd runs" "$logs/doctor-raw.txt" \
+    && grep -q "^✘ Straps may choose their connection interval: the kernel refuses connection-parameter requests above 50 ms" "$logs/doctor-raw.txt" \
+    && grep -q "add \`MaxConnectionInterval=520\`" "$logs/doctor-raw.txt" \
+    && grep -q "^✘ A short fade does not drop the link: the supervision timeout is 420 ms" "$logs/doctor-raw.txt"; then
+    pass "without bluetoothd, workout doctor names the connection-parameter defaults with the lines to add (exit $status)"
+else
+    fail "without bluetoothd, workout doctor names the connection-parameter defaults with the lines to add (exit $status)"
+fi
+printf '[LE]\nMaxConnectionInterval=520\nConnectionSupervisionTimeout=500\n' > "$logs/main.conf"
+"$workout" doctor --store "$store" --bluetooth-configuration "$logs/main.conf" > "$logs/doctor-conf.txt" 2>&1
+if grep -q "^✔ Straps may choose their connection interval: MaxConnectionInterval=520 (650 ms)" "$logs/doctor-conf.txt" \
+    && grep -q "^✔ A short fade does not drop the link: ConnectionSupervisionTimeout=500 (5 s)" "$logs/doctor-conf.txt"; then
+    pass "workout doctor accepts a main.conf with the lines it prints"
+else
+    fail "workout doctor accepts a main.conf with the lines it prints"
+    cat "$logs/doctor-conf.txt"
+fi
 finish

@@ -50,15 +50,6 @@ static inline int CBlueZ_set_security(int fd, uint8_t level) {
     return setsockopt(fd, SOL_BLUETOOTH, BT_SECURITY, &security, sizeof(security));
 }
 
-/// Restricts an HCI socket to LE Meta events (what a scan reads); returns setsockopt's result.
-static inline int CBlueZ_filter_le_meta(int dd) {
-    struct hci_filter filter;
-    hci_filter_clear(&filter);
-    hci_filter_set_ptype(HCI_EVENT_PKT, &filter);
-    hci_filter_set_event(EVT_LE_META_EVENT, &filter);
-    return setsockopt(dd, SOL_HCI, HCI_FILTER, &filter, sizeof(filter));
-}
-
 /// The adapter's address, 6 bytes least significant first, via HCIGETDEVINFO (unprivileged).
 static inline int CBlueZ_adapter_address(int dev_id, uint8_t *out_address, uint32_t *out_flags) {
     struct hci_dev_info info;
@@ -66,18 +57,6 @@ static inline int CBlueZ_adapter_address(int dev_id, uint8_t *out_address, uint3
     memcpy(out_address, &info.bdaddr, 6);
     *out_flags = info.flags;
     return 0;
-}
-
-/// Restricts an HCI socket to the events a command exchange needs: Command Complete (0x0E),
-/// Command Status (0x0F) and, when `le_meta` is non-zero, LE Meta (0x3E: advertising reports).
-static inline int CBlueZ_filter_command_events(int dd, int le_meta) {
-    struct hci_filter filter;
-    hci_filter_clear(&filter);
-    hci_filter_set_ptype(HCI_EVENT_PKT, &filter);
-    hci_filter_set_event(EVT_CMD_COMPLETE, &filter);
-    hci_filter_set_event(EVT_CMD_STATUS, &filter);
-    if (le_meta) hci_filter_set_event(EVT_LE_META_EVENT, &filter);
-    return setsockopt(dd, SOL_HCI, HCI_FILTER, &filter, sizeof(filter));
 }
 
 /// The first adapter that is up and whose address is not `avoid` (6 bytes, least significant

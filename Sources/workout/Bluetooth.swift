@@ -8,9 +8,11 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Scan for Bluetooth LE sensors nearby: heart-rate, power and speed/cadence devices first.",
             discussion: """
-                Needs CAP_NET_RAW and CAP_NET_ADMIN (or root) for the HCI scan commands; \
-                grant them to the real binary (`workout doctor` prints the exact line):
-                  sudo setcap 'cap_net_raw,cap_net_admin+eip' "$(realpath "$(command -v workout)")"
+                Without bluetoothd the scan goes through the kernel's management channel \
+                (Start Discovery), which needs CAP_NET_ADMIN: run it as root, or grant it to \
+                the real binary (`workout doctor` prints the exact line). The kernel keeps \
+                its own background scan for pending connections. Ctrl-C ends the scan early \
+                and lists what was heard.
 
                 Examples:
                   workout scan --timeout 5
@@ -29,8 +31,12 @@ extension Workout {
 
         func run() async throws {
             try await reportingErrors {
-                let devices = try await scanNearby(seconds: timeout, adapter: adapter)
-                printDevices(devices)
+                do {
+                    printDevices(try await scanNearby(seconds: timeout, adapter: adapter))
+                } catch let interrupted as ScanInterrupted {
+                    printDevices(interrupted.devices)
+                    throw interrupted.reason
+                }
             }
         }
     }
@@ -56,10 +62,17 @@ extension Workout {
     }
 }
 
-/// Scans with `adapter`, else `$OPENHEALTHKIT_ADAPTER`, else the first adapter that is up (``AdapterSelection``).
+/// Scans with `adapter`, else `$OPENHEALTHKIT_ADAPTER`, else the first adapter that is up (``AdapterSelection``), through
+/// the kernel's management channel; Ctrl-C (or SIGTERM) ends the scan early, stops discovery and returns what was heard.
 func scanNearby(seconds: Double, adapter: String? = nil) async throws -> [DiscoveredDevice] {
-    let scanner = try await HCIScanner.open(adapter: adapter)
-    return try await scanner.scan(for: .milliseconds(Int64(seconds * 1000)))
+    let scanner = try await ManagementScanner.open(adapter: adapter)
+    let scan = Task { try await scanner.scan(for: .milliseconds(Int64(seconds * 1000))) }
+    let watcher = Task {
+        await interrupted()
+        scan.cancel()
+    }
+    defer { watcher.cancel() }
+    return try await withTaskCancellationHandler { try await scan.value } onCancel: { scan.cancel() }
 }
 
 func printDevices(_ devices: [DiscoveredDevice]) {

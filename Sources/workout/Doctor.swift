@@ -10,11 +10,12 @@ extension Workout {
             discussion: """
                 One line per check, ✔ or ✘, with the exact fix: the kernel's Bluetooth \
                 support; each adapter (up, LE enabled, not blocked by rfkill); whether \
-                this binary may scan (CAP_NET_RAW and CAP_NET_ADMIN); bluetoothd, and \
-                whether it holds a paired sensor's connection; the store.
+                this binary may scan without bluetoothd (CAP_NET_ADMIN); bluetoothd, and \
+                whether it holds a paired sensor's connection; the [LE] connection \
+                parameters of /etc/bluetooth/main.conf that keep straps connected; the store.
 
                 Exits 0 when recording can work, 1 otherwise (a missing scan permission \
-                alone does not stop recording).
+                or connection parameter alone does not stop recording).
 
                 Examples:
                   workout doctor
@@ -24,6 +25,8 @@ extension Workout {
 
         @OptionGroup var options: StoreOptions
         @Flag(help: "Print the checks as one JSON object.") var json = false
+        @Option(help: ArgumentHelp("bluetoothd's configuration file.", valueName: "PATH"))
+        var bluetoothConfiguration = "/etc/bluetooth/main.conf"
 
         func run() async throws {
             let path = options.store ?? HKHealthStore.defaultStorePath
@@ -31,7 +34,8 @@ extension Workout {
             if FileManager.default.fileExists(atPath: path), SystemSnapshot.storeProblem(path) == nil {
                 paired = ((try? await options.open().pairedSensors()) ?? []).map(\.identifier)
             }
-            let report = DoctorReport(SystemSnapshot.gather(storePath: path, pairedIdentifiers: paired))
+            let report = DoctorReport(SystemSnapshot.gather(storePath: path, pairedIdentifiers: paired,
+                                                           mainConfigurationPath: bluetoothConfiguration))
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -60,7 +60,7 @@ extension Workout {
         )
 
         @OptionGroup var options: StoreOptions
-        @Flag(help: "Also scan for nearby Bluetooth LE sensors (needs CAP_NET_RAW).") var scan = false
+        @Flag(help: "Also scan for nearby Bluetooth LE sensors (without bluetoothd: as root or with CAP_NET_ADMIN).") var scan = false
         @Option(help: ArgumentHelp("How long to scan, in seconds.", valueName: "S")) var timeout: Double = 10
 
         func run() async throws {

@@ -1,5 +1,6 @@
 import BluetoothLE
 @testable import BlueZTransport
+import Foundation
 import Synchronization
 import TestSupport
 import Testing
@@ -19,41 +20,59 @@ import Testing
         #expect(!fresh.isUp)
     }
 
-    /// A freshly plugged adapter reports 00:00:00:00:00:00 until the kernel has read its address:
-    /// the address is read again, 200 ms apart on the clock, until it is known.
-    @Test func anAllZeroAddressIsReadAgainUntilKnown() async throws {
-        let clock = ManualClock()
-        let reads = Counter()
-        let real = BluetoothAddress("11:22:33:44:55:66")!
-        let lookup = Task {
-            try await AdapterSelection.address(of: 0, clock: clock) { id in
-                let count = reads.count.withLock { $0 += 1; return $0 }
-                return AdapterStatus(id: id, address: count < 3 ? nil : real, isUp: true)
-            }
-        }
-        await clock.waitForSleepers(1)
-        clock.advance(by: .milliseconds(200))
-        await clock.waitForSleepers(1)
-        clock.advance(by: .milliseconds(200))
-        #expect(try await lookup.value == real)
-        #expect(reads.count.withLock { $0 } == 3)
+    /// The identity an L2CAP socket is bound to (kernel `hci_copy_identity_address`): the public
+    /// address unless Current_Settings bit 15 (Static Address) says the static one is in use.
+    @Test func theSocketIsBoundToTheAdaptersIdentityAndItsType() throws {
+        let publicAddress = BluetoothAddress("00:1A:7D:DA:71:13")!
+        let staticAddress = BluetoothAddress("C4:55:66:77:88:99", type: .random)!
+        var information = MGMTControllerInformation(address: publicAddress, supportedSettings: [.powered, .lowEnergy, .bredr],
+                                                    currentSettings: [.powered, .lowEnergy, .bredr])
+        let plain = AdapterIdentity.resolve(information: information, deviceAddress: publicAddress, staticAddress: nil)
+        #expect(plain.address == publicAddress && plain.address?.type == .public)
+        #expect(plain.bdaddrType == 1, "BDADDR_LE_PUBLIC")
+        #expect(plain.littleEndianBytes == [0x13, 0x71, 0xDA, 0x7D, 0x1A, 0x00])
+
+        // BR/EDR off with a static address set (the kernel's identity is then the static one).
+        information.currentSettings = [.powered, .lowEnergy, .staticAddress]
+        let known = AdapterIdentity.resolve(information: information, deviceAddress: publicAddress, staticAddress: staticAddress)
+        #expect(known.address == staticAddress && known.bdaddrType == 2, "BDADDR_LE_RANDOM")
+        #expect(known.description == "C4:55:66:77:88:99 (static random)")
+        let unknown = AdapterIdentity.resolve(information: information, deviceAddress: publicAddress, staticAddress: nil)
+        #expect(unknown.isAny, "not the public address, which the kernel's route would not match")
+        #expect(unknown.littleEndianBytes == [0, 0, 0, 0, 0, 0] && unknown.bdaddrType == 1)
     }
 
-    @Test func anAddressThatStaysZeroIsReportedNotUsed() async throws {
-        let error = await #expect(throws: BlueZError.self) {
-            try await AdapterSelection.address(of: 2, attempts: 1, clock: ManualClock()) { AdapterStatus(id: $0, address: nil, isUp: true) }
-        }
-        #expect(error?.message == "Adapter hci2 still reports the address 00:00:00:00:00:00; unplug and replug it, or wait until `workout adapters` shows its address.")
+    /// An LE-only controller with no public address (bluetoothd gives it a static one): no wait,
+    /// no "unplug and replug"; bound to its static address when it can be read, else BDADDR_ANY.
+    @Test func anAdapterWithoutAPublicAddressIsUsedAtOnce() {
+        let leOnly = MGMTControllerInformation(address: BluetoothAddress(rawValue: 0), supportedSettings: [.powered, .lowEnergy],
+                                               currentSettings: [.powered, .lowEnergy, .staticAddress])
+        #expect(AdapterIdentity.resolve(information: leOnly, deviceAddress: nil, staticAddress: nil).isAny)
+        let bound = AdapterIdentity.resolve(information: leOnly, deviceAddress: nil,
+                                            staticAddress: BluetoothAddress("C0:FF:EE:00:00:01", type: .random))
+        #expect(bound.address?.description == "C0:FF:EE:00:00:01" && bound.bdaddrType == 2)
+        // Without the management channel's answer: HCIGETDEVINFO's address, else BDADDR_ANY.
+        #expect(AdapterIdentity.resolve(information: nil, deviceAddress: nil, staticAddress: nil).isAny)
+        #expect(AdapterIdentity.resolve(information: nil, deviceAddress: BluetoothAddress("00:1A:7D:DA:71:13"),
+                                        staticAddress: nil).bdaddrType == 1)
+    }
+
+    /// debugfs prints the static address with `%pMR`, lower case, one line.
+    @Test func theStaticAddressIsReadFromDebugfs() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("debugfs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("hci3"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try "c4:55:66:77:88:99\n".write(to: root.appendingPathComponent("hci3/static_address"), atomically: true, encoding: .utf8)
+        #expect(AdapterIdentity.staticAddress(of: 3, root: root.path) == BluetoothAddress("C4:55:66:77:88:99", type: .random))
+        #expect(AdapterIdentity.staticAddress(of: 4, root: root.path) == nil)
     }
 
     /// An adapter that is down (no bluetoothd to power it, or `hciconfig hci0 down`) is named with
     /// the fix, not "plug one in".
-    @Test func anAdapterThatIsDownIsNamedWithTheFix() async throws {
-        let error = await #expect(throws: BlueZError.self) {
-            try await AdapterSelection.address(of: 0, clock: ManualClock()) { AdapterStatus(id: $0, address: nil, isUp: false) }
-        }
-        #expect(error?.code == .adapterDown)
-        #expect(error?.message == "hci0 is down, or LE is off: run `bluetoothctl power on` (or `sudo btmgmt --index 0 power on` and `sudo btmgmt --index 0 le on`).")
+    @Test func anAdapterThatIsDownIsNamedWithTheFix() {
+        let error = BlueZError.adapterDown("hci0")
+        #expect(error.code == .adapterDown)
+        #expect(error.message == "hci0 is down, or LE is off: run `bluetoothctl power on` (or `sudo btmgmt --index 0 power on` and `sudo btmgmt --index 0 le on`).")
     }
 
     @Test func theEnvironmentNamesTheAdapterWhenTheCallerDoesNot() {

@@ -9,6 +9,7 @@ import Testing
     static let working = SystemSnapshot(
         adapters: [.init(name: "hci0", address: "00:1A:7D:DA:71:13", driver: "btusb", isUp: true, lowEnergyEnabled: true)],
         canScan: true, executablePath: "/usr/local/bin/workout", bluetoothdRunning: true,
+        leConnection: LEConnectionConfiguration(maximumInterval: 520, supervisionTimeout: 500),
         pairedSensors: [.init(identifier: "ble:C7:3A:10:5E:22:F1/random", address: strap)],
         storePath: "/home/ada/.local/share/openhealthkit/health.sqlite")
 
@@ -19,16 +20,19 @@ import Testing
         #expect(report.canRecord)
         #expect(failing(report) == [])
         #expect(report.checks.map(\.id) == ["kernel", "adapter.hci0.up", "adapter.hci0.le", "adapter.hci0.rfkill",
-                                            "scan-permission", "bluetoothd", "paired-sensors", "store"])
+                                            "scan-permission", "bluetoothd", "paired-sensors",
+                                            "le.connection-interval", "le.supervision-timeout", "store"])
     }
 
-    @Test func withoutScanCapabilitiesRecordingStillWorksAndTheSetcapLineNamesThisBinary() {
+    @Test func withoutCapNetAdminRecordingStillWorksAndOnlyThatCapabilityIsAskedFor() {
         var system = Self.working
         system.canScan = false
         let report = DoctorReport(system)
         #expect(report.canRecord)
         #expect(failing(report) == ["scan-permission"])
-        #expect(report.checks.first { $0.id == "scan-permission" }?.fix == "sudo setcap 'cap_net_raw,cap_net_admin+eip' /usr/local/bin/workout")
+        let check = report.checks.first { $0.id == "scan-permission" }
+        #expect(check?.fix == "run `workout scan` as root, or `sudo setcap cap_net_admin+eip /usr/local/bin/workout`")
+        #expect(check?.detail.contains("CAP_NET_RAW") == false)
     }
 
     @Test func anAdapterDownOrWithLEOffOrBlockedStopsRecordingWithItsFix() {
@@ -58,11 +62,29 @@ import Testing
 
     @Test func aPairedSensorHeldByAnotherConnectionIsNamed() {
         var system = Self.working
-        system.adapters[0].connections = [Self.strap]
+        // HCIGETCONNLIST gives addresses without a type: the strap paired as /random is matched by
+        // its 48-bit value (it used to be reported free).
+        system.adapters[0].connections = [BluetoothAddress("C7:3A:10:5E:22:F1")!]
+        #expect(system.adapters[0].connections[0].type == .public)
         let report = DoctorReport(system)
         #expect(!report.canRecord)
         let held = report.checks.first { $0.id == "paired-sensors.ble:C7:3A:10:5E:22:F1/random" }
-        #expect(held?.fix == "bluetoothctl disconnect C7:3A:10:5E:22:F1/random (and `bluetoothctl remove C7:3A:10:5E:22:F1/random` so it stops auto-connecting)")
+        #expect(held?.fix == "bluetoothctl disconnect C7:3A:10:5E:22:F1 (and `bluetoothctl remove C7:3A:10:5E:22:F1` so it stops auto-connecting)")
+    }
+
+    @Test func theKernelsConnectionParameterDefaultsAreNamedWithTheLinesToAdd() {
+        var system = Self.working
+        system.leConnection = LEConnectionConfiguration(parsing: "")
+        system.bluetoothdRunning = false
+        let report = DoctorReport(system)
+        #expect(report.canRecord, "warnings: they do not stop recording")
+        #expect(failing(report) == ["bluetoothd", "le.connection-interval", "le.supervision-timeout"])
+        let interval = report.checks.first { $0.id == "le.connection-interval" }
+        #expect(interval?.detail == "the kernel refuses connection-parameter requests above 50 ms (MaxConnectionInterval unset, the kernel's 0x0028), so straps built on Nordic's SDK template drop with 0x3B about 65 s after each connection")
+        #expect(interval?.fix == "add `MaxConnectionInterval=520` (650 ms, in 1.25 ms units) under [LE] in /etc/bluetooth/main.conf, then start bluetoothd once (`sudo systemctl restart bluetooth`): it hands them to the kernel, which keeps them while the adapter stays")
+        let timeout = report.checks.first { $0.id == "le.supervision-timeout" }
+        #expect(timeout?.detail == "the supervision timeout is 420 ms (ConnectionSupervisionTimeout unset, the kernel's 0x002A) where phones use about 5 s: a strap that fades for longer drops")
+        #expect(timeout?.fix?.hasPrefix("add `ConnectionSupervisionTimeout=500` (5 s, in 10 ms units) under [LE] in /etc/bluetooth/main.conf") == true)
     }
 
     @Test func noKernelSupportNoAdapterAndAnUnwritableStoreEachFail() {
@@ -71,12 +93,13 @@ import Testing
                                     storeProblem: "/proc is not writable, so /proc/health.sqlite cannot be created")
         let report = DoctorReport(system)
         #expect(!report.canRecord)
-        #expect(failing(report) == ["kernel", "adapters", "scan-permission", "bluetoothd", "store"])
+        #expect(failing(report) == ["kernel", "adapters", "scan-permission", "bluetoothd", "le.connection-interval",
+                                    "le.supervision-timeout", "store"])
     }
 
     @Test func capabilitiesAreReadFromCapEff() {
-        // CapEff 0x3000 = bits 12 (CAP_NET_ADMIN) and 13 (CAP_NET_RAW); 0x2000 = CAP_NET_RAW only.
-        #expect(SystemSnapshot.hasScanCapabilities(status: "Name:\tworkout\nCapEff:\t0000000000003000\n"))
+        // CapEff 0x1000 = bit 12 (CAP_NET_ADMIN) alone, enough; 0x2000 = CAP_NET_RAW (bit 13) only, not.
+        #expect(SystemSnapshot.hasScanCapabilities(status: "Name:\tworkout\nCapEff:\t0000000000001000\n"))
         #expect(!SystemSnapshot.hasScanCapabilities(status: "CapEff:\t0000000000002000\n"))
         #expect(SystemSnapshot.hasScanCapabilities(status: "CapEff:\t000001ffffffffff\n"))
         #expect(!SystemSnapshot.hasScanCapabilities(status: "garbage"))

@@ -5,12 +5,12 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The scan path over the HCI event seam: H4 event packets in a socket pair, as a raw HCI socket
-/// delivers them (one packet per read), through the real decoder and merge.
+/// Merging what the kernel found while discovering (Device Found events) into one entry per device.
 @Suite(.timeLimit(.minutes(1))) struct ScannerTests {
     /// The Polar H7 advertising data from the reference notes (§4.3): flags, 0x180D, manufacturer
     /// data and TX power in ADV_IND, the complete name in the scan response (37 bytes do not fit
-    /// one 31-byte PDU); and a power meter known by appearance 0x0484, named in a scan response.
+    /// one 31-byte PDU); the kernel hands both in one Device Found, scan response after the
+    /// advertisement. A power meter known by appearance 0x0484, named in a later event.
     static let polar = BluetoothAddress("00:22:D0:90:4C:14")!
     static let polarAdvert: [UInt8] = [0x02, 0x01, 0x06, 0x03, 0x02, 0x0D, 0x18, 0x07, 0xFF, 0x6B, 0x00, 0x02, 0x00, 0x00, 0x00,
                                        0x02, 0x0A, 0x00]
@@ -18,33 +18,15 @@ import Testing
     static let meter = BluetoothAddress("D1:22:33:44:55:66", type: .random)!
     static let speaker = BluetoothAddress("10:20:30:40:50:60")!
 
-    func reports() -> [HCIEvent] {
-        [
-            .leAdvertisingReport([
-                HCILEAdvertisingReport(eventType: .connectableUndirected, address: Self.speaker,
-                                       data: [0x05, 0x09] + Array("Loud".utf8), rssi: -40),
-                HCILEAdvertisingReport(eventType: .connectableUndirected, address: Self.polar,
-                                       data: Self.polarAdvert, rssi: -71),
-                HCILEAdvertisingReport(eventType: .scanResponse, address: Self.polar, data: Self.polarScanResponse, rssi: -72),
-            ]),
-            .leExtendedAdvertisingReport([
-                HCILEExtendedAdvertisingReport(eventType: [.connectable, .scannable, .legacy], address: Self.meter,
-                                               rssi: -60, data: [0x02, 0x01, 0x06, 0x03, 0x19, 0x84, 0x04]),
-            ]),
-            .leAdvertisingReport([
-                HCILEAdvertisingReport(eventType: .scanResponse, address: Self.meter,
-                                       data: [0x0A, 0x09] + Array("ASSIOMA42".utf8), rssi: -58),
-            ]),
-            .commandComplete(HCICommandComplete(opcode: .leSetScanEnable, returnParameters: [0x00])),
-        ]
-    }
-
-    @Test func mergesReportsAndPutsFitnessSensorsFirst() async throws {
-        let (controller, host) = try SocketBearer.pair()
-        for event in reports() { try await controller.send(event.encodeH4Packet()) }
-        try await controller.send([0x04, 0x3E, 0x05])  // truncated: skipped
-        controller.close()
-        let devices = try await HCIScanner(events: host.socket).scan(for: .seconds(10), clock: ManualClock())
+    @Test func mergesWhatWasFoundAndPutsFitnessSensorsFirst() {
+        var results = ScanResults()
+        results.add(MGMTDeviceFound(address: Self.speaker, rssi: -40, data: [0x05, 0x09] + Array("Loud".utf8)))
+        results.add(MGMTDeviceFound(address: Self.polar, rssi: -71, data: Self.polarAdvert + Self.polarScanResponse))
+        results.add(MGMTDeviceFound(address: Self.meter, rssi: -60, data: [0x02, 0x01, 0x06, 0x03, 0x19, 0x84, 0x04]))
+        results.add(MGMTDeviceFound(address: Self.meter, rssi: -58, data: [0x0A, 0x09] + Array("ASSIOMA42".utf8)))
+        // A BR/EDR device (address type 0) is not an LE sensor: ignored.
+        results.add(MGMTDeviceFound(address: BluetoothAddress("AA:BB:CC:DD:EE:FF")!, isLowEnergy: false, rssi: -30, data: []))
+        let devices = results.devices
         #expect(devices.map(\.address) == [Self.polar, Self.meter, Self.speaker])
         #expect(devices.map(\.kind) == [.heartRate, .cyclingPower, .other])
         #expect(devices[0].services == [BluetoothUUID(0x180D)])
@@ -53,18 +35,6 @@ import Testing
         #expect(devices[1].rssi == -58)
         #expect(devices[1].addressSpelling == "D1:22:33:44:55:66/random")
         #expect(devices[2].name == "Loud")
-    }
-
-    @Test func scanEndsWhenTheTimeoutPassesOnTheClock() async throws {
-        let (controller, host) = try SocketBearer.pair()
-        let clock = ManualClock()
-        let scan = Task { try await HCIScanner(events: host.socket).scan(for: .seconds(5), clock: clock) }
-        try await controller.send(reports()[0].encodeH4Packet())
-        await clock.waitForSleepers(1)
-        clock.advance(by: .seconds(5))
-        let devices = try await scan.value
-        #expect(devices.count <= 2, "whatever arrived before the timeout")
-        withExtendedLifetime(controller) {}
     }
 
     @Test func reportsMergeByAddressAndKeepTheLatestRSSI() {

@@ -117,8 +117,27 @@ let kernelLacksBluetooth: Bool = {
         #expect(leOff.message == "hci1 is down, or LE is off: run `bluetoothctl power on` (or `sudo btmgmt --index 1 power on` and `sudo btmgmt --index 1 le on`).")
         #expect(BlueZError.connecting(to: "X", .noRouteToHost, adapter: "hci0").code == .adapterDown)
         #expect(BlueZError.opening("hci0", .operationNotSupportedByDevice).code == .noAdapter)
-        let permission = BlueZError.opening("enabling LE scanning on hci0", .notPermitted)
+        let permission = BlueZError.opening("the management channel", .notPermitted)
         #expect(permission.code == .permissionDenied)
-        #expect(permission.message.hasPrefix("Enabling LE scanning on hci0 needs the CAP_NET_RAW and CAP_NET_ADMIN capabilities"))
+        #expect(permission.message.hasPrefix("The management channel was refused (Operation not permitted): the kernel allows it to root or to a program holding CAP_NET_ADMIN"))
+        #expect(!permission.message.contains("cap_net_raw"))
+    }
+
+    @Test func bluetoothctlIsGivenPlainAddresses() {
+        // bluetoothctl looks a device up by its address alone; "AA:…:FF/random" is not a form it takes.
+        let busy = BlueZError.connecting(to: "C7:3A:10:5E:22:F1/random", .resourceBusy, adapter: "hci0").message
+        #expect(busy.hasPrefix("C7:3A:10:5E:22:F1/random is busy"))
+        #expect(busy.contains("run `bluetoothctl disconnect C7:3A:10:5E:22:F1`, or `bluetoothctl remove C7:3A:10:5E:22:F1` so it"))
+        #expect(BlueZError.connecting(to: "C7:3A:10:5E:22:F1/random", .permissionDenied).message
+            == "C7:3A:10:5E:22:F1/random refused pairing or encryption (Permission denied); remove its bond with `bluetoothctl remove C7:3A:10:5E:22:F1` and try again.")
+        #expect(BlueZError.bluetoothctlAddress("unix:/tmp/a/b") == "unix:/tmp/a/b")
+    }
+
+    @Test func anENOSYSDropNamesEveryReasonLinuxMapsToIt() {
+        // bt_to_errno (net/bluetooth/lib.c): 0x22, 0x28, 0x3B, 0x3D and 0x3E all become ENOSYS.
+        let drop = BlueZError.linkLost(.noFunction)
+        #expect(drop.code == .linkLost)
+        for reason in ["0x3B", "0x3E", "0x22", "0x28", "0x3D"] { #expect(drop.message.contains(reason), "\(reason)") }
+        #expect(drop.message.contains("the kernel does not say which"))
     }
 }

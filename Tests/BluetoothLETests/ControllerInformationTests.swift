@@ -88,4 +88,55 @@ import Testing
         #expect(throws: DecodeError.self) { try MGMTPacket(bytes: [0x01, 0x00, 0x01, 0x00, 0x05, 0x00, 0x04]) }
         #expect(try MGMTPacket(code: 0x0006, controllerIndex: 0, parameters: [1]).commandResult() == nil)
     }
+
+    /// A Device Found event's parameters laid out by hand from doc/mgmt-api.txt: address
+    /// C0:11:22:33:44:55 (LSB first), type 2 (LE random), RSSI −60 (0xC4), flags 0x00000004 (not
+    /// connectable), EIR length 7: flags AD `02 01 06` and 16-bit UUIDs `03 03 0D 18`.
+    @Test func deviceFoundDecodesAddressTypeRSSIAndData() throws {
+        let bytes: [UInt8] = [0x55, 0x44, 0x33, 0x22, 0x11, 0xC0, 0x02, 0xC4, 0x04, 0x00, 0x00, 0x00, 0x07, 0x00,
+                              0x02, 0x01, 0x06, 0x03, 0x03, 0x0D, 0x18]
+        let found = try MGMTDeviceFound(parameters: bytes)
+        #expect(found.address == BluetoothAddress("C0:11:22:33:44:55", type: .random))
+        #expect(found.isLowEnergy && found.isNotConnectable)
+        #expect(found.rssi == -60)
+        #expect(try AdvertisingData(bytes: found.data).serviceUUIDs == [BluetoothUUID(0x180D)])
+        #expect(found.encode() == bytes)
+        // Type 1 is LE public, 0 BR/EDR; RSSI 127 means not available.
+        var other = bytes
+        other[6] = 0x01
+        other[7] = 0x7F
+        let publicFound = try MGMTDeviceFound(parameters: other)
+        #expect(publicFound.address.type == .public && publicFound.rssi == nil && publicFound.encode() == other)
+        other[6] = 0x00
+        #expect(try !MGMTDeviceFound(parameters: other).isLowEnergy)
+        other[6] = 0x03
+        #expect(throws: DecodeError.self) { try MGMTDeviceFound(parameters: other) }
+        #expect(throws: DecodeError.self) { try MGMTDeviceFound(parameters: Array(bytes.dropLast())) }  // EIR shorter than said
+        #expect(throws: DecodeError.self) { try MGMTDeviceFound(parameters: Array(bytes.prefix(13))) }
+    }
+
+    @Test func discoveringSaysWhetherDiscoveryRuns() throws {
+        // Address types 0x06 (LE public and random), discovering 0 then 1.
+        #expect(try MGMTDiscovering(parameters: [0x06, 0x00]) == MGMTDiscovering(isDiscovering: false))
+        #expect(try MGMTDiscovering(parameters: [0x06, 0x01]).isDiscovering)
+        #expect(MGMTDiscovering(isDiscovering: true).encode() == [0x06, 0x01])
+        #expect(throws: DecodeError.self) { try MGMTDiscovering(parameters: [0x06]) }
+        #expect(throws: DecodeError.self) { try MGMTDiscovering(parameters: [0x06, 0x01, 0x00]) }
+        #expect(MGMTStatus.permissionDenied.description == "Permission Denied (0x14)")
+    }
+
+    @Test func theStaticAddressSettingMakesTheIdentityTheStaticAddress() throws {
+        // Current settings bit 15 (Static Address): the identity is the static random address,
+        // though the reply's address field is the public one (or 00:00:00:00:00:00 when there is none).
+        var information = MGMTControllerInformation(address: BluetoothAddress("00:AA:01:01:00:00")!,
+                                                    supportedSettings: [.powered, .lowEnergy, .bredr],
+                                                    currentSettings: [.powered, .lowEnergy])
+        #expect(!information.identityIsStaticAddress && information.publicAddress != nil)
+        information.currentSettings.insert(.staticAddress)
+        #expect(information.identityIsStaticAddress)
+        #expect(information.encode()[14] == 0x82, "bit 15 is the top bit of Current_Settings' second byte (offset 14), beside bit 9 (LE)")
+        let leOnly = MGMTControllerInformation(address: BluetoothAddress(rawValue: 0), supportedSettings: [.lowEnergy],
+                                               currentSettings: [.lowEnergy])
+        #expect(leOnly.publicAddress == nil && leOnly.identityIsStaticAddress)
+    }
 }

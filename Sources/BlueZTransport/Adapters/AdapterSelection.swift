@@ -8,8 +8,9 @@ import SystemPackage
 public struct AdapterStatus: Hashable, Sendable {
     /// libbluetooth's device id, the `N` of `hciN`.
     public var id: Int32
-    /// Its address; `nil` while unknown: a freshly plugged controller reports 00:00:00:00:00:00
-    /// until the kernel has read its address during setup.
+    /// Its public address; `nil` when it reports 00:00:00:00:00:00: a controller with no public
+    /// address (LE only; its identity is a static random address, ``AdapterIdentity``), or one
+    /// still in setup (then it is not up either).
     public var address: BluetoothAddress?
     /// Whether the adapter is up (`HCI_UP`). Without bluetoothd the kernel powers an adapter off
     /// again after setup, and `hci_get_route` skips adapters that are down.
@@ -103,29 +104,5 @@ public enum AdapterSelection {
         } catch {
             return  // other failures say nothing about the kernel's support
         }
-    }
-
-    /// The adapter's address, read again while the kernel still reports all zeros (a controller
-    /// plugged in moments ago).
-    ///
-    /// - Parameters:
-    ///   - read: reads the state once (``status(of:)`` in production).
-    ///   - attempts: how many reads, `interval` apart on `clock`.
-    /// - Throws: ``BlueZError/Code/noAdapter`` if the adapter disappears,
-    ///   ``BlueZError/Code/adapterDown`` if it goes down, ``BlueZError/Code/timedOut`` if the
-    ///   address stays unknown.
-    public static func address(
-        of id: Int32, attempts: Int = 10, interval: Duration = .milliseconds(200),
-        clock: any Clock<Duration> = ContinuousClock(), read: (Int32) -> AdapterStatus? = status(of:)
-    ) async throws -> BluetoothAddress {
-        for attempt in 0 ..< max(1, attempts) {
-            if attempt > 0 { try await clock.sleep(for: interval) }
-            guard let status = read(id) else {
-                throw BlueZError(.noAdapter, "Adapter hci\(id) went away; `workout adapters` lists the ones present.")
-            }
-            guard status.isUp else { throw BlueZError.adapterDown(status.name) }
-            if let address = status.address { return address }
-        }
-        throw BlueZError(.timedOut, "Adapter hci\(id) still reports the address 00:00:00:00:00:00; unplug and replug it, or wait until `workout adapters` shows its address.")
     }
 }

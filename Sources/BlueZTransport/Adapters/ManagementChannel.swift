@@ -3,27 +3,37 @@ import CBlueZ
 import Glibc
 import SystemPackage
 
-/// BlueZ's management channel, used read-only: Read Controller Information, which tells whether
-/// an adapter is powered and has LE enabled as the kernel sees it (`hci_dev_info` has no LE flag).
+/// BlueZ's management channel: Read Controller Information, which tells whether an adapter is
+/// powered, has LE enabled and uses a static address as the kernel sees it (`hci_dev_info` has
+/// none of these), and the socket ``ManagementScanner`` discovers through.
 ///
-/// An unprivileged socket may send this command (the kernel lists it among the untrusted-safe
-/// ones in `net/bluetooth/mgmt.c`), so `workout doctor` needs no capability for it.
+/// An unprivileged socket may send Read Controller Information (the kernel lists it among the
+/// untrusted-safe commands in `net/bluetooth/mgmt.c`), so `workout doctor` needs no capability for
+/// it. Start Discovery is not among them: on a socket whose process lacks CAP_NET_ADMIN the kernel
+/// answers it with Permission Denied (0x14), and sends such a socket no Device Found events.
 ///
 /// BlueZ `doc/mgmt-api.txt`.
 public enum ManagementChannel {
+    /// Opens a non-blocking management socket (`HCI_CHANNEL_CONTROL`).
+    ///
+    /// - Throws: ``BlueZError`` when the kernel has no Bluetooth, or the socket cannot be prepared.
+    public static func openSocket() throws -> SocketDescriptor {
+        let fd: Int32
+        do { fd = try valueOrErrno { CBlueZ_open_management() } } catch {
+            throw BlueZError.opening("the Bluetooth management channel", error)
+        }
+        do { return try SocketDescriptor(taking: fd) } catch {
+            throw BlueZError(.system, "Preparing the management channel failed: \(error).", errno: error)
+        }
+    }
+
     /// Reads an adapter's information; waits at most `timeoutMilliseconds` for the answer.
     ///
     /// - Throws: ``BlueZError`` when the channel cannot be opened (no Bluetooth in the kernel),
     ///   the kernel refuses the command, or no answer comes.
     public static func controllerInformation(index: UInt16, timeoutMilliseconds: Int32 = 1000) throws -> MGMTControllerInformation {
-        let fd: Int32
-        do { fd = try valueOrErrno { CBlueZ_open_management() } } catch {
-            throw BlueZError.opening("the Bluetooth management channel", error)
-        }
-        let socket: SocketDescriptor
-        do { socket = try SocketDescriptor(taking: fd) } catch {
-            throw BlueZError(.system, "Preparing the management channel failed: \(error).", errno: error)
-        }
+        let socket = try openSocket()
+        let fd = socket.rawValue
         let request = MGMTPacket(code: MGMTPacket.readControllerInformation, controllerIndex: index)
         do { _ = try Sys.send(fd, request.encode()) } catch {
             throw BlueZError(.system, "Asking the kernel about hci\(index) failed: \(error).", errno: error)

@@ -27,8 +27,10 @@ public struct DoctorCheck: Hashable, Sendable, Codable {
 ///
 /// Pure: built from a ``SystemSnapshot``. Recording needs the kernel's Bluetooth, one adapter
 /// that is up with LE enabled and not blocked, no paired sensor held by another connection
-/// (bluetoothd's, which makes ours fail with EBUSY) and a writable store. Scanning also needs
-/// CAP_NET_RAW and CAP_NET_ADMIN; recording over L2CAP needs none, so that check never blocks.
+/// (bluetoothd's, which makes ours fail with EBUSY) and a writable store. Scanning without
+/// bluetoothd needs CAP_NET_ADMIN (the management channel); recording over L2CAP needs no
+/// capability, so that check never blocks. Neither do the `[LE]` connection parameters of
+/// bluetoothd's `main.conf`, which decide whether straps stay connected.
 public struct DoctorReport: Hashable, Sendable, Codable {
     public var checks: [DoctorCheck]
     /// Whether recording can work: no failing check blocks it.
@@ -67,10 +69,10 @@ public struct DoctorReport: Hashable, Sendable, Codable {
         }
 
         checks.append(DoctorCheck(
-            id: "scan-permission", title: "This binary can scan", passed: system.canScan,
-            detail: system.canScan ? "it holds CAP_NET_RAW and CAP_NET_ADMIN"
-                : "it lacks CAP_NET_RAW and CAP_NET_ADMIN, so `workout scan` is refused (recording needs neither)",
-            fix: "sudo setcap 'cap_net_raw,cap_net_admin+eip' \(system.executablePath)", blocksRecording: false))
+            id: "scan-permission", title: "This binary can scan without bluetoothd", passed: system.canScan,
+            detail: system.canScan ? "it holds CAP_NET_ADMIN, which the kernel's management channel asks of a program that discovers"
+                : "it lacks CAP_NET_ADMIN, which scanning through the kernel's management channel (without bluetoothd) needs; connecting and recording need no capability",
+            fix: "run `workout scan` as root, or `sudo setcap cap_net_admin+eip \(system.executablePath)`", blocksRecording: false))
 
         checks.append(DoctorCheck(
             id: "bluetoothd", title: "bluetoothd runs", passed: system.bluetoothdRunning,
@@ -78,8 +80,10 @@ public struct DoctorReport: Hashable, Sendable, Codable {
                 : "not running: the kernel powers adapters off after setup",
             fix: "sudo systemctl start bluetooth (or power the adapter by hand with `sudo btmgmt power on`)", blocksRecording: false))
 
-        let connected = Set(system.adapters.flatMap(\.connections))
-        let held = system.pairedSensors.filter { connected.contains($0.address) }
+        // By the 48-bit value alone: the kernel's connection list carries no address type, and a
+        // strap paired as /random is the same device.
+        let connected = Set(system.adapters.flatMap(\.connections).map(\.rawValue))
+        let held = system.pairedSensors.filter { connected.contains($0.address.rawValue) }
         if held.isEmpty {
             checks.append(DoctorCheck(
                 id: "paired-sensors", title: "Paired sensors are free", passed: true,
@@ -88,13 +92,15 @@ public struct DoctorReport: Hashable, Sendable, Codable {
                 blocksRecording: false))
         }
         for sensor in held {
-            let spelling = SensorAddress.spelling(sensor.address)
+            let plain = sensor.address.description  // bluetoothctl takes the address alone, never "/random"
             checks.append(DoctorCheck(
                 id: "paired-sensors.\(sensor.identifier)", title: "\(sensor.identifier) is free", passed: false,
                 detail: "another program holds a connection to it (bluetoothd, when it is paired or trusted there), so ours fails with EBUSY",
-                fix: "bluetoothctl disconnect \(spelling) (and `bluetoothctl remove \(spelling)` so it stops auto-connecting)",
+                fix: "bluetoothctl disconnect \(plain) (and `bluetoothctl remove \(plain)` so it stops auto-connecting)",
                 blocksRecording: true))
         }
+
+        checks += Self.connectionParameterChecks(system)
 
         checks.append(DoctorCheck(
             id: "store", title: "The store is writable", passed: system.storeProblem == nil,
@@ -103,5 +109,35 @@ public struct DoctorReport: Hashable, Sendable, Codable {
 
         self.checks = checks
         canRecord = !checks.contains { !$0.passed && $0.blocksRecording }
+    }
+
+    /// Whether straps stay connected with bluetoothd's `[LE]` settings, with the lines to add.
+    static func connectionParameterChecks(_ system: SystemSnapshot) -> [DoctorCheck] {
+        typealias C = LEConnectionConfiguration
+        let le = system.leConnection
+        let path = system.mainConfigurationPath
+        let afterwards = system.bluetoothdRunning ? "then `sudo systemctl restart bluetooth`"
+            : "then start bluetoothd once (`sudo systemctl restart bluetooth`): it hands them to the kernel, which keeps them while the adapter stays"
+        let ignored = le.problems.isEmpty ? "" : " (\(le.problems.joined(separator: "; ")))"
+        let interval = le.effectiveMaximumInterval
+        let timeout = le.effectiveSupervisionTimeout
+        return [
+            DoctorCheck(
+                id: "le.connection-interval", title: "Straps may choose their connection interval", passed: le.acceptsStrapIntervals,
+                detail: (le.acceptsStrapIntervals
+                    ? "MaxConnectionInterval=\(interval) (\(C.intervalMilliseconds(interval))) accepts the up to 650 ms straps ask for"
+                    : "the kernel refuses connection-parameter requests above \(C.intervalMilliseconds(interval)) (MaxConnectionInterval \(le.maximumInterval.map(String.init) ?? "unset, the kernel's 0x0028")), so straps built on Nordic's SDK template drop with 0x3B about 65 s after each connection")
+                    + ignored,
+                fix: "add `MaxConnectionInterval=\(C.recommendedMaximumInterval)` (650 ms, in 1.25 ms units) under [LE] in \(path), \(afterwards)",
+                blocksRecording: false),
+            DoctorCheck(
+                id: "le.supervision-timeout", title: "A short fade does not drop the link", passed: le.hasPhoneLikeSupervisionTimeout,
+                detail: (le.hasPhoneLikeSupervisionTimeout
+                    ? "ConnectionSupervisionTimeout=\(timeout) (\(C.timeoutMilliseconds(timeout)))"
+                    : "the supervision timeout is \(C.timeoutMilliseconds(timeout)) (ConnectionSupervisionTimeout \(le.supervisionTimeout.map(String.init) ?? "unset, the kernel's 0x002A")) where phones use about 5 s: a strap that fades for longer drops")
+                    + ignored,
+                fix: "add `ConnectionSupervisionTimeout=\(C.recommendedSupervisionTimeout)` (5 s, in 10 ms units) under [LE] in \(path), \(afterwards)",
+                blocksRecording: false),
+        ]
     }
 }

@@ -4,8 +4,8 @@ import Foundation
 import Glibc
 
 /// What `workout doctor` looks at, gathered once: the kernel's Bluetooth support, the adapters
-/// and their state, this process's capabilities, bluetoothd, the paired sensors' connections and
-/// the store path. A plain value, so that ``DoctorReport/init(_:)`` is a pure function of it.
+/// and their state, this process's capabilities, bluetoothd and the `[LE]` connection parameters
+/// of its `main.conf`, the paired sensors' connections and the store path. A plain value, so that ``DoctorReport/init(_:)`` is a pure function of it.
 public struct SystemSnapshot: Hashable, Sendable {
     /// One adapter as udev, `HCIGETDEVINFO`, the management channel and rfkill describe it.
     public struct Adapter: Hashable, Sendable {
@@ -39,11 +39,15 @@ public struct SystemSnapshot: Hashable, Sendable {
     /// Why `socket(AF_BLUETOOTH, …)` failed; `nil` when the kernel has Bluetooth.
     public var kernelProblem: String?
     public var adapters: [Adapter]
-    /// Whether this process holds CAP_NET_RAW and CAP_NET_ADMIN (effective), which scanning needs.
+    /// Whether this process holds CAP_NET_ADMIN (effective), which scanning without bluetoothd (the
+    /// kernel's management channel: Start Discovery) needs. Connecting and recording need none.
     public var canScan: Bool
     /// This program's real path, for the `setcap` line (a symlink cannot carry capabilities).
     public var executablePath: String
     public var bluetoothdRunning: Bool
+    /// bluetoothd's configuration file, and its `[LE]` connection parameters (empty when it is missing).
+    public var mainConfigurationPath: String
+    public var leConnection: LEConnectionConfiguration
     /// The paired Bluetooth sensors (identifier and address).
     public var pairedSensors: [PairedAddress]
     public var storePath: String
@@ -61,12 +65,16 @@ public struct SystemSnapshot: Hashable, Sendable {
     }
 
     public init(kernelProblem: String? = nil, adapters: [Adapter], canScan: Bool, executablePath: String,
-                bluetoothdRunning: Bool, pairedSensors: [PairedAddress] = [], storePath: String, storeProblem: String? = nil) {
+                bluetoothdRunning: Bool, mainConfigurationPath: String = "/etc/bluetooth/main.conf",
+                leConnection: LEConnectionConfiguration = LEConnectionConfiguration(),
+                pairedSensors: [PairedAddress] = [], storePath: String, storeProblem: String? = nil) {
         self.kernelProblem = kernelProblem
         self.adapters = adapters
         self.canScan = canScan
         self.executablePath = executablePath
         self.bluetoothdRunning = bluetoothdRunning
+        self.mainConfigurationPath = mainConfigurationPath
+        self.leConnection = leConnection
         self.pairedSensors = pairedSensors
         self.storePath = storePath
         self.storeProblem = storeProblem
@@ -79,7 +87,9 @@ extension SystemSnapshot {
     /// - Parameters:
     ///   - storePath: the store file `workout` would use.
     ///   - pairedIdentifiers: the paired sensors' identifiers (`ble:…`; others are ignored).
-    public static func gather(storePath: String, pairedIdentifiers: [String]) -> SystemSnapshot {
+    ///   - mainConfigurationPath: bluetoothd's configuration file; a missing one is its defaults.
+    public static func gather(storePath: String, pairedIdentifiers: [String],
+                              mainConfigurationPath: String = "/etc/bluetooth/main.conf") -> SystemSnapshot {
         var kernelProblem: String?
         do {
             let fd = try Sys.socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue), BTPROTO_HCI)
@@ -102,9 +112,11 @@ extension SystemSnapshot {
             guard case .bluetooth(let address) = try? SensorAddress(parsing: identifier) else { return nil }
             return PairedAddress(identifier: identifier, address: address)
         }
+        let configuration = (try? String(contentsOfFile: mainConfigurationPath, encoding: .utf8)) ?? ""
         return SystemSnapshot(kernelProblem: kernelProblem, adapters: adapters, canScan: hasScanCapabilities(),
                               executablePath: executablePath(), bluetoothdRunning: processRuns("bluetoothd"),
-                              pairedSensors: paired, storePath: storePath, storeProblem: storeProblem(storePath))
+                              mainConfigurationPath: mainConfigurationPath,
+                              leConnection: LEConnectionConfiguration(parsing: configuration), pairedSensors: paired, storePath: storePath, storeProblem: storeProblem(storePath))
     }
 
     /// rfkill switches of an adapter: `…/hciN/rfkillM/soft` and `hard` (1 = blocked).
@@ -118,16 +130,16 @@ extension SystemSnapshot {
         return (soft, hard)
     }
 
-    /// CAP_NET_ADMIN is bit 12 and CAP_NET_RAW bit 13 of `CapEff` in `/proc/self/status`
-    /// (`linux/capability.h`).
+    /// CAP_NET_ADMIN is bit 12 of `CapEff` in `/proc/self/status` (`linux/capability.h`); the
+    /// management channel trusts a socket whose process holds it (`hci_sock_bind`).
     static func hasScanCapabilities(status: String? = read("/proc/self/status")) -> Bool {
         guard let line = status?.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
               let mask = UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
-        let needed: UInt64 = 1 << 12 | 1 << 13
+        let needed: UInt64 = 1 << 12
         return mask & needed == needed
     }
 
-    static func executablePath() -> String {
+    public static func executablePath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? "workout"
     }
 

@@ -54,26 +54,20 @@ public struct DiscoveredDevice: Hashable, Sendable {
 
 /// Merges advertising reports into one entry per device.
 ///
-/// Pure: feed it reports in arrival order (legacy from LE Advertising Report, or extended), read
+/// Pure: feed it what was heard in arrival order (the kernel's Device Found events), read
 /// ``devices``. Malformed advertising data is skipped for that report only.
 ///
-/// Core 5.3 Vol 4 Part E §7.7.65.2 and §7.7.65.13; Vol 3 Part C §11 (advertising data).
+/// BlueZ `doc/mgmt-api.txt` ("Device Found Event"); Core 5.3 Vol 3 Part C §11 (advertising data).
 public struct ScanResults: Sendable {
     private var byAddress: [BluetoothAddress: DiscoveredDevice] = [:]
     private var order: [BluetoothAddress] = []
 
     public init() {}
 
-    /// Takes every report an HCI event carries; other events are ignored.
-    public mutating func add(_ event: HCIEvent) {
-        switch event {
-        case .leAdvertisingReport(let reports):
-            for report in reports { add(address: report.address, data: report.data, rssi: report.rssi) }
-        case .leExtendedAdvertisingReport(let reports):
-            for report in reports { add(address: report.address, data: report.data, rssi: report.rssi) }
-        default:
-            break
-        }
+    /// Takes a device the kernel found while discovering; BR/EDR devices are ignored.
+    public mutating func add(_ found: MGMTDeviceFound) {
+        guard found.isLowEnergy else { return }
+        add(address: found.address, data: found.data, rssi: found.rssi)
     }
 
     public mutating func add(address: BluetoothAddress, data: [UInt8], rssi: Int8?) {

@@ -99,8 +99,8 @@ extension BLESensor {
     ///
     /// Device Information and battery are optional: a sensor that refuses them (protected, or
     /// not readable) is still recorded from. A refusal for want of security (0x05, 0x0F) raises
-    /// the link's security once and retries (``SecurityRetry``); only the measurement
-    /// subscription is required.
+    /// the link's security once and retries (``SecurityRetry``); when raising it fails, the
+    /// optional read is skipped. Only the measurement subscription is required.
     private func setUp(_ client: GATTClient, security: SecurityRetry) async throws -> (subscribed: [UInt16: UInt16], reads: [(UInt16, [UInt8])]) {
         do { try await client.exchangeMTU() } catch let error as ATTErrorResponse {
             logger.info("\(identifier): MTU exchange refused (\(error)); staying at the default MTU")
@@ -122,6 +122,10 @@ extension BLESensor {
             } catch let error as ATTErrorResponse {
                 logger.info("\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped")
                 continue
+            } catch let failure as SecurityUpgradeFailed where !Task.isCancelled {
+                // Optional: a link that could not be secured for it still serves the measurements.
+                logger.info("\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) needs a secured link, which failed (\(BLESensor.sentence(for: failure.underlying))); skipped")
+                continue
             }
             if isBattery || isProfileRead {
                 reads.append((uuid, bytes))
@@ -140,10 +144,13 @@ extension BLESensor {
                   !characteristic.properties.isDisjoint(with: [.notify, .indicate]) else { continue }
             do {
                 _ = try await security.perform { try await client.subscribe(to: characteristic) }
-            } catch where optional.contains(uuid)
-                && (error is ATTErrorResponse || (error as? GATTClientError)?.code == .notSubscribable) {
+            } catch where optional.contains(uuid) && !Task.isCancelled
+                && (error is ATTErrorResponse || error is SecurityUpgradeFailed
+                    || (error as? GATTClientError)?.code == .notSubscribable) {
                 logger.info("\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) notifications refused (\(error)); skipped")
                 continue
+            } catch let failure as SecurityUpgradeFailed {
+                throw failure.underlying  // a measurement is required: the session ends, saying why
             }
             subscribed[characteristic.valueHandle] = uuid
         }

@@ -7,7 +7,9 @@ import Synchronization
 /// This is what BlueZ's own ATT layer does (`src/shared/att.c`, `change_security` on an Error
 /// Response): raise `BT_SECURITY` — to medium from low — and resend the request. Security is
 /// raised at most once per link; a sensor that still refuses needs a higher level (MITM
-/// pairing), which is beyond an unattended client, and the error stands.
+/// pairing), which is beyond an unattended client, and the error stands. An upgrade that itself
+/// fails (pairing refused or timed out) throws ``SecurityUpgradeFailed``, so that a caller can
+/// skip an optional read instead of ending the session.
 ///
 /// Core 5.3 Vol 3 Part F §3.4.1.1 (error codes 0x05, 0x0F) and Part C §10.3 (LE security mode 1).
 final class SecurityRetry: Sendable {
@@ -36,8 +38,14 @@ final class SecurityRetry: Sendable {
                 defer { raised = true }
                 return !raised
             }) else { throw error }
-            try await upgrade()
+            do { try await upgrade() } catch { throw SecurityUpgradeFailed(underlying: error) }
             return try await request()
         }
     }
+}
+
+/// The link's security could not be raised for a request that needed it: the kernel's pairing or
+/// encryption failed (refused, timed out), or the link went while it ran.
+struct SecurityUpgradeFailed: Error {
+    var underlying: any Error
 }

@@ -12,10 +12,10 @@ import SystemPackage
 /// `BDADDR_LE_PUBLIC` (1) or `BDADDR_LE_RANDOM` (2), not HCI's numbering.
 ///
 /// The adapter is the one named, else the first that is up and is not the peer itself (the
-/// kernel's own `hci_get_route` rule). Binding to its address, not `BDADDR_ANY`, is what makes
-/// the choice stick. Its address is read again while a freshly plugged controller still reports
-/// all zeros. Attempts on one adapter pass through ``ConnectionGate`` one at a time, since the
-/// kernel refuses a second pending LE connection with EBUSY.
+/// kernel's own `hci_get_route` rule). Binding to its identity address and type (public, or static
+/// random: ``AdapterIdentity``), not `BDADDR_ANY`, is what makes the choice stick. Attempts on one
+/// adapter pass through ``ConnectionGate`` one at a time, since the kernel refuses a second
+/// pending LE connection with EBUSY.
 ///
 /// The bearer can raise its security (``SocketBearer/securityUpgrade``): `BT_SECURITY` medium,
 /// then a wait for the socket to become writable again, as the kernel holds an LE ATT socket in
@@ -45,9 +45,9 @@ public enum L2CAPConnector {
             throw BlueZError(.system, "Preparing an L2CAP socket failed: \(error).", errno: error)
         }
         let chosen = try AdapterSelection.choose(adapter, avoiding: address)
-        let localAddress = try await AdapterSelection.address(of: chosen.id, clock: clock)
-        var local = localAddress.littleEndianBytes.withUnsafeBufferPointer {
-            CBlueZ_sockaddr_l2($0.baseAddress, UInt8(BDADDR_LE_PUBLIC), attChannel)
+        let identity = AdapterIdentity.read(chosen)
+        var local = identity.littleEndianBytes.withUnsafeBufferPointer {
+            CBlueZ_sockaddr_l2($0.baseAddress, identity.bdaddrType, attChannel)
         }
         do {
             _ = try valueOrErrno { CBlueZ_bind_l2(fd, &local) }
@@ -122,7 +122,7 @@ public enum L2CAPConnector {
             }
             group.addTask {
                 try await clock.sleep(for: timeout)
-                throw BlueZError(.timedOut, "\(peer) did not finish encrypting the link in time; remove its bond with `bluetoothctl remove \(peer)` and try again.")
+                throw BlueZError(.timedOut, "\(peer) did not finish encrypting the link in time; remove its bond with `bluetoothctl remove \(BlueZError.bluetoothctlAddress(peer))` and try again.")
             }
             defer { group.cancelAll() }
             try await group.next()

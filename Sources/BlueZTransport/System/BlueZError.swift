@@ -46,11 +46,20 @@ extension SocketError {
                           errno: errno)
     }
 
-    /// The error for an HCI command or filter the kernel refused for want of a capability.
+    /// The error for an operation the kernel refused for want of privilege. Of the Bluetooth
+    /// sockets this package opens, only the management channel's Start Discovery (scanning
+    /// without bluetoothd) needs one: CAP_NET_ADMIN.
     static func permission(_ what: String, _ errno: Errno) -> BlueZError {
         BlueZError(.permissionDenied,
-                   "\(what.prefix(1).uppercased() + what.dropFirst()) needs the CAP_NET_RAW and CAP_NET_ADMIN capabilities (\(errno)); grant them with `sudo setcap 'cap_net_raw,cap_net_admin+eip' \(CommandLine.arguments.first ?? "workout")` or run as root.",
+                   "\(what.prefix(1).uppercased() + what.dropFirst()) was refused (\(errno)): the kernel allows it to root or to a program holding CAP_NET_ADMIN; run as root, or grant it with `sudo setcap cap_net_admin+eip \(CommandLine.arguments.first ?? "workout")`.",
                    errno: errno)
+    }
+
+    /// The address as `bluetoothctl` takes it: `AA:BB:CC:DD:EE:FF`, without the `/random` that
+    /// `workout` writes after a random address (bluetoothctl looks devices up by address alone).
+    static func bluetoothctlAddress(_ peer: String) -> String {
+        guard let slash = peer.lastIndex(of: "/"), !peer.hasPrefix("unix:") else { return peer }
+        return String(peer[..<slash])
     }
 
     /// The error for a failed L2CAP LE connection to `peer` through `adapter`.
@@ -61,10 +70,11 @@ extension SocketError {
     ///   LE-capable but LE is off on the host side (`hci_connect_le`); ECONNREFUSED later, from
     ///   `SO_ERROR`, is the peer's or the controller's refusal.
     static func connecting(to peer: String, _ errno: Errno, adapter: String? = nil, immediate: Bool = false) -> BlueZError {
-        switch errno {
+        let plain = bluetoothctlAddress(peer)
+        return switch errno {
         case .resourceBusy:
             BlueZError(.busy,
-                       "\(peer) is busy (\(errno)): another program holds a connection to it (bluetoothd, when the sensor is paired or trusted there: run `bluetoothctl disconnect \(peer)`, or `bluetoothctl remove \(peer)` so it stops auto-connecting), or another LE connection attempt on \(adapter ?? "the adapter") is still pending; try again when it ends.",
+                       "\(peer) is busy (\(errno)): another program holds a connection to it (bluetoothd, when the sensor is paired or trusted there: run `bluetoothctl disconnect \(plain)`, or `bluetoothctl remove \(plain)` so it stops auto-connecting), or another LE connection attempt on \(adapter ?? "the adapter") is still pending; try again when it ends.",
                        errno: errno)
         case .noRouteToHost:
             adapterDown(adapter ?? "hci0", errno)
@@ -77,7 +87,7 @@ extension SocketError {
         case .timedOut:
             BlueZError(.timedOut, "\(peer) did not answer in time; wake the sensor (wet a strap's contacts, spin the cranks) and try again.", errno: errno)
         case .permissionDenied:
-            BlueZError(.connectionFailed, "\(peer) refused pairing or encryption (\(errno)); remove its bond with `bluetoothctl remove \(peer)` and try again.", errno: errno)
+            BlueZError(.connectionFailed, "\(peer) refused pairing or encryption (\(errno)); remove its bond with `bluetoothctl remove \(plain)` and try again.", errno: errno)
         case .noSuchFileOrDirectory:
             BlueZError(.connectionFailed, "Nothing listens at \(peer); start one with `workout peripheral --listen PATH`.", errno: errno)
         case .addressFamilyNotSupported, .protocolNotSupported, .notPermitted, .operationNotSupportedByDevice:

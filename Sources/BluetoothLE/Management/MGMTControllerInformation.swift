@@ -25,6 +25,9 @@ public struct MGMTControllerInformation: Hashable, Sendable {
         public static let bredr = Settings(rawValue: 1 << 7)
         public static let lowEnergy = Settings(rawValue: 1 << 9)
         public static let advertising = Settings(rawValue: 1 << 10)
+        /// In Current_Settings: the controller's identity is its static random address (it has no
+        /// public address, or BR/EDR is off and a static address is set), not ``address``.
+        public static let staticAddress = Settings(rawValue: 1 << 15)
     }
 
     /// The size of the return parameters.
@@ -80,6 +83,15 @@ public struct MGMTControllerInformation: Hashable, Sendable {
         writer.write(contentsOf: [UInt8](repeating: 0, count: 11))
         return writer.bytes
     }
+
+    /// The public address; `nil` when the controller has none (00:00:00:00:00:00: an LE-only
+    /// controller, which needs a static address before it can be powered).
+    public var publicAddress: BluetoothAddress? { address.rawValue == 0 ? nil : address }
+
+    /// Whether the identity address the kernel uses for LE, and matches a socket's bound address
+    /// against, is the static random address (Current_Settings bit 15) rather than the public one.
+    /// The static address itself is not in this reply: the kernel returns only the public one.
+    public var identityIsStaticAddress: Bool { currentSettings.contains(.staticAddress) || publicAddress == nil }
 
     /// Whether the adapter is powered with LE enabled: what an LE connection or scan needs.
     public var isReadyForLowEnergy: Bool { currentSettings.isSuperset(of: [.powered, .lowEnergy]) }

@@ -5,10 +5,12 @@ import ByteCoding
 ///
 /// Every packet, command or event, is `code u16 · controller index u16 · parameter length u16 ·
 /// parameters`, little-endian. Index 0xFFFF means "no controller". Events this package reads are
-/// Command Complete (0x0001: `command opcode u16 · status u8 · return parameters`) and Command
-/// Status (0x0002: `command opcode u16 · status u8`).
+/// Command Complete (0x0001: `command opcode u16 · status u8 · return parameters`), Command
+/// Status (0x0002: `command opcode u16 · status u8`), and while discovering Device Found
+/// (``MGMTDeviceFound``), Discovering (``MGMTDiscovering``) and Index Removed (0x0005, no parameters).
 ///
-/// BlueZ `doc/mgmt-api.txt` ("Packet Structures", "Command Complete Event", "Command Status Event").
+/// BlueZ `doc/mgmt-api.txt` ("Packet Structures", "Command Complete Event", "Command Status Event",
+/// "Start Discovery", "Stop Discovery").
 public struct MGMTPacket: Hashable, Sendable {
     /// The command opcode or event code.
     public var code: UInt16
@@ -17,10 +19,21 @@ public struct MGMTPacket: Hashable, Sendable {
 
     /// Read Controller Information (opcode 0x0004), allowed on untrusted (unprivileged) sockets.
     public static let readControllerInformation: UInt16 = 0x0004
+    /// Start Discovery (opcode 0x0023; parameter: the address types, ``MGMTDiscovering/lowEnergy`` for LE),
+    /// which needs a trusted (CAP_NET_ADMIN) socket.
+    public static let startDiscovery: UInt16 = 0x0023
+    /// Stop Discovery (opcode 0x0024; parameter: the address types discovery was started with).
+    public static let stopDiscovery: UInt16 = 0x0024
     /// Command Complete event code.
     public static let commandComplete: UInt16 = 0x0001
     /// Command Status event code.
     public static let commandStatus: UInt16 = 0x0002
+    /// Index Removed event code: the controller went away.
+    public static let indexRemoved: UInt16 = 0x0005
+    /// Device Found event code (``MGMTDeviceFound``).
+    public static let deviceFound: UInt16 = 0x0012
+    /// Discovering event code (``MGMTDiscovering``).
+    public static let discovering: UInt16 = 0x0013
     /// The index that names no controller.
     public static let noController: UInt16 = 0xFFFF
 
