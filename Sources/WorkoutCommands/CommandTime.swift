@@ -3,7 +3,7 @@ import Foundation
 import OpenHealthKit
 
 /// The time the commands that run for a while (`record`, `peripheral`, a paced `replay`) run in, and what they tell
-/// whoever drives it. OpenHealthKit.
+/// whoever drives it.
 ///
 /// The shipping tool runs them in ``MachineTime``: the machine's clocks, and nobody to tell. A program that links
 /// this library may run the same commands in other time by setting ``Workout/time`` around ``Workout``'s `main()`:
@@ -34,7 +34,7 @@ public protocol CommandTime: Sendable {
     func ended()
 }
 
-/// The machine's clocks: what the shipping `workout` tool runs in. OpenHealthKit.
+/// The machine's clocks: what the shipping `workout` tool runs in.
 public struct MachineTime: CommandTime {
     public init() {}
 
@@ -50,6 +50,6 @@ public struct MachineTime: CommandTime {
 
 extension Workout {
     /// The time commands run in: ``MachineTime`` unless a program running ``Workout`` sets another around `main()`
-    /// (`await Workout.$time.withValue(time) { await Workout.main() }`). OpenHealthKit.
+    /// (`await Workout.$time.withValue(time) { await Workout.main() }`).
     @TaskLocal public static var time: any CommandTime = MachineTime()
 }

@@ -71,7 +71,7 @@ final class SteppedTap: NotificationTap, @unchecked Sendable {
 extension SteppedTime {
     func recordingTap(next: (any NotificationTap)?) -> (any NotificationTap)? {
         let tap = SteppedTap(next: next)
-        lock.withLock { recordingTap = tap }
+        lock.withLock { sensorTap = tap }
         return tap
     }
 
@@ -80,7 +80,7 @@ extension SteppedTime {
     /// the display loop sleeps there too (one sleeper per sensor, one for the display). A step that reaches `duration`
     /// (`--duration`) is not answered: the recording ends, and ``ended()`` answers `ended`.
     func recordingStarted(sensors: Int, duration: Double?) {
-        guard let tap = lock.withLock({ recordingTap }) else { return }
+        guard let tap = lock.withLock({ sensorTap }) else { return }
         let end = duration.map { Duration.milliseconds(Int64($0 * 1000)) }
         serve { [self] command in
             await tap.wait { $0.notifications >= command.notifications && $0.drops >= command.drops }

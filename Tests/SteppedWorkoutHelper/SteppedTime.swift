@@ -50,7 +50,7 @@ final class SteppedTime: CommandTime, @unchecked Sendable {
     let lock = NSLock()
     private var closed = false
     /// The tap a recording's sensors were given (``recordingTap(next:)``), which its steps wait on.
-    var recordingTap: SteppedTap?
+    var sensorTap: SteppedTap?
 
     /// One command from the test.
     struct Command {
@@ -104,7 +104,7 @@ final class SteppedTime: CommandTime, @unchecked Sendable {
         LiveClocks(wall: now, monotonic: storeClock, pacing: pacingClock, deliverySpacing: .zero)
     }
 
-    /// Answers the test's commands with `handle` (nil: no answer) until the test closes the socket or ``end()``.
+    /// Answers the test's commands with `handle` (nil: no answer) until the test closes the socket or ``ended()``.
     /// Commands that came before this call wait for it.
     func serve(_ handle: @escaping @Sendable (Command) async -> String?) {
         let (lines, received) = AsyncStream.makeStream(of: Substring.self)
