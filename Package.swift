@@ -77,15 +77,25 @@ let package = Package(
         .target(name: "WorkoutImport", dependencies: ["OpenHealthKit", "FITFile", "ByteCoding", "FitnessSensors"]),
         // Export to FIT, TCX and GPX (issue 17).
         .target(name: "WorkoutExport", dependencies: ["OpenHealthKit", "FITFile"]),
-        .executableTarget(
-            name: "workout",
+        // The `workout` tool: its commands in a library, run by the shipping executable on the machine's clocks and
+        // by a test-only build of the tool on stepped time (Tests/SteppedWorkoutHelper, see CommandTime.swift).
+        .target(
+            name: "WorkoutCommands",
             dependencies: [
                 "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "WorkoutImport", "WorkoutExport", "FITFile",
-                // TestClock, for the hidden stepped time its tests run it on (SteppedTime.swift).
-                "OpenHealthKitTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .executableTarget(
+            name: "workout",
+            dependencies: ["WorkoutCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .executableTarget(
+            name: "SteppedWorkoutHelper",
+            dependencies: ["WorkoutCommands", "OpenHealthKit", "FitnessSensors", "OpenHealthKitTesting",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tests/SteppedWorkoutHelper"
         ),
         // Reproducible physiological models that write the fixtures in fixtures/ (and the benchmark's).
         .target(name: "FixtureSynthesis", dependencies: ["FitnessSensors"]),
@@ -180,7 +190,8 @@ let package = Package(
         // The `workout` tool: its views on a virtual clock, and the built tool run in child processes (whole transcripts).
         .testTarget(
             name: "WorkoutCommandTests",
-            dependencies: ["workout", "OpenHealthKit", "FitnessSensors", "BlueZTransport", "FITFile", "TestSupport"]
+            dependencies: ["workout", "SteppedWorkoutHelper", "WorkoutCommands", "OpenHealthKit", "FitnessSensors",
+                           "BlueZTransport", "FITFile", "TestSupport"]
         ),
         .testTarget(
             name: "BlueZTransportTests",

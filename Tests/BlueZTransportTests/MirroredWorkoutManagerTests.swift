@@ -152,7 +152,7 @@ final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWo
         while let line = await child.next() { rest.append(line) }
         #expect(rest.contains { $0.hasPrefix("state 2 3 ") }, "\(rest)")
         #expect(rest.last == "disconnected nil")
-        companion.waitUntilExit()
+        companion.waitUntilExit(within: childProcessTimeLimit)
         #expect(companion.terminationStatus == 0)
     }
 }

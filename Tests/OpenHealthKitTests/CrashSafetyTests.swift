@@ -1,5 +1,6 @@
 import Foundation
 import OpenHealthKit
+import TestSupport
 import Testing
 
 /// A live session in a child process is killed with SIGKILL; the parent recovers it and finds every sample older
@@ -46,7 +47,7 @@ import Testing
             }
         }
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitUntilExit(within: 10)
         #expect(process.terminationReason == .uncaughtSignal)
         let killedAt = try #require(sent.last?.time)
         #expect(sent.count > 50)

@@ -6,7 +6,7 @@ import Testing
 /// Authorization as Apple's Apple Watch sample ("Building a workout app for Apple Watch") asks for it: share only
 /// the workout type, read heart rate, energy and distance. Its live builder still saves what its data source
 /// collected, heartbeats included; reading them back follows each client's read authorization.
-@Suite struct LiveAuthorizationTests {
+@Suite(.timeLimit(.minutes(1))) struct LiveAuthorizationTests {
     /// Records one cycling workout (20 s of heart rate with RR intervals, and power) for client `watchapp`, which
     /// asked to share only the workout type.
     func recordAsTheWatchSample(_ path: String) async throws -> HKWorkout? {

@@ -1,5 +1,6 @@
 import Foundation
 import OpenHealthKit
+import TestSupport
 import Testing
 
 /// The companion in a second process (`MirrorCompanionHelper`) on the same store file: it receives the mirrored
@@ -88,7 +89,7 @@ import Testing
         #expect(session.state == .paused)
 
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.waitUntilExit(within: 10)
         #expect(await primary.next() == .disconnected(withError: true))
         let error = try #require(calls.disconnectionError as? HKError)
         #expect(error.message == "The other side of the mirrored workout went away without stopping mirroring.")

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Source, device and metadata predicates, run as SQL by the store and in memory by `evaluate(with:)`.
-@Suite struct ObjectFilterTests {
+@Suite(.timeLimit(.minutes(1))) struct ObjectFilterTests {
     static let strap = HKDevice(name: "Strap", manufacturer: "Polar", model: "H10", hardwareVersion: nil, firmwareVersion: nil,
                                 softwareVersion: nil, localIdentifier: "A0:00:00:00:00:01", udiDeviceIdentifier: nil)
     static let meter = HKDevice(name: "Pedals", manufacturer: "Favero", model: "Assioma", hardwareVersion: nil, firmwareVersion: nil,

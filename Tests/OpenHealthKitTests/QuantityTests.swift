@@ -185,7 +185,7 @@ struct QuantityTests {
     }
 }
 
-@Suite("HKUnit and HKQuantity traps")
+@Suite("HKUnit and HKQuantity traps", .timeLimit(.minutes(1)))
 struct UnitTrapTests {
     @Test func initFromInvalidStringTraps() async {
         await #expect(processExitsWith: .failure) { _ = HKUnit(from: "furlong") }

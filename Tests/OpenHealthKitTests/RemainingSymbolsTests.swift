@@ -4,7 +4,7 @@ import Testing
 
 /// The smaller symbols of issue 16: source queries, characteristics, preferred units, deprecated session
 /// properties, public sample predicates, metadata values, and what cannot mean anything on Linux.
-@Suite struct RemainingSymbolsTests {
+@Suite(.timeLimit(.minutes(1))) struct RemainingSymbolsTests {
     @Test func sourceQueryNamesTheAppsThatSaved() async throws {
         let store = try await authorizedStore()
         let watch = store.asClient("watch")

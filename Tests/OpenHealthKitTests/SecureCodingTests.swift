@@ -4,7 +4,7 @@ import Testing
 
 /// Model classes round-trip through NSKeyedArchiver/NSKeyedUnarchiver with secure coding, as apps use them: an
 /// anchor kept between launches, statistics and quantities sent to a companion (Apple's multidevice sample).
-@Suite struct SecureCodingTests {
+@Suite(.timeLimit(.minutes(1))) struct SecureCodingTests {
     func archive(_ object: some NSObject & NSSecureCoding) throws -> Data {
         try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: true)
     }

@@ -117,11 +117,11 @@ import Testing
         let descriptor = HKStatisticsCollectionQueryDescriptor(predicate: .quantitySample(type: steps), options: .cumulativeSum,
                                                                anchorDate: t0, intervalComponents: DateComponents(hour: 1))
         var iterator = descriptor.results(for: store).makeAsyncIterator()
-        let initial = try await iterator.next()!
+        let initial = try #require(try await iterator.next())
         #expect(initial.updatedStatistics == nil)
         #expect(initial.statisticsCollection.statistics().first?.sumQuantity()?.doubleValue(for: .count()) == 10)
         try await store.save([stepSample(5, from: 20, to: 30)])
-        let update = try await iterator.next()!
+        let update = try #require(try await iterator.next())
         #expect(update.updatedStatistics?.first?.sumQuantity()?.doubleValue(for: .count()) == 15)
         #expect(update.statisticsCollection.statistics().count == 1)
     }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import OpenHealthKit
 
-@Suite("HKUnit")
+@Suite("HKUnit", .timeLimit(.minutes(1)))
 struct UnitTests {
     /// Every named constructor with the unit string it must produce.
     static let namedUnits: [(HKUnit, String)] = [

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The workout-effort relationship API: effort samples related to a workout or an activity, read back by anchor.
-@Suite struct WorkoutEffortTests {
+@Suite(.timeLimit(.minutes(1))) struct WorkoutEffortTests {
     func effort(_ type: HKQuantityTypeIdentifier, _ score: Double, at offset: TimeInterval) -> HKQuantitySample {
         HKQuantitySample(type: HKQuantityType(type), quantity: HKQuantity(unit: .appleEffortScore(), doubleValue: score),
                          start: t0 + offset, end: t0 + offset)

@@ -32,20 +32,15 @@ public enum ExportOracle {
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        let done = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in done.signal() }
         try process.run()
-        nonisolated(unsafe) var data = Data()
-        nonisolated(unsafe) var errorData = Data()
-        let reader = Thread { data = output.fileHandleForReading.readDataToEndOfFile(); done.signal() }
-        let errorReader = Thread { errorData = errors.fileHandleForReading.readDataToEndOfFile(); done.signal() }
-        reader.start()
-        errorReader.start()
-        let deadline = DispatchTime.now() + timeLimit
-        for _ in 0 ..< 3 where done.wait(timeout: deadline) != .success {
-            process.terminate()
-            throw Failure(description: "python \(arguments.joined(separator: " ")) took more than \(Int(timeLimit)) s")
+        // Both pipes read while it runs, so a large output cannot fill one and stall it; a deadline that kills it.
+        let (read, ended) = readToEnd([output, errors], within: timeLimit)
+        guard ended, process.exits(within: 10) else {
+            process.killGroup()
+            _ = process.exits(within: 10)
+            throw Failure(description: "python \(arguments.joined(separator: " ")) took more than \(Int(timeLimit)) s; killed")
         }
+        let data = read[0], errorData = read[1]
         guard process.terminationStatus == 0 else {
             throw Failure(description: "python \(arguments.prefix(2).joined(separator: " ")) failed: \(String(decoding: errorData, as: UTF8.self))")
         }

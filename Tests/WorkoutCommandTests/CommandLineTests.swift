@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built `workout` tool as a person would, in a child process.
 @Suite(.timeLimit(.minutes(1))) struct CommandLineTests {
@@ -167,13 +168,12 @@ extension CommandLineTests {
         // Two minutes of the run at 120× on the stepped clock (1 s of its time, 8 ms at a time), then killed.
         let clock = try SteppedClock(directory: directory)
         let process = Process()
-        process.executableURL = Tool.url
         process.arguments = ["replay", Self.fixtures.appendingPathComponent("run-45min.jsonl").path, "--speed", "120", "--store", store]
         process.standardOutput = FileHandle.nullDevice
         let replay = try clock.start(process)
         #expect(clock.run(replay, milliseconds: 8, limit: 125) == 125)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.killGroup()
+        process.waitUntilExit(within: 10)
         // The stepped clock starts at 2025-09-19 18:40:00 UTC. A crash loses what was buffered (readings younger than
         // a second of the store's clock: up to two minutes of workout at 120×). The kill lands on the step of a
         // flush tick, so whether that tick's write reached the file before the kill is the machine's timing: the

@@ -2,7 +2,9 @@ import Foundation
 import Glibc
 import OpenHealthKit
 import Testing
-@testable import workout
+import TestSupport
+@testable import SteppedWorkoutHelper
+@testable import WorkoutCommands
 
 /// `workout record` on a terminal: a pseudo-terminal (openpty) is its standard input and output, and its time is
 /// the stepped clock's; the test types space (pause), space (resume), `l` (lap) and `q` (end and save) a second of
@@ -59,7 +61,6 @@ import Testing
 
         let terminal = try Terminal()
         let process = Process()
-        process.executableURL = Tool.url
         process.arguments = ["record", "--sensor", "unix:\(socket)", "--store", store]
         let handle = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
         process.standardInput = handle
@@ -92,7 +93,7 @@ import Testing
         #expect(ended == "ended")
         if ended != "ended" { kill(process.processIdentifier, SIGKILL) }  // fail, do not wait
         #expect(terminal.wait { $0.contains("  skipped ") }, "\(terminal.output)")
-        process.waitUntilExit()
+        process.waitUntilExit(within: childProcessTimeLimit) { terminal.output }
         #expect(process.terminationStatus == 0)
         // The summary, whole, as the terminal shows it (a terminal ends lines with CR LF). Moving time 0:04 of 0:05
         // (paused from 0:02 to 0:03); lap 1 from the start to 0:04, lap 2 the last second. Heart rate: the strap's

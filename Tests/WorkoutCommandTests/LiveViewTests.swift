@@ -3,7 +3,7 @@ import Foundation
 @testable import OpenHealthKit
 import TestSupport
 import Testing
-@testable import workout
+@testable import WorkoutCommands
 
 /// The live view as exact output, on a virtual clock: a real session, builder and data source fed by scripted
 /// sensors, read only through the public API (``LiveMonitor``), formatted by ``LiveView``.

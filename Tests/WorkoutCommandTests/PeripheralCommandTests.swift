@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 /// `workout peripheral` in a child process, reached by `workout pair` and `workout sensors` through
 /// `unix:PATH`: the whole tool, over a real listening socket.
@@ -14,7 +15,7 @@ import Testing
         // (before the strap's Device Information, "OpenHealthKit Simulated HR strap").
         let name = "Bench strap with a rather long name"
         let (peripheral, banner) = try Tool.startPeripheral(["--profile", "heart-rate", "--listen", socket, "--name", name])
-        defer { if peripheral.isRunning { peripheral.terminate() } }
+        defer { peripheral.killGroup() }
         #expect(banner == "Simulated heart-rate sensor '\(name)' at unix:\(socket); Ctrl-C stops it.\n")
 
         let pair = try Tool.run(["pair", "unix:\(socket)", "--store", store])
@@ -32,7 +33,7 @@ import Testing
                 + column(identifier, width) + "\(name)  heart rate, RR intervals, energy, battery\n")
 
         kill(peripheral.processIdentifier, SIGINT)
-        peripheral.waitUntilExit()
+        peripheral.waitUntilExit(within: childProcessTimeLimit)
         #expect(peripheral.terminationStatus == 0)
         #expect(!FileManager.default.fileExists(atPath: socket), "Ctrl-C removes the socket file")
     }

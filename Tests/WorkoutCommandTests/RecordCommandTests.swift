@@ -3,7 +3,9 @@ import BlueZTransport
 import Glibc
 import OpenHealthKit
 import Testing
-@testable import workout
+import TestSupport
+@testable import SteppedWorkoutHelper
+@testable import WorkoutCommands
 
 /// `workout record` end to end: the built tool against `workout peripheral` processes with faults, over real
 /// sockets, all on the tool's stepped time (``SteppedClock``): the test moves time 250 ms at a time, so a
@@ -158,7 +160,6 @@ import Testing
         defer { SteppedClock.stop([peripheral]) }
         let store = directory.file("twice.sqlite")
         let process = Process()
-        process.executableURL = Tool.url
         process.arguments = ["record", "--sensor", "unix:\(socket)", "--store", store]
         let output = Pipe()
         process.standardOutput = output
@@ -175,7 +176,7 @@ import Testing
         let seen = read(output, until: "Saving…")
         #expect(seen.contains("Saving…"), "\(seen)")
         kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
+        process.waitUntilExit(within: childProcessTimeLimit)
         let list = try Tool.run(["list", "--store", store])
         if process.terminationReason == .uncaughtSignal {
             // Killed while saving: either the save's transaction had committed (the workout is listed and no

@@ -159,7 +159,6 @@ import Testing
         let directory = try TemporaryDirectory()
         let clock = try SteppedClock(directory: directory)
         let process = Process()
-        process.executableURL = Tool.url
         process.arguments = ["replay", fixture("malformed-notifications.jsonl"), "--speed", "120", "--store", directory.file("p.sqlite")]
         let pipes = Tool.piped(process)
         let replay = try clock.start(process)

@@ -1,11 +1,13 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
-/// The test's side of the tool's stepped time (`WORKOUT_TEST_CLOCK`, see `SteppedTime.swift` in the tool): a socket
-/// the `workout record` and `workout peripheral` processes it starts connect to, and the steps that move their
-/// clocks. Nothing here sleeps: every wait is a read with a time limit (10 s of real time, far more than a step needs
-/// on a loaded machine), and a limit reached is a failure, not a retry.
+/// The test's side of the tool's stepped time: a socket the `workout record`, `workout peripheral` and `workout
+/// replay` processes it starts connect to, and the steps that move their clocks. The processes are
+/// `SteppedWorkoutHelper`, the tool's commands built with stepped time (`WORKOUT_TEST_CLOCK`, see `SteppedTime.swift`
+/// there); the shipping `workout` has none of it. Nothing here sleeps: every wait is a read with a time limit (10 s of
+/// real time, far more than a step needs on a loaded machine), and a limit reached is a failure, not a retry.
 final class SteppedClock {
     /// A process on the stepped clock, and its end of the socket.
     final class Member {
@@ -20,7 +22,7 @@ final class SteppedClock {
 
         deinit {
             close(channel)
-            if process.isRunning { process.terminate() }
+            process.killGroup()
         }
 
         /// Sends one command and returns the answer line (nil: the process closed the socket, or 10 s passed).
@@ -70,12 +72,16 @@ final class SteppedClock {
 
     deinit { close(listener) }
 
+    /// The tool's commands on stepped time, built beside the test bundle.
+    static var tool: URL { Tool.url.deletingLastPathComponent().appendingPathComponent("SteppedWorkoutHelper") }
+
     /// The environment that puts a `workout` process on this clock.
     var environment: [String: String] {
         ProcessInfo.processInfo.environment.merging(["WORKOUT_TEST_CLOCK": path]) { $1 }
     }
 
-    /// Starts `process` (its executable, arguments and pipes set) on this clock and returns once it has connected.
+    /// Starts `process` (its arguments and pipes set: a command of the tool's, run by ``tool``) on this clock and
+    /// returns once it has connected.
     /// A recording names the `peripherals` it will read, so that it is owed only what they send from now on.
     func start(_ process: Process, peripherals: [Member] = []) throws -> Member {
         for peripheral in peripherals {
@@ -83,11 +89,12 @@ final class SteppedClock {
             sent[ObjectIdentifier(peripheral)] = counts
             baseline[ObjectIdentifier(peripheral)] = counts
         }
+        process.executableURL = Self.tool
         process.environment = environment
         try process.run()
         var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, 10_000) > 0 else {
-            process.terminate()
+            process.killGroup()
             throw POSIXError(.ETIMEDOUT)
         }
         let channel = accept(listener, nil, nil)
@@ -100,13 +107,12 @@ final class SteppedClock {
         let (process, output) = Tool.peripheral(arguments)
         let member = try start(process)
         // The first line is printed once the socket listens.
-        return (member, String(decoding: output.fileHandleForReading.availableData, as: UTF8.self))
+        return (member, read(output, until: "\n"))
     }
 
     /// Starts `workout record ARGUMENTS` on this clock, output piped; `result` reads the transcript once it ended.
     func startRecording(_ arguments: [String], peripherals: [Member]) throws -> (member: Member, result: () -> Tool.Result) {
         let process = Process()
-        process.executableURL = Tool.url
         process.arguments = ["record"] + arguments
         let pipes = Tool.piped(process)
         return (try start(process, peripherals: peripherals), pipes.result)
@@ -150,17 +156,24 @@ final class SteppedClock {
     }
 
     /// Steps 250 ms at a time until the recording ends (`--duration`), at most `limit` steps; returns the steps taken.
-    /// A recording that does not answer is ended (SIGKILL), so that the test fails instead of waiting for it.
-    func runUntilEnded(_ recording: Member, _ peripherals: [Member], limit: Int = 400) -> Int {
+    /// A recording that does not answer, or has not ended after `limit` steps, is killed (SIGKILL, with its process
+    /// group) and the test fails, so that reading its result does not wait for it.
+    func runUntilEnded(_ recording: Member, _ peripherals: [Member], limit: Int = 400,
+                       sourceLocation: SourceLocation = #_sourceLocation) -> Int {
         for count in 1 ... limit {
-            switch step(recording, peripherals) {
+            let answer = step(recording, peripherals)
+            switch answer {
             case "ok": continue
             case "ended": return count
             default:
-                kill(recording.process.processIdentifier, SIGKILL)
+                recording.process.killGroup()
+                Issue.record("The recording answered \(answer.map { "'\($0)'" } ?? "nothing") at step \(count); killed.",
+                             sourceLocation: sourceLocation)
                 return count
             }
         }
+        recording.process.killGroup()
+        Issue.record("The recording had not ended after \(limit) steps; killed.", sourceLocation: sourceLocation)
         return limit
     }
 
@@ -171,11 +184,11 @@ final class SteppedClock {
         return limit
     }
 
-    /// Ends the peripherals with Ctrl-C, as a person would, and waits for them.
-    static func stop(_ peripherals: [Member]) {
+    /// Ends the peripherals with Ctrl-C, as a person would, and waits for them (within ``childProcessTimeLimit``).
+    static func stop(_ peripherals: [Member], sourceLocation: SourceLocation = #_sourceLocation) {
         for peripheral in peripherals where peripheral.process.isRunning {
             kill(peripheral.process.processIdentifier, SIGINT)
-            peripheral.process.waitUntilExit()
+            peripheral.process.waitUntilExit(within: childProcessTimeLimit, sourceLocation: sourceLocation)
         }
     }
 }

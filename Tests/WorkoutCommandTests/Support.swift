@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestSupport
 
 // What the `workout` tool's tests share: running the built tool, its whole transcript, a temporary directory, the
 // fixtures. Every test that runs the `workout` executable lives in this target and runs it through `Tool`.
@@ -45,21 +46,32 @@ struct Tool {
         return pipes.result()
     }
 
-    /// Pipes `process`'s standard output and error; `result` reads both to their end (standard error on another
-    /// thread, so neither pipe fills while the other is read) and waits for the process to exit.
+    /// Pipes `process`'s standard output and error; `result` reads both to their end together (so that neither fills
+    /// while the other is read) and waits for the process to exit, within ``childProcessTimeLimit`` of real time. A
+    /// tool still running then is killed with its process group, and the test fails with what it printed.
     static func piped(_ process: Process) -> (out: Pipe, err: Pipe, result: () -> Result) {
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         return (out, err, {
-            nonisolated(unsafe) var stderr = Data()
-            let errorRead = DispatchSemaphore(value: 0)
-            Thread { stderr = err.fileHandleForReading.readDataToEndOfFile(); errorRead.signal() }.start()
-            let stdout = out.fileHandleForReading.readDataToEndOfFile()
-            errorRead.wait()
-            process.waitUntilExit()
-            return Result(status: process.terminationStatus, output: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+            let started = ContinuousClock.now
+            var (data, ended) = readToEnd([out, err])
+            let transcript = { Result(status: 0, output: data[0], stderr: String(decoding: data[1], as: UTF8.self)).transcript }
+            if ended {
+                let spent = Double((ContinuousClock.now - started).components.seconds)
+                process.waitUntilExit(within: childProcessTimeLimit - spent, printed: transcript)
+            } else {
+                // Killed, its pipes close: what it had printed is read, and the test fails with it.
+                process.killGroup()
+                data = zip(data, readToEnd([out, err], within: 10).data).map { $0 + $1 }
+                let message = "\(process.commandLine) did not finish within \(Int(childProcessTimeLimit)) s, so it was "
+                    + "killed (SIGKILL, with its process group). It printed:\n\(transcript())"
+                Issue.record(Comment(rawValue: message))
+                _ = process.exits(within: 10)
+            }
+            let status = process.isRunning ? SIGKILL : process.terminationStatus
+            return Result(status: status, output: data[0], stderr: String(decoding: data[1], as: UTF8.self))
         })
     }
 }
@@ -76,23 +88,25 @@ extension Tool {
     }
 
     /// Starts `workout peripheral ARGUMENTS` on the machine's clock and returns once it listens, with the line it
-    /// printed then.
+    /// printed then (what it printed in 10 s, if it printed no line).
     static func startPeripheral(_ arguments: [String]) throws -> (process: Process, banner: String) {
         let (process, output) = peripheral(arguments)
         try process.run()
-        return (process, String(decoding: output.fileHandleForReading.availableData, as: UTF8.self))
+        return (process, read(output, until: "\n"))
     }
 }
 
-/// Reads `pipe` until what was read contains `text`, the writer closes it, or 10 s of real time pass (a limit for a
-/// broken tool, not a wait: the text is due as soon as the tool gets there). Returns what was read.
+/// Reads `pipe` until what was read contains `text`, the writer closes it, or 10 s of real time pass in all (a limit
+/// for a broken tool, not a wait: the text is due as soon as the tool gets there). Returns what was read.
 func read(_ pipe: Pipe, until text: String) -> String {
     let descriptor = pipe.fileHandleForReading.fileDescriptor
+    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
     var seen = ""
     var buffer = [UInt8](repeating: 0, count: 4096)
     while !seen.contains(text) {
+        let left = ContinuousClock.now.duration(to: deadline)
         var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&ready, 1, 10_000) > 0 else { break }
+        guard left > .zero, poll(&ready, 1, Int32(left.components.seconds * 1000) + 1) > 0 else { break }
         let count = Glibc.read(descriptor, &buffer, buffer.count)
         if count <= 0 { break }
         seen += String(decoding: buffer[0 ..< count], as: UTF8.self)

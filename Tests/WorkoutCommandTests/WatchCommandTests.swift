@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `workout watch` and `workout record --mirror`, run as a person would in two terminals (here, two child processes
-/// on one store file, with a simulated strap). Reads from the children wait under the suite's time limit.
+/// on one store file, with a simulated strap). Every read from the children and every wait for their exit has a
+/// deadline that kills them and fails the test.
 @Suite(.timeLimit(.minutes(1))) struct WatchCommandTests {
     /// A child's standard output, read as it comes.
     final class Output: @unchecked Sendable {
@@ -51,7 +53,7 @@ import Testing
         let bench = try SteppedStrap()
         let (clock, peripheral, store) = (bench.clock, bench.peripheral, bench.store)
         let (watch, watched, _) = try Self.start(["watch", "--store", store])
-        defer { if watch.isRunning { watch.terminate() } }
+        defer { watch.killGroup() }
         #expect(watched.wait(for: "Ctrl-C leaves.\n"))
         #expect(watched.all == "Waiting for `workout record --mirror` on \(store); Ctrl-C leaves.\n")
 
@@ -67,7 +69,7 @@ import Testing
         #expect(record.status == 0, "\(record.stderr)")
         #expect(record.stdout.split(separator: "\n").dropFirst().first == "Mirroring to `workout watch` on this store.")
         #expect(watched.wait(for: "The recording ended.\n"), "\(watched.all)")
-        watch.waitUntilExit()
+        watch.waitUntilExit(within: childProcessTimeLimit) { watched.all }
         #expect(watch.terminationStatus == 0)
         let lines = watched.all.split(separator: "\n").map(String.init)
         #expect(lines[1] == "Watching a cycling workout recorded in another terminal; Ctrl-C leaves.")
@@ -97,7 +99,7 @@ import Testing
         // The first second without a watch.
         for _ in 0 ..< 4 { #expect(clock.step(recording.member, [peripheral]) == "ok") }
         let (watch, watched, _) = try Self.start(["watch", "--store", store])
-        defer { if watch.isRunning { watch.terminate() } }
+        defer { watch.killGroup() }
         #expect(watched.wait(for: "Ctrl-C leaves.\n"))
         // At 2 s of the recording's time it looks again and finds the watch. The watch's answer comes in real time:
         // time stands still until it is in (a watch joining as the recording ends is another case), then runs on to
@@ -107,7 +109,7 @@ import Testing
         #expect(clock.runUntilEnded(recording.member, [peripheral]) == 8)
         #expect(recording.result().status == 0)
         #expect(watched.wait(for: "The recording ended.\n"), "\(watched.all)")
-        watch.waitUntilExit()
+        watch.waitUntilExit(within: childProcessTimeLimit) { watched.all }
         let lines = watched.all.split(separator: "\n").map(String.init)
         #expect(lines.first { $0.hasPrefix("Watching") } == "Watching a cycling workout recorded in another terminal; Ctrl-C leaves.")
         #expect(lines.last == "The recording ended.")
@@ -118,23 +120,23 @@ import Testing
         let directory = try TemporaryDirectory()
         let socket = directory.file("strap.sock")
         let (peripheral, _) = try Tool.startPeripheral(["--profile", "heart-rate", "--listen", socket])
-        defer { if peripheral.isRunning { peripheral.terminate() } }
+        defer { peripheral.killGroup() }
         let store = directory.file("health.sqlite")
         let (watch, watched, errors) = try Self.start(["watch", "--store", store])
-        defer { if watch.isRunning { watch.terminate() } }
+        defer { watch.killGroup() }
         #expect(watched.wait(for: "Ctrl-C leaves.\n"))
         let (record, recorded, _) = try Self.start(["record", "--sensor", "unix:\(socket)", "--mirror", "--store", store])
-        defer { if record.isRunning { record.terminate() } }
+        defer { record.killGroup() }
         #expect(recorded.wait(for: "Mirroring to `workout watch` on this store.\n"), "\(recorded.all)")
         #expect(watched.wait(for: "Watching a cycling workout"))
-        kill(record.processIdentifier, SIGKILL)
-        record.waitUntilExit()
-        watch.waitUntilExit()
+        record.killGroup()
+        record.waitUntilExit(within: 10)
+        watch.waitUntilExit(within: childProcessTimeLimit) { watched.all }
         #expect(watch.terminationStatus == 1)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: readToEnd([errors], within: 10).data[0], as: UTF8.self)
         #expect(stderr == "workout: The recording went away without ending (its process stopped or its connection closed).\n")
         kill(peripheral.processIdentifier, SIGINT)
-        peripheral.waitUntilExit()
+        peripheral.waitUntilExit(within: childProcessTimeLimit)
     }
 }
 

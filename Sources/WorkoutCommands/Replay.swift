@@ -44,9 +44,10 @@ extension Workout {
             try await reportingErrors {
                 // The fixture is checked to its end before the store is opened: a bad file writes nothing.
                 let summary = try FixtureSummary.scan(path: file)
-                let stepped = instant ? nil : try SteppedTime.fromEnvironment()
+                // An instant replay runs on a virtual clock of its own, whatever time the command runs in.
+                let time: any CommandTime = instant ? MachineTime() : Workout.time
                 let store = try await options.open()
-                if let stepped { store.clocks = stepped.storeClocks }
+                if let clocks = time.storeClocks { store.clocks = clocks }
                 let replay = try WorkoutReplay(fixtureAt: file, healthStore: store, instant: instant)
                 if maxHeartRate != nil || restingHeartRate != nil {
                     try await replay.builder.setCustomZoneConfiguration(
@@ -67,15 +68,14 @@ extension Workout {
                 let workout = try await withThrowingTaskGroup(of: HKWorkout?.self) { group in
                     group.addTask {
                         let workout = try await replay.run(pace: instant ? .instant : .speed(speed))
-                        stepped?.end()
+                        time.ended()
                         return workout
                     }
-                    if let stepped {
-                        stepped.serveReplay { [store] in
-                            await replay.builder.waitForDelegateCalls()
-                            display.tick(at: store.wallClock())
-                        }
-                    } else {
+                    let drawn = time.pacedReplayStarted { [store] in
+                        await replay.builder.waitForDelegateCalls()
+                        display.tick(at: store.wallClock())
+                    }
+                    if !drawn {
                         group.addTask { await display.run(); return nil }
                     }
                     var saved: HKWorkout?

@@ -44,9 +44,9 @@ extension Workout {
             try await reportingErrors {
                 // Permanent failures first: one sentence and exit 1 before anything starts.
                 try SensorPreflight.check(sensors)
-                let stepped = try SteppedTime.fromEnvironment()
+                let time = Workout.time
                 let store = try await options.open()
-                if let stepped { store.clocks = stepped.storeClocks }
+                if let clocks = time.storeClocks { store.clocks = clocks }
                 let paired = try store.pairedSensors()
                 try SensorPreflight.check(paired.map(\.identifier))
                 guard !sensors.isEmpty || !paired.isEmpty else {
@@ -55,16 +55,14 @@ extension Workout {
                 let start = store.wallClock()
                 let recorder = try saveFixture.map { try FixtureRecorder(path: $0, start: start) }
                 var sensorOptions = BLESensor.Options()
-                let steppedTap = stepped.map { _ in SteppedTap(next: recorder) }
-                sensorOptions.tap = steppedTap ?? recorder
-                let sensorClock: any Clock<Duration> = stepped?.clock ?? ContinuousClock()
-                if let stepped {
+                sensorOptions.tap = time.recordingTap(next: recorder)
+                let sensorClock = time.clock
+                if sensorOptions.tap != nil {
+                    // BlueZ's connector with the tap, on the command's clocks (the machine's: `.bluez(tap:)`).
                     store.sensorConnector = SensorConnector(schemes: ["ble", "unix"]) { [sensorOptions] paired in
                         try makeSensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities,
-                                       options: sensorOptions, clock: stepped.clock, wallClock: { stepped.clock.date })
+                                       options: sensorOptions, clock: time.clock, wallClock: time.now)
                     }
-                } else if let recorder {
-                    store.sensorConnector = .bluez(tap: recorder)
                 }
                 let attached = try sensors.map {
                     try makeSensor(identifier: $0, options: sensorOptions, clock: sensorClock, wallClock: store.wallClock)
@@ -104,9 +102,7 @@ extension Workout {
                     }
                 }
                 let drawing = Task { await display.run(clock: sensorClock) }
-                if let stepped, let steppedTap {
-                    stepped.serveRecording(tap: steppedTap, sensors: attached.count + paired.count, duration: duration)
-                }
+                time.recordingStarted(sensors: attached.count + paired.count, duration: duration)
                 var lastLap = start
                 for await command in commands {
                     switch command {
@@ -125,7 +121,7 @@ extension Workout {
                 }
                 timer?.cancel()
                 mirroring?.cancel()
-                stepped?.end()
+                time.ended()
                 terminalKeys.restore()
                 let end = store.wallClock()
                 drawing.cancel()

@@ -69,11 +69,18 @@ final class SteppedTap: NotificationTap, @unchecked Sendable {
 }
 
 extension SteppedTime {
+    func recordingTap(next: (any NotificationTap)?) -> (any NotificationTap)? {
+        let tap = SteppedTap(next: next)
+        lock.withLock { sensorTap = tap }
+        return tap
+    }
+
     /// Serves a recording's steps: before moving time, waits for what the peripherals said they sent and dropped;
-    /// before and after, waits until the `sensors` are each connected or waiting to reconnect on ``clock`` and the
-    /// display loop sleeps there too (one sleeper per sensor, one for the display). A step that reaches `duration`
-    /// (`--duration`) is not answered: the recording ends, and ``end()`` answers `ended`.
-    func serveRecording(tap: SteppedTap, sensors: Int, duration: Double?) {
+    /// before and after, waits until the `sensors` are each connected or waiting to reconnect on ``steppedClock`` and
+    /// the display loop sleeps there too (one sleeper per sensor, one for the display). A step that reaches `duration`
+    /// (`--duration`) is not answered: the recording ends, and ``ended()`` answers `ended`.
+    func recordingStarted(sensors: Int, duration: Double?) {
+        guard let tap = lock.withLock({ sensorTap }) else { return }
         let end = duration.map { Duration.milliseconds(Int64($0 * 1000)) }
         serve { [self] command in
             await tap.wait { $0.notifications >= command.notifications && $0.drops >= command.drops }
@@ -86,11 +93,20 @@ extension SteppedTime {
         }
     }
 
+    /// Serves a peripheral's steps: moves time, waits until its notification loop is asleep again, and answers
+    /// what it has sent and dropped.
+    func peripheralStarted(sent: @escaping @Sendable () async -> Int, dropped: @escaping @Sendable () -> Int) {
+        serve { [self] command in
+            advance(by: command.milliseconds)
+            await steppedClock.waitForSleepers(1)  // the notification loop, asleep again
+            return "sent \(await sent()) closed \(dropped())"
+        }
+    }
+
     /// Serves a paced replay's steps: before and after moving time, waits until the replay sleeps until its next
-    /// notification,
-    /// then runs `draw` (the display's frame: in stepped time it is drawn here, once per step, instead of by a loop
-    /// that would race the replay).
-    func serveReplay(draw: @escaping @Sendable () async -> Void) {
+    /// notification, then runs `draw` (the display's frame: in stepped time it is drawn here, once per step, instead
+    /// of by a loop that would race the replay).
+    func pacedReplayStarted(draw: @escaping @Sendable () async -> Void) -> Bool {
         serve { [self] command in
             await pacingClock.waitForSleepers(1)  // the replay has started (its pacer counts from the clock's now)
             advance(by: command.milliseconds)
@@ -98,12 +114,13 @@ extension SteppedTime {
             await draw()
             return "ok"
         }
+        return true
     }
 
     private func settle(_ tap: SteppedTap, sleepers: Int) async {
         while true {
             await tap.wait { $0.connecting.isEmpty }
-            await clock.waitForSleepers(sleepers)
+            await steppedClock.waitForSleepers(sleepers)
             if tap.current.connecting.isEmpty { return }
         }
     }

@@ -4,9 +4,9 @@ import FitnessSensors
 import Foundation
 import OpenHealthKit
 
-@main
-struct Workout: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `workout` tool: its commands, run by the `workout` executable's `Workout.main()`.
+public struct Workout: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
         commandName: "workout",
         abstract: "Record, inspect and manage workouts in an OpenHealthKit store.",
         discussion: """
@@ -43,6 +43,7 @@ struct Workout: AsyncParsableCommand {
         subcommands: [Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self, Watch.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Doctor.self, Peripheral.self, Decode.self]
     )
 
+    public init() {}
 }
 
 /// Options every command shares.

@@ -3,14 +3,17 @@ import Foundation
 import Glibc
 import OpenHealthKit
 import OpenHealthKitTesting
+import WorkoutCommands
 
-/// Test-only, hidden: runs `workout record` or `workout peripheral` on clocks that only a test moves, so the
-/// tool's tests run a recording end to end (real processes, real sockets) without waiting on real time and without
-/// depending on how fast a loaded machine schedules them.
+/// Runs `workout record`, `workout peripheral` and a paced `workout replay` (the shipping tool's commands, from
+/// WorkoutCommands) on clocks that only a test moves, so the tool's tests run a recording end to end (real processes,
+/// real sockets) without waiting on real time and without depending on how fast a loaded machine schedules them.
+/// This is the ``CommandTime`` of `SteppedWorkoutHelper`, a test-only build of the tool; the shipping `workout` has
+/// none of it.
 ///
-/// It is off unless the environment names a Unix stream socket the test listens on:
-/// `WORKOUT_TEST_CLOCK=PATH`. The process then connects there at its start, and its time stands still at
-/// ``start`` (2025-09-19 18:40:00 UTC) until the test moves it, one command per line, each answered with one line:
+/// The environment names a Unix stream socket the test listens on: `WORKOUT_TEST_CLOCK=PATH`. The process connects
+/// there at its start, and its time stands still at ``start`` (2025-09-19 18:40:00 UTC) until the test moves it, one
+/// command per line, each answered with one line:
 ///
 /// - `advance MS AFTER_N AFTER_C`: first wait until this process has received `AFTER_N` sensor notifications and
 ///   seen `AFTER_C` links dropped (counted from the start; a peripheral ignores them), then move time forward by
@@ -29,22 +32,25 @@ import OpenHealthKitTesting
 /// clock until the next notification is due; its display draws a frame then (once per step, as its loop would
 /// every 250 ms); it answers `ended` when the replay is done.
 ///
-/// The clocks are OpenHealthKitTesting's ``TestClock``: ``clock`` for the sensors, their backoff and staleness, the
-/// live display and a peripheral's notifications; ``storeClock`` for the store's live recordings (journal, delivery
-/// spacing, `--duration`); ``pacingClock`` for a paced replay. They move together, so their wall times agree.
-final class SteppedTime: @unchecked Sendable {
+/// The clocks are OpenHealthKitTesting's ``TestClock``: ``steppedClock`` for the sensors, their backoff and
+/// staleness, the live display and a peripheral's notifications; ``storeClock`` for the store's live recordings
+/// (journal, delivery spacing, `--duration`); ``pacingClock`` for a paced replay. They move together, so their wall
+/// times agree.
+final class SteppedTime: CommandTime, @unchecked Sendable {
     /// The environment variable naming the test's socket.
     static let environmentVariable = "WORKOUT_TEST_CLOCK"
     /// The wall-clock time the clocks start at.
     static let start = Date(timeIntervalSinceReferenceDate: 780_000_000)
 
-    let clock = TestClock(start: SteppedTime.start)
+    let steppedClock = TestClock(start: SteppedTime.start)
     let storeClock = TestClock(start: SteppedTime.start)
     /// What a paced replay sleeps on (`workout replay --speed`), alone, so that its sleep says it is idle.
     let pacingClock = TestClock(start: SteppedTime.start)
     private let socket: Int32
-    private let lock = NSLock()
+    let lock = NSLock()
     private var closed = false
+    /// The tap a recording's sensors were given (``recordingTap(next:)``), which its steps wait on.
+    var sensorTap: SteppedTap?
 
     /// One command from the test.
     struct Command {
@@ -62,15 +68,17 @@ final class SteppedTime: @unchecked Sendable {
         }
     }
 
-    /// The stepped time the environment asks for, or nil (the machine's clocks).
-    static func fromEnvironment() throws -> SteppedTime? {
-        guard let path = ProcessInfo.processInfo.environment[environmentVariable] else { return nil }
+    /// The stepped time the environment names, connected to the test.
+    static func fromEnvironment() throws -> SteppedTime {
+        guard let path = ProcessInfo.processInfo.environment[environmentVariable] else {
+            throw HelperFailure("\(environmentVariable) must name the Unix socket the test listens on.")
+        }
         let socket = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         guard socket >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw CommandFailure("\(environmentVariable) must name a Unix socket path a test listens on, not '\(path)'.")
+            throw HelperFailure("\(environmentVariable) must name a Unix socket path a test listens on, not '\(path)'.")
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let connected = withUnsafePointer(to: &address) {
@@ -78,7 +86,7 @@ final class SteppedTime: @unchecked Sendable {
         }
         guard connected == 0 else {
             close(socket)
-            throw CommandFailure("Nothing listens at \(path), which \(environmentVariable) names; it is for the tool's tests only.")
+            throw HelperFailure("Nothing listens at \(path), which \(environmentVariable) names.")
         }
         return SteppedTime(socket: socket)
     }
@@ -87,13 +95,16 @@ final class SteppedTime: @unchecked Sendable {
         self.socket = socket
     }
 
-    /// The store's clocks: wall time from ``clock`` (the same as ``storeClock``'s), replays paced on ``pacingClock``,
-    /// the rest on ``storeClock``.
-    var storeClocks: LiveClocks {
-        LiveClocks(wall: { [clock] in clock.date }, monotonic: storeClock, pacing: pacingClock, deliverySpacing: .zero)
+    var clock: any Clock<Duration> { steppedClock }
+    var now: @Sendable () -> Date { { [steppedClock] in steppedClock.date } }
+
+    /// The store's clocks: wall time from ``steppedClock`` (the same as ``storeClock``'s), replays paced on
+    /// ``pacingClock``, the rest on ``storeClock``.
+    var storeClocks: LiveClocks? {
+        LiveClocks(wall: now, monotonic: storeClock, pacing: pacingClock, deliverySpacing: .zero)
     }
 
-    /// Answers the test's commands with `handle` (nil: no answer) until the test closes the socket or ``end()``.
+    /// Answers the test's commands with `handle` (nil: no answer) until the test closes the socket or ``ended()``.
     /// Commands that came before this call wait for it.
     func serve(_ handle: @escaping @Sendable (Command) async -> String?) {
         let (lines, received) = AsyncStream.makeStream(of: Substring.self)
@@ -127,11 +138,11 @@ final class SteppedTime: @unchecked Sendable {
     func advance(by milliseconds: Int64) {
         storeClock.advance(by: .milliseconds(milliseconds))
         pacingClock.advance(by: .milliseconds(milliseconds))
-        clock.advance(by: .milliseconds(milliseconds))
+        steppedClock.advance(by: .milliseconds(milliseconds))
     }
 
     /// Tells the test the recording has ended, and stops answering.
-    func end() {
+    func ended() {
         answer("ended")
         lock.withLock {
             closed = true

@@ -89,7 +89,6 @@ extension Workout {
                 var profile = PeripheralProfile.kind(PeripheralProfile.Kind(rawValue: self.profile)!)
                 let recorded = try fixture.map { try RecordedNotifications(path: $0, characteristic: profile.measurement) }
                 if let name { profile.name = name }
-                let stepped = try SteppedTime.fromEnvironment()
                 let listener = try UnixListener(path: listen)
                 defer { listener.close() }
                 let faults = try faults()
@@ -97,18 +96,10 @@ extension Workout {
                 print("Simulated \(profile.kind.rawValue) sensor '\(profile.name)' at unix:\(listen); Ctrl-C stops it.")
                 fflush(nil)
                 let dropped = DropCounter()
-                if let stepped {
-                    stepped.serve { command in
-                        stepped.advance(by: command.milliseconds)
-                        await stepped.clock.waitForSleepers(1)  // the notification loop, asleep again
-                        return "sent \(await peripheral.notificationsSent) closed \(dropped.count)"
-                    }
-                    await serve(peripheral, listener: listener, profile: profile, faults: faults, recorded: recorded,
-                                dropped: dropped, clock: stepped.clock)
-                } else {
-                    await serve(peripheral, listener: listener, profile: profile, faults: faults, recorded: recorded,
-                                dropped: dropped, clock: ContinuousClock())
-                }
+                let time = Workout.time
+                time.peripheralStarted(sent: { await peripheral.notificationsSent }, dropped: { dropped.count })
+                await serve(peripheral, listener: listener, profile: profile, faults: faults, recorded: recorded,
+                            dropped: dropped, clock: time.clock)
             }
         }
 
@@ -180,7 +171,7 @@ extension Workout {
     }
 }
 
-/// The links a simulated peripheral has dropped or refused (for ``SteppedTime``'s answers).
+/// The links a simulated peripheral has dropped or refused (for ``CommandTime/peripheralStarted(sent:dropped:)``).
 final class DropCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
