@@ -35,6 +35,8 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     /// The journal's writer, once collection has begun.
     var journal: LiveJournal?
     var associatedUUIDs: [UUID] = []
+    /// The series builders `seriesBuilder(for:)` made, by series type identifier (HKWorkoutBuilder+Series.swift).
+    var seriesBuilders: [String: HKSeriesBuilder] = [:]
     /// The store's monotonic clock, as the shell reads it for the core.
     let monotonic: MonotonicTime
 

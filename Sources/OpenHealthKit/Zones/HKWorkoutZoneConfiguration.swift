@@ -53,7 +53,7 @@ public struct HKWorkoutZoneConfiguration: Sendable, Hashable {
     public init(quantityType: HKQuantityType, zoneBoundaries: [HKQuantity]) throws {
         try Self.checkType(quantityType)
         let unit = quantityType.storageUnit
-        for boundary in zoneBoundaries where !boundary.isCompatible(with: unit) {
+        for boundary in zoneBoundaries where !boundary.is(compatibleWith: unit) {
             throw HKError(.errorInvalidArgument, "The zone boundary \(boundary) is not compatible with "
                           + "\(Self.name(of: quantityType)), which is measured in \(unit.unitString).")
         }
