@@ -98,6 +98,16 @@ struct SymbolGraph: Sendable {
         return directories
     }
 
+    /// The module maps SwiftPM writes for C targets that have none of their own (`CUnixSockets.build/module.modulemap`),
+    /// in the build directory that holds `modules`.
+    static func generatedModuleMaps(_ modules: URL) -> [String] {
+        let buildDirectory = modules.lastPathComponent == "Modules" ? modules.deletingLastPathComponent() : modules
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: buildDirectory.path)) ?? []
+        return entries.filter { $0.hasSuffix(".build") }.map {
+            buildDirectory.appendingPathComponent($0).appendingPathComponent("module.modulemap").path
+        }.filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
     static func extract(deadline: Duration = .seconds(240)) async throws -> SymbolGraph {
         let modules = try buildDirectory()
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("openhealthkit-symbols-\(UUID().uuidString)")
@@ -113,6 +123,7 @@ struct SymbolGraph: Sendable {
         process.arguments = ["-module-name", "OpenHealthKit", "-target", target, "-I", modules.path,
                              "-minimum-access-level", "public", "-output-dir", output.path]
             + moduleMapDirectories().flatMap { ["-I", $0] }
+            + generatedModuleMaps(modules).flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }
         // Diagnostics go to a file: a pipe nobody reads while waiting would stall a talkative extractor.
         let errorsURL = output.appendingPathComponent("stderr.txt")
         _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
