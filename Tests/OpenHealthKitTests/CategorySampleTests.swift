@@ -119,3 +119,28 @@ import Testing
         #expect(workout.allStatistics.keys.allSatisfy { $0.identifier.hasPrefix("HKQuantityTypeIdentifier") })
     }
 }
+
+/// The code of Apple's documentation of HKCategoryValueSleepAnalysis ("To record a sleep sample…"), with only the
+/// import changed; the dates and saving it are ours.
+@Suite struct AppleSleepSampleDocumentationTests {
+    @Test func recordingADeepSleepSample() async throws {
+        let startDate = t0, endDate = t0 + 1800
+
+        // --- Apple:
+        let sleepSampleType = HKCategoryType(.sleepAnalysis)
+        let sleepCategory = HKCategoryValueSleepAnalysis.asleepDeep.rawValue
+        let deepSleepSample  = HKCategorySample(type: sleepSampleType,
+                                                value:sleepCategory,
+                                                start: startDate,
+                                                end: endDate)
+        // ---
+
+        let store = try await authorizedStore()
+        try await store.requestAuthorization(toShare: [sleepSampleType], read: [sleepSampleType])
+        try await store.save(deepSleepSample)
+        let read = try await HKSampleQueryDescriptor(predicates: [.categorySample(type: sleepSampleType)], sortDescriptors: [])
+            .result(for: store)
+        #expect(read.map(\.value) == [HKCategoryValueSleepAnalysis.asleepDeep.rawValue])
+        #expect(HKCategoryValueSleepAnalysis.allAsleepValues.contains(HKCategoryValueSleepAnalysis(rawValue: read[0].value)!))
+    }
+}
