@@ -26,10 +26,12 @@ struct SymbolGraph: Sendable {
         return []
     }
 
-    /// The top-level types (struct, class, enum, protocol, type alias).
+    /// The top-level types (struct, class, enum, protocol, type alias) in Apple's namespace shape: HealthKit's `HK…`
+    /// and CoreLocation's `CL…` (OpenHealthKit's own CLLocation). Types named otherwise are plainly OpenHealthKit's.
     var topLevelTypes: [String] {
         symbols.values.flatMap { $0 }.filter {
-            !$0.path.contains(".") && ["swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias"].contains($0.kind)
+            !$0.path.contains(".") && ($0.path.hasPrefix("HK") || $0.path.hasPrefix("CL"))
+                && ["swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias"].contains($0.kind)
         }.map(\.path)
     }
 

@@ -149,7 +149,7 @@ extension HKWorkoutZoneConfiguration {
     ///
     /// OpenHealthKit extension.
     public func zone(containing quantity: HKQuantity) -> HKWorkoutZone? {
-        guard quantity.isCompatible(with: quantityType.storageUnit) else { return nil }
+        guard quantity.is(compatibleWith: quantityType.storageUnit) else { return nil }
         let index = ZoneAccumulator.zone(of: quantity.doubleValue(for: quantityType.storageUnit), boundaries: boundaryValues)
         return zones[index]
     }
