@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct HCITests {
     // LE Set Scan Parameters and Enable from a public Android btsnoop, as quoted in the project's
-    // BLE research notes (/work/shared/reference/ble.md §4.3):
+    // BLE research notes (the project's BLE reference, §4.3):
     // active scan, interval 0x0012, window 0x0012 (11.25 ms), own address random, accept all.
     @Test func legacyScanCommands() throws {
         let parameters = bytes("01 0B 20 07 01 12 00 12 00 01 00")

@@ -197,7 +197,7 @@ import Testing
         #expect(try await fetch(rig.store, HKQuantityType(.cyclingPower), nil).count == 1)
         #expect(try await fetch(rig.store, HKQuantityType(.heartRate), nil).count == 1)
         // The explicit set stays when a new activity would change the defaults.
-        rig.builder.locked { rig.builder.core.activityChanged(to: .running) }
+        rig.builder.withCore { $0.activityChanged(to: .running) }
         #expect(rig.dataSource.typesToCollect.contains(HKQuantityType(.cyclingPower)))
     }
 

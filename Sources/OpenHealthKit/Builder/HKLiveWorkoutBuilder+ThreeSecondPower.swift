@@ -9,6 +9,6 @@ extension HKLiveWorkoutBuilder {
     ///
     /// OpenHealthKit extension; HealthKit has no rolling average.
     public func threeSecondPower(at date: Date) -> HKQuantity? {
-        locked { core.statistics.threeSecondPower.average(at: date) }.map { HKQuantity(unit: .watt(), doubleValue: $0) }
+        withCore { $0.threeSecondPower(at: date) }.map { HKQuantity(unit: .watt(), doubleValue: $0) }
     }
 }

@@ -32,38 +32,48 @@ extension HKLiveWorkoutBuilderDelegate {
 /// HealthKit: HKLiveWorkoutBuilder.
 public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     let delegateQueue = DispatchQueue(label: "OpenHealthKit.HKLiveWorkoutBuilder.delegate")
-    private weak var session: HKWorkoutSession?
-    private var flushTask: Task<Void, Never>?
-    private weak var storedDelegate: HKLiveWorkoutBuilderDelegate?
-    private var storedDataSource: HKLiveWorkoutDataSource?
-    private var collectsEvents = true
-
-    /// The delegate, kept under a lock of its own: the delegate queue reads it without waiting for the builder's
-    /// lock.
-    public weak var delegate: HKLiveWorkoutBuilderDelegate? {
-        get { delegateLock.withLock { storedDelegate } }
-        set {
-            delegateLock.withLock { storedDelegate = newValue }
-            locked { core.hasDelegate = newValue != nil }
-        }
-    }
-    private let delegateLock = NSLock()
+    /// What links the builder to its session, data source and flush timer, under a lock of its own (never taken
+    /// while the core's is held, nor the other way round).
+    private let links: Mutex<Links>
+    /// The delegate, under a lock of its own: the delegate queue reads it without waiting for the core's lock.
+    private let delegateLink = Mutex<DelegateLink>(DelegateLink())
     /// The last set of types `didCollectDataOf` named, by their codes: a live recording delivers the same few types
     /// time after time, so the set is built once rather than allocated per delivery. Touched only on the delegate
-    /// queue.
-    private var lastCollected: (codes: [UInt16], types: Set<HKSampleType>) = ([], [])
+    /// queue (its lock is never contended).
+    private let lastCollected = Mutex<(codes: [UInt16], types: Set<HKSampleType>)>(([], []))
+
+    private struct Links {
+        weak var session: HKWorkoutSession?
+        var dataSource: HKLiveWorkoutDataSource?
+        var flushTask: Task<Void, Never>?
+        var collectsEvents = true
+    }
+
+    private struct DelegateLink: Sendable {
+        /// The delegate is not `Sendable` (HealthKit's protocol is not): it is only ever called on the delegate queue.
+        nonisolated(unsafe) weak var delegate: HKLiveWorkoutBuilderDelegate?
+    }
+
+    /// The delegate.
+    public weak var delegate: HKLiveWorkoutBuilderDelegate? {
+        get { delegateLink.withLock { $0 }.delegate }
+        set {
+            let link = DelegateLink(delegate: newValue)
+            delegateLink.withLock { $0 = link }
+            withCore { $0.hasDelegate = newValue != nil }
+        }
+    }
 
     /// The session driving this builder.
-    public var workoutSession: HKWorkoutSession? { locked { session } }
+    public var workoutSession: HKWorkoutSession? { links.withLock { $0.session } }
 
     /// Where live samples come from. Setting it connects the data source to this builder.
     public var dataSource: HKLiveWorkoutDataSource? {
-        get { locked { storedDataSource } }
+        get { links.withLock { $0.dataSource } }
         set {
-            let old = locked { () -> HKLiveWorkoutDataSource? in
-                let old = storedDataSource
-                storedDataSource = newValue
-                return old
+            let old = links.withLock { links in
+                defer { links.dataSource = newValue }
+                return links.dataSource
             }
             if old !== newValue { old?.detach() }
             newValue?.attach(to: self)
@@ -72,8 +82,8 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
 
     /// Whether the session's pause and resume events are added to the workout automatically (default true).
     public var shouldCollectWorkoutEvents: Bool {
-        get { locked { collectsEvents } }
-        set { locked { collectsEvents = newValue } }
+        get { links.withLock { $0.collectsEvents } }
+        set { links.withLock { $0.collectsEvents = newValue } }
     }
 
     /// The running time now: excludes pauses.
@@ -81,63 +91,69 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
 
     /// The activity in progress, if any.
     public var currentWorkoutActivity: HKWorkoutActivity? {
-        locked {
-            activities.last(where: { $0.end == nil }).map { makeActivity($0, through: healthStore.wallClock()) }
-        }
+        let now = healthStore.wallClock()
+        return withCore { $0.currentActivity(through: now) }
     }
 
     init(session: HKWorkoutSession, healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?) {
-        self.session = session
-        super.init(healthStore: healthStore, configuration: configuration, device: device)
-        core.sessionRunning = session.state == .running
+        links = Mutex(Links(session: session))
+        let clocks = healthStore.clocks
+        super.init(healthStore: healthStore, configuration: configuration, device: device,
+                   core: RecordingCore(activity: configuration.activityType, deliverySpacing: clocks.deliverySpacing,
+                                       source: healthStore.sourceRevision.source, sessionRunning: session.state == .running))
+    }
+
+    /// A recovered session's builder, over the core its journal was folded into.
+    init(recovering session: HKWorkoutSession, healthStore: HKHealthStore, configuration: HKWorkoutConfiguration,
+         device: HKDevice?, core: RecordingCore) {
+        links = Mutex(Links(session: session))
+        super.init(healthStore: healthStore, configuration: configuration, device: device, core: core)
     }
 
     /// Created by `HKWorkoutSession.associatedWorkoutBuilder()`; this initializer is HealthKit's on iOS 26.
     public override init(healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?) {
+        links = Mutex(Links())
         super.init(healthStore: healthStore, configuration: configuration, device: device)
     }
 
-    override var hasSession: Bool { locked { session != nil } }
+    override var hasSession: Bool { links.withLock { $0.session != nil } }
 
     // MARK: The data source's inputs
 
     /// Takes over a data source's settings when it is attached.
     func adoptCollection(_ settings: CollectionSettings) {
-        locked { core.adopt(settings) }
+        withCore { $0.adopt(settings) }
     }
 
     /// Changes what is collected, under the lock.
     func updateCollection<T>(_ change: (inout CollectionSettings) -> T) -> T {
-        locked { core.updateSettings(change) }
+        withCore { $0.updateSettings(change) }
     }
 
     /// What is collected now.
-    var collectionSettings: CollectionSettings { locked { core.settings } }
+    var collectionSettings: CollectionSettings { withCore { $0.settings } }
 
     /// A channel for a sensor, ranked after those before it.
     func addChannel(identifier: String, device: HKDevice) -> Int {
         let code = DeviceCodes.code(for: device)
-        return locked { core.addChannel(identifier: identifier, deviceCode: code) }
+        return withCore { $0.addChannel(identifier: identifier, deviceCode: code) }
     }
 
     /// A channel's device changed (its Device Information became known when it connected).
     func updateChannelDevice(_ channel: Int, to device: HKDevice) {
         let code = DeviceCodes.code(for: device)
-        locked { core.updateDevice(of: channel, deviceCode: code) }
+        withCore { $0.updateDevice(of: channel, deviceCode: code) }
     }
 
-    /// One event from a sensor: the hot path of a live workout. One acquisition of the builder's lock.
+    /// One event from a sensor: the hot path of a live workout. One acquisition of the core's lock.
     func received(_ event: SensorEvent, channel: Int) {
+        let input: RecordingInput
         switch event.kind {
-        case .reading(let value):
-            let now = monotonic.now()
-            let time = event.timestamp.storeValue
-            let actions = locked { carryOut(core.received(value, from: channel, at: time, now: now)) }
-            do { try finish(actions) } catch {
-                HKLiveWorkoutDataSource.logger.error("Could not record samples: \(error)")
-            }
-        case .connection(let state):
-            locked { core.connectionChanged(state, channel: channel) }
+        case .reading(let value): input = .reading(value, channel: channel, time: event.timestamp.storeValue)
+        case .connection(let state): input = .connection(state, channel: channel)
+        }
+        do { try finish(apply(input)) } catch {
+            HKLiveWorkoutDataSource.logger.error("Could not record samples: \(error)")
         }
     }
 
@@ -145,49 +161,38 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
 
     /// The session changed state: journaled, and readings are taken only while it runs.
     func sessionStateChanged(from: HKWorkoutSessionState, to: HKWorkoutSessionState, date: Date) {
-        try? locked {
-            core.sessionRunning = to == .running
-            try queueEntry(.sessionState(from: from.rawValue, to: to.rawValue, date: date.storeValue))
-        }
+        _ = try? apply(.sessionState(from: from, to: to, date: date))
         try? awaitJournal()
     }
 
     func sessionGenerated(_ event: HKWorkoutEvent) {
-        guard shouldCollectWorkoutEvents, locked({ lifecycle.phase == .active }) else { return }
-        let zoneChanges = try? locked {
-            try queueEntry(.event(type: event.type.rawValue, start: event.dateInterval.start.storeValue,
-                                  end: event.dateInterval.end.storeValue, metadata: nil))
-            events.append(event)
-            events.sort { $0.dateInterval.start < $1.dateInterval.start }
-            return core.zones.eventsChanged(events, now: event.dateInterval.start)
-        }
-        try? awaitJournal()
-        didCollectEvents()
-        if let zoneChanges, !zoneChanges.isEmpty { didUpdateZones(zoneChanges) }
+        guard shouldCollectWorkoutEvents, phase == .active else { return }
+        try? carryOut(apply(.events([event], checkedAt: event.dateInterval.start)))
     }
 
     func sessionBeganActivity(uuid: UUID, configuration: HKWorkoutConfiguration, date: Date, metadata: [String: Any]?) {
-        let record = ActivityRecord(uuid: uuid, configuration: configuration.copied(), start: date, end: nil, metadata: metadata)
-        do {
-            try locked {
-                try addActivity(record)
-                core.activityChanged(to: configuration.activityType)
-            }
-            try awaitJournal()
-            didBeginActivity(makeActivity(record, through: date))
-        } catch {
-            // The session keeps its own account of activities; the builder refuses only when it has finished.
-            locked { core.activityChanged(to: configuration.activityType) }
+        let activity = RecordingCore.Activity(uuid: uuid, configuration: configuration.copied(), start: date, end: nil,
+                                              metadata: metadata)
+        let actions = try? withCore { core in
+            // The session keeps its own account of activities; the builder refuses only when it has finished. The
+            // plan follows the new activity either way.
+            defer { core.activityChanged(to: configuration.activityType) }
+            let actions = try core.apply(.activityBegan(activity), now: monotonic.now())
+            send(actions.writes, to: core.journalWriter)
+            return actions
         }
+        if let actions { try? carryOut(actions, through: date) }
     }
 
     func sessionEndedActivity(uuid: UUID, date: Date) {
-        let ended = try? locked { () -> HKWorkoutActivity in
-            defer { core.activityChanged(to: configuration.activityType) }
-            return try endActivity(uuid, at: date)
+        let activity = configuration.activityType
+        let actions = try? withCore { core in
+            defer { core.activityChanged(to: activity) }
+            let actions = try core.apply(.activityEnded(uuid: uuid, at: date), now: monotonic.now())
+            send(actions.writes, to: core.journalWriter)
+            return actions
         }
-        try? awaitJournal()
-        if let ended { didEndActivity(ended) }
+        if let actions { try? carryOut(actions, through: date) }
     }
 
     func sessionDidEnd() {
@@ -198,13 +203,8 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
 
     override func didBeginCollection() {
         // The session may have started before the journal existed: record where it stands.
-        if let session, session.state != .notStarted {
-            try? locked {
-                core.sessionRunning = session.state == .running
-                try queueEntry(.sessionState(from: HKWorkoutSessionState.notStarted.rawValue, to: session.state.rawValue,
-                                             date: (session.startDate ?? healthStore.wallClock()).storeValue))
-            }
-            try? awaitJournal()
+        if let session = workoutSession, session.state != .notStarted {
+            sessionStateChanged(from: .notStarted, to: session.state, date: session.startDate ?? healthStore.wallClock())
         }
         startFlushing()
         dataSource?.startSensors()
@@ -222,14 +222,12 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
                 guard let self else { return }
                 let now = monotonic.now()
                 let time = self.healthStore.wallClock().storeValue
-                let (actions, stillCollecting) = locked { () -> (RecordingCore.Actions, Bool) in
-                    (carryOut(core.tick(now: now, time: time)), journal != nil && !core.journal.closed)
-                }
+                guard let actions = try? apply(.tick(time: time), now: now) else { return }
                 if let delivery = actions.delivery { queueDelivery(delivery) }
-                guard stillCollecting else { return }
+                guard withCore({ $0.isJournalOpen }) else { return }
             }
         }
-        locked { flushTask = task }
+        links.withLock { $0.flushTask = task }
     }
 
     /// How often the flush timer ticks.
@@ -244,7 +242,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     }
 
     override func didFinish() {
-        locked { flushTask }?.cancel()
+        links.withLock { $0.flushTask }?.cancel()
         dataSource?.stopSensors()
         finishZoneUpdates()
     }
@@ -253,7 +251,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     /// is due.
     override func queueDelivery(_ scheduled: Deliveries.Scheduled) {
         monotonic.run(at: scheduled.deadline, on: delegateQueue) { [self] in
-            deliver(locked { core.deliveries.take(scheduled: scheduled.ticket) })
+            deliver(withCore { $0.takeDelivery(scheduled.ticket) })
         }
     }
 
@@ -263,8 +261,11 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         guard !due.isEmpty else { return }
         let delegate = delegate
         if !due.types.isEmpty, let delegate {
-            if due.types != lastCollected.codes { lastCollected = (due.types, Set(due.types.map(HKQuantityType.forCode))) }
-            delegate.workoutBuilder(self, didCollectDataOf: lastCollected.types)
+            let types = lastCollected.withLock { last in
+                if due.types != last.codes { last = (due.types, Set(due.types.map(HKQuantityType.forCode))) }
+                return last.types
+            }
+            delegate.workoutBuilder(self, didCollectDataOf: types)
         }
         for change in due.zoneChanges {
             let update = HKLiveWorkoutZoneUpdate(change)
@@ -277,8 +278,8 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     /// Queued under the lock, so that a delivery scheduled after it (by a reading that takes the lock later) runs
     /// after it.
     func queueDelegateCall(_ call: @escaping @Sendable (HKLiveWorkoutBuilder, HKLiveWorkoutBuilderDelegate?) -> Void) {
-        locked {
-            let due = core.deliveries.takeAll()
+        withCore { core in
+            let due = core.takeAllDeliveries()
             delegateQueue.async { [self] in
                 deliver(due)
                 call(self, delegate)

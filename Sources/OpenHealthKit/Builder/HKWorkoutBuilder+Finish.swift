@@ -10,28 +10,11 @@ extension HKWorkoutBuilder {
         // Everything handed to the journal's writer is written first, outside the lock; what is still buffered is
         // saved with the workout in its transaction.
         currentJournal?.waitForWrites()
-        let (workout, pending, liveJournal, associated) = try locked { () -> (HKWorkout, (samples: [CollectedSample], beats: [HeartbeatCollector.Beat]), LiveJournal?, [UUID]) in
-            var next = lifecycle
-            try next.finish()
-            guard let start = lifecycle.startDate, let end = lifecycle.endDate else {
-                throw HKError(.errorInvalidArgument, "The workout cannot be finished before collection has ended.")
-            }
-            let workout = HKWorkout(activityType: configuration.activityType, startDate: start, endDate: end,
-                                    duration: lifecycle.elapsedTime(at: end, events: events),
-                                    events: events, activities: activities.map { record in
-                                        // An activity ended after the workout (a late clock) ends with it.
-                                        var clamped = record
-                                        clamped.end = min(record.end ?? end, end)
-                                        return makeActivity(clamped, through: end)
-                                    },
-                                    statistics: core.statistics.allStatistics(start: start, through: end, source: source),
-                                    uuid: UUID(), metadata: storedMetadata, device: device,
-                                    sourceRevision: healthStore.sourceRevision,
-                                    zoneGroups: core.zones.groups(from: start, to: end))
-            try workout.validate()
-            lifecycle = next
-            return (workout, core.journal.takePending(), journal, associatedUUIDs)
+        let finishing = try withCore { core in
+            try core.finish(configuration: configuration, device: device, sourceRevision: healthStore.sourceRevision)
         }
+        let (workout, liveJournal, associated) = (finishing.workout, finishing.writer, finishing.associated)
+        let pending = (samples: finishing.samples, beats: finishing.beats)
         // Only the workout type needs share authorization here, as in HealthKit: Apple's Apple Watch sample shares
         // only `workoutType()` and its live builder still saves the heart rate, energy and distance its data
         // source collected. Samples the app added itself were checked by `addSamples`. What a data source
@@ -68,13 +51,11 @@ extension HKWorkoutBuilder {
             }.value
         } catch {
             // Nothing was saved: the builder can be finished again.
-            locked {
-                lifecycle = BuilderLifecycle(phase: .ended, startDate: lifecycle.startDate, endDate: lifecycle.endDate)
-                if liveJournal != nil { core.journal.restore(pending.samples, beats: pending.beats, now: monotonic.now()) }
-            }
+            let now = monotonic.now()
+            withCore { $0.finishFailed(restoring: pending.samples, beats: pending.beats, now: now) }
             throw error
         }
-        locked { core.journal.close() }
+        withCore { $0.closeJournal() }
         healthStore.notifyChange()
         didFinish()
         return workout
@@ -114,20 +95,16 @@ extension HKWorkoutBuilder {
     /// collected are dropped. Nothing can be added afterwards.
     public func discardWorkout() {
         currentJournal?.waitForWrites()
-        let (liveJournal, pending) = locked { () -> (LiveJournal?, [CollectedSample]) in
-            guard lifecycle.phase != .finished && lifecycle.phase != .discarded else { return (nil, []) }
-            lifecycle.discard()
-            return (journal, core.journal.takePending().samples)
-        }
-        guard let liveJournal, let database = try? healthStore.database() else { return }
+        guard let discarded = withCore({ $0.discard() }), let liveJournal = discarded.writer,
+              let database = try? healthStore.database() else { return }
         let source = healthStore.sourceRevision
         do {
             try database.write { db in
-                _ = try database.moveJournalSamples(builderID: liveJournal.builderID, extra: pending, workoutID: nil, source: source,
+                _ = try database.moveJournalSamples(builderID: liveJournal.builderID, extra: discarded.samples, workoutID: nil, source: source,
                                                     onlyAppAdded: true, db)
                 try liveJournal.close(db)
             }
-            locked { core.journal.close() }
+            withCore { $0.closeJournal() }
         } catch {
             // The journal stays; recovery will offer the samples again.
         }

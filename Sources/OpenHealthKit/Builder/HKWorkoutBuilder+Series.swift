@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 extension HKWorkoutBuilder {
     /// The series builder of a series type for this workout, made on the first call and the same object after:
@@ -17,11 +18,11 @@ extension HKWorkoutBuilder {
     /// HealthKit: HKWorkoutBuilder.seriesBuilder(for:).
     public func seriesBuilder(for seriesType: HKSeriesType) -> HKSeriesBuilder? {
         guard seriesType.identifier == HKWorkoutRouteTypeIdentifier else { return nil }
-        return locked {
-            if let made = seriesBuilders[seriesType.identifier] { return made }
-            let made = HKWorkoutRouteBuilder(healthStore: healthStore, device: device)
-            seriesBuilders[seriesType.identifier] = made
-            return made
+        return seriesBuilders.withLock { made in
+            if let builder = made[seriesType.identifier] { return builder }
+            let builder = HKWorkoutRouteBuilder(healthStore: healthStore, device: device)
+            made[seriesType.identifier] = builder
+            return builder
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Builds a workout piece by piece — samples, events, activities, metadata — and saves it in one transaction.
 ///
@@ -11,43 +12,27 @@ import Foundation
 /// Samples the app adds are kept in the store even if the workout is discarded, as in HealthKit; samples a live
 /// data source collected are dropped with it.
 ///
-/// HealthKit: HKWorkoutBuilder.
+/// The builder is the shell of its ``RecordingCore``, which it keeps in a `Mutex`: each call becomes an input to the
+/// core, and the builder carries out the actions the core returns. Under the lock it only hands journal batches to
+/// the writer (which queues them) and queues delegate calls; it waits for the journal, touches the store and calls
+/// anyone only after unlocking.
+///
+/// HealthKit: HKWorkoutBuilder. (Its `Sendable` conformance is unchecked only because the class is open, as
+/// HealthKit's is, and the compiler checks no class that can be subclassed: every stored property is a constant of
+/// a `Sendable` type, the recording's state behind a `Mutex`.)
 open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     let healthStore: HKHealthStore
     let configuration: HKWorkoutConfiguration
     /// The device the workout is recorded with.
     public let device: HKDevice?
-    let lock = NSRecursiveLock()
     let builderUUID: UUID
-
-    // Guarded by `lock`: the one lock of the recording's shell.
-    var lifecycle = BuilderLifecycle() {
-        didSet { core.collecting = lifecycle.phase == .active }
-    }
-    /// A `beginCollection` is making the journal's row (outside the lock): a second one fails at once instead of
-    /// making a second row.
-    private var isBeginning = false
-    var storedMetadata: [String: Any] = [:]
-    var events: [HKWorkoutEvent] = []
-    var activities: [ActivityRecord] = []
-    /// Statistics, zones, the journal's buffer, pending deliveries and, for a live builder, the mapping of readings.
-    var core: RecordingCore
-    /// The journal's writer, once collection has begun.
-    var journal: LiveJournal?
-    var associatedUUIDs: [UUID] = []
+    /// The recording: lifecycle, events, activities, metadata, statistics, zones, the journal's buffer, pending
+    /// deliveries and, for a live builder, the mapping of readings.
+    private let core: Mutex<RecordingCore>
     /// The series builders `seriesBuilder(for:)` made, by series type identifier (HKWorkoutBuilder+Series.swift).
-    var seriesBuilders: [String: HKSeriesBuilder] = [:]
+    let seriesBuilders = Mutex<[String: HKSeriesBuilder]>([:])
     /// The store's monotonic clock, as the shell reads it for the core.
     let monotonic: MonotonicTime
-
-    /// An activity as the builder keeps it.
-    struct ActivityRecord {
-        var uuid: UUID
-        var configuration: HKWorkoutConfiguration
-        var start: Date
-        var end: Date?
-        var metadata: [String: Any]?
-    }
 
     public init(healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?) {
         self.healthStore = healthStore
@@ -56,60 +41,74 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         self.builderUUID = UUID()
         let clocks = healthStore.clocks
         self.monotonic = MonotonicTime(clocks.monotonic)
-        self.core = RecordingCore(activity: configuration.activityType, deliverySpacing: clocks.deliverySpacing)
+        self.core = Mutex(RecordingCore(activity: configuration.activityType, deliverySpacing: clocks.deliverySpacing,
+                                        source: healthStore.sourceRevision.source))
+    }
+
+    /// A builder over a core made elsewhere: a live session's, or one folded from a journal.
+    init(healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?, core: RecordingCore) {
+        self.healthStore = healthStore
+        self.configuration = configuration.copied()
+        self.device = device
+        self.builderUUID = UUID()
+        self.monotonic = MonotonicTime(healthStore.clocks.monotonic)
+        self.core = Mutex(core)
     }
 
     /// Whether a live session drives this builder (journals are offered back for recovery only then).
     var hasSession: Bool { false }
 
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    /// Runs `body` with the core locked. Nothing in `body` may wait, touch the store or call out.
+    func withCore<T, E: Error>(_ body: (inout RecordingCore) throws(E) -> T) throws(E) -> T {
+        try core.withLock { (core: inout RecordingCore) throws(E) -> UncheckedBox<T> in UncheckedBox(try body(&core)) }.value
+    }
+
+    /// Applies an input and, still under the lock, hands the batches it made to the writer; returns the actions
+    /// left for after unlocking (``finish(_:)``).
+    @discardableResult
+    func apply(_ input: RecordingInput, now: Duration? = nil) throws -> RecordingCore.Actions {
+        let now = now ?? monotonic.now()
+        return try withCore { core in
+            let actions = try core.apply(input, now: now)
+            send(actions.writes, to: core.journalWriter)
+            return actions
+        }
     }
 
     // MARK: Properties
 
     public var workoutConfiguration: HKWorkoutConfiguration { configuration.copied() }
-    public var startDate: Date? { locked { lifecycle.startDate } }
-    public var endDate: Date? { locked { lifecycle.endDate } }
-    public var metadata: [String: Any] { locked { storedMetadata } }
-    public var workoutEvents: [HKWorkoutEvent] { locked { events } }
+    public var startDate: Date? { withCore { $0.lifecycle.startDate } }
+    public var endDate: Date? { withCore { $0.lifecycle.endDate } }
+    public var metadata: [String: Any] { withCore { $0.metadata } }
+    public var workoutEvents: [HKWorkoutEvent] { withCore { $0.events } }
 
     /// The activities added so far, ordered by start date, each with its statistics so far.
     public var workoutActivities: [HKWorkoutActivity] {
-        locked {
-            let now = healthStore.wallClock()
-            return activities.sorted { $0.start < $1.start }.map { makeActivity($0, through: now) }
-        }
+        let now = healthStore.wallClock()
+        return withCore { $0.workoutActivities(through: now) }
     }
 
     /// The statistics of every type collected so far.
     public var allStatistics: [HKQuantityType: HKStatistics] {
-        locked { core.statistics.allStatistics(start: lifecycle.startDate, through: statisticsHorizon, source: source) }
+        let now = healthStore.wallClock()
+        return withCore { $0.allStatistics(now: now) }
     }
 
     /// The statistics of one type collected so far, or nil when no sample of it was collected.
     public func statistics(for quantityType: HKQuantityType) -> HKStatistics? {
-        locked { core.statistics.statistics(for: quantityType, start: lifecycle.startDate, through: statisticsHorizon, source: source) }
+        let now = healthStore.wallClock()
+        return withCore { $0.statistics(for: quantityType, now: now) }
     }
 
     /// The running time at `date`: the span from the start, clamped to the end, less the pauses.
     public func elapsedTime(at date: Date) -> TimeInterval {
-        locked { lifecycle.elapsedTime(at: date, events: events) }
+        withCore { $0.elapsedTime(at: date) }
     }
 
     var source: HKSource { healthStore.sourceRevision.source }
-    var currentJournal: LiveJournal? { locked { journal } }
-    /// Statistics are read up to now while collecting, up to the end once ended.
-    var statisticsHorizon: Date { lifecycle.endDate ?? healthStore.wallClock() }
-
-    func makeActivity(_ record: ActivityRecord, through now: Date) -> HKWorkoutActivity {
-        HKWorkoutActivity(uuid: record.uuid, configuration: record.configuration, startDate: record.start, endDate: record.end,
-                          metadata: record.metadata, parentEvents: events,
-                          statistics: core.statistics.activityStatistics(record.uuid, through: record.end ?? now, source: source),
-                          zoneGroups: activityZoneGroups(record, through: now))
-    }
+    var currentJournal: LiveJournal? { withCore { $0.journalWriter } }
+    var phase: BuilderLifecycle.Phase { withCore { $0.lifecycle.phase } }
 
     // MARK: Lifecycle
 
@@ -118,29 +117,23 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         let zoneConfigurations = try resolvedZoneConfigurations()
         // The journal's row is made before taking the lock: no I/O while the builder's state is locked. Only one
         // caller gets that far; the row is deleted again if the builder changed meanwhile (discarded).
-        try locked {
-            var next = lifecycle
-            try next.begin(at: startDate)
-            guard !isBeginning else { throw HKError(.errorInvalidArgument, "Collection has already begun for this workout builder.") }
-            isBeginning = true
-        }
-        defer { locked { isBeginning = false } }
+        try withCore { try $0.reserveBegin(at: startDate) }
+        defer { withCore { $0.releaseBegin() } }
         let database = try healthStore.database()
         let created = try LiveJournal.create(database: database, builderUUID: builderUUID,
                                              client: healthStore.clientIdentifier, hasSession: hasSession,
                                              configuration: configuration, device: device, now: healthStore.wallClock())
+        let now = monotonic.now()
         do {
-            try locked {
-                var next = lifecycle
-                try next.begin(at: startDate)
-                journal = created
-                try queueEntry(.builderPhase(phase: BuilderLifecycle.Phase.active.rawValue, start: startDate.storeValue, end: nil))
-                for zones in zoneConfigurations { try queueEntry(zones.journalEntry) }
-                lifecycle = next
-                core.zones.begin(zoneConfigurations, events: events)
+            try withCore { core in
+                var trial = core
+                trial.openJournal(created)
+                var writes = try trial.apply(.began(at: startDate), now: now).writes
+                for zones in zoneConfigurations { writes += try trial.apply(.zoneConfiguration(zones), now: now).writes }
+                core = trial
+                send(writes, to: created)
             }
         } catch {
-            locked { if journal === created { journal = nil } }
             try? database.write { db in try created.close(db) }
             throw error
         }
@@ -149,17 +142,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     }
 
     public func endCollection(at endDate: Date) async throws {
-        try locked {
-            var next = lifecycle
-            try next.end(at: endDate)
-            try queueEntry(.builderPhase(phase: BuilderLifecycle.Phase.ended.rawValue, start: next.startDate?.storeValue,
-                                         end: endDate.storeValue))
-            lifecycle = next
-            for index in activities.indices where activities[index].end == nil {
-                activities[index].end = endDate
-                core.statistics.endActivity(activities[index].uuid, at: endDate)
-            }
-        }
+        try apply(.ended(at: endDate))
         try awaitJournal()
         didEndCollection()
     }
@@ -172,43 +155,85 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         var collected: [CollectedSample] = []
         var others: [HKSample] = []
         for sample in samples {
-            if let quantity = sample as? HKQuantitySample { collected.append(try CollectedSample(quantity)) } else { others.append(sample) }
-        }
-        try locked {
-            try lifecycle.checkCanAdd("samples")
-            if let start = lifecycle.startDate, let early = samples.first(where: { $0.startDate < start }) {
-                throw HKError(.errorInvalidArgument, "A sample starting at \(early.startDate) is before the workout's start \(start).")
+            if let quantity = sample as? HKQuantitySample {
+                var made = try CollectedSample(quantity)
+                made.appAdded = true
+                collected.append(made)
+            } else {
+                others.append(sample)
             }
+        }
+        let start = try withCore { core in
+            try core.lifecycle.checkCanAdd("samples")
+            return core.lifecycle.startDate
+        }
+        if let start, let early = samples.first(where: { $0.startDate < start }) {
+            throw HKError(.errorInvalidArgument, "A sample starting at \(early.startDate) is before the workout's start \(start).")
         }
         if !others.isEmpty {
             try await healthStore.save(others)
-            try locked {
-                for sample in others {
-                    associatedUUIDs.append(sample.uuid)
-                    try queueEntry(.associated(uuid: sample.uuid))
-                }
-            }
+            for sample in others { try apply(.associated(sample.uuid)) }
             try awaitJournal()
         }
         guard !collected.isEmpty else { return }
-        let now = monotonic.now()
-        let actions = try locked {
-            try lifecycle.checkCanAdd("samples")
-            guard journal != nil else {
-                throw HKError(.errorInvalidArgument, "Samples can be added once collection has begun.")
-            }
-            return carryOut(core.appended(collected.map { var s = $0; s.appAdded = true; return s }, now: now))
-        }
-        try finish(actions)
+        try finish(apply(.samples(collected)))
+    }
+
+    public func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent]) async throws {
+        try carryOut(apply(.events(workoutEvents, checkedAt: healthStore.wallClock())))
+    }
+
+    /// Merges metadata, as `addEntries(from:)` does.
+    public func addMetadata(_ metadata: [String: Any]) async throws {
+        try apply(.metadata(metadata))
+        try awaitJournal()
+    }
+
+    public func addWorkoutActivity(_ workoutActivity: HKWorkoutActivity) async throws {
+        let activity = RecordingCore.Activity(uuid: workoutActivity.uuid, configuration: workoutActivity.workoutConfiguration,
+                                              start: workoutActivity.startDate, end: workoutActivity.endDate,
+                                              metadata: workoutActivity.metadata)
+        try carryOut(apply(.activityBegan(activity)), through: healthStore.wallClock())
+    }
+
+    public func updateActivity(uuid UUID: UUID, end endDate: Date) async throws {
+        try carryOut(apply(.activityEnded(uuid: UUID, at: endDate)), through: endDate)
+    }
+
+    /// Adds metadata to an activity. (HealthKit's Objective-C selector spells it `addMedatata`.)
+    public func updateActivity(uuid UUID: UUID, adding metadata: [String: Any]) async throws {
+        try MetadataCoding.validate(metadata)
+        try apply(.activityMetadata(uuid: UUID, metadata))
+    }
+
+    func checkShareAuthorization(_ types: [HKObjectType]) throws {
+        let database = try healthStore.database()
+        try database.read { db in try healthStore.checkShareAuthorization(for: types, db) }
     }
 
     // MARK: The shell
 
-    /// Under the lock: does what the core asked that must keep the lock's order (hands a batch to the writer);
-    /// returns what is left for after unlocking.
-    func carryOut(_ actions: RecordingCore.Actions) -> RecordingCore.Actions {
-        if let batch = actions.write, let journal { send(batch, to: journal) }
-        return actions
+    /// After unlocking: waits for the journal's entries, then tells the delegate, in order: each call (an event,
+    /// an activity begun or ended, made up to `through`), then the zone changes the input made.
+    func carryOut(_ actions: RecordingCore.Actions, through: Date? = nil) throws {
+        try finish(actions)
+        try awaitJournal()
+        for call in actions.calls {
+            switch call {
+            case .collectedEvents: didCollectEvents()
+            case .began(let uuid):
+                let date = through ?? healthStore.wallClock()
+                if let activity = withCore({ $0.workoutActivity(withUUID: uuid, through: date) }) {
+                    didBeginActivity(activity)
+                }
+            case .ended(let uuid):
+                let date = through ?? healthStore.wallClock()
+                if let activity = withCore({ $0.workoutActivity(withUUID: uuid, through: date) }) {
+                    didEndActivity(activity)
+                }
+            }
+        }
+        if !actions.zoneChanges.isEmpty { didUpdateZones(actions.zoneChanges) }
     }
 
     /// After unlocking: queues the delivery the core scheduled, waits for the writer if the core asked, and reports
@@ -225,25 +250,20 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         if let failure = actions.failure { throw failure }
     }
 
-    /// Under the lock: queues a journal entry after everything buffered before it. It is in the store once
-    /// ``awaitJournal()`` returns.
-    func queueEntry(_ entry: JournalEntry) throws {
-        guard let journal else { return }
-        let payload = try JSONEncoder().encode(entry)
-        if let batch = core.journal.handOver(entry: (.entry, [UInt8](payload))) { send(batch, to: journal) }
-    }
-
-    /// Under the lock: hands a batch to the journal's writer, without waiting. The writer reports back under the
+    /// Under the lock: hands batches to the journal's writer, without waiting. The writer reports back under the
     /// lock, so nothing may wait for the writer while holding it.
-    func send(_ batch: JournalBatch, to journal: LiveJournal) {
-        let monotonic = monotonic
-        journal.write(batch) { [weak self] result in
-            guard let self else { return }
-            let now = monotonic.now()
-            locked {
-                switch result {
-                case .success(let buffer): core.journal.written(buffer: buffer)
-                case .failure(let error): core.journal.failed(batch, error: error, now: now)
+    func send(_ batches: [JournalBatch], to journal: LiveJournal?) {
+        guard let journal else { return }
+        for batch in batches {
+            let monotonic = monotonic
+            journal.write(batch) { [weak self] result in
+                guard let self else { return }
+                let now = monotonic.now()
+                withCore { core in
+                    switch result {
+                    case .success(let buffer): core.written(buffer: buffer)
+                    case .failure(let error): core.writeFailed(batch, error: error, now: now)
+                    }
                 }
             }
         }
@@ -253,7 +273,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     func awaitJournal() throws {
         guard let journal = currentJournal else { return }
         journal.waitForWrites()
-        if let failure = locked({ core.journal.takeFailure() }) { throw failure }
+        if let failure = withCore({ $0.takeWriteFailure() }) { throw failure }
     }
 
     /// Returns once everything the builder has handed to its journal's writer is in the store; samples still
@@ -265,110 +285,17 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     /// Hands every buffered sample to the writer and waits until it is written.
     func flushJournal() throws {
-        locked {
-            if let journal, let batch = core.journal.handOver(entry: nil) { send(batch, to: journal) }
+        withCore { core in
+            if let batch = core.flush() { send([batch], to: core.journalWriter) }
         }
         try awaitJournal()
-    }
-
-    public func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent]) async throws {
-        let zoneChanges = try locked {
-            try lifecycle.checkCanAdd("workout events")
-            for event in workoutEvents {
-                try MetadataCoding.validate(event.metadata)
-                try queueEntry(.event(type: event.type.rawValue, start: event.dateInterval.start.storeValue,
-                                      end: event.dateInterval.end.storeValue, metadata: MetadataCoding.encode(event.metadata)))
-                events.append(event)
-            }
-            events.sort { $0.dateInterval.start < $1.dateInterval.start }
-            return core.zones.eventsChanged(events, now: healthStore.wallClock())
-        }
-        try awaitJournal()
-        didCollectEvents()
-        if !zoneChanges.isEmpty { didUpdateZones(zoneChanges) }
-    }
-
-    /// Merges metadata, as `addEntries(from:)` does.
-    public func addMetadata(_ metadata: [String: Any]) async throws {
-        try MetadataCoding.validate(metadata)
-        try locked {
-            try lifecycle.checkCanAdd("metadata")
-            if let json = try MetadataCoding.encode(metadata) { try queueEntry(.metadata(json)) }
-            storedMetadata.merge(metadata) { $1 }
-        }
-        try awaitJournal()
-    }
-
-    public func addWorkoutActivity(_ workoutActivity: HKWorkoutActivity) async throws {
-        let record = ActivityRecord(uuid: workoutActivity.uuid, configuration: workoutActivity.workoutConfiguration,
-                                    start: workoutActivity.startDate, end: workoutActivity.endDate,
-                                    metadata: workoutActivity.metadata)
-        try locked { try addActivity(record) }
-        try awaitJournal()
-        didBeginActivity(makeActivity(record, through: healthStore.wallClock()))
-    }
-
-    func addActivity(_ record: ActivityRecord) throws {
-        try lifecycle.checkCanAdd("workout activities")
-        if activities.contains(where: { $0.end == nil }) {
-            throw HKError(.errorInvalidArgument, "Cannot add new activity before ending current activity.")
-        }
-        if let end = record.end, end <= record.start {
-            throw HKError(.errorInvalidArgument, "An activity's end must be after its start.")
-        }
-        if let overlap = activities.first(where: { ($0.end ?? .distantFuture) > record.start && $0.start < (record.end ?? .distantFuture) }) {
-            throw HKError(.errorInvalidArgument, "The activity overlaps the activity that starts at \(overlap.start).")
-        }
-        try MetadataCoding.validate(record.metadata)
-        try queueEntry(.activityBegan(uuid: record.uuid, configuration: ConfigurationRecord(record.configuration),
-                                      start: record.start.storeValue, metadata: MetadataCoding.encode(record.metadata)))
-        if let end = record.end { try queueEntry(.activityEnded(uuid: record.uuid, end: end.storeValue)) }
-        activities.append(record)
-        core.statistics.beginActivity(record.uuid, start: record.start, end: record.end)
-    }
-
-    public func updateActivity(uuid UUID: UUID, end endDate: Date) async throws {
-        let ended = try locked { try endActivity(UUID, at: endDate) }
-        try awaitJournal()
-        didEndActivity(ended)
-    }
-
-    func endActivity(_ uuid: UUID, at endDate: Date) throws -> HKWorkoutActivity {
-        try lifecycle.checkCanAdd("activity changes")
-        guard let index = activities.firstIndex(where: { $0.uuid == uuid }) else {
-            throw HKError(.errorInvalidArgument, "No workout activity has the UUID \(uuid).")
-        }
-        guard endDate > activities[index].start else {
-            throw HKError(.errorInvalidArgument, "An activity's end must be after its start.")
-        }
-        try queueEntry(.activityEnded(uuid: uuid, end: endDate.storeValue))
-        activities[index].end = endDate
-        core.statistics.endActivity(uuid, at: endDate)
-        return makeActivity(activities[index], through: endDate)
-    }
-
-    /// Adds metadata to an activity. (HealthKit's Objective-C selector spells it `addMedatata`.)
-    public func updateActivity(uuid UUID: UUID, adding metadata: [String: Any]) async throws {
-        try MetadataCoding.validate(metadata)
-        try locked {
-            try lifecycle.checkCanAdd("activity metadata")
-            guard let index = activities.firstIndex(where: { $0.uuid == UUID }) else {
-                throw HKError(.errorInvalidArgument, "No workout activity has the UUID \(UUID).")
-            }
-            activities[index].metadata = (activities[index].metadata ?? [:]).merging(metadata) { $1 }
-        }
-    }
-
-    func checkShareAuthorization(_ types: [HKObjectType]) throws {
-        let database = try healthStore.database()
-        try database.read { db in try healthStore.checkShareAuthorization(for: types, db) }
     }
 
     // MARK: Hooks for the live builder
 
     func didBeginCollection() {}
     func didEndCollection() {}
-    /// Under the lock: queues a delivery to the delegate (the live builder's).
+    /// After unlocking: queues a delivery to the delegate (the live builder's).
     func queueDelivery(_ scheduled: Deliveries.Scheduled) {}
     func didCollectEvents() {}
     func didBeginActivity(_ activity: HKWorkoutActivity) {}
@@ -378,7 +305,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         guard !changes.isEmpty else { return }
         let now = monotonic.now()
         // Queued after unlocking, as a reading's delivery is (see ``finish(_:)``).
-        if let delivery = locked({ core.zonesChanged(changes, now: now) }) { queueDelivery(delivery) }
+        if let delivery = withCore({ $0.zonesChanged(changes, now: now) }) { queueDelivery(delivery) }
     }
     /// The builder finished or was discarded.
     func didFinish() {}

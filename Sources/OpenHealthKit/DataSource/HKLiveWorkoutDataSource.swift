@@ -1,11 +1,12 @@
 import FitnessSensors
 import Foundation
 import Logging
+import Synchronization
 
 /// Collects live samples for a workout builder from the person's sensors.
 ///
 /// It reads from the sensors paired with the store (`HKHealthStore.pairSensor`, as a strap is paired in Settings),
-/// connected through the registered ``SensorConnectors``, and from sensors attached explicitly (tests, replays).
+/// connected through the store's ``HKHealthStore/sensorConnector``, and from sensors attached explicitly (tests, replays).
 /// `typesToCollect` follows the current activity (see `CollectionPlan` for the table) and the capabilities of the
 /// sensors — until the app calls `enableCollection(for:predicate:)` or `disableCollection(for:)`: from then on the
 /// set is the app's and activity changes leave it alone, as HealthKit documents. Readings become samples of the types
@@ -23,44 +24,50 @@ import Logging
 /// builder's recording core (``RecordingCore``), which holds what is collected.
 ///
 /// HealthKit: HKLiveWorkoutDataSource.
-public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
+public final class HKLiveWorkoutDataSource: NSObject, Sendable {
     static let logger = Logger(label: "OpenHealthKit.HKLiveWorkoutDataSource")
 
     let healthStore: HKHealthStore
-    private let lock = NSLock()
-    /// What is collected while no builder holds the settings (before it is attached, after it is detached).
-    private var settings: CollectionSettings
-    private var explicitSensors: [any Sensor] = []
-    private var connectedSensors: [any Sensor] = []
-    private weak var builder: HKLiveWorkoutBuilder?
-    /// One per sensor read from, in the order listed.
-    private var trackers: [SensorStatusTracker] = []
-    private var running = false
-    private var readsPairedSensors = true
+    /// Everything that changes, under one lock, never held while a sensor or the builder is called.
+    private let state: Mutex<State>
+
+    private struct State {
+        /// What is collected while no builder holds the settings (before it is attached, after it is detached).
+        var settings: CollectionSettings
+        var explicitSensors: [any Sensor] = []
+        var connectedSensors: [any Sensor] = []
+        weak var builder: HKLiveWorkoutBuilder?
+        /// One per sensor read from, in the order listed.
+        var trackers: [SensorStatusTracker] = []
+        var running = false
+        var readsPairedSensors = true
+
+        var capabilitiesOfSensors: SensorCapabilities {
+            (explicitSensors + connectedSensors).reduce(SensorCapabilities()) { $0.union($1.capabilities) }
+        }
+    }
 
     public init(healthStore: HKHealthStore, workoutConfiguration configuration: HKWorkoutConfiguration?) {
         self.healthStore = healthStore
-        self.settings = CollectionSettings(activity: configuration?.activityType ?? .other)
+        self.state = Mutex(State(settings: CollectionSettings(activity: configuration?.activityType ?? .other)))
     }
 
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    private func locked<T>(_ body: (inout State) -> T) -> T {
+        state.withLock { body(&$0) }
     }
 
     /// Changes the settings where they live now: in the attached builder's recording core, else here.
     private func updateSettings<T>(_ change: (inout CollectionSettings) -> T) -> T {
-        if let builder = locked({ builder }) {
+        if let builder = locked({ $0.builder }) {
             return builder.updateCollection(change)
         }
-        return locked { change(&settings) }
+        return locked { change(&$0.settings) }
     }
 
     /// The settings where they live now, for reading.
     private var currentSettings: CollectionSettings {
-        if let builder = locked({ builder }) { return builder.collectionSettings }
-        return locked { settings }
+        if let builder = locked({ $0.builder }) { return builder.collectionSettings }
+        return locked { $0.settings }
     }
 
     /// The types collected now.
@@ -82,9 +89,9 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     /// Adds a sensor to read from, besides the paired ones. Attached while collecting, it starts at once.
     /// Sensors rank in the order they are listed (attached ones first): see ``MeasurementOwners``.
     public func attach(_ sensor: any Sensor) {
-        let (shouldStart, capabilities) = locked { () -> (Bool, SensorCapabilities) in
-            explicitSensors.append(sensor)
-            return (running, capabilitiesOfSensors())
+        let (shouldStart, capabilities) = locked { state -> (Bool, SensorCapabilities) in
+            state.explicitSensors.append(sensor)
+            return (state.running, state.capabilitiesOfSensors)
         }
         updateSettings { $0.capabilities = capabilities }
         if shouldStart { start(sensor) }
@@ -94,41 +101,37 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     /// the person's). A replay sets it false: its sensors are the fixture's, whatever the store has paired. Set it
     /// before collection begins. OpenHealthKit extension.
     public var connectsPairedSensors: Bool {
-        get { locked { readsPairedSensors } }
-        set { locked { readsPairedSensors = newValue } }
+        get { locked { $0.readsPairedSensors } }
+        set { locked { $0.readsPairedSensors = newValue } }
     }
 
     /// The sensors read from: attached ones and the paired ones connected.
-    public var sensors: [any Sensor] { locked { explicitSensors + connectedSensors } }
+    public var sensors: [any Sensor] { locked { $0.explicitSensors + $0.connectedSensors } }
 
     /// The state of each sensor read from, in the order they rank (see ``HKSensorStatus``): connection, battery,
     /// skin contact, dropouts. Sensors appear once started (when collection begins, or when attached later).
     /// OpenHealthKit extension.
-    public var sensorStatuses: [HKSensorStatus] { locked { trackers }.map(\.status) }
+    public var sensorStatuses: [HKSensorStatus] { locked { $0.trackers }.map(\.status) }
 
     /// The sensors that delivered anything, as a finished workout keeps them (``HKWorkoutSensor``), in rank order.
-    var workoutSensors: [HKWorkoutSensor] { locked { trackers }.filter(\.hasDelivered).map(\.workoutSensor) }
-
-    private func capabilitiesOfSensors() -> SensorCapabilities {
-        (explicitSensors + connectedSensors).reduce(SensorCapabilities()) { $0.union($1.capabilities) }
-    }
+    var workoutSensors: [HKWorkoutSensor] { locked { $0.trackers }.filter(\.hasDelivered).map(\.workoutSensor) }
 
     /// The builder takes the settings over; it hands them back when it lets go (``detach()``).
     func attach(to builder: HKLiveWorkoutBuilder) {
-        let settings = locked { () -> CollectionSettings in
-            self.builder = builder
-            return self.settings
+        let settings = locked { state -> CollectionSettings in
+            state.builder = builder
+            return state.settings
         }
         builder.adoptCollection(settings)
     }
 
     func detach() {
         stopSensors()
-        let builder = locked { () -> HKLiveWorkoutBuilder? in
-            defer { self.builder = nil }
-            return self.builder
+        let builder = locked { state -> HKLiveWorkoutBuilder? in
+            defer { state.builder = nil }
+            return state.builder
         }
-        if let settings = builder?.collectionSettings { locked { self.settings = settings } }
+        if let settings = builder?.collectionSettings { locked { $0.settings = settings } }
     }
 
     /// Connects the paired sensors through the store's connector and starts every sensor.
@@ -142,11 +145,11 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
                 Self.logger.warning("Paired sensor \(record.identifier) is not available: \(error)")
             }
         }
-        let (all, capabilities) = locked { () -> ([any Sensor], SensorCapabilities) in
-            guard !running else { return ([], []) }
-            running = true
-            connectedSensors = connected
-            return (explicitSensors + connectedSensors, capabilitiesOfSensors())
+        let (all, capabilities) = locked { state -> ([any Sensor], SensorCapabilities) in
+            guard !state.running else { return ([], []) }
+            state.running = true
+            state.connectedSensors = connected
+            return (state.explicitSensors + state.connectedSensors, state.capabilitiesOfSensors)
         }
         guard !all.isEmpty else { return }
         updateSettings { $0.capabilities = capabilities }
@@ -154,10 +157,10 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     }
 
     func stopSensors() {
-        let all = locked { () -> [any Sensor] in
-            guard running else { return [] }
-            running = false
-            return explicitSensors + connectedSensors
+        let all = locked { state -> [any Sensor] in
+            guard state.running else { return [] }
+            state.running = false
+            return state.explicitSensors + state.connectedSensors
         }
         for sensor in all { sensor.stop() }
     }
@@ -165,12 +168,12 @@ public final class HKLiveWorkoutDataSource: NSObject, @unchecked Sendable {
     /// Gives the sensor a channel in the builder's recording core and sends its events there: from here on, a
     /// reading takes only the builder's lock.
     private func start(_ sensor: any Sensor) {
-        guard let builder = locked({ builder }) else { return }
+        guard let builder = locked({ $0.builder }) else { return }
         let channel = builder.addChannel(identifier: sensor.identifier, device: HKDevice(sensor: sensor))
-        let tracker = locked { () -> SensorStatusTracker in
-            if let known = trackers.first(where: { $0.sensor === sensor }) { return known }
+        let tracker = locked { state -> SensorStatusTracker in
+            if let known = state.trackers.first(where: { $0.sensor === sensor }) { return known }
             let tracker = SensorStatusTracker(sensor: sensor)
-            trackers.append(tracker)
+            state.trackers.append(tracker)
             return tracker
         }
         sensor.start { [weak builder] event in

@@ -36,7 +36,7 @@ extension HKWorkoutSession {
         guard sessionType == .primary else {
             throw HKError(.errorInvalidArgument, "A mirrored workout session cannot itself be mirrored.")
         }
-        if let link = locked({ mirrorLink }), !link.isEnded { return }
+        if let link = locked({ $0.mirrorLink }), !link.isEnded { return }
         guard let path = healthStore.databasePath else {
             throw HKError(.errorNoData, "A store in memory has no companion: mirroring needs a store file.")
         }
@@ -59,13 +59,14 @@ extension HKWorkoutSession {
         })
         // The start frame carries the state as of now; later changes are posted after it, under the same lock.
         enum Outcome { case posted, ended, alreadyMirrored }
-        let outcome = locked { () -> Outcome in
-            guard machine.state != .ended else { return .ended }
+        let configuration = configuration
+        let outcome = locked { state -> Outcome in
+            guard state.machine.state != .ended else { return .ended }
             // Two calls at once: the first to get here mirrors, the other succeeds without a second connection.
-            if let existing = mirrorLink, !existing.isEnded { return .alreadyMirrored }
-            link.post(.start(configuration: MirrorFrame.Configuration(configuration), state: machine.state,
-                             startDate: machine.startDate))
-            mirrorLink = link
+            if let existing = state.mirrorLink, !existing.isEnded { return .alreadyMirrored }
+            link.post(.start(configuration: MirrorFrame.Configuration(configuration), state: state.machine.state,
+                             startDate: state.machine.startDate))
+            state.mirrorLink = link
             return .posted
         }
         switch outcome {
@@ -86,7 +87,7 @@ extension HKWorkoutSession {
         }
         defer { timer.cancel() }
         if let error = await accepted.wait() {
-            locked { if mirrorLink === link { mirrorLink = nil } }
+            locked { if $0.mirrorLink === link { $0.mirrorLink = nil } }
             link.stop()
             throw error
         }
@@ -105,7 +106,7 @@ extension HKWorkoutSession {
         guard sessionType == .primary else {
             throw HKError(.errorInvalidArgument, "Only the primary workout session can stop mirroring.")
         }
-        locked { mirrorLink }?.stop()
+        locked { $0.mirrorLink }?.stop()
     }
 
     /// Stops mirroring; `completion` hears the outcome. HealthKit: stopMirroringToCompanionDevice(completion:).
@@ -122,7 +123,7 @@ extension HKWorkoutSession {
         guard data.count <= MirrorFrame.maximumPayload else {
             throw HKError(.errorDataSizeExceeded, "\(data.count) bytes exceed the \(MirrorFrame.maximumPayload) a remote workout session accepts at once.")
         }
-        guard let link = locked({ mirrorLink }) else {
+        guard let link = locked({ $0.mirrorLink }) else {
             throw HKError(.errorNoData, "The workout session is not mirrored, so there is no remote session to send to.")
         }
         try await link.send(.data(data))
@@ -136,7 +137,7 @@ extension HKWorkoutSession {
             let error = HKError(.errorDataSizeExceeded, "\(data.count) bytes exceed the \(MirrorFrame.maximumPayload) a remote workout session accepts at once.")
             return healthStore.callbackQueue.async { completion(false, error) }
         }
-        guard let link = locked({ mirrorLink }) else {
+        guard let link = locked({ $0.mirrorLink }) else {
             let error = HKError(.errorNoData, "The workout session is not mirrored, so there is no remote session to send to.")
             return healthStore.callbackQueue.async { completion(false, error) }
         }
@@ -149,11 +150,11 @@ extension HKWorkoutSession {
     /// Posts a frame describing this primary session's change to its companion, if mirrored.
     func forwardToMirror(_ frame: MirrorFrame) {
         guard sessionType == .primary else { return }
-        locked { mirrorLink }?.post(frame)
+        locked { $0.mirrorLink }?.post(frame)
     }
 
     func requestPrimary(_ request: MirrorFrame.Request) {
-        guard let link = locked({ mirrorLink }) else {
+        guard let link = locked({ $0.mirrorLink }) else {
             return Self.logger.notice("Ignored \(request) on a mirrored workout session that no longer follows its primary.")
         }
         link.post(.request(request))
@@ -165,7 +166,7 @@ extension HKWorkoutSession {
 
     /// A companion's session takes its link (before the link starts).
     func attachMirror(_ link: MirrorLink) {
-        locked { mirrorLink = link }
+        locked { $0.mirrorLink = link }
     }
 
     /// Frames from the remote session, in order.
@@ -185,7 +186,7 @@ extension HKWorkoutSession {
             flush()
             switch (sessionType, frame) {
             case let (.mirrored, .state(_, to, date)):
-                carryOut(locked { machine.follow(to: to, at: date) }, request: .start)
+                carryOut(locked { $0.machine.follow(to: to, at: date) }, request: .start)
             case let (.mirrored, .event(type, date)):
                 carryOut([.generate(type, date: date)], request: .start)
             case let (.mirrored, .activityBegan(configuration, date)):
@@ -209,7 +210,7 @@ extension HKWorkoutSession {
 
     /// The link ended: `nil` for a clean stop. A newer link (mirroring started again) stays.
     func remoteEnded(_ error: (any Error)?, link: MirrorLink) {
-        locked { if mirrorLink === link { mirrorLink = nil } }
+        locked { if $0.mirrorLink === link { $0.mirrorLink = nil } }
         tell { delegate, session in delegate.workoutSession(session, didDisconnectFromRemoteDeviceWithError: error) }
     }
 }

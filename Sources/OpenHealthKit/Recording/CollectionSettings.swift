@@ -5,13 +5,15 @@ import Foundation
 /// choice once it has made one (`enableCollection`/`disableCollection`), with the predicates it gave.
 ///
 /// Owned by the data source until it is attached to a builder, then by the builder's ``RecordingCore``: one owner
-/// at a time, so neither ever asks the other.
-struct CollectionSettings: @unchecked Sendable {
+/// at a time. While attached, the data source forwards the app's changes to the builder and reads the settings
+/// back from it; it keeps no copy of its own until it is detached.
+struct CollectionSettings: Sendable {
     var activity: HKWorkoutActivityType
     var capabilities = SensorCapabilities()
     /// The app's own set, once it has changed what is collected; nil while HealthKit's defaults apply.
     var explicitTypes: Set<HKQuantityType>?
-    var predicates: [HKQuantityType: NSPredicate] = [:]
+    /// `NSPredicate` is not `Sendable`; a predicate is never changed once the app has given it.
+    nonisolated(unsafe) var predicates: [HKQuantityType: NSPredicate] = [:]
 
     init(activity: HKWorkoutActivityType) {
         self.activity = activity

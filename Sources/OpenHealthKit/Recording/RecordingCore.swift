@@ -1,34 +1,22 @@
 import FitnessSensors
 import Foundation
 
-/// The live recording between a sensor's typed reading and the store, as one value: it maps readings to samples
-/// for the collected types (one device per measurement), keeps the statistics, the zones, the deliveries waiting
-/// for the delegate and the journal's buffer, and answers each input with the actions its shell must carry out.
+/// The live recording between a sensor's typed reading and the store, as one value: the builder's lifecycle, its
+/// events, activities and metadata, the mapping of readings to samples for the collected types (one device per
+/// measurement), the statistics, the zones, the deliveries waiting for the delegate and the journal's buffer.
 ///
-/// Inputs: a reading or a connection change from a channel, samples an app adds, a change of the session's state,
-/// of the builder's phase, of the activity or of what is collected, and a tick of the flush timer. The core never
-/// reads a clock and never asks anyone anything: the times come in with the inputs (`time`, a reading's own wall
-/// time in seconds since the reference date; `now`, the shell's monotonic clock). Its shell is the workout builder,
-/// which holds it under its one lock, hands journal batches to the writer without waiting, and waits (for the
+/// It is the single reducer of everything a recording is told (``RecordingInput``): ``apply(_:now:)`` answers each
+/// input with the actions its shell must carry out. The journal records the inputs, and crash recovery decodes them
+/// and folds them through the same `apply` (``replaying(configuration:)``), so a rule added to the live path is the
+/// recovered recording's rule too.
+///
+/// The core never reads a clock and never asks anyone anything: the wall times come in with the inputs, and `now`
+/// is the shell's monotonic clock (the age of buffered samples, the spacing of deliveries). Its shell is the workout
+/// builder, which holds it in a `Mutex`, hands journal batches to the writer without waiting, and waits (for the
 /// writer's back-pressure, or for an entry to be written) only after unlocking.
 ///
 /// In the manner of swift-async-algorithms' state machines, with the effects returned rather than performed.
-struct RecordingCore {
-    /// What the shell does after an input. A fixed set of slots rather than an array of actions, so a reading
-    /// allocates nothing for them.
-    struct Actions {
-        /// Hand this batch to the journal's writer.
-        var write: JournalBatch?
-        /// Then wait for the writer, after unlocking: too many batches are in flight.
-        var waitForWriter = false
-        /// A journal write failed earlier: report it.
-        var failure: (any Error)?
-        /// Queue a delivery to the delegate queue.
-        var delivery: Deliveries.Scheduled?
-
-        static var none: Actions { Actions() }
-    }
-
+struct RecordingCore: Sendable {
     /// A sensor feeding the recording, in the data source's order.
     struct Channel {
         let identifier: String
@@ -38,174 +26,208 @@ struct RecordingCore {
     }
 
     // The collection plan.
-    private(set) var settings: CollectionSettings
-    private var collected: [Bool]
-    private(set) var channels: [Channel] = []
-    private var owners = MeasurementOwners()
-    private var heartbeats = HeartbeatCollector()
+    var settings: CollectionSettings
+    var collected: [Bool]
+    var channels: [Channel] = []
+    var owners = MeasurementOwners()
+    var heartbeats = HeartbeatCollector()
+
+    // The workout as the builder records it.
+    // Changed only by the core's own files (RecordingCore*.swift), as are the sub-states below; the shell reads them.
+    var lifecycle = BuilderLifecycle()
+    private(set) var events: [HKWorkoutEvent] = []
+    private(set) var activities: [Activity] = []
+    /// Metadata values are property-list values and quantities, never changed once made.
+    private(set) nonisolated(unsafe) var metadata: [String: Any] = [:]
+    private(set) var associated: [UUID] = []
+    /// The session as its recorded changes leave it (what recovery restores).
+    private(set) var session = SessionStateMachine()
 
     // What the recording has made.
     var statistics = BuilderStatistics()
     var zones = BuilderZones()
     var journal = JournalBuffer(sequence: 0)
     var deliveries: Deliveries
+    /// The journal's writer, once collection has begun: where the shell hands batches. The core never calls it.
+    var journalWriter: LiveJournal?
 
-    // What it is told.
-    /// The builder is collecting (its phase is active).
-    var collecting = false
+    /// The source statistics and activities name.
+    let source: HKSource
     /// The session, if any, is running (readings are dropped while it is paused or stopped). A pause ends every
     /// reading's hold: no energy is integrated across it (``PowerEnergy``).
-    var sessionRunning = true {
+    private(set) var sessionRunning: Bool {
         didSet { if !sessionRunning { for index in channels.indices { channels[index].mapper.reset() } } }
     }
     /// A delegate is set: collected types are delivered.
     var hasDelegate = false
+    /// A `beginCollection` is making the journal's row (outside the lock): a second one fails at once.
+    var beginning = false
     /// Reused between readings so that mapping one allocates nothing.
-    private var scratch: [CollectedSample] = []
+    var scratch: [CollectedSample] = []
 
-    init(activity: HKWorkoutActivityType, deliverySpacing: Duration) {
+    /// The builder is collecting (its phase is active).
+    var collecting: Bool { lifecycle.phase == .active }
+
+    init(activity: HKWorkoutActivityType, deliverySpacing: Duration, source: HKSource, sessionRunning: Bool = true) {
         settings = CollectionSettings(activity: activity)
         collected = settings.collectedCodes
         deliveries = Deliveries(spacing: deliverySpacing)
+        self.source = source
+        self.sessionRunning = sessionRunning
         scratch.reserveCapacity(4)
     }
 
-    // MARK: Collection plan
-
-    /// The data source's settings, when it is attached (the core owns them from then on).
-    mutating func adopt(_ settings: CollectionSettings) {
-        self.settings = settings
-        collected = settings.collectedCodes
-    }
-
-    /// Changes what is collected (the app's `enableCollection`/`disableCollection`, the sensors' capabilities).
-    @discardableResult
-    mutating func updateSettings<T>(_ change: (inout CollectionSettings) -> T) -> T {
-        defer { collected = settings.collectedCodes }
-        return change(&settings)
-    }
-
-    /// The activity changed: the plan follows it, and no reading bridges the change (energy, distance).
-    mutating func activityChanged(to activity: HKWorkoutActivityType) {
-        updateSettings { $0.activity = activity }
-        for index in channels.indices { channels[index].mapper.reset() }
-    }
-
-    private func collects(_ code: UInt16) -> Bool {
-        Int(code) < collected.count && collected[Int(code)]
-    }
-
-    /// Adds a sensor; returns its channel, which ranks after every channel added before it.
-    mutating func addChannel(identifier: String, deviceCode: UInt32) -> Int {
-        if let existing = channels.firstIndex(where: { $0.identifier == identifier }) { return existing }
-        channels.append(Channel(identifier: identifier, deviceCode: deviceCode))
-        return channels.count - 1
-    }
-
-    /// A channel's sensor told more about itself (its Device Information, read once it connected): its samples
-    /// from now on name the fuller device.
-    mutating func updateDevice(of channel: Int, deviceCode: UInt32) {
-        guard channels.indices.contains(channel) else { return }
-        channels[channel].deviceCode = deviceCode
+    /// A core to fold a journal through: it records nothing (its inputs are the journal's), and its session is
+    /// whatever the journal's session changes make it. ``openJournal(_:after:)`` lets it record again.
+    static func replaying(activity: HKWorkoutActivityType, deliverySpacing: Duration, source: HKSource) -> RecordingCore {
+        var core = RecordingCore(activity: activity, deliverySpacing: deliverySpacing, source: source, sessionRunning: false)
+        core.journal.close()
+        return core
     }
 
     // MARK: Inputs
 
-    /// A reading from a channel, at its wall time `time`; `now` is the shell's monotonic time.
-    mutating func received(_ value: SensorReadingValue, from channel: Int, at time: Double, now: Duration) -> Actions {
-        guard collecting, sessionRunning, channels.indices.contains(channel) else { return .none }
-        var samples = scratch
-        scratch = []
-        defer { samples.removeAll(keepingCapacity: true); scratch = samples }
-        channels[channel].mapper.samples(for: value, at: time, activity: settings.activity,
-                                         deviceCode: channels[channel].deviceCode, into: &samples)
-        guard !samples.isEmpty, let measurement = MeasurementOwners.Measurement(value),
-              owners.take(measurement, from: channel, at: time) else { return .none }
-        var beats: [HeartbeatCollector.Beat] = []
-        if case .heartRate(let reading) = value, !reading.rrIntervals.isEmpty, collects(ReadingMapper.Types.heartRate) {
-            beats = heartbeats.add(reading.rrIntervals, arrivedAt: time, sensor: channels[channel].identifier)
-        }
-        // Energy integrated from power counts only while power itself is collected (not from a meter left on
-        // during a swim).
-        if case .power = value, !collects(ReadingMapper.Types.cyclingPower) { samples.removeAll(keepingCapacity: true) }
-        if samples.contains(where: { !collects($0.typeCode) }) { samples.removeAll { !collects($0.typeCode) } }
-        if !settings.predicates.isEmpty {
-            let predicates = settings.predicates
-            samples.removeAll { sample in
-                guard let predicate = predicates[sample.type] else { return false }
-                return !predicate.evaluate(with: sample.object())
+    /// Answers an input with what the shell must do. Throws, changing nothing, when the input is not allowed now
+    /// (HealthKit's `errorInvalidArgument`: an event added to a finished builder, an activity overlapping another).
+    mutating func apply(_ input: RecordingInput, now: Duration) throws -> Actions {
+        switch input {
+        case let .reading(value, channel, time):
+            return received(value, from: channel, at: time, now: now)
+        case let .connection(state, channel):
+            connectionChanged(state, channel: channel)
+            return .none
+        case let .tick(time):
+            return tick(now: now, time: time)
+        case let .samples(samples):
+            try lifecycle.checkCanAdd("samples")
+            guard lifecycle.phase != .notStarted else {
+                throw HKError(.errorInvalidArgument, "Samples can be added once collection has begun.")
             }
+            var actions = Actions()
+            collect(samples, now: now, into: &actions)
+            return actions
+        case let .sessionState(from, to, date):
+            var actions = Actions()
+            try record(.sessionState(from: from.rawValue, to: to.rawValue, date: date.storeValue), into: &actions)
+            sessionRunning = to == .running
+            session.record(to, at: date)
+            return actions
+        case let .began(start):
+            var next = lifecycle
+            try next.begin(at: start)
+            var actions = Actions()
+            try record(.builderPhase(phase: BuilderLifecycle.Phase.active.rawValue, start: start.storeValue, end: nil),
+                       into: &actions)
+            lifecycle = next
+            zones.begin([], events: events)
+            return actions
+        case let .zoneConfiguration(configuration):
+            guard collecting else { throw HKError(.errorInvalidArgument, "Zones are fixed when collection begins.") }
+            var actions = Actions()
+            try record(configuration.journalEntry, into: &actions)
+            zones.add(configuration, events: events)
+            return actions
+        case let .ended(end):
+            var next = lifecycle
+            try next.end(at: end)
+            var actions = Actions()
+            try record(.builderPhase(phase: BuilderLifecycle.Phase.ended.rawValue, start: next.startDate?.storeValue,
+                                     end: end.storeValue), into: &actions)
+            lifecycle = next
+            for index in activities.indices where activities[index].end == nil {
+                activities[index].end = end
+                statistics.endActivity(activities[index].uuid, at: end)
+            }
+            return actions
+        case let .events(added, checkedAt):
+            return try add(added, checkedAt: checkedAt)
+        case let .activityBegan(activity):
+            return try begin(activity)
+        case let .activityEnded(uuid, end):
+            return try endActivity(uuid, at: end)
+        case let .activityMetadata(uuid, added):
+            try lifecycle.checkCanAdd("activity metadata")
+            guard let index = activities.firstIndex(where: { $0.uuid == uuid }) else {
+                throw HKError(.errorInvalidArgument, "No workout activity has the UUID \(uuid).")
+            }
+            activities[index].metadata = (activities[index].metadata ?? [:]).merging(added) { $1 }
+            return .none
+        case let .metadata(added):
+            try MetadataCoding.validate(added)
+            try lifecycle.checkCanAdd("metadata")
+            var actions = Actions()
+            if let json = try MetadataCoding.encode(added) { try record(.metadata(json), into: &actions) }
+            metadata.merge(added) { $1 }
+            return actions
+        case let .associated(uuid):
+            var actions = Actions()
+            try record(.associated(uuid: uuid), into: &actions)
+            associated.append(uuid)
+            return actions
         }
+    }
+
+    private mutating func add(_ added: [HKWorkoutEvent], checkedAt: Date) throws -> Actions {
+        try lifecycle.checkCanAdd("workout events")
+        for event in added { try MetadataCoding.validate(event.metadata) }
         var actions = Actions()
-        collect(samples, beats: beats, now: now, into: &actions)
+        for event in added {
+            try record(.event(type: event.type.rawValue, start: event.dateInterval.start.storeValue,
+                              end: event.dateInterval.end.storeValue, metadata: MetadataCoding.encode(event.metadata)),
+                       into: &actions)
+            events.append(event)
+        }
+        events.sort { $0.dateInterval.start < $1.dateInterval.start }
+        actions.calls = [.collectedEvents]
+        actions.zoneChanges = zones.eventsChanged(events, now: checkedAt)
         return actions
     }
 
-    /// A channel's link changed. A disconnection forgets the sensor's continuity: no energy or distance is bridged
-    /// across the gap, its next heartbeat follows a gap, and the next sensor takes over what it measured.
-    mutating func connectionChanged(_ state: SensorConnectionState, channel: Int) {
-        guard channels.indices.contains(channel), case .disconnected = state else { return }
-        channels[channel].mapper.reset()
-        heartbeats.gap(sensor: channels[channel].identifier)
-        owners.forget(channel: channel)
-    }
-
-    /// Samples that are already made (an app's `addSamples`); the builder has checked it may add them.
-    mutating func appended(_ samples: [CollectedSample], now: Duration) -> Actions {
+    private mutating func begin(_ activity: Activity) throws -> Actions {
+        try lifecycle.checkCanAdd("workout activities")
+        if activities.contains(where: { $0.end == nil }) {
+            throw HKError(.errorInvalidArgument, "Cannot add new activity before ending current activity.")
+        }
+        if let end = activity.end, end <= activity.start {
+            throw HKError(.errorInvalidArgument, "An activity's end must be after its start.")
+        }
+        if let overlap = activities.first(where: {
+            ($0.end ?? .distantFuture) > activity.start && $0.start < (activity.end ?? .distantFuture)
+        }) {
+            throw HKError(.errorInvalidArgument, "The activity overlaps the activity that starts at \(overlap.start).")
+        }
+        try MetadataCoding.validate(activity.metadata)
         var actions = Actions()
-        collect(samples, now: now, into: &actions)
+        try record(.activityBegan(uuid: activity.uuid, configuration: ConfigurationRecord(activity.configuration),
+                                  start: activity.start.storeValue, metadata: MetadataCoding.encode(activity.metadata)),
+                   into: &actions)
+        if let end = activity.end { try record(.activityEnded(uuid: activity.uuid, end: end.storeValue), into: &actions) }
+        activities.append(activity)
+        statistics.beginActivity(activity.uuid, start: activity.start, end: activity.end)
+        actions.calls = [.began(activity.uuid)]
         return actions
     }
 
-    private mutating func collect(_ samples: [CollectedSample], beats: [HeartbeatCollector.Beat] = [], now: Duration,
-                                  into actions: inout Actions) {
-        guard !samples.isEmpty || !beats.isEmpty else { return }
-        for sample in samples { statistics.add(sample) }
-        apply(journal.append(samples, beats: beats, now: now), to: &actions)
-        let changes = zones.collect(samples)
-        if hasDelegate {
-            for sample in samples { deliveries.notePending(sample.typeCode) }
+    private mutating func endActivity(_ uuid: UUID, at end: Date) throws -> Actions {
+        try lifecycle.checkCanAdd("activity changes")
+        guard let index = activities.firstIndex(where: { $0.uuid == uuid }) else {
+            throw HKError(.errorInvalidArgument, "No workout activity has the UUID \(uuid).")
         }
-        if !changes.isEmpty { deliveries.noteZoneChanges(changes) }
-        actions.delivery = deliveries.schedule(now: now)
-    }
-
-    /// Zone changes found elsewhere (a pause, a stale value): they wait for the next delivery.
-    mutating func zonesChanged(_ changes: [ZoneChange], now: Duration) -> Deliveries.Scheduled? {
-        guard !changes.isEmpty else { return nil }
-        deliveries.noteZoneChanges(changes)
-        return deliveries.schedule(now: now)
-    }
-
-    /// The flush timer's tick at `now` (monotonic) and `time` (wall, seconds since the reference date): the journal
-    /// batch that is due, if any, and, while collecting, a zone gone stale since the last reading (a silent strap),
-    /// queued for the delegate.
-    mutating func tick(now: Duration, time: Double) -> Actions {
+        guard end > activities[index].start else {
+            throw HKError(.errorInvalidArgument, "An activity's end must be after its start.")
+        }
         var actions = Actions()
-        actions.write = journal.batchIfDue(now: now)
-        if collecting, let delivery = zonesChanged(zones.check(at: Date(storeValue: time)), now: now) {
-            actions.delivery = delivery
-        }
+        try record(.activityEnded(uuid: uuid, end: end.storeValue), into: &actions)
+        activities[index].end = end
+        statistics.endActivity(uuid, at: end)
+        actions.calls = [.ended(uuid)]
         return actions
     }
 
-    private func apply(_ outcome: JournalBuffer.Outcome, to actions: inout Actions) {
-        switch outcome {
-        case .nothing: break
-        case .write(let batch): actions.write = batch
-        case .writeAndWait(let batch):
-            actions.write = batch
-            actions.waitForWriter = true
-        case .fail(let error): actions.failure = error
-        }
-    }
-}
-
-extension CollectedSample {
-    /// The sample as an object, for evaluating a predicate.
-    func object() -> HKQuantitySample {
-        HKQuantitySample(quantityType: type, quantity: HKQuantity(unit: type.storageUnit, doubleValue: value),
-                         startDate: Date(storeValue: start), endDate: Date(storeValue: end), count: 1, uuid: uuid,
-                         metadata: nil, device: device, sourceRevision: nil)
+    /// Queues a journal entry after everything buffered before it, once the journal exists.
+    private mutating func record(_ entry: JournalEntry, into actions: inout Actions) throws {
+        guard journalWriter != nil else { return }
+        let payload = try JSONEncoder().encode(entry)
+        if let batch = journal.handOver(entry: (.entry, [UInt8](payload))) { actions.writes.append(batch) }
     }
 }

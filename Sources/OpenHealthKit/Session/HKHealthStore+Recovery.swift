@@ -11,25 +11,27 @@ extension HKHealthStore {
     public func recoverActiveWorkoutSession() async throws -> HKWorkoutSession? {
         let database = try database()
         let client = clientIdentifier
-        let found = try await Task.detached { () -> UncheckedBox<RecoveredRecording>? in
+        let source = sourceRevision.source
+        let spacing = clocks.deliverySpacing
+        let found = try await Task.detached { () -> RecoveredRecording? in
             try database.read { db in
                 guard let journal = try database.latestInterruptedJournal(client: client, db) else { return nil }
-                return UncheckedBox(try RecoveredRecording(database: database, builderID: journal.id,
-                                                           configurationJSON: journal.configuration,
-                                                           deviceJSON: journal.device, db))
+                return try RecoveredRecording(database: database, journal: journal, source: source, deliverySpacing: spacing, db)
             }
         }.value
-        guard let recording = found?.value else { return nil }
-        let session = HKWorkoutSession(recovering: self, configuration: recording.configuration, machine: recording.machine)
-        let builder = HKLiveWorkoutBuilder(session: session, healthStore: self, configuration: recording.configuration,
-                                           device: recording.device)
-        builder.restore(recording)
+        guard var recording = found else { return nil }
+        let session = HKWorkoutSession(recovering: self, configuration: recording.configuration,
+                                       machine: recording.core.session)
+        recording.core.openJournal(LiveJournal(database: database, builderID: recording.builderID), after: recording.sequence)
+        let builder = HKLiveWorkoutBuilder(recovering: session, healthStore: self, configuration: recording.configuration,
+                                           device: recording.device, core: recording.core)
         session.attachRecoveredBuilder(builder)
-        if let open = recording.activities.last(where: { $0.end == nil }) {
+        if let open = recording.core.activities.last(where: { $0.end == nil }) {
             session.restoreCurrentActivity(uuid: open.uuid, configuration: open.configuration, start: open.start,
                                            metadata: open.metadata)
         }
-        if recording.machine.isActive { sessionWillStart(session, at: wallClock()) }
+        if recording.core.collecting { builder.startFlushing() }
+        if recording.core.session.isActive { sessionWillStart(session, at: wallClock()) }
         return session
     }
 
@@ -43,31 +45,23 @@ extension HKHealthStore {
     }
 }
 
-/// A journal replayed: everything needed to rebuild a session and its builder.
-struct RecoveredRecording {
-    var database: StoreDatabase
+/// A journal read back after a crash: its inputs decoded and folded through the recording core, as the live builder
+/// applied them (``RecordingCore/apply(_:now:)``), so the recovered builder holds what the live one held.
+struct RecoveredRecording: Sendable {
     var builderID: Int64
+    /// The sequence number of the journal's last row: the recovered builder's journal goes on after it.
     var sequence: Int64 = 0
     var configuration: HKWorkoutConfiguration
     var device: HKDevice?
-    var machine = SessionStateMachine()
-    var lifecycle = BuilderLifecycle()
-    var events: [HKWorkoutEvent] = []
-    var activities: [HKWorkoutBuilder.ActivityRecord] = []
-    var metadata: [String: Any] = [:]
-    var associated: [UUID] = []
-    var statistics = BuilderStatistics()
-    var zoneConfigurations: [HKWorkoutZoneConfiguration] = []
-    /// Heart-rate and cycling-power samples, for the zones.
-    var zoneSamples: [CollectedSample] = []
-    var sampleCount = 0
+    var core: RecordingCore
 
-    init(database: StoreDatabase, builderID: Int64, configurationJSON: String, deviceJSON: String?, _ db: Database) throws {
-        self.database = database
-        self.builderID = builderID
+    init(database: StoreDatabase, journal: StoreDatabase.InterruptedJournal, source: HKSource, deliverySpacing: Duration,
+         _ db: Database) throws {
+        builderID = journal.id
         do {
-            configuration = try JSONDecoder().decode(ConfigurationRecord.self, from: Data(configurationJSON.utf8)).configuration()
-            if let deviceJSON {
+            configuration = try JSONDecoder().decode(ConfigurationRecord.self, from: Data(journal.configuration.utf8))
+                .configuration()
+            if let deviceJSON = journal.device {
                 let f = try JSONDecoder().decode([String?].self, from: Data(deviceJSON.utf8)) + Array(repeating: nil, count: 8)
                 device = HKDevice(name: f[0], manufacturer: f[1], model: f[2], hardwareVersion: f[3], firmwareVersion: f[4],
                                   softwareVersion: f[5], localIdentifier: f[6], udiDeviceIdentifier: f[7])
@@ -77,87 +71,98 @@ struct RecoveredRecording {
         } catch {
             throw HKError(.errorDatabaseInaccessible, "The journal of an interrupted workout is damaged: \(error).")
         }
-        var startDate: Date?
-        var endDate: Date?
-        var state = HKWorkoutSessionState.notStarted
+        core = .replaying(activity: configuration.activityType, deliverySpacing: deliverySpacing, source: source)
+        var decoder = JournalDecoder(database: database)
         let rows = try database.journalRows(builderID: builderID, db)
-        var types: [Int64: HKQuantityType] = [:]
         while let row = try rows.next() {
             sequence = row.sequence
-            let payload = row.payload
-            let kind = JournalKind(rawValue: row.kind)
-            if kind == .heartbeats { continue }  // heartbeats stay in the journal until the workout is finished
-            if kind == .samples {
-                let records: [SampleBatchCodec.Record]
-                do { records = try SampleBatchCodec.decode(payload) } catch {
-                    throw HKError(.errorDatabaseInaccessible, "A journaled sample batch is damaged: \(error).")
-                }
-                for record in records {
-                    let type: HKQuantityType
-                    if let known = types[record.typeID] { type = known } else {
-                        guard let resolved = try database.sampleType(id: record.typeID, db) as? HKQuantityType else { continue }
-                        types[record.typeID] = resolved
-                        type = resolved
-                    }
-                    let sample = CollectedSample(uuid: record.uuid, type: type, start: record.start, end: record.end,
-                                                 value: record.value)
-                    statistics.add(sample)
-                    if HKWorkoutZoneConfiguration.zonedTypes.contains(type) { zoneSamples.append(sample) }
-                    sampleCount += 1
-                }
-                continue
-            }
-            let entry: JournalEntry
-            do { entry = try JSONDecoder().decode(JournalEntry.self, from: Data(payload)) } catch {
-                throw HKError(.errorDatabaseInaccessible, "A journal entry of an interrupted workout is damaged: \(error).")
-            }
-            switch entry {
-            case let .sessionState(_, to, date):
-                state = HKWorkoutSessionState(rawValue: to) ?? state
-                if state == .running && startDate == nil { startDate = Date(storeValue: date) }
-                if state == .ended { endDate = Date(storeValue: date) }
-            case let .builderPhase(phase, start, end):
-                lifecycle = BuilderLifecycle(phase: BuilderLifecycle.Phase(rawValue: phase) ?? .active,
-                                             startDate: start.map(Date.init(storeValue:)), endDate: end.map(Date.init(storeValue:)))
-            case let .event(type, start, end, metadata):
-                guard let type = HKWorkoutEventType(rawValue: type) else { continue }
-                events.append(HKWorkoutEvent(type: type, dateInterval: DateInterval(start: Date(storeValue: start),
-                                                                                   end: Date(storeValue: max(start, end))),
-                                             metadata: try MetadataCoding.decode(metadata)))
-            case let .activityBegan(uuid, configuration, start, metadata):
-                activities.append(.init(uuid: uuid, configuration: try configuration.configuration(), start: Date(storeValue: start),
-                                        end: nil, metadata: try MetadataCoding.decode(metadata)))
-                statistics.beginActivity(uuid, start: Date(storeValue: start), end: nil)
-            case let .activityEnded(uuid, end):
-                if let index = activities.firstIndex(where: { $0.uuid == uuid }) { activities[index].end = Date(storeValue: end) }
-                statistics.endActivity(uuid, at: Date(storeValue: end))
-            case .metadata(let json):
-                metadata.merge(try MetadataCoding.decode(json) ?? [:]) { $1 }
-            case .associated(let uuid):
-                associated.append(uuid)
-            case let .zoneConfiguration(type, source, boundaries):
-                zoneConfigurations.append(try HKWorkoutZoneConfiguration(journaled: type, source: source, boundaries: boundaries))
+            guard let input = try decoder.input(row, db) else { continue }
+            do { _ = try core.apply(input, now: .zero) } catch {
+                throw HKError(.errorDatabaseInaccessible,
+                              "The journal of an interrupted workout does not replay (row \(row.sequence)): \(error).")
             }
         }
-        events.sort { $0.dateInterval.start < $1.dateInterval.start }
-        machine = SessionStateMachine(state: state, startDate: startDate, endDate: endDate)
     }
 }
 
-extension HKLiveWorkoutBuilder {
-    /// Takes over a replayed journal.
-    func restore(_ recording: RecoveredRecording) {
-        locked {
-            lifecycle = recording.lifecycle
-            events = recording.events
-            activities = recording.activities
-            storedMetadata = recording.metadata
-            associatedUUIDs = recording.associated
-            core.statistics = recording.statistics
-            core.zones.restore(recording.zoneConfigurations, events: recording.events, samples: recording.zoneSamples)
-            core.journal = JournalBuffer(sequence: recording.sequence)
-            journal = LiveJournal(database: recording.database, builderID: recording.builderID)
+/// Turns journal rows back into the inputs they recorded.
+struct JournalDecoder {
+    let database: StoreDatabase
+    private var types: [Int64: HKQuantityType] = [:]
+
+    init(database: StoreDatabase) {
+        self.database = database
+    }
+
+    /// The input a row recorded; nil for rows that are not inputs (heartbeats, which stay in the journal until the
+    /// workout is finished) and for samples of a type this store does not know.
+    mutating func input(_ row: StoreDatabase.JournalRow, _ db: Database) throws -> RecordingInput? {
+        switch JournalKind(rawValue: row.kind) {
+        case .heartbeats, .none:
+            return nil
+        case .samples:
+            let records: [SampleBatchCodec.Record]
+            do { records = try SampleBatchCodec.decode(row.payload) } catch {
+                throw HKError(.errorDatabaseInaccessible, "A journaled sample batch is damaged: \(error).")
+            }
+            var samples: [CollectedSample] = []
+            samples.reserveCapacity(records.count)
+            for record in records {
+                guard let type = try type(record.typeID, db) else { continue }
+                var sample = CollectedSample(uuid: record.uuid, type: type, start: record.start, end: record.end,
+                                             value: record.value)
+                sample.appAdded = record.appAdded
+                samples.append(sample)
+            }
+            return .samples(samples)
+        case .entry:
+            let entry: JournalEntry
+            do { entry = try JSONDecoder().decode(JournalEntry.self, from: Data(row.payload)) } catch {
+                throw HKError(.errorDatabaseInaccessible, "A journal entry of an interrupted workout is damaged: \(error).")
+            }
+            return try Self.input(entry)
         }
-        if recording.lifecycle.phase == .active { startFlushing() }
+    }
+
+    private mutating func type(_ id: Int64, _ db: Database) throws -> HKQuantityType? {
+        if let known = types[id] { return known }
+        guard let resolved = try database.sampleType(id: id, db) as? HKQuantityType else { return nil }
+        types[id] = resolved
+        return resolved
+    }
+
+    /// The input an entry recorded; nil for an entry this version does not know how to apply.
+    static func input(_ entry: JournalEntry) throws -> RecordingInput? {
+        switch entry {
+        case let .sessionState(from, to, date):
+            guard let from = HKWorkoutSessionState(rawValue: from), let to = HKWorkoutSessionState(rawValue: to) else {
+                return nil
+            }
+            return .sessionState(from: from, to: to, date: Date(storeValue: date))
+        case let .builderPhase(phase, start, end):
+            switch BuilderLifecycle.Phase(rawValue: phase) {
+            case .active: return start.map { .began(at: Date(storeValue: $0)) }
+            case .ended: return end.map { .ended(at: Date(storeValue: $0)) }
+            default: return nil
+            }
+        case let .event(type, start, end, metadata):
+            guard let type = HKWorkoutEventType(rawValue: type) else { return nil }
+            let event = HKWorkoutEvent(type: type, dateInterval: DateInterval(start: Date(storeValue: start),
+                                                                              end: Date(storeValue: max(start, end))),
+                                       metadata: try MetadataCoding.decode(metadata))
+            return .events([event], checkedAt: event.dateInterval.start)
+        case let .activityBegan(uuid, configuration, start, metadata):
+            return .activityBegan(RecordingCore.Activity(uuid: uuid, configuration: try configuration.configuration(),
+                                                         start: Date(storeValue: start), end: nil,
+                                                         metadata: try MetadataCoding.decode(metadata)))
+        case let .activityEnded(uuid, end):
+            return .activityEnded(uuid: uuid, at: Date(storeValue: end))
+        case .metadata(let json):
+            return .metadata(try MetadataCoding.decode(json) ?? [:])
+        case .associated(let uuid):
+            return .associated(uuid)
+        case let .zoneConfiguration(type, source, boundaries):
+            return .zoneConfiguration(try HKWorkoutZoneConfiguration(journaled: type, source: source, boundaries: boundaries))
+        }
     }
 }

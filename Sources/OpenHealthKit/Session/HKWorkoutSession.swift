@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// A live workout: the state of the person's exercise, its activities (legs of a triathlon, intervals), and the
 /// builder that records it.
@@ -17,20 +18,34 @@ import Logging
 /// `stopActivity(with:)` and `end()` ask the primary to act.
 ///
 /// HealthKit: HKWorkoutSession.
-public final class HKWorkoutSession: NSObject, @unchecked Sendable {
+public final class HKWorkoutSession: NSObject, Sendable {
     static let logger = Logger(label: "OpenHealthKit.HKWorkoutSession")
 
     let healthStore: HKHealthStore
     let sessionType: HKWorkoutSessionType
-    /// The connection to the remote session while mirrored (guarded by the lock; HKWorkoutSession+Mirroring).
-    var mirrorLink: MirrorLink?
     let configuration: HKWorkoutConfiguration
-    private let lock = NSRecursiveLock()
     private let delegateQueue = DispatchQueue(label: "OpenHealthKit.HKWorkoutSession.delegate")
-    var machine = SessionStateMachine()
-    private weak var storedDelegate: HKWorkoutSessionDelegate?
-    private var builder: HKLiveWorkoutBuilder?
-    private var current: (uuid: UUID, configuration: HKWorkoutConfiguration, start: Date, metadata: [String: Any]?)?
+    /// Everything that changes, under one lock. Nothing waits or calls out while it is held.
+    private let guarded: Mutex<State>
+
+    struct State: Sendable {
+        var machine = SessionStateMachine()
+        /// HealthKit's delegate protocol is not `Sendable`: the delegate is only ever called on the session's queue.
+        nonisolated(unsafe) weak var delegate: HKWorkoutSessionDelegate?
+        var builder: HKLiveWorkoutBuilder?
+        var current: CurrentActivity?
+        /// The connection to the remote session while mirrored (HKWorkoutSession+Mirroring).
+        var mirrorLink: MirrorLink?
+    }
+
+    /// The activity begun last, until it ends.
+    struct CurrentActivity: Sendable {
+        var uuid: UUID
+        var configuration: HKWorkoutConfiguration
+        var start: Date
+        /// Metadata values are property-list values and quantities, never changed once made.
+        nonisolated(unsafe) var metadata: [String: Any]?
+    }
 
     /// Creates a session. Throws `errorInvalidArgument` for a configuration HealthKit rejects, and
     /// `errorWorkoutActivityNotAllowed` for underwater diving.
@@ -39,6 +54,7 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
         self.healthStore = healthStore
         self.sessionType = .primary
         self.configuration = workoutConfiguration.copied()
+        self.guarded = Mutex(State())
     }
 
     /// A companion's session mirroring a primary that is in `machine`'s state.
@@ -46,7 +62,7 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
         self.healthStore = healthStore
         self.sessionType = .mirrored
         self.configuration = configuration
-        self.machine = machine
+        self.guarded = Mutex(State(machine: machine))
     }
 
     /// Restores a session from its journal (crash recovery).
@@ -54,59 +70,59 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
         self.healthStore = healthStore
         self.sessionType = .primary
         self.configuration = configuration
-        self.machine = machine
+        self.guarded = Mutex(State(machine: machine))
     }
 
     /// A session let go while mirrored stops mirroring: the other side hears a clean disconnection.
     deinit {
-        mirrorLink?.stop()
+        guarded.withLock { $0.mirrorLink }?.stop()
     }
 
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    /// Runs `body` with the session's state locked. Nothing in `body` may wait or call out.
+    func locked<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
+        try guarded.withLock { (state: inout State) throws(E) -> UncheckedBox<T> in UncheckedBox(try body(&state)) }.value
     }
 
     // MARK: Properties
 
     public weak var delegate: HKWorkoutSessionDelegate? {
-        get { locked { storedDelegate } }
-        set { locked { storedDelegate = newValue } }
+        get { locked { $0.delegate } }
+        set { locked { $0.delegate = newValue } }
     }
 
     /// A copy of the session's configuration.
     public var workoutConfiguration: HKWorkoutConfiguration { configuration.copied() }
-    public var state: HKWorkoutSessionState { locked { machine.state } }
+    public var state: HKWorkoutSessionState { locked { $0.machine.state } }
     /// Primary, or mirrored from a primary session (the session `workoutSessionMirroringStartHandler` receives).
     public var type: HKWorkoutSessionType { sessionType }
     /// When the session first started running.
-    public var startDate: Date? { locked { machine.startDate } }
+    public var startDate: Date? { locked { $0.machine.startDate } }
     /// When the session ended.
-    public var endDate: Date? { locked { machine.endDate } }
+    public var endDate: Date? { locked { $0.machine.endDate } }
 
     /// The activity in progress: the one begun last, or the main activity (the session's own configuration).
     public var currentActivity: HKWorkoutActivity {
-        locked {
-            if let current {
-                return HKWorkoutActivity(uuid: current.uuid, configuration: current.configuration.copied(), startDate: current.start,
-                                         endDate: nil, metadata: current.metadata, parentEvents: [], statistics: [:])
-            }
-            return HKWorkoutActivity(uuid: mainActivityUUID, configuration: configuration.copied(),
-                                     startDate: machine.startDate ?? healthStore.wallClock(), endDate: machine.endDate,
-                                     metadata: nil, parentEvents: [], statistics: [:])
+        let (current, machine) = locked { ($0.current, $0.machine) }
+        if let current {
+            return HKWorkoutActivity(uuid: current.uuid, configuration: current.configuration.copied(), startDate: current.start,
+                                     endDate: nil, metadata: current.metadata, parentEvents: [], statistics: [:])
         }
+        return HKWorkoutActivity(uuid: mainActivityUUID, configuration: configuration.copied(),
+                                 startDate: machine.startDate ?? healthStore.wallClock(), endDate: machine.endDate,
+                                 metadata: nil, parentEvents: [], statistics: [:])
     }
 
     private let mainActivityUUID = UUID()
 
     /// The builder that records this session: created on the first call, the same object after.
     public func associatedWorkoutBuilder() -> HKLiveWorkoutBuilder {
-        locked {
-            if let builder { return builder }
-            let created = HKLiveWorkoutBuilder(session: self, healthStore: healthStore, configuration: configuration, device: .local())
-            builder = created
-            return created
+        if let builder = locked({ $0.builder }) { return builder }
+        // Made outside the lock (it reads the session's state); the first one stored is the one returned.
+        let made = HKLiveWorkoutBuilder(session: self, healthStore: healthStore, configuration: configuration, device: .local())
+        return locked { state in
+            if let builder = state.builder { return builder }
+            state.builder = made
+            return made
         }
     }
 
@@ -153,20 +169,20 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
 
     /// Ends the session with a failure: the delegate hears the error first, then the change to `.ended`.
     func fail(with error: HKError, at date: Date) {
-        let actions = locked { machine.handle(.fail, at: date) }
+        let actions = locked { $0.machine.handle(.fail, at: date) }
         guard actions.contains(where: { if case .transition = $0 { true } else { false } }) else { return }
         tell { delegate, session in delegate.workoutSession(session, didFailWithError: error) }
         carryOut(actions, request: .fail)
     }
 
     func handle(_ request: SessionStateMachine.Request, at date: Date) {
-        let actions = locked { machine.handle(request, at: date) }
+        let actions = locked { $0.machine.handle(request, at: date) }
         carryOut(actions, request: request)
     }
 
     func carryOut(_ actions: [SessionStateMachine.Action], request: SessionStateMachine.Request) {
         // A mirrored session's builder is the companion's own: the primary's builder records the workout.
-        let builder = { self.sessionType == .primary ? self.locked { self.builder } : nil }
+        let builder = { self.sessionType == .primary ? self.locked { $0.builder } : nil }
         for action in actions {
             switch action {
             case let .ignored(request, state):
@@ -180,7 +196,7 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
                 }
                 tell { delegate, session in delegate.workoutSession(session, didChangeTo: to, from: from, date: date) }
                 forwardToMirror(.state(from: from, to: to, date: date))
-                if to == .ended && sessionType == .primary { locked { mirrorLink }?.stop() }
+                if to == .ended && sessionType == .primary { locked { $0.mirrorLink }?.stop() }
             case let .generate(type, date):
                 let event = HKWorkoutEvent(type: type, dateInterval: DateInterval(start: date, duration: 0), metadata: nil)
                 builder()?.sessionGenerated(event)
@@ -196,15 +212,18 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
     /// the data source switches to the types the new activity collects.
     public func beginNewActivity(configuration: HKWorkoutConfiguration, date: Date, metadata: [String: Any]?) {
         guard sessionType == .primary else { return ignoredOnMirror("beginNewActivity") }
-        guard locked({ machine.isActive }) else {
+        guard locked({ $0.machine.isActive }) else {
             Self.logger.notice("Ignored beginNewActivity while the workout session is \(state.name).")
             return
         }
         endCurrentActivityIfAny(at: date)
         let uuid = UUID()
         let copy = configuration.copied()
-        locked { current = (uuid, copy, date, metadata) }
-        locked { builder }?.sessionBeganActivity(uuid: uuid, configuration: copy, date: date, metadata: metadata)
+        let builder = locked { state in
+            state.current = CurrentActivity(uuid: uuid, configuration: copy, start: date, metadata: metadata)
+            return state.builder
+        }
+        builder?.sessionBeganActivity(uuid: uuid, configuration: copy, date: date, metadata: metadata)
         tell { delegate, session in delegate.workoutSession(session, didBeginActivityWith: copy, date: date) }
         forwardToMirror(.activityBegan(MirrorFrame.Configuration(copy), date: date))
     }
@@ -212,7 +231,7 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
     /// A mirrored session's primary began an activity.
     func followActivity(_ configuration: HKWorkoutConfiguration, date: Date) {
         endCurrentActivityIfAny(at: date)
-        locked { current = (UUID(), configuration, date, nil) }
+        locked { $0.current = CurrentActivity(uuid: UUID(), configuration: configuration, start: date, metadata: nil) }
         tell { delegate, session in delegate.workoutSession(session, didBeginActivityWith: configuration, date: date) }
     }
 
@@ -223,22 +242,24 @@ public final class HKWorkoutSession: NSObject, @unchecked Sendable {
     }
 
     func endCurrentActivityIfAny(at date: Date) {
-        guard let ended = locked({ () -> (UUID, HKWorkoutConfiguration)? in
-            defer { current = nil }
-            return current.map { ($0.uuid, $0.configuration) }
+        guard let taken = locked({ state -> (ended: CurrentActivity, builder: HKLiveWorkoutBuilder?)? in
+            defer { state.current = nil }
+            return state.current.map { ($0, state.builder) }
         }) else { return }
-        if sessionType == .primary { locked { builder }?.sessionEndedActivity(uuid: ended.0, date: date) }
-        tell { delegate, session in delegate.workoutSession(session, didEndActivityWith: ended.1, date: date) }
+        let (ended, builder) = taken
+        if sessionType == .primary { builder?.sessionEndedActivity(uuid: ended.uuid, date: date) }
+        let configuration = ended.configuration
+        tell { delegate, session in delegate.workoutSession(session, didEndActivityWith: configuration, date: date) }
         forwardToMirror(.activityEnded(date: date))
     }
 
     /// Restores the activity in progress (crash recovery).
     func restoreCurrentActivity(uuid: UUID, configuration: HKWorkoutConfiguration, start: Date, metadata: [String: Any]?) {
-        locked { current = (uuid, configuration, start, metadata) }
+        locked { $0.current = CurrentActivity(uuid: uuid, configuration: configuration, start: start, metadata: metadata) }
     }
 
     func attachRecoveredBuilder(_ recovered: HKLiveWorkoutBuilder) {
-        locked { builder = recovered }
+        locked { $0.builder = recovered }
     }
 
     /// Calls the delegate on the session's queue, in order.

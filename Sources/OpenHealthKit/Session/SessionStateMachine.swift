@@ -60,6 +60,13 @@ struct SessionStateMachine: Sendable, Equatable {
         self.endDate = endDate
     }
 
+    /// Follows a change the session made and the journal recorded: the state, when it first ran, when it ended.
+    mutating func record(_ state: HKWorkoutSessionState, at date: Date) {
+        self.state = state
+        if state == .running && startDate == nil { startDate = date }
+        if state == .ended { endDate = date }
+    }
+
     static func target(of request: Request, from state: HKWorkoutSessionState) -> HKWorkoutSessionState? {
         switch (state, request) {
         case (.notStarted, .prepare): .prepared

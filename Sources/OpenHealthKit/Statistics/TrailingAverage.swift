@@ -7,7 +7,7 @@ import Foundation
 /// never a frozen average. Pure: time is an argument.
 ///
 /// OpenHealthKit extension; HealthKit has no rolling average. The 3 s window is the one bike computers use
-/// (see `/work/shared/reference/zones-and-metrics.md`, "Power smoothing").
+/// (the "Power smoothing" notes of the project's zones and metrics reference).
 public struct TrailingAverage: Sendable, Equatable {
     /// The window's length in seconds.
     public let window: TimeInterval

@@ -9,9 +9,9 @@ import GRDB
 /// sequence numbers; this writes each batch in one transaction on a serial queue of its own, beside the thread that
 /// collects readings and never under the builder's lock. Batches are written in the order they were handed over.
 /// When a write is done (or has failed), `completion` tells the builder, which updates its buffer. Entries (state
-/// changes, events, activities, metadata) go in batches too; whoever records one waits for the writer, outside the
-/// builder's lock, so an entry is in the store when `record` returns. The journal is deleted when its builder
-/// finishes or is discarded.
+/// changes, events, activities, metadata) go in batches too; the builder call that made one waits for the writer
+/// (``waitForWrites()``), outside the builder's lock, so the entry is in the store when that call returns. The
+/// journal is deleted when its builder finishes or is discarded.
 final class LiveJournal: Sendable {
     let database: StoreDatabase
     let builderID: Int64

@@ -274,8 +274,6 @@ enum StoreSchema {
                 CREATE UNIQUE INDEX workout_effort_unique ON workout_effort(workout_id, IFNULL(activity_uuid, x''), sample_id);
                 """)
         }
-        // Issue 17 (branch export): numbered after main's last, v8 (main merged in at the time of writing). Branch
-        // store-truth adds migrations too; the lead reconciles the numbers when merging.
         migrator.registerMigration("v9: workout routes") { db in
             try db.execute(sql: """
                 -- The locations of workout route samples (WorkoutRouteCodec).

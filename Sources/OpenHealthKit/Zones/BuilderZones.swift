@@ -59,10 +59,12 @@ struct BuilderZones: Sendable {
         }
     }
 
-    /// Rebuilds the zones of a recovered recording: its configurations and the zoned samples it had collected.
-    mutating func restore(_ configurations: [HKWorkoutZoneConfiguration], events: [HKWorkoutEvent], samples: [CollectedSample]) {
-        begin(configurations, events: events)
-        _ = collect(samples)
+    /// Adds a zoned type's configuration once collection has begun (the journal records them one by one).
+    mutating func add(_ configuration: HKWorkoutZoneConfiguration, events: [HKWorkoutEvent]) {
+        var accumulator = ZoneAccumulator(boundaries: configuration.boundaryValues,
+                                          maximumHold: ReadingHold.hold(for: configuration.quantityType))
+        accumulator.setPauses(ZonePause.from(events))
+        tracks.append(Track(configuration: configuration, accumulator: accumulator))
     }
 
     /// Feeds collected samples (in time order within the batch) and returns the zone changes they make.

@@ -67,15 +67,10 @@ extension HKLiveWorkoutBuilder {
     public var zoneUpdates: AsyncStream<HKLiveWorkoutZoneUpdate> {
         let (stream, continuation) = AsyncStream<HKLiveWorkoutZoneUpdate>.makeStream(bufferingPolicy: .unbounded)
         let id = UUID()
-        let finished = locked { () -> Bool in
-            if lifecycle.phase == .finished || lifecycle.phase == .discarded { return true }
-            core.deliveries.listeners[id] = continuation
-            return false
-        }
-        if finished { continuation.finish() }
+        if !withCore({ $0.addZoneListener(id, continuation) }) { continuation.finish() }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            _ = locked { core.deliveries.listeners.removeValue(forKey: id) }
+            withCore { $0.removeZoneListener(id) }
         }
         return stream
     }
@@ -83,11 +78,7 @@ extension HKLiveWorkoutBuilder {
     /// Ends the `zoneUpdates` streams, after every update queued before.
     func finishZoneUpdates() {
         queueDelegateCall { builder, _ in
-            let listeners = builder.locked { () -> [AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation] in
-                defer { builder.core.deliveries.listeners = [:] }
-                return Array(builder.core.deliveries.listeners.values)
-            }
-            for listener in listeners { listener.finish() }
+            for listener in builder.withCore({ $0.takeZoneListeners() }) { listener.finish() }
         }
     }
 }

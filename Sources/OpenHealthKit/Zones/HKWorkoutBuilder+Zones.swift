@@ -17,12 +17,7 @@ extension HKWorkoutBuilder {
             throw HKError(.errorInvalidArgument, "The zone configuration is for \(configuration.quantityType.identifier), "
                           + "not \(quantityType.identifier).")
         }
-        try locked {
-            guard lifecycle.phase == .notStarted else {
-                throw HKError(.errorInvalidArgument, "Custom zones must be set before collection begins.")
-            }
-            core.zones.custom[quantityType] = configuration
-        }
+        try withCore { try $0.setCustomZones(configuration, for: quantityType) }
     }
 
     /// The zones this workout uses for a type: once collection has begun, the configuration in effect; before, the
@@ -38,10 +33,7 @@ extension HKWorkoutBuilder {
 
     private func zoneConfigurationNow(for quantityType: HKQuantityType) throws -> HKWorkoutZoneConfiguration? {
         try Self.checkZoned(quantityType)
-        let (started, inEffect, custom) = locked {
-            (core.zones.started, core.zones.tracks.first { $0.configuration.quantityType == quantityType }?.configuration,
-             core.zones.custom[quantityType])
-        }
+        let (started, inEffect, custom) = withCore { $0.zoneConfigurations(for: quantityType) }
         if started { return inEffect }
         if let custom { return custom }
         return try healthStore.preferredZoneConfiguration(for: quantityType)
@@ -52,26 +44,21 @@ extension HKWorkoutBuilder {
     ///
     /// HealthKit: HKWorkoutBuilder.zoneGroup(for:).
     public func zoneGroup(for quantityType: HKQuantityType) -> HKWorkoutZoneGroup? {
-        let now = locked { lifecycle.endDate ?? healthStore.wallClock() }
+        let wall = healthStore.wallClock()
+        let now = withCore { $0.horizon(wall) }
         checkZones(at: now)
-        return locked { core.zones.group(for: quantityType, at: now) }
+        return withCore { $0.zoneGroup(for: quantityType, at: now) }
     }
 
     /// Reports a zone gone stale at `now` (a silent strap). Called when asked, and by a live builder's timer.
     func checkZones(at now: Date) {
-        let changes = locked { lifecycle.phase == .active ? core.zones.check(at: now) : [] }
+        let changes = withCore { $0.checkZones(at: now) }
         if !changes.isEmpty { didUpdateZones(changes) }
     }
 
     /// The configurations collection begins with: custom else preferred, for each zoned type that has one.
     func resolvedZoneConfigurations() throws -> [HKWorkoutZoneConfiguration] {
         try HKWorkoutZoneConfiguration.zonedTypes.compactMap { try zoneConfigurationNow(for: $0) }
-    }
-
-    /// Zone groups for an activity's span up to `now` (or its end).
-    func activityZoneGroups(_ record: ActivityRecord, through now: Date) -> [HKQuantityType: HKWorkoutZoneGroup]? {
-        let end = min(record.end ?? now, now)
-        return end > record.start ? locked { core.zones.groups(from: record.start, to: end) } : nil
     }
 
     static func checkZoned(_ type: HKQuantityType) throws {
