@@ -34,7 +34,7 @@ extension Workout {
                 start.calendar = calendar
                 end.calendar = calendar
                 let summaries = try await HKActivitySummaryQueryDescriptor(
-                    predicate: HKQuery.predicateForActivitySummaries(withStart: start, end: end)).result(for: store)
+                    predicate: HKQuery.predicate(forActivitySummariesBetweenStart: start, end: end)).result(for: store)
                 guard !summaries.isEmpty else {
                     print("No activity in the last \(days == 1 ? "day" : "\(days) days").")
                     return

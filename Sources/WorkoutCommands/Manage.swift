@@ -111,7 +111,7 @@ extension Workout {
                     let end = max(lastData, start.addingTimeInterval(1))
                     if builder.endDate == nil { try await builder.endCollection(at: end) }
                     guard let workout = try await builder.finishWorkout() else {
-                        throw HKError(.errorUnknown, "The recovered workout could not be saved.")
+                        throw HKError(.unknownError, "The recovered workout could not be saved.")
                     }
                     print("Saved as workout \(workout.uuid.uuidString.prefix(8)) (\(Format.duration(workout.duration))).")
                 } else {

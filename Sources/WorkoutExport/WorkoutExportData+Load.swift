@@ -155,7 +155,7 @@ extension WorkoutExportData {
         var previous = workout.startDate
         for sample in series {
             for try await beat in HKHeartbeatSeriesQueryDescriptor(sample).results(for: store) {
-                let date = sample.startDate + beat.timeSinceSeriesStart
+                let date = sample.startDate + beat.timeIntervalSinceStart
                 if beat.precededByGap { intervals.append(.nan) }
                 intervals.append(date.timeIntervalSince(previous))
                 previous = date

@@ -162,7 +162,7 @@ public enum WorkoutImporter {
             guard interval.isFinite, interval > 0 else { gap = true; continue }
             offset += interval
             guard imported.start + offset <= imported.end, count < HKHeartbeatSeriesBuilder.maximumCount else { break }
-            try await builder.addHeartbeatWithTimeInterval(sinceSeriesStartDate: offset, precededByGap: gap)
+            try await builder.addHeartbeat(at: offset, precededByGap: gap)
             gap = false
             count += 1
         }

@@ -66,7 +66,7 @@ import Testing
     @Test func everyDayWithDataIsSummarised() async throws {
         let store = try await scenario()
         let all = try await HKActivitySummaryQueryDescriptor(
-            predicate: HKQuery.predicateForActivitySummaries(withStart: Self.day(1), end: Self.day(31))).result(for: store)
+            predicate: HKQuery.predicate(forActivitySummariesBetweenStart: Self.day(1), end: Self.day(31))).result(for: store)
         // [day, kcal, exercise minutes, stand hours]; day 12 has no data and no summary.
         #expect(figures(all) == [[10, 125, 0, 0], [11, 25, 60, 0], [13, 0, 10, 0], [14, 0, 20, 0]])
         // Goals: the documented defaults until the profile sets them.
@@ -94,7 +94,7 @@ import Testing
         }
         #expect(try await days(HKQuery.predicateForActivitySummary(with: Self.day(11))) == [11])
         #expect(try await days(HKQuery.predicateForActivitySummary(with: Self.day(12))) == [])
-        #expect(try await days(HKQuery.predicateForActivitySummaries(withStart: Self.day(11), end: Self.day(13))) == [11, 13])
+        #expect(try await days(HKQuery.predicate(forActivitySummariesBetweenStart: Self.day(11), end: Self.day(13))) == [11, 13])
         #expect(try await days(NSCompoundPredicate(orPredicateWithSubpredicates: [
             HKQuery.predicateForActivitySummary(with: Self.day(10)), HKQuery.predicateForActivitySummary(with: Self.day(14))])) == [10, 14])
         #expect(try await days(NSCompoundPredicate(notPredicateWithSubpredicate: HKQuery.predicateForActivitySummary(with: Self.day(10))))

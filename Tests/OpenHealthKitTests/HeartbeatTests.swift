@@ -29,13 +29,13 @@ import Testing
         let store = try await authorizedStore()
         try await store.requestAuthorization(toShare: [HKSeriesType.heartbeat()], read: [HKSeriesType.heartbeat()])
         let builder = HKHeartbeatSeriesBuilder(healthStore: store, device: nil, start: t0)
-        try await builder.addHeartbeatWithTimeInterval(sinceSeriesStartDate: 0, precededByGap: false)
-        try await builder.addHeartbeatWithTimeInterval(sinceSeriesStartDate: 0.8, precededByGap: false)
-        try await builder.addHeartbeatWithTimeInterval(sinceSeriesStartDate: 5.5, precededByGap: true)
-        await expectHKError(.errorInvalidArgument) { try await builder.addHeartbeatWithTimeInterval(sinceSeriesStartDate: 1, precededByGap: false) }
+        try await builder.addHeartbeat(at: 0, precededByGap: false)
+        try await builder.addHeartbeat(at: 0.8, precededByGap: false)
+        try await builder.addHeartbeat(at: 5.5, precededByGap: true)
+        await expectHKError(.errorInvalidArgument) { try await builder.addHeartbeat(at: 1, precededByGap: false) }
         let series = try await builder.finishSeries()
         #expect(series.count == 3 && series.endDate == t0 + 5.5)
-        await expectHKError(.errorInvalidArgument) { try await builder.addHeartbeatWithTimeInterval(sinceSeriesStartDate: 6, precededByGap: false) }
+        await expectHKError(.errorInvalidArgument) { try await builder.addHeartbeat(at: 6, precededByGap: false) }
         let stored = try #require(try await fetch(store, HKSeriesType.heartbeat(), nil).first as? HKHeartbeatSeriesSample)
         #expect(stored.count == 3 && stored.uuid == series.uuid)
         final class Beats: @unchecked Sendable { var list: [(TimeInterval, Bool)] = [] }
@@ -101,7 +101,7 @@ import Testing
         let sample = try #require(series.first as? HKHeartbeatSeriesSample)
         #expect(series.count == 1 && sample.count == 20)
         var times: [TimeInterval] = []
-        for try await beat in HKHeartbeatSeriesQueryDescriptor(sample).results(for: store) { times.append(beat.timeSinceSeriesStart) }
+        for try await beat in HKHeartbeatSeriesQueryDescriptor(sample).results(for: store) { times.append(beat.timeIntervalSinceStart) }
         #expect(times == (0 ..< 20).map(Double.init))
         #expect(sample.startDate == t0 + 1)
     }

@@ -85,7 +85,7 @@ struct QuantityTests {
         #expect(abs(value(98.6, "degF", in: "degC") - 37) < 1e-12)
         // Kelvin in a compound is linear and never meets an offset unit.
         #expect(value(1, "J/K", in: "J/mK") == 0.001)
-        #expect(!HKQuantity(unit: HKUnit(from: "J/K"), doubleValue: 1).isCompatible(with: .degreeCelsius()))
+        #expect(!HKQuantity(unit: HKUnit(from: "J/K"), doubleValue: 1).is(compatibleWith: .degreeCelsius()))
     }
 
     @Test func bloodGlucoseMassAndMolarUnitsConvert() {
@@ -94,13 +94,13 @@ struct QuantityTests {
         #expect(mmolPerLiter.unitString == "mmol<180.15588000005408>/L")
         #expect(mmolPerLiter == HKUnit(from: "mmol<180.15588000005408>/L"))
         let glucose = HKQuantity(unit: HKUnit(from: "mg/dL"), doubleValue: 100)
-        #expect(glucose.isCompatible(with: mmolPerLiter))
+        #expect(glucose.is(compatibleWith: mmolPerLiter))
         #expect(glucose.doubleValue(for: mmolPerLiter) == 1000 / HKUnitMolarMassBloodGlucose)
         #expect(abs(glucose.doubleValue(for: mmolPerLiter) - 5.5507) < 1e-4)
         let back = HKQuantity(unit: mmolPerLiter, doubleValue: 5.5).doubleValue(for: HKUnit(from: "mg/dL"))
         #expect(abs(back - 99.0857340) < 1e-6)
         #expect(value(1, "mol<18>", in: "g") == 18)
-        #expect(!HKQuantity(unit: HKUnit(from: "mol"), doubleValue: 1).isCompatible(with: .gram()))
+        #expect(!HKQuantity(unit: HKUnit(from: "mol"), doubleValue: 1).is(compatibleWith: .gram()))
     }
 
     @Test func soundPressureLevelIsLogarithmicPressure() {
@@ -113,24 +113,24 @@ struct QuantityTests {
 
     @Test func percentIsAFractionCompatibleWithCount() {
         let half = HKQuantity(unit: .percent(), doubleValue: 0.5)
-        #expect(half.isCompatible(with: .count()))
+        #expect(half.is(compatibleWith: .count()))
         #expect(half.doubleValue(for: .count()) == 0.5)
         #expect(half.description == "0.5 %")
-        #expect(!half.isCompatible(with: .internationalUnit()))
+        #expect(!half.is(compatibleWith: .internationalUnit()))
     }
 
     @Test func incompatibleUnits() throws {
         let heartRate = HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 72)
-        #expect(!heartRate.isCompatible(with: .meter()))
-        #expect(!heartRate.isCompatible(with: .count()))
-        #expect(heartRate.isCompatible(with: .hertz()))
-        #expect(!HKQuantity(unit: .kilocalorie(), doubleValue: 1).isCompatible(with: .watt()))
-        #expect(!HKQuantity(unit: .degreeCelsius(), doubleValue: 1).isCompatible(with: .joule()))
+        #expect(!heartRate.is(compatibleWith: .meter()))
+        #expect(!heartRate.is(compatibleWith: .count()))
+        #expect(heartRate.is(compatibleWith: .hertz()))
+        #expect(!HKQuantity(unit: .kilocalorie(), doubleValue: 1).is(compatibleWith: .watt()))
+        #expect(!HKQuantity(unit: .degreeCelsius(), doubleValue: 1).is(compatibleWith: .joule()))
         #expect(!HKQuantity(unit: .decibelHearingLevel(), doubleValue: 1)
-            .isCompatible(with: .decibelAWeightedSoundPressureLevel()))
-        #expect(!HKQuantity(unit: .appleEffortScore(), doubleValue: 1).isCompatible(with: .count()))
-        #expect(!HKQuantity(unit: .radianAngle(), doubleValue: 1).isCompatible(with: .count()))
-        #expect(!HKQuantity(unit: .prismDiopter(), doubleValue: 1).isCompatible(with: .diopter()))
+            .is(compatibleWith: .decibelAWeightedSoundPressureLevel()))
+        #expect(!HKQuantity(unit: .appleEffortScore(), doubleValue: 1).is(compatibleWith: .count()))
+        #expect(!HKQuantity(unit: .radianAngle(), doubleValue: 1).is(compatibleWith: .count()))
+        #expect(!HKQuantity(unit: .prismDiopter(), doubleValue: 1).is(compatibleWith: .diopter()))
         do {
             _ = try heartRate.convertedValue(to: .meter())
             Issue.record("converted count/min to m")

@@ -37,7 +37,7 @@ import Testing
         let workout = try #require(try await builder.finishWorkout())
         let seriesBuilder = HKHeartbeatSeriesBuilder(healthStore: owner, device: nil, start: t0)
         for beat in 0 ..< 10 {
-            try await seriesBuilder.addHeartbeatWithTimeInterval(sinceSeriesStartDate: Double(beat) * 0.5, precededByGap: false)
+            try await seriesBuilder.addHeartbeat(at: Double(beat) * 0.5, precededByGap: false)
         }
         let beats = try await seriesBuilder.finishSeries()
         let anchor = try owner.fetchChanges([HKQueryDescriptor(sampleType: heart, predicate: nil)], after: 0, limit: 0).anchor

@@ -185,7 +185,7 @@ let testSource = HKSource(name: "t", bundleIdentifier: "t")
             .first as? HKHeartbeatSeriesSample)
         var beats: [(TimeInterval, Bool)] = []
         for try await beat in HKHeartbeatSeriesQueryDescriptor(series).results(for: store) {
-            beats.append((beat.timeSinceSeriesStart, beat.precededByGap))
+            beats.append((beat.timeIntervalSinceStart, beat.precededByGap))
         }
         // Beats at 1…5 s, then at 7…9 s; the first after the disconnection is marked.
         #expect(beats.map(\.0) == [0, 1, 2, 3, 4, 6, 7, 8])

@@ -28,10 +28,10 @@ import Testing
         let distance = HKQuantityType(.distanceWalkingRunning)
         try await store.requestAuthorization(toShare: [distance], read: [distance, .workoutType()])
         let migrations = try store.database().read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(migrations.suffix(8) == ["v5: heartbeat series", "v6: source priority, compact deletion records",
+        #expect(migrations.suffix(9) == ["v5: heartbeat series", "v6: source priority, compact deletion records",
                                          "v7: activity goals", "v8: workout effort relationships", "v9: workout routes",
                                          "v10: workout sensors", "v11: shared series timelines",
-                                         "v12: grouped deletion records"])
+                                         "v12: grouped deletion records", "v13: category samples"])
         // What was stored is all there: one workout, its distance (5,364 m), its deletions.
         let workouts = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store)
         #expect(workouts.count == 1)

@@ -16,7 +16,7 @@ import WorkoutImport
         var beats: [(TimeInterval, Bool)] = []
         for sample in series {
             for try await beat in HKHeartbeatSeriesQueryDescriptor(sample).results(for: store) {
-                beats.append((sample.startDate.timeIntervalSince(workout.startDate) + beat.timeSinceSeriesStart, beat.precededByGap))
+                beats.append((sample.startDate.timeIntervalSince(workout.startDate) + beat.timeIntervalSinceStart, beat.precededByGap))
             }
         }
         return beats

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The predicate of ``HKQuery/predicateForActivitySummary(with:)`` and
-/// ``HKQuery/predicateForActivitySummaries(withStart:end:)``: the calendar days from `start` to `end`, both
+/// ``HKQuery/predicate(forActivitySummariesBetweenStart:end:)``: the calendar days from `start` to `end`, both
 /// included. Combine them with `NSCompoundPredicate` (and, or, not). OpenHealthKit.
 public final class HKActivitySummaryPredicate: NSPredicate {
     /// The first and last day (era/year/month/day; `calendar` if the components carry one, else the current one).
@@ -89,9 +89,17 @@ extension HKQuery {
     }
 
     /// Activity summaries from the start day to the end day, both included.
-    /// HealthKit: HKQuery.predicateForActivitySummaries(withStart:end:).
+    /// HealthKit: HKQuery.predicate(forActivitySummariesBetweenStart:end:).
+    public class func predicate(forActivitySummariesBetweenStart startDateComponents: DateComponents,
+                                end endDateComponents: DateComponents) -> NSPredicate {
+        HKActivitySummaryPredicate(first: startDateComponents, last: endDateComponents)
+    }
+
+    /// OpenHealthKit's former spelling of `predicate(forActivitySummariesBetweenStart:end:)` (HealthKit never had it);
+    /// kept one release.
+    @available(*, deprecated, renamed: "predicate(forActivitySummariesBetweenStart:end:)")
     public class func predicateForActivitySummaries(withStart startDateComponents: DateComponents,
                                                     end endDateComponents: DateComponents) -> NSPredicate {
-        HKActivitySummaryPredicate(first: startDateComponents, last: endDateComponents)
+        predicate(forActivitySummariesBetweenStart: startDateComponents, end: endDateComponents)
     }
 }

@@ -16,7 +16,7 @@ extension HKHealthStore {
         if case .invalid = bounds {
             throw HKError(.errorInvalidArgument, """
                 An activity summary query takes predicates made by predicateForActivitySummary(with:) or \
-                predicateForActivitySummaries(withStart:end:) (with year, month and day), or compounds of them.
+                predicate(forActivitySummariesBetweenStart:end:) (with year, month and day), or compounds of them.
                 """)
         }
         let calendar = Self.calendar(of: predicate) ?? Calendar.current

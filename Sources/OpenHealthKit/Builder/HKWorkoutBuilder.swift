@@ -29,6 +29,8 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     /// The recording: lifecycle, events, activities, metadata, statistics, zones, the journal's buffer, pending
     /// deliveries and, for a live builder, the mapping of readings.
     private let core: Mutex<RecordingCore>
+    /// The series builders `seriesBuilder(for:)` made, by series type identifier (HKWorkoutBuilder+Series.swift).
+    let seriesBuilders = Mutex<[String: HKSeriesBuilder]>([:])
     /// The store's monotonic clock, as the shell reads it for the core.
     let monotonic: MonotonicTime
 

@@ -107,7 +107,7 @@ final class MirrorCompanion: @unchecked Sendable {
         } catch {
             listener = nil
             accepting = nil
-            self.error = (error as? HKError) ?? HKError(.errorUnknown, "\(error)")
+            self.error = (error as? HKError) ?? HKError(.unknownError, "\(error)")
             Self.logger.notice("This store does not receive mirrored workouts: \(self.error?.message ?? "")")
         }
     }

@@ -231,7 +231,7 @@ final class MirrorAcceptance: Sendable {
         let waiter = state.withLock { state -> CheckedContinuation<(any Error)?, Never>? in
             guard !state.settled else { return nil }
             state.settled = true
-            state.error = error.map { ($0 as? HKError) ?? HKError(.errorUnknown, "\($0)") }
+            state.error = error.map { ($0 as? HKError) ?? HKError(.unknownError, "\($0)") }
             defer { state.waiter = nil }
             return state.waiter
         }

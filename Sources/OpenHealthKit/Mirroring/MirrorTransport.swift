@@ -27,7 +27,7 @@ enum MirrorRendezvous {
         } catch let error as SocketError where error.code == .connectionFailed {
             throw HKError(.errorNoData, "No companion is listening for mirrored workouts on the store \(path) (no store there has set workoutSessionMirroringStartHandler).")
         } catch {
-            throw HKError(.errorUnknown, "Connecting to the companion at \(socket) failed: \(error)")
+            throw HKError(.unknownError, "Connecting to the companion at \(socket) failed: \(error)")
         }
     }
 
@@ -39,7 +39,7 @@ enum MirrorRendezvous {
         } catch let error as SocketError where error.code == .busy {
             throw HKError(.errorInvalidArgument, "Another companion is already waiting for mirrored workouts on the store \(path).")
         } catch {
-            throw HKError(.errorUnknown, "Waiting for mirrored workouts at \(socket) failed: \(error)")
+            throw HKError(.unknownError, "Waiting for mirrored workouts at \(socket) failed: \(error)")
         }
     }
 

@@ -30,7 +30,14 @@ public enum HKWaterSalinity: Int, Sendable, Hashable, CaseIterable {
 
 /// How an FTP was found. HealthKit: HKCyclingFunctionalThresholdPowerTestType.
 public enum HKCyclingFunctionalThresholdPowerTestType: Int, Sendable, Hashable, CaseIterable {
-    case maxExercise60Minutes = 1, maxExercise20Minutes, rampTest, predictionExercise
+    case maxExercise60Minute = 1, maxExercise20Minute, rampTest, predictionExercise
+
+    /// OpenHealthKit's former spelling; kept one release.
+    @available(*, deprecated, renamed: "maxExercise60Minute")
+    public static var maxExercise60Minutes: Self { .maxExercise60Minute }
+    /// OpenHealthKit's former spelling; kept one release.
+    @available(*, deprecated, renamed: "maxExercise20Minute")
+    public static var maxExercise20Minutes: Self { .maxExercise20Minute }
 }
 
 /// How a physical-effort sample was estimated. HealthKit: HKPhysicalEffortEstimationType.
@@ -68,3 +75,39 @@ public let HKMetadataKeyHeartRateRecoveryMaxObservedRecoveryHeartRate = "HKHeart
 public let HKMetadataKeyAppleDeviceCalibrated = "HKMetadataKeyAppleDeviceCalibrated"
 /// The key of a workout's fitness-machine session. HealthKit: HKMetadataKeyAppleFitnessPlusSession.
 public let HKMetadataKeyAppleFitnessPlusSession = "HKMetadataKeyAppleFitnessPlusSession"
+
+/// How a VO2 max value was found (the value of `HKMetadataKeyVO2MaxTestType`). Raw values as HealthKit's.
+/// HealthKit: HKVO2MaxTestType.
+public enum HKVO2MaxTestType: Int, Sendable, Hashable, CaseIterable {
+    /// Measured in a maximal exercise test (gas exchange).
+    case maxExercise = 1
+    /// Predicted from a submaximal exercise test.
+    case predictionSubMaxExercise
+    /// Predicted without exercise (questionnaire, resting data).
+    case predictionNonExercise
+    /// Predicted from a step test (HealthKit 26).
+    case predictionStepTest
+}
+
+/// The key of how a VO2 max sample was tested (an `HKVO2MaxTestType` raw value). HealthKit: HKMetadataKeyVO2MaxTestType.
+public let HKMetadataKeyVO2MaxTestType = "HKVO2MaxTestType"
+/// The key of a VO2 max value attached to a sample (a quantity in ml/(kg·min)). HealthKit: HKMetadataKeyVO2MaxValue.
+public let HKMetadataKeyVO2MaxValue = "HKVO2MaxValue"
+/// The key of a swimming lap's SWOLF score (strokes plus seconds per length; a number). HealthKit: HKMetadataKeySWOLFScore.
+public let HKMetadataKeySWOLFScore = "HKSWOLFScore"
+/// The key of the barometric pressure during a sample (a pressure quantity). HealthKit: HKMetadataKeyBarometricPressure.
+public let HKMetadataKeyBarometricPressure = "HKMetadataKeyBarometricPressure"
+/// The key of the date of the earliest data an estimate used. HealthKit: HKMetadataKeyDateOfEarliestDataUsedForEstimate.
+public let HKMetadataKeyDateOfEarliestDataUsedForEstimate = "HKDateOfEarliestDataUsedForEstimate"
+/// The key of the version of the algorithm that made an estimate. HealthKit: HKMetadataKeyAlgorithmVersion.
+public let HKMetadataKeyAlgorithmVersion = "HKAlgorithmVersion"
+/// The key saying a quantity was raised to the lowest value its type allows. HealthKit:
+/// HKMetadataKeyQuantityClampedToLowerBound.
+public let HKMetadataKeyQuantityClampedToLowerBound = "HKQuantityClampedToLowerBound"
+/// The key saying a quantity was lowered to the highest value its type allows. HealthKit:
+/// HKMetadataKeyQuantityClampedToUpperBound.
+public let HKMetadataKeyQuantityClampedToUpperBound = "HKQuantityClampedToUpperBound"
+/// The key of a device's unique device identifier (UDI-DI). HealthKit: HKMetadataKeyUDIDeviceIdentifier.
+public let HKMetadataKeyUDIDeviceIdentifier = "HKUDIDeviceIdentifier"
+/// The key of the Apple Fitness+ catalog entry a workout followed. HealthKit: HKMetadataKeyAppleFitnessPlusCatalogIdentifier.
+public let HKMetadataKeyAppleFitnessPlusCatalogIdentifier = "HKMetadataKeyAppleFitnessPlusCatalogIdentifier"

@@ -51,7 +51,7 @@ open class HKQuantitySample: HKSample, @unchecked Sendable {
 
     public required convenience init?(coder: NSCoder) {
         guard let fields = HKSample.decodeSampleFields(coder), let type = fields.type as? HKQuantityType,
-              let quantity = coder.decodeObject(of: HKQuantity.self, forKey: "quantity"), quantity.isCompatible(with: type.storageUnit)
+              let quantity = coder.decodeObject(of: HKQuantity.self, forKey: "quantity"), quantity.is(compatibleWith: type.storageUnit)
         else { SecureCoding.fail(coder, "an HKQuantitySample"); return nil }
         self.init(quantityType: type, quantity: quantity, startDate: fields.start, endDate: fields.end,
                   count: max(1, coder.decodeInteger(forKey: "count")), uuid: fields.object.uuid, metadata: fields.object.metadata,
@@ -113,6 +113,15 @@ public final class HKDiscreteQuantitySample: HKQuantitySample, @unchecked Sendab
                    uuid: uuid, metadata: metadata, device: device, sourceRevision: sourceRevision)
     }
 
+    /// A single quantity: minimum, maximum, average and most recent are the quantity. Implementing the superclass's
+    /// designated initializer lets this class inherit `init(type:quantity:start:end:device:metadata:)` and its
+    /// shorter forms, as HealthKit's subclass answers them.
+    override convenience init(quantityType: HKQuantityType, quantity: HKQuantity, startDate: Date, endDate: Date, count: Int,
+                              uuid: UUID, metadata: [String: Any]?, device: HKDevice?, sourceRevision: HKSourceRevision?) {
+        self.init(quantityType: quantityType, quantity: quantity, startDate: startDate, endDate: endDate, count: count,
+                  uuid: uuid, metadata: metadata, device: device, sourceRevision: sourceRevision, summary: nil)
+    }
+
     public override func encode(with coder: NSCoder) {
         super.encode(with: coder)
         encodeSummary(coder)
@@ -120,7 +129,7 @@ public final class HKDiscreteQuantitySample: HKQuantitySample, @unchecked Sendab
 
     public required convenience init?(coder: NSCoder) {
         guard let fields = HKSample.decodeSampleFields(coder), let type = fields.type as? HKQuantityType,
-              let quantity = coder.decodeObject(of: HKQuantity.self, forKey: "quantity"), quantity.isCompatible(with: type.storageUnit)
+              let quantity = coder.decodeObject(of: HKQuantity.self, forKey: "quantity"), quantity.is(compatibleWith: type.storageUnit)
         else { SecureCoding.fail(coder, "an HKDiscreteQuantitySample"); return nil }
         self.init(quantityType: type, quantity: quantity, startDate: fields.start, endDate: fields.end,
                   count: max(1, coder.decodeInteger(forKey: "count")), uuid: fields.object.uuid, metadata: fields.object.metadata,

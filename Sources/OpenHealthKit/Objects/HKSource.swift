@@ -77,3 +77,6 @@ public final class HKSourceRevision: NSObject, NSCopying, @unchecked Sendable {
 public let HKSourceRevisionAnyVersion = "HKSourceRevisionAnyVersion"
 /// Any product type. HealthKit: HKSourceRevisionAnyProductType.
 public let HKSourceRevisionAnyProductType = "HKSourceRevisionAnyProductType"
+/// Any operating system version (major version -1). Source-revision predicates here match by bundle identifier and
+/// version only, so every operating system matches already. HealthKit: HKSourceRevisionAnyOperatingSystem.
+public let HKSourceRevisionAnyOperatingSystem = OperatingSystemVersion(majorVersion: -1, minorVersion: 0, patchVersion: 0)

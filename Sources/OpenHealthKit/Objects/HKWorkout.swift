@@ -141,7 +141,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         func add(_ identifier: HKQuantityTypeIdentifier, _ quantity: HKQuantity?) {
             guard let quantity else { return }
             let type = HKQuantityType(identifier)
-            guard quantity.isCompatible(with: type.storageUnit) else { return }  // reported by validate()
+            guard quantity.is(compatibleWith: type.storageUnit) else { return }  // reported by validate()
             statistics[type] = HKStatistics(quantityType: type, startDate: start, endDate: end,
                                             merged: .init(sum: quantity.doubleValue(for: type.storageUnit)))
         }
@@ -225,7 +225,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         for (total, identifier) in zip(legacyTotals, [HKQuantityTypeIdentifier.activeEnergyBurned,
                                                       HKWorkout.distanceType(for: workoutActivityType),
                                                       .swimmingStrokeCount, .flightsClimbed]) {
-            if let total, !total.isCompatible(with: HKQuantityType(identifier).storageUnit) {
+            if let total, !total.is(compatibleWith: HKQuantityType(identifier).storageUnit) {
                 throw HKError(.errorInvalidArgument,
                               "The workout's total \(total) is not compatible with \(identifier.rawValue).")
             }

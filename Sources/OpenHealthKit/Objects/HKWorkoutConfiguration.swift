@@ -48,7 +48,7 @@ public final class HKWorkoutConfiguration: NSObject, NSCopying, @unchecked Senda
         guard let other = object as? HKWorkoutConfiguration else { return false }
         let lapsEqual: Bool = switch (lapLength, other.lapLength) {
         case (nil, nil): true
-        case let (a?, b?): a.isCompatible(with: HKUnit.meter()) && b.isCompatible(with: HKUnit.meter())
+        case let (a?, b?): a.is(compatibleWith: HKUnit.meter()) && b.is(compatibleWith: HKUnit.meter())
             && a.doubleValue(for: .meter()) == b.doubleValue(for: .meter())
         default: false
         }
@@ -84,7 +84,7 @@ public final class HKWorkoutConfiguration: NSObject, NSCopying, @unchecked Senda
             throw HKError(.errorWorkoutActivityNotAllowed, "Underwater diving workouts are not allowed.")
         }
         if let lapLength {
-            guard lapLength.isCompatible(with: .meter()) else {
+            guard lapLength.is(compatibleWith: .meter()) else {
                 throw HKError(.errorInvalidArgument, "The lap length \(lapLength) is not a length.")
             }
         }

@@ -45,6 +45,14 @@ open class HKQuery: NSObject, @unchecked Sendable {
         HKQueryPredicate(.associatedWithWorkout(workout.uuid))
     }
 
+    /// The effort samples (`workoutEffortScore`, `estimatedWorkoutEffortScore`) related to a workout with
+    /// `relateWorkoutEffortSample(_:with:activity:)`: with `activity` nil, those related to the workout itself;
+    /// otherwise those related to that activity of it.
+    /// HealthKit: HKQuery.predicateForWorkoutEffortSamplesRelated(workout:activity:).
+    public class func predicateForWorkoutEffortSamplesRelated(workout: HKWorkout, activity: HKWorkoutActivity?) -> NSPredicate {
+        HKQueryPredicate(.effortRelated(workout: workout.uuid, activity: activity?.uuid))
+    }
+
     public class func predicateForObject(with UUID: UUID) -> NSPredicate {
         HKQueryPredicate(.uuids([UUID]))
     }

@@ -6,6 +6,14 @@ public protocol HKAsyncQuery {
     func result(for healthStore: HKHealthStore) async throws -> Output
 }
 
+/// A query whose results arrive as an `AsyncSequence`: long-running queries (anchored objects, statistics
+/// collections, activity summaries, effort relationships) and series read point by point (quantity series, routes,
+/// heartbeats). HealthKit: HKAsyncSequenceQuery.
+public protocol HKAsyncSequenceQuery {
+    associatedtype Sequence: AsyncSequence
+    func results(for healthStore: HKHealthStore) -> Sequence
+}
+
 /// A sample type and predicate, typed by the sample class the query returns. HealthKit: HKSamplePredicate.
 public struct HKSamplePredicate<Sample: HKSample>: @unchecked Sendable {
     public let sampleType: HKSampleType
@@ -30,6 +38,27 @@ extension HKSamplePredicate where Sample == HKQuantitySample {
     /// Quantity samples of a type matching an optional predicate.
     public static func quantitySample(type: HKQuantityType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKQuantitySample> {
         HKSamplePredicate(sampleType: type, predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKCategorySample {
+    /// Category samples of a type matching an optional predicate. HealthKit: HKSamplePredicate.categorySample(type:predicate:).
+    public static func categorySample(type: HKCategoryType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCategorySample> {
+        HKSamplePredicate(sampleType: type, predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKWorkoutRoute {
+    /// Workout routes matching an optional predicate. HealthKit: HKSamplePredicate.workoutRoute(_:).
+    public static func workoutRoute(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkoutRoute> {
+        HKSamplePredicate(sampleType: HKSeriesType.workoutRoute(), predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKHeartbeatSeriesSample {
+    /// Heartbeat series matching an optional predicate. HealthKit: HKSamplePredicate.heartbeatSeries(_:).
+    public static func heartbeatSeries(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKHeartbeatSeriesSample> {
+        HKSamplePredicate(sampleType: HKSeriesType.heartbeat(), predicate: predicate)
     }
 }
 

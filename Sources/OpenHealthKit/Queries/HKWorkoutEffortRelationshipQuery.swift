@@ -28,30 +28,37 @@ public final class HKWorkoutEffortRelationship: NSObject, NSCopying, @unchecked 
 extension HKHealthStore {
     /// Relates an effort sample (`workoutEffortScore` or `estimatedWorkoutEffortScore`, already saved) to a saved
     /// workout, or to one of its activities. Needs share authorization for the sample's type; relating twice changes
-    /// nothing. HealthKit: HKHealthStore.relateWorkoutEffortSample(_:with:activity:).
-    public func relateWorkoutEffortSample(_ sample: HKSample, with workout: HKWorkout, activity: HKWorkoutActivity?) async throws {
+    /// nothing. Returns true once the relationship is saved (HealthKit's success flag: failures throw).
+    /// HealthKit: HKHealthStore.relateWorkoutEffortSample(_:with:activity:).
+    @discardableResult
+    public func relateWorkoutEffortSample(_ sample: HKSample, with workout: HKWorkout,
+                                          activity: HKWorkoutActivity?) async throws -> Bool {
         try await changeEffort(sample, workout, activity, relate: true)
+        return true
     }
 
     public func relateWorkoutEffortSample(_ sample: HKSample, with workout: HKWorkout, activity: HKWorkoutActivity?,
                                           completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let box = UncheckedBox((sample, workout, activity))
-        report({ try await self.relateWorkoutEffortSample(box.value.0, with: box.value.1, activity: box.value.2) }) { result in
+        report({ try await self.changeEffort(box.value.0, box.value.1, box.value.2, relate: true) }) { result in
             let (success, error) = result.healthKitPair
             completion(success, error)
         }
     }
 
     /// Removes a relationship made by `relateWorkoutEffortSample`. HealthKit:
-    /// HKHealthStore.unrelateWorkoutEffortSample(_:from:activity:).
-    public func unrelateWorkoutEffortSample(_ sample: HKSample, from workout: HKWorkout, activity: HKWorkoutActivity?) async throws {
+    /// HKHealthStore.unrelateWorkoutEffortSample(_:from:activity:). Returns true once the change is saved.
+    @discardableResult
+    public func unrelateWorkoutEffortSample(_ sample: HKSample, from workout: HKWorkout,
+                                            activity: HKWorkoutActivity?) async throws -> Bool {
         try await changeEffort(sample, workout, activity, relate: false)
+        return true
     }
 
     public func unrelateWorkoutEffortSample(_ sample: HKSample, from workout: HKWorkout, activity: HKWorkoutActivity?,
                                             completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         let box = UncheckedBox((sample, workout, activity))
-        report({ try await self.unrelateWorkoutEffortSample(box.value.0, from: box.value.1, activity: box.value.2) }) { result in
+        report({ try await self.changeEffort(box.value.0, box.value.1, box.value.2, relate: false) }) { result in
             let (success, error) = result.healthKitPair
             completion(success, error)
         }

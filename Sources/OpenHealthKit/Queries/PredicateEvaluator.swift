@@ -12,7 +12,7 @@ enum PredicateEvaluator {
             return nodes.contains { evaluate($0, object) }
         case .not(let inner):
             return !evaluate(inner, object)
-        case .foreign, .associatedWithWorkout:
+        case .foreign, .associatedWithWorkout, .effortRelated:
             return false
         case .filter(let filter):
             return filter.matches(object)
@@ -25,7 +25,7 @@ enum PredicateEvaluator {
         case .workoutActivityType(let type):
             return (object as? HKWorkout)?.workoutActivityType == type
         case let .quantity(comparison, quantity):
-            guard let sample = object as? HKQuantitySample, let comparison, sample.quantity.isCompatible(with: quantity.unit) else {
+            guard let sample = object as? HKQuantitySample, let comparison, sample.quantity.is(compatibleWith: quantity.unit) else {
                 return false
             }
             return comparison.holds(sample.quantity.doubleValue(for: quantity.unit), quantity.doubleValue(for: quantity.unit))

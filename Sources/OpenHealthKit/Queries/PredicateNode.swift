@@ -52,6 +52,8 @@ indirect enum PredicateNode: Sendable {
     case constant(Bool)
     case uuids([UUID])
     case associatedWithWorkout(UUID)
+    /// Effort samples related to a workout (activity nil) or to one of its activities (relateWorkoutEffortSample).
+    case effortRelated(workout: UUID, activity: UUID?)
     /// Samples in a date range; the options are `HKQueryOptions`.
     case sampleDates(start: Date?, end: Date?, options: HKQueryOptions)
     case workoutActivityType(HKWorkoutActivityType)
@@ -87,7 +89,7 @@ indirect enum PredicateNode: Sendable {
     /// Whether every match must be a sample associated with a given workout (a conjunct names one).
     var selectsWorkoutSamples: Bool {
         switch self {
-        case .associatedWithWorkout: true
+        case .associatedWithWorkout, .effortRelated: true
         case .and(let nodes): nodes.contains(where: \.selectsWorkoutSamples)
         default: false
         }

@@ -68,17 +68,30 @@ public struct HKWorkoutRouteQueryDescriptor: @unchecked Sendable {
     }
 
     /// The locations, in time order.
-    public func results(for healthStore: HKHealthStore) -> AsyncThrowingStream<CLLocation, any Error> {
+    public func results(for healthStore: HKHealthStore) -> Results {
         let route = UncheckedBox(workoutRoute)
         let interval = dateInterval
-        return AsyncThrowingStream { continuation in
+        return Results(stream: AsyncThrowingStream { continuation in
             do {
                 for location in try healthStore.routeLocations(of: route.value, within: interval).value { continuation.yield(location) }
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
             }
+        })
+    }
+
+    /// The locations of a route query, as an `AsyncSequence`. HealthKit: HKWorkoutRouteQueryDescriptor.Results.
+    public struct Results: AsyncSequence, @unchecked Sendable {
+        public typealias Element = CLLocation
+        let stream: AsyncThrowingStream<CLLocation, any Error>
+
+        public struct Iterator: AsyncIteratorProtocol {
+            var base: AsyncThrowingStream<CLLocation, any Error>.Iterator
+            public mutating func next() async throws -> CLLocation? { try await base.next() }
         }
+
+        public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
     }
 }
 

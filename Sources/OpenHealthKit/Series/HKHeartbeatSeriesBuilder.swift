@@ -31,7 +31,9 @@ public final class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendabl
         self.startDate = startDate
     }
 
-    public func addHeartbeatWithTimeInterval(sinceSeriesStartDate timeInterval: TimeInterval, precededByGap: Bool) async throws {
+    /// Adds a beat `timeInterval` seconds after the series' start. HealthKit: HKHeartbeatSeriesBuilder.addHeartbeat(at:precededByGap:)
+    /// (the async form of `addHeartbeatWithTimeInterval(sinceSeriesStartDate:precededByGap:completion:)`).
+    public func addHeartbeat(at timeInterval: TimeInterval, precededByGap: Bool) async throws {
         try lock.withLock {
             if let closed { throw HKError(.errorInvalidArgument, "The heartbeat series was already \(closed).") }
             guard timeInterval >= 0, timeInterval.isFinite else {
@@ -47,9 +49,23 @@ public final class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendabl
         }
     }
 
+    /// OpenHealthKit's former spelling of the async `addHeartbeat(at:precededByGap:)`; kept one release.
+    @available(*, deprecated, renamed: "addHeartbeat(at:precededByGap:)")
+    public func addHeartbeatWithTimeInterval(sinceSeriesStartDate timeInterval: TimeInterval, precededByGap: Bool) async throws {
+        try await addHeartbeat(at: timeInterval, precededByGap: precededByGap)
+    }
+
     public func addHeartbeatWithTimeInterval(sinceSeriesStartDate timeInterval: TimeInterval, precededByGap: Bool,
                                              completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        healthStore.report({ try await self.addHeartbeatWithTimeInterval(sinceSeriesStartDate: timeInterval, precededByGap: precededByGap) }) {
+        healthStore.report({ try await self.addHeartbeat(at: timeInterval, precededByGap: precededByGap) }) {
+            let (success, error) = $0.healthKitPair
+            completion(success, error)
+        }
+    }
+
+    public func addMetadata(_ metadata: [String: Any], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        let box = UncheckedBox(metadata)
+        healthStore.report({ try await self.addMetadata(box.value) }) {
             let (success, error) = $0.healthKitPair
             completion(success, error)
         }
@@ -133,11 +149,29 @@ public final class HKHeartbeatSeriesQuery: HKQuery, @unchecked Sendable {
 }
 
 /// Reads a heartbeat series with `async`/`await`. HealthKit: HKHeartbeatSeriesQueryDescriptor.
-public struct HKHeartbeatSeriesQueryDescriptor: @unchecked Sendable {
+public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, @unchecked Sendable {
     /// One beat. HealthKit: HKHeartbeatSeriesQueryDescriptor.Heartbeat.
     public struct Heartbeat: Sendable, Hashable {
-        public let timeSinceSeriesStart: TimeInterval
+        /// Seconds from the series' start to the beat.
+        public let timeIntervalSinceStart: TimeInterval
         public let precededByGap: Bool
+
+        /// OpenHealthKit's former spelling of `timeIntervalSinceStart`; kept one release.
+        @available(*, deprecated, renamed: "timeIntervalSinceStart")
+        public var timeSinceSeriesStart: TimeInterval { timeIntervalSinceStart }
+    }
+
+    /// The beats of a heartbeat series query, as an `AsyncSequence`. HealthKit: HKHeartbeatSeriesQueryDescriptor.Results.
+    public struct Results: AsyncSequence, Sendable {
+        public typealias Element = Heartbeat
+        let stream: AsyncThrowingStream<Heartbeat, any Error>
+
+        public struct Iterator: AsyncIteratorProtocol {
+            var base: AsyncThrowingStream<Heartbeat, any Error>.Iterator
+            public mutating func next() async throws -> Heartbeat? { try await base.next() }
+        }
+
+        public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
     }
 
     public let sample: HKHeartbeatSeriesSample
@@ -145,18 +179,18 @@ public struct HKHeartbeatSeriesQueryDescriptor: @unchecked Sendable {
     public init(_ sample: HKHeartbeatSeriesSample) { self.sample = sample }
 
     /// The beats, in order.
-    public func results(for healthStore: HKHealthStore) -> AsyncThrowingStream<Heartbeat, any Error> {
+    public func results(for healthStore: HKHealthStore) -> Results {
         let sample = UncheckedBox(sample)
-        return AsyncThrowingStream { continuation in
+        return Results(stream: AsyncThrowingStream { continuation in
             do {
                 for beat in try healthStore.heartbeats(of: sample.value) {
-                    continuation.yield(Heartbeat(timeSinceSeriesStart: beat.offset, precededByGap: beat.precededByGap))
+                    continuation.yield(Heartbeat(timeIntervalSinceStart: beat.offset, precededByGap: beat.precededByGap))
                 }
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)
             }
-        }
+        })
     }
 }
 

@@ -131,7 +131,7 @@ public struct HKQuantitySeriesSampleQueryDescriptor: @unchecked Sendable {
     public var predicate: HKSamplePredicate<HKQuantitySample>
     public var options: Options
 
-    public init(predicate: HKSamplePredicate<HKQuantitySample>, options: Options) {
+    public init(predicate: HKSamplePredicate<HKQuantitySample>, options: Options = []) {
         self.predicate = predicate
         self.options = options
     }

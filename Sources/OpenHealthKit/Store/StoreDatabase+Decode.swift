@@ -66,7 +66,7 @@ extension StoreDatabase {
                     if let cached = unitCache[unitString] {
                         unit = cached
                     } else {
-                        guard let parsed = try? HKUnit.parse(unitString), quantity.isCompatible(with: parsed) else {
+                        guard let parsed = try? HKUnit.parse(unitString), quantity.is(compatibleWith: parsed) else {
                             throw HKError(.errorDatabaseInaccessible,
                                           "The health store is damaged: sample \(id) has unit '\(unitString)'.")
                         }
@@ -104,6 +104,12 @@ extension StoreDatabase {
                                                activityType: activityType, duration: duration, metadata: metadata,
                                                device: device, source: source))
                 samples.append(nil)
+            } else if let categoryType = type as? HKCategoryType {
+                guard let stored = row[5] as Double?, let value = Int(exactly: stored) else {
+                    throw HKError(.errorDatabaseInaccessible, "The health store is damaged: category sample \(id) has no whole value.")
+                }
+                samples.append(HKCategorySample(categoryType: categoryType, value: value, startDate: start, endDate: end, uuid: uuid,
+                                                metadata: metadata, device: device, sourceRevision: source))
             } else if type.identifier == HKDataTypeIdentifierHeartbeatSeries {
                 let count = try Int.fetchOne(db.cachedStatement(sql: "SELECT count FROM heartbeat_series WHERE sample_id = ?"),
                                              arguments: [id]) ?? 0

@@ -69,7 +69,7 @@ extension StoreDatabase {
                 throw HKError(.errorInvalidArgument,
                               "Workout-activity predicates must be wrapped in HKQuery.predicateForWorkouts(activityPredicate:).")
             }
-        case .uuids, .associatedWithWorkout, .sampleDates, .workoutActivityType, .workoutDuration, .workoutStatistic,
+        case .uuids, .associatedWithWorkout, .effortRelated, .sampleDates, .workoutActivityType, .workoutDuration, .workoutStatistic,
              .workoutsWithActivity, .filter, .quantity:
             if inActivities {
                 throw HKError(.errorInvalidArgument,
@@ -91,6 +91,12 @@ extension StoreDatabase {
                          SELECT ws.sample_id FROM workout_samples ws
                          WHERE ws.workout_id = (SELECT sample_id FROM workouts WHERE uuid = ?))
                 """, [uuid, uuid])
+        case let .effortRelated(workout, activity):
+            // activity_uuid IS ?: NULL matches the relationships with the workout itself.
+            return SQLFragment("""
+                s.id IN (SELECT e.sample_id FROM workout_effort e
+                         WHERE e.workout_id = (SELECT sample_id FROM workouts WHERE uuid = ?) AND e.activity_uuid IS ?)
+                """, [workout, activity])
         case let .sampleDates(start, end, options):
             let (sql, arguments) = DateRangeRule(start: start, end: end, options: options)
                 .sql(startColumn: "s.start", endColumn: "s.\"end\"")

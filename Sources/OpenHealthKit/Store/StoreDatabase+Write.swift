@@ -27,6 +27,9 @@ extension StoreDatabase {
                 value = quantity.doubleValue(for: storageUnit)
                 let ownUnit = quantity.unit
                 if ownUnit != storageUnit { unit = ownUnit.unitString }
+            } else if let categorySample = sample as? HKCategorySample {
+                // A category sample's value is its category value, without a unit (StoreSchema v13).
+                value = Double(categorySample.value)
             }
             if let existing = stored[sample.uuid] {
                 // Already stored: saving an object twice is harmless; adding it to a workout associates it.

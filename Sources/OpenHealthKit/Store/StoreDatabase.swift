@@ -161,6 +161,8 @@ final class StoreDatabase: Sendable {
             type = quantityType
         } else if let seriesType = HKObjectType.seriesType(forIdentifier: identifier) {
             type = seriesType
+        } else if let categoryType = HKCategoryType.known(identifier) {
+            type = categoryType
         } else {
             throw HKError(.errorDatabaseInaccessible, "The health store holds samples of type \(identifier), unknown to this version.")
         }

@@ -325,6 +325,14 @@ enum StoreSchema {
                 ALTER TABLE deleted_ranges ADD COLUMN format INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("v13: category samples") { db in
+            // Category samples (HKCategorySample: stand hours, sleep, mindful sessions, heart-rate events) are rows of
+            // samples whose value is the category value, a whole number, with no unit; their type rows carry
+            // HKCategoryTypeIdentifier… identifiers. No table changes: the migration marks stores that may hold
+            // them, so that a version before it, which cannot read them, refuses the store as newer than it knows
+            // instead of failing on the first category row a query meets.
+            _ = db
+        }
         return migrator
     }
 }

@@ -14,7 +14,8 @@ import Foundation
 public struct HKError: CustomNSError, Hashable, LocalizedError, Sendable {
     /// HealthKit's error codes, with Apple's raw values.
     public enum Code: Int, Sendable, Hashable, CaseIterable {
-        case errorUnknown = 0
+        /// An error of no other kind (HealthKit's `HKUnknownError`, iOS 18; formerly `noError`).
+        case unknownError = 0
         case errorHealthDataUnavailable = 1
         case errorHealthDataRestricted = 2
         case errorInvalidArgument = 3
@@ -30,6 +31,13 @@ public struct HKError: CustomNSError, Hashable, LocalizedError, Sendable {
         case errorDataSizeExceeded = 13
         case errorBackgroundWorkoutSessionNotAllowed = 14
         case errorNotPermissibleForGuestUserMode = 15
+
+        /// HealthKit's older name of code 0, deprecated in its 18 SDKs for `unknownError`.
+        @available(*, deprecated, renamed: "unknownError")
+        public static var noError: Code { .unknownError }
+        /// OpenHealthKit's former spelling of `unknownError` (HealthKit never had it); kept one release.
+        @available(*, deprecated, renamed: "unknownError")
+        public static var errorUnknown: Code { .unknownError }
     }
 
     /// HealthKit's error domain.
@@ -60,7 +68,12 @@ public struct HKError: CustomNSError, Hashable, LocalizedError, Sendable {
     public static func == (lhs: HKError, rhs: HKError) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
-    public static var errorUnknown: Code { .errorUnknown }
+    public static var unknownError: Code { .unknownError }
+    @available(*, deprecated, renamed: "unknownError")
+    public static var noError: Code { .unknownError }
+    /// OpenHealthKit's former spelling of `unknownError`; kept one release.
+    @available(*, deprecated, renamed: "unknownError")
+    public static var errorUnknown: Code { .unknownError }
     public static var errorHealthDataUnavailable: Code { .errorHealthDataUnavailable }
     public static var errorHealthDataRestricted: Code { .errorHealthDataRestricted }
     public static var errorInvalidArgument: Code { .errorInvalidArgument }
@@ -79,7 +92,7 @@ public struct HKError: CustomNSError, Hashable, LocalizedError, Sendable {
 
     static func defaultMessage(for code: Code) -> String {
         switch code {
-        case .errorUnknown: "An unknown error occurred."
+        case .unknownError: "An unknown error occurred."
         case .errorHealthDataUnavailable: "Health data is not available."
         case .errorHealthDataRestricted: "Health data is restricted."
         case .errorInvalidArgument: "An invalid argument was passed."

@@ -164,6 +164,13 @@ enum QuantityTypeCatalog {
             e(.environmentalAudioExposure, "dBASPL", .discreteEquivalentContinuousLevel),
             e(.headphoneAudioExposure, "dBASPL", .discreteEquivalentContinuousLevel),
             e(.timeInDaylight, "min", .cumulative),
+            // Codes are positions: new types are appended, never inserted.
+            e(.stairAscentSpeed, "m/s", .discreteArithmetic),
+            e(.stairDescentSpeed, "m/s", .discreteArithmetic),
+            e(.walkingAsymmetryPercentage, "%", .discreteArithmetic),
+            e(.walkingDoubleSupportPercentage, "%", .discreteArithmetic),
+            e(.sixMinuteWalkTestDistance, "m", .discreteArithmetic),
+            e(.nikeFuel, "count", .cumulative),
         ]
         return entries.enumerated().map { index, entry in
             var entry = entry

@@ -57,6 +57,13 @@ public struct HKQuantityTypeIdentifier: RawRepresentable, Hashable, Sendable {
     public static let crossCountrySkiingSpeed = make("CrossCountrySkiingSpeed")
     public static let paddleSportsSpeed = make("PaddleSportsSpeed")
     public static let rowingSpeed = make("RowingSpeed")
+    public static let stairAscentSpeed = make("StairAscentSpeed")
+    public static let stairDescentSpeed = make("StairDescentSpeed")
+    public static let walkingAsymmetryPercentage = make("WalkingAsymmetryPercentage")
+    public static let walkingDoubleSupportPercentage = make("WalkingDoubleSupportPercentage")
+    public static let sixMinuteWalkTestDistance = make("SixMinuteWalkTestDistance")
+    /// Nike Fuel points (cumulative counts).
+    public static let nikeFuel = make("NikeFuel")
 
     // Effort, water, body
     public static let physicalEffort = make("PhysicalEffort")

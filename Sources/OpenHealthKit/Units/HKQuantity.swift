@@ -33,10 +33,14 @@ open class HKQuantity: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
 
     /// Whether the quantity can be expressed in `unit`.
     ///
-    /// HealthKit: HKQuantity.isCompatible(with:).
-    public func isCompatible(with unit: HKUnit) -> Bool {
+    /// HealthKit: HKQuantity.is(compatibleWith:) (`isCompatibleWithUnit:`).
+    public func `is`(compatibleWith unit: HKUnit) -> Bool {
         self.unit.scale.dimension == unit.scale.dimension
     }
+
+    /// OpenHealthKit's former spelling of `is(compatibleWith:)`; kept one release.
+    @available(*, deprecated, renamed: "is(compatibleWith:)")
+    public func isCompatible(with unit: HKUnit) -> Bool { self.is(compatibleWith: unit) }
 
     /// The quantity's value in `unit`. Traps if `unit` is incompatible with the quantity's unit.
     ///
@@ -55,7 +59,7 @@ open class HKQuantity: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     ///
     /// - Throws: ``HKError`` `.errorInvalidArgument` if `unit` is incompatible.
     public func convertedValue(to unit: HKUnit) throws(HKError) -> Double {
-        guard isCompatible(with: unit) else {
+        guard self.is(compatibleWith: unit) else {
             throw HKError(.errorInvalidArgument,
                           "Cannot express \(self) in \(unit): the units are incompatible.")
         }
@@ -67,7 +71,7 @@ open class HKQuantity: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     ///
     /// HealthKit: HKQuantity.compare(_:).
     public func compare(_ quantity: HKQuantity) -> ComparisonResult {
-        hkPrecondition(isCompatible(with: quantity.unit),
+        hkPrecondition(self.is(compatibleWith: quantity.unit),
                        "Cannot compare \(self) with \(quantity): the units are incompatible.")
         let other = quantity.doubleValue(for: unit)
         if value < other { return .orderedAscending }
@@ -81,7 +85,7 @@ open class HKQuantity: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
         guard let other = object as? HKQuantity else { return false }
         if other === self { return true }
         if other.unit == unit { return other.value == value }
-        guard isCompatible(with: other.unit) else { return false }
+        guard self.is(compatibleWith: other.unit) else { return false }
         return other.doubleValue(for: unit) == value && doubleValue(for: other.unit) == other.value
     }
 

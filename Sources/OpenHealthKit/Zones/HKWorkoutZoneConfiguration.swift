@@ -53,7 +53,7 @@ public struct HKWorkoutZoneConfiguration: Sendable, Hashable {
     public init(quantityType: HKQuantityType, zoneBoundaries: [HKQuantity]) throws {
         try Self.checkType(quantityType)
         let unit = quantityType.storageUnit
-        for boundary in zoneBoundaries where !boundary.isCompatible(with: unit) {
+        for boundary in zoneBoundaries where !boundary.is(compatibleWith: unit) {
             throw HKError(.errorInvalidArgument, "The zone boundary \(boundary) is not compatible with "
                           + "\(Self.name(of: quantityType)), which is measured in \(unit.unitString).")
         }
@@ -149,7 +149,7 @@ extension HKWorkoutZoneConfiguration {
     ///
     /// OpenHealthKit extension.
     public func zone(containing quantity: HKQuantity) -> HKWorkoutZone? {
-        guard quantity.isCompatible(with: quantityType.storageUnit) else { return nil }
+        guard quantity.is(compatibleWith: quantityType.storageUnit) else { return nil }
         let index = ZoneAccumulator.zone(of: quantity.doubleValue(for: quantityType.storageUnit), boundaries: boundaryValues)
         return zones[index]
     }
