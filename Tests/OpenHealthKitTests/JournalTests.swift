@@ -25,7 +25,8 @@ import Testing
             journal.write(batch) { [self] result in
                 lock.withLock {
                     switch result {
-                    case .success(let emptied): buffer.written(buffer: emptied)
+                    case .success(let emptied):
+                        if let next = buffer.written(buffer: emptied) { send(next) }
                     case .failure(let error): buffer.failed(batch, error: error, now: .zero)
                     }
                 }
@@ -36,14 +37,14 @@ import Testing
             let outcome = lock.withLock { buffer.append(samples, now: .zero) }
             switch outcome {
             case .nothing: break
-            case .write(let batch), .writeAndWait(let batch): send(batch)
+            case .write(let batch): send(batch)
             case .fail(let error): throw error
             }
         }
 
-        func flush() throws {
+        func flush() async throws {
             send(lock.withLock { buffer.handOver(entry: nil) })
-            journal.waitForWrites()
+            await journal.waitForWrites()
             if let failure = lock.withLock({ buffer.takeFailure() }) { throw failure }
         }
 
@@ -53,7 +54,7 @@ import Testing
     func harness() async throws -> Harness {
         let (store, _) = try await liveStore()
         let database = try store.database()
-        let journal = try LiveJournal.create(database: database, builderUUID: UUID(), client: "tests", hasSession: false,
+        let journal = try await LiveJournal.create(database: database, builderUUID: UUID(), client: "tests", hasSession: false,
                                              configuration: configuration(.cycling), device: nil, now: t0)
         return Harness(database: database, journal: journal)
     }
@@ -73,7 +74,7 @@ import Testing
     @Test func batchesAreWrittenInOrderBesideTheCaller() async throws {
         let h = try await harness()
         for start in stride(from: 0, to: 10_000, by: 100) { try h.append(samples(start ..< start + 100)) }
-        try h.flush()
+        try await h.flush()
         #expect(h.pendingCount == 0)
         #expect(try Self.journaledStarts(h.database, builderID: h.journal.builderID) == (0 ..< 10_000).map(Double.init))
     }
@@ -82,18 +83,22 @@ import Testing
         let h = try await harness()
         let (database, journal) = (h.database, h.journal)
         // The journal's row disappears: every write of its entries now breaks the foreign key.
-        let row = try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM live_builders WHERE id = ?", arguments: [journal.builderID])! }
-        try database.write { db in try db.execute(sql: "DELETE FROM live_builders WHERE id = ?", arguments: [journal.builderID]) }
+        let row = try await database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM live_builders WHERE id = ?", arguments: [journal.builderID])! }
+        try await database.write { db in try db.execute(sql: "DELETE FROM live_builders WHERE id = ?", arguments: [journal.builderID]) }
         try h.append(samples(0 ..< 5_000))      // a full batch is handed to the writer, which fails
-        #expect(throws: (any Error).self) { try h.flush() }
+        await #expect(throws: (any Error).self) { try await h.flush() }
         #expect(h.pendingCount == 5_000)
         // The store takes writes again: the same samples are written, once, in order.
-        try database.write { db in
-            try db.execute(sql: "INSERT INTO live_builders (id, uuid, client, has_session, configuration, device, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           arguments: StatementArguments(["id", "uuid", "client", "has_session", "configuration", "device", "created"].map { row[$0] as DatabaseValue }))
+        // (A synchronous write: the row read back is not Sendable.)
+        func restoreRow() throws {
+            try database.write { db in
+                try db.execute(sql: "INSERT INTO live_builders (id, uuid, client, has_session, configuration, device, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                               arguments: StatementArguments(["id", "uuid", "client", "has_session", "configuration", "device", "created"].map { row[$0] as DatabaseValue }))
+            }
         }
+        try restoreRow()
         try h.append(samples(5_000 ..< 5_010))
-        try h.flush()
+        try await h.flush()
         #expect(h.pendingCount == 0)
         #expect(try Self.journaledStarts(database, builderID: journal.builderID) == (0 ..< 5_010).map(Double.init))
     }
@@ -108,7 +113,7 @@ import Testing
 
     func batch(_ outcome: JournalBuffer.Outcome) -> JournalBatch? {
         switch outcome {
-        case .write(let batch), .writeAndWait(let batch): batch
+        case .write(let batch): batch
         default: nil
         }
     }
@@ -140,22 +145,29 @@ import Testing
         #expect(batch(buffer.append(samples(1), now: .zero))?.samples.count == JournalBuffer.maximumPending)
     }
 
-    @Test func backPressureAsksTheShellToWaitPastFourBatchesInFlight() {
+    /// Back-pressure without waiting: past four batches in flight a full buffer is held back and grows; the next
+    /// completed write hands it over as one batch.
+    @Test func backPressureHoldsAFullBufferBackPastFourBatchesInFlight() {
         var buffer = JournalBuffer(sequence: 0)
         var outcomes: [String] = []
         for _ in 0 ..< 6 {
             switch buffer.append(samples(JournalBuffer.maximumPending), now: .zero) {
             case .write: outcomes.append("write")
-            case .writeAndWait: outcomes.append("wait")
-            default: outcomes.append("other")
+            case .nothing: outcomes.append("held")
+            case .fail: outcomes.append("fail")
             }
         }
-        #expect(outcomes == ["write", "write", "write", "write", "wait", "wait"])
-        // Three written: 3 in flight, and the next batch makes 4, which need not wait.
-        for _ in 0 ..< 3 { buffer.written(buffer: []) }
-        if case .write = buffer.append(samples(JournalBuffer.maximumPending), now: .zero) {} else {
-            Issue.record("with 4 in flight the append should not wait")
-        }
+        #expect(outcomes == ["write", "write", "write", "write", "held", "held"])
+        #expect(buffer.inFlight == 4)
+        #expect(buffer.pending.count == 2 * JournalBuffer.maximumPending)
+        // One write completes: the two held-back buffers go as one batch, and 4 are in flight again.
+        let next = buffer.written(buffer: [])
+        #expect(next?.samples.count == 2 * JournalBuffer.maximumPending)
+        #expect(buffer.inFlight == 4)
+        #expect(buffer.pending.isEmpty)
+        // Nothing is held back now: a completion hands nothing over.
+        #expect(buffer.written(buffer: []) == nil)
+        #expect(buffer.inFlight == 3)
     }
 
     @Test func anEntryGoesAfterWhatWasBufferedBeforeIt() {
@@ -201,17 +213,17 @@ import Testing
         for second in 0 ..< 5 {
             strap.send(.heartRate(HeartRateReading(bpm: 120 + second, contact: .detected)), at: t0 + Double(second))
         }
-        builder.currentJournal?.waitForWrites()
+        await builder.currentJournal?.waitForWrites()
         #expect(try JournalTests.journaledStarts(database, builderID: builderID).isEmpty, "younger than 500 ms: buffered")
         // 250 ms: the timer ticks, nothing is due yet.
         clock.monotonic.advance(by: .milliseconds(250))
         await clock.monotonic.waitForSleepers(1)
-        builder.currentJournal?.waitForWrites()
+        await builder.currentJournal?.waitForWrites()
         #expect(try JournalTests.journaledStarts(database, builderID: builderID).isEmpty)
         // 500 ms: the oldest sample is due, and the tick hands everything over.
         clock.monotonic.advance(by: .milliseconds(250))
         await clock.monotonic.waitForSleepers(1)
-        builder.currentJournal?.waitForWrites()
+        await builder.currentJournal?.waitForWrites()
         #expect(try JournalTests.journaledStarts(database, builderID: builderID) == (0 ..< 5).map { t0.storeValue + Double($0) })
         session.end()
         try await builder.endCollection(at: t0 + 5)
@@ -279,7 +291,7 @@ import Testing
             while let outcome = try await group.next() { if case .some(.none) = outcome { successes += 1 } }
             #expect(successes == 1, "the first begin completes once the store is free")
         }
-        let rows = try store.database().read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM live_builders")! }
+        let rows = try await store.database().read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM live_builders")! }
         #expect(rows == 1, "one journal row")
         #expect(builder.startDate == t0)
     }

@@ -143,13 +143,13 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
 
     // MARK: Session events
 
-    /// The session changed state: journaled, and readings are taken only while it runs.
+    /// The session changed state: journaled, and readings are taken only while it runs. The session's calls are
+    /// synchronous (HealthKit's): its entries are handed to the journal's writer in order, not waited for.
     func sessionStateChanged(from: HKWorkoutSessionState, to: HKWorkoutSessionState, date: Date) {
         try? locked {
             core.sessionRunning = to == .running
             try queueEntry(.sessionState(from: from.rawValue, to: to.rawValue, date: date.storeValue))
         }
-        try? awaitJournal()
     }
 
     func sessionGenerated(_ event: HKWorkoutEvent) {
@@ -161,7 +161,6 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
             events.sort { $0.dateInterval.start < $1.dateInterval.start }
             return core.zones.eventsChanged(events, now: event.dateInterval.start)
         }
-        try? awaitJournal()
         didCollectEvents()
         if let zoneChanges, !zoneChanges.isEmpty { didUpdateZones(zoneChanges) }
     }
@@ -173,7 +172,6 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
                 try addActivity(record)
                 core.activityChanged(to: configuration.activityType)
             }
-            try awaitJournal()
             didBeginActivity(makeActivity(record, through: date))
         } catch {
             // The session keeps its own account of activities; the builder refuses only when it has finished.
@@ -186,7 +184,6 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
             defer { core.activityChanged(to: configuration.activityType) }
             return try endActivity(uuid, at: date)
         }
-        try? awaitJournal()
         if let ended { didEndActivity(ended) }
     }
 
@@ -204,7 +201,6 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
                 try queueEntry(.sessionState(from: HKWorkoutSessionState.notStarted.rawValue, to: session.state.rawValue,
                                              date: (session.startDate ?? healthStore.wallClock()).storeValue))
             }
-            try? awaitJournal()
         }
         startFlushing()
         dataSource?.startSensors()
@@ -236,7 +232,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     static let flushPeriod: Duration = .milliseconds(250)
 
     override func didEndCollection() {
-        try? flushJournal()
+        handOverJournal()
     }
 
     override func workoutSensorsToSave() -> [HKWorkoutSensor] {

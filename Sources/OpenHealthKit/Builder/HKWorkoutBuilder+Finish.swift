@@ -9,7 +9,7 @@ extension HKWorkoutBuilder {
         let database = try healthStore.database()
         // Everything handed to the journal's writer is written first, outside the lock; what is still buffered is
         // saved with the workout in its transaction.
-        currentJournal?.waitForWrites()
+        await currentJournal?.waitForWrites()
         let (workout, pending, liveJournal, associated) = try locked { () -> (HKWorkout, (samples: [CollectedSample], beats: [HeartbeatCollector.Beat]), LiveJournal?, [UUID]) in
             var next = lifecycle
             try next.finish()
@@ -42,30 +42,28 @@ extension HKWorkoutBuilder {
         let sensors = workoutSensorsToSave()
         let box = UncheckedBox((workout, pending.samples))
         do {
-            try await Task.detached {
-                try database.write { db in
-                    try self.healthStore.checkShareAuthorization(for: types, db)
-                    guard let workoutID = try database.insert([box.value.0], source: revision, db).first else {
-                        throw HKError(.errorDatabaseInaccessible, "The workout could not be saved.")
-                    }
-                    if let liveJournal {
-                        _ = try database.moveJournalSamples(builderID: liveJournal.builderID, extra: box.value.1,
-                                                            workoutID: workoutID, source: revision, db)
-                        try self.saveHeartbeats(journaledBy: liveJournal.builderID, then: pending.beats,
-                                                workoutID: workoutID, source: revision, database, db)
-                        try liveJournal.close(db)
-                    } else {
-                        _ = try database.moveJournalSamples(builderID: -1, extra: box.value.1, workoutID: workoutID,
-                                                            source: revision, db)
-                    }
-                    for uuid in associated {
-                        if let id = try database.sampleID(uuid: uuid, db) {
-                            try database.associate(sampleID: id, workoutID: workoutID, db)
-                        }
-                    }
-                    try database.insertWorkoutSensors(sensors, workoutID: workoutID, db)
+            try await database.write { db in
+                try self.healthStore.checkShareAuthorization(for: types, db)
+                guard let workoutID = try database.insert([box.value.0], source: revision, db).first else {
+                    throw HKError(.errorDatabaseInaccessible, "The workout could not be saved.")
                 }
-            }.value
+                if let liveJournal {
+                    _ = try database.moveJournalSamples(builderID: liveJournal.builderID, extra: box.value.1,
+                                                        workoutID: workoutID, source: revision, db)
+                    try self.saveHeartbeats(journaledBy: liveJournal.builderID, then: pending.beats,
+                                            workoutID: workoutID, source: revision, database, db)
+                    try liveJournal.close(db)
+                } else {
+                    _ = try database.moveJournalSamples(builderID: -1, extra: box.value.1, workoutID: workoutID,
+                                                        source: revision, db)
+                }
+                for uuid in associated {
+                    if let id = try database.sampleID(uuid: uuid, db) {
+                        try database.associate(sampleID: id, workoutID: workoutID, db)
+                    }
+                }
+                try database.insertWorkoutSensors(sensors, workoutID: workoutID, db)
+            }
         } catch {
             // Nothing was saved: the builder can be finished again.
             locked {
@@ -113,7 +111,7 @@ extension HKWorkoutBuilder {
     /// Discards the workout. Samples the app added stay in the store, unassociated; samples a data source
     /// collected are dropped. Nothing can be added afterwards.
     public func discardWorkout() {
-        currentJournal?.waitForWrites()
+        currentJournal?.waitForWritesBlocking()
         let (liveJournal, pending) = locked { () -> (LiveJournal?, [CollectedSample]) in
             guard lifecycle.phase != .finished && lifecycle.phase != .discarded else { return (nil, []) }
             lifecycle.discard()

@@ -124,7 +124,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         }
         defer { locked { isBeginning = false } }
         let database = try healthStore.database()
-        let created = try LiveJournal.create(database: database, builderUUID: builderUUID,
+        let created = try await LiveJournal.create(database: database, builderUUID: builderUUID,
                                              client: healthStore.clientIdentifier, hasSession: hasSession,
                                              configuration: configuration, device: device, now: healthStore.wallClock())
         do {
@@ -139,10 +139,10 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             }
         } catch {
             locked { if journal === created { journal = nil } }
-            try? database.write { db in try created.close(db) }
+            _ = try? await database.write { db in try created.close(db) }
             throw error
         }
-        try awaitJournal()
+        try await awaitJournal()
         didBeginCollection()
     }
 
@@ -158,7 +158,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
                 core.statistics.endActivity(activities[index].uuid, at: endDate)
             }
         }
-        try awaitJournal()
+        try await awaitJournal()
         didEndCollection()
     }
 
@@ -186,7 +186,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
                     try queueEntry(.associated(uuid: sample.uuid))
                 }
             }
-            try awaitJournal()
+            try await awaitJournal()
         }
         guard !collected.isEmpty else { return }
         let now = monotonic.now()
@@ -209,8 +209,9 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         return actions
     }
 
-    /// After unlocking: queues the delivery the core scheduled, waits for the writer if the core asked, and reports
-    /// a failed write.
+    /// After unlocking: queues the delivery the core scheduled and reports a failed write. It never waits for the
+    /// journal's writer (it runs on the path of a reading, under the sensor outlet's lock): the buffer holds back
+    /// what the writer cannot take yet (``JournalBuffer``).
     ///
     /// The delivery is queued after unlocking because waking the delegate queue's thread takes a system call of
     /// several microseconds: under the lock, the woken thread would find the lock still held and sleep again on
@@ -219,7 +220,6 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     /// took it), and calls of another kind are queued under the lock (``HKLiveWorkoutBuilder/queueDelegateCall``).
     func finish(_ actions: RecordingCore.Actions) throws {
         if let delivery = actions.delivery { queueDelivery(delivery) }
-        if actions.waitForWriter { currentJournal?.waitForWrites() }
         if let failure = actions.failure { throw failure }
     }
 
@@ -240,17 +240,19 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             let now = monotonic.now()
             locked {
                 switch result {
-                case .success(let buffer): core.journal.written(buffer: buffer)
+                case .success(let buffer):
+                    if let next = core.journal.written(buffer: buffer) { send(next, to: journal) }
                 case .failure(let error): core.journal.failed(batch, error: error, now: now)
                 }
             }
         }
     }
 
-    /// Outside the lock: returns once everything handed to the writer is written; throws a write's failure.
-    func awaitJournal() throws {
+    /// Outside the lock: returns once everything handed to the writer is written; throws a write's failure. The
+    /// calling task is suspended meanwhile.
+    func awaitJournal() async throws {
         guard let journal = currentJournal else { return }
-        journal.waitForWrites()
+        await journal.waitForWrites()
         if let failure = locked({ core.journal.takeFailure() }) { throw failure }
     }
 
@@ -258,15 +260,20 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     /// buffered (younger than the flush interval) stay buffered. OpenHealthKit (tests: a crash test uses it to know
     /// what a kill may lose).
     public func waitForJournal() async throws {
-        try awaitJournal()
+        try await awaitJournal()
     }
 
     /// Hands every buffered sample to the writer and waits until it is written.
-    func flushJournal() throws {
+    func flushJournal() async throws {
+        handOverJournal()
+        try await awaitJournal()
+    }
+
+    /// Hands every buffered sample to the writer, without waiting.
+    func handOverJournal() {
         locked {
             if let journal, let batch = core.journal.handOver(entry: nil) { send(batch, to: journal) }
         }
-        try awaitJournal()
     }
 
     public func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent]) async throws {
@@ -281,7 +288,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             events.sort { $0.dateInterval.start < $1.dateInterval.start }
             return core.zones.eventsChanged(events, now: healthStore.wallClock())
         }
-        try awaitJournal()
+        try await awaitJournal()
         didCollectEvents()
         if !zoneChanges.isEmpty { didUpdateZones(zoneChanges) }
     }
@@ -294,7 +301,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             if let json = try MetadataCoding.encode(metadata) { try queueEntry(.metadata(json)) }
             storedMetadata.merge(metadata) { $1 }
         }
-        try awaitJournal()
+        try await awaitJournal()
     }
 
     public func addWorkoutActivity(_ workoutActivity: HKWorkoutActivity) async throws {
@@ -302,7 +309,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
                                     start: workoutActivity.startDate, end: workoutActivity.endDate,
                                     metadata: workoutActivity.metadata)
         try locked { try addActivity(record) }
-        try awaitJournal()
+        try await awaitJournal()
         didBeginActivity(makeActivity(record, through: healthStore.wallClock()))
     }
 
@@ -327,7 +334,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     public func updateActivity(uuid UUID: UUID, end endDate: Date) async throws {
         let ended = try locked { try endActivity(UUID, at: endDate) }
-        try awaitJournal()
+        try await awaitJournal()
         didEndActivity(ended)
     }
 

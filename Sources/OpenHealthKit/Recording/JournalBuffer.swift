@@ -30,9 +30,13 @@ enum JournalKind: Int, Sendable {
 /// on every tick of the flush timer, so a batch waits at most `flushInterval` plus a tick), or when `maximumPending`
 /// items wait (checked on every append). An append never hands a batch over for its age: that would wake the
 /// writer's thread on the path of the reading that happened to come last, and delay its delivery to the delegate. An entry (a state
-/// change, an event) goes with everything buffered before it, so the order is kept. When more than
-/// `maximumInFlight` batches are handed over and not yet written, appending asks the shell to wait for the writer
-/// (outside its lock): memory stays bounded when readings arrive faster than the store takes them.
+/// change, an event) goes with everything buffered before it, so the order is kept.
+///
+/// Back-pressure never blocks the path of a reading: while `maximumInFlight` batches are handed over and not yet
+/// written, a full buffer stays here and keeps growing, and the write that completes next hands it over as one
+/// larger batch (``written(buffer:)``), so a writer that fell behind catches up with fewer, larger transactions.
+/// What waits in memory is what arrived while the writer was busy (another process holding the store's lock, a
+/// full disk: the recording goes on in memory). The builder's `async` calls await the writer.
 ///
 /// A batch that fails to write comes back (``failed(_:error:now:)``): its samples wait again, in front, and the
 /// next append or entry reports the error.
@@ -47,6 +51,9 @@ struct JournalBuffer {
     /// When the oldest buffered item arrived, on the shell's monotonic clock.
     private(set) var oldestPending: Duration?
     private(set) var inFlight = 0
+    /// How many samples and beats at the front of the buffer came back from failed writes: the next failed batch's
+    /// go after them, so that several batches failing in a row come back in their order.
+    private var returned = (samples: 0, beats: 0)
     /// The error of a write that failed, reported by the next call that can throw.
     private var failure: (any Error)?
     private(set) var closed = false
@@ -64,8 +71,6 @@ struct JournalBuffer {
         case nothing
         /// Write this batch on the writer's queue.
         case write(JournalBatch)
-        /// Write this batch, then wait for the writer (outside the lock): too many batches are in flight.
-        case writeAndWait(JournalBatch)
         /// A write failed earlier: report this error to the caller.
         case fail(any Error)
     }
@@ -86,8 +91,8 @@ struct JournalBuffer {
             self.failure = nil
             return .fail(failure)
         }
-        guard isFull, let batch = handOver(entry: nil) else { return .nothing }
-        return inFlight > Self.maximumInFlight ? .writeAndWait(batch) : .write(batch)
+        guard isFull, inFlight < Self.maximumInFlight, let batch = handOver(entry: nil) else { return .nothing }
+        return .write(batch)
     }
 
     /// The batch to write if the oldest buffered item is due (the flush timer's tick).
@@ -117,15 +122,18 @@ struct JournalBuffer {
             batch.entry = (sequence, entry.kind, entry.payload)
         }
         oldestPending = nil
+        returned = (0, 0)
         guard !batch.isEmpty else { return nil }
         inFlight += 1
         return batch
     }
 
-    /// The writer wrote a batch; its emptied sample buffer is kept for reuse.
-    mutating func written(buffer: [CollectedSample]) {
+    /// The writer wrote a batch; its emptied sample buffer is kept for reuse. Returns the batch to write next when
+    /// a full buffer was held back for the writer.
+    mutating func written(buffer: [CollectedSample]) -> JournalBatch? {
         inFlight -= 1
         if spareBuffers.count < 2 { spareBuffers.append(buffer) }
+        return isFull && !closed ? handOver(entry: nil) : nil
     }
 
     /// The writer could not write a batch: nothing of it is in the store, so its samples wait again and the error
@@ -134,8 +142,10 @@ struct JournalBuffer {
         inFlight -= 1
         guard !closed else { return }
         failure = error
-        pending.insert(contentsOf: batch.samples, at: 0)
-        pendingBeats.insert(contentsOf: batch.beats, at: 0)
+        pending.insert(contentsOf: batch.samples, at: returned.samples)
+        pendingBeats.insert(contentsOf: batch.beats, at: returned.beats)
+        returned.samples += batch.samples.count
+        returned.beats += batch.beats.count
         if oldestPending == nil, !pending.isEmpty || !pendingBeats.isEmpty { oldestPending = now }
     }
 
@@ -148,6 +158,7 @@ struct JournalBuffer {
     /// The buffered samples and heartbeats, taken out (to be saved with the workout in its transaction).
     mutating func takePending() -> (samples: [CollectedSample], beats: [HeartbeatCollector.Beat]) {
         defer {
+            returned = (0, 0)
             pending.removeAll()
             pendingBeats.removeAll()
             oldestPending = nil
@@ -165,6 +176,7 @@ struct JournalBuffer {
     /// The journal was deleted: nothing more is buffered or handed over.
     mutating func close() {
         closed = true
+        returned = (0, 0)
         pending.removeAll()
         pendingBeats.removeAll()
         oldestPending = nil

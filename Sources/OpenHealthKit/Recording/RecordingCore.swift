@@ -19,8 +19,6 @@ struct RecordingCore {
     struct Actions {
         /// Hand this batch to the journal's writer.
         var write: JournalBatch?
-        /// Then wait for the writer, after unlocking: too many batches are in flight.
-        var waitForWriter = false
         /// A journal write failed earlier: report it.
         var failure: (any Error)?
         /// Queue a delivery to the delegate queue.
@@ -190,9 +188,6 @@ struct RecordingCore {
         switch outcome {
         case .nothing: break
         case .write(let batch): actions.write = batch
-        case .writeAndWait(let batch):
-            actions.write = batch
-            actions.waitForWriter = true
         case .fail(let error): actions.failure = error
         }
     }

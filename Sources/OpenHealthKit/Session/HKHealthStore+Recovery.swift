@@ -11,14 +11,12 @@ extension HKHealthStore {
     public func recoverActiveWorkoutSession() async throws -> HKWorkoutSession? {
         let database = try database()
         let client = clientIdentifier
-        let found = try await Task.detached { () -> UncheckedBox<RecoveredRecording>? in
-            try database.read { db in
-                guard let journal = try database.latestInterruptedJournal(client: client, db) else { return nil }
-                return UncheckedBox(try RecoveredRecording(database: database, builderID: journal.id,
-                                                           configurationJSON: journal.configuration,
-                                                           deviceJSON: journal.device, db))
-            }
-        }.value
+        let found = try await database.read { db -> UncheckedBox<RecoveredRecording>? in
+            guard let journal = try database.latestInterruptedJournal(client: client, db) else { return nil }
+            return UncheckedBox(try RecoveredRecording(database: database, builderID: journal.id,
+                                                       configurationJSON: journal.configuration,
+                                                       deviceJSON: journal.device, db))
+        }
         guard let recording = found?.value else { return nil }
         let session = HKWorkoutSession(recovering: self, configuration: recording.configuration, machine: recording.machine)
         let builder = HKLiveWorkoutBuilder(session: session, healthStore: self, configuration: recording.configuration,

@@ -139,6 +139,45 @@ final class StoreDatabase: Sendable {
         do { return try writer.read(body) } catch let error as DatabaseError { throw Self.describe(error, path: path) }
     }
 
+    /// Runs a write transaction on GRDB's writer queue while the calling task is suspended, mapping SQLite errors to
+    /// `HKError`. A write can wait up to the busy timeout for another process's lock; it waits on GRDB's thread,
+    /// never on one of Swift's cooperative threads (two on a 2-core machine). Like HealthKit's calls, it is not
+    /// cancelled with the calling task: once asked for, a write happens or fails on its own terms.
+    func write<T>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let path = path
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedBox<T>, any Error>) in
+            writer.asyncWrite({ db in UncheckedBox(try body(db)) }, completion: { _, result in
+                continuation.resume(with: result.mapError { Self.mapped($0, path: path) })
+            })
+        }.value
+    }
+
+    /// Runs a read on one of GRDB's reader queues while the calling task is suspended, mapping SQLite errors to
+    /// `HKError`.
+    func read<T>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let path = path
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedBox<T>, any Error>) in
+            writer.asyncRead { result in
+                continuation.resume(with: Result { UncheckedBox(try body(try result.get())) }.mapError { Self.mapped($0, path: path) })
+            }
+        }.value
+    }
+
+    /// Caps the store file at its present size plus `extraPages` pages, as a disk with no more room would (SQLite's
+    /// `PRAGMA max_page_count` on the writer's connection, which every write goes through); nil lifts the cap.
+    /// The seam of the tests of a full disk.
+    func limitGrowth(toExtraPages extraPages: Int?) throws {
+        try writer.writeWithoutTransaction { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(extraPages.map { pages + $0 } ?? 1_073_741_823)")
+        }
+    }
+
+    /// An error as the store reports it: SQLite's as `HKError`, the others as they are.
+    private static func mapped(_ error: any Error, path: String?) -> any Error {
+        (error as? DatabaseError).map { describe($0, path: path) } ?? error
+    }
+
     // MARK: Types, sources, devices
 
     /// Whether `db` is the writer's connection inside a write transaction: what it reads may not be committed.
