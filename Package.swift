@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -10,10 +10,19 @@ let package = Package(
         .library(name: "FITFile", targets: ["FITFile"]),
         .library(name: "FitnessSensors", targets: ["FitnessSensors"]),
         .library(name: "BluetoothLE", targets: ["BluetoothLE"]),
+        .library(name: "UnixSockets", targets: ["UnixSockets"]),
         .library(name: "BlueZTransport", targets: ["BlueZTransport"]),
         .library(name: "OpenHealthKitTesting", targets: ["OpenHealthKitTesting"]),
         .library(name: "FixtureSynthesis", targets: ["FixtureSynthesis"]),
         .executable(name: "workout", targets: ["workout"]),
+    ],
+    // `BlueZ` (on by default): the HealthKit API reaches paired Bluetooth sensors through BlueZ, so an app that only
+    // changed `import HealthKit` to `import OpenHealthKit` records from its straps. It needs libbluetooth-dev and
+    // libudev-dev to build. A package that only replays fixtures or uses the store turns it off
+    // (`.package(url: …, from: …, traits: [])`) and builds with Swift alone. ARCHITECTURE.md says why a trait.
+    traits: [
+        .trait(name: "BlueZ", description: "Reach paired Bluetooth LE sensors through BlueZ (needs libbluetooth-dev, libudev-dev)."),
+        .default(enabledTraits: ["BlueZ"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -21,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // `swift package generate-documentation`: the DocC catalogs of OpenHealthKit, OpenHealthKitTesting, BluetoothLE.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Bounds-checked byte reading and writing and the decode error every codec throws. Foundation only.
@@ -34,20 +45,29 @@ let package = Package(
         // BlueZ's libbluetooth (HCI device sockets, LE scan commands) and libudev, wrapped as GRDB wraps SQLite.
         .systemLibrary(name: "CBlueZ", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CUdev", providers: [.apt(["libudev-dev"])]),
-        // The only target with file descriptors: L2CAP/HCI/AF_UNIX sockets, udev adapters, BLE sensors, simulated peripherals.
+        // eventfd, which Swift's Glibc module does not show.
+        .target(name: "CUnixSockets"),
+        // Non-blocking sockets that can be awaited and woken, and AF_UNIX listeners and streams: what mirroring's byte
+        // stream and the simulated peripherals run over. Glibc only: no Bluetooth.
+        .target(
+            name: "UnixSockets",
+            dependencies: ["CUnixSockets", .product(name: "SystemPackage", package: "swift-system")]
+        ),
+        // Raw Bluetooth: L2CAP/HCI/management sockets, udev adapters, BLE sensors, simulated peripherals.
         .target(
             name: "BlueZTransport",
             dependencies: [
-                "FitnessSensors", "BluetoothLE", "CBlueZ", "CUdev",
+                "FitnessSensors", "BluetoothLE", "UnixSockets", "CBlueZ", "CUdev",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The HealthKit-compatible public API and the SQLite store.
+        // The HealthKit-compatible public API and the SQLite store. Bluetooth only with the `BlueZ` trait.
         .target(
             name: "OpenHealthKit",
             dependencies: [
-                "ByteCoding", "FitnessSensors", "BlueZTransport",
+                "ByteCoding", "FitnessSensors", "UnixSockets",
+                .target(name: "BlueZTransport", condition: .when(traits: ["BlueZ"])),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),

@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/eventfd.h>
 #include <bluetooth/bluetooth.h>
 #include <bluetooth/hci.h>
 #include <bluetooth/hci_lib.h>
@@ -67,11 +66,6 @@ static inline int CBlueZ_adapter_address(int dev_id, uint8_t *out_address, uint3
     memcpy(out_address, &info.bdaddr, 6);
     *out_flags = info.flags;
     return 0;
-}
-
-/// A non-blocking, close-on-exec eventfd (used to wake threads waiting in poll()).
-static inline int CBlueZ_eventfd(void) {
-    return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 }
 
 /// Restricts an HCI socket to the events a command exchange needs: Command Complete (0x0E),

@@ -6,8 +6,8 @@ import OpenHealthKit
 /// `LX/AvgSpeed`, `LX/AvgWatts`, `LX/MaxWatts` per lap).
 ///
 /// One `Activity` whose `Sport` is Running, Biking or Other (the schema's only values: walking and hiking are
-/// Running, other activities Other); its `Id` is the start time. A `Lap` per lap (as in the FIT export: the lap
-/// events, or one per session), its elements in the schema's order (TotalTimeSeconds, DistanceMeters,
+/// Running, other activities Other); its `Id` is the start time. A `Lap` per lap (as in the FIT export: ``WorkoutLaps``
+/// with the library's lap statistics, or one per session), its elements in the schema's order (TotalTimeSeconds, DistanceMeters,
 /// MaximumSpeed, Calories, AverageHeartRateBpm, MaximumHeartRateBpm, Intensity, Cadence, TriggerMethod, Track,
 /// Extensions), and a `Trackpoint` per record (Time, Position, AltitudeMeters, DistanceMeters, HeartRateBpm,
 /// Cadence, Extensions). Calories are required by the schema: 0 when the workout has no energy. A multisport
@@ -28,9 +28,8 @@ public enum TCXWriter {
 
             """
         for (lap, _) in laps {
-            // Energy per lap: the session's, shared by time when a session has several laps.
-            let session = sessions.first { $0.interval.start <= lap.interval.start && lap.interval.start < $0.interval.end }
-            let energy = lap.energy ?? session.flatMap { s in s.energy.map { $0 * lap.interval.duration / max(1, s.interval.duration) } }
+            // Energy per lap: the library's sum over the lap (WorkoutLaps), as the FIT lap's total_calories.
+            let energy = lap.energy
             xml += "      <Lap StartTime=\"\(XMLText.time(lap.interval.start))\">\n"
             xml += "        <TotalTimeSeconds>\(XMLText.number(lap.timerTime))</TotalTimeSeconds>\n"
             xml += "        <DistanceMeters>\(XMLText.number(lap.distance ?? 0, digits: 2))</DistanceMeters>\n"

@@ -18,8 +18,10 @@ extension WorkoutExportData {
     /// `HKQuantitySeriesSampleQueryDescriptor` for every reading of the workout's samples (condensed series
     /// included), `HKHeartbeatSeriesQueryDescriptor` for its beats, its events for pauses and laps, its activities
     /// for the legs, `HKHealthStore.workoutSensors(for:)` for the sensors' Device Information and battery levels,
-    /// and `allStatistics`, `zoneGroup(for:)` and `HKHealthStore.normalizedPower(for:)` for each
-    /// session's figures, and `HKWorkoutRouteQueryDescriptor` for its route's positions. Readings are placed at the whole second of their start (distance at its end, summed).
+    /// `allStatistics`, `zoneGroup(for:)` and `HKHealthStore.normalizedPower(for:during:)` for each session's
+    /// figures, ``WorkoutLaps`` and `HKHealthStore.statistics(for:during:)` for each lap's, and
+    /// `HKWorkoutRouteQueryDescriptor` for its route's positions. Readings are placed at the whole second of their
+    /// start (distance at its end, summed); pauses are ``WorkoutPauses``'.
     public static func load(_ workout: HKWorkout, from store: HKHealthStore) async throws -> WorkoutExportData {
         let indoor = workout.metadata?[HKMetadataKeyIndoorWorkout] as? Bool
         var data = WorkoutExportData(uuid: workout.uuid, activityType: workout.workoutActivityType,
@@ -93,28 +95,10 @@ extension WorkoutExportData {
         data.devices = devices
         data.rrIntervals = try await heartbeatIntervals(of: workout, from: store)
 
-        let events = (workout.workoutEvents ?? []).sorted { $0.dateInterval.start < $1.dateInterval.start }
-        var pausedAt: Date?
-        var lapStart = workout.startDate
-        for event in events {
-            switch event.type {
-            case .pause, .motionPaused:
-                pausedAt = pausedAt ?? event.dateInterval.start
-            case .resume, .motionResumed:
-                if let paused = pausedAt, event.dateInterval.start > paused {
-                    data.pauses.append(DateInterval(start: paused, end: event.dateInterval.start))
-                }
-                pausedAt = nil
-            case .lap:
-                let lap = event.dateInterval.duration > 0 ? event.dateInterval
-                    : DateInterval(start: lapStart, end: max(lapStart, event.dateInterval.start))
-                data.laps.append(lap)
-                lapStart = lap.end
-            default:
-                break
-            }
-        }
-        if let paused = pausedAt, workout.endDate > paused { data.pauses.append(DateInterval(start: paused, end: workout.endDate)) }
+        // Pauses and laps by the library's rules (WorkoutPauses, WorkoutLaps): the file's timer time is the
+        // workout's duration, and its laps are the ones `workout replay` prints, with the same figures.
+        let events = workout.workoutEvents ?? []
+        data.pauses = WorkoutPauses.intervals(in: events, from: workout.startDate, to: workout.endDate)
 
         let activities = workout.workoutActivities.filter { $0.endDate != nil }
         if activities.count > 1 {
@@ -125,6 +109,8 @@ extension WorkoutExportData {
                                            locationType: configuration.locationType)
                 summary.apply(activity.allStatistics, zones: activity.zoneGroup(for: HKQuantityType(.heartRate)),
                               powerZones: activity.zoneGroup(for: HKQuantityType(.cyclingPower)))
+                summary.normalizedPower = try await store.normalizedPower(for: workout, during: interval)?
+                    .doubleValue(for: .watt())
                 data.sessions.append(summary)
             }
         } else {
@@ -132,8 +118,18 @@ extension WorkoutExportData {
                                        activityType: workout.workoutActivityType, locationType: data.locationType)
             summary.apply(workout.allStatistics, zones: workout.zoneGroup(for: HKQuantityType(.heartRate)),
                           powerZones: workout.zoneGroup(for: HKQuantityType(.cyclingPower)))
-            summary.normalizedPower = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt()) ?? summary.normalizedPower
+            summary.normalizedPower = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt())
             data.sessions.append(summary)
+        }
+        for session in data.sessions {
+            let interval = session.interval
+            for lap in WorkoutLaps.intervals(in: events, from: interval.start, to: interval.end) {
+                var summary = data.summary(of: lap, activityType: session.activityType, locationType: session.locationType)
+                summary.apply(try await store.statistics(for: workout, during: lap), zones: nil)
+                summary.normalizedPower = try await store.normalizedPower(for: workout, during: lap)?
+                    .doubleValue(for: .watt())
+                data.laps.append(summary)
+            }
         }
         return data
     }
@@ -170,8 +166,9 @@ extension WorkoutExportData {
 }
 
 extension WorkoutExportData.Summary {
-    /// Takes the totals, averages and maxima HealthKit keeps for the workout or activity (`allStatistics`) and its
-    /// time in heart-rate and power zones (`zoneGroup(for:)`) over the figures computed from records.
+    /// Takes the totals, averages and maxima HealthKit keeps for the workout or activity (`allStatistics`), or the
+    /// library's statistics of a lap (`HKHealthStore.statistics(for:during:)`), and the time in heart-rate and power
+    /// zones (`zoneGroup(for:)`).
     mutating func apply(_ statistics: [HKQuantityType: HKStatistics], zones: HKWorkoutZoneGroup?, powerZones: HKWorkoutZoneGroup? = nil) {
         let bpm = HKUnit.count().unitDivided(by: .minute())
         let metresPerSecond = HKUnit.meter().unitDivided(by: .second())

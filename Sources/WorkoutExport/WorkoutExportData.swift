@@ -71,16 +71,18 @@ public struct WorkoutExportData: Sendable {
     public var records: [Record]
     /// Beat-to-beat intervals in seconds, the first from the workout's start; NaN marks a gap before the next beat.
     public var rrIntervals: [Double]
+    /// The workout's pauses (``WorkoutPauses``: its pause and resume events, not its motion pauses).
     public var pauses: [DateInterval]
-    /// Laps as the workout's lap events give them; empty when it has none.
-    public var laps: [DateInterval]
+    /// The laps with their figures (``WorkoutLaps``: the lap events, the time after the last one a lap of its own),
+    /// in time order; empty when the workout has no lap events.
+    public var laps: [Summary]
     /// One per leg of a multisport workout (transitions included), else one for the whole workout.
     public var sessions: [Summary]
     public var hasRoute: Bool { records.contains(where: \.hasPosition) }
 
     public init(uuid: UUID, activityType: HKWorkoutActivityType, locationType: HKWorkoutSessionLocationType, start: Date,
                 end: Date, devices: [HKDevice] = [], records: [Record] = [], rrIntervals: [Double] = [],
-                pauses: [DateInterval] = [], laps: [DateInterval] = [], sessions: [Summary] = []) {
+                pauses: [DateInterval] = [], laps: [Summary] = [], sessions: [Summary] = []) {
         self.uuid = uuid
         self.activityType = activityType
         self.locationType = locationType
@@ -94,12 +96,9 @@ public struct WorkoutExportData: Sendable {
         self.sessions = sessions
     }
 
-    /// Seconds of `interval` outside the pauses.
+    /// Seconds of `interval` outside the pauses: for the whole workout, its `duration`.
     public func timerTime(within interval: DateInterval) -> TimeInterval {
-        let paused = pauses.reduce(0.0) { total, pause in
-            total + max(0, min(pause.end, interval.end).timeIntervalSince(max(pause.start, interval.start)))
-        }
-        return max(0, interval.duration - paused)
+        WorkoutPauses.runningTime(of: interval, outside: pauses)
     }
 
     /// The records within `interval`: half-open, so a record at a lap's end belongs to the next lap, except at the
@@ -111,26 +110,14 @@ public struct WorkoutExportData: Sendable {
         return records[from ..< to]
     }
 
-    /// A summary of `interval` computed from the records (laps: HealthKit keeps no statistics per lap).
-    /// Averages are of the records' values; energy is not known per lap.
+    /// A summary of `interval` with its timer time and no figures yet: they come from the library's statistics
+    /// (``Summary/apply(_:zones:powerZones:)``), never from the records, which keep one reading a second.
     public func summary(of interval: DateInterval, activityType: HKWorkoutActivityType,
                         locationType: HKWorkoutSessionLocationType) -> Summary {
-        let slice = records(within: interval)
-        func stats(_ key: KeyPath<Record, Double?>) -> (Double?, Double?) {
-            let values = slice.compactMap { $0[keyPath: key] }
-            guard !values.isEmpty else { return (nil, nil) }
-            return (values.reduce(0, +) / Double(values.count), values.max())
-        }
-        let hr = stats(\.heartRate), cadence = stats(\.cadence), power = stats(\.power), speed = stats(\.speed)
-        let distances = slice.compactMap(\.distance)
-        let before = records[..<slice.startIndex].last { $0.distance != nil }?.distance ?? 0
-        let powerReadings = slice.compactMap { record in record.power.map { (date: record.date, watts: $0) } }
-        return Summary(activityType: activityType, locationType: locationType, interval: interval,
-                       timerTime: timerTime(within: interval), distance: distances.last.map { $0 - before },
-                       energy: nil, averageHeartRate: hr.0, maximumHeartRate: hr.1, averageCadence: cadence.0,
-                       maximumCadence: cadence.1, averagePower: power.0, maximumPower: power.1, averageSpeed: speed.0,
-                       maximumSpeed: speed.1, normalizedPower: NormalizedPower.watts(powerReadings),
-                       timeInHeartRateZones: nil, timeInPowerZones: nil)
+        Summary(activityType: activityType, locationType: locationType, interval: interval,
+                timerTime: timerTime(within: interval), distance: nil, energy: nil, averageHeartRate: nil,
+                maximumHeartRate: nil, averageCadence: nil, maximumCadence: nil, averagePower: nil, maximumPower: nil,
+                averageSpeed: nil, maximumSpeed: nil, normalizedPower: nil, timeInHeartRateZones: nil, timeInPowerZones: nil)
     }
 
     /// The sessions to write: ``sessions``, or one computed from the records over the whole workout.
@@ -139,18 +126,16 @@ public struct WorkoutExportData: Sendable {
             : sessions
     }
 
-    /// The laps to write, each with the index of its session: the lap events inside each session, or the session
-    /// itself when it has none.
+    /// The laps to write, each with the index of its session: the laps inside each session, or the session itself
+    /// when it has none.
     public func lapSummaries(_ sessions: [Summary]) -> [(Summary, session: Int)] {
         var laps: [(Summary, session: Int)] = []
         for (index, session) in sessions.enumerated() {
-            let inside = self.laps.filter { $0.start >= session.interval.start && $0.start < session.interval.end }
+            let inside = self.laps.filter { $0.interval.start >= session.interval.start && $0.interval.start < session.interval.end }
             if inside.isEmpty {
                 laps.append((session, index))
             } else {
-                for lap in inside {
-                    laps.append((summary(of: lap, activityType: session.activityType, locationType: session.locationType), index))
-                }
+                for lap in inside { laps.append((lap, index)) }
             }
         }
         return laps

@@ -9,7 +9,7 @@ import OpenHealthKit
 ///   readings are the same), of the leg's types: power is cycling or running power, cadence cycling cadence,
 ///   speed cycling or running speed; other activities keep heart rate and distance only;
 /// - cumulative distance becomes one distance sample per record interval (the leg's distance type);
-/// - energy is integrated from power (kJ of work counted as kcal, the live data source's rule); without power,
+/// - energy is integrated from power by the live data source's rule (``PowerEnergy``); without power,
 ///   the file's total calories become one sample over the workout;
 /// - RR intervals become one `HKHeartbeatSeriesSample` from the workout's start, a missing interval a gap;
 /// - timer stops and starts become pause and resume events, marked laps (``ImportedWorkout/markedLaps``) lap
@@ -135,12 +135,16 @@ public enum WorkoutImporter {
             guard delta > 0 else { continue }
             add(HKWorkout.distanceType(for: activityType(at: reading.date, in: imported)), .meter(), delta, previous.date, reading.date)
         }
-        // Energy: work from power, each reading holding until the next (at most 10 s), kJ counted as kcal.
+        // Energy: work from power by the live data source's rule (PowerEnergy: each reading holding until the next,
+        // at most its hold; nothing across a pause, as a live recording forgets its last reading when it pauses).
         if !imported.power.isEmpty {
-            for (previous, reading) in zip(imported.power, imported.power.dropFirst()) {
-                let seconds = reading.date.timeIntervalSince(previous.date)
-                guard seconds > 0, seconds <= 10, previous.value > 0 else { continue }
-                add(.activeEnergyBurned, .kilocalorie(), previous.value * seconds / 1000, previous.date, reading.date)
+            for (previous, reading) in zip(imported.power, imported.power.dropFirst())
+            where !imported.pauses.contains(where: { previous.date < $0.start && $0.start <= reading.date }) {
+                let start = previous.date.timeIntervalSinceReferenceDate
+                guard let stretch = PowerEnergy.energy(watts: previous.value, at: start,
+                                                       next: reading.date.timeIntervalSinceReferenceDate) else { continue }
+                add(.activeEnergyBurned, .kilocalorie(), stretch.kilocalories, previous.date,
+                    Date(timeIntervalSinceReferenceDate: stretch.end))
             }
         } else if let total = imported.totalEnergy, total > 0, imported.end > imported.start {
             add(.activeEnergyBurned, .kilocalorie(), total, imported.start, imported.end)

@@ -46,14 +46,9 @@ struct WorkoutChart {
             out.append(rect(plot.left, top, plot.width, bottom - top, fill: colour(zone), opacity: 0.55))
             out.append("<text x=\"\(fmt(plot.left + plot.width + 6))\" y=\"\(fmt((top + bottom) / 2 + 4))\" fill=\"#333\">\(zones.name(zone))</text>")
         }
-        // Pauses.
-        var pausedAt: Date?
-        for event in workout.workoutEvents ?? [] {
-            if event.type == .pause { pausedAt = event.dateInterval.start }
-            if event.type == .resume, let from = pausedAt {
-                out.append(rect(x(from), plot.top, x(event.dateInterval.start) - x(from), plot.height, fill: "#000", opacity: 0.12))
-                pausedAt = nil
-            }
+        // Pauses, as the library counts them (the workout's duration leaves them out).
+        for pause in WorkoutPauses.intervals(in: workout.workoutEvents ?? [], from: workout.startDate, to: workout.endDate) {
+            out.append(rect(x(pause.start), plot.top, x(pause.end) - x(pause.start), plot.height, fill: "#000", opacity: 0.12))
         }
         // A multisport workout's legs: a dashed line where each begins, its name at the top of its span (a
         // transition as T1, T2, …), left out where the span is too narrow for it.
@@ -90,12 +85,12 @@ struct WorkoutChart {
         if let maxPower = power.map(\.value).max(), maxPower > 0 {
             let top = (maxPower * 1.1 / 50).rounded(.up) * 50
             func yp(_ watts: Double) -> Double { plot.top + plot.height - watts / top * plot.height }
-            for segment in segments(power) {
+            for segment in segments(power, hold: ReadingHold.power) {
                 out.append(polyline(downsample(segment, x: x), y: yp, stroke: "#1f5fbf", width: 1, opacity: 0.7))
             }
             out.append("<text x=\"\(fmt(plot.left + plot.width))\" y=\"\(fmt(plot.top + plot.height + 38))\" text-anchor=\"end\" fill=\"#1f5fbf\">blue: power, 0–\(Int(top)) W from bottom to top</text>")
         }
-        for segment in segments(heartRate) {
+        for segment in segments(heartRate, hold: ReadingHold.heartRate) {
             out.append(polyline(downsample(segment, x: x), y: y, stroke: "#b00020", width: 1.6, opacity: 1))
         }
 
@@ -118,11 +113,12 @@ struct WorkoutChart {
         "\(workout.workoutActivityType.name.capitalized), \(Format.date(workout.startDate)), \(Format.duration(workout.duration))"
     }
 
-    /// The points split where the sensor was silent for longer than a reading holds: a dropout is a gap in the line.
-    private func segments(_ points: [ChartPoint]) -> [[ChartPoint]] {
+    /// The points split where the sensor was silent for longer than a reading of its kind holds (the library's
+    /// ``ReadingHold``): a dropout is a gap in the line.
+    private func segments(_ points: [ChartPoint], hold: TimeInterval) -> [[ChartPoint]] {
         var result: [[ChartPoint]] = []
         for point in points {
-            if let last = result.last?.last, point.start.timeIntervalSince(last.start) <= ChartPoint.hold {
+            if let last = result.last?.last, point.start.timeIntervalSince(last.start) <= hold {
                 result[result.count - 1].append(point)
             } else {
                 result.append([point])
@@ -172,9 +168,6 @@ struct WorkoutChart {
 struct ChartPoint {
     var start: Date
     var value: Double
-
-    /// Longer silences than this are drawn as gaps (the hold of a reading, as `NormalizedPower.hold`).
-    static let hold: TimeInterval = NormalizedPower.hold
 
     /// The workout's samples of `identifier` in time order, in `unit`.
     static func points(_ identifier: HKQuantityTypeIdentifier, unit: HKUnit, of workout: HKWorkout,

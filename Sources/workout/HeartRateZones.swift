@@ -18,30 +18,39 @@ struct HeartRateZones: Sendable {
                                        zoneBoundaries: boundaries.map { HKQuantity(unit: .count().unitDivided(by: .minute()), doubleValue: $0) })
     }
 
-    static let reserveFractions = [0.6, 0.7, 0.8, 0.9]
-
     init(boundaries: [Double], label: String) {
         self.boundaries = boundaries
         self.label = label
     }
 
-    /// Heart-rate-reserve zones from a maximum and a resting heart rate.
-    init(maximum: Double, resting: Double) {
-        self.init(boundaries: Self.reserveFractions.map { resting + $0 * (maximum - resting) },
-                  label: "heart-rate-reserve zones at 60/70/80/90 % (max \(Int(maximum)), rest \(Int(resting)) bpm; OpenHealthKit's percentages)")
+    /// The percentages of the library's heart-rate-reserve zones, as a label says them: "60/70/80/90 %".
+    static var reservePercentages: String {
+        HKWorkoutZoneConfiguration.heartRateReserveFractions.map { "\(Int(($0 * 100).rounded()))" }.joined(separator: "/") + " %"
+    }
+
+    /// Heart-rate-reserve zones from a maximum and a resting heart rate (each defaulting as the library's do), by
+    /// the library's rule (`HKWorkoutZoneConfiguration.heartRateReserve(maximum:resting:)`).
+    init(maximum: Double?, resting: Double?) throws {
+        let configuration = try HKWorkoutZoneConfiguration.heartRateReserve(maximum: maximum, resting: resting)
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        let boundaries = configuration.zones.dropLast().compactMap { $0.maximum?.doubleValue(for: bpm) }
+        self.init(boundaries: boundaries,
+                  label: "heart-rate-reserve zones at \(Self.reservePercentages) (max \(Int(maximum ?? HKWorkoutZoneConfiguration.defaultMaximumHeartRate)), "
+                      + "rest \(Int(resting ?? HKWorkoutZoneConfiguration.defaultRestingHeartRate)) bpm; OpenHealthKit's percentages)")
     }
 
     /// The zones to show: overrides when given, else the store's preferred heart-rate zones.
     static func resolve(store: HKHealthStore, maximum: Double?, resting: Double?) async throws -> HeartRateZones {
         if maximum != nil || resting != nil {
-            return HeartRateZones(maximum: maximum ?? 180, resting: resting ?? 72)
+            return try HeartRateZones(maximum: maximum, resting: resting)
         }
         let bpm = HKUnit.count().unitDivided(by: .minute())
         guard let configuration = try await store.preferredWorkoutZoneConfiguration(for: HKQuantityType(.heartRate)) else {
-            return HeartRateZones(maximum: 180, resting: 72)
+            return try HeartRateZones(maximum: nil, resting: nil)
         }
         let boundaries = configuration.zones.dropLast().compactMap { $0.maximum?.doubleValue(for: bpm) }
-        let origin = configuration.source == .user ? "your own heart-rate zones" : "system heart-rate zones (heart-rate reserve at 60/70/80/90 %, OpenHealthKit's percentages; set yours with `workout profile`)"
+        let origin = configuration.source == .user ? "your own heart-rate zones"
+            : "system heart-rate zones (heart-rate reserve at \(reservePercentages), OpenHealthKit's percentages; set yours with `workout profile`)"
         var zones = HeartRateZones(boundaries: boundaries, label: origin)
         zones.fromStore = true
         return zones

@@ -3,12 +3,9 @@ import Foundation
 import OpenHealthKit
 
 /// The live view's eyes: an `HKLiveWorkoutBuilderDelegate` (as a HealthKit app's workout screen is) that keeps
-/// what the delegate calls tell it — the latest zone update, the power values for the 3 s average, the events —
-/// and reads the rest when asked from the builder (`statistics(for:)`, `elapsedTime(at:)`, `zoneGroup(for:)`,
-/// `workoutEvents`), the session (state, current activity) and the data source (`sensorStatuses`).
-///
-/// The 3 s power average takes each delivery's most recent power value; deliveries are coalesced at most 1 ms
-/// apart, so at a power meter's 1–4 Hz every reading is seen.
+/// what the delegate calls tell it — the latest zone update, the events — and reads the rest when asked from the
+/// builder (`statistics(for:)`, `elapsedTime(at:)`, `zoneGroup(for:)`, `workoutEvents`, and the 3-second power it
+/// keeps, `threeSecondPower(at:)`), the session (state, current activity) and the data source (`sensorStatuses`).
 final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Sendable {
     /// A value older than this shows as "–".
     static let freshness: TimeInterval = 3
@@ -23,8 +20,6 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
     var powerZoneBoundaries: [Double] = []
 
     private let lock = NSLock()
-    private var power3s = TrailingAverage(window: 3)
-    private var lastPowerDate: Date?
     private var zone: Int?
     private var powerZone: Int?
     private var collected = false
@@ -61,15 +56,7 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
     // MARK: The delegate
 
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>) {
-        let statistics = collectedTypes.contains(Self.power) ? workoutBuilder.statistics(for: Self.power) : nil
-        lock.withLock {
-            collected = true
-            if let statistics, let value = statistics.mostRecentQuantity()?.doubleValue(for: .watt()),
-               let date = statistics.mostRecentQuantityDateInterval()?.start, date != lastPowerDate {
-                lastPowerDate = date
-                power3s.add(value, at: date)
-            }
-        }
+        lock.withLock { collected = true }
     }
 
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {
@@ -122,8 +109,9 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
         let moving = builder.elapsedTime(at: now)
         let lapStart = laps.last.map { builder.elapsedTime(at: $0.dateInterval.end) } ?? 0
         let zoneTimes = builder.zoneGroup(for: Self.heartRate)?.zoneDurations.map(\.duration)
-        let (boundaries, zone, power3s, powerBoundaries, powerZone) = lock.withLock {
-            (zoneBoundaries, self.zone, self.power3s.average(at: now), powerZoneBoundaries, self.powerZone)
+        let power3s = builder.threeSecondPower(at: now)?.doubleValue(for: .watt())
+        let (boundaries, zone, powerBoundaries, powerZone) = lock.withLock {
+            (zoneBoundaries, self.zone, powerZoneBoundaries, self.powerZone)
         }
         return LiveSnapshot(
             elapsed: max(0, now.timeIntervalSince(start)), moving: moving,

@@ -6,7 +6,7 @@ import OpenHealthKit
 /// events, and makes the same ``LiveSnapshot`` the recording's view shows.
 ///
 /// Between two figures the moving time runs on while the mirrored session is running. The zone shown is the zone
-/// of the most recent heart rate; the 3 s power average is taken over the power values the figures carried.
+/// of the most recent heart rate; the 3 s power is the recording builder's, as the figures carried it.
 ///
 /// Times are read on the recording's clock: each figures' date, against when they arrived here, gives the offset
 /// between its clock and this one (the link's delay, a few milliseconds on a Unix socket, counts as part of it). So
@@ -27,8 +27,6 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
     private let ending: AsyncStream<Ending>.Continuation
     private let lock = NSLock()
     private var figures: LiveWorkoutFigures?
-    private var power3s = TrailingAverage(window: 3)
-    private var lastPowerDate: Date?
     private var events = EventLines()
     private var lapsSeen = 0
     private var shownZone: Int?
@@ -70,10 +68,6 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
             let arrived = localNow()
             lock.withLock {
                 offset = received.date.timeIntervalSince(arrived)
-                if let value = received.mostRecent[Self.power], value.date != lastPowerDate {
-                    lastPowerDate = value.date
-                    power3s.add(value.quantity.doubleValue(for: .watt()), at: value.date)
-                }
                 if received.laps > lapsSeen {
                     lapsSeen = received.laps
                     events.note("lap \(received.laps)", at: received.date)
@@ -98,7 +92,7 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
 
     func snapshot(at local: Date) -> LiveSnapshot {
         let now = recordingTime(local)
-        let (figures, power3s) = lock.withLock { (self.figures, self.power3s.average(at: now)) }
+        let figures = lock.withLock { self.figures }
         let paused = session.state == .paused
         let activity = session.workoutConfiguration.activityType.name
         let start = session.startDate ?? figures?.startDate ?? now
@@ -113,12 +107,17 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
             guard let value = figures.mostRecent[type], now.timeIntervalSince(value.date) <= LiveMonitor.freshness else { return nil }
             return value.quantity.doubleValue(for: unit)
         }
+        let power3s = now.timeIntervalSince(figures.date) <= LiveMonitor.freshness
+            ? figures.threeSecondPower?.doubleValue(for: .watt()) : nil
         let running = session.state == .running
         let moving = figures.elapsedTime + (running ? max(0, now.timeIntervalSince(figures.date)) : 0)
         let zones = figures.heartRateZones ?? []
         let boundaries = zones.dropLast().compactMap { $0.zone.maximum?.doubleValue(for: Self.bpm) }
         let heartRate = fresh(Self.heartRate, Self.bpm)
-        let zone = heartRate.flatMap { rate in zones.isEmpty ? nil : boundaries.firstIndex(where: { rate < $0 }) ?? boundaries.count }
+        // The zone of the most recent heart rate, by the library's rule for zone boundaries.
+        let configuration = zones.isEmpty ? nil : try? HKWorkoutZoneConfiguration(
+            quantityType: Self.heartRate, zoneBoundaries: boundaries.map { HKQuantity(unit: Self.bpm, doubleValue: $0) })
+        let zone = heartRate.flatMap { configuration?.zone(containing: HKQuantity(unit: Self.bpm, doubleValue: $0))?.index }
         let types = figures.collectedTypes
         let speedUnit = HKUnit.meter().unitDivided(by: .second())
         return LiveSnapshot(

@@ -121,7 +121,7 @@ extension Workout {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { await interrupted() }
                 group.addTask {
-                    while let bearer = try? await listener.accept() {
+                    while let bearer = try? await listener.acceptBearer() {
                         // In a dropout the peripheral is out of reach: links are refused.
                         if faults.isDroppedOut(at: seconds()) {
                             dropped.add(1)

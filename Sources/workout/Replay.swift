@@ -50,7 +50,7 @@ extension Workout {
                 let replay = try WorkoutReplay(fixtureAt: file, healthStore: store, instant: instant)
                 if maxHeartRate != nil || restingHeartRate != nil {
                     try await replay.builder.setCustomZoneConfiguration(
-                        try reserveZones(maximum: maxHeartRate ?? 180, resting: restingHeartRate ?? 72), for: HKQuantityType(.heartRate))
+                        try .heartRateReserve(maximum: maxHeartRate, resting: restingHeartRate), for: HKQuantityType(.heartRate))
                 }
                 let monitor = LiveMonitor(session: replay.session, builder: replay.builder, dataSource: replay.dataSource,
                                           start: replay.sessionStart)
@@ -99,19 +99,10 @@ extension Workout {
     }
 }
 
-/// Heart-rate-reserve zones (60/70/80/90 % of maximum − resting, above resting), as the system zones are made,
-/// from the numbers given on the command line.
-func reserveZones(maximum: Double, resting: Double) throws -> HKWorkoutZoneConfiguration {
-    let bpm = HKUnit.count().unitDivided(by: .minute())
-    return try HKWorkoutZoneConfiguration(
-        quantityType: HKQuantityType(.heartRate),
-        zoneBoundaries: [0.6, 0.7, 0.8, 0.9].map { HKQuantity(unit: bpm, doubleValue: ((resting + $0 * (maximum - resting)) * 10).rounded() / 10) })
-}
-
 /// Checks the zone overrides: positive, and the maximum clearly above the resting rate.
 func validateHeartRates(maximum: Double?, resting: Double?) throws {
-    let rest = resting ?? 72
-    let top = maximum ?? 180
+    let rest = resting ?? HKWorkoutZoneConfiguration.defaultRestingHeartRate
+    let top = maximum ?? HKWorkoutZoneConfiguration.defaultMaximumHeartRate
     guard rest > 0, top > rest + 10 else {
         throw ValidationError("--max-heart-rate must be above --resting-heart-rate (by more than 10 bpm).")
     }

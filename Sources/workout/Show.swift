@@ -227,22 +227,12 @@ enum Format {
         return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 
-    /// The workout's distance: its activity's distance type, or for a multisport workout (a swim, a ride and a
-    /// run, each with its own type) the sum of every distance type it has statistics for.
+    /// The workout's distance, as the library sums it (`HKWorkout.distanceCovered`: a multisport workout's legs
+    /// each with their own distance type).
     static func distance(_ workout: HKWorkout) -> String {
-        let own = HKWorkout.distanceType(for: workout.workoutActivityType)
-        let types = workout.workoutActivityType == .swimBikeRun || workout.workoutActivities.count > 1
-            ? distanceTypes : [own]
-        let metres = types.compactMap { workout.statistics(for: HKQuantityType($0))?.sumQuantity()?.doubleValue(for: .meter()) }
-        guard !metres.isEmpty else { return "–" }
-        return String(format: "%.2f km", metres.reduce(0, +) / 1000)
+        guard let metres = workout.distanceCovered?.doubleValue(for: .meter()) else { return "–" }
+        return String(format: "%.2f km", metres / 1000)
     }
-
-    /// HealthKit's distance types.
-    static let distanceTypes: [HKQuantityTypeIdentifier] = [
-        .distanceWalkingRunning, .distanceCycling, .distanceSwimming, .distanceWheelchair, .distanceDownhillSnowSports,
-        .distanceCrossCountrySkiing, .distancePaddleSports, .distanceRowing, .distanceSkatingSports,
-    ]
 
     /// A unit as people read it: heart rate in bpm (HealthKit's unit string for it is count/min), others as HealthKit
     /// writes them.

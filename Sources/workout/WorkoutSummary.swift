@@ -2,7 +2,7 @@ import Foundation
 import OpenHealthKit
 
 /// The summary `workout record` and `workout replay` print once the workout is saved. Every figure is read from
-/// the library: the saved workout's statistics, zone groups and events, statistics queries over its laps,
+/// the library: the saved workout's statistics, zone groups and events, the library's lap statistics (`WorkoutLaps`),
 /// `HKHealthStore.normalizedPower(of:during:)`, and the data source's sensor statuses.
 enum WorkoutSummary {
     static let bpm = HKUnit.count().unitDivided(by: .minute())
@@ -83,35 +83,21 @@ enum WorkoutSummary {
         return lines.map(Format.trimmed)
     }
 
-    /// The laps (Apple's lap events) with their duration, average heart rate and average power; the time after
-    /// the last lap is a lap of its own.
+    /// The laps (``WorkoutLaps``: Apple's lap events, the time after the last one a lap of its own) with their
+    /// duration, average heart rate and average power, from the library's lap statistics (the figures an export
+    /// writes for them).
     static func lapLines(_ workout: HKWorkout, store: HKHealthStore) async throws -> [String] {
-        let laps = (workout.workoutEvents ?? []).filter { $0.type == .lap }.map(\.dateInterval)
-        guard !laps.isEmpty else { return ["  " + pad("laps", 16) + "none"] }
-        var spans = laps
-        if let last = laps.last, workout.endDate.timeIntervalSince(last.end) >= 1 {
-            spans.append(DateInterval(start: last.end, end: workout.endDate))
-        }
+        let spans = WorkoutLaps.intervals(of: workout)
+        guard !spans.isEmpty else { return ["  " + pad("laps", 16) + "none"] }
         var lines = ["  " + pad("laps", 16) + pad("lap", 5) + pad("duration", 10) + pad("heart rate", 12) + "power"]
         for (index, span) in spans.enumerated() {
-            let heart = try await average(.heartRate, bpm, workout: workout, span: span, store: store)
-            let power = try await average(.cyclingPower, .watt(), workout: workout, span: span, store: store)
+            let statistics = try await store.statistics(for: workout, during: span)
+            let heart = statistics[HKQuantityType(.heartRate)]?.averageQuantity()?.doubleValue(for: bpm)
+            let power = statistics[HKQuantityType(.cyclingPower)]?.averageQuantity()?.doubleValue(for: .watt())
             lines.append("  " + pad("", 16) + pad("\(index + 1)", 5) + pad(Format.duration(span.duration), 10)
                          + pad(heart.map { "\(whole($0)) bpm" } ?? "–", 12) + (power.map { "\(whole($0)) W" } ?? "–"))
         }
         return lines
-    }
-
-    private static func average(_ identifier: HKQuantityTypeIdentifier, _ unit: HKUnit, workout: HKWorkout,
-                                span: DateInterval, store: HKHealthStore) async throws -> Double? {
-        let predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [
-            HKQuery.predicateForObjects(from: workout),
-            HKQuery.predicateForSamples(withStart: span.start, end: span.end, options: []),
-        ])
-        let statistics = try await HKStatisticsQueryDescriptor(
-            predicate: .quantitySample(type: HKQuantityType(identifier), predicate: predicate), options: .discreteAverage
-        ).result(for: store)
-        return statistics?.averageQuantity()?.doubleValue(for: unit)
     }
 
     private static func whole(_ value: Double) -> String { "\(Int(value.rounded()))" }

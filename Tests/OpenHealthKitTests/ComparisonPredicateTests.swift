@@ -49,6 +49,27 @@ import Testing
         #expect(Self.offsets(try await fetch(store, type, both)) == [60])
     }
 
+    /// Code that names Apple's type (`NSComparisonPredicate.Operator.greaterThan`) gets the same predicates as code that
+    /// writes `.greaterThan`: the deprecated overloads convert by raw value.
+    @Test func applesOperatorTypeMakesTheSamePredicates() async throws {
+        let store = try await authorizedStore()
+        let samples = Self.heartRates()
+        try await store.save(samples)
+        let quantity = HKQuantity(unit: Self.perMinute, doubleValue: 150)
+        let operators: [_ComparisonOperator] = [.lessThan, .lessThanOrEqualTo, .greaterThan, .greaterThanOrEqualTo,
+                                                .equalTo, .notEqualTo]
+        for operatorType in operators {
+            let ours = HKQuery.predicateForQuantitySamples(with: operatorType, quantity: quantity)
+            #expect(!Self.offsets(try await fetch(store, HKQuantityType(.heartRate), ours)).isEmpty || operatorType == .lessThan,
+                    "each comparison but < 100 matches a sample")
+            let apples = legacy.predicateForQuantitySamples(foundationOperator: operatorType.rawValue, quantity: quantity)
+            #expect(Self.offsets(try await fetch(store, HKQuantityType(.heartRate), apples))
+                    == Self.offsets(try await fetch(store, HKQuantityType(.heartRate), ours)), "\(operatorType)")
+        }
+        #expect(_ComparisonOperator.between.rawValue == 100 && _ComparisonOperator.contains.rawValue == 99,
+                "Apple's raw values")
+    }
+
     @Test func aUnitThatDoesNotFitOrAnOperatorThatIsNotAComparisonFailsTheQuery() async throws {
         let store = try await authorizedStore()
         try await store.save(Self.heartRates())

@@ -15,6 +15,9 @@ protocol LegacyWorkoutAPI {
     static func add(_ samples: [HKSample], to workout: HKWorkout, in store: HKHealthStore) async throws
     static func predicateForWorkouts(with operatorType: _ComparisonOperator, totalEnergyBurned: HKQuantity) -> NSPredicate
     static func predicateForWorkouts(with operatorType: _ComparisonOperator, totalDistance: HKQuantity) -> NSPredicate
+    /// `predicateForQuantitySamples(with:quantity:)` called with a value of Apple's own operator type,
+    /// `NSComparisonPredicate.Operator` (made from `rawValue`), as code that names that type does.
+    static func predicateForQuantitySamples(foundationOperator rawValue: UInt, quantity: HKQuantity) -> NSPredicate
 }
 
 enum Legacy: LegacyWorkoutAPI {}
@@ -55,5 +58,11 @@ extension Legacy {
     @available(*, deprecated, message: "calls HealthKit's deprecated API on purpose")
     static func predicateForWorkouts(with operatorType: _ComparisonOperator, totalDistance: HKQuantity) -> NSPredicate {
         HKQuery.predicateForWorkouts(with: operatorType, totalDistance: totalDistance)
+    }
+
+    @available(*, deprecated, message: "names NSComparisonPredicate on purpose")
+    static func predicateForQuantitySamples(foundationOperator rawValue: UInt, quantity: HKQuantity) -> NSPredicate {
+        let operatorType = NSComparisonPredicate.Operator(rawValue: rawValue)!
+        return HKQuery.predicateForQuantitySamples(with: operatorType, quantity: quantity)
     }
 }

@@ -155,9 +155,11 @@ import Testing
         #expect(ride.averageQuantity()?.doubleValue(for: .watt()) == 250)      // 30 × 200 W, 30 × 300 W
         #expect(ride.maximumQuantity()?.doubleValue(for: .watt()) == 300)      // the paused 999 W never arrived
         #expect(legs[3].statistics(for: HKQuantityType(.heartRate))?.averageQuantity()?.doubleValue(for: bpm) == 165)
-        // Energy integrated from power while riding: (29 × 200 + 1 × 300 + 29 × 300 … ) J, counted as kcal.
+        // Energy integrated from power while riding (PowerEnergy: each reading's watts until the next): the readings
+        // at 70…99 s hold 200 W for a second each (30 × 200 J), those at 100…128 s 300 W (29 × 300 J); the one at
+        // 129 s has no next reading before the pause, which ends its hold. kJ counted as kcal.
         let energy = try #require(workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(for: .kilocalorie()))
-        #expect(abs(energy - (29 * 0.2 + 30 * 0.3)) < 1e-9)
+        #expect(abs(energy - (30 * 0.2 + 29 * 0.3)) < 1e-9)
 
         // Everything is in the store, associated with the workout.
         let heart = try await fetch(rig.store, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: workout))

@@ -69,12 +69,12 @@ import Testing
         #expect(heart.durations.reduce(0, +) == workout.duration)
         let power = try #require(workout.zoneGroup(for: Self.power))
         #expect(power.configuration.source == .system)
-        #expect(power.durations == [10, 0, 0, 29, 0, 0])          // the last 200 W holds 10 s, to 39 s
+        #expect(power.durations == [10, 0, 0, 24, 0, 0])          // the last 200 W holds 5 s (ReadingHold.power), to 34 s
         let legs = workout.workoutActivities
         #expect(legs[0].zoneGroup(for: Self.heart)?.durations == [0, 20, 10, 0, 0])
         #expect(legs[1].zoneGroup(for: Self.heart)?.durations == [0, 0, 10, 15, 0])
         #expect(legs[0].zoneGroup(for: Self.power)?.durations == [10, 0, 0, 20, 0, 0])
-        #expect(legs[1].zoneGroup(for: Self.power)?.durations == [0, 0, 0, 9, 0, 0])
+        #expect(legs[1].zoneGroup(for: Self.power)?.durations == [0, 0, 0, 4, 0, 0])
 
         // Read back from the store: the same groups, for the workout and each activity.
         let stored = try #require(try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store).first)

@@ -85,3 +85,10 @@ public final class SocketBearer: ATTBearer {
         return try SocketBearer(taking: fd, peer: peer)
     }
 }
+
+extension UnixListener {
+    /// Waits for the next central of a simulated peripheral and returns its ATT bearer.
+    public func acceptBearer() async throws -> SocketBearer {
+        SocketBearer(socket: try await accept(), peer: "unix:\(path)")
+    }
+}

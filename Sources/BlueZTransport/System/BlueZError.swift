@@ -1,59 +1,24 @@
 import SystemPackage
+@_exported import UnixSockets
 
-/// Why a Bluetooth or socket operation failed, as one sentence that says what is wrong and how to
-/// fix it, with the system error underneath.
-///
-/// An open set of codes, after swift-service-lifecycle's `ServiceGroupError`: new codes can be
-/// added without breaking callers that match the known ones.
-public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        public var rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
+/// Why a Bluetooth operation failed: ``SocketError`` (the socket layer's error, in `UnixSockets`), with the
+/// sentences that interpret a Bluetooth socket's errno below.
+public typealias BlueZError = SocketError
 
-        /// The kernel has no Bluetooth (`socket(AF_BLUETOOTH)` fails with EAFNOSUPPORT).
-        public static let bluetoothUnavailable = Code(rawValue: "bluetoothUnavailable")
-        /// No Bluetooth adapter is present or up.
-        public static let noAdapter = Code(rawValue: "noAdapter")
-        /// An adapter exists but is down, or has LE disabled on the host side.
-        public static let adapterDown = Code(rawValue: "adapterDown")
-        /// The operation needs a capability the process lacks (CAP_NET_RAW, CAP_NET_ADMIN).
-        public static let permissionDenied = Code(rawValue: "permissionDenied")
-        /// Another owner (usually bluetoothd) holds the device or the controller.
-        public static let busy = Code(rawValue: "busy")
-        /// The peer refused or could not be reached.
-        public static let connectionFailed = Code(rawValue: "connectionFailed")
-        /// A connection attempt took longer than its timeout.
-        public static let timedOut = Code(rawValue: "timedOut")
-        /// An established link went away (reset, supervision timeout, peer closed).
-        public static let linkLost = Code(rawValue: "linkLost")
-        /// The socket was closed by this process.
-        public static let closed = Code(rawValue: "closed")
-        /// An address or sensor identifier could not be parsed.
-        public static let invalidAddress = Code(rawValue: "invalidAddress")
-        /// The controller refused a command (HCI status other than success).
-        public static let commandRefused = Code(rawValue: "commandRefused")
-        /// Any other system call failure.
-        public static let system = Code(rawValue: "system")
+extension SocketError.Code {
+    /// The kernel has no Bluetooth (`socket(AF_BLUETOOTH)` fails with EAFNOSUPPORT).
+    public static let bluetoothUnavailable = Self(rawValue: "bluetoothUnavailable")
+    /// No Bluetooth adapter is present or up.
+    public static let noAdapter = Self(rawValue: "noAdapter")
+    /// An adapter exists but is down, or has LE disabled on the host side.
+    public static let adapterDown = Self(rawValue: "adapterDown")
+    /// An address or sensor identifier could not be parsed.
+    public static let invalidAddress = Self(rawValue: "invalidAddress")
+    /// The controller refused a command (HCI status other than success).
+    public static let commandRefused = Self(rawValue: "commandRefused")
+}
 
-        public var description: String { rawValue }
-    }
-
-    public var code: Code
-    /// One sentence for people, ending with a full stop.
-    public var message: String
-    /// The system error underneath, when there is one.
-    public var errno: Errno?
-
-    public init(_ code: Code, _ message: String, errno: Errno? = nil) {
-        self.code = code
-        self.message = message
-        self.errno = errno
-    }
-
-    public var description: String { message }
-
-    // MARK: - Interpreting errno where Bluetooth sockets are opened
-
+extension SocketError {
     /// The error for a failed `socket(AF_BLUETOOTH, …)` or `hci_open_dev`.
     static func opening(_ what: String, _ errno: Errno) -> BlueZError {
         switch errno {
@@ -121,20 +86,4 @@ public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
             BlueZError(.connectionFailed, "Connecting to \(peer) failed: \(errno).", errno: errno)
         }
     }
-
-    /// The error for a link that broke while in use.
-    static func linkLost(_ errno: Errno?) -> BlueZError {
-        if let errno, errno == .noFunction {
-            // Linux passes a disconnection's HCI reason to the socket through bt_to_errno
-            // (net/bluetooth/lib.c), which has no errno for 0x3B and answers ENOSYS.
-            return BlueZError(.linkLost,
-                              "The sensor dropped the link with a reason Linux has no errno for (\(errno)), such as 0x3B, connection parameters rejected.",
-                              errno: errno)
-        }
-        if let errno {
-            return BlueZError(.linkLost, "The link to the sensor was lost (\(errno)).", errno: errno)
-        }
-        return BlueZError(.linkLost, "The sensor closed the link.")
-    }
 }
-

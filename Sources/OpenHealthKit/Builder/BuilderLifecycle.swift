@@ -72,6 +72,6 @@ struct BuilderLifecycle: Sendable, Equatable {
     func elapsedTime(at date: Date, events: [HKWorkoutEvent]) -> TimeInterval {
         guard let startDate, date > startDate else { return 0 }
         let until = endDate.map { min($0, date) } ?? date
-        return ElapsedTime.running(from: startDate, to: until, events: events)
+        return WorkoutPauses.runningTime(from: startDate, to: until, events: events)
     }
 }

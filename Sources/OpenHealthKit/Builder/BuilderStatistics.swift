@@ -10,6 +10,8 @@ struct BuilderStatistics: Sendable {
     private var workout: [StatisticsAccumulator] = []
     /// Activities in start order (they never overlap).
     private var activities: [ActivityAccumulators] = []
+    /// The 3-second power (``TrailingAverage/threeSecondPower``), fed with every power sample collected.
+    private(set) var threeSecondPower = TrailingAverage.threeSecondPower()
 
     /// The types collected so far.
     var collectedTypes: Set<HKQuantityType> { Set(slotTypes) }
@@ -55,6 +57,9 @@ struct BuilderStatistics: Sendable {
         let slot = slot(for: sample.typeCode)
         let (start, end, value) = (sample.start, sample.end, sample.value)
         workout[slot].add(start: start, end: end, value: value, source: 0)
+        if TrailingAverage.powerCodes.contains(sample.typeCode) {
+            threeSecondPower.add(value, at: Date(storeValue: start))
+        }
         // Activities that the sample touches: the latest ones, searched back from the end until one ends before
         // the sample starts.
         var index = activities.count - 1

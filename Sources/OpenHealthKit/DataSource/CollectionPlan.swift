@@ -43,14 +43,14 @@ enum CollectionPlan {
     }
 }
 
-/// Turns one sensor's readings into collected samples, remembering what it needs between readings (the time of
-/// the previous power reading, to integrate work into energy).
+/// Turns one sensor's readings into collected samples, remembering what it needs between readings (the previous
+/// power reading, to integrate work into energy).
 ///
 /// - Heart rate: an instantaneous sample in beats per minute; none while the strap reports no skin contact. RR
 ///   intervals become heartbeats (see the data source).
-/// - Power: an instantaneous cycling-power sample, and active energy for the time since the previous power reading
-///   (at most 3 s): mechanical work in kJ counted as kcal burned, the usual rule for cycling (gross efficiency
-///   about 24 % cancels the 4.184 kJ/kcal).
+/// - Power: an instantaneous cycling-power sample, and active energy for the time the previous power reading held
+///   until this one, by the one rule of ``PowerEnergy`` (the previous reading's watts, held at most 5 s; kJ of work
+///   counted as kcal burned).
 /// - Cadence and speed: instantaneous samples. Distance: a sample spanning the time since the previous distance
 ///   sample, of the distance type that fits the activity.
 /// - Battery and connection changes make no samples.
@@ -62,13 +62,13 @@ enum CollectionPlan {
 /// Sample times are the reading's arrival time rounded to the millisecond.
 struct ReadingMapper {
     private var uuids = SampleUUIDStream()
-    private var lastPower: Double?
+    /// The previous power reading: its time and watts, which hold until this one (``PowerEnergy``).
+    private var lastPower: (time: Double, watts: Double)?
     private var lastDistance: Double?
     /// The start of the energy held back by rounding, if any (the next energy sample starts there).
     private var heldEnergySince: Double?
     private var energy = CumulativeRounding(steps: DerivedResolution.energy)
     private var distance = CumulativeRounding(steps: DerivedResolution.distance)
-    static let maximumEnergyGap: Double = 3
 
     mutating func samples(for value: SensorReadingValue, at arrival: Double, activity: HKWorkoutActivityType,
                           deviceCode: UInt32, into out: inout [CollectedSample]) {
@@ -80,19 +80,19 @@ struct ReadingMapper {
             out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.heartRate, start: time, end: time, value: Double(reading.bpm), deviceCode: deviceCode))
         case .power(let reading):
             out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.cyclingPower, start: time, end: time, value: Double(reading.watts), deviceCode: deviceCode))
-            if let previous = lastPower, time > previous, time - previous <= Self.maximumEnergyGap, reading.watts > 0 {
-                let kilojoules = Double(reading.watts) * (time - previous) / 1000
-                if let kilocalories = energy.add(kilojoules), kilocalories > 0 {
-                    out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.activeEnergy, start: heldEnergySince ?? previous, end: time, value: kilocalories, deviceCode: deviceCode))
+            if let previous = lastPower,
+               let stretch = PowerEnergy.energy(watts: previous.watts, at: previous.time, next: time) {
+                if let kilocalories = energy.add(stretch.kilocalories), kilocalories > 0 {
+                    out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.activeEnergy, start: heldEnergySince ?? previous.time, end: stretch.end, value: kilocalories, deviceCode: deviceCode))
                     heldEnergySince = nil
                 } else if heldEnergySince == nil {
                     // Less than half a step: it waits in the running total, with its time span, for the next sample.
-                    heldEnergySince = previous
+                    heldEnergySince = previous.time
                 }
             } else {
                 heldEnergySince = nil
             }
-            lastPower = time
+            lastPower = (time, Double(reading.watts))
         case .cadence(let reading):
             guard let rpm = DerivedResolution.rounded(reading.rpm, steps: DerivedResolution.cadence) else { return }
             out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.cyclingCadence, start: time, end: time, value: rpm, deviceCode: deviceCode))

@@ -1,7 +1,9 @@
+#if BlueZ
+import BlueZTransport
+#endif
 import FitnessSensors
 import Foundation
 import GRDB
-import BlueZTransport
 
 /// A sensor paired with the store, as a strap is paired in Settings: data sources read from it in every live
 /// workout. OpenHealthKit.
@@ -21,9 +23,10 @@ public struct PairedSensor: Sendable, Hashable {
     public var scheme: String { String(identifier.prefix(while: { $0 != ":" })) }
 }
 
-/// Turns a paired sensor into a connected one. A store holds one (``HKHealthStore/sensorConnector``): BlueZ's by
-/// default, so an app that only changed its import reaches the sensors paired with the store. Tests and other
-/// transports make their own. OpenHealthKit.
+/// Turns a paired sensor into a connected one. A store holds one (``HKHealthStore/sensorConnector``):
+/// ``SensorConnector/standard``, which is BlueZ's when the package's `BlueZ` trait is on (the default), so an app
+/// that only changed its import reaches the sensors paired with the store. Tests and other transports make their
+/// own. OpenHealthKit.
 public struct SensorConnector: Sendable {
     public typealias Connect = @Sendable (PairedSensor) throws -> any Sensor
     /// The identifier schemes it reaches (`ble`, `unix`, …).
@@ -49,6 +52,16 @@ public struct SensorConnector: Sendable {
         throw HKError(.errorInvalidArgument, "No transport can reach \(sensor.identifier) in this program.")
     }
 
+    /// What a store uses unless told otherwise: ``bluez`` with the package's `BlueZ` trait, ``none`` without it.
+    public static var standard: SensorConnector {
+        #if BlueZ
+        bluez
+        #else
+        none
+        #endif
+    }
+
+    #if BlueZ
     /// BlueZ: `ble:` addresses over L2CAP, `unix:` paths to simulated peripherals. With a `tap`, every sensor it makes
     /// passes its raw notifications to it (`workout record --save-fixture`).
     public static func bluez(tap: (any NotificationTap)? = nil) -> SensorConnector {
@@ -61,6 +74,7 @@ public struct SensorConnector: Sendable {
 
     /// BlueZ without a tap.
     public static var bluez: SensorConnector { bluez(tap: nil) }
+    #endif
 }
 
 extension HKHealthStore {

@@ -1,4 +1,4 @@
-import BlueZTransport
+import UnixSockets
 import Foundation
 import Logging
 
@@ -90,13 +90,13 @@ final class MirrorCompanion: @unchecked Sendable {
                     let stream: UnixStreamConnection
                     do {
                         stream = try await listener.accept()
-                    } catch let error as BlueZError where Self.isTransient(error) {
+                    } catch let error as SocketError where Self.isTransient(error) {
                         // A primary that gave up before we took its connection: wait for the next one.
                         Self.logger.info("A mirroring connection was dropped before it was accepted: \(error.message)")
                         continue
                     } catch {
                         if !Task.isCancelled {
-                            Self.logger.error("This store stopped waiting for mirrored workouts: \((error as? BlueZError)?.message ?? "\(error)")")
+                            Self.logger.error("This store stopped waiting for mirrored workouts: \((error as? SocketError)?.message ?? "\(error)")")
                         }
                         return
                     }
@@ -114,7 +114,7 @@ final class MirrorCompanion: @unchecked Sendable {
 
     /// accept(2)'s errors that concern one connection, not the socket (Linux passes on a pending connection's own
     /// network error, and ECONNABORTED when the peer went away first).
-    static func isTransient(_ error: BlueZError) -> Bool {
+    static func isTransient(_ error: SocketError) -> Bool {
         error.errno.map { [ECONNABORTED, EINTR, EPROTO].contains($0.rawValue) } ?? false
     }
 

@@ -33,6 +33,8 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
     public var mostRecent: [HKQuantityType: Value]
     /// Time in each heart-rate zone so far (the builder's running zone group), or nil without zones.
     public var heartRateZones: [HKWorkoutZoneDuration]?
+    /// The builder's 3-second power at ``date`` (``HKLiveWorkoutBuilder/threeSecondPower(at:)``), or nil.
+    public var threeSecondPower: HKQuantity?
     /// The sensors' statuses.
     public var sensors: [HKSensorStatus]
 
@@ -53,6 +55,7 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
         }
         mostRecent = values
         heartRateZones = builder.zoneGroup(for: HKQuantityType(.heartRate))?.zoneDurations
+        threeSecondPower = builder.threeSecondPower(at: date)
         sensors = builder.dataSource?.sensorStatuses ?? []
     }
 
@@ -94,6 +97,8 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
         var version = Wire.version
         var date: Date, startDate: Date?, elapsedTime: TimeInterval, elapsedTimeAtLastLap: TimeInterval, laps: Int
         var collectedTypes: [String], mostRecent: [Value], heartRateZones: [Zone]?, sensors: [Sensor]
+        /// Watts; absent when there is none (and in figures from before it was carried).
+        var threeSecondPower: Double?
 
         init(_ figures: LiveWorkoutFigures) {
             date = figures.date
@@ -102,6 +107,7 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
             elapsedTimeAtLastLap = figures.elapsedTimeAtLastLap
             laps = figures.laps
             collectedTypes = figures.collectedTypes.map(\.identifier).sorted()
+            threeSecondPower = figures.threeSecondPower?.doubleValue(for: .watt())
             mostRecent = figures.mostRecent.values.sorted { $0.quantityType.identifier < $1.quantityType.identifier }.map { value in
                 let unit = value.quantityType.storageUnit
                 return Value(type: value.quantityType.identifier, unit: unit.unitString,
@@ -170,9 +176,15 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
                                       malformedNotifications: sensor.malformedNotifications, problem: sensor.problem,
                                       closedDropoutTime: sensor.closedDropoutTime)
             }
-            return LiveWorkoutFigures(date: date, startDate: startDate, elapsedTime: elapsedTime, elapsedTimeAtLastLap: elapsedTimeAtLastLap,
-                                      laps: laps, collectedTypes: Set(try collectedTypes.map(quantityType)), mostRecent: values,
-                                      heartRateZones: zones, sensors: statuses)
+            var figures = LiveWorkoutFigures(date: date, startDate: startDate, elapsedTime: elapsedTime,
+                                             elapsedTimeAtLastLap: elapsedTimeAtLastLap, laps: laps,
+                                             collectedTypes: Set(try collectedTypes.map(quantityType)), mostRecent: values,
+                                             heartRateZones: zones, sensors: statuses)
+            if let watts = threeSecondPower {
+                guard watts.isFinite else { throw bad("a 3-second power that is not a number") }
+                figures.threeSecondPower = HKQuantity(unit: .watt(), doubleValue: watts)
+            }
+            return figures
         }
     }
 

@@ -1,4 +1,4 @@
-import BlueZTransport
+import UnixSockets
 import Foundation
 
 /// A reliable, ordered byte stream to one peer: what the mirroring protocol (``MirrorFrame``) runs over.
@@ -24,7 +24,7 @@ enum MirrorRendezvous {
         let socket = socketPath(forStore: path)
         do {
             return try UnixStreamConnection.connect(path: socket)
-        } catch let error as BlueZError where error.code == .connectionFailed {
+        } catch let error as SocketError where error.code == .connectionFailed {
             throw HKError(.errorNoData, "No companion is listening for mirrored workouts on the store \(path) (no store there has set workoutSessionMirroringStartHandler).")
         } catch {
             throw HKError(.errorUnknown, "Connecting to the companion at \(socket) failed: \(error)")
@@ -36,7 +36,7 @@ enum MirrorRendezvous {
         let socket = socketPath(forStore: path)
         do {
             return try UnixStreamListener(path: socket, mode: 0o600)
-        } catch let error as BlueZError where error.code == .busy {
+        } catch let error as SocketError where error.code == .busy {
             throw HKError(.errorInvalidArgument, "Another companion is already waiting for mirrored workouts on the store \(path).")
         } catch {
             throw HKError(.errorUnknown, "Waiting for mirrored workouts at \(socket) failed: \(error)")

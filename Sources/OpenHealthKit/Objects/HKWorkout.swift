@@ -133,7 +133,7 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
         let resolvedDuration: TimeInterval = if let duration, duration != 0 {
             duration
         } else if duration == nil, let sortedEvents {
-            ElapsedTime.running(from: start, to: end, events: sortedEvents)
+            WorkoutPauses.runningTime(from: start, to: end, events: sortedEvents)
         } else {
             end.timeIntervalSince(start)
         }

@@ -59,7 +59,7 @@ public final class HKWorkoutActivity: NSObject, NSCopying, @unchecked Sendable {
     /// The activity's running time: its span less the parent workout's pauses (0 while in progress).
     public var duration: TimeInterval {
         guard let endDate else { return 0 }
-        return ElapsedTime.running(from: startDate, to: endDate, events: parentEvents)
+        return WorkoutPauses.runningTime(from: startDate, to: endDate, events: parentEvents)
     }
 
     /// The statistics for one type, or nil when the activity has no samples of it.

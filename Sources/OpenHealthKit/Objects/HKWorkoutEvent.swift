@@ -88,31 +88,3 @@ public final class HKWorkoutEvent: NSObject, NSCopying, @unchecked Sendable {
     public func copy(with zone: NSZone? = nil) -> Any { self }
     public override var description: String { "<HKWorkoutEvent \(type.name) \(dateInterval.start) +\(dateInterval.duration)s>" }
 }
-
-/// Elapsed-time arithmetic shared by workouts, activities and builders.
-///
-/// Walks pause (1) and resume (2) events in start order: a pause while paused and a resume while running are
-/// ignored; no other event type moves the clock. The result is the running time inside `[start, end]`.
-enum ElapsedTime {
-    static func running(from start: Date, to end: Date, events: [HKWorkoutEvent]) -> TimeInterval {
-        guard end > start else { return 0 }
-        var total: TimeInterval = 0
-        var runningSince: Date? = start
-        for event in events.sorted(by: { $0.dateInterval.start < $1.dateInterval.start }) {
-            let at = min(max(event.dateInterval.start, start), end)
-            switch event.type {
-            case .pause:
-                if let since = runningSince {
-                    total += at.timeIntervalSince(since)
-                    runningSince = nil
-                }
-            case .resume:
-                if runningSince == nil { runningSince = at }
-            default:
-                continue
-            }
-        }
-        if let since = runningSince { total += end.timeIntervalSince(since) }
-        return max(0, total)
-    }
-}

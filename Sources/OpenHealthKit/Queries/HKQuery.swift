@@ -96,10 +96,7 @@ open class HKQuery: NSObject, @unchecked Sendable {
         total(operatorType, totalFlightsClimbed, [.flightsClimbed])
     }
 
-    private static let distanceTypes: [HKQuantityTypeIdentifier] = [
-        .distanceWalkingRunning, .distanceCycling, .distanceSwimming, .distanceWheelchair, .distanceDownhillSnowSports,
-        .distanceCrossCountrySkiing, .distancePaddleSports, .distanceRowing, .distanceSkatingSports,
-    ]
+    private static let distanceTypes = HKWorkout.distanceTypeIdentifiers
 
     private class func total(_ operatorType: _ComparisonOperator, _ quantity: HKQuantity,
                              _ identifiers: [HKQuantityTypeIdentifier]) -> NSPredicate {

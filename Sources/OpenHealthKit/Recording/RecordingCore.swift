@@ -51,8 +51,11 @@ struct RecordingCore {
     // What it is told.
     /// The builder is collecting (its phase is active).
     var collecting = false
-    /// The session, if any, is running (readings are dropped while it is paused or stopped).
-    var sessionRunning = true
+    /// The session, if any, is running (readings are dropped while it is paused or stopped). A pause ends every
+    /// reading's hold: no energy is integrated across it (``PowerEnergy``).
+    var sessionRunning = true {
+        didSet { if !sessionRunning { for index in channels.indices { channels[index].mapper.reset() } } }
+    }
     /// A delegate is set: collected types are delivered.
     var hasDelegate = false
     /// Reused between readings so that mapping one allocates nothing.

@@ -5,8 +5,8 @@ import Foundation
 /// The rule, step by step (the reference formula NP = (mean(P30(t)⁴))^¼ over t ≥ 30 s):
 /// 1. Resample to 1 Hz from the first sample to the last: second `s` takes the value of the latest sample starting
 ///    at or before it. A sample with a duration covers its span; a zero-length reading holds until the next one, at
-///    most ``hold`` (5 s). A second no sample covers is a dropout and a second inside a pause is not ridden: both are
-///    left out (missing, not zero), as the statistics treat silences.
+///    most ``ReadingHold/power`` (5 s). A second no sample covers is a dropout and a second inside a pause
+///    (``WorkoutPauses``) is not ridden: both are left out (missing, not zero), as the statistics treat silences.
 /// 2. P30: the trailing mean of the last 30 of those seconds.
 /// 3. NP: the fourth root of the mean of P30⁴, from the 30th second on. Fewer than 30 seconds give nil.
 ///
@@ -15,8 +15,6 @@ import Foundation
 ///
 /// OpenHealthKit extension: HealthKit has no normalized power. Pure: no clock, no store.
 public enum NormalizedPower {
-    /// How long a zero-length power reading stands for at most.
-    public static let hold: TimeInterval = 5
     /// The rolling window, in seconds.
     public static let window = 30
 
@@ -49,7 +47,8 @@ public enum NormalizedPower {
         while second <= lastStart || second < lastEnd {
             while index + 1 < sorted.count, sorted[index + 1].start <= second { index += 1 }
             let sample = sorted[index]
-            let covered = sample.end > sample.start ? second < sample.end : second.timeIntervalSince(sample.start) <= hold
+            let covered = sample.end > sample.start ? second < sample.end
+                : second.timeIntervalSince(sample.start) <= ReadingHold.power
             if covered, !pauses.contains(where: { $0.start <= second && second < $0.end }) { values.append(sample.watts) }
             second = second.addingTimeInterval(1)
         }
@@ -83,8 +82,8 @@ public enum NormalizedPower {
 
 extension HKHealthStore {
     /// The normalized power of a workout (see ``NormalizedPower``) from the cycling-power samples associated with
-    /// it, pauses (its pause and resume events) left out; nil with under 30 s of power. With `interval`, only the
-    /// samples starting in it (a lap, an activity).
+    /// it (its running-power samples when it has none), its pauses (``WorkoutPauses``) left out; nil with under
+    /// 30 s of power. With `interval`, only the samples starting in it (a lap, an activity).
     ///
     /// OpenHealthKit extension.
     public func normalizedPower(for workout: HKWorkout, during interval: DateInterval? = nil) async throws -> HKQuantity? {
@@ -94,15 +93,17 @@ extension HKHealthStore {
                 predicate, HKQuery.predicateForSamples(withStart: interval.start, end: interval.end, options: .strictStartDate),
             ])
         }
-        let samples = try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: HKQuantityType(.cyclingPower), predicate: predicate)],
-            sortDescriptors: [SortDescriptor(\.startDate)]).result(for: self)
+        var samples: [HKQuantitySample] = []
+        for identifier in [HKQuantityTypeIdentifier.cyclingPower, .runningPower] where samples.isEmpty {
+            samples = try await HKSampleQueryDescriptor(
+                predicates: [.quantitySample(type: HKQuantityType(identifier), predicate: predicate)],
+                sortDescriptors: [SortDescriptor(\.startDate)]).result(for: self)
+        }
         let power = samples.map {
             NormalizedPower.Sample(start: $0.startDate, end: $0.endDate, watts: $0.quantity.doubleValue(for: .watt()))
         }
-        let pauses = ZonePause.from(workout.workoutEvents ?? []).map {
-            DateInterval(start: Date(storeValue: $0.start), end: $0.end.isFinite ? Date(storeValue: $0.end) : .distantFuture)
-        }
+        let pauses = WorkoutPauses.intervals(in: workout.workoutEvents ?? [], from: workout.startDate,
+                                             to: workout.endDate)
         return NormalizedPower.normalized(power, pauses: pauses).map { HKQuantity(unit: .watt(), doubleValue: $0) }
     }
 }

@@ -27,8 +27,9 @@ import Foundation
 ///
 /// HealthKit: HKStatistics, HKStatisticsQuery, HKQuantityAggregationStyle.
 struct StatisticsAccumulator: Sendable {
-    /// How long a zero-length heart-rate (or other time-weighted) quantity holds its value at most.
-    static let defaultMaximumHold: TimeInterval = 10
+    /// How long a zero-length time-weighted quantity (heart rate, the only time-weighted type) holds its value at
+    /// most: ``ReadingHold/heartRate``.
+    static let defaultMaximumHold: TimeInterval = ReadingHold.heartRate
 
     let style: HKQuantityAggregationStyle
     let rangeStart: Double

@@ -45,3 +45,15 @@ public struct TrailingAverage: Sendable, Equatable {
             && lhs.values.map(\.value) == rhs.values.map(\.value)
     }
 }
+
+extension TrailingAverage {
+    /// The 3-second power a bike computer shows: the mean of the cycling or running power readings of the last
+    /// 3 s. A live builder keeps one, fed with every power sample it collects
+    /// (``HKLiveWorkoutBuilder/threeSecondPower(at:)``), so no reading is missed however its deliveries to the
+    /// delegate are coalesced.
+    static func threeSecondPower() -> TrailingAverage { TrailingAverage(window: 3) }
+
+    /// The type codes of the power types.
+    static let powerCodes: [UInt16] = [HKQuantityType.interned(.cyclingPower).code,
+                                       HKQuantityType.interned(.runningPower).code]
+}

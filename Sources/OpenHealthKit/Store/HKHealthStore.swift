@@ -44,8 +44,8 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
         set { state.withLock { $0.clocks.pacing = newValue } }
     }
 
-    /// How live data sources reach the sensors paired with this store: BlueZ by default (``SensorConnector/bluez``),
-    /// with no call from the app. Tests and other transports pass their own to the initializer. OpenHealthKit.
+    /// How live data sources reach the sensors paired with this store: ``SensorConnector/standard`` by default
+    /// (BlueZ, with the package's `BlueZ` trait), with no call from the app. Tests and other transports pass their own to the initializer. OpenHealthKit.
     public var sensorConnector: SensorConnector {
         get { state.withLock { $0.sensorConnector } }
         set { state.withLock { $0.sensorConnector = newValue } }
@@ -53,7 +53,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
 
     struct State {
         var clocks = LiveClocks.system
-        var sensorConnector = SensorConnector.bluez
+        var sensorConnector = SensorConnector.standard
         var policy: HKAuthorizationPolicy = .grantAll
         weak var activeSession: HKWorkoutSession?
         var runningQueries: [ObjectIdentifier: HKQuery] = [:]
@@ -92,7 +92,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     /// Opens the store at a path, with the clocks its live recordings run on and the connector that reaches its
     /// paired sensors. OpenHealthKit.
     public convenience init(databasePath: String, clientIdentifier: String? = nil, clocks: LiveClocks,
-                            sensorConnector: SensorConnector = .bluez) throws {
+                            sensorConnector: SensorConnector = .standard) throws {
         try self.init(databasePath: databasePath, clientIdentifier: clientIdentifier)
         state.withLock {
             $0.clocks = clocks
@@ -102,7 +102,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
 
     /// A private store in memory. OpenHealthKit.
     public static func inMemory(clientIdentifier: String? = nil, clocks: LiveClocks = .system,
-                                sensorConnector: SensorConnector = .bluez) -> HKHealthStore {
+                                sensorConnector: SensorConnector = .standard) -> HKHealthStore {
         let store = HKHealthStore(opened: .success(StoreDatabase.inMemory()),
                                   clientIdentifier: clientIdentifier ?? HKHealthStore.defaultClientIdentifier)
         store.state.withLock {

@@ -52,7 +52,8 @@ struct BuilderZones: Sendable {
         started = true
         let pauses = ZonePause.from(events)
         tracks = configurations.map { configuration in
-            var accumulator = ZoneAccumulator(boundaries: configuration.boundaryValues)
+            var accumulator = ZoneAccumulator(boundaries: configuration.boundaryValues,
+                                              maximumHold: ReadingHold.hold(for: configuration.quantityType))
             accumulator.setPauses(pauses)
             return Track(configuration: configuration, accumulator: accumulator)
         }

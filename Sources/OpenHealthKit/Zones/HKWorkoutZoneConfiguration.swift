@@ -142,3 +142,15 @@ public struct HKWorkoutZoneConfiguration: Sendable, Hashable {
         type == HKQuantityType(.heartRate) ? "heart rate" : type == HKQuantityType(.cyclingPower) ? "cycling power" : type.identifier
     }
 }
+
+extension HKWorkoutZoneConfiguration {
+    /// The zone a value falls in, by the zone engine's rule (``ZoneAccumulator``: min-inclusive, max-exclusive, the
+    /// first zone open below and the last open above); nil for a quantity of another dimension.
+    ///
+    /// OpenHealthKit extension.
+    public func zone(containing quantity: HKQuantity) -> HKWorkoutZone? {
+        guard quantity.isCompatible(with: quantityType.storageUnit) else { return nil }
+        let index = ZoneAccumulator.zone(of: quantity.doubleValue(for: quantityType.storageUnit), boundaries: boundaryValues)
+        return zones[index]
+    }
+}

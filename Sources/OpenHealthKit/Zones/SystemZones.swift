@@ -44,8 +44,14 @@ enum SystemZones {
     }
 
     static func heartRate(resting: Double, maximum: Double) throws -> HKWorkoutZoneConfiguration {
-        let boundaries = heartRateReserveFractions.map { rounded(resting + $0 * (maximum - resting)) }
-        return try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate), boundaryValues: boundaries, source: .system)
+        try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
+                                       boundaryValues: heartRateReserveBoundaries(resting: resting, maximum: maximum),
+                                       source: .system)
+    }
+
+    /// The heart-rate-reserve boundaries: resting + 60/70/80/90 % of (maximum − resting), to 0.1 count/min.
+    static func heartRateReserveBoundaries(resting: Double, maximum: Double) -> [Double] {
+        heartRateReserveFractions.map { rounded(resting + $0 * (maximum - resting)) }
     }
 
     static func cyclingPower(functionalThresholdPower ftp: Double) throws -> HKWorkoutZoneConfiguration {
@@ -54,4 +60,33 @@ enum SystemZones {
     }
 
     private static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+}
+
+extension HKWorkoutZoneConfiguration {
+    /// The fractions of the heart-rate reserve at which heart-rate-reserve zones divide (0.6, 0.7, 0.8, 0.9):
+    /// OpenHealthKit's choice for its system zones, see ``heartRateReserve(maximum:resting:)``.
+    public static var heartRateReserveFractions: [Double] { SystemZones.heartRateReserveFractions }
+    /// The resting heart rate heart-rate-reserve zones take when none is known: 72 count/min.
+    public static var defaultRestingHeartRate: Double { SystemZones.defaultRestingHeartRate }
+    /// The maximum heart rate heart-rate-reserve zones take when none is known: 180 count/min.
+    public static var defaultMaximumHeartRate: Double { SystemZones.defaultMaximumHeartRate }
+
+    /// Heart-rate-reserve (Karvonen) zones, the rule OpenHealthKit's system zones use: five zones divided at
+    /// resting + 60/70/80/90 % of (maximum − resting), to 0.1 count/min, from the rates given (72 and 180 count/min
+    /// when one is missing, as for the system zones). Its source is `.app`: zones an app sets for one workout with
+    /// `setCustomZoneConfiguration(_:for:)`.
+    ///
+    /// - Throws: `errorInvalidArgument` when the maximum is not above the resting rate.
+    ///
+    /// OpenHealthKit extension.
+    public static func heartRateReserve(maximum: Double?, resting: Double?) throws -> HKWorkoutZoneConfiguration {
+        let top = maximum ?? defaultMaximumHeartRate
+        let rest = resting ?? defaultRestingHeartRate
+        guard rest > 0, top > rest else {
+            throw HKError(.errorInvalidArgument,
+                          "A maximum heart rate of \(top) count/min is not above the resting rate of \(rest).")
+        }
+        let boundaries = SystemZones.heartRateReserveBoundaries(resting: rest, maximum: top)
+        return try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate), boundaryValues: boundaries, source: .app)
+    }
 }

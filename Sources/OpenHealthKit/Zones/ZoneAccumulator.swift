@@ -10,23 +10,9 @@ package struct ZonePause: Sendable, Equatable {
         self.end = end
     }
 
-    /// The pauses that HealthKit's pause and resume events make, as `ElapsedTime` reads them: a pause while
-    /// paused and a resume while running are ignored; other event types never stop the clock.
+    /// The pauses of ``WorkoutPauses`` (the one rule), in seconds; a pause never resumed ends at infinity.
     static func from(_ events: [HKWorkoutEvent]) -> [ZonePause] {
-        var pauses: [ZonePause] = []
-        var pausedSince: Double?
-        for event in events.sorted(by: { $0.dateInterval.start < $1.dateInterval.start }) {
-            let at = event.dateInterval.start.storeValue
-            switch event.type {
-            case .pause where pausedSince == nil: pausedSince = at
-            case .resume:
-                if let since = pausedSince { pauses.append(ZonePause(start: since, end: at)) }
-                pausedSince = nil
-            default: continue
-            }
-        }
-        if let since = pausedSince { pauses.append(ZonePause(start: since, end: .infinity)) }
-        return pauses
+        WorkoutPauses.open(events).map { ZonePause(start: $0.start.storeValue, end: $0.end?.storeValue ?? .infinity) }
     }
 }
 
@@ -34,8 +20,8 @@ package struct ZonePause: Sendable, Equatable {
 ///
 /// **The attribution rule** (HealthKit does not publish one; this is OpenHealthKit's):
 /// - A sample's value is in zone *i* when `boundary[i-1] <= value < boundary[i]` (min-inclusive, max-exclusive).
-/// - A sample with a duration covers its own span; a zero-length reading *holds* for at most `maximumHold`
-///   (10 s, as `StatisticsAccumulator.defaultMaximumHold`). Either way its coverage ends where the next sample
+/// - A sample with a duration covers its own span; a zero-length reading *holds* for at most `maximumHold` (its
+///   kind's ``ReadingHold``: 10 s for heart rate, 5 s for power). Either way its coverage ends where the next sample
 ///   starts: a later value replaces an earlier one, and no time is counted twice. A silence longer than the hold
 ///   is a dropout, counted in no zone.
 /// - Coverage never crosses a pause: it stops where a pause starts, and a sample that starts while the workout is
@@ -138,7 +124,11 @@ package struct ZoneAccumulator: Sendable {
 
     /// The zone a value falls in.
     @inline(__always)
-    package func zone(of value: Double) -> Int {
+    package func zone(of value: Double) -> Int { Self.zone(of: value, boundaries: boundaries) }
+
+    /// The zone a value falls in, by the rule above: zone *i* when `boundaries[i-1] <= value < boundaries[i]`.
+    @inline(__always)
+    static func zone(of value: Double, boundaries: [Double]) -> Int {
         var index = 0
         while index < boundaries.count, value >= boundaries[index] { index += 1 }
         return index

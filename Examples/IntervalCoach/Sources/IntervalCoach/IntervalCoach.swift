@@ -1,5 +1,9 @@
 import Foundation
-import OpenHealthKit   // was: import HealthKit
+#if canImport(HealthKit)
+import HealthKit
+#else
+import OpenHealthKit
+#endif
 
 /// A coach that speaks up when the heart-rate zone changes, as an interval app on a watch would: "Zone 4 — hold
 /// it", "Zone 1 — recover". Written against HealthKit's workout API only; its tests run on Linux.

@@ -4,7 +4,7 @@ import SystemPackage
 /// A listening `AF_UNIX` `SOCK_STREAM` socket whose file only its owner may use (mode 0600).
 ///
 /// A socket file left by a listener that is gone (its process killed) is replaced; one that a live listener still
-/// answers on is not: the initializer throws ``BlueZError/Code/busy``, so two listeners never steal each other's path.
+/// answers on is not: the initializer throws ``SocketError/Code/busy``, so two listeners never steal each other's path.
 public final class UnixStreamListener: Sendable {
     public let path: String
     private let socket: SocketDescriptor
@@ -15,11 +15,11 @@ public final class UnixStreamListener: Sendable {
         var info = stat()
         if lstat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFSOCK else {
-                throw BlueZError(.system, "\(path) exists and is not a socket.")
+                throw SocketError(.system, "\(path) exists and is not a socket.")
             }
             if let live = try? UnixStreamConnection.connect(path: path) {
                 live.close()
-                throw BlueZError(.busy, "Another process is already listening at \(path).")
+                throw SocketError(.busy, "Another process is already listening at \(path).")
             }
             Sys.unlink(path)
         }
@@ -34,12 +34,12 @@ public final class UnixStreamListener: Sendable {
             switch accepted {
             case .success(let fd):
                 do { return try UnixStreamConnection(taking: fd, peer: "unix:\(path)") } catch {
-                    throw BlueZError(.system, "Preparing a Unix socket failed: \(error).", errno: error)
+                    throw SocketError(.system, "Preparing a Unix socket failed: \(error).", errno: error)
                 }
             case .failure(.resourceTemporarilyUnavailable):
                 _ = try await socket.wait(for: Int16(POLLIN))
             case .failure(let error):
-                throw BlueZError(.system, "Accepting a connection at \(path) failed: \(error).", errno: error)
+                throw SocketError(.system, "Accepting a connection at \(path) failed: \(error).", errno: error)
             }
         }
     }

@@ -4,8 +4,8 @@ import SystemPackage
 /// A connected `AF_UNIX` `SOCK_STREAM` socket: an ordered byte stream to one peer, with no message boundaries.
 ///
 /// Workout mirroring (OpenHealthKit) frames its messages over it. ``read()`` returns whatever bytes have arrived,
-/// and an empty array once the peer has closed its end cleanly; it throws ``BlueZError/Code/linkLost`` when the
-/// connection breaks (ECONNRESET, a peer killed mid-write) and ``BlueZError/Code/closed`` after ``close()``.
+/// and an empty array once the peer has closed its end cleanly; it throws ``SocketError/Code/linkLost`` when the
+/// connection breaks (ECONNRESET, a peer killed mid-write) and ``SocketError/Code/closed`` after ``close()``.
 /// ``write(_:)`` sends every byte, waiting for room when the socket buffer is full, and never raises SIGPIPE.
 public final class UnixStreamConnection: Sendable {
     /// The socket.
@@ -21,22 +21,22 @@ public final class UnixStreamConnection: Sendable {
 
     /// Connects to a ``UnixStreamListener`` at `path`.
     ///
-    /// - Throws: ``BlueZError/Code/connectionFailed`` when nothing listens there (the file is missing, or a stale
+    /// - Throws: ``SocketError/Code/connectionFailed`` when nothing listens there (the file is missing, or a stale
     ///   socket file whose listener is gone: ENOENT, ECONNREFUSED), with the system error underneath.
     public static func connect(path: String) throws -> UnixStreamConnection {
         let peer = "unix:\(path)"
         let fd: Int32
         do { fd = try Sys.socket(AF_UNIX, Sys.stream, 0) } catch {
-            throw BlueZError(.system, "Opening a Unix socket failed: \(error).", errno: error)
+            throw SocketError(.system, "Opening a Unix socket failed: \(error).", errno: error)
         }
         do {
             try Sys.connect(fd, unixPath: path)
         } catch {
             Sys.close(fd)
-            throw BlueZError(.connectionFailed, "Nothing is listening at \(path) (\(error)).", errno: error)
+            throw SocketError(.connectionFailed, "Nothing is listening at \(path) (\(error)).", errno: error)
         }
         do { return try UnixStreamConnection(taking: fd, peer: peer) } catch {
-            throw BlueZError(.system, "Preparing a Unix socket failed: \(error).", errno: error)
+            throw SocketError(.system, "Preparing a Unix socket failed: \(error).", errno: error)
         }
     }
 
@@ -61,7 +61,7 @@ public final class UnixStreamConnection: Sendable {
             } catch .resourceTemporarilyUnavailable {
                 _ = try await socket.wait(for: Int16(POLLOUT))
             } catch {
-                if socket.wasShutDown { throw BlueZError(.closed, "The socket was closed.", errno: error) }
+                if socket.wasShutDown { throw SocketError(.closed, "The socket was closed.", errno: error) }
                 throw SocketDescriptor.linkError(error)
             }
         }
@@ -76,12 +76,12 @@ public final class UnixStreamConnection: Sendable {
             }
             switch result {
             case .success(let count):
-                if count == 0 && socket.wasShutDown { throw BlueZError(.closed, "The socket was closed.") }
+                if count == 0 && socket.wasShutDown { throw SocketError(.closed, "The socket was closed.") }
                 return Array(buffer[0 ..< count])
             case .failure(.resourceTemporarilyUnavailable):
                 _ = try await socket.wait(for: Int16(POLLIN))
             case .failure(let error):
-                if socket.wasShutDown { throw BlueZError(.closed, "The socket was closed.", errno: error) }
+                if socket.wasShutDown { throw SocketError(.closed, "The socket was closed.", errno: error) }
                 throw SocketDescriptor.linkError(error)
             }
         }

@@ -6,7 +6,7 @@ import SystemPackage
 /// An owned, non-blocking socket descriptor that can be waited on, and woken.
 ///
 /// Each descriptor has a companion `eventfd`: ``interrupt()`` makes it readable, which ends every
-/// current and future wait with ``BlueZError/Code/closed``. That is how a cancelled task, a
+/// current and future wait with ``SocketError/Code/closed``. That is how a cancelled task, a
 /// timeout or ``shutdown()`` gets a thread out of `poll()` without closing a descriptor another
 /// thread is using. The descriptors are closed in `deinit`, once nobody can be polling them.
 ///
@@ -43,7 +43,7 @@ public final class SocketDescriptor: Sendable {
         Sys.close(wake)
     }
 
-    /// Ends every current and future wait on this descriptor with ``BlueZError/Code/closed``.
+    /// Ends every current and future wait on this descriptor with ``SocketError/Code/closed``.
     public func interrupt() {
         var one: UInt64 = 1
         _ = withUnsafeBytes(of: &one) { Glibc.write(wake, $0.baseAddress, 8) }
@@ -69,14 +69,14 @@ public final class SocketDescriptor: Sendable {
     /// Waits on the calling thread for `events` (plus errors and hang-ups) or the timeout.
     ///
     /// - Parameter timeoutMilliseconds: negative waits forever.
-    /// - Throws: ``BlueZError/Code/closed`` once interrupted; `Errno` if `poll` fails.
+    /// - Throws: ``SocketError/Code/closed`` once interrupted; `Errno` if `poll` fails.
     public func poll(_ events: Int16, timeoutMilliseconds: Int32) throws -> Readiness {
         var fds = [
             pollfd(fd: rawValue, events: events | Sys.pollRDHUP, revents: 0),
             pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
         ]
         let count = try Sys.poll(&fds, timeoutMilliseconds: timeoutMilliseconds)
-        if fds[1].revents != 0 { throw BlueZError(.closed, "The socket was closed.") }
+        if fds[1].revents != 0 { throw SocketError(.closed, "The socket was closed.") }
         return count == 0 ? .timedOut : .ready(fds[0].revents)
     }
 
@@ -111,11 +111,11 @@ public final class SocketDescriptor: Sendable {
                 _ = try await wait(for: Int16(POLLOUT))
                 continue
             } catch {
-                if wasShutDown { throw BlueZError(.closed, "The socket was closed.", errno: error) }
+                if wasShutDown { throw SocketError(.closed, "The socket was closed.", errno: error) }
                 throw Self.linkError(error)
             }
             guard sent == bytes.count else {
-                throw BlueZError(.system, "Only \(sent) of \(bytes.count) bytes of a message were sent.")
+                throw SocketError(.system, "Only \(sent) of \(bytes.count) bytes of a message were sent.")
             }
             return
         }
@@ -124,7 +124,7 @@ public final class SocketDescriptor: Sendable {
     /// Receives one message if one is queued.
     ///
     /// - Returns: the message, `nil` if none is waiting, or an empty array for a zero-length message.
-    /// - Throws: ``BlueZError/Code/linkLost`` when the peer is gone: an error on the socket, or a
+    /// - Throws: ``SocketError/Code/linkLost`` when the peer is gone: an error on the socket, or a
     ///   zero-length read together with a hang-up (a zero-length message alone is legal on L2CAP).
     public func receiveMessage(capacity: Int = 2048) throws -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: capacity)
@@ -137,14 +137,14 @@ public final class SocketDescriptor: Sendable {
         } catch .resourceTemporarilyUnavailable {
             return nil
         } catch {
-            if wasShutDown { throw BlueZError(.closed, "The socket was closed.", errno: error) }
+            if wasShutDown { throw SocketError(.closed, "The socket was closed.", errno: error) }
             throw Self.linkError(error)
         }
         if count == 0 {
-            if wasShutDown { throw BlueZError(.closed, "The socket was closed.") }
+            if wasShutDown { throw SocketError(.closed, "The socket was closed.") }
             if case .ready(let revents) = try poll(0, timeoutMilliseconds: 0),
                revents & (Int16(POLLHUP) | Int16(POLLERR) | Sys.pollRDHUP) != 0 {
-                throw BlueZError.linkLost(pendingError())
+                throw SocketError.linkLost(pendingError())
             }
             return []
         }
@@ -163,7 +163,7 @@ public final class SocketDescriptor: Sendable {
     }
 
     /// The socket's pending error (`SO_ERROR`, cleared by reading it), or the one a test set.
-    func pendingError() -> Errno? {
+    package func pendingError() -> Errno? {
         simulatedError.withLock { error in
             defer { error = nil }
             return error
@@ -173,17 +173,17 @@ public final class SocketDescriptor: Sendable {
     /// Makes the next hang-up report `errno` as the socket's pending error: how a test stands in,
     /// on an `AF_UNIX` pair, for the kernel reporting a disconnection reason on an L2CAP socket
     /// (`l2cap_conn_del(hcon, bt_to_errno(reason))` sets `sk_err`).
-    func simulatePendingError(_ errno: Errno) {
+    package func simulatePendingError(_ errno: Errno) {
         simulatedError.withLock { $0 = errno }
     }
 
-    static func linkError(_ errno: Errno) -> BlueZError {
+    package static func linkError(_ errno: Errno) -> SocketError {
         switch errno {
         case .connectionReset, .socketNotConnected, .timedOut, .brokenPipe, .connectionAbort, .hostIsDown,
              .noFunction, .protocolError, .permissionDenied:
-            BlueZError.linkLost(errno)
+            SocketError.linkLost(errno)
         default:
-            BlueZError(.system, "A socket operation failed: \(errno).", errno: errno)
+            SocketError(.system, "A socket operation failed: \(errno).", errno: errno)
         }
     }
 }

@@ -15,16 +15,16 @@ public final class UnixListener: Sendable {
         socket = try .listeningUnix(type: Sys.seqPacket, path: path)
     }
 
-    /// Waits for the next central and returns its bearer.
-    public func accept() async throws -> SocketBearer {
+    /// Waits for the next connection (a simulated peripheral's next central) and returns its socket.
+    public func accept() async throws -> SocketDescriptor {
         while true {
             switch acceptNow() {
             case .success(let fd):
-                return try SocketBearer(taking: fd, peer: "unix:\(path)")
+                return try SocketDescriptor(taking: fd)
             case .failure(.resourceTemporarilyUnavailable):
                 _ = try await socket.wait(for: Int16(POLLIN))
             case .failure(let error):
-                throw BlueZError(.system, "Accepting a connection at \(path) failed: \(error).", errno: error)
+                throw SocketError(.system, "Accepting a connection at \(path) failed: \(error).", errno: error)
             }
         }
     }
@@ -43,23 +43,23 @@ public final class UnixListener: Sendable {
 extension SocketDescriptor {
     /// An `AF_UNIX` socket of `type` bound to `path` and listening; with `mode`, the socket file's mode is set
     /// before any peer can connect. What is at `path` is the caller's to clear first.
-    static func listeningUnix(type: Int32, path: String, mode: mode_t? = nil) throws -> SocketDescriptor {
+    package static func listeningUnix(type: Int32, path: String, mode: mode_t? = nil) throws -> SocketDescriptor {
         let fd: Int32
         do { fd = try Sys.socket(AF_UNIX, type, 0) } catch {
-            throw BlueZError(.system, "Opening a Unix socket failed: \(error).", errno: error)
+            throw SocketError(.system, "Opening a Unix socket failed: \(error).", errno: error)
         }
         let socket: SocketDescriptor
         do {
             socket = try SocketDescriptor(taking: fd)
         } catch {
-            throw BlueZError(.system, "Preparing a Unix socket failed: \(error).", errno: error)
+            throw SocketError(.system, "Preparing a Unix socket failed: \(error).", errno: error)
         }
         do {
             try Sys.bind(fd, unixPath: path)
             if let mode { try Sys.chmod(path, mode) }
             try Sys.listen(fd, backlog: 8)
         } catch {
-            throw BlueZError(.system, "Cannot listen at \(path): \(error).", errno: error)
+            throw SocketError(.system, "Cannot listen at \(path): \(error).", errno: error)
         }
         return socket
     }
