@@ -61,11 +61,11 @@ import Testing
         let descriptors = [HKQueryDescriptor(sampleType: power, predicate: nil),
                            HKQueryDescriptor(sampleType: cadence, predicate: nil)]
         let (workout, originals) = try await ride(store, seconds: 100)
-        let seen = try store.fetchChanges(descriptors, after: 0, limit: 0)
+        let seen = try await store.fetchChanges(descriptors, after: 0, limit: 0)
         _ = try await store.condenseWorkout(workout)
         #expect(try count(store, "SELECT count(*) FROM deleted_objects") == 0)
         #expect(try count(store, "SELECT count(*) FROM deleted_ranges") == 3)
-        let changes = try store.fetchChanges(descriptors, after: seen.anchor, limit: 0)
+        let changes = try await store.fetchChanges(descriptors, after: seen.anchor, limit: 0)
         let expected = Set(originals.filter { $0.quantityType == power || $0.quantityType == cadence }.map(\.uuid))
         #expect(changes.deleted.count == 200)
         #expect(Set(changes.deleted.map(\.uuid)) == expected)
@@ -75,7 +75,7 @@ import Testing
         var deleted: [UUID] = []
         var pages = 0
         while pages < 10 {
-            let page = try store.fetchChanges(descriptors, after: anchor, limit: 50)
+            let page = try await store.fetchChanges(descriptors, after: anchor, limit: 50)
             if page.samples.isEmpty && page.deleted.isEmpty { break }
             deleted += page.deleted.map(\.uuid)
             anchor = page.anchor
@@ -97,12 +97,12 @@ import Testing
         now = now + 29 * 86_400
         store.wallClock = { [now] in now }
         #expect(try await store.condenseWorkouts(olderThan: .distantFuture).deletedObjectsPurged == 0)
-        let kept = try store.fetchChanges([HKQueryDescriptor(sampleType: power, predicate: nil)], after: 0, limit: 0)
+        let kept = try await store.fetchChanges([HKQueryDescriptor(sampleType: power, predicate: nil)], after: 0, limit: 0)
         #expect(kept.deleted.count == 11)
         now = now + 2 * 86_400
         store.wallClock = { [now] in now }
         #expect(try await store.condenseWorkouts(olderThan: .distantFuture).deletedObjectsPurged == 31)
-        let gone = try store.fetchChanges([HKQueryDescriptor(sampleType: power, predicate: nil)], after: 0, limit: 0)
+        let gone = try await store.fetchChanges([HKQueryDescriptor(sampleType: power, predicate: nil)], after: 0, limit: 0)
         #expect(gone.deleted.isEmpty)
         #expect(HKHealthStore.deletedObjectRetention == 30 * 86_400)
     }

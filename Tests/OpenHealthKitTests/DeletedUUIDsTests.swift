@@ -82,12 +82,12 @@ import Testing
 
         let power = HKQuantityType(.cyclingPower), energy = HKQuantityType(.activeEnergyBurned)
         let descriptors = [HKQueryDescriptor(sampleType: power, predicate: nil), HKQueryDescriptor(sampleType: energy, predicate: nil)]
-        let before = try store.fetchChanges(descriptors, after: 0, limit: 0)
+        let before = try await store.fetchChanges(descriptors, after: 0, limit: 0)
         // 300 power readings, and energy for each second after the first (299 samples).
         #expect(before.samples.count == 599)
         _ = try await store.condenseWorkout(workout)
 
-        let records = try store.database().read { db in
+        let records = try await store.database().read { db in
             try Row.fetchAll(db, sql: "SELECT format, count, length(uuids) FROM deleted_ranges ORDER BY anchor")
         }
         #expect(records.map { $0[0] as Int } == [1, 1], "grouped")
@@ -95,7 +95,7 @@ import Testing
         let bytes = records.map { $0[2] as Int }.reduce(0, +)
         #expect(bytes < 100, "\(bytes) bytes for 599 UUIDs (9,584 bytes at 16 each)")
 
-        let after = try store.fetchChanges(descriptors, after: before.anchor, limit: 0)
+        let after = try await store.fetchChanges(descriptors, after: before.anchor, limit: 0)
         #expect(Set(after.deleted.map(\.uuid)) == Set(before.samples.map(\.uuid)))
         #expect(after.deleted.count == 599)
     }

@@ -82,15 +82,18 @@ import Testing
         let h = try await harness()
         let (database, journal) = (h.database, h.journal)
         // The journal's row disappears: every write of its entries now breaks the foreign key.
-        let row = try database.read { db in try Row.fetchOne(db, sql: "SELECT * FROM live_builders WHERE id = ?", arguments: [journal.builderID])! }
-        try database.write { db in try db.execute(sql: "DELETE FROM live_builders WHERE id = ?", arguments: [journal.builderID]) }
+        let row = try await database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM live_builders WHERE id = ?", arguments: [journal.builderID])!.copy()
+        }
+        let values = ["id", "uuid", "client", "has_session", "configuration", "device", "created"].map { row[$0] as DatabaseValue }
+        try await database.write { db in try db.execute(sql: "DELETE FROM live_builders WHERE id = ?", arguments: [journal.builderID]) }
         try h.append(samples(0 ..< 5_000))      // a full batch is handed to the writer, which fails
         #expect(throws: (any Error).self) { try h.flush() }
         #expect(h.pendingCount == 5_000)
         // The store takes writes again: the same samples are written, once, in order.
-        try database.write { db in
+        try await database.write { db in
             try db.execute(sql: "INSERT INTO live_builders (id, uuid, client, has_session, configuration, device, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           arguments: StatementArguments(["id", "uuid", "client", "has_session", "configuration", "device", "created"].map { row[$0] as DatabaseValue }))
+                           arguments: StatementArguments(values))
         }
         try h.append(samples(5_000 ..< 5_010))
         try h.flush()
@@ -278,7 +281,7 @@ import Testing
             while let outcome = try await group.next() { if outcome == nil { successes += 1 } }
             #expect(successes == 1, "the first begin completes once the store is free")
         }
-        let rows = try store.database().read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM live_builders")! }
+        let rows = try await store.database().read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM live_builders")! }
         #expect(rows == 1, "one journal row")
         #expect(builder.startDate == t0)
     }

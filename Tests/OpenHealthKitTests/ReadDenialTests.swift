@@ -40,7 +40,7 @@ import Testing
             try await seriesBuilder.addHeartbeat(at: Double(beat) * 0.5, precededByGap: false)
         }
         let beats = try await seriesBuilder.finishSeries()
-        let anchor = try owner.fetchChanges([HKQueryDescriptor(sampleType: heart, predicate: nil)], after: 0, limit: 0).anchor
+        let anchor = try await owner.fetchChanges([HKQueryDescriptor(sampleType: heart, predicate: nil)], after: 0, limit: 0).anchor
         _ = try await owner.condenseWorkout(workout)
         let reader = owner.asClient("reader")
         try await reader.requestAuthorization(toShare: [], read: [.workoutType(), energy])
@@ -52,9 +52,9 @@ import Testing
     @Test func anchoredQueriesShowNeitherSamplesNorDeletions() async throws {
         let f = try await fixture()
         let descriptors = [HKQueryDescriptor(sampleType: heart, predicate: nil)]
-        let owner = try f.owner.fetchChanges(descriptors, after: f.ownerAnchor, limit: 0)
+        let owner = try await f.owner.fetchChanges(descriptors, after: f.ownerAnchor, limit: 0)
         #expect(owner.samples.count == 1 && owner.deleted.count == 120)   // the series; the 120 condensed originals
-        let reader = try f.reader.fetchChanges(descriptors, after: 0, limit: 0)
+        let reader = try await f.reader.fetchChanges(descriptors, after: 0, limit: 0)
         #expect(reader.samples.isEmpty && reader.deleted.isEmpty)
         // Through the public query too.
         let changes: (Int, Int) = try await withCheckedThrowingContinuation { continuation in

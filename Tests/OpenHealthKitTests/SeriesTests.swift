@@ -122,7 +122,7 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
         let tagged = HKQuantitySample(type: heart, quantity: HKQuantity(unit: bpm, doubleValue: 150), start: t0 + 400,
                                       end: t0 + 400, metadata: ["kept": "yes"])
         try await store.associate(readings + [tagged], with: workout)
-        let anchored = try store.fetchChanges([HKQueryDescriptor(sampleType: heart, predicate: nil)], after: 0, limit: 0)
+        let anchored = try await store.fetchChanges([HKQueryDescriptor(sampleType: heart, predicate: nil)], after: 0, limit: 0)
         let report = try await store.condenseWorkout(workout)
         #expect(report == CondenseReport(workouts: 1, samplesRemoved: 300, seriesCreated: 1, quantitiesStored: 75))
         let associated = try await fetch(store, heart, HKQuery.predicateForObjects(from: workout))
@@ -130,7 +130,7 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
         let series = try #require(associated.compactMap { $0 as? HKDiscreteQuantitySample }.first { $0.count > 1 })
         #expect(series.count == 75)
         #expect(associated.contains { $0.uuid == tagged.uuid })
-        let changes = try store.fetchChanges([HKQueryDescriptor(sampleType: heart, predicate: nil)],
+        let changes = try await store.fetchChanges([HKQueryDescriptor(sampleType: heart, predicate: nil)],
                                                    after: anchored.anchor, limit: 0)
         #expect(changes.deleted.count == 300)
         #expect(changes.samples.map(\.uuid) == [series.uuid])

@@ -82,7 +82,7 @@ import Testing
         try await store.associate(samples, with: workout)
         _ = try await store.condenseWorkout(workout)
         // Damage: the power series loses its timeline (as a file edited by hand or copied in part might).
-        try store.database().write { db in
+        try await store.database().write { db in
             try db.execute(sql: """
                 UPDATE quantity_series SET timeline_id = NULL WHERE sample_id =
                     (SELECT id FROM samples WHERE type_id = (SELECT id FROM types WHERE identifier = ?))
@@ -135,7 +135,7 @@ import Testing
         try queue.close()
 
         let store = try await authorizedStore(databasePath: path)
-        let migrations = try store.database().read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        let migrations = try await store.database().read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(migrations.contains("v11: shared series timelines"))
         let heart = HKQuantityType(.heartRate)
         let sample = try #require(try await fetch(store, heart, HKQuery.predicateForObject(with: uuid)).first)

@@ -27,7 +27,7 @@ import Testing
         let store = try HKHealthStore(databasePath: path, clientIdentifier: "workout")
         let distance = HKQuantityType(.distanceWalkingRunning)
         try await store.requestAuthorization(toShare: [distance], read: [distance, .workoutType()])
-        let migrations = try store.database().read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        let migrations = try await store.database().read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(migrations.suffix(9) == ["v5: heartbeat series", "v6: source priority, compact deletion records",
                                          "v7: activity goals", "v8: workout effort relationships", "v9: workout routes",
                                          "v10: workout sensors", "v11: shared series timelines",
@@ -38,7 +38,7 @@ import Testing
         let sum = try await HKStatisticsQueryDescriptor(predicate: .quantitySample(type: distance), options: .cumulativeSum)
             .result(for: store)?.sumQuantity()?.doubleValue(for: .meter())
         #expect(sum == 5_364)
-        let changes = try store.fetchChanges([HKQueryDescriptor(sampleType: distance, predicate: nil),
+        let changes = try await store.fetchChanges([HKQueryDescriptor(sampleType: distance, predicate: nil),
                                                     HKQueryDescriptor(sampleType: .workoutType(), predicate: nil)],
                                                    after: 0, limit: 0)
         #expect(changes.deleted.count == 31)   // the deleted run and its 30 distance samples

@@ -88,7 +88,7 @@ public struct HKActivitySummaryQueryDescriptor: HKAsyncQuery, @unchecked Sendabl
     /// The matching summaries, oldest first. HealthKit: HKActivitySummaryQueryDescriptor.result(for:).
     public func result(for healthStore: HKHealthStore) async throws -> [HKActivitySummary] {
         let predicate = UncheckedBox(self.predicate)
-        return try await Task.detached { UncheckedBox(try healthStore.activitySummaries(matching: predicate.value)) }.value.value
+        return try await healthStore.activitySummaries(matching: predicate.value)
     }
 
     /// Every matching summary, then the summaries that change, until the consuming task is cancelled.

@@ -9,8 +9,17 @@ extension HKHealthStore {
     /// none, as if there were no data (HealthKit's privacy rule). Days are those of the predicate's calendar (its
     /// date components' `calendar`), else `Calendar.current`.
     func activitySummaries(matching predicate: NSPredicate?) throws -> [HKActivitySummary] {
-        let database = try database()
-        let access = try readAccess(database)
+        try withStoreRead { try Self.activitySummaries(matching: predicate, $0, $1, $2) }
+    }
+
+    /// ``activitySummaries(matching:)`` on GRDB's reader queue, the calling task suspended.
+    func activitySummaries(matching predicate: NSPredicate?) async throws -> [HKActivitySummary] {
+        let request = UncheckedBox(predicate)
+        return try await withStoreRead { UncheckedBox(try Self.activitySummaries(matching: request.value, $0, $1, $2)) }.value
+    }
+
+    private static func activitySummaries(matching predicate: NSPredicate?, _ database: StoreDatabase,
+                                          _ access: ReadAccess, _ db: Database) throws -> [HKActivitySummary] {
         guard access.canRead(HKActivitySummaryTypeIdentifier) else { return [] }
         let bounds = HKActivitySummaryPredicate.bounds(of: predicate)
         if case .invalid = bounds {
@@ -20,8 +29,8 @@ extension HKHealthStore {
                 """)
         }
         let calendar = Self.calendar(of: predicate) ?? Calendar.current
-        let everySource = ReadAccess(readableTypes: nil, clientIdentifier: clientIdentifier)
-        let summaries = try database.read { db -> [HKActivitySummary] in
+        let everySource = ReadAccess(readableTypes: nil, clientIdentifier: access.clientIdentifier)
+        let summaries = try { () throws -> [HKActivitySummary] in
             guard let span = try database.activityDataSpan(db) else { return [] }
             var start = Date(storeValue: span.start)
             var end = Date(storeValue: max(span.end, span.start + 1))
@@ -56,7 +65,7 @@ extension HKHealthStore {
                 index += 1
             }
             return result
-        }
+        }()
         guard let predicate else { return summaries }
         return summaries.filter { Self.matches(predicate, $0) }
     }

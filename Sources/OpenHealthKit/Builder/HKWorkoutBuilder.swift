@@ -134,7 +134,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
                 send(writes, to: created)
             }
         } catch {
-            try? database.write { db in try created.close(db) }
+            _ = try? await database.write { db in try created.close(db) }
             throw error
         }
         try awaitJournal()

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Synchronization
 
 /// Reads what was added and deleted since an anchor, and, with an update handler, keeps reporting changes.
@@ -106,28 +107,37 @@ extension HKHealthStore {
 
     /// Samples added and objects deleted after an anchor, merged in anchor order and limited together.
     func fetchChanges(_ descriptors: [HKQueryDescriptor], after anchor: Int64, limit: Int) throws -> Changes {
-        let database = try database()
-        let access = try readAccess(database)
-        return try database.read { db in
-            let added = try database.fetchAddedSamples(descriptors, limit: limit, afterAnchor: anchor, access: access, db)
-            let deleted = try database.fetchDeletedObjects(descriptors, afterAnchor: anchor, access: access, db)
-            var merged: [(Int64, Either)] = added.map { ($0.id, .sample($0.sample)) } + deleted.map { ($0, .deleted($1)) }
-            merged.sort { $0.0 < $1.0 }
-            var truncated = limit > 0 && merged.count == limit
-            if limit > 0 && merged.count > limit {
-                truncated = true
-                // The originals of one condensed range share one anchor: a page never splits them, or the next page,
-                // starting after that anchor, would miss the rest.
-                var cut = limit
-                while cut > 0 && merged[cut - 1].0 == merged[cut].0 { cut -= 1 }
-                if cut == 0 { cut = merged.firstIndex { $0.0 != merged[0].0 } ?? merged.count }
-                merged.removeLast(merged.count - cut)
-            }
-            let newest = truncated ? merged.last!.0 : max(anchor, try database.currentAnchor(db))
-            return Changes(samples: merged.compactMap { if case .sample(let s) = $0.1 { s } else { nil } },
-                           deleted: merged.compactMap { if case .deleted(let d) = $0.1 { d } else { nil } },
-                           anchor: newest)
+        try withStoreRead { try Self.changes(descriptors, after: anchor, limit: limit, $0, $1, $2) }
+    }
+
+    /// ``fetchChanges(_:after:limit:)`` on GRDB's reader queue, the calling task suspended.
+    func fetchChanges(_ descriptors: [HKQueryDescriptor], after anchor: Int64, limit: Int) async throws -> Changes {
+        let request = UncheckedBox(descriptors)
+        return try await withStoreRead {
+            UncheckedBox(try Self.changes(request.value, after: anchor, limit: limit, $0, $1, $2))
+        }.value
+    }
+
+    private static func changes(_ descriptors: [HKQueryDescriptor], after anchor: Int64, limit: Int,
+                                _ database: StoreDatabase, _ access: ReadAccess, _ db: Database) throws -> Changes {
+        let added = try database.fetchAddedSamples(descriptors, limit: limit, afterAnchor: anchor, access: access, db)
+        let deleted = try database.fetchDeletedObjects(descriptors, afterAnchor: anchor, access: access, db)
+        var merged: [(Int64, Either)] = added.map { ($0.id, .sample($0.sample)) } + deleted.map { ($0, .deleted($1)) }
+        merged.sort { $0.0 < $1.0 }
+        var truncated = limit > 0 && merged.count == limit
+        if limit > 0 && merged.count > limit {
+            truncated = true
+            // The originals of one condensed range share one anchor: a page never splits them, or the next page,
+            // starting after that anchor, would miss the rest.
+            var cut = limit
+            while cut > 0 && merged[cut - 1].0 == merged[cut].0 { cut -= 1 }
+            if cut == 0 { cut = merged.firstIndex { $0.0 != merged[0].0 } ?? merged.count }
+            merged.removeLast(merged.count - cut)
         }
+        let newest = truncated ? merged.last!.0 : max(anchor, try database.currentAnchor(db))
+        return Changes(samples: merged.compactMap { if case .sample(let s) = $0.1 { s } else { nil } },
+                       deleted: merged.compactMap { if case .deleted(let d) = $0.1 { d } else { nil } },
+                       anchor: newest)
     }
 
     private enum Either {

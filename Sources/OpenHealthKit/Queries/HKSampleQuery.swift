@@ -79,11 +79,17 @@ extension HKHealthStore {
 
     /// Reads samples for the query machinery, applying this client's read access.
     func fetchSamples(_ descriptors: [HKQueryDescriptor], limit: Int, sorts: [SampleSort]) throws -> [HKSample] {
-        let database = try database()
-        let access = try readAccess(database)
-        return try database.read { db in
+        try withStoreRead { database, access, db in
             try database.fetchSamples(descriptors, limit: limit, sorts: sorts, access: access, db)
         }
+    }
+
+    /// ``fetchSamples(_:limit:sorts:)`` on GRDB's reader queue, the calling task suspended.
+    func fetchSamples(_ descriptors: [HKQueryDescriptor], limit: Int, sorts: [SampleSort]) async throws -> [HKSample] {
+        let request = UncheckedBox((descriptors, sorts))
+        return try await withStoreRead { database, access, db in
+            UncheckedBox(try database.fetchSamples(request.value.0, limit: limit, sorts: request.value.1, access: access, db))
+        }.value
     }
 }
 

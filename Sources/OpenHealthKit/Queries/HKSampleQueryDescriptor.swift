@@ -90,9 +90,7 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecke
 
     public func result(for healthStore: HKHealthStore) async throws -> [Sample] {
         let box = UncheckedBox((predicates.map(\.descriptor), sortDescriptors.map(SampleSort.init), limit ?? 0))
-        let samples = try await Task.detached {
-            UncheckedBox(try healthStore.fetchSamples(box.value.0, limit: box.value.2, sorts: box.value.1))
-        }.value.value
+        let samples = try await healthStore.fetchSamples(box.value.0, limit: box.value.2, sorts: box.value.1)
         return samples.compactMap { $0 as? Sample }
     }
 }
@@ -118,9 +116,7 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @
 
     public func result(for healthStore: HKHealthStore) async throws -> Result {
         let box = UncheckedBox((predicates.map(\.descriptor), anchor?.value ?? 0, limit ?? 0))
-        let changes = try await Task.detached {
-            UncheckedBox(try healthStore.fetchChanges(box.value.0, after: box.value.1, limit: box.value.2))
-        }.value.value
+        let changes = try await healthStore.fetchChanges(box.value.0, after: box.value.1, limit: box.value.2)
         return Result(addedSamples: changes.samples.compactMap { $0 as? Sample }, deletedObjects: changes.deleted,
                       newAnchor: HKQueryAnchor(value: changes.anchor))
     }

@@ -36,15 +36,19 @@ public struct HKSourceQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecke
     /// The sources, sorted by name. HealthKit: HKSourceQueryDescriptor.result(for:).
     public func result(for healthStore: HKHealthStore) async throws -> [HKSource] {
         let descriptor = UncheckedBox(predicate.descriptor)
-        let sources = try await Task.detached { try healthStore.sources(matching: [descriptor.value]) }.value
+        let sources = try await healthStore.sources(matching: [descriptor.value])
         return sources.sorted { ($0.name, $0.bundleIdentifier) < ($1.name, $1.bundleIdentifier) }
     }
 }
 
 extension HKHealthStore {
     func sources(matching descriptors: [HKQueryDescriptor]) throws -> Set<HKSource> {
-        let database = try database()
-        let access = try readAccess(database)
-        return try database.read { db in try database.sources(descriptors, access: access, db) }
+        try withStoreRead { database, access, db in try database.sources(descriptors, access: access, db) }
+    }
+
+    /// ``sources(matching:)`` on GRDB's reader queue, the calling task suspended.
+    func sources(matching descriptors: [HKQueryDescriptor]) async throws -> Set<HKSource> {
+        let request = UncheckedBox(descriptors)
+        return try await withStoreRead { database, access, db in try database.sources(request.value, access: access, db) }
     }
 }

@@ -23,9 +23,7 @@ public struct HKStatisticsQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
         }
         options.check(for: type, function: "HKStatisticsQueryDescriptor")
         let request = UncheckedBox((predicate.nsPredicate, options))
-        return try await Task.detached {
-            UncheckedBox(try healthStore.computeStatistics(type: type, predicate: request.value.0, options: request.value.1))
-        }.value.value
+        return try await healthStore.computeStatistics(type: type, predicate: request.value.0, options: request.value.1)
     }
 }
 
@@ -64,10 +62,8 @@ public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, @unchecked Se
         let type = quantityType
         options.check(for: type, function: "HKStatisticsCollectionQueryDescriptor")
         let request = UncheckedBox((predicate.nsPredicate, options, DateTiling(anchor: anchorDate, components: intervalComponents)))
-        return try await Task.detached {
-            UncheckedBox(try healthStore.computeCollection(type: type, predicate: request.value.0, options: request.value.1,
-                                                           tiling: request.value.2))
-        }.value.value
+        return try await healthStore.computeCollection(type: type, predicate: request.value.0, options: request.value.1,
+                                                       tiling: request.value.2)
     }
 
     /// The collection now, then again after every change, until the consuming task is cancelled.

@@ -137,19 +137,15 @@ public final class HKQuantitySeriesSampleBuilder: NSObject, @unchecked Sendable 
         let source = healthStore.sourceRevision
         let (type, device, uuid) = (quantityType, device, UUID())
         let store = healthStore
-        try await Task.detached {
-            try database.write { db in
-                try store.checkShareAuthorization(for: [type], db)
-                try database.insertSeries(.init(type: type, quantities: quantities, start: first.start, end: end, uuid: uuid,
-                                                metadata: encodedMetadata, deviceID: try device.map { try database.deviceID($0, db) },
-                                                sourceID: try database.sourceID(source, db)), db)
-            }
-        }.value
+        try await database.write { db in
+            try store.checkShareAuthorization(for: [type], db)
+            try database.insertSeries(.init(type: type, quantities: quantities, start: first.start, end: end, uuid: uuid,
+                                            metadata: encodedMetadata, deviceID: try device.map { try database.deviceID($0, db) },
+                                            sourceID: try database.sourceID(source, db)), db)
+        }
         healthStore.notifyChange()
-        let samples = try await Task.detached {
-            UncheckedBox(try store.fetchSamples([HKQueryDescriptor(sampleType: type, predicate: HKQuery.predicateForObject(with: uuid))],
-                                                limit: 0, sorts: []))
-        }.value.value
+        let samples = try await store.fetchSamples([HKQueryDescriptor(sampleType: type, predicate: HKQuery.predicateForObject(with: uuid))],
+                                                   limit: 0, sorts: [])
         return samples.compactMap { $0 as? HKQuantitySample }
     }
 }

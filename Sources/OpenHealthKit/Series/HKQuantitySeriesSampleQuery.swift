@@ -67,44 +67,53 @@ struct SeriesEntry {
 extension HKHealthStore {
     /// Every quantity of the matching samples, in quantity start order or grouped by sample.
     func seriesQuantities(_ descriptor: HKQueryDescriptor, grouped: Bool) throws -> [SeriesEntry] {
-        let database = try database()
-        let access = try readAccess(database)
-        return try database.read { db in
-            let samples = try database.fetchSamples([descriptor], limit: 0, sorts: [], access: access, db)
-                .compactMap { $0 as? HKQuantitySample }
-                .sorted { ($0.startDate, $0.endDate) < ($1.startDate, $1.endDate) }
-            if let predicate = descriptor.predicate, case .uuids(let wanted) = PredicateNode(predicate) {
-                let found = Set(samples.map(\.uuid))
-                if let missing = wanted.first(where: { !found.contains($0) }) {
-                    throw HKError(.errorNoData, "No quantity sample \(missing) is available to this client.")
-                }
+        try withStoreRead { try Self.seriesQuantities(descriptor, grouped: grouped, $0, $1, $2) }
+    }
+
+    /// ``seriesQuantities(_:grouped:)`` on GRDB's reader queue, the calling task suspended.
+    func seriesQuantities(_ descriptor: HKQueryDescriptor, grouped: Bool) async throws -> [SeriesEntry] {
+        let request = UncheckedBox(descriptor)
+        return try await withStoreRead {
+            UncheckedBox(try Self.seriesQuantities(request.value, grouped: grouped, $0, $1, $2))
+        }.value
+    }
+
+    private static func seriesQuantities(_ descriptor: HKQueryDescriptor, grouped: Bool, _ database: StoreDatabase,
+                                         _ access: ReadAccess, _ db: Database) throws -> [SeriesEntry] {
+        let samples = try database.fetchSamples([descriptor], limit: 0, sorts: [], access: access, db)
+            .compactMap { $0 as? HKQuantitySample }
+            .sorted { ($0.startDate, $0.endDate) < ($1.startDate, $1.endDate) }
+        if let predicate = descriptor.predicate, case .uuids(let wanted) = PredicateNode(predicate) {
+            let found = Set(samples.map(\.uuid))
+            if let missing = wanted.first(where: { !found.contains($0) }) {
+                throw HKError(.errorNoData, "No quantity sample \(missing) is available to this client.")
             }
-            var entries: [SeriesEntry] = []
-            for sample in samples {
-                let unit = sample.quantityType.storageUnit
-                if sample.count > 1, let typeID = try database.existingTypeID(sample.quantityType.identifier, db),
-                   let id = try database.storedID(of: sample, typeID: typeID, db) {
-                    for point in try database.seriesPoints(sampleID: id, db) {
-                        entries.append(SeriesEntry(quantity: HKQuantity(unit: unit, doubleValue: point.value),
-                                                   interval: DateInterval(start: Date(storeValue: point.start),
-                                                                          end: Date(storeValue: max(point.start, point.end))),
-                                                   sample: sample))
-                    }
-                } else {
-                    entries.append(SeriesEntry(quantity: sample.quantity,
-                                               interval: DateInterval(start: sample.startDate, end: sample.endDate),
+        }
+        var entries: [SeriesEntry] = []
+        for sample in samples {
+            let unit = sample.quantityType.storageUnit
+            if sample.count > 1, let typeID = try database.existingTypeID(sample.quantityType.identifier, db),
+               let id = try database.storedID(of: sample, typeID: typeID, db) {
+                for point in try database.seriesPoints(sampleID: id, db) {
+                    entries.append(SeriesEntry(quantity: HKQuantity(unit: unit, doubleValue: point.value),
+                                               interval: DateInterval(start: Date(storeValue: point.start),
+                                                                      end: Date(storeValue: max(point.start, point.end))),
                                                sample: sample))
                 }
+            } else {
+                entries.append(SeriesEntry(quantity: sample.quantity,
+                                           interval: DateInterval(start: sample.startDate, end: sample.endDate),
+                                           sample: sample))
             }
-            if !grouped {
-                // A stable sort keeps each sample's quantities in order among equal starts.
-                entries = entries.enumerated().sorted { a, b in
-                    a.element.interval.start != b.element.interval.start
-                        ? a.element.interval.start < b.element.interval.start : a.offset < b.offset
-                }.map(\.element)
-            }
-            return entries
         }
+        if !grouped {
+            // A stable sort keeps each sample's quantities in order among equal starts.
+            entries = entries.enumerated().sorted { a, b in
+                a.element.interval.start != b.element.interval.start
+                    ? a.element.interval.start < b.element.interval.start : a.offset < b.offset
+            }.map(\.element)
+        }
+        return entries
     }
 }
 
@@ -143,8 +152,8 @@ public struct HKQuantitySeriesSampleQueryDescriptor: @unchecked Sendable {
         let stream = AsyncThrowingStream<Result, any Error> { continuation in
             let task = Task.detached {
                 do {
-                    let entries = try healthStore.seriesQuantities(descriptor.value,
-                                                                   grouped: options.contains(.orderByQuantitySampleStartDate))
+                    let entries = try await healthStore.seriesQuantities(descriptor.value,
+                                                                         grouped: options.contains(.orderByQuantitySampleStartDate))
                     for entry in entries {
                         continuation.yield(Result(quantity: entry.quantity, dateInterval: entry.interval,
                                                   sample: options.contains(.includeSample) ? entry.sample : nil))

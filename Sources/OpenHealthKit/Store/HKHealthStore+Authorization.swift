@@ -46,7 +46,7 @@ extension HKHealthStore {
         let policy = authorizationPolicy
         let share = Set(typesToShare.map(\.identifier))
         let read = Set(typesToRead.map(\.identifier))
-        try database.write { db in
+        try await database.write { db in
             var undecidedShare = Set<String>()
             var undecidedRead = Set<String>()
             for identifier in share.union(read) {
@@ -94,7 +94,7 @@ extension HKHealthStore {
                                               read typesToRead: Set<HKObjectType>) async throws -> HKAuthorizationRequestStatus {
         let database = try database()
         let client = clientIdentifier
-        return try database.read { db in
+        return try await database.read { db in
             for type in typesToShare {
                 let share = try database.authorization(client: client, type: type.identifier, db)?.share ?? 0
                 if share == HKAuthorizationStatus.notDetermined.rawValue { return .shouldRequest }

@@ -48,16 +48,14 @@ extension HKHealthStore {
         let database = try database()
         let now = wallClock()
         let uuid = workout.uuid
-        let report = try await Task.detached {
-            try database.write { db -> CondenseReport in
-                guard let id = try database.workoutID(uuid: uuid, db) else {
-                    throw HKError(.errorInvalidArgument, "The workout \(uuid) is not in the health store.")
-                }
-                let counts = try database.condenseWorkout(id: id, now: now, db)
-                return CondenseReport(workouts: 1, samplesRemoved: counts.samplesRemoved, seriesCreated: counts.seriesCreated,
-                                      quantitiesStored: counts.quantitiesStored)
+        let report = try await database.write { db -> CondenseReport in
+            guard let id = try database.workoutID(uuid: uuid, db) else {
+                throw HKError(.errorInvalidArgument, "The workout \(uuid) is not in the health store.")
             }
-        }.value
+            let counts = try database.condenseWorkout(id: id, now: now, db)
+            return CondenseReport(workouts: 1, samplesRemoved: counts.samplesRemoved, seriesCreated: counts.seriesCreated,
+                                  quantitiesStored: counts.quantitiesStored)
+        }
         if report.samplesRemoved > 0 { notifyChange() }
         return report
     }
@@ -76,9 +74,7 @@ extension HKHealthStore {
     /// HealthKit: HKDeletedObject ("Deleted objects are temporary").
     public func purgeDeletedObjects(deletedBefore date: Date) async throws -> Int {
         let database = try database()
-        return try await Task.detached {
-            try database.write { db in try database.purgeDeletionRecords(before: date, db) }
-        }.value
+        return try await database.write { db in try database.purgeDeletionRecords(before: date, db) }
     }
 
     /// Condenses every workout that ended before `date`, each in its own transaction, then purges deletion records
@@ -86,14 +82,10 @@ extension HKHealthStore {
     public func condenseWorkouts(olderThan date: Date) async throws -> CondenseReport {
         let database = try database()
         let now = wallClock()
-        let ids = try await Task.detached {
-            try database.read { db in try database.workoutIDs(endedBefore: date, db) }
-        }.value
+        let ids = try await database.read { db in try database.workoutIDs(endedBefore: date, db) }
         var report = CondenseReport()
         for id in ids {
-            let counts = try await Task.detached {
-                try database.write { db in try database.condenseWorkout(id: id, now: now, db) }
-            }.value
+            let counts = try await database.write { db in try database.condenseWorkout(id: id, now: now, db) }
             report.workouts += 1
             report.samplesRemoved += counts.samplesRemoved
             report.seriesCreated += counts.seriesCreated

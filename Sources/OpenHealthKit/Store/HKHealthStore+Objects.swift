@@ -14,12 +14,10 @@ extension HKHealthStore {
         for object in objects { try validateForSave(object) }
         let source = sourceRevision
         let types = objects.map(typeOf)
-        try await Task.detached {
-            _ = try database.write { db in
-                try self.checkShareAuthorization(for: types, db)
-                return try database.insert(objects, source: source, db)
-            }
-        }.value
+        _ = try await database.write { db in
+            try self.checkShareAuthorization(for: types, db)
+            return try database.insert(objects, source: source, db)
+        }
         notifyChange()
     }
 
@@ -60,24 +58,22 @@ extension HKHealthStore {
         let samples = UncheckedBox(objects.compactMap { $0 as? HKSample })
         let types = objects.map(typeOf)
         let client = clientIdentifier
-        try await Task.detached {
-            try database.write { db in
-                try self.checkShareAuthorization(for: types, db)
-                let own = Set(try database.ownSourceIDs(client: client, db))
-                var ids: [Int64] = []
-                for sample in samples.value {
-                    guard let typeID = try database.existingTypeID(sample.sampleType.identifier, db),
-                          let id = try database.storedID(of: sample, typeID: typeID, db),
-                          let sourceID = try database.sourceID(ofSample: id, db)
-                    else { continue }
-                    guard own.contains(sourceID) else {
-                        throw HKError(.errorAuthorizationDenied, "Object \(sample.uuid) was saved by another program and cannot be deleted by \(client).")
-                    }
-                    ids.append(id)
+        try await database.write { db in
+            try self.checkShareAuthorization(for: types, db)
+            let own = Set(try database.ownSourceIDs(client: client, db))
+            var ids: [Int64] = []
+            for sample in samples.value {
+                guard let typeID = try database.existingTypeID(sample.sampleType.identifier, db),
+                      let id = try database.storedID(of: sample, typeID: typeID, db),
+                      let sourceID = try database.sourceID(ofSample: id, db)
+                else { continue }
+                guard own.contains(sourceID) else {
+                    throw HKError(.errorAuthorizationDenied, "Object \(sample.uuid) was saved by another program and cannot be deleted by \(client).")
                 }
-                _ = try database.deleteSamples(ids: ids, now: now, db)
+                ids.append(id)
             }
-        }.value
+            _ = try database.deleteSamples(ids: ids, now: now, db)
+        }
         notifyChange()
     }
 
@@ -101,22 +97,20 @@ extension HKHealthStore {
     public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
         let database = try database()
         let now = wallClock()
-        try database.write { db in try checkShareAuthorization(for: [objectType], db) }
+        try await database.write { db in try self.checkShareAuthorization(for: [objectType], db) }
         guard let sampleType = objectType as? HKSampleType else { return 0 }
         let descriptor = HKQueryDescriptor(sampleType: sampleType, predicate: predicate)
         let client = clientIdentifier
         let box = UncheckedBox(descriptor)
-        let count = try await Task.detached {
-            try database.write { db -> Int in
-                guard let condition = try database.whereClause(for: [box.value], access: ReadAccess(readableTypes: nil, clientIdentifier: client), db) else {
-                    return 0
-                }
-                let own = try database.ownSourceIDs(client: client, db)
-                guard !own.isEmpty else { return 0 }
-                let ids = try database.sampleIDs(matching: condition, sources: own, db)
-                return try database.deleteSamples(ids: ids, now: now, db)
+        let count = try await database.write { db -> Int in
+            guard let condition = try database.whereClause(for: [box.value], access: ReadAccess(readableTypes: nil, clientIdentifier: client), db) else {
+                return 0
             }
-        }.value
+            let own = try database.ownSourceIDs(client: client, db)
+            guard !own.isEmpty else { return 0 }
+            let ids = try database.sampleIDs(matching: condition, sources: own, db)
+            return try database.deleteSamples(ids: ids, now: now, db)
+        }
         notifyChange()
         return count
     }
@@ -161,16 +155,14 @@ extension HKHealthStore {
         let source = sourceRevision
         let box = UncheckedBox(samples)
         let workoutUUID = workout.uuid
-        try await Task.detached {
-            try database.write { db in
-                try self.checkShareAuthorization(for: types, db)
-                guard let workoutID = try database.workoutID(uuid: workoutUUID, db) else {
-                    throw HKError(.errorInvalidArgument,
-                                  "The workout \(workoutUUID) must be saved before samples can be added to it.")
-                }
-                _ = try database.insert(box.value, source: source, workoutID: workoutID, db)
+        try await database.write { db in
+            try self.checkShareAuthorization(for: types, db)
+            guard let workoutID = try database.workoutID(uuid: workoutUUID, db) else {
+                throw HKError(.errorInvalidArgument,
+                              "The workout \(workoutUUID) must be saved before samples can be added to it.")
             }
-        }.value
+            _ = try database.insert(box.value, source: source, workoutID: workoutID, db)
+        }
         notifyChange()
     }
 }

@@ -17,16 +17,14 @@ extension HKHealthStore {
     public func sourcePriority(for type: HKQuantityType) async throws -> [HKSource] {
         let database = try database()
         let access = try readAccess(database)
-        return try await Task.detached {
-            try database.read { db -> [HKSource] in
-                guard let typeID = try database.existingTypeID(type.identifier, db) else { return [] }
-                let sources = try database.sourcePriority(typeID: typeID, db).map(\.source)
-                guard access.canRead(type.identifier) else {
-                    return sources.filter { $0.bundleIdentifier == access.clientIdentifier }
-                }
-                return sources
+        return try await database.read { db -> [HKSource] in
+            guard let typeID = try database.existingTypeID(type.identifier, db) else { return [] }
+            let sources = try database.sourcePriority(typeID: typeID, db).map(\.source)
+            guard access.canRead(type.identifier) else {
+                return sources.filter { $0.bundleIdentifier == access.clientIdentifier }
             }
-        }.value
+            return sources
+        }
     }
 
     /// Sets the source priority of a type, highest first, as the person orders Data Sources in the Health app.
@@ -40,16 +38,14 @@ extension HKHealthStore {
         if let repeated = bundles.first(where: { bundle in bundles.filter { $0 == bundle }.count > 1 }) {
             throw HKError(.errorInvalidArgument, "The source \(repeated) is listed more than once.")
         }
-        try await Task.detached {
-            try database.write { db in
-                let typeID = try database.typeID(type.identifier, db)
-                let known = Set(try database.sourcePriority(typeID: typeID, db).map(\.source.bundleIdentifier))
-                if let unknown = bundles.first(where: { !known.contains($0) }) {
-                    throw HKError(.errorInvalidArgument, "The source \(unknown) has saved no \(type.identifier) samples.")
-                }
-                try database.setSourcePriority(typeID: typeID, bundleIdentifiers: bundles, db)
+        try await database.write { db in
+            let typeID = try database.typeID(type.identifier, db)
+            let known = Set(try database.sourcePriority(typeID: typeID, db).map(\.source.bundleIdentifier))
+            if let unknown = bundles.first(where: { !known.contains($0) }) {
+                throw HKError(.errorInvalidArgument, "The source \(unknown) has saved no \(type.identifier) samples.")
             }
-        }.value
+            try database.setSourcePriority(typeID: typeID, bundleIdentifiers: bundles, db)
+        }
         notifyChange()
     }
 }

@@ -45,7 +45,13 @@ struct SampleRow {
         sqlite3_reset(handle)
         guard step == SQLITE_DONE else {
             let message = String(cString: sqlite3_errmsg(database.sqliteConnection))
-            throw HKError(.errorDatabaseInaccessible, "A sample could not be saved: \(message).")
+            switch ResultCode(rawValue: step).primaryResultCode {
+            case .SQLITE_FULL, .SQLITE_IOERR, .SQLITE_READONLY, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_CORRUPT:
+                // The store's own trouble (a full disk, a damaged file): the store says it in its words.
+                throw DatabaseError(resultCode: ResultCode(rawValue: step), message: message)
+            default:
+                throw HKError(.errorDatabaseInaccessible, "A sample could not be saved: \(message).")
+            }
         }
     }
 

@@ -16,7 +16,8 @@ final class StoreDatabase: Sendable {
     let path: String?
     private let caches = Mutex(Caches())
 
-    struct Caches {
+    /// The ids of types, sources and devices, and the rows behind them.
+    struct IDs {
         var typeIDs: [String: Int64] = [:]
         var typesByID: [Int64: HKSampleType] = [:]
         var sourceIDs: [String: Int64] = [:]
@@ -25,6 +26,17 @@ final class StoreDatabase: Sendable {
         var devicesByID: [Int64: HKDevice] = [:]
     }
 
+    /// What every connection may use (read from committed rows), and what the open write transaction learnt.
+    ///
+    /// An id learnt inside a write transaction waits in `staged` until the transaction commits: SQLite gives the
+    /// rowid of a rolled-back insert to the next insert into `types`, `sources` or `devices` (none of them is
+    /// AUTOINCREMENT), so an id remembered from a transaction that rolled back would name another row, and the
+    /// samples of two types, sources or devices would mix. Only the writer's connection sees `staged` (one write
+    /// transaction at a time); readers see committed rows only, so they remember at once.
+    struct Caches {
+        var committed = IDs()
+        var staged: IDs?
+    }
     private init(writer: any DatabaseWriter, path: String?) {
         self.writer = writer
         self.path = path
@@ -127,30 +139,113 @@ final class StoreDatabase: Sendable {
         do { return try writer.read(body) } catch let error as DatabaseError { throw Self.describe(error, path: path) }
     }
 
+    /// Runs a write transaction on GRDB's writer queue while the calling task is suspended, mapping SQLite errors to
+    /// `HKError`. A write can wait up to the busy timeout for another process's lock; it waits on GRDB's thread,
+    /// never on one of Swift's cooperative threads (two on a 2-core machine). Like HealthKit's calls, it is not
+    /// cancelled with the calling task: once asked for, a write happens or fails on its own terms.
+    func write<T>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let path = path
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedBox<T>, any Error>) in
+            writer.asyncWrite({ db in UncheckedBox(try body(db)) }, completion: { _, result in
+                continuation.resume(with: result.mapError { Self.mapped($0, path: path) })
+            })
+        }.value
+    }
+
+    /// Runs a read on one of GRDB's reader queues while the calling task is suspended, mapping SQLite errors to
+    /// `HKError`.
+    func read<T>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        let path = path
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedBox<T>, any Error>) in
+            writer.asyncRead { result in
+                continuation.resume(with: Result { UncheckedBox(try body(try result.get())) }.mapError { Self.mapped($0, path: path) })
+            }
+        }.value
+    }
+
+    /// Caps the store file at its present size plus `extraPages` pages, as a disk with no more room would (SQLite's
+    /// `PRAGMA max_page_count` on the writer's connection, which every write goes through); nil lifts the cap.
+    /// The seam of the tests of a full disk.
+    func limitGrowth(toExtraPages extraPages: Int?) throws {
+        try writer.writeWithoutTransaction { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            try db.execute(sql: "PRAGMA max_page_count = \(extraPages.map { pages + $0 } ?? 1_073_741_823)")
+        }
+    }
+
+    /// An error as the store reports it: SQLite's as `HKError`, the others as they are.
+    private static func mapped(_ error: any Error, path: String?) -> any Error {
+        (error as? DatabaseError).map { describe($0, path: path) } ?? error
+    }
+
     // MARK: Types, sources, devices
+
+    /// Whether `db` is the writer's connection inside a write transaction: what it reads may not be committed.
+    /// (A queue's reads run on the writer's connection with `query_only` set, in a transaction of their own.)
+    private func isStaging(_ db: Database) -> Bool {
+        guard !db.configuration.readonly, db.isInsideTransaction else { return false }
+        return (try? Bool.fetchOne(db, sql: "PRAGMA query_only")) != true
+    }
+
+    /// A remembered value: the open write transaction's first, then the committed ones. Readers of a pool never
+    /// look at `staged`; a queue's reader cannot run while a write transaction is open.
+    private func cached<V>(_ db: Database, _ key: (IDs) -> V?) -> V? {
+        let writer = !db.configuration.readonly
+        return caches.withLock { caches in
+            if writer, let staged = caches.staged, let value = key(staged) { return value }
+            return key(caches.committed)
+        }
+    }
+
+    /// Remembers a value: at once when read from committed rows, at commit when learnt inside a write transaction
+    /// (dropped on rollback).
+    private func remember(_ db: Database, _ update: (inout IDs) -> Void) {
+        guard isStaging(db) else { return caches.withLock { update(&$0.committed) } }
+        let first = caches.withLock { caches in
+            var staged = caches.staged ?? IDs()
+            update(&staged)
+            defer { caches.staged = staged }
+            return caches.staged == nil
+        }
+        guard first else { return }
+        db.afterNextTransaction(onCommit: { [self] _ in
+            caches.withLock { caches in
+                guard let staged = caches.staged else { return }
+                caches.committed.typeIDs.merge(staged.typeIDs) { $1 }
+                caches.committed.typesByID.merge(staged.typesByID) { $1 }
+                caches.committed.sourceIDs.merge(staged.sourceIDs) { $1 }
+                caches.committed.sourcesByID.merge(staged.sourcesByID) { $1 }
+                caches.committed.deviceIDs.merge(staged.deviceIDs) { $1 }
+                caches.committed.devicesByID.merge(staged.devicesByID) { $1 }
+                caches.staged = nil
+            }
+        }, onRollback: { [self] _ in
+            caches.withLock { $0.staged = nil }
+        })
+    }
 
     /// The id of a type, inserted on first use.
     func typeID(_ identifier: String, _ db: Database) throws -> Int64 {
-        if let id = caches.withLock({ $0.typeIDs[identifier] }) { return id }
+        if let id = cached(db, { $0.typeIDs[identifier] }) { return id }
         try db.execute(sql: "INSERT OR IGNORE INTO types (identifier) VALUES (?)", arguments: [identifier])
         guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM types WHERE identifier = ?", arguments: [identifier]) else {
             throw HKError(.errorDatabaseInaccessible, "The type table is damaged.")
         }
-        caches.withLock { $0.typeIDs[identifier] = id }
+        remember(db) { $0.typeIDs[identifier] = id }
         return id
     }
 
     /// The id of a type if it has ever been stored.
     func existingTypeID(_ identifier: String, _ db: Database) throws -> Int64? {
-        if let id = caches.withLock({ $0.typeIDs[identifier] }) { return id }
+        if let id = cached(db, { $0.typeIDs[identifier] }) { return id }
         let id = try Int64.fetchOne(db, sql: "SELECT id FROM types WHERE identifier = ?", arguments: [identifier])
-        if let id { caches.withLock { $0.typeIDs[identifier] = id } }
+        if let id { remember(db) { $0.typeIDs[identifier] = id } }
         return id
     }
 
     /// The sample type stored under an id.
     func sampleType(id: Int64, _ db: Database) throws -> HKSampleType {
-        if let type = caches.withLock({ $0.typesByID[id] }) { return type }
+        if let type = cached(db, { $0.typesByID[id] }) { return type }
         guard let identifier = try String.fetchOne(db, sql: "SELECT identifier FROM types WHERE id = ?", arguments: [id]) else {
             throw HKError(.errorDatabaseInaccessible, "The health store is damaged: a sample refers to unknown type \(id).")
         }
@@ -166,7 +261,7 @@ final class StoreDatabase: Sendable {
         } else {
             throw HKError(.errorDatabaseInaccessible, "The health store holds samples of type \(identifier), unknown to this version.")
         }
-        caches.withLock { $0.typesByID[id] = type }
+        remember(db) { $0.typesByID[id] = type }
         return type
     }
 
@@ -179,7 +274,7 @@ final class StoreDatabase: Sendable {
 
     func sourceID(_ revision: HKSourceRevision, _ db: Database) throws -> Int64 {
         let key = Self.key(revision)
-        if let id = caches.withLock({ $0.sourceIDs[key] }) { return id }
+        if let id = cached(db, { $0.sourceIDs[key] }) { return id }
         let os = revision.operatingSystemVersion
         try db.execute(sql: """
             INSERT OR IGNORE INTO sources (key, name, bundle_identifier, version, product_type, os_version)
@@ -189,12 +284,12 @@ final class StoreDatabase: Sendable {
         guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM sources WHERE key = ?", arguments: [key]) else {
             throw HKError(.errorDatabaseInaccessible, "The source table is damaged.")
         }
-        caches.withLock { $0.sourceIDs[key] = id }
+        remember(db) { $0.sourceIDs[key] = id }
         return id
     }
 
     func sourceRevision(id: Int64, _ db: Database) throws -> HKSourceRevision {
-        if let revision = caches.withLock({ $0.sourcesByID[id] }) { return revision }
+        if let revision = cached(db, { $0.sourcesByID[id] }) { return revision }
         guard let row = try Row.fetchOne(db, sql: "SELECT name, bundle_identifier, version, product_type, os_version FROM sources WHERE id = ?",
                                          arguments: [id]) else {
             throw HKError(.errorDatabaseInaccessible, "The health store is damaged: unknown source \(id).")
@@ -204,7 +299,7 @@ final class StoreDatabase: Sendable {
                                         productType: row[3],
                                         operatingSystemVersion: OperatingSystemVersion(majorVersion: parts[0], minorVersion: parts[1],
                                                                                        patchVersion: parts[2]))
-        caches.withLock { $0.sourcesByID[id] = revision }
+        remember(db) { $0.sourcesByID[id] = revision }
         return revision
     }
 
@@ -215,7 +310,7 @@ final class StoreDatabase: Sendable {
 
     func deviceID(_ device: HKDevice, _ db: Database) throws -> Int64 {
         let key = device.fields.map { $0 ?? "\u{0}" }.joined(separator: "\u{1}")
-        if let id = caches.withLock({ $0.deviceIDs[key] }) { return id }
+        if let id = cached(db, { $0.deviceIDs[key] }) { return id }
         try db.execute(sql: """
             INSERT OR IGNORE INTO devices (key, name, manufacturer, model, hardware_version, firmware_version,
                                            software_version, local_identifier, udi_device_identifier)
@@ -224,12 +319,12 @@ final class StoreDatabase: Sendable {
         guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM devices WHERE key = ?", arguments: [key]) else {
             throw HKError(.errorDatabaseInaccessible, "The device table is damaged.")
         }
-        caches.withLock { $0.deviceIDs[key] = id }
+        remember(db) { $0.deviceIDs[key] = id }
         return id
     }
 
     func device(id: Int64, _ db: Database) throws -> HKDevice {
-        if let device = caches.withLock({ $0.devicesByID[id] }) { return device }
+        if let device = cached(db, { $0.devicesByID[id] }) { return device }
         guard let row = try Row.fetchOne(db, sql: """
             SELECT name, manufacturer, model, hardware_version, firmware_version, software_version, local_identifier,
                    udi_device_identifier FROM devices WHERE id = ?
@@ -239,7 +334,7 @@ final class StoreDatabase: Sendable {
         let device = HKDevice(name: row[0], manufacturer: row[1], model: row[2], hardwareVersion: row[3],
                               firmwareVersion: row[4], softwareVersion: row[5], localIdentifier: row[6],
                               udiDeviceIdentifier: row[7])
-        caches.withLock { $0.devicesByID[id] = device }
+        remember(db) { $0.devicesByID[id] = device }
         return device
     }
 }

@@ -30,7 +30,7 @@ extension HKHealthStore {
     /// OpenHealthKit (HealthKit keeps these in Health Settings).
     public func workoutProfile() async throws -> WorkoutProfile {
         let database = try database()
-        return try await Task.detached { try database.read { db in try database.workoutProfile(db) } }.value
+        return try await database.read { db in try database.workoutProfile(db) }
     }
 
     /// Replaces the person's workout profile. Workouts already saved keep the zones they were computed with.
@@ -42,6 +42,6 @@ extension HKHealthStore {
     public func setWorkoutProfile(_ profile: WorkoutProfile) async throws {
         try profile.validate(now: wallClock())
         let database = try database()
-        try await Task.detached { try database.write { db in try database.setWorkoutProfile(profile, db) } }.value
+        try await database.write { db in try database.setWorkoutProfile(profile, db) }
     }
 }

@@ -1,0 +1,75 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The `workout` tool on a store that other processes write at the same time, or that is damaged.
+@Suite(.timeLimit(.minutes(1))) struct StoreFaultCommandTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("fixtures")
+
+    /// Runs `workout` processes at once and returns their results, each within 50 s (a limit for a hung tool).
+    static func together(_ runs: [[String]], executable: URL = Tool.url) throws -> [Tool.Result?] {
+        let started = try runs.map { arguments -> (Process, () -> Tool.Result) in
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            let pipes = Tool.piped(process)
+            try process.run()
+            return (process, pipes.result)
+        }
+        return started.map { process, result in
+            nonisolated(unsafe) var outcome: Tool.Result?
+            nonisolated(unsafe) let read = result
+            let done = DispatchSemaphore(value: 0)
+            Thread { outcome = read(); done.signal() }.start()
+            guard done.wait(timeout: .now() + 50) == .success else {
+                kill(process.processIdentifier, SIGKILL)
+                return nil
+            }
+            return outcome
+        }
+    }
+
+    /// An import while a recording (a replay through a live builder) writes the same store: both succeed, through
+    /// SQLite's WAL mode and the store's busy timeout, and both workouts are there.
+    @Test func anImportWhileARecordingRunsBothSucceed() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.file("store.sqlite")
+        let ride = directory.file("ride.fit")
+        try Data(ImportTestFiles.ride(power: { UInt64(150 + ($0 * 13) % 200) })).write(to: URL(fileURLWithPath: ride))
+        let fixture = Self.fixtures.appendingPathComponent("run-45min.jsonl").path
+        let results = try Self.together([["replay", fixture, "--instant", "--store", store], ["import", ride, "--store", store]])
+        for result in results {
+            #expect(result?.status == 0, "\(result?.transcript ?? "did not end within 50 s")")
+        }
+        let list = try Tool.run(["list", "--store", store])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("Running") || list.stdout.contains("running"), "\(list.stdout)")
+        #expect(list.stdout.contains("Cycling") || list.stdout.contains("cycling"), "\(list.stdout)")
+    }
+
+    /// A store with a damaged page: one sentence on standard error, exit status 1.
+    @Test func aDamagedStoreIsOneSentenceAndANonZeroExit() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.file("store.sqlite")
+        let replay = try Tool.run(["replay", Self.fixtures.appendingPathComponent("run-45min.jsonl").path, "--instant",
+                                   "--store", store])
+        #expect(replay.status == 0)
+        // Everything in the main file (the write-ahead log checkpointed and emptied), so the damage is not undone
+        // by a newer copy of the page in the log.
+        let checkpoint = try Self.together([[store, "PRAGMA wal_checkpoint(TRUNCATE);"]],
+                                           executable: URL(fileURLWithPath: "/usr/bin/sqlite3"))
+        #expect(checkpoint.first??.status == 0)
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: store))
+        try handle.seek(toOffset: 4096)   // page 2: the first table made, the migrations' list, read on every open
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096))
+        try handle.close()
+        let list = try Tool.run(["list", "--store", store])
+        #expect(list.status == 1)
+        #expect(list.stderr.hasPrefix("workout: The health store \(store) is damaged"), "\(list.transcript)")
+        #expect(list.stderr.components(separatedBy: "\n").count == 2, "one line: \(list.stderr)")
+        // The tool repairs nothing behind the person's back, nor makes it worse: the same sentence again.
+        let again = try Tool.run(["list", "--store", store])
+        #expect(again.status == 1 && again.stderr == list.stderr)
+    }
+}
