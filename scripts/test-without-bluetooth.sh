@@ -24,7 +24,8 @@ scratch=.build-without-bluetooth
 rm -rf "$scratch"
 swift build --build-tests --scratch-path "$scratch"
 swift test --skip-build --scratch-path "$scratch"
-binary=$(find "$scratch/debug" -maxdepth 1 -name '*PackageTests.xctest' | head -1)
+binary=$(find -L "$scratch/debug" -maxdepth 1 -name '*PackageTests.xctest' -type f | head -1)
+if [ -z "$binary" ]; then echo "test-without-bluetooth: no test binary in $scratch/debug" >&2; exit 1; fi
 linked=$(ldd "$binary" | grep -E 'libbluetooth|libudev|libsystemd' || true)
 if [ -n "$linked" ]; then
     echo "test-without-bluetooth: $binary links what it must not:" >&2

@@ -12,7 +12,7 @@ extension HKHealthStore {
         try withStoreRead { try Self.activitySummaries(matching: predicate, $0, $1, $2) }
     }
 
-    /// ``activitySummaries(matching:)`` on GRDB's reader queue, the calling task suspended.
+    /// `activitySummaries(matching:)` on GRDB's reader queue, the calling task suspended.
     func activitySummaries(matching predicate: NSPredicate?) async throws -> [HKActivitySummary] {
         let request = UncheckedBox(predicate)
         return try await withStoreRead { UncheckedBox(try Self.activitySummaries(matching: request.value, $0, $1, $2)) }.value

@@ -25,7 +25,7 @@ extension HKLiveWorkoutBuilderDelegate {
 /// activities become the workout's, and its data source's readings become samples — none while the session is
 /// paused. Everything is journaled within a second (see ``HKWorkoutBuilder``).
 ///
-/// It is the shell of its ``RecordingCore``: a reading takes the builder's one lock, the core answers with actions,
+/// It is the shell of its `RecordingCore`: a reading takes the builder's one lock, the core answers with actions,
 /// and the builder carries them out — a journal batch handed to the writer, a delivery queued for the delegate —
 /// without waiting while it holds the lock.
 ///

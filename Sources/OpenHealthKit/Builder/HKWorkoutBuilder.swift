@@ -12,7 +12,7 @@ import Synchronization
 /// Samples the app adds are kept in the store even if the workout is discarded, as in HealthKit; samples a live
 /// data source collected are dropped with it.
 ///
-/// The builder is the shell of its ``RecordingCore``, which it keeps in a `Mutex`: each call becomes an input to the
+/// The builder is the shell of its `RecordingCore`, which it keeps in a `Mutex`: each call becomes an input to the
 /// core, and the builder carries out the actions the core returns. Under the lock it only hands journal batches to
 /// the writer (which queues them) and queues delegate calls; it waits for the journal, touches the store and calls
 /// anyone only after unlocking.

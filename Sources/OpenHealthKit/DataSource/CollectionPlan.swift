@@ -64,7 +64,7 @@ enum CollectionPlan {
 ///   (``OHKMetadataKeyTreadmillIncline``) until it changes.
 /// - Battery and connection changes make no samples.
 ///
-/// Derived values are rounded here, where they are made, to the resolutions of ``DerivedResolution`` (cadence
+/// Derived values are rounded here, where they are made, to the resolutions of `DerivedResolution` (cadence
 /// 0.1 rpm, speed 0.001 m/s, distance 0.01 m, energy 0.001 kcal); distance and energy as running totals, so their
 /// sums never drift. An increment that rounds to 0 makes no sample: it stays in the running total until the next.
 /// The totals carry over a reset (a disconnection, a change of activity), so at most half a step is ever held back.
@@ -192,7 +192,7 @@ struct ReadingMapper {
 
 extension HKLiveWorkoutDataSource {
     /// Every type a live workout may save, whatever the activity and sensors: the quantity types of the table in
-    /// ``CollectionPlan`` for every activity, the workout type and the heartbeat series. What an app asks to share
+    /// `CollectionPlan` for every activity, the workout type and the heartbeat series. What an app asks to share
     /// (and read) before recording or replaying a workout of any kind. OpenHealthKit extension.
     public static var collectableTypes: Set<HKSampleType> {
         let every: SensorCapabilities = [.heartRate, .rrIntervals, .power, .cadence, .speed, .distance, .energy, .battery,

@@ -13,15 +13,15 @@ import Synchronization
 /// collected, pass the type's predicate, and are associated with the workout and the activity in progress; readings of
 /// other types are dropped, and nothing is collected while the session is paused. A sensor that goes silent or
 /// disconnects produces no values. When several sensors measure the same quantity, each is taken from one sensor at a
-/// time (see ``MeasurementOwners``).
+/// time (see `MeasurementOwners`).
 ///
-/// Derived values are rounded where readings become samples (``DerivedResolution``, OpenHealthKit's choice:
+/// Derived values are rounded where readings become samples (`DerivedResolution`, OpenHealthKit's choice:
 /// cadence 0.1 rpm, speed 0.001 m/s, distance 0.01 m and energy 0.001 kcal, the last two as running totals that
 /// never drift), and sample times are arrival times to the millisecond, so condensed series store them as small
 /// integers.
 ///
 /// Once attached to a builder, the data source only starts and stops sensors: their readings go straight to the
-/// builder's recording core (``RecordingCore``), which holds what is collected.
+/// builder's recording core (`RecordingCore`), which holds what is collected.
 ///
 /// HealthKit: HKLiveWorkoutDataSource.
 public final class HKLiveWorkoutDataSource: NSObject, Sendable {
@@ -87,7 +87,7 @@ public final class HKLiveWorkoutDataSource: NSObject, Sendable {
     // MARK: Sensors (OpenHealthKit)
 
     /// Adds a sensor to read from, besides the paired ones. Attached while collecting, it starts at once.
-    /// Sensors rank in the order they are listed (attached ones first): see ``MeasurementOwners``.
+    /// Sensors rank in the order they are listed (attached ones first): see `MeasurementOwners`.
     public func attach(_ sensor: any Sensor) {
         let (shouldStart, capabilities) = locked { state -> (Bool, SensorCapabilities) in
             state.explicitSensors.append(sensor)

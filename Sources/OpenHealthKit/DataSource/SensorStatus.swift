@@ -5,7 +5,7 @@ import Synchronization
 /// What a live data source knows about one of its sensors: its connection in words, battery, skin contact, and the
 /// dropouts it has had. Read it with ``HKLiveWorkoutDataSource/sensorStatuses``.
 ///
-/// Built from the ``SensorEvent``s the sensor sends the data source, nothing else: `.connecting`, `.connected` and
+/// Built from the `SensorEvent`s the sensor sends the data source, nothing else: `.connecting`, `.connected` and
 /// `.disconnected` events, battery readings, and the skin-contact bit of heart-rate readings. A dropout is a
 /// `.disconnected` event after the sensor had connected (a lost link, or 3 s without data); the time without data
 /// runs from it to the next `.connected`.

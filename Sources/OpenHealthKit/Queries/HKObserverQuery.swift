@@ -10,7 +10,7 @@ public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
 ///
 /// - The update handler is called once when the query starts (as HealthKit does), then after each change to a
 ///   matching sample: a save matching the type and predicate, or a deletion of the type (deleted objects keep no
-///   values to match). Changes by other connections are noticed within a second (see ``StoreChangeWatcher``); several
+///   values to match). Changes by other connections are noticed within a second (see `StoreChangeWatcher`); several
 ///   changes in that time make one call.
 /// - Calls are serial: the next waits until the handler has called its completion handler (HealthKit asks apps to
 ///   call it; here, a handler that never calls it stops further calls).

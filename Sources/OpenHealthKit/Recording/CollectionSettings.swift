@@ -4,7 +4,7 @@ import Foundation
 /// What a live data source collects: the current activity, the capabilities of its sensors, and the app's own
 /// choice once it has made one (`enableCollection`/`disableCollection`), with the predicates it gave.
 ///
-/// Owned by the data source until it is attached to a builder, then by the builder's ``RecordingCore``: one owner
+/// Owned by the data source until it is attached to a builder, then by the builder's `RecordingCore`: one owner
 /// at a time. While attached, the data source forwards the app's changes to the builder and reads the settings
 /// back from it; it keeps no copy of its own until it is detached.
 struct CollectionSettings: Sendable {
@@ -19,7 +19,7 @@ struct CollectionSettings: Sendable {
         self.activity = activity
     }
 
-    /// `typesToCollect`: the app's set, or the plan for the activity and the sensors (see ``CollectionPlan``).
+    /// `typesToCollect`: the app's set, or the plan for the activity and the sensors (see `CollectionPlan`).
     var types: Set<HKQuantityType> {
         explicitTypes ?? CollectionPlan.types(for: activity, sensors: capabilities)
     }

@@ -44,7 +44,7 @@ public struct FixtureSummary: Sendable {
 
     /// Reads a fixture to its end, in constant memory, checking every line and every activity it names.
     ///
-    /// - Throws: ``FixtureError`` naming the first line that is not right.
+    /// - Throws: `FixtureError` naming the first line that is not right.
     public static func scan(path: String) throws(FixtureError) -> FixtureSummary {
         let reader = try FixtureReader(path: path)
         guard HKWorkoutConfiguration.fixture(reader.header.session) != nil else {

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// Replays a fixture as a live workout: an ``HKWorkoutSession`` with its ``HKLiveWorkoutBuilder`` and an
-/// ``HKLiveWorkoutDataSource`` reading ``FixtureSensor``s, which decode the recorded bytes as a strap's are
+/// ``HKLiveWorkoutDataSource`` reading `FixtureSensor`s, which decode the recorded bytes as a strap's are
 /// decoded. Session actions in the file (activities, pause, resume, laps, markers, end) are carried out on the
 /// session and builder as an app would. OpenHealthKit.
 ///
@@ -38,8 +38,12 @@ public final class WorkoutReplay: @unchecked Sendable {
     /// Checks the whole fixture (streaming, nothing written anywhere) and sets up the session, builder and data
     /// source. Nothing reaches the store until ``run(pace:)``.
     ///
-    /// - Parameter start: When the session starts; by default now, or for instant replays the recording's start.
-    /// - Throws: ``FixtureError`` for a fixture that cannot be read to its end; `HKError` from the session.
+    /// - Parameters:
+    ///   - path: The fixture file.
+    ///   - healthStore: The store the workout is saved to.
+    ///   - start: When the session starts; by default now, or for instant replays the recording's start.
+    ///   - instant: Whether the replay runs as fast as it can (true) or at the recording's pace.
+    /// - Throws: `FixtureError` for a fixture that cannot be read to its end; `HKError` from the session.
     public init(fixtureAt path: String, healthStore: HKHealthStore, start: Date? = nil, instant: Bool = true) throws {
         self.path = path
         summary = try FixtureSummary.scan(path: path)
@@ -71,7 +75,7 @@ public final class WorkoutReplay: @unchecked Sendable {
     /// Replays the fixture to its end, then ends the session and saves the workout.
     ///
     /// - Returns: The saved workout.
-    /// - Throws: ``FixtureError`` if the file changed since it was checked; `HKError` from the builder.
+    /// - Throws: `FixtureError` if the file changed since it was checked; `HKError` from the builder.
     public func run(pace: Pace) async throws -> HKWorkout {
         let origin = startDate
         let previousWallClock = healthStore.wallClock

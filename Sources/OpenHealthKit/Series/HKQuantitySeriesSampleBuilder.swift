@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// The series is saved by ``finishSeries(metadata:endDate:)`` in one transaction, as one sample whose quantity is
 /// the sum (cumulative types) or the average (discrete types; time-weighted for heart rate) of its quantities. The
-/// last zero-length heart-rate quantity holds until the series' end date at most (see ``StatisticsAccumulator``).
+/// last zero-length heart-rate quantity holds until the series' end date at most (see `StatisticsAccumulator`).
 ///
 /// HealthKit: HKQuantitySeriesSampleBuilder.
 public final class HKQuantitySeriesSampleBuilder: NSObject, @unchecked Sendable {

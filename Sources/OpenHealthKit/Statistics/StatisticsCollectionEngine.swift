@@ -2,7 +2,7 @@ import Foundation
 
 /// Statistics per interval of a ``DateTiling``, from one pass over quantities in start order.
 ///
-/// The same rules as ``StatisticsAccumulator`` apply in each interval: a quantity contributes to every interval
+/// The same rules as `StatisticsAccumulator` apply in each interval: a quantity contributes to every interval
 /// its coverage overlaps (cumulative values prorated by time), and a zero-length time-weighted quantity holds
 /// until the next quantity of its source (at most the maximum hold), across interval bounds. Only intervals that
 /// some quantity touched appear in the result.

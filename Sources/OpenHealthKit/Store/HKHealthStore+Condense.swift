@@ -31,7 +31,7 @@ extension HKHealthStore {
     /// samples (associated with it alone and without metadata) are folded, per source and device and
     /// per run of consecutive samples in that source's stream, into one series sample associated with the workout.
     /// Coalescing merges contiguous cumulative quantities of equal rate and equal heart-rate values whose held
-    /// spans touch (see ``SeriesCoalescer``); arithmetic-mean types (power, cadence, speed) keep every reading as a
+    /// spans touch (see `SeriesCoalescer`); arithmetic-mean types (power, cadence, speed) keep every reading as a
     /// point. The originals are deleted and reported to anchored object queries as deleted objects, from one compact
     /// record per series (their UUIDs, 16 bytes each) kept for ``HKHealthStore/deletedObjectRetention``. The series
     /// of one source and device share one timeline of their instants (a power meter's notification times are stored

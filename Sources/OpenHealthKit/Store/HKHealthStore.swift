@@ -8,7 +8,7 @@ import Synchronization
 /// `$XDG_DATA_HOME/openhealthkit/health.sqlite`, else `~/.local/share/openhealthkit/health.sqlite`. The file is
 /// created with mode 0600 in a folder created 0700, and written in WAL mode. As in HealthKit the initializer cannot
 /// fail: if the file cannot be opened, every call reports `errorDatabaseInaccessible` with the reason.
-/// ``init(databasePath:clientIdentifier:)`` opens a given file and throws instead; ``inMemory(clientIdentifier:)``
+/// ``init(databasePath:clientIdentifier:)`` opens a given file and throws instead; `inMemory(clientIdentifier:)`
 /// makes a private store for tests.
 ///
 /// Every object is saved by a *client* (HealthKit's app): by default the executable's name. Authorization
