@@ -21,7 +21,9 @@ let package = Package(
     // libudev-dev to build. A package that only replays fixtures or uses the store turns it off
     // (`.package(url: …, from: …, traits: [])`) and builds with Swift alone. ARCHITECTURE.md says why a trait.
     traits: [
-        .trait(name: "BlueZ", description: "Reach paired Bluetooth LE sensors through BlueZ (needs libbluetooth-dev, libudev-dev)."),
+        .trait(
+            name: "BlueZ",
+            description: "Reach paired Bluetooth LE sensors through BlueZ (needs libbluetooth-dev, libudev-dev)."),
         .default(enabledTraits: ["BlueZ"]),
     ],
     dependencies: [
@@ -82,7 +84,8 @@ let package = Package(
         .target(
             name: "WorkoutCommands",
             dependencies: [
-                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "WorkoutImport", "WorkoutExport", "FITFile",
+                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "WorkoutImport", "WorkoutExport",
+                "FITFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -93,8 +96,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "SteppedWorkoutHelper",
-            dependencies: ["WorkoutCommands", "OpenHealthKit", "FitnessSensors", "OpenHealthKitTesting",
-                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "WorkoutCommands", "OpenHealthKit", "FitnessSensors", "OpenHealthKitTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Tests/SteppedWorkoutHelper"
         ),
         // Reproducible physiological models that write the fixtures in fixtures/ (and the benchmark's).
@@ -174,9 +179,15 @@ let package = Package(
         .testTarget(name: "FitnessSensorsTests", dependencies: ["ByteCoding", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "FITFileTests", dependencies: ["ByteCoding", "FITFile"], exclude: ["Oracle"]),
-        .testTarget(name: "WorkoutImportTests", dependencies: ["WorkoutImport", "FITFile", "OpenHealthKit", "FitnessSensors", "TestSupport"]),
-        .testTarget(name: "WorkoutExportTests", dependencies: ["WorkoutExport", "WorkoutImport", "FITFile", "OpenHealthKit",
-                                                             "OpenHealthKitTesting", "FitnessSensors", "TestSupport"]),
+        .testTarget(
+            name: "WorkoutImportTests",
+            dependencies: ["WorkoutImport", "FITFile", "OpenHealthKit", "FitnessSensors", "TestSupport"]),
+        .testTarget(
+            name: "WorkoutExportTests",
+            dependencies: [
+                "WorkoutExport", "WorkoutImport", "FITFile", "OpenHealthKit",
+                "OpenHealthKitTesting", "FitnessSensors", "TestSupport",
+            ]),
         .testTarget(name: "ReplayTests", dependencies: ["OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         // What other packages' tests import: a test clock, stores for tests, delegate calls as async sequences,
         // stepped fixture replay, scripted-sensor conveniences.
@@ -184,19 +195,24 @@ let package = Package(
         // Test helpers shared by the project's own test targets (hex, a seeded generator, the kit's clock, the FIT
         // files the import tests make, the independent FIT and XML readers the export tests check against).
         .target(name: "TestSupport", dependencies: ["OpenHealthKitTesting", "FITFile"], path: "Tests/TestSupport"),
-        .testTarget(name: "OpenHealthKitTestingTests",
-                    dependencies: ["OpenHealthKitTesting", "OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
+        .testTarget(
+            name: "OpenHealthKitTestingTests",
+            dependencies: ["OpenHealthKitTesting", "OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
         .testTarget(name: "BluetoothLETests", dependencies: ["ByteCoding", "BluetoothLE", "TestSupport"]),
         // The `workout` tool: its views on a virtual clock, and the built tool run in child processes (whole transcripts).
         .testTarget(
             name: "WorkoutCommandTests",
-            dependencies: ["workout", "SteppedWorkoutHelper", "WorkoutCommands", "OpenHealthKit", "FitnessSensors",
-                           "BlueZTransport", "FITFile", "TestSupport"]
+            dependencies: [
+                "workout", "SteppedWorkoutHelper", "WorkoutCommands", "OpenHealthKit", "FitnessSensors",
+                "BlueZTransport", "FITFile", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "BlueZTransportTests",
-            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport", "OpenHealthKit",
-                           .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: [
+                "BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport", "OpenHealthKit",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             exclude: ["Fixtures"]
         ),
     ],

@@ -16,7 +16,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let packet = try? MGMTPacket(bytes: bytes) {
         guard packet.encode() == bytes else { fatalError("management round trip changed \(bytes)") }
         if let result = try? packet.commandResult(), result.status == 0,
-           let information = try? MGMTControllerInformation(returnParameters: result.returnParameters) {
+            let information = try? MGMTControllerInformation(returnParameters: result.returnParameters)
+        {
             _ = information.isReadyForLowEnergy
         }
     }

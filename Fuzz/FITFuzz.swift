@@ -17,11 +17,13 @@ func run(_ bytes: [UInt8], chunk: Int) -> Outcome {
     while true {
         let result: Result<FITDecoder.Step, DecodeError> = bytes.withUnsafeBytes { raw in
             let window = UnsafeRawBufferPointer(rebasing: raw[position ..< available])
-            do throws(DecodeError) { return .success(try decoder.step(window, atEnd: available == bytes.count)) } catch { return .failure(error) }
+            do throws(DecodeError) { return .success(try decoder.step(window, atEnd: available == bytes.count)) } catch
+            { return .failure(error) }
         }
         switch result {
         case let .failure(error):
-            precondition(error.offset >= 0 && error.offset <= bytes.count, "offset \(error.offset) outside \(bytes.count) bytes")
+            precondition(
+                error.offset >= 0 && error.offset <= bytes.count, "offset \(error.offset) outside \(bytes.count) bytes")
             return .failed(error)
         case let .success(.item(item, consumed)):
             position += consumed
@@ -44,7 +46,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if case let .items(items) = whole {
         for case let .message(message) in items {
             _ = message.timestamp
-            for field in message.fields { _ = message.value(field.number); _ = message.values(field.number) }
+            for field in message.fields {
+                _ = message.value(field.number)
+                _ = message.values(field.number)
+            }
         }
     }
     return 0

@@ -57,7 +57,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let field = fields[Int(first) % fields.count]
     do throws(DecodeError) {
         let value = try DeviceInformationString(field: field, bytes: Array(bytes.dropFirst()))
-        guard try DeviceInformationString(field: field, bytes: value.encode()) == value else { fatalError("round trip") }
+        guard try DeviceInformationString(field: field, bytes: value.encode()) == value else {
+            fatalError("round trip")
+        }
     } catch {
         precondition(error.offset >= 0 && error.offset <= size, "offset \(error.offset) outside \(size) bytes")
     }

@@ -32,17 +32,28 @@ func decode(_ path: String) throws -> (Int, Double) {
 func writeRide(hours: Double, to path: String) throws {
     var file = FITFileBuilder()
     let f = { (n: UInt8, s: UInt8, t: FITBaseType) in FITFieldDefinition(number: n, size: s, baseType: t) }
-    file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.fileId, fields: [f(0, 1, .enum), f(1, 2, .uint16), f(4, 4, .uint32)]), localType: 0)
+    file.define(
+        FITMessageDefinition(
+            globalMessageNumber: FITMessageNumber.fileId, fields: [f(0, 1, .enum), f(1, 2, .uint16), f(4, 4, .uint32)]),
+        localType: 0)
     file.write([.unsigned(4), .unsigned(255), .unsigned(1_100_000_000)], localType: 0)
-    file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.record, fields: [
-        f(253, 4, .uint32), f(3, 1, .uint8), f(7, 2, .uint16), f(4, 1, .uint8), f(6, 2, .uint16), f(5, 4, .uint32),
-    ]), localType: 1)
+    file.define(
+        FITMessageDefinition(
+            globalMessageNumber: FITMessageNumber.record,
+            fields: [
+                f(253, 4, .uint32), f(3, 1, .uint8), f(7, 2, .uint16), f(4, 1, .uint8), f(6, 2, .uint16),
+                f(5, 4, .uint32),
+            ]), localType: 1)
     var distance: UInt64 = 0
     for t in 0 ..< Int(hours * 3600) {
         let speed = UInt64(8000 + (t * 37) % 4000)
         distance += speed / 10
-        file.write([.unsigned(1_100_000_000 + UInt64(t)), .unsigned(UInt64(110 + (t * 7) % 60)), .unsigned(UInt64(150 + (t * 13) % 200)),
-                    .unsigned(UInt64(80 + t % 20)), .unsigned(speed), .unsigned(distance)], localType: 1)
+        file.write(
+            [
+                .unsigned(1_100_000_000 + UInt64(t)), .unsigned(UInt64(110 + (t * 7) % 60)),
+                .unsigned(UInt64(150 + (t * 13) % 200)),
+                .unsigned(UInt64(80 + t % 20)), .unsigned(speed), .unsigned(distance),
+            ], localType: 1)
     }
     try Data(file.finish()).write(to: URL(fileURLWithPath: path))
 }
@@ -68,13 +79,16 @@ if arguments.count == 3, arguments[1] == "--decode" {
         records = count
         best = min(best, seconds)
     }
-    let json = try JSONSerialization.data(withJSONObject: ["records": records, "seconds": best, "peakRSSKB": peakRSSKilobytes()])
+    let json = try JSONSerialization.data(withJSONObject: [
+        "records": records, "seconds": best, "peakRSSKB": peakRSSKilobytes(),
+    ])
     print(String(decoding: json, as: UTF8.self))
     exit(0)
 }
 
 let hours = arguments.count > 1 ? Double(arguments[1]) ?? 6 : 6
-let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 let python = root.appendingPathComponent(".build/fit-venv/bin/python").path
 let oracle = root.appendingPathComponent("Tests/FITFileTests/Oracle/fit_oracle.py").path
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fit-benchmark-\(getpid())")
@@ -92,7 +106,9 @@ func line(_ name: String, _ result: [String: Any]) -> Double {
     let seconds = (result["seconds"] as? NSNumber)?.doubleValue ?? .nan
     let rss = (result["peakRSSKB"] as? NSNumber)?.doubleValue ?? 0
     let rate = records / seconds
-    print("  \(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%12.0f", rate)) records/s  \(String(format: "%8.3f", seconds)) s  peak RSS \(String(format: "%6.1f", rss / 1024)) MB  (\(Int(records)) records)")
+    print(
+        "  \(name.padding(toLength: 16, withPad: " ", startingAt: 0)) \(String(format: "%12.0f", rate)) records/s  \(String(format: "%8.3f", seconds)) s  peak RSS \(String(format: "%6.1f", rss / 1024)) MB  (\(Int(records)) records)"
+    )
     return rate
 }
 let ours = line("FITFile", try child(arguments[0], ["--decode", long]))
@@ -103,4 +119,7 @@ guard FileManager.default.isExecutableFile(atPath: python) else {
 }
 let fitparse = line("fitparse", try child(python, [oracle, "bench-fitparse", long]))
 let garmin = line("garmin-fit-sdk", try child(python, [oracle, "bench-garmin", long]))
-print(String(format: "  FITFile / fitparse %.0f×, FITFile / garmin-fit-sdk %.0f×   (goal: ≥ 50× fitparse)", ours / fitparse, ours / garmin))
+print(
+    String(
+        format: "  FITFile / fitparse %.0f×, FITFile / garmin-fit-sdk %.0f×   (goal: ≥ 50× fitparse)", ours / fitparse,
+        ours / garmin))

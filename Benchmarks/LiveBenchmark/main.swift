@@ -24,7 +24,8 @@ defer { try? FileManager.default.removeItem(atPath: directory) }
 
 func residentMegabytes() -> Double {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
-          let pages = text.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
+        let pages = text.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+    else { return 0 }
     return pages * Double(sysconf(Int32(_SC_PAGESIZE))) / 1_048_576
 }
 
@@ -52,15 +53,20 @@ func reading(_ k: Int, _ i: Int) -> SensorReadingValue {
     switch k {
     case 0, 1: .heartRate(HeartRateReading(bpm: 120 + (i + k) % 50, contact: .detected))
     case 2: .power(PowerReading(watts: 150 + i % 120))
-    default: i % 2 == 0 ? .cadence(CadenceReading(rpm: 85 + Double(i % 10))) : .speed(SpeedReading(metresPerSecond: 9 + Double(i % 5) / 10))
+    default:
+        i % 2 == 0
+            ? .cadence(CadenceReading(rpm: 85 + Double(i % 10)))
+            : .speed(SpeedReading(metresPerSecond: 9 + Double(i % 5) / 10))
     }
 }
 
 let store = try HKHealthStore(databasePath: directory + "/live.sqlite", clientIdentifier: "benchmark")
 let wall = Wall()
 store.wallClock = { wall.now }
-let types: Set<HKSampleType> = [.workoutType(), HKQuantityType(.heartRate), HKQuantityType(.cyclingPower), HKQuantityType(.cyclingCadence),
-                                HKQuantityType(.cyclingSpeed), HKQuantityType(.activeEnergyBurned), HKQuantityType(.distanceCycling)]
+let types: Set<HKSampleType> = [
+    .workoutType(), HKQuantityType(.heartRate), HKQuantityType(.cyclingPower), HKQuantityType(.cyclingCadence),
+    HKQuantityType(.cyclingSpeed), HKQuantityType(.activeEnergyBurned), HKQuantityType(.distanceCycling),
+]
 try await store.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
 let configuration = HKWorkoutConfiguration()
 configuration.activityType = .cycling
@@ -90,7 +96,8 @@ let memoryAtStart = residentMegabytes()
 func cpuSeconds() -> Double {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(
+        usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 let cpuStart = cpuSeconds()
 let start = DispatchTime.now().uptimeNanoseconds
@@ -104,15 +111,20 @@ let pipelineSeconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
 let pipelineCPU = cpuSeconds() - cpuStart
 if ProcessInfo.processInfo.environment["PIPELINE_ONLY"] != nil {
     // For profiling the pipeline alone: `PIPELINE_ONLY=1 perf record -g .build/release/LiveBenchmark`.
-    print(String(format: "pipeline %.0f readings/s (%.2f s wall, %.2f s CPU)", Double(ticks * sensors.count) / pipelineSeconds,
-                 pipelineSeconds, pipelineCPU))
+    print(
+        String(
+            format: "pipeline %.0f readings/s (%.2f s wall, %.2f s CPU)",
+            Double(ticks * sensors.count) / pipelineSeconds,
+            pipelineSeconds, pipelineCPU))
     exit(0)
 }
 let memoryAtEnd = residentMegabytes()
 let readings = ticks * sensors.count
 
 // Baseline: the same readings to a handler that counts.
-let baselineSensors = (0 ..< 4).map { ScriptedSensor(identifier: "base:\($0)", name: "Baseline", capabilities: .heartRateStrap) }
+let baselineSensors = (0 ..< 4).map {
+    ScriptedSensor(identifier: "base:\($0)", name: "Baseline", capabilities: .heartRateStrap)
+}
 final class Tally: @unchecked Sendable { var count = 0 }
 let tally = Tally()
 for sensor in baselineSensors { sensor.start { _ in tally.count += 1 } }
@@ -178,24 +190,48 @@ try await builder.endCollection(at: wall.now + 1)
 let finishStart = DispatchTime.now().uptimeNanoseconds
 let workout = try await builder.finishWorkout()
 let finishSeconds = Double(DispatchTime.now().uptimeNanoseconds - finishStart) / 1e9
-let average = workout?.statistics(for: HKQuantityType(.heartRate))?.averageQuantity()?.doubleValue(for: HKUnit(from: "count/min")) ?? 0
+let average =
+    workout?.statistics(for: HKQuantityType(.heartRate))?.averageQuantity()?.doubleValue(for: HKUnit(from: "count/min"))
+    ?? 0
 
 print(String(format: "session: %.0f h, 4 sensors at %.0f Hz: %d readings", hours, rate, readings))
-print(String(format: "throughput  pipeline %10.0f readings/s   baseline (send only) %10.0f readings/s   ratio %.1f×   (target ≥ 1,000,000/s)",
-             Double(readings) / pipelineSeconds, Double(readings) / baselineSeconds, pipelineSeconds / baselineSeconds))
+print(
+    String(
+        format:
+            "throughput  pipeline %10.0f readings/s   baseline (send only) %10.0f readings/s   ratio %.1f×   (target ≥ 1,000,000/s)",
+        Double(readings) / pipelineSeconds, Double(readings) / baselineSeconds, pipelineSeconds / baselineSeconds))
 print(String(format: "            (%.2f s wall, %.2f s CPU on all threads)", pipelineSeconds, pipelineCPU))
 let (p50, p99) = (latencies[latencies.count / 2], latencies[latencies.count * 99 / 100])
 let (hop50, hop99) = (hops[hops.count / 2], hops[hops.count * 99 / 100])
 print(String(format: "latency     reading → delegate  p50 %.1f µs   p99 %.1f µs", p50, p99))
-print(String(format: "            baseline: bare hop to an idle dispatch queue  p50 %.1f µs   p99 %.1f µs", hop50, hop99))
+print(
+    String(format: "            baseline: bare hop to an idle dispatch queue  p50 %.1f µs   p99 %.1f µs", hop50, hop99))
 let (p95, hop95) = (latencies[latencies.count * 95 / 100], hops[hops.count * 95 / 100])
-print(String(format: "            ratio to the bare hop  p50 %.2f×   p95 %.2f×   p99 %.2f×   (target p99 ≤ 1.5×)", p50 / hop50, p95 / hop95,
-             p99 / hop99))
-print(String(format: "            slowest 3 %% of readings with a hop beside them in the hops' slowest 3 %%: %.0f %%   (independent: 6 %%)",
-             100 * Double(inSlowPeriods.count) / Double(max(1, slowReadings.count))))
+print(
+    String(
+        format: "            ratio to the bare hop  p50 %.2f×   p95 %.2f×   p99 %.2f×   (target p99 ≤ 1.5×)",
+        p50 / hop50, p95 / hop95,
+        p99 / hop99))
+print(
+    String(
+        format:
+            "            slowest 3 %% of readings with a hop beside them in the hops' slowest 3 %%: %.0f %%   (independent: 6 %%)",
+        100 * Double(inSlowPeriods.count) / Double(max(1, slowReadings.count))))
 if !slowPeriodRatios.isEmpty {
-    print(String(format: "            there, a reading took %.2f× the slower of its two hops (median)", slowPeriodRatios[slowPeriodRatios.count / 2]))
+    print(
+        String(
+            format: "            there, a reading took %.2f× the slower of its two hops (median)",
+            slowPeriodRatios[slowPeriodRatios.count / 2]))
 }
-print(String(format: "memory      RSS at start %.1f MB, at 1 h %.1f MB, at %.0f h %.1f MB", memoryAtStart, memoryAtOneHour, hours, memoryAtEnd)
-      + (memoryEverySixHours.isEmpty ? "" : "   (every 6 h: " + memoryEverySixHours.map { String(format: "%.1f", $0) }.joined(separator: ", ") + " MB)"))
-print(String(format: "finish      saving the workout and its samples: %.2f s; average heart rate %.1f bpm", finishSeconds, average))
+print(
+    String(
+        format: "memory      RSS at start %.1f MB, at 1 h %.1f MB, at %.0f h %.1f MB", memoryAtStart, memoryAtOneHour,
+        hours, memoryAtEnd)
+        + (memoryEverySixHours.isEmpty
+            ? ""
+            : "   (every 6 h: " + memoryEverySixHours.map { String(format: "%.1f", $0) }.joined(separator: ", ")
+                + " MB)"))
+print(
+    String(
+        format: "finish      saving the workout and its samples: %.2f s; average heart rate %.1f bpm", finishSeconds,
+        average))

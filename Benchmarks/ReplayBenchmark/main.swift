@@ -21,8 +21,9 @@ defer { try? FileManager.default.removeItem(atPath: directory) }
 /// Peak resident memory so far (VmHWM), in MB.
 func peakMegabytes() -> Double {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-          let kb = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return 0 }
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kb = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+    else { return 0 }
     return kb / 1024
 }
 
@@ -40,7 +41,8 @@ func baseline(_ path: String) throws -> Int {
     var readings = 0
     while let event = try reader.next() {
         guard case let .notification(sensor, characteristic, bytes) = event.kind,
-              let payload = try? SensorPayload.decode(characteristic: characteristic, bytes: bytes) else { continue }
+            let payload = try? SensorPayload.decode(characteristic: characteristic, bytes: bytes)
+        else { continue }
         readings += interpreters[sensor].readings(from: payload, at: event.seconds).count
     }
     return readings
@@ -71,12 +73,13 @@ func sqliteFloor(rows: Int) throws -> Double {
     let database = try DatabaseQueue(path: directory + "/floor-\(UUID().uuidString).sqlite")
     try database.writeWithoutTransaction { db in
         try db.execute(sql: "PRAGMA journal_mode = WAL")
-        try db.execute(sql: """
-            CREATE TABLE rows (id INTEGER PRIMARY KEY, uuid BLOB NOT NULL, type INTEGER NOT NULL, start REAL NOT NULL,
-                               "end" REAL NOT NULL, value REAL NOT NULL, workout INTEGER NOT NULL);
-            CREATE INDEX rows_by_type_start ON rows(type, start);
-            CREATE INDEX rows_by_workout ON rows(workout);
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE rows (id INTEGER PRIMARY KEY, uuid BLOB NOT NULL, type INTEGER NOT NULL, start REAL NOT NULL,
+                                   "end" REAL NOT NULL, value REAL NOT NULL, workout INTEGER NOT NULL);
+                CREATE INDEX rows_by_type_start ON rows(type, start);
+                CREATE INDEX rows_by_workout ON rows(workout);
+                """)
     }
     let perStatement = 64
     let values = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: perStatement).joined(separator: ", ")
@@ -86,7 +89,8 @@ func sqliteFloor(rows: Int) throws -> Double {
     let start = clock.now
     try database.write { db in
         // Bound with SQLite's own calls and random bytes from a xorshift: only SQLite's work is measured.
-        let insert = try db.makeStatement(sql: "INSERT INTO rows (uuid, type, start, \"end\", value, workout) VALUES \(values)")
+        let insert = try db.makeStatement(
+            sql: "INSERT INTO rows (uuid, type, start, \"end\", value, workout) VALUES \(values)")
         let handle = insert.sqliteStatement
         for first in stride(from: 0, to: rows / perStatement * perStatement, by: perStatement) {
             sqlite3_reset(handle)
@@ -95,7 +99,9 @@ func sqliteFloor(rows: Int) throws -> Double {
                 let base = Int32(index * 6)
                 var bytes = (UInt64(0), UInt64(0))
                 for part in 0 ..< 2 {
-                    random ^= random << 13; random ^= random >> 7; random ^= random << 17
+                    random ^= random << 13
+                    random ^= random >> 7
+                    random ^= random << 17
                     if part == 0 { bytes.0 = random } else { bytes.1 = random }
                 }
                 _ = withUnsafeBytes(of: bytes) { sqlite3_bind_blob(handle, base + 1, $0.baseAddress, 16, transient) }
@@ -123,15 +129,26 @@ if treadmillOnly {
     resetPeak()
     let before = peakMegabytes()
     let (readings, elapsed, peak, rows) = try await replay(path)
-    print("Replay benchmark: a 60-minute treadmill run (Treadmill Data with incline at 1 Hz), \(notifications) notifications")
-    print(String(format: "  baseline (read + decode lines)   %9.0f readings/s  (%d readings in %.3f s)", Double(decoded) / baselineSeconds, decoded, baselineSeconds))
-    print(String(format: "  replay, workout saved            %9.0f readings/s  (%d readings in %.3f s; %d sample rows saved)", Double(readings) / elapsed, readings, elapsed, rows))
+    print(
+        "Replay benchmark: a 60-minute treadmill run (Treadmill Data with incline at 1 Hz), \(notifications) notifications"
+    )
+    print(
+        String(
+            format: "  baseline (read + decode lines)   %9.0f readings/s  (%d readings in %.3f s)",
+            Double(decoded) / baselineSeconds, decoded, baselineSeconds))
+    print(
+        String(
+            format:
+                "  replay, workout saved            %9.0f readings/s  (%d readings in %.3f s; %d sample rows saved)",
+            Double(readings) / elapsed, readings, elapsed, rows))
     print(String(format: "  replay / baseline                %9.1f x slower", elapsed / baselineSeconds))
     print(String(format: "  peak resident memory             %9.1f MB (%.1f MB before the replay)", peak, before))
     exit(0)
 }
 
-print("Replay benchmark: instant replay, 4 sensors (2 straps at 1 Hz, a power meter at 4 Hz, a speed/cadence sensor at 2 Hz)")
+print(
+    "Replay benchmark: instant replay, 4 sensors (2 straps at 1 Hz, a power meter at 4 Hz, a speed/cadence sensor at 2 Hz)"
+)
 var results: [(Double, Double)] = []
 for length in [1.0, hours] {
     let path = directory + "/bench-\(length)h.jsonl"
@@ -146,12 +163,26 @@ for length in [1.0, hours] {
     let (readings, elapsed, peak, rows) = try await replay(path)
     let floor = try sqliteFloor(rows: rows)
     results.append((length, peak))
-    print(String(format: "\n%.0f h fixture: %d notifications, %.1f MB on disk", length, notifications, Double(size) / 1_048_576))
-    print(String(format: "  baseline (read + decode lines)   %9.0f readings/s  (%d readings in %.2f s)", Double(decoded) / baselineSeconds, decoded, baselineSeconds))
-    print(String(format: "  replay, workout saved            %9.0f readings/s  (%d readings in %.2f s; %d sample rows saved)", Double(readings) / elapsed, readings, elapsed, rows))
+    print(
+        String(
+            format: "\n%.0f h fixture: %d notifications, %.1f MB on disk", length, notifications,
+            Double(size) / 1_048_576))
+    print(
+        String(
+            format: "  baseline (read + decode lines)   %9.0f readings/s  (%d readings in %.2f s)",
+            Double(decoded) / baselineSeconds, decoded, baselineSeconds))
+    print(
+        String(
+            format:
+                "  replay, workout saved            %9.0f readings/s  (%d readings in %.2f s; %d sample rows saved)",
+            Double(readings) / elapsed, readings, elapsed, rows))
     print(String(format: "  replay / baseline                %9.1f x slower", elapsed / baselineSeconds))
-    print(String(format: "  SQLite floor: %d raw rows        %9.2f s  (decode + floor = %.2f s: a ceiling of %.0f readings/s; replay / ceiling %.2f x)",
-                 rows, floor, baselineSeconds + floor, Double(readings) / (baselineSeconds + floor), elapsed / (baselineSeconds + floor)))
+    print(
+        String(
+            format:
+                "  SQLite floor: %d raw rows        %9.2f s  (decode + floor = %.2f s: a ceiling of %.0f readings/s; replay / ceiling %.2f x)",
+            rows, floor, baselineSeconds + floor, Double(readings) / (baselineSeconds + floor),
+            elapsed / (baselineSeconds + floor)))
     print(String(format: "  peak resident memory             %9.1f MB (%.1f MB before the replay)", peak, before))
 }
 if results.count == 2 {

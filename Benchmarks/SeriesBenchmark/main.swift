@@ -91,8 +91,10 @@ let saving = try await seconds {
         for second in 0 ..< count {
             if random.below(10) < 4 { value = min(185, max(85, value + [-2, -1, 1, 2][random.below(4)])) }
             let time = start + Double(second)
-            samples.append(HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: Double(value)),
-                                            start: time, end: time))
+            samples.append(
+                HKQuantitySample(
+                    type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: Double(value)),
+                    start: time, end: time))
             rows.append((time.timeIntervalSinceReferenceDate, Double(value)))
             starts.append(time.timeIntervalSinceReferenceDate)
         }
@@ -116,15 +118,19 @@ func sampleBytes() throws -> (samples: Int, series: Int, tombstones: Int) {
             let list = names.map { "'\($0)'" }.joined(separator: ",")
             return try Int.fetchOne(db, sql: "SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name IN (\(list))") ?? 0
         }
-        return (try bytes(["samples", "samples_by_type_start", "samples_by_workout"]), try bytes(["quantity_series"]),
-                try bytes(["deleted_objects", "deleted_objects_by_type", "deleted_ranges"]))
+        return (
+            try bytes(["samples", "samples_by_type_start", "samples_by_workout"]), try bytes(["quantity_series"]),
+            try bytes(["deleted_objects", "deleted_objects_by_type", "deleted_ranges"])
+        )
     }
 }
 
 let before = try sampleBytes()
 let condensing = try await seconds {
     let report = try await store.condenseWorkouts(olderThan: .distantFuture)
-    print("  condensed: \(report.samplesRemoved) samples into \(report.seriesCreated) series of \(report.quantitiesStored) quantities")
+    print(
+        "  condensed: \(report.samplesRemoved) samples into \(report.seriesCreated) series of \(report.quantitiesStored) quantities"
+    )
 }
 print(String(format: "  condensed in %.1f s", condensing))
 let after = try sampleBytes()
@@ -143,7 +149,7 @@ func fitBytes(_ workoutStarts: [[Double]], compressed: Bool) -> Int {
             total += starts.count * 6
             continue
         }
-        total += 6 + 3   // definition without the timestamp
+        total += 6 + 3  // definition without the timestamp
         var last = -Double.infinity
         for time in starts {
             if time - last >= 32 { total += 6 } else { total += 2 }
@@ -161,30 +167,44 @@ let fitCompressed = perSample(fitBytes(workoutStarts, compressed: true))
 print("\nBytes per 1 Hz heart-rate sample")
 print(String(format: "  uncondensed sample rows    %7.2f", uncondensed))
 print(String(format: "  condensed series           %7.2f   (%.0fx smaller)", condensed, uncondensed / condensed))
-print(String(format: "  FIT, normal headers        %7.2f   (condensed is %.1fx smaller)", fitNormal, fitNormal / condensed))
-print(String(format: "  FIT, compressed timestamps %7.2f   (condensed is %.1fx smaller)", fitCompressed, fitCompressed / condensed))
+print(
+    String(
+        format: "  FIT, normal headers        %7.2f   (condensed is %.1fx smaller)", fitNormal, fitNormal / condensed))
+print(
+    String(
+        format: "  FIT, compressed timestamps %7.2f   (condensed is %.1fx smaller)", fitCompressed,
+        fitCompressed / condensed))
 let blobBytes = try raw.read { db in try Int.fetchOne(db, sql: "SELECT sum(length(points)) FROM quantity_series") ?? 0 }
 print(String(format: "  (series points alone       %7.2f)", perSample(blobBytes)))
-print(String(format: "  deletion records kept for anchored queries after condensing: %.2f per sample (for 30 days; an app's samples, random UUIDs)", perSample(after.tombstones)))
+print(
+    String(
+        format:
+            "  deletion records kept for anchored queries after condensing: %.2f per sample (for 30 days; an app's samples, random UUIDs)",
+        perSample(after.tombstones)))
 
 // MARK: 2. Daily average heart rate over the year
 
 let anchor = utc.startOfDay(for: origin)
-let query = HKStatisticsCollectionQueryDescriptor(predicate: .quantitySample(type: heartRate), options: .discreteAverage,
-                                                  anchorDate: anchor, intervalComponents: DateComponents(day: 1))
+let query = HKStatisticsCollectionQueryDescriptor(
+    predicate: .quantitySample(type: heartRate), options: .discreteAverage,
+    anchorDate: anchor, intervalComponents: DateComponents(day: 1))
 var healthKitTimes: [Double] = []
 var rawTimes: [Double] = []
 var days = 0
 var rawDays = 0
 for _ in 0 ..< 5 {
     healthKitTimes.append(try await seconds { days = try await query.result(for: store).statistics().count })
-    rawTimes.append(try await seconds {
-        rawDays = try raw.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT date(start + 978307200, 'unixepoch') AS day, avg(value) FROM bench_heart_rate GROUP BY day
-                """).count
-        }
-    })
+    rawTimes.append(
+        try await seconds {
+            rawDays = try raw.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT date(start + 978307200, 'unixepoch') AS day, avg(value) FROM bench_heart_rate GROUP BY day
+                        """
+                ).count
+            }
+        })
 }
 print("\nDaily average heart rate over \(days) days (raw SQL: \(rawDays) days), median of 5")
 print(String(format: "  HKStatisticsCollectionQuery (condensed)  %8.1f ms", median(healthKitTimes) * 1000))

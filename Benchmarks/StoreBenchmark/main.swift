@@ -62,11 +62,12 @@ var configuration = Configuration()
 configuration.label = "raw"
 let raw = try DatabasePool(path: directory + "/raw.sqlite", configuration: configuration)
 try raw.write { db in
-    try db.execute(sql: """
-        CREATE TABLE heart_rate (id INTEGER PRIMARY KEY, uuid BLOB NOT NULL, workout INTEGER NOT NULL,
-                                 start REAL NOT NULL, "end" REAL NOT NULL, bpm REAL NOT NULL);
-        CREATE INDEX heart_rate_by_workout ON heart_rate(workout);
-        """)
+    try db.execute(
+        sql: """
+            CREATE TABLE heart_rate (id INTEGER PRIMARY KEY, uuid BLOB NOT NULL, workout INTEGER NOT NULL,
+                                     start REAL NOT NULL, "end" REAL NOT NULL, bpm REAL NOT NULL);
+            CREATE INDEX heart_rate_by_workout ON heart_rate(workout);
+            """)
 }
 
 let ohkWrite = Stopwatch()
@@ -81,15 +82,18 @@ for (w, workout) in workouts.enumerated() {
             batch.reserveCapacity(range.count)
             for k in range {
                 let t = workout.startDate + Double(k)
-                batch.append(HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpmUnit, doubleValue: bpm(w + k)),
-                                              start: t, end: t))
+                batch.append(
+                    HKQuantitySample(
+                        type: heartRate, quantity: HKQuantity(unit: bpmUnit, doubleValue: bpm(w + k)),
+                        start: t, end: t))
             }
             try await legacy.add(batch, to: workout, in: store)
         }
         let start = workout.startDate.timeIntervalSinceReferenceDate
         try await rawWrite.time {
             try await raw.write { db in
-                let statement = try db.cachedStatement(sql: "INSERT INTO heart_rate (uuid, workout, start, \"end\", bpm) VALUES (?, ?, ?, ?, ?)")
+                let statement = try db.cachedStatement(
+                    sql: "INSERT INTO heart_rate (uuid, workout, start, \"end\", bpm) VALUES (?, ?, ?, ?, ?)")
                 for k in range {
                     try statement.execute(arguments: [UUID(), w, start + Double(k), start + Double(k), bpm(w + k)])
                 }
@@ -109,11 +113,14 @@ for (w, workout) in workouts.enumerated() {
         let descriptor = HKSampleQueryDescriptor(
             predicates: [.quantitySample(type: heartRate, predicate: HKQuery.predicateForObjects(from: workout))],
             sortDescriptors: [])
-        return try await descriptor.result(for: store).reduce(0) { $0 + ($1.quantity.doubleValue(for: bpmUnit) > 0 ? 1 : 0) }
+        return try await descriptor.result(for: store).reduce(0) {
+            $0 + ($1.quantity.doubleValue(for: bpmUnit) > 0 ? 1 : 0)
+        }
     }
     rawCount += try await rawRead.time {
         let rows = try raw.read { db in
-            try Row.fetchAll(db, sql: "SELECT uuid, start, \"end\", bpm FROM heart_rate WHERE workout = ?", arguments: [w])
+            try Row.fetchAll(
+                db, sql: "SELECT uuid, start, \"end\", bpm FROM heart_rate WHERE workout = ?", arguments: [w])
         }
         return rows.reduce(0) { $0 + (($1[3] as Double) > 0 ? 1 : 0) }
     }
@@ -121,21 +128,28 @@ for (w, workout) in workouts.enumerated() {
 
 func size(_ name: String) -> Int {
     ["", "-wal"].reduce(0) { total, suffix in
-        total + ((try? FileManager.default.attributesOfItem(atPath: directory + "/" + name + suffix)[.size] as? Int) ?? 0)
+        total
+            + ((try? FileManager.default.attributesOfItem(atPath: directory + "/" + name + suffix)[.size] as? Int) ?? 0)
     }
 }
 
-precondition(ohkCount == sampleCount && rawCount == sampleCount, "read back \(ohkCount) and \(rawCount) of \(sampleCount)")
+precondition(
+    ohkCount == sampleCount && rawCount == sampleCount, "read back \(ohkCount) and \(rawCount) of \(sampleCount)")
 func line(_ name: String, _ ohk: Double, _ raw: Double) -> String {
-    String(format: "%@  OpenHealthKit %7.2f s (%8.0f samples/s)   raw SQL %7.2f s (%8.0f samples/s)   ratio %.2f×",
-           name, ohk, Double(sampleCount) / ohk, raw, Double(sampleCount) / raw, ohk / raw)
+    String(
+        format: "%@  OpenHealthKit %7.2f s (%8.0f samples/s)   raw SQL %7.2f s (%8.0f samples/s)   ratio %.2f×",
+        name, ohk, Double(sampleCount) / ohk, raw, Double(sampleCount) / raw, ohk / raw)
 }
 print("samples: \(sampleCount) in \(workoutCount) workouts, batches of \(batchSize)")
 print(line("write", ohkWrite.seconds, rawWrite.seconds))
 print(line("read ", ohkRead.seconds, rawRead.seconds))
-print(String(format: "total  ratio %.2f×   (target: within 2×)",
-             (ohkWrite.seconds + ohkRead.seconds) / (rawWrite.seconds + rawRead.seconds)))
-print("file   OpenHealthKit \(size("health.sqlite") / sampleCount) bytes/sample   raw SQL \(size("raw.sqlite") / sampleCount) bytes/sample")
+print(
+    String(
+        format: "total  ratio %.2f×   (target: within 2×)",
+        (ohkWrite.seconds + ohkRead.seconds) / (rawWrite.seconds + rawRead.seconds)))
+print(
+    "file   OpenHealthKit \(size("health.sqlite") / sampleCount) bytes/sample   raw SQL \(size("raw.sqlite") / sampleCount) bytes/sample"
+)
 
 // Two writer processes against one alone, three rounds each, alternating.
 var alone: [Double] = []
@@ -150,7 +164,10 @@ let aloneRate = Double(3 * perWriter) / alone.reduce(0, +)
 print(String(format: "writers  one alone %8.0f samples/s", aloneRate))
 for (k, seconds) in together.enumerated() {
     let rate = Double(3 * perWriter) / seconds.reduce(0, +)
-    print(String(format: "writers  %@ of two  %8.0f samples/s   ratio to one alone %.2f×", k == 0 ? "first " : "second", rate, rate / aloneRate))
+    print(
+        String(
+            format: "writers  %@ of two  %8.0f samples/s   ratio to one alone %.2f×", k == 0 ? "first " : "second",
+            rate, rate / aloneRate))
 }
 
 /// HealthKit's deprecated `HKWorkout` initializer and `add(_:to:)`, which this benchmark measures on purpose (the way
@@ -189,10 +206,12 @@ enum WriterProcess {
         _ = readLine()
         let start = DispatchTime.now().uptimeNanoseconds
         for first in stride(from: 0, to: count, by: 100) {
-            try await store.save((first ..< min(first + 100, count)).map { k in
-                HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: unit, doubleValue: bpm(k)),
-                                 start: origin + Double(k), end: origin + Double(k))
-            })
+            try await store.save(
+                (first ..< min(first + 100, count)).map { k in
+                    HKQuantitySample(
+                        type: heartRate, quantity: HKQuantity(unit: unit, doubleValue: bpm(k)),
+                        start: origin + Double(k), end: origin + Double(k))
+                })
         }
         FileHandle.standardOutput.write(Data("\(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)\n".utf8))
     }
@@ -215,8 +234,9 @@ enum WriterProcess {
         for child in children { child.1.fileHandleForWriting.write(Data("go\n".utf8)) }
         let seconds = lines.indices.map { k in Double(lines[k].next() ?? "") }
         for child in children { child.0.waitUntilExit() }
-        precondition(children.allSatisfy { $0.0.terminationStatus == 0 } && seconds.allSatisfy { $0 != nil },
-                     "a writer failed: both must succeed (WAL and the busy timeout)")
+        precondition(
+            children.allSatisfy { $0.0.terminationStatus == 0 } && seconds.allSatisfy { $0 != nil },
+            "a writer failed: both must succeed (WAL and the busy timeout)")
         return seconds.map { $0! }
     }
 

@@ -31,9 +31,9 @@ func recording(_ n: Int) -> (times: [Double], values: [Double]) {
     var bpm = 140.0
     for _ in 0 ..< n {
         state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        let step = Double(Int((state >> 58) % 7) - 3)      // −3 … +3
+        let step = Double(Int((state >> 58) % 7) - 3)  // −3 … +3
         bpm = min(190, max(90, bpm + step))
-        time += (state >> 40) & 0x3FF == 0 ? 30 : 1         // a 30 s dropout now and then
+        time += (state >> 40) & 0x3FF == 0 ? 30 : 1  // a 30 s dropout now and then
         times.append(time)
         values.append(bpm)
     }
@@ -70,7 +70,9 @@ let engine = median {
     seconds {
         var accumulator = ZoneAccumulator(boundaries: boundaries)
         accumulator.setPauses(pauses)
-        for index in 0 ..< count { accumulator.add(start: data.times[index], end: data.times[index], value: data.values[index]) }
+        for index in 0 ..< count {
+            accumulator.add(start: data.times[index], end: data.times[index], value: data.values[index])
+        }
         blackhole(accumulator.durations(at: data.times[count - 1] + 1))
     }
 }
@@ -78,14 +80,18 @@ let everySample = median {
     seconds {
         var accumulator = ZoneAccumulator(boundaries: boundaries, exactWindow: .max)
         accumulator.setPauses(pauses)
-        for index in 0 ..< count { accumulator.add(start: data.times[index], end: data.times[index], value: data.values[index]) }
+        for index in 0 ..< count {
+            accumulator.add(start: data.times[index], end: data.times[index], value: data.values[index])
+        }
         blackhole(accumulator.durations(at: data.times[count - 1] + 1))
     }
 }
 print("Zone engine, \(count) samples (1 Hz heart rate, 5 zones, a pause an hour), median of 5")
 print(String(format: "  ZoneAccumulator.add           %6.1f ns/sample", engine / Double(count) * 1e9))
-print(String(format: "  the same, every sample kept   %6.1f ns/sample (exactWindow: .max, no folding)",
-             everySample / Double(count) * 1e9))
+print(
+    String(
+        format: "  the same, every sample kept   %6.1f ns/sample (exactWindow: .max, no folding)",
+        everySample / Double(count) * 1e9))
 print(String(format: "  baseline: summing the values  %6.1f ns/sample", baseline / Double(count) * 1e9))
 
 // 2. A 10-hour workout, end to end in the engine.
@@ -125,7 +131,10 @@ print(String(format: "  baseline: summing the values                            
 
 // 3. The same workout through HKWorkoutBuilder.
 let origin = Date(timeIntervalSinceReferenceDate: 800_000_000)
-final class Result: @unchecked Sendable { var seconds = 0.0; var durations: [Double] = [] }
+final class Result: @unchecked Sendable {
+    var seconds = 0.0
+    var durations: [Double] = []
+}
 let builderRuns = Result()
 let done = DispatchSemaphore(value: 0)
 Task.detached {
@@ -136,8 +145,9 @@ Task.detached {
         try await store.requestAuthorization(toShare: [.workoutType(), heart], read: [])
         let bpm = HKUnit(from: "count/min")
         let samples = (0 ..< workoutSamples).map { second in
-            HKQuantitySample(type: heart, quantity: HKQuantity(unit: bpm, doubleValue: data.values[second % count]),
-                             start: origin + Double(second), end: origin + Double(second))
+            HKQuantitySample(
+                type: heart, quantity: HKQuantity(unit: bpm, doubleValue: data.values[second % count]),
+                start: origin + Double(second), end: origin + Double(second))
         }
         let configuration = HKWorkoutConfiguration()
         configuration.activityType = .running
@@ -145,8 +155,10 @@ Task.detached {
         let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration, device: nil)
         try await builder.beginCollection(at: origin)
         for hour in 0 ..< hours {
-            try await builder.addWorkoutActivity(HKWorkoutActivity(workoutConfiguration: configuration, start: origin + Double(hour * 3600),
-                                                                   end: origin + Double((hour + 1) * 3600), metadata: nil))
+            try await builder.addWorkoutActivity(
+                HKWorkoutActivity(
+                    workoutConfiguration: configuration, start: origin + Double(hour * 3600),
+                    end: origin + Double((hour + 1) * 3600), metadata: nil))
         }
         for batch in stride(from: 0, to: samples.count, by: 100) {
             try await builder.addSamples(Array(samples[batch ..< min(samples.count, batch + 100)]))
@@ -154,8 +166,11 @@ Task.detached {
         var events: [HKWorkoutEvent] = []
         for hour in 1 ..< hours {
             let pause = origin + Double(hour * 3600)
-            events.append(HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: pause, duration: 0), metadata: nil))
-            events.append(HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: pause + 300, duration: 0), metadata: nil))
+            events.append(
+                HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: pause, duration: 0), metadata: nil))
+            events.append(
+                HKWorkoutEvent(
+                    type: .resume, dateInterval: DateInterval(start: pause + 300, duration: 0), metadata: nil))
         }
         try await builder.addWorkoutEvents(events)
         try await builder.endCollection(at: origin + Double(workoutSamples))
@@ -168,7 +183,10 @@ Task.detached {
     done.signal()
 }
 done.wait()
-print(String(format: "  HKWorkoutBuilder: addSamples, events, activities, finishWorkout  %7.1f ms", builderRuns.seconds * 1e3))
+print(
+    String(
+        format: "  HKWorkoutBuilder: addSamples, events, activities, finishWorkout  %7.1f ms", builderRuns.seconds * 1e3
+    ))
 print("  time in zone (s): " + builderRuns.durations.map { String(Int($0)) }.joined(separator: " / "))
 
 // 4. Memory over a day at 4 Hz.
@@ -198,6 +216,9 @@ func day(flip: Bool) -> (end: Int, bytes: Int, peakEntries: Int, peakBytes: Int,
 print("24 hours at 4 Hz, one heart-rate sensor (345,600 readings): stored entries / bytes, at the end and at most")
 for (name, flip) in [("zone changing every 20-40 s", false), ("zone flipping every reading", true)] {
     let figures = day(flip: flip)
-    print("  \(name)  " + String(format: "%6d / %7d B end   %6d / %7d B peak   (every sample kept: %7d B)",
-                                  figures.end, figures.bytes, figures.peakEntries, figures.peakBytes, figures.everySample))
+    print(
+        "  \(name)  "
+            + String(
+                format: "%6d / %7d B end   %6d / %7d B peak   (every sample kept: %7d B)",
+                figures.end, figures.bytes, figures.peakEntries, figures.peakBytes, figures.everySample))
 }

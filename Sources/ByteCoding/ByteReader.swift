@@ -39,8 +39,9 @@ public struct ByteReader: Sendable {
     @inline(__always)
     private mutating func take(_ count: Int, _ field: String) throws(DecodeError) -> Int {
         guard count >= 0, bytes.count - offset >= count else {
-            throw DecodeError("expected \(count) byte\(count == 1 ? "" : "s") for \(field), found \(max(0, remaining))",
-                              at: offset)
+            throw DecodeError(
+                "expected \(count) byte\(count == 1 ? "" : "s") for \(field), found \(max(0, remaining))",
+                at: offset)
         }
         let start = offset
         offset += count
@@ -102,7 +103,10 @@ public struct ByteReader: Sendable {
 
     /// Throws unless every byte has been read; use where a format has no room for trailing bytes.
     public func expectEnd(_ what: String) throws(DecodeError) {
-        if !isAtEnd { throw DecodeError("unexpected \(remaining) trailing byte\(remaining == 1 ? "" : "s") after \(what)", at: offset) }
+        if !isAtEnd {
+            throw DecodeError(
+                "unexpected \(remaining) trailing byte\(remaining == 1 ? "" : "s") after \(what)", at: offset)
+        }
     }
 }
 
@@ -137,5 +141,7 @@ public struct ByteWriter: Sendable {
         write(UInt32(truncatingIfNeeded: value >> 32))
     }
     public mutating func write(_ value: Int64) { write(UInt64(bitPattern: value)) }
-    public mutating func write<S: Sequence>(contentsOf values: S) where S.Element == UInt8 { bytes.append(contentsOf: values) }
+    public mutating func write<S: Sequence>(contentsOf values: S) where S.Element == UInt8 {
+        bytes.append(contentsOf: values)
+    }
 }

@@ -46,7 +46,9 @@ public struct FITBaseType: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// The invalid value's bit pattern (for floats, all ones; for strings, 0).
     public var invalidPattern: UInt64 { isKnown ? Self.table[Int(rawValue & 0x1F)].invalid : 0xFF }
 
-    public var description: String { isKnown ? Self.table[Int(rawValue & 0x1F)].name : "base type 0x\(String(rawValue, radix: 16))" }
+    public var description: String {
+        isKnown ? Self.table[Int(rawValue & 0x1F)].name : "base type 0x\(String(rawValue, radix: 16))"
+    }
 
     private struct Entry {
         let id: UInt8, size: Int, kind: Kind, invalid: UInt64, name: String

@@ -60,12 +60,15 @@ public struct FITDecoder: Sendable {
             }
             guard bytes.count >= 1 else { return .needBytes(1) }
             guard bytes[0] >= FITFileHeader.minimumSize else {
-                throw DecodeError("a FIT header size of \(bytes[0]) bytes (at least 12 expected): not a FIT file", at: offset)
+                throw DecodeError(
+                    "a FIT header size of \(bytes[0]) bytes (at least 12 expected): not a FIT file", at: offset)
             }
             let minimum = FITFileHeader.minimumSize
             guard bytes.count >= minimum else {
                 if atEnd && filesCompleted == 0 {
-                    throw DecodeError("\(bytes.count) byte\(bytes.count == 1 ? "" : "s") are too few for a FIT header: not a FIT file", at: offset + bytes.count)
+                    throw DecodeError(
+                        "\(bytes.count) byte\(bytes.count == 1 ? "" : "s") are too few for a FIT header: not a FIT file",
+                        at: offset + bytes.count)
                 }
                 return try need(minimum, have: bytes.count, atEnd: atEnd, what: "file header")
             }
@@ -73,7 +76,9 @@ public struct FITDecoder: Sendable {
                 throw DecodeError("no \".FIT\" signature in the header: not a FIT file", at: offset + 8)
             }
             let size = Int(bytes[0])
-            guard bytes.count >= size else { return try need(size, have: bytes.count, atEnd: atEnd, what: "file header") }
+            guard bytes.count >= size else {
+                return try need(size, have: bytes.count, atEnd: atEnd, what: "file header")
+            }
             let header = try FITFileHeader(bytes: ArraySlice(bytes[0 ..< size]), offset: offset)
             fileStart = offset
             crc = FITCRC()
@@ -90,7 +95,8 @@ public struct FITDecoder: Sendable {
             guard bytes.count >= 2 else { return try need(2, have: bytes.count, atEnd: atEnd, what: "file CRC") }
             let stored = UInt16(bytes[0]) | UInt16(bytes[1]) << 8
             guard stored == crc.value else {
-                throw DecodeError("the file CRC is 0x\(hex(stored)) but the file's bytes give 0x\(hex(crc.value))", at: offset)
+                throw DecodeError(
+                    "the file CRC is 0x\(hex(stored)) but the file's bytes give 0x\(hex(crc.value))", at: offset)
             }
             let start = offset
             offset += 2
@@ -104,7 +110,8 @@ public struct FITDecoder: Sendable {
 
     private func need(_ count: Int, have: Int, atEnd: Bool, what: String) throws(DecodeError) -> Step {
         if atEnd {
-            throw DecodeError("the file ends after \(have) of the \(count) bytes of a \(what) (truncated)", at: offset + have)
+            throw DecodeError(
+                "the file ends after \(have) of the \(count) bytes of a \(what) (truncated)", at: offset + have)
         }
         return .needBytes(count)
     }
@@ -118,10 +125,15 @@ public struct FITDecoder: Sendable {
         case let .definition(_, hasDeveloperData):
             // Only the bytes up to the end of the data can belong to this record, however many were given.
             let window = min(bytes.count, dataEnd - start)
-            guard let content = FITMessageDefinition.contentSize(UnsafeRawBufferPointer(rebasing: bytes[0 ..< window]), from: 1,
-                                                                  hasDeveloperData: hasDeveloperData) else {
+            guard
+                let content = FITMessageDefinition.contentSize(
+                    UnsafeRawBufferPointer(rebasing: bytes[0 ..< window]), from: 1,
+                    hasDeveloperData: hasDeveloperData)
+            else {
                 if window == dataEnd - start {
-                    throw DecodeError("a definition message runs past the end of the data the header declares (byte \(dataEnd))", at: start)
+                    throw DecodeError(
+                        "a definition message runs past the end of the data the header declares (byte \(dataEnd))",
+                        at: start)
                 }
                 return try need(bytes.count + 1, have: bytes.count, atEnd: atEnd, what: "definition message")
             }
@@ -134,24 +146,33 @@ public struct FITDecoder: Sendable {
         }
         guard start + size <= dataEnd else {
             let over = start + size - dataEnd
-            throw DecodeError("a record of \(size) bytes runs \(over) byte\(over == 1 ? "" : "s") past the end of the data the header declares (byte \(dataEnd))", at: start)
+            throw DecodeError(
+                "a record of \(size) bytes runs \(over) byte\(over == 1 ? "" : "s") past the end of the data the header declares (byte \(dataEnd))",
+                at: start)
         }
         guard bytes.count >= size else { return try need(size, have: bytes.count, atEnd: atEnd, what: "record") }
         let item: Item
         switch header {
         case let .definition(localType, hasDeveloperData):
-            let definition = try FITMessageDefinition(bytes, from: 1, hasDeveloperData: hasDeveloperData, offset: start + 1)
+            let definition = try FITMessageDefinition(
+                bytes, from: 1, hasDeveloperData: hasDeveloperData, offset: start + 1)
             definitions[Int(localType)] = definition
             item = .definition(definition, localType: localType, offset: start)
         case let .data(localType):
-            item = .message(message(bytes, definition: definitions[Int(localType)]!, localType: localType, compressed: nil, offset: start))
+            item = .message(
+                message(
+                    bytes, definition: definitions[Int(localType)]!, localType: localType, compressed: nil,
+                    offset: start))
         case let .compressedTimestamp(localType, timeOffset):
             guard let last = lastTimestamp else {
                 throw DecodeError("a compressed-timestamp record before any timestamp", at: start)
             }
             let timestamp = FITRecordHeader.timestamp(offset: timeOffset, after: last)
             lastTimestamp = timestamp
-            item = .message(message(bytes, definition: definitions[Int(localType)]!, localType: localType, compressed: timestamp, offset: start))
+            item = .message(
+                message(
+                    bytes, definition: definitions[Int(localType)]!, localType: localType, compressed: timestamp,
+                    offset: start))
         }
         crc.update(UnsafeRawBufferPointer(rebasing: bytes[0 ..< size]))
         offset += size
@@ -159,8 +180,10 @@ public struct FITDecoder: Sendable {
         return .item(item, consumed: size)
     }
 
-    private mutating func message(_ bytes: UnsafeRawBufferPointer, definition: FITMessageDefinition, localType: UInt8,
-                                  compressed: UInt32?, offset start: Int) -> FITMessage {
+    private mutating func message(
+        _ bytes: UnsafeRawBufferPointer, definition: FITMessageDefinition, localType: UInt8,
+        compressed: UInt32?, offset start: Int
+    ) -> FITMessage {
         let bigEndian = definition.architecture == .bigEndian
         var fields: [FITField] = []
         fields.reserveCapacity(definition.fields.count)
@@ -168,7 +191,9 @@ public struct FITDecoder: Sendable {
         for field in definition.fields {
             let value = FITValue.decode(bytes, at: i, size: Int(field.size), type: field.baseType, bigEndian: bigEndian)
             fields.append(FITField(number: field.number, baseType: field.baseType, value: value))
-            if field.number == 253, case let .unsigned(time) = value { lastTimestamp = UInt32(truncatingIfNeeded: time) }
+            if field.number == 253, case let .unsigned(time) = value {
+                lastTimestamp = UInt32(truncatingIfNeeded: time)
+            }
             i += Int(field.size)
         }
         var developerFields: [FITDeveloperField] = []
@@ -176,16 +201,23 @@ public struct FITDecoder: Sendable {
             developerFields.reserveCapacity(definition.developerFields.count)
             for field in definition.developerFields {
                 let description = descriptions[UInt16(field.developerDataIndex) << 8 | UInt16(field.number)]
-                let value = FITValue.decode(bytes, at: i, size: Int(field.size), type: description?.baseType ?? .byte, bigEndian: bigEndian)
-                developerFields.append(FITDeveloperField(developerDataIndex: field.developerDataIndex, number: field.number,
-                                                         value: value, description: description))
+                let value = FITValue.decode(
+                    bytes, at: i, size: Int(field.size), type: description?.baseType ?? .byte, bigEndian: bigEndian)
+                developerFields.append(
+                    FITDeveloperField(
+                        developerDataIndex: field.developerDataIndex, number: field.number,
+                        value: value, description: description))
                 i += Int(field.size)
             }
         }
-        let message = FITMessage(globalMessageNumber: definition.globalMessageNumber, localType: localType, fields: fields,
-                                 developerFields: developerFields, compressedTimestamp: compressed, offset: start)
-        if definition.globalMessageNumber == FITMessageNumber.fieldDescription, let description = FITFieldDescription(message) {
-            descriptions[UInt16(description.developerDataIndex) << 8 | UInt16(description.fieldDefinitionNumber)] = description
+        let message = FITMessage(
+            globalMessageNumber: definition.globalMessageNumber, localType: localType, fields: fields,
+            developerFields: developerFields, compressedTimestamp: compressed, offset: start)
+        if definition.globalMessageNumber == FITMessageNumber.fieldDescription,
+            let description = FITFieldDescription(message)
+        {
+            descriptions[UInt16(description.developerDataIndex) << 8 | UInt16(description.fieldDefinitionNumber)] =
+                description
         }
         return message
     }

@@ -31,8 +31,10 @@ public struct FITFileBuilder: Sendable {
     /// Writes a data record with the current definition of `localType`: one value per field, in order, then one
     /// per developer field (missing values are written invalid). With `timeOffset`, the record gets a
     /// compressed-timestamp header (local types 0–3 only).
-    public mutating func write(_ values: [FITValue], developerValues: [FITValue] = [], localType: UInt8,
-                               timeOffset: UInt8? = nil) {
+    public mutating func write(
+        _ values: [FITValue], developerValues: [FITValue] = [], localType: UInt8,
+        timeOffset: UInt8? = nil
+    ) {
         guard let definition = definitions[Int(localType & 0xF)] else {
             preconditionFailure("FITFileBuilder: local type \(localType) written before it was defined")
         }
@@ -57,8 +59,9 @@ public struct FITFileBuilder: Sendable {
 
     /// The whole file: header, records, file CRC.
     public func finish(profileVersion: UInt16 = FITProfile.version) -> [UInt8] {
-        let header = FITFileHeader(headerSize: headerSize, protocolVersion: protocolVersion, profileVersion: profileVersion,
-                                   dataSize: UInt32(records.count))
+        let header = FITFileHeader(
+            headerSize: headerSize, protocolVersion: protocolVersion, profileVersion: profileVersion,
+            dataSize: UInt32(records.count))
         var bytes = header.encode()
         bytes.append(contentsOf: records)
         let crc = FITCRC.checksum(bytes)

@@ -14,8 +14,10 @@ public struct FITFileHeader: Hashable, Sendable {
     /// The header's own CRC as stored (nil in a 12-byte header; 0 means "not computed").
     public var crc: UInt16?
 
-    public init(headerSize: UInt8 = 14, protocolVersion: UInt8 = 0x20, profileVersion: UInt16 = 21_218,
-                dataSize: UInt32, crc: UInt16? = nil) {
+    public init(
+        headerSize: UInt8 = 14, protocolVersion: UInt8 = 0x20, profileVersion: UInt16 = 21_218,
+        dataSize: UInt32, crc: UInt16? = nil
+    ) {
         self.headerSize = headerSize
         self.protocolVersion = protocolVersion
         self.profileVersion = profileVersion
@@ -44,14 +46,17 @@ public struct FITFileHeader: Hashable, Sendable {
             throw DecodeError("no \".FIT\" signature in the header: not a FIT file", at: offset + 8)
         }
         guard protocolVersion >> 4 <= 2 else {
-            throw DecodeError("FIT protocol version \(protocolVersion >> 4).\(protocolVersion & 0xF) is newer than 2.x", at: offset + 1)
+            throw DecodeError(
+                "FIT protocol version \(protocolVersion >> 4).\(protocolVersion & 0xF) is newer than 2.x",
+                at: offset + 1)
         }
         if size >= 14 {
             let stored = try reader.readUInt16("header CRC")
             crc = stored
             let computed = FITCRC.checksum(bytes.prefix(12))
             if stored != 0 && stored != computed {
-                throw DecodeError("the header CRC is 0x\(hex(stored)) but its bytes give 0x\(hex(computed))", at: offset + 12)
+                throw DecodeError(
+                    "the header CRC is 0x\(hex(stored)) but its bytes give 0x\(hex(computed))", at: offset + 12)
             }
         } else {
             crc = nil

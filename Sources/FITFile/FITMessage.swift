@@ -13,8 +13,10 @@ public struct FITMessage: Hashable, Sendable {
     /// The byte offset of this message's record header in the file.
     public var offset: Int
 
-    public init(globalMessageNumber: UInt16, localType: UInt8 = 0, fields: [FITField],
-                developerFields: [FITDeveloperField] = [], compressedTimestamp: UInt32? = nil, offset: Int = 0) {
+    public init(
+        globalMessageNumber: UInt16, localType: UInt8 = 0, fields: [FITField],
+        developerFields: [FITDeveloperField] = [], compressedTimestamp: UInt32? = nil, offset: Int = 0
+    ) {
         self.globalMessageNumber = globalMessageNumber
         self.localType = localType
         self.fields = fields
@@ -106,7 +108,7 @@ public struct FITFieldDescription: Hashable, Sendable {
     /// Reads a `field_description` message; nil without its index, number and base type.
     public init?(_ message: FITMessage) {
         guard message.globalMessageNumber == FITMessageNumber.fieldDescription,
-              let index = message[0]?.unsigned, let number = message[1]?.unsigned, let type = message[2]?.unsigned
+            let index = message[0]?.unsigned, let number = message[1]?.unsigned, let type = message[2]?.unsigned
         else { return nil }
         developerDataIndex = UInt8(truncatingIfNeeded: index)
         fieldDefinitionNumber = UInt8(truncatingIfNeeded: number)

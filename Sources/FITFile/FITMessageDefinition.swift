@@ -17,8 +17,10 @@ public struct FITMessageDefinition: Hashable, Sendable {
     public var fields: [FITFieldDefinition]
     public var developerFields: [FITDeveloperFieldDefinition]
 
-    public init(globalMessageNumber: UInt16, fields: [FITFieldDefinition],
-                developerFields: [FITDeveloperFieldDefinition] = [], architecture: Architecture = .littleEndian) {
+    public init(
+        globalMessageNumber: UInt16, fields: [FITFieldDefinition],
+        developerFields: [FITDeveloperFieldDefinition] = [], architecture: Architecture = .littleEndian
+    ) {
         self.architecture = architecture
         self.globalMessageNumber = globalMessageNumber
         self.fields = fields
@@ -70,7 +72,8 @@ public struct FITMessageDefinition: Hashable, Sendable {
     /// `start`. `offset` is the file offset of `bytes[start]`.
     init(_ bytes: UnsafeRawBufferPointer, from start: Int, hasDeveloperData: Bool, offset: Int) throws(DecodeError) {
         guard let architecture = Architecture(rawValue: bytes[start + 1]) else {
-            throw DecodeError("architecture \(bytes[start + 1]) in a definition message (0 or 1 expected)", at: offset + 1)
+            throw DecodeError(
+                "architecture \(bytes[start + 1]) in a definition message (0 or 1 expected)", at: offset + 1)
         }
         self.architecture = architecture
         let number = UInt16(bytes[start + 2]) | UInt16(bytes[start + 3]) << 8
@@ -80,7 +83,8 @@ public struct FITMessageDefinition: Hashable, Sendable {
         fields.reserveCapacity(count)
         var i = start + 5
         for _ in 0 ..< count {
-            fields.append(FITFieldDefinition(number: bytes[i], size: bytes[i + 1], baseType: FITBaseType(rawValue: bytes[i + 2])))
+            fields.append(
+                FITFieldDefinition(number: bytes[i], size: bytes[i + 1], baseType: FITBaseType(rawValue: bytes[i + 2])))
             i += 3
         }
         self.fields = fields
@@ -90,7 +94,8 @@ public struct FITMessageDefinition: Hashable, Sendable {
             i += 1
             developerFields.reserveCapacity(developerCount)
             for _ in 0 ..< developerCount {
-                developerFields.append(FITDeveloperFieldDefinition(number: bytes[i], size: bytes[i + 1], developerDataIndex: bytes[i + 2]))
+                developerFields.append(
+                    FITDeveloperFieldDefinition(number: bytes[i], size: bytes[i + 1], developerDataIndex: bytes[i + 2]))
                 i += 3
             }
         }

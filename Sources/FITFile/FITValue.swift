@@ -36,7 +36,9 @@ public enum FITValue: Hashable, Sendable {
     }
 
     /// Decodes `size` bytes at `start` as `type`, multi-byte values in the given byte order.
-    static func decode(_ bytes: UnsafeRawBufferPointer, at start: Int, size: Int, type: FITBaseType, bigEndian: Bool) -> FITValue {
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, at start: Int, size: Int, type: FITBaseType, bigEndian: Bool
+    ) -> FITValue {
         let kind = type.kind
         if kind == .string {
             var end = start
@@ -52,14 +54,16 @@ public enum FITValue: Hashable, Sendable {
             return .bytes(Array(slice))
         }
         if size == elementSize {
-            return scalar(bytes, at: start, size: elementSize, kind: kind, invalid: type.invalidPattern, bigEndian: bigEndian)
+            return scalar(
+                bytes, at: start, size: elementSize, kind: kind, invalid: type.invalidPattern, bigEndian: bigEndian)
         }
         var values: [FITValue] = []
         values.reserveCapacity(size / elementSize)
         var anyValid = false
         var i = start
         while i < start + size {
-            let value = scalar(bytes, at: i, size: elementSize, kind: kind, invalid: type.invalidPattern, bigEndian: bigEndian)
+            let value = scalar(
+                bytes, at: i, size: elementSize, kind: kind, invalid: type.invalidPattern, bigEndian: bigEndian)
             if value != .invalid { anyValid = true }
             values.append(value)
             i += elementSize
@@ -68,8 +72,10 @@ public enum FITValue: Hashable, Sendable {
     }
 
     @inline(__always)
-    static func scalar(_ bytes: UnsafeRawBufferPointer, at start: Int, size: Int, kind: FITBaseType.Kind,
-                       invalid: UInt64, bigEndian: Bool) -> FITValue {
+    static func scalar(
+        _ bytes: UnsafeRawBufferPointer, at start: Int, size: Int, kind: FITBaseType.Kind,
+        invalid: UInt64, bigEndian: Bool
+    ) -> FITValue {
         var raw: UInt64 = 0
         if bigEndian {
             for k in 0 ..< size { raw = raw << 8 | UInt64(bytes[start + k]) }
@@ -84,7 +90,8 @@ public enum FITValue: Hashable, Sendable {
             let shift = UInt64(64 - 8 * size)
             return .signed(Int64(bitPattern: raw << shift) >> Int64(shift))
         case .float:
-            return .float(size == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: raw))) : Double(bitPattern: raw))
+            return .float(
+                size == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: raw))) : Double(bitPattern: raw))
         case .string, .bytes:
             return .unsigned(raw)
         }
@@ -98,7 +105,9 @@ public enum FITValue: Hashable, Sendable {
         let elementSize = type.size
         func pattern(_ raw: UInt64) {
             if bigEndian {
-                for k in stride(from: elementSize - 1, through: 0, by: -1) { out.append(UInt8(truncatingIfNeeded: raw >> (8 * UInt64(k)))) }
+                for k in stride(from: elementSize - 1, through: 0, by: -1) {
+                    out.append(UInt8(truncatingIfNeeded: raw >> (8 * UInt64(k))))
+                }
             } else {
                 for k in 0 ..< elementSize { out.append(UInt8(truncatingIfNeeded: raw >> (8 * UInt64(k)))) }
             }
@@ -121,7 +130,9 @@ public enum FITValue: Hashable, Sendable {
         default:
             if type.kind != .string && type.kind != .bytes && size >= elementSize { element(self) }
         }
-        while out.count + elementSize <= size && type.kind != .string && type.kind != .bytes { pattern(type.invalidPattern) }
+        while out.count + elementSize <= size && type.kind != .string && type.kind != .bytes {
+            pattern(type.invalidPattern)
+        }
         while out.count < size { out.append(type.kind == .string ? 0 : 0xFF) }
         return out
     }

@@ -27,20 +27,27 @@ public enum FitnessProfiles {
 
     /// The profiles that make a device a sensor, in the order a transport subscribes.
     public static let measuring: [Profile] = [
-        Profile(service: S.heartRate, measurements: [C.heartRateMeasurement], reads: [], indications: [],
-                capabilities: [.heartRate, .rrIntervals, .energy], name: "heart rate"),
-        Profile(service: S.cyclingPower, measurements: [C.cyclingPowerMeasurement], reads: [], indications: [],
-                capabilities: [.power, .cadence, .speed, .distance, .energy], name: "cycling power"),
-        Profile(service: S.cyclingSpeedAndCadence, measurements: [C.cscMeasurement], reads: [], indications: [],
-                capabilities: [.cadence, .speed, .distance], name: "speed and cadence"),
-        Profile(service: S.runningSpeedAndCadence, measurements: [C.rscMeasurement], reads: [C.rscFeature],
-                indications: [], capabilities: [.speed, .steps, .distance], name: "running speed and cadence"),
-        Profile(service: S.fitnessMachine,
-                measurements: [C.indoorBikeData, C.treadmillData, C.rowerData, C.crossTrainerData],
-                reads: [C.fitnessMachineFeature, C.supportedPowerRange, C.supportedResistanceLevelRange,
-                        C.supportedInclinationRange, C.supportedSpeedRange],
-                indications: [C.fitnessMachineControlPoint, C.fitnessMachineStatus, C.trainingStatus],
-                capabilities: [.power, .cadence, .speed, .distance, .energy, .control], name: "fitness machine"),
+        Profile(
+            service: S.heartRate, measurements: [C.heartRateMeasurement], reads: [], indications: [],
+            capabilities: [.heartRate, .rrIntervals, .energy], name: "heart rate"),
+        Profile(
+            service: S.cyclingPower, measurements: [C.cyclingPowerMeasurement], reads: [], indications: [],
+            capabilities: [.power, .cadence, .speed, .distance, .energy], name: "cycling power"),
+        Profile(
+            service: S.cyclingSpeedAndCadence, measurements: [C.cscMeasurement], reads: [], indications: [],
+            capabilities: [.cadence, .speed, .distance], name: "speed and cadence"),
+        Profile(
+            service: S.runningSpeedAndCadence, measurements: [C.rscMeasurement], reads: [C.rscFeature],
+            indications: [], capabilities: [.speed, .steps, .distance], name: "running speed and cadence"),
+        Profile(
+            service: S.fitnessMachine,
+            measurements: [C.indoorBikeData, C.treadmillData, C.rowerData, C.crossTrainerData],
+            reads: [
+                C.fitnessMachineFeature, C.supportedPowerRange, C.supportedResistanceLevelRange,
+                C.supportedInclinationRange, C.supportedSpeedRange,
+            ],
+            indications: [C.fitnessMachineControlPoint, C.fitnessMachineStatus, C.trainingStatus],
+            capabilities: [.power, .cadence, .speed, .distance, .energy, .control], name: "fitness machine"),
     ]
 
     /// Services read for what they tell about the device, not measured from.
@@ -64,7 +71,9 @@ public enum FitnessProfiles {
     public static func capabilities(ofServices services: [UInt16]) -> SensorCapabilities {
         var capabilities: SensorCapabilities = []
         for service in services {
-            if let profile = measuring.first(where: { $0.service == service }) { capabilities.formUnion(profile.capabilities) }
+            if let profile = measuring.first(where: { $0.service == service }) {
+                capabilities.formUnion(profile.capabilities)
+            }
             if service == S.battery { capabilities.insert(.battery) }
         }
         return capabilities

@@ -37,30 +37,31 @@ public enum SensorPayload: Hashable, Sendable {
     case unrecognized(characteristic: UInt16, bytes: [UInt8])
 
     /// The characteristics ``decode(characteristic:bytes:)`` understands.
-    public static let supportedCharacteristics: [UInt16] = [
-        HeartRateMeasurement.characteristicUUID,
-        BodySensorLocation.characteristicUUID,
-        CyclingPowerMeasurement.characteristicUUID,
-        CyclingPowerFeature.characteristicUUID,
-        CSCMeasurement.characteristicUUID,
-        CSCFeature.characteristicUUID,
-        SensorLocation.characteristicUUID,
-        BatteryLevel.characteristicUUID,
-        RSCMeasurement.characteristicUUID,
-        RSCFeature.characteristicUUID,
-        FitnessMachineFeature.characteristicUUID,
-        IndoorBikeData.characteristicUUID,
-        TreadmillData.characteristicUUID,
-        RowerData.characteristicUUID,
-        CrossTrainerData.characteristicUUID,
-        TrainingStatus.characteristicUUID,
-        SupportedSpeedRange.characteristicUUID,
-        SupportedInclinationRange.characteristicUUID,
-        SupportedResistanceLevelRange.characteristicUUID,
-        SupportedPowerRange.characteristicUUID,
-        FitnessMachineControlPoint.Response.characteristicUUID,
-        FitnessMachineStatus.characteristicUUID,
-    ] + DeviceInformationField.allCases.map(\.characteristicUUID)
+    public static let supportedCharacteristics: [UInt16] =
+        [
+            HeartRateMeasurement.characteristicUUID,
+            BodySensorLocation.characteristicUUID,
+            CyclingPowerMeasurement.characteristicUUID,
+            CyclingPowerFeature.characteristicUUID,
+            CSCMeasurement.characteristicUUID,
+            CSCFeature.characteristicUUID,
+            SensorLocation.characteristicUUID,
+            BatteryLevel.characteristicUUID,
+            RSCMeasurement.characteristicUUID,
+            RSCFeature.characteristicUUID,
+            FitnessMachineFeature.characteristicUUID,
+            IndoorBikeData.characteristicUUID,
+            TreadmillData.characteristicUUID,
+            RowerData.characteristicUUID,
+            CrossTrainerData.characteristicUUID,
+            TrainingStatus.characteristicUUID,
+            SupportedSpeedRange.characteristicUUID,
+            SupportedInclinationRange.characteristicUUID,
+            SupportedResistanceLevelRange.characteristicUUID,
+            SupportedPowerRange.characteristicUUID,
+            FitnessMachineControlPoint.Response.characteristicUUID,
+            FitnessMachineStatus.characteristicUUID,
+        ] + DeviceInformationField.allCases.map(\.characteristicUUID)
 
     /// Decodes the value of a characteristic.
     ///
@@ -89,7 +90,8 @@ public enum SensorPayload: Hashable, Sendable {
             return .batteryLevel(try BatteryLevel(bytes: bytes))
         case RSCMeasurement.characteristicUUID: return .rscMeasurement(try RSCMeasurement(bytes: bytes))
         case RSCFeature.characteristicUUID: return .rscFeature(try RSCFeature(bytes: bytes))
-        case FitnessMachineFeature.characteristicUUID: return .fitnessMachineFeature(try FitnessMachineFeature(bytes: bytes))
+        case FitnessMachineFeature.characteristicUUID:
+            return .fitnessMachineFeature(try FitnessMachineFeature(bytes: bytes))
         case IndoorBikeData.characteristicUUID: return .indoorBikeData(try IndoorBikeData(bytes: bytes))
         case TreadmillData.characteristicUUID: return .treadmillData(try TreadmillData(bytes: bytes))
         case RowerData.characteristicUUID: return .rowerData(try RowerData(bytes: bytes))
@@ -103,7 +105,8 @@ public enum SensorPayload: Hashable, Sendable {
         case SupportedPowerRange.characteristicUUID: return .supportedPowerRange(try SupportedPowerRange(bytes: bytes))
         case FitnessMachineControlPoint.Response.characteristicUUID:
             return .fitnessMachineControlPointResponse(try FitnessMachineControlPoint.Response(bytes: bytes))
-        case FitnessMachineStatus.characteristicUUID: return .fitnessMachineStatus(try FitnessMachineStatus(bytes: bytes))
+        case FitnessMachineStatus.characteristicUUID:
+            return .fitnessMachineStatus(try FitnessMachineStatus(bytes: bytes))
         default:
             if let field = DeviceInformationField(rawValue: characteristic) {
                 return .deviceInformation(try DeviceInformationString(field: field, bytes: bytes))

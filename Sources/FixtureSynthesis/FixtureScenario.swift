@@ -115,8 +115,10 @@ extension FixtureScenario {
             }
         case .benchmark:
             let blocks = Int((hours * 3600 / 1200).rounded(.up))
-            scenario = WorkoutScenario(name: rawValue, activity: "cycling",
-                                       sensors: [.strap, .armband, .fastPowerMeter, .speedCadence], seed: seed) {
+            scenario = WorkoutScenario(
+                name: rawValue, activity: "cycling",
+                sensors: [.strap, .armband, .fastPowerMeter, .speedCadence], seed: seed
+            ) {
                 Step.repeat(blocks) {
                     Step.ride(minutes: 15, watts: 190, effort: 0.6)
                     Step.ride(minutes: 5, watts: 280, effort: 0.85)

@@ -11,8 +11,10 @@ public enum FixtureSynthesizer {
     ///
     /// - Returns: The number of notification lines written.
     @discardableResult
-    public static func generate(_ scenario: FixtureScenario, seed: UInt64? = nil, hours: Double = 10,
-                                to path: String) throws -> Int {
+    public static func generate(
+        _ scenario: FixtureScenario, seed: UInt64? = nil, hours: Double = 10,
+        to path: String
+    ) throws -> Int {
         let workout = scenario.scenario(seed: seed, hours: hours)
         return try generate(workout, extraSource: scenario == .benchmark ? ["hours": String(hours)] : [:], to: path)
     }
@@ -28,8 +30,9 @@ public enum FixtureSynthesizer {
     static func generate(_ scenario: WorkoutScenario, extraSource: [String: String], to path: String) throws -> Int {
         var source = ["generator": "FixtureGenerator", "scenario": scenario.name, "seed": String(scenario.seed)]
         source.merge(extraSource) { $1 }
-        let header = FixtureHeader(start: recordedStart, session: .init(activity: scenario.activity, location: scenario.location),
-                                   sensors: scenario.sensors.map(\.description), source: source)
+        let header = FixtureHeader(
+            start: recordedStart, session: .init(activity: scenario.activity, location: scenario.location),
+            sensors: scenario.sensors.map(\.description), source: source)
         let writer = try FixtureWriter(path: path, header: header)
         var random = SeededRandom(seed: scenario.seed)
         var state = State(scenario: scenario)
@@ -53,7 +56,8 @@ public enum FixtureSynthesizer {
                     }
                     carried = []
                 }
-                state.second(second, segment: segment, effort: segment.effort(at: offset), random: &random, into: &secondEvents)
+                state.second(
+                    second, segment: segment, effort: segment.effort(at: offset), random: &random, into: &secondEvents)
                 secondEvents.sort { $0.time < $1.time }
                 for event in secondEvents {
                     if case .notification = event.kind { notifications += 1 }
@@ -99,8 +103,10 @@ public enum FixtureSynthesizer {
             return scenario.dropouts.contains { $0.sensor == kind && $0.contains(second) }
         }
 
-        mutating func second(_ second: Int, segment: Segment, effort: Double, random: inout SeededRandom,
-                             into events: inout [FixtureEvent]) {
+        mutating func second(
+            _ second: Int, segment: Segment, effort: Double, random: inout SeededRandom,
+            into events: inout [FixtureEvent]
+        ) {
             let base = Int64(second) * 1000
             func jitter(_ random: inout SeededRandom) -> Int64 { Int64(random.unit() * 30) }
             // The strap, once a second.
@@ -108,9 +114,15 @@ public enum FixtureSynthesizer {
             if let strap {
                 let wanted = !inDropout(strap, second)
                 if wanted != strapConnected {
-                    if wanted { events.append(FixtureEvent(time: base, kind: .connection(sensor: strap, state: .connecting))) }
-                    events.append(FixtureEvent(time: base + 1, kind: .connection(
-                        sensor: strap, state: wanted ? .connected : .disconnected(reason: "The sensor closed the link."))))
+                    if wanted {
+                        events.append(FixtureEvent(time: base, kind: .connection(sensor: strap, state: .connecting)))
+                    }
+                    events.append(
+                        FixtureEvent(
+                            time: base + 1,
+                            kind: .connection(
+                                sensor: strap,
+                                state: wanted ? .connected : .disconnected(reason: "The sensor closed the link."))))
                     strapConnected = wanted
                 }
                 var measurement = HeartRateMeasurement(heartRate: bpm, sensorContact: .detected, rrIntervals: rr)
@@ -126,21 +138,28 @@ public enum FixtureSynthesizer {
                 if strapConnected {
                     events.append(notification(strap, at, HeartRateMeasurement.characteristicUUID, bytes))
                     if second % 600 == 0 {
-                        events.append(notification(strap, base + 40, BatteryLevel.characteristicUUID, [UInt8(max(0, 98 - second / 600))]))
+                        events.append(
+                            notification(
+                                strap, base + 40, BatteryLevel.characteristicUUID, [UInt8(max(0, 98 - second / 600))]))
                     }
                 }
             }
             if let arm {
                 let (armBPM, _) = armHeart.step(second: Double(second), effort: effort, random: &random)
-                events.append(notification(arm, base + 20 + jitter(&random), HeartRateMeasurement.characteristicUUID,
-                                           HeartRateMeasurement(heartRate: armBPM).encode()))
+                events.append(
+                    notification(
+                        arm, base + 20 + jitter(&random), HeartRateMeasurement.characteristicUUID,
+                        HeartRateMeasurement(heartRate: armBPM).encode()))
             }
             guard let meter else { return }
             let dropout = inDropout(meter, second)
             let wanted = segment.meterOn && !dropout
             if wanted != meterConnected {
-                let state: SensorConnectionState = wanted ? .connected : .disconnected(reason: dropout ? "The sensor closed the link." : nil)
-                if wanted, second > 0 { events.append(FixtureEvent(time: base, kind: .connection(sensor: meter, state: .connecting))) }
+                let state: SensorConnectionState =
+                    wanted ? .connected : .disconnected(reason: dropout ? "The sensor closed the link." : nil)
+                if wanted, second > 0 {
+                    events.append(FixtureEvent(time: base, kind: .connection(sensor: meter, state: .connecting)))
+                }
                 events.append(FixtureEvent(time: base + 1, kind: .connection(sensor: meter, state: state)))
                 meterConnected = wanted
             }
@@ -153,11 +172,13 @@ public enum FixtureSynthesizer {
                 joules += watts / Double(rate)
                 let power = CyclingPowerMeasurement(
                     instantaneousPower: Int16(watts.rounded()), wheelRevolutions: drivetrain.wheelData,
-                    crankRevolutions: drivetrain.crankData, accumulatedEnergy: UInt16(truncatingIfNeeded: Int(joules / 1000)))
+                    crankRevolutions: drivetrain.crankData,
+                    accumulatedEnergy: UInt16(truncatingIfNeeded: Int(joules / 1000)))
                 let at = Int64(time * 1000) + 250 / Int64(rate) + jitter(&random)
                 events.append(notification(meter, at, CyclingPowerMeasurement.characteristicUUID, power.encode()))
                 if let csc, tick % 2 == 0 {
-                    let measurement = CSCMeasurement(wheelRevolutions: drivetrain.cscWheelData, crankRevolutions: drivetrain.crankData)
+                    let measurement = CSCMeasurement(
+                        wheelRevolutions: drivetrain.cscWheelData, crankRevolutions: drivetrain.crankData)
                     events.append(notification(csc, at + 3, CSCMeasurement.characteristicUUID, measurement.encode()))
                 }
             }
@@ -170,10 +191,10 @@ public enum FixtureSynthesizer {
         /// Corrupts a good Heart Rate Measurement in one of the ways straps and radios do.
         static func malformed(_ n: Int, from bytes: [UInt8]) -> [UInt8] {
             switch n % 4 {
-            case 0: return []                                      // an empty notification
-            case 1: return [0x01, bytes[1]]                        // says uint16 rate, carries one byte
-            case 2: return [0x10] + bytes[1 ... 1] + [0x33]        // RR intervals flagged, an odd trailing byte
-            default: return [0x08, bytes[1]]                       // energy expended flagged, missing
+            case 0: return []  // an empty notification
+            case 1: return [0x01, bytes[1]]  // says uint16 rate, carries one byte
+            case 2: return [0x10] + bytes[1 ... 1] + [0x33]  // RR intervals flagged, an odd trailing byte
+            default: return [0x08, bytes[1]]  // energy expended flagged, missing
             }
         }
     }

@@ -38,21 +38,30 @@ public enum MachineFixture: String, CaseIterable, Sendable {
 
     var sensor: FixtureHeader.SensorDescription {
         let information = { (model: String) in
-            FixtureHeader.DeviceInformationFields(DeviceInformation(manufacturerName: "OpenHealthKit", modelNumber: model))
+            FixtureHeader.DeviceInformationFields(
+                DeviceInformation(manufacturerName: "OpenHealthKit", modelNumber: model))
         }
         return switch self {
         case .footPod:
-            .init(id: "pod", name: "OHK Pod", services: ["1814", "180F", "180A"], capabilities: SensorCapabilities.footPod.names,
-                  deviceInformation: information("Simulated foot pod"))
+            .init(
+                id: "pod", name: "OHK Pod", services: ["1814", "180F", "180A"],
+                capabilities: SensorCapabilities.footPod.names,
+                deviceInformation: information("Simulated foot pod"))
         case .trainer:
-            .init(id: "trainer", name: "OHK Trainer", services: ["1826", "180F", "180A"],
-                  capabilities: SensorCapabilities.fitnessMachine.names, deviceInformation: information("Simulated smart trainer"))
+            .init(
+                id: "trainer", name: "OHK Trainer", services: ["1826", "180F", "180A"],
+                capabilities: SensorCapabilities.fitnessMachine.names,
+                deviceInformation: information("Simulated smart trainer"))
         case .treadmill:
-            .init(id: "treadmill", name: "OHK Treadmill", services: ["1826", "180F", "180A"],
-                  capabilities: SensorCapabilities([.speed, .distance]).names, deviceInformation: information("Simulated treadmill"))
+            .init(
+                id: "treadmill", name: "OHK Treadmill", services: ["1826", "180F", "180A"],
+                capabilities: SensorCapabilities([.speed, .distance]).names,
+                deviceInformation: information("Simulated treadmill"))
         case .rower:
-            .init(id: "rower", name: "OHK Rower", services: ["1826", "180F", "180A"],
-                  capabilities: SensorCapabilities([.power, .speed, .distance]).names, deviceInformation: information("Simulated rower"))
+            .init(
+                id: "rower", name: "OHK Rower", services: ["1826", "180F", "180A"],
+                capabilities: SensorCapabilities([.power, .speed, .distance]).names,
+                deviceInformation: information("Simulated rower"))
         }
     }
 
@@ -60,16 +69,18 @@ public enum MachineFixture: String, CaseIterable, Sendable {
     /// notifications.
     @discardableResult
     public func generate(to path: String, minutes: Int? = nil) throws -> Int {
-        let header = FixtureHeader(start: FixtureSynthesizer.recordedStart,
-                                   session: .init(activity: activity, location: "indoor"), sensors: [sensor],
-                                   source: ["generator": "FixtureGenerator", "scenario": rawValue, "seed": String(seed)])
+        let header = FixtureHeader(
+            start: FixtureSynthesizer.recordedStart,
+            session: .init(activity: activity, location: "indoor"), sensors: [sensor],
+            source: ["generator": "FixtureGenerator", "scenario": rawValue, "seed": String(seed)])
         let writer = try FixtureWriter(path: path, header: header)
         var random = SeededRandom(seed: seed)
         var count = 0
         func write(_ seconds: Double, _ characteristic: UInt16, _ bytes: [UInt8]) throws {
             let jitter = Double(random.next() % 15) / 1000
             let time = Int64(((seconds + jitter) * 1000).rounded())
-            try writer.write(FixtureEvent(time: time, kind: .notification(sensor: 0, characteristic: characteristic, bytes: bytes)))
+            try writer.write(
+                FixtureEvent(time: time, kind: .notification(sensor: 0, characteristic: characteristic, bytes: bytes)))
             count += 1
         }
         typealias C = GATTAssignedNumbers.Characteristic
@@ -90,9 +101,15 @@ public enum MachineFixture: String, CaseIterable, Sendable {
             while time < end {
                 if time == 300 {
                     // The control session: both requests answered with success, the new target announced.
-                    try write(time + 0.1, C.fitnessMachineControlPoint, FitnessMachineControlPoint.Response(requestOpCode: 0x00, result: .success).encode())
-                    try write(time + 0.2, C.fitnessMachineControlPoint, FitnessMachineControlPoint.Response(requestOpCode: 0x05, result: .success).encode())
-                    try write(time + 0.3, C.fitnessMachineStatus, FitnessMachineStatus(opCode: 0x08, parameters: [0xFA, 0x00]).encode())
+                    try write(
+                        time + 0.1, C.fitnessMachineControlPoint,
+                        FitnessMachineControlPoint.Response(requestOpCode: 0x00, result: .success).encode())
+                    try write(
+                        time + 0.2, C.fitnessMachineControlPoint,
+                        FitnessMachineControlPoint.Response(requestOpCode: 0x05, result: .success).encode())
+                    try write(
+                        time + 0.3, C.fitnessMachineStatus,
+                        FitnessMachineStatus(opCode: 0x08, parameters: [0xFA, 0x00]).encode())
                     signal.targetPower = 250
                 }
                 time += signal.interval

@@ -45,7 +45,8 @@ public struct HeartModel {
 
     /// Advances one second towards `effort` (0–1 of heart-rate reserve) and returns the rate and the RR intervals
     /// (in 1/1024 s) of the beats that ended during the second `[second, second + 1)`.
-    public mutating func step(second: Double, effort: Double, random: inout SeededRandom) -> (bpm: UInt16, rr: [UInt16]) {
+    public mutating func step(second: Double, effort: Double, random: inout SeededRandom) -> (bpm: UInt16, rr: [UInt16])
+    {
         let target = rest + min(max(effort, 0), 1.05) * (maximum - rest)
         let tau = target > rate ? 25.0 : 40.0
         rate += (target - rate) * (1 - exp(-1 / tau)) + random.gaussian(0.4)
@@ -99,19 +100,22 @@ public struct DrivetrainModel {
     }
 
     public var crankData: CrankRevolutionData {
-        CrankRevolutionData(cumulativeRevolutions: UInt16(truncatingIfNeeded: Int64(crankRevolutions)),
-                            lastEventTime: UInt16(truncatingIfNeeded: Int64(lastCrankEvent * 1024)))
+        CrankRevolutionData(
+            cumulativeRevolutions: UInt16(truncatingIfNeeded: Int64(crankRevolutions)),
+            lastEventTime: UInt16(truncatingIfNeeded: Int64(lastCrankEvent * 1024)))
     }
 
     /// Wheel data with the cycling power service's 1/2048 s event time.
     public var wheelData: WheelRevolutionData {
-        WheelRevolutionData(cumulativeRevolutions: UInt32(truncatingIfNeeded: Int64(wheelRevolutions)),
-                            lastEventTime: UInt16(truncatingIfNeeded: Int64(lastWheelEvent * 2048)))
+        WheelRevolutionData(
+            cumulativeRevolutions: UInt32(truncatingIfNeeded: Int64(wheelRevolutions)),
+            lastEventTime: UInt16(truncatingIfNeeded: Int64(lastWheelEvent * 2048)))
     }
 
     /// Wheel data with the CSC service's 1/1024 s event time.
     public var cscWheelData: WheelRevolutionData {
-        WheelRevolutionData(cumulativeRevolutions: UInt32(truncatingIfNeeded: Int64(wheelRevolutions)),
-                            lastEventTime: UInt16(truncatingIfNeeded: Int64(lastWheelEvent * 1024)))
+        WheelRevolutionData(
+            cumulativeRevolutions: UInt32(truncatingIfNeeded: Int64(wheelRevolutions)),
+            lastEventTime: UInt16(truncatingIfNeeded: Int64(lastWheelEvent * 1024)))
     }
 }

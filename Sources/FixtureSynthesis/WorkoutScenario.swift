@@ -40,8 +40,10 @@ public struct WorkoutScenario: Sendable {
     /// Stops the recording after this many seconds, wherever the steps are.
     public var limit: Int?
 
-    public init(name: String, activity: String, location: String = "outdoor",
-                sensors: [ScenarioSensor]? = nil, seed: UInt64, @StepBuilder steps: () -> [Step]) {
+    public init(
+        name: String, activity: String, location: String = "outdoor",
+        sensors: [ScenarioSensor]? = nil, seed: UInt64, @StepBuilder steps: () -> [Step]
+    ) {
         self.name = name
         self.activity = activity
         self.location = location
@@ -104,26 +106,30 @@ public enum ScenarioSensor: String, Sendable, Hashable, CaseIterable {
         var info = DeviceInformation()
         switch self {
         case .strap:
-            var strap = FixtureHeader.SensorDescription(id: "strap", name: "Polar H10 8A1C2D3E", services: ["180D", "180F", "180A"],
-                                                        capabilities: ["heartRate", "rrIntervals", "energy", "battery"])
+            var strap = FixtureHeader.SensorDescription(
+                id: "strap", name: "Polar H10 8A1C2D3E", services: ["180D", "180F", "180A"],
+                capabilities: ["heartRate", "rrIntervals", "energy", "battery"])
             info.manufacturerName = "Polar Electro Oy"
             info.modelNumber = "H10"
             info.firmwareRevision = "3.1.1"
             strap.deviceInformation = .init(info)
             return strap
         case .armband:
-            return FixtureHeader.SensorDescription(id: "arm", name: "Polar Verity Sense", services: ["180D"], capabilities: ["heartRate"])
+            return FixtureHeader.SensorDescription(
+                id: "arm", name: "Polar Verity Sense", services: ["180D"], capabilities: ["heartRate"])
         case .powerMeter, .fastPowerMeter:
-            var meter = FixtureHeader.SensorDescription(id: "power", name: "ASSIOMA42", services: ["1818", "180F", "180A"],
-                                                        capabilities: ["power", "cadence", "speed", "distance", "energy", "battery"])
+            var meter = FixtureHeader.SensorDescription(
+                id: "power", name: "ASSIOMA42", services: ["1818", "180F", "180A"],
+                capabilities: ["power", "cadence", "speed", "distance", "energy", "battery"])
             info.manufacturerName = "Favero Electronics"
             info.modelNumber = "Assioma Duo"
             info.firmwareRevision = "4.1.0"
             meter.deviceInformation = .init(info)
             return meter
         case .speedCadence:
-            return FixtureHeader.SensorDescription(id: "csc", name: "Wahoo RPM", services: ["1816"],
-                                                   capabilities: ["cadence", "speed", "distance"])
+            return FixtureHeader.SensorDescription(
+                id: "csc", name: "Wahoo RPM", services: ["1816"],
+                capabilities: ["cadence", "speed", "distance"])
         }
     }
 }
@@ -167,7 +173,9 @@ public struct Step: Sendable {
     }
 
     /// A new activity (a triathlon's leg) from this step on.
-    public func activity(_ activity: String, location: String = "outdoor") -> Step { at(.beginActivity(activity: activity, location: location)) }
+    public func activity(_ activity: String, location: String = "outdoor") -> Step {
+        at(.beginActivity(activity: activity, location: location))
+    }
 
     /// A lap begins with this step.
     public func lap() -> Step { at(.lap) }

@@ -41,8 +41,9 @@ public final class TemporaryHealthStore: @unchecked Sendable {
         directory = NSTemporaryDirectory() + "openhealthkit-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         path = directory + "/health.sqlite"
-        store = try HKHealthStore(databasePath: path, clientIdentifier: clientIdentifier, clocks: clock.liveClocks,
-                                  sensorConnector: .none)
+        store = try HKHealthStore(
+            databasePath: path, clientIdentifier: clientIdentifier, clocks: clock.liveClocks,
+            sensorConnector: .none)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }

@@ -34,8 +34,10 @@ public final class LiveBuilderEvents: HKLiveWorkoutBuilderDelegate, AsyncSequenc
 
     /// The first call, from now on, that `matches`; throws ``TimedOut`` when none comes within `limit` of real time
     /// (a missing call fails the test instead of hanging it).
-    public func first(within limit: Duration = .seconds(10),
-                      where matches: @escaping @Sendable (Event) -> Bool) async throws -> Event {
+    public func first(
+        within limit: Duration = .seconds(10),
+        where matches: @escaping @Sendable (Event) -> Bool
+    ) async throws -> Event {
         let stream = self.stream
         return try await withThrowingTaskGroup(of: Event?.self) { group in
             group.addTask {
@@ -58,7 +60,9 @@ public final class LiveBuilderEvents: HKLiveWorkoutBuilderDelegate, AsyncSequenc
         public var description: String { "No matching delegate call within \(limit)." }
     }
 
-    public func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>) {
+    public func workoutBuilder(
+        _ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>
+    ) {
         continuation.yield(.collected(collectedTypes))
     }
 
@@ -74,7 +78,9 @@ public final class LiveBuilderEvents: HKLiveWorkoutBuilderDelegate, AsyncSequenc
         continuation.yield(.ended(workoutActivity))
     }
 
-    public func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate) {
+    public func workoutBuilder(
+        _ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate
+    ) {
         continuation.yield(.zone(zoneUpdate))
     }
 }

@@ -57,7 +57,10 @@ public final class TestClock: Clock, @unchecked Sendable {
     public var minimumResolution: Duration { .zero }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let id = lock.withLock { nextID += 1; return nextID }
+        let id = lock.withLock {
+            nextID += 1
+            return nextID
+        }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let (resumeNow, waiters): (Bool, [CheckedContinuation<Void, Never>]) = lock.withLock {
@@ -68,7 +71,11 @@ public final class TestClock: Clock, @unchecked Sendable {
                     return (false, ready)
                 }
                 if resumeNow {
-                    if Task.isCancelled { continuation.resume(throwing: CancellationError()) } else { continuation.resume() }
+                    if Task.isCancelled {
+                        continuation.resume(throwing: CancellationError())
+                    } else {
+                        continuation.resume()
+                    }
                 }
                 for waiter in waiters { waiter.resume() }
             }

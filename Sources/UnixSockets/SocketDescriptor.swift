@@ -87,11 +87,14 @@ public final class SocketDescriptor: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Int16, any Error>) in
                 let queue = events & Int16(POLLIN) != 0 ? self.inputQueue : self.outputQueue
                 queue.async {
-                    continuation.resume(with: Result {
-                        while true {
-                            if case .ready(let revents) = try self.poll(events, timeoutMilliseconds: -1) { return revents }
-                        }
-                    })
+                    continuation.resume(
+                        with: Result {
+                            while true {
+                                if case .ready(let revents) = try self.poll(events, timeoutMilliseconds: -1) {
+                                    return revents
+                                }
+                            }
+                        })
                 }
             }
         } onCancel: {
@@ -143,7 +146,8 @@ public final class SocketDescriptor: Sendable {
         if count == 0 {
             if wasShutDown { throw SocketError(.closed, "The socket was closed.") }
             if case .ready(let revents) = try poll(0, timeoutMilliseconds: 0),
-               revents & (Int16(POLLHUP) | Int16(POLLERR) | Sys.pollRDHUP) != 0 {
+                revents & (Int16(POLLHUP) | Int16(POLLERR) | Sys.pollRDHUP) != 0
+            {
                 throw SocketError.linkLost(pendingError())
             }
             return []
@@ -180,7 +184,7 @@ public final class SocketDescriptor: Sendable {
     package static func linkError(_ errno: Errno) -> SocketError {
         switch errno {
         case .connectionReset, .socketNotConnected, .timedOut, .brokenPipe, .connectionAbort, .hostIsDown,
-             .noFunction, .protocolError, .permissionDenied:
+            .noFunction, .protocolError, .permissionDenied:
             SocketError.linkLost(errno)
         default:
             SocketError(.system, "A socket operation failed: \(errno).", errno: errno)

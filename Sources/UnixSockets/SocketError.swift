@@ -49,9 +49,10 @@ public struct SocketError: Error, Hashable, Sendable, CustomStringConvertible {
             // (net/bluetooth/lib.c), which answers ENOSYS for every reason it has no case for; among
             // them the ones that end LE links: 0x22 (LL response timeout), 0x28 (instant passed), 0x3B
             // (unacceptable connection parameters), 0x3D (MIC failure) and 0x3E (failed to be established).
-            return SocketError(.linkLost,
-                               "The link to the sensor ended with a reason Linux has no errno for and reports as \(errno), for a dropped link one of 0x3B (connection parameters rejected), 0x3E (the connection failed to be established), 0x22 (link-layer response timeout), 0x28 (instant passed) or 0x3D (MIC failure); the kernel does not say which. If it recurs about a minute after each connection, it is 0x3B: `workout doctor` checks /etc/bluetooth/main.conf for it.",
-                               errno: errno)
+            return SocketError(
+                .linkLost,
+                "The link to the sensor ended with a reason Linux has no errno for and reports as \(errno), for a dropped link one of 0x3B (connection parameters rejected), 0x3E (the connection failed to be established), 0x22 (link-layer response timeout), 0x28 (instant passed) or 0x3D (MIC failure); the kernel does not say which. If it recurs about a minute after each connection, it is 0x3B: `workout doctor` checks /etc/bluetooth/main.conf for it.",
+                errno: errno)
         }
         if let errno {
             return SocketError(.linkLost, "The link to the sensor was lost (\(errno)).", errno: errno)

@@ -53,7 +53,9 @@ package enum Sys {
     /// `send(MSG_DONTWAIT | MSG_NOSIGNAL)`: one message, never SIGPIPE.
     package static func send(_ fd: Int32, _ bytes: [UInt8]) throws(Errno) -> Int {
         try valueOrErrno {
-            bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL)) }
+            bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL))
+            }
         }
     }
 

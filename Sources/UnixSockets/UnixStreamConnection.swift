@@ -72,7 +72,9 @@ public final class UnixStreamConnection: Sendable {
         var buffer = [UInt8](repeating: 0, count: capacity)
         while true {
             let result: Result<Int, Errno> = buffer.withUnsafeMutableBytes { raw in
-                do throws(Errno) { return .success(try Sys.receive(socket.rawValue, into: raw)) } catch { return .failure(error) }
+                do throws(Errno) { return .success(try Sys.receive(socket.rawValue, into: raw)) } catch {
+                    return .failure(error)
+                }
             }
             switch result {
             case .success(let count):

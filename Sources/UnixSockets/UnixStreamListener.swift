@@ -30,7 +30,9 @@ public final class UnixStreamListener: Sendable {
     public func accept() async throws -> UnixStreamConnection {
         while true {
             let accepted: Result<Int32, Errno>
-            do throws(Errno) { accepted = .success(try Sys.accept(socket.rawValue)) } catch { accepted = .failure(error) }
+            do throws(Errno) { accepted = .success(try Sys.accept(socket.rawValue)) } catch {
+                accepted = .failure(error)
+            }
             switch accepted {
             case .success(let fd):
                 do { return try UnixStreamConnection(taking: fd, peer: "unix:\(path)") } catch {

@@ -20,7 +20,9 @@ extension Workout {
         @Option(help: ArgumentHelp("How many days, ending today (1 to 3660).", valueName: "N")) var days = 7
 
         func validate() throws {
-            guard (1 ... 3660).contains(days) else { throw ValidationError("--days must be between 1 and 3660, not \(days).") }
+            guard (1 ... 3660).contains(days) else {
+                throw ValidationError("--days must be between 1 and 3660, not \(days).")
+            }
         }
 
         func run() async throws {
@@ -34,7 +36,8 @@ extension Workout {
                 start.calendar = calendar
                 end.calendar = calendar
                 let summaries = try await HKActivitySummaryQueryDescriptor(
-                    predicate: HKQuery.predicate(forActivitySummariesBetweenStart: start, end: end)).result(for: store)
+                    predicate: HKQuery.predicate(forActivitySummariesBetweenStart: start, end: end)
+                ).result(for: store)
                 guard !summaries.isEmpty else {
                     print("No activity in the last \(days == 1 ? "day" : "\(days) days").")
                     return
@@ -43,14 +46,19 @@ extension Workout {
                 for summary in summaries {
                     let day = summary.dateComponents(for: calendar)
                     let date = String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
-                    let move = "\(Int(summary.activeEnergyBurned.doubleValue(for: .kilocalorie()).rounded()))/"
+                    let move =
+                        "\(Int(summary.activeEnergyBurned.doubleValue(for: .kilocalorie()).rounded()))/"
                         + "\(Int(summary.activeEnergyBurnedGoal.doubleValue(for: .kilocalorie()).rounded())) kcal"
-                    let exercise = "\(Int(summary.appleExerciseTime.doubleValue(for: .minute())))/"
+                    let exercise =
+                        "\(Int(summary.appleExerciseTime.doubleValue(for: .minute())))/"
                         + "\(Int(summary.exerciseTimeGoal?.doubleValue(for: .minute()) ?? 0)) min"
-                    let stand = "\(Int(summary.appleStandHours.doubleValue(for: .count())))/"
+                    let stand =
+                        "\(Int(summary.appleStandHours.doubleValue(for: .count())))/"
                         + "\(Int(summary.standHoursGoal?.doubleValue(for: .count()) ?? 0)) h (not measured)"
-                    print(date.padding(toLength: 12, withPad: " ", startingAt: 0) + move.padding(toLength: 17, withPad: " ", startingAt: 0)
-                          + exercise.padding(toLength: 15, withPad: " ", startingAt: 0) + stand)
+                    print(
+                        date.padding(toLength: 12, withPad: " ", startingAt: 0)
+                            + move.padding(toLength: 17, withPad: " ", startingAt: 0)
+                            + exercise.padding(toLength: 15, withPad: " ", startingAt: 0) + stand)
                 }
             }
         }

@@ -1,6 +1,6 @@
 import ArgumentParser
-import BluetoothLE
 import BlueZTransport
+import BluetoothLE
 import Foundation
 
 extension Workout {
@@ -22,11 +22,16 @@ extension Workout {
 
         @Option(help: ArgumentHelp("How long to listen, in seconds.", valueName: "S"))
         var timeout: Double = 10
-        @Option(help: ArgumentHelp("The adapter to scan with (default: $OPENHEALTHKIT_ADAPTER, else the first one up).", valueName: "hciN"))
+        @Option(
+            help: ArgumentHelp(
+                "The adapter to scan with (default: $OPENHEALTHKIT_ADAPTER, else the first one up).", valueName: "hciN")
+        )
         var adapter: String?
 
         func validate() throws {
-            guard timeout > 0, timeout <= 3600 else { throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout).") }
+            guard timeout > 0, timeout <= 3600 else {
+                throw ValidationError("--timeout must be between 0 and 3600 seconds, not \(timeout).")
+            }
         }
 
         func run() async throws {
@@ -51,7 +56,8 @@ extension Workout {
             try reportingErrors {
                 let adapters = try BluetoothAdapters.list()
                 guard !adapters.isEmpty else {
-                    throw CommandFailure("No Bluetooth adapter is present; plug one in or unblock it with `rfkill unblock bluetooth`.")
+                    throw CommandFailure(
+                        "No Bluetooth adapter is present; plug one in or unblock it with `rfkill unblock bluetooth`.")
                 }
                 print(pad("Adapter", 10) + pad("Address", 19) + "Driver")
                 for adapter in adapters {
@@ -72,18 +78,26 @@ func scanNearby(seconds: Double, adapter: String? = nil) async throws -> [Discov
         scan.cancel()
     }
     defer { watcher.cancel() }
-    return try await withTaskCancellationHandler { try await scan.value } onCancel: { scan.cancel() }
+    return try await withTaskCancellationHandler {
+        try await scan.value
+    } onCancel: {
+        scan.cancel()
+    }
 }
 
 func printDevices(_ devices: [DiscoveredDevice]) {
     guard !devices.isEmpty else {
-        print("No Bluetooth LE devices heard; wake the sensor (wet a strap's contacts, spin the cranks) and scan again.")
+        print(
+            "No Bluetooth LE devices heard; wake the sensor (wet a strap's contacts, spin the cranks) and scan again.")
         return
     }
     print(pad("Name", 22) + pad("Address", 26) + pad("RSSI", 6) + pad("Kind", 15) + "Services")
     for device in devices {
-        let services = device.services.map { $0.shortValue.map { String(format: "0x%04X", $0) } ?? "\($0)" }.joined(separator: ",")
-        print(pad(device.name ?? "(no name)", 22) + pad(device.addressSpelling, 26) + pad(device.rssi.map(String.init) ?? "-", 6)
-              + pad(device.kind.description, 15) + (services.isEmpty ? "-" : services))
+        let services = device.services.map { $0.shortValue.map { String(format: "0x%04X", $0) } ?? "\($0)" }.joined(
+            separator: ",")
+        print(
+            pad(device.name ?? "(no name)", 22) + pad(device.addressSpelling, 26)
+                + pad(device.rssi.map(String.init) ?? "-", 6)
+                + pad(device.kind.description, 15) + (services.isEmpty ? "-" : services))
     }
 }

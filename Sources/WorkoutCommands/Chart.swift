@@ -12,7 +12,9 @@ struct WorkoutChart {
     var seconds: [TimeInterval]
 
     /// Colours from the lowest zone to the highest, spread over however many zones there are (3 to 10).
-    static let palette = ["#d9d9d9", "#9ec9ff", "#a6e3a1", "#d8ec8f", "#ffe08a", "#ffc97a", "#ffb36b", "#ff9a6e", "#ff7b7b", "#e85a5a"]
+    static let palette = [
+        "#d9d9d9", "#9ec9ff", "#a6e3a1", "#d8ec8f", "#ffe08a", "#ffc97a", "#ffb36b", "#ff9a6e", "#ff7b7b", "#e85a5a",
+    ]
     func colour(_ zone: Int) -> String {
         let step = Double(Self.palette.count - 1) / Double(max(1, zones.count - 1))
         return Self.palette[min(Self.palette.count - 1, Int((Double(zone) * step).rounded()))]
@@ -24,7 +26,8 @@ struct WorkoutChart {
     func svg() -> String {
         var out: [String] = []
         let total = plot.top + plot.height + 70 + Double(zones.count) * 26 + 40
-        out.append("""
+        out.append(
+            """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(total))" viewBox="0 0 \(Int(width)) \(Int(total))" \
             font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="13">
             <rect width="100%" height="100%" fill="white"/>
@@ -44,11 +47,16 @@ struct WorkoutChart {
             let top = y(min(edges[zone + 1], high))
             let bottom = y(max(edges[zone], low))
             out.append(rect(plot.left, top, plot.width, bottom - top, fill: colour(zone), opacity: 0.55))
-            out.append("<text x=\"\(fmt(plot.left + plot.width + 6))\" y=\"\(fmt((top + bottom) / 2 + 4))\" fill=\"#333\">\(zones.name(zone))</text>")
+            out.append(
+                "<text x=\"\(fmt(plot.left + plot.width + 6))\" y=\"\(fmt((top + bottom) / 2 + 4))\" fill=\"#333\">\(zones.name(zone))</text>"
+            )
         }
         // Pauses, as the library counts them (the workout's duration leaves them out).
-        for pause in WorkoutPauses.intervals(in: workout.workoutEvents ?? [], from: workout.startDate, to: workout.endDate) {
-            out.append(rect(x(pause.start), plot.top, x(pause.end) - x(pause.start), plot.height, fill: "#000", opacity: 0.12))
+        for pause in WorkoutPauses.intervals(
+            in: workout.workoutEvents ?? [], from: workout.startDate, to: workout.endDate)
+        {
+            out.append(
+                rect(x(pause.start), plot.top, x(pause.end) - x(pause.start), plot.height, fill: "#000", opacity: 0.12))
         }
         // A multisport workout's legs: a dashed line where each begins, its name at the top of its span (a
         // transition as T1, T2, …), left out where the span is too narrow for it.
@@ -58,28 +66,41 @@ struct WorkoutChart {
             for (index, leg) in legs.enumerated() {
                 let from = x(leg.startDate), to = x(leg.endDate ?? workout.endDate)
                 if index > 0 {
-                    out.append("<line x1=\"\(fmt(from))\" y1=\"\(fmt(plot.top))\" x2=\"\(fmt(from))\" y2=\"\(fmt(plot.top + plot.height))\" stroke=\"#333\" stroke-dasharray=\"4 3\"/>")
+                    out.append(
+                        "<line x1=\"\(fmt(from))\" y1=\"\(fmt(plot.top))\" x2=\"\(fmt(from))\" y2=\"\(fmt(plot.top + plot.height))\" stroke=\"#333\" stroke-dasharray=\"4 3\"/>"
+                    )
                 }
                 let type = leg.workoutConfiguration.activityType
                 if type == .transition { transitions += 1 }
                 let name = type == .transition ? "T\(transitions)" : type.name
                 if to - from >= Double(name.count) * 7 + 4 {
-                    out.append("<text x=\"\(fmt((from + to) / 2))\" y=\"\(fmt(plot.top + 16))\" text-anchor=\"middle\" fill=\"#333\">\(escape(name))</text>")
+                    out.append(
+                        "<text x=\"\(fmt((from + to) / 2))\" y=\"\(fmt(plot.top + 16))\" text-anchor=\"middle\" fill=\"#333\">\(escape(name))</text>"
+                    )
                 }
             }
         }
         // Axes.
-        out.append("<rect x=\"\(fmt(plot.left))\" y=\"\(fmt(plot.top))\" width=\"\(fmt(plot.width))\" height=\"\(fmt(plot.height))\" fill=\"none\" stroke=\"#333\"/>")
+        out.append(
+            "<rect x=\"\(fmt(plot.left))\" y=\"\(fmt(plot.top))\" width=\"\(fmt(plot.width))\" height=\"\(fmt(plot.height))\" fill=\"none\" stroke=\"#333\"/>"
+        )
         for bpm in stride(from: (low / 20).rounded(.up) * 20, through: high, by: 20) {
-            out.append("<text x=\"\(fmt(plot.left - 8))\" y=\"\(fmt(y(bpm) + 4))\" text-anchor=\"end\">\(Int(bpm))</text>")
+            out.append(
+                "<text x=\"\(fmt(plot.left - 8))\" y=\"\(fmt(y(bpm) + 4))\" text-anchor=\"end\">\(Int(bpm))</text>")
         }
-        out.append("<text x=\"16\" y=\"\(fmt(plot.top + plot.height / 2))\" transform=\"rotate(-90 16 \(fmt(plot.top + plot.height / 2)))\" text-anchor=\"middle\" fill=\"#b00020\">heart rate (bpm)</text>")
+        out.append(
+            "<text x=\"16\" y=\"\(fmt(plot.top + plot.height / 2))\" transform=\"rotate(-90 16 \(fmt(plot.top + plot.height / 2)))\" text-anchor=\"middle\" fill=\"#b00020\">heart rate (bpm)</text>"
+        )
         let minutes = span / 60
         let step = [1.0, 5, 10, 15, 30, 60].first { minutes / $0 <= 12 } ?? 120
         for minute in stride(from: 0, through: minutes, by: step) {
             let px = plot.left + minute * 60 / span * plot.width
-            out.append("<line x1=\"\(fmt(px))\" y1=\"\(fmt(plot.top + plot.height))\" x2=\"\(fmt(px))\" y2=\"\(fmt(plot.top + plot.height + 5))\" stroke=\"#333\"/>")
-            out.append("<text x=\"\(fmt(px))\" y=\"\(fmt(plot.top + plot.height + 20))\" text-anchor=\"middle\">\(Int(minute)) min</text>")
+            out.append(
+                "<line x1=\"\(fmt(px))\" y1=\"\(fmt(plot.top + plot.height))\" x2=\"\(fmt(px))\" y2=\"\(fmt(plot.top + plot.height + 5))\" stroke=\"#333\"/>"
+            )
+            out.append(
+                "<text x=\"\(fmt(px))\" y=\"\(fmt(plot.top + plot.height + 20))\" text-anchor=\"middle\">\(Int(minute)) min</text>"
+            )
         }
         // Power, on its own scale at the right, drawn under heart rate.
         if let maxPower = power.map(\.value).max(), maxPower > 0 {
@@ -88,7 +109,9 @@ struct WorkoutChart {
             for segment in segments(power, hold: ReadingHold.power) {
                 out.append(polyline(downsample(segment, x: x), y: yp, stroke: "#1f5fbf", width: 1, opacity: 0.7))
             }
-            out.append("<text x=\"\(fmt(plot.left + plot.width))\" y=\"\(fmt(plot.top + plot.height + 38))\" text-anchor=\"end\" fill=\"#1f5fbf\">blue: power, 0–\(Int(top)) W from bottom to top</text>")
+            out.append(
+                "<text x=\"\(fmt(plot.left + plot.width))\" y=\"\(fmt(plot.top + plot.height + 38))\" text-anchor=\"end\" fill=\"#1f5fbf\">blue: power, 0–\(Int(top)) W from bottom to top</text>"
+            )
         }
         for segment in segments(heartRate, hold: ReadingHold.heartRate) {
             out.append(polyline(downsample(segment, x: x), y: y, stroke: "#b00020", width: 1.6, opacity: 1))
@@ -97,13 +120,19 @@ struct WorkoutChart {
         // Time in zones.
         let barsTop = plot.top + plot.height + 60
         let longest = max(1, seconds.max() ?? 1)
-        out.append("<text x=\"\(fmt(plot.left))\" y=\"\(fmt(barsTop - 12))\" font-weight=\"bold\">Time in heart-rate zones</text>")
+        out.append(
+            "<text x=\"\(fmt(plot.left))\" y=\"\(fmt(barsTop - 12))\" font-weight=\"bold\">Time in heart-rate zones</text>"
+        )
         for zone in zones.indices {
             let top = barsTop + Double(zone) * 26
             let length = seconds[zone] / longest * (plot.width - 220)
-            out.append("<text x=\"\(fmt(plot.left))\" y=\"\(fmt(top + 15))\">\(zones.name(zone)) \(escape(zones.range(of: zone)))</text>")
+            out.append(
+                "<text x=\"\(fmt(plot.left))\" y=\"\(fmt(top + 15))\">\(zones.name(zone)) \(escape(zones.range(of: zone)))</text>"
+            )
             out.append(rect(plot.left + 150, top, max(length, 1), 20, fill: colour(zone), opacity: 1))
-            out.append("<text x=\"\(fmt(plot.left + 156 + length))\" y=\"\(fmt(top + 15))\">\(Format.duration(seconds[zone]))</text>")
+            out.append(
+                "<text x=\"\(fmt(plot.left + 156 + length))\" y=\"\(fmt(top + 15))\">\(Format.duration(seconds[zone]))</text>"
+            )
         }
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
@@ -148,19 +177,25 @@ struct WorkoutChart {
         return result
     }
 
-    private func polyline(_ points: [(Double, Double)], y: (Double) -> Double, stroke: String, width: Double, opacity: Double) -> String {
+    private func polyline(
+        _ points: [(Double, Double)], y: (Double) -> Double, stroke: String, width: Double, opacity: Double
+    ) -> String {
         let coordinates = points.map { "\(fmt($0.0)),\(fmt(y($0.1)))" }.joined(separator: " ")
-        return "<polyline fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(width)\" stroke-opacity=\"\(opacity)\" points=\"\(coordinates)\"/>"
+        return
+            "<polyline fill=\"none\" stroke=\"\(stroke)\" stroke-width=\"\(width)\" stroke-opacity=\"\(opacity)\" points=\"\(coordinates)\"/>"
     }
 
-    private func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double, fill: String, opacity: Double) -> String {
+    private func rect(
+        _ x: Double, _ y: Double, _ width: Double, _ height: Double, fill: String, opacity: Double
+    ) -> String {
         "<rect x=\"\(fmt(x))\" y=\"\(fmt(y))\" width=\"\(fmt(max(0, width)))\" height=\"\(fmt(max(0, height)))\" fill=\"\(fill)\" fill-opacity=\"\(opacity)\"/>"
     }
 
     private func fmt(_ value: Double) -> String { String(format: "%.1f", value) }
 
     private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 }
 
@@ -170,11 +205,16 @@ struct ChartPoint {
     var value: Double
 
     /// The workout's samples of `identifier` in time order, in `unit`.
-    static func points(_ identifier: HKQuantityTypeIdentifier, unit: HKUnit, of workout: HKWorkout,
-                       store: HKHealthStore) async throws -> [ChartPoint] {
+    static func points(
+        _ identifier: HKQuantityTypeIdentifier, unit: HKUnit, of workout: HKWorkout,
+        store: HKHealthStore
+    ) async throws -> [ChartPoint] {
         let samples = try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout))],
-            sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store)
+            predicates: [
+                .quantitySample(type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: [SortDescriptor(\.startDate)]
+        ).result(for: store)
         return samples.map { ChartPoint(start: $0.startDate, value: $0.quantity.doubleValue(for: unit)) }
     }
 }

@@ -33,12 +33,15 @@ extension Workout {
                 let store = try await options.open()
                 let report: CondenseReport
                 if let id {
-                    let workouts = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store)
+                    let workouts = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: [])
+                        .result(for: store)
                     let matches = workouts.filter { $0.uuid.uuidString.lowercased().hasPrefix(id.lowercased()) }
                     guard matches.count == 1, let workout = matches.first else {
-                        throw HKError(.errorInvalidArgument, matches.isEmpty
-                                      ? "No workout's ID starts with '\(id)'; `workout list` shows them."
-                                      : "'\(id)' matches \(matches.count) workouts; give more of the ID.")
+                        throw HKError(
+                            .errorInvalidArgument,
+                            matches.isEmpty
+                                ? "No workout's ID starts with '\(id)'; `workout list` shows them."
+                                : "'\(id)' matches \(matches.count) workouts; give more of the ID.")
                     }
                     report = try await store.condenseWorkout(workout)
                 } else {
@@ -48,7 +51,9 @@ extension Workout {
                 if report.samplesRemoved == 0 {
                     print("Nothing to condense in \(workouts).")
                 } else {
-                    print("Condensed \(workouts): \(report.samplesRemoved) samples into \(report.seriesCreated) series holding \(report.quantitiesStored) quantities.")
+                    print(
+                        "Condensed \(workouts): \(report.samplesRemoved) samples into \(report.seriesCreated) series holding \(report.quantitiesStored) quantities."
+                    )
                 }
                 if report.deletedObjectsPurged > 0 {
                     print("Dropped \(report.deletedObjectsPurged) deletion records older than 30 days.")

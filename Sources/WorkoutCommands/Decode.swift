@@ -21,7 +21,9 @@ extension Workout {
         @Argument(help: ArgumentHelp("The characteristic the payloads belong to.", valueName: "CHARACTERISTIC"))
         var characteristic: String
 
-        @Argument(help: ArgumentHelp("Payloads in hex (spaces or colons between bytes allowed in one argument).", valueName: "HEX"))
+        @Argument(
+            help: ArgumentHelp(
+                "Payloads in hex (spaces or colons between bytes allowed in one argument).", valueName: "HEX"))
         var payloads: [String]
 
         @Option(help: ArgumentHelp("Metres per wheel revolution, for speed.", valueName: "METERS"))
@@ -29,7 +31,8 @@ extension Workout {
 
         func validate() throws {
             guard wheelCircumference > 0, wheelCircumference.isFinite else {
-                throw ValidationError("--wheel-circumference must be a positive number of metres, not \(wheelCircumference).")
+                throw ValidationError(
+                    "--wheel-circumference must be a positive number of metres, not \(wheelCircumference).")
             }
         }
 
@@ -72,7 +75,9 @@ extension Workout {
             if let uuid = names[lowered] { return uuid }
             let digits = lowered.hasPrefix("0x") ? String(lowered.dropFirst(2)) : lowered
             if digits.count == 4, let uuid = UInt16(digits, radix: 16), names.values.contains(uuid) { return uuid }
-            throw CommandFailure("'\(text)' is not a characteristic this tool decodes; use 0x2A37 (heart-rate-measurement), 0x2A63 (cycling-power-measurement), 0x2A5B (csc-measurement) or 0x2A19 (battery-level).")
+            throw CommandFailure(
+                "'\(text)' is not a characteristic this tool decodes; use 0x2A37 (heart-rate-measurement), 0x2A63 (cycling-power-measurement), 0x2A5B (csc-measurement) or 0x2A19 (battery-level)."
+            )
         }
 
         /// Parses hex digits, two per byte; spaces, colons and a leading `0x` are allowed.
@@ -84,7 +89,8 @@ extension Workout {
             for character in digits {
                 if character == " " || character == ":" {
                     guard high == nil else {
-                        throw CommandFailure("Payload \(payload) has a byte split by a separator at byte offset \(bytes.count).")
+                        throw CommandFailure(
+                            "Payload \(payload) has a byte split by a separator at byte offset \(bytes.count).")
                     }
                     continue
                 }
@@ -99,7 +105,8 @@ extension Workout {
                 }
             }
             guard high == nil else {
-                throw CommandFailure("Payload \(payload) has an odd number of hex digits: byte offset \(bytes.count) is incomplete.")
+                throw CommandFailure(
+                    "Payload \(payload) has an odd number of hex digits: byte offset \(bytes.count) is incomplete.")
             }
             return bytes
         }

@@ -68,17 +68,23 @@ struct DemoRun {
         var t = 0.0
         while start.addingTimeInterval(t) < end {
             let at = start.addingTimeInterval(t)
-            samples.append(HKQuantitySample(type: heartRateType, quantity: HKQuantity(unit: bpm, doubleValue: heartRate(at: t)),
-                                            start: at, end: at))
+            samples.append(
+                HKQuantitySample(
+                    type: heartRateType, quantity: HKQuantity(unit: bpm, doubleValue: heartRate(at: t)),
+                    start: at, end: at))
             t += 5
         }
         for m in 0 ..< minutes {
             let from = start.addingTimeInterval(Double(m) * 60)
             let to = from.addingTimeInterval(60)
-            samples.append(HKQuantitySample(type: HKQuantityType(.activeEnergyBurned),
-                                            quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 11.5), start: from, end: to))
-            samples.append(HKQuantitySample(type: HKQuantityType(.distanceWalkingRunning),
-                                            quantity: HKQuantity(unit: .meter(), doubleValue: metres(inMinute: m)), start: from, end: to))
+            samples.append(
+                HKQuantitySample(
+                    type: HKQuantityType(.activeEnergyBurned),
+                    quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 11.5), start: from, end: to))
+            samples.append(
+                HKQuantitySample(
+                    type: HKQuantityType(.distanceWalkingRunning),
+                    quantity: HKQuantity(unit: .meter(), doubleValue: metres(inMinute: m)), start: from, end: to))
         }
         return samples
     }

@@ -6,7 +6,8 @@ import OpenHealthKit
 extension Workout {
     struct Doctor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check whether this machine can record from a Bluetooth LE sensor, and say how to fix what cannot.",
+            abstract:
+                "Check whether this machine can record from a Bluetooth LE sensor, and say how to fix what cannot.",
             discussion: """
                 One line per check, ✔ or ✘, with the exact fix: the kernel's Bluetooth \
                 support; each adapter (up, LE enabled, not blocked by rfkill); whether \
@@ -34,8 +35,10 @@ extension Workout {
             if FileManager.default.fileExists(atPath: path), SystemSnapshot.storeProblem(path) == nil {
                 paired = ((try? await options.open().pairedSensors()) ?? []).map(\.identifier)
             }
-            let report = DoctorReport(SystemSnapshot.gather(storePath: path, pairedIdentifiers: paired,
-                                                           mainConfigurationPath: bluetoothConfiguration))
+            let report = DoctorReport(
+                SystemSnapshot.gather(
+                    storePath: path, pairedIdentifiers: paired,
+                    mainConfigurationPath: bluetoothConfiguration))
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -45,7 +48,9 @@ extension Workout {
                     let mark = check.passed ? "✔" : "✘"
                     print("\(mark) \(check.title): \(check.detail)" + (check.fix.map { "; fix: \($0)" } ?? ""))
                 }
-                print(report.canRecord ? "Recording can work." : "Recording cannot work until the ✘ lines that block it are fixed.")
+                print(
+                    report.canRecord
+                        ? "Recording can work." : "Recording cannot work until the ✘ lines that block it are fixed.")
             }
             if !report.canRecord { throw ExitCode(1) }
         }

@@ -25,7 +25,9 @@ struct EventLines {
             case .connected: isLost = false
             case .connecting: continue
             }
-            if lost[status.identifier] ?? false != isLost { note("\(status.name) \(isLost ? "lost" : "back")", at: since) }
+            if lost[status.identifier] ?? false != isLost {
+                note("\(status.name) \(isLost ? "lost" : "back")", at: since)
+            }
             lost[status.identifier] = isLost
         }
     }

@@ -28,7 +28,8 @@ extension Workout {
         @OptionGroup var options: StoreOptions
         @Argument(help: "The workout's UUID or a unique prefix of it.") var id: String
         @Option(help: "The file format.") var format: ExportFormat = .fit
-        @Option(name: [.short, .long], help: ArgumentHelp("The file to write; - for standard output.", valueName: "FILE"))
+        @Option(
+            name: [.short, .long], help: ArgumentHelp("The file to write; - for standard output.", valueName: "FILE"))
         var output: String?
 
         func run() async throws {
@@ -39,9 +40,13 @@ extension Workout {
                 do {
                     let data = try await WorkoutExportData.load(workout, from: store)
                     let bytes = try format.encode(data)
-                    let path = output ?? ExportFile.freeName(ExportFile.defaultName(start: workout.startDate,
-                                                                                    activityType: workout.workoutActivityType,
-                                                                                    format: format))
+                    let path =
+                        output
+                        ?? ExportFile.freeName(
+                            ExportFile.defaultName(
+                                start: workout.startDate,
+                                activityType: workout.workoutActivityType,
+                                format: format))
                     if path == "-" {
                         FileHandle.standardOutput.write(Data(bytes))
                         return
@@ -49,7 +54,9 @@ extension Workout {
                     try ExportFile.write(bytes, to: path)
                     let route = data.hasRoute ? ", with its route" : ""
                     let sessions = data.sessions.count == 1 ? "1 session" : "\(data.sessions.count) sessions"
-                    print("Wrote \(path): \(workout.workoutActivityType.name), \(data.records.count) records, \(sessions)\(route).")
+                    print(
+                        "Wrote \(path): \(workout.workoutActivityType.name), \(data.records.count) records, \(sessions)\(route)."
+                    )
                 } catch let error as ExportError {
                     throw CommandFailure(error.description)
                 }

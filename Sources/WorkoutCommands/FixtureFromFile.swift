@@ -30,12 +30,18 @@ extension Workout {
             do {
                 let imported = try WorkoutImporter.read(path: file, salvage: salvage)
                 guard !imported.heartRate.isEmpty || !imported.power.isEmpty else {
-                    throw ImportError("\(file): holds no heart rate or power, so a fixture would hold no notifications.")
+                    throw ImportError(
+                        "\(file): holds no heart rate or power, so a fixture would hold no notifications.")
                 }
-                let summary = try WorkoutFixture.write(imported, to: output, source: (file as NSString).lastPathComponent)
-                print("Wrote \(output): \(imported.activityType.name), \(Format.duration(summary.duration)), \(summary.notifications) notifications from \(imported.recordCount) records.")
+                let summary = try WorkoutFixture.write(
+                    imported, to: output, source: (file as NSString).lastPathComponent)
+                print(
+                    "Wrote \(output): \(imported.activityType.name), \(Format.duration(summary.duration)), \(summary.notifications) notifications from \(imported.recordCount) records."
+                )
                 if let damage = imported.damage {
-                    print("Lost \(damage.bytesLost) bytes of \(file) from byte offset \(damage.offset) on: \(damage.reason)")
+                    print(
+                        "Lost \(damage.bytesLost) bytes of \(file) from byte offset \(damage.offset) on: \(damage.reason)"
+                    )
                 }
             } catch let error as ImportError {
                 FileHandle.standardError.write(Data("workout: \(error.description)\n".utf8))

@@ -14,8 +14,9 @@ struct HeartRateZones: Sendable {
 
     /// These zones as a configuration, to time a workout in with `HKHealthStore.zoneGroup(of:configuration:)`.
     func configuration() throws -> HKWorkoutZoneConfiguration {
-        try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
-                                       zoneBoundaries: boundaries.map { HKQuantity(unit: .count().unitDivided(by: .minute()), doubleValue: $0) })
+        try HKWorkoutZoneConfiguration(
+            quantityType: HKQuantityType(.heartRate),
+            zoneBoundaries: boundaries.map { HKQuantity(unit: .count().unitDivided(by: .minute()), doubleValue: $0) })
     }
 
     init(boundaries: [Double], label: String) {
@@ -25,7 +26,8 @@ struct HeartRateZones: Sendable {
 
     /// The percentages of the library's heart-rate-reserve zones, as a label says them: "60/70/80/90 %".
     static var reservePercentages: String {
-        HKWorkoutZoneConfiguration.heartRateReserveFractions.map { "\(Int(($0 * 100).rounded()))" }.joined(separator: "/") + " %"
+        HKWorkoutZoneConfiguration.heartRateReserveFractions.map { "\(Int(($0 * 100).rounded()))" }.joined(
+            separator: "/") + " %"
     }
 
     /// Heart-rate-reserve zones from a maximum and a resting heart rate (each defaulting as the library's do), by
@@ -34,9 +36,12 @@ struct HeartRateZones: Sendable {
         let configuration = try HKWorkoutZoneConfiguration.heartRateReserve(maximum: maximum, resting: resting)
         let bpm = HKUnit.count().unitDivided(by: .minute())
         let boundaries = configuration.zones.dropLast().compactMap { $0.maximum?.doubleValue(for: bpm) }
-        self.init(boundaries: boundaries,
-                  label: "heart-rate-reserve zones at \(Self.reservePercentages) (max \(Int(maximum ?? HKWorkoutZoneConfiguration.defaultMaximumHeartRate)), "
-                      + "rest \(Int(resting ?? HKWorkoutZoneConfiguration.defaultRestingHeartRate)) bpm; OpenHealthKit's percentages)")
+        self.init(
+            boundaries: boundaries,
+            label:
+                "heart-rate-reserve zones at \(Self.reservePercentages) (max \(Int(maximum ?? HKWorkoutZoneConfiguration.defaultMaximumHeartRate)), "
+                + "rest \(Int(resting ?? HKWorkoutZoneConfiguration.defaultRestingHeartRate)) bpm; OpenHealthKit's percentages)"
+        )
     }
 
     /// The zones to show: overrides when given, else the store's preferred heart-rate zones.
@@ -45,11 +50,14 @@ struct HeartRateZones: Sendable {
             return try HeartRateZones(maximum: maximum, resting: resting)
         }
         let bpm = HKUnit.count().unitDivided(by: .minute())
-        guard let configuration = try await store.preferredWorkoutZoneConfiguration(for: HKQuantityType(.heartRate)) else {
+        guard let configuration = try await store.preferredWorkoutZoneConfiguration(for: HKQuantityType(.heartRate))
+        else {
             return try HeartRateZones(maximum: nil, resting: nil)
         }
         let boundaries = configuration.zones.dropLast().compactMap { $0.maximum?.doubleValue(for: bpm) }
-        let origin = configuration.source == .user ? "your own heart-rate zones"
+        let origin =
+            configuration.source == .user
+            ? "your own heart-rate zones"
             : "system heart-rate zones (heart-rate reserve at \(reservePercentages), OpenHealthKit's percentages; set yours with `workout profile`)"
         var zones = HeartRateZones(boundaries: boundaries, label: origin)
         zones.fromStore = true

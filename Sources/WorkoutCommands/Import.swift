@@ -35,8 +35,9 @@ extension Workout {
             var failures = 0
             try await reportingErrors {
                 let store = try await options.open()
-                try await store.requestAuthorization(toShare: WorkoutImporter.shareTypes,
-                                                     read: Set(WorkoutImporter.shareTypes.map { $0 as HKObjectType }))
+                try await store.requestAuthorization(
+                    toShare: WorkoutImporter.shareTypes,
+                    read: Set(WorkoutImporter.shareTypes.map { $0 as HKObjectType }))
                 var printed = false
                 for file in files {
                     do {
@@ -51,9 +52,12 @@ extension Workout {
                         print("Imported \(file) (\(imported.format), \(imported.recordCount) records).")
                         var skipped = "nothing"
                         if let damage = imported.damage {
-                            skipped = "\(damage.bytesLost) bytes from byte offset \(damage.offset) on, lost: \(damage.reason)"
+                            skipped =
+                                "\(damage.bytesLost) bytes from byte offset \(damage.offset) on, lost: \(damage.reason)"
                         }
-                        print(try await WorkoutSummary.lines(workout, store: store, sensors: [], skipped: skipped).joined(separator: "\n"))
+                        print(
+                            try await WorkoutSummary.lines(workout, store: store, sensors: [], skipped: skipped).joined(
+                                separator: "\n"))
                     } catch let error as ImportError {
                         failures += 1
                         FileHandle.standardError.write(Data("workout: \(error.description)\n".utf8))

@@ -65,7 +65,8 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
         let collected = workoutBuilder.workoutEvents
         lock.withLock {
             for event in collected {
-                let key = "\(event.type.rawValue) \(event.dateInterval.start.timeIntervalSinceReferenceDate) \(event.dateInterval.end.timeIntervalSinceReferenceDate)"
+                let key =
+                    "\(event.type.rawValue) \(event.dateInterval.start.timeIntervalSinceReferenceDate) \(event.dateInterval.end.timeIntervalSinceReferenceDate)"
                 guard seenEvents.insert(key).inserted else { continue }
                 switch event.type {
                 case .pause: events.note("paused", at: event.dateInterval.start)
@@ -79,7 +80,9 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
         }
     }
 
-    func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate) {
+    func workoutBuilder(
+        _ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate
+    ) {
         if zoneUpdate.quantityType == Self.power {
             // Shown in the view; not an event line (power changes zone every few seconds).
             lock.withLock { powerZone = zoneUpdate.currentZoneDuration?.zone.index }
@@ -100,8 +103,9 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
     func snapshot(at now: Date) -> LiveSnapshot {
         func fresh(_ type: HKQuantityType, _ unit: HKUnit) -> Double? {
             guard let statistics = builder.statistics(for: type),
-                  let date = statistics.mostRecentQuantityDateInterval()?.start,
-                  now.timeIntervalSince(date) <= Self.freshness else { return nil }
+                let date = statistics.mostRecentQuantityDateInterval()?.start,
+                now.timeIntervalSince(date) <= Self.freshness
+            else { return nil }
             return statistics.mostRecentQuantity()?.doubleValue(for: unit)
         }
         let types = dataSource.typesToCollect

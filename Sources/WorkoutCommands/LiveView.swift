@@ -61,7 +61,8 @@ struct LiveSnapshot: Sendable, Equatable {
 enum LiveView {
     static func lines(_ s: LiveSnapshot) -> [String] {
         var lines: [String] = []
-        var head = "\(s.activity)\(s.paused ? " (paused)" : "")   moving \(Format.duration(s.moving))   elapsed \(Format.duration(s.elapsed))"
+        var head =
+            "\(s.activity)\(s.paused ? " (paused)" : "")   moving \(Format.duration(s.moving))   elapsed \(Format.duration(s.elapsed))"
         head += "   lap \(s.laps + 1)  \(Format.duration(s.lapTime))"
         lines.append(head)
         var values = ["heart rate \(s.heartRate.map { "\(Int($0.rounded())) bpm" } ?? "–")"]
@@ -72,7 +73,8 @@ enum LiveView {
         if s.showsSpeed { values.append("speed \(s.speed.map { String(format: "%.1f km/h", $0 * 3.6) } ?? "–")") }
         lines.append(values.joined(separator: "   "))
         lines.append(zoneLine("zone", s.zone, s.zoneBoundaries, unit: "bpm"))
-        lines.append(s.zoneTimes.enumerated().map { "Z\($0.offset + 1) \(Format.duration($0.element))" }.joined(separator: "  "))
+        lines.append(
+            s.zoneTimes.enumerated().map { "Z\($0.offset + 1) \(Format.duration($0.element))" }.joined(separator: "  "))
         if s.showsPower, !s.powerZoneBoundaries.isEmpty {
             lines.append(zoneLine("power zone", s.powerZone, s.powerZoneBoundaries, unit: "W"))
         }
@@ -88,8 +90,10 @@ enum LiveView {
 
     /// The plain line printed once a minute when the output is not a terminal.
     static func minuteLine(_ s: LiveSnapshot) -> String {
-        var parts = ["\(Format.duration(s.elapsed))  \(s.activity)  moving \(Format.duration(s.moving))",
-                     "heart rate \(s.heartRate.map { "\(Int($0.rounded())) bpm" } ?? "–")"]
+        var parts = [
+            "\(Format.duration(s.elapsed))  \(s.activity)  moving \(Format.duration(s.moving))",
+            "heart rate \(s.heartRate.map { "\(Int($0.rounded())) bpm" } ?? "–")",
+        ]
         if s.showsPower { parts.append("power \(watts(s.power)) (3 s \(watts(s.power3s)))") }
         if s.showsCadence { parts.append("cadence \(s.cadence.map { "\(Int($0.rounded())) rpm" } ?? "–")") }
         parts.append("zone \(s.zone.map { "Z\($0 + 1)" } ?? "–")")
@@ -109,8 +113,9 @@ enum LiveView {
     }
 
     static func sensorLine(_ status: HKSensorStatus, at now: Date) -> LiveSnapshot.SensorLine {
-        LiveSnapshot.SensorLine(name: status.name, state: state(status, at: now), battery: status.batteryPercent,
-                                skinContact: status.capabilities.contains(.heartRate) ? status.skinContact : nil)
+        LiveSnapshot.SensorLine(
+            name: status.name, state: state(status, at: now), battery: status.batteryPercent,
+            skinContact: status.capabilities.contains(.heartRate) ? status.skinContact : nil)
     }
 
     /// The zone in effect with its range and a bar of every zone (`zone Z2 137–147 bpm [░░░░░░|██████|…]`), or

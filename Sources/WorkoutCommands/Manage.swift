@@ -7,9 +7,11 @@ func findWorkout(_ prefix: String, store: HKHealthStore) async throws -> HKWorko
     let workouts = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store)
     let matches = workouts.filter { $0.uuid.uuidString.lowercased().hasPrefix(prefix.lowercased()) }
     guard !prefix.isEmpty, matches.count == 1, let workout = matches.first else {
-        throw HKError(.errorInvalidArgument, matches.isEmpty || prefix.isEmpty
-                      ? "No workout's ID starts with '\(prefix)'; `workout list` shows them."
-                      : "'\(prefix)' matches \(matches.count) workouts; give more of the ID.")
+        throw HKError(
+            .errorInvalidArgument,
+            matches.isEmpty || prefix.isEmpty
+                ? "No workout's ID starts with '\(prefix)'; `workout list` shows them."
+                : "'\(prefix)' matches \(matches.count) workouts; give more of the ID.")
     }
     return workout
 }
@@ -39,12 +41,15 @@ extension Workout {
                 var deleted = 0
                 if !keepSamples {
                     for type in try await associatedTypes(of: workout, store: store) {
-                        deleted += try await store.deleteObjects(of: type, predicate: HKQuery.predicateForObjects(from: workout))
+                        deleted += try await store.deleteObjects(
+                            of: type, predicate: HKQuery.predicateForObjects(from: workout))
                     }
                 }
                 try await store.delete(workout)
-                print("Deleted the \(workout.workoutActivityType.name) workout of \(Format.date(workout.startDate))"
-                      + (keepSamples ? "; its samples are kept." : " and \(deleted) sample\(deleted == 1 ? "" : "s")."))
+                print(
+                    "Deleted the \(workout.workoutActivityType.name) workout of \(Format.date(workout.startDate))"
+                        + (keepSamples
+                            ? "; its samples are kept." : " and \(deleted) sample\(deleted == 1 ? "" : "s")."))
             }
         }
 
@@ -91,17 +96,23 @@ extension Workout {
                 let builder = session.associatedWorkoutBuilder()
                 let start = builder.startDate ?? session.startDate ?? Date()
                 let heartRate = builder.statistics(for: HKQuantityType(.heartRate))
-                let lastData = builder.allStatistics.values.compactMap { $0.mostRecentQuantityDateInterval()?.end }.max() ?? start
-                print("Interrupted \(session.workoutConfiguration.activityType.name) workout, started \(Format.date(start)), "
-                      + "session \(session.state.name).")
+                let lastData =
+                    builder.allStatistics.values.compactMap { $0.mostRecentQuantityDateInterval()?.end }.max() ?? start
+                print(
+                    "Interrupted \(session.workoutConfiguration.activityType.name) workout, started \(Format.date(start)), "
+                        + "session \(session.state.name).")
                 // A workout of one activity has none listed (it was printed "  activities " with nothing after it).
                 if !builder.workoutActivities.isEmpty {
-                    print("  activities \(builder.workoutActivities.map { $0.workoutConfiguration.activityType.name }.joined(separator: ", "))")
+                    print(
+                        "  activities \(builder.workoutActivities.map { $0.workoutConfiguration.activityType.name }.joined(separator: ", "))"
+                    )
                 }
                 // The minute alone does not say how much was kept: the time into the workout does.
-                print("  data until \(Format.date(lastData)), \(Format.duration(lastData.timeIntervalSince(start))) in" + (heartRate?.averageQuantity().map {
-                    ", average heart rate \(Int($0.doubleValue(for: HKUnit.count().unitDivided(by: .minute())).rounded())) bpm"
-                } ?? ""))
+                print(
+                    "  data until \(Format.date(lastData)), \(Format.duration(lastData.timeIntervalSince(start))) in"
+                        + (heartRate?.averageQuantity().map {
+                            ", average heart rate \(Int($0.doubleValue(for: HKUnit.count().unitDivided(by: .minute())).rounded())) bpm"
+                        } ?? ""))
                 if discard {
                     session.end()
                     builder.discardWorkout()
@@ -113,7 +124,8 @@ extension Workout {
                     guard let workout = try await builder.finishWorkout() else {
                         throw HKError(.unknownError, "The recovered workout could not be saved.")
                     }
-                    print("Saved as workout \(workout.uuid.uuidString.prefix(8)) (\(Format.duration(workout.duration))).")
+                    print(
+                        "Saved as workout \(workout.uuid.uuidString.prefix(8)) (\(Format.duration(workout.duration))).")
                 } else {
                     print("Run `workout recover --finish` to save it or `workout recover --discard` to drop it.")
                 }

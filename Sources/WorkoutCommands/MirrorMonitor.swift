@@ -47,8 +47,10 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
 
     // MARK: The delegate
 
-    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
-                        from fromState: HKWorkoutSessionState, date: Date) {
+    func workoutSession(
+        _ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
+        from fromState: HKWorkoutSessionState, date: Date
+    ) {
         if toState == .ended { lock.withLock { sawEnd = true } }
     }
 
@@ -77,7 +79,8 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
         }
     }
 
-    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?) {
+    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?)
+    {
         if let error {
             ending.yield(.lost((error as? HKError)?.message ?? "\(error)"))
         } else {
@@ -98,16 +101,19 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
         let start = session.startDate ?? figures?.startDate ?? now
         guard let figures else {
             // Before the first figures this side does not know the recording's clock: nothing has elapsed yet.
-            return LiveSnapshot(elapsed: 0, moving: 0, activity: activity, paused: paused,
-                                heartRate: nil, power: nil, power3s: nil, cadence: nil, speed: nil, showsPower: false,
-                                showsCadence: false, showsSpeed: false, zone: nil, zoneBoundaries: [], zoneTimes: [0],
-                                laps: 0, lapTime: 0, sensors: [])
+            return LiveSnapshot(
+                elapsed: 0, moving: 0, activity: activity, paused: paused,
+                heartRate: nil, power: nil, power3s: nil, cadence: nil, speed: nil, showsPower: false,
+                showsCadence: false, showsSpeed: false, zone: nil, zoneBoundaries: [], zoneTimes: [0],
+                laps: 0, lapTime: 0, sensors: [])
         }
         func fresh(_ type: HKQuantityType, _ unit: HKUnit) -> Double? {
-            guard let value = figures.mostRecent[type], now.timeIntervalSince(value.date) <= LiveMonitor.freshness else { return nil }
+            guard let value = figures.mostRecent[type], now.timeIntervalSince(value.date) <= LiveMonitor.freshness
+            else { return nil }
             return value.quantity.doubleValue(for: unit)
         }
-        let power3s = now.timeIntervalSince(figures.date) <= LiveMonitor.freshness
+        let power3s =
+            now.timeIntervalSince(figures.date) <= LiveMonitor.freshness
             ? figures.threeSecondPower?.doubleValue(for: .watt()) : nil
         let running = session.state == .running
         let moving = figures.elapsedTime + (running ? max(0, now.timeIntervalSince(figures.date)) : 0)
@@ -115,9 +121,15 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
         let boundaries = zones.dropLast().compactMap { $0.zone.maximum?.doubleValue(for: Self.bpm) }
         let heartRate = fresh(Self.heartRate, Self.bpm)
         // The zone of the most recent heart rate, by the library's rule for zone boundaries.
-        let configuration = zones.isEmpty ? nil : try? HKWorkoutZoneConfiguration(
-            quantityType: Self.heartRate, zoneBoundaries: boundaries.map { HKQuantity(unit: Self.bpm, doubleValue: $0) })
-        let zone = heartRate.flatMap { configuration?.zone(containing: HKQuantity(unit: Self.bpm, doubleValue: $0))?.index }
+        let configuration =
+            zones.isEmpty
+            ? nil
+            : try? HKWorkoutZoneConfiguration(
+                quantityType: Self.heartRate,
+                zoneBoundaries: boundaries.map { HKQuantity(unit: Self.bpm, doubleValue: $0) })
+        let zone = heartRate.flatMap {
+            configuration?.zone(containing: HKQuantity(unit: Self.bpm, doubleValue: $0))?.index
+        }
         let types = figures.collectedTypes
         let speedUnit = HKUnit.meter().unitDivided(by: .second())
         return LiveSnapshot(

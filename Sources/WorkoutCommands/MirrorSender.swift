@@ -31,7 +31,9 @@ enum MirrorSender {
 
     /// Starts mirroring, says in one sentence whether a companion was there, and returns the task that sends the
     /// figures and looks for a companion when there is none; nil when mirroring cannot work at all.
-    static func start(session: HKWorkoutSession, builder: HKLiveWorkoutBuilder, store: HKHealthStore) async -> Task<Void, Never>? {
+    static func start(
+        session: HKWorkoutSession, builder: HKLiveWorkoutBuilder, store: HKHealthStore
+    ) async -> Task<Void, Never>? {
         let first = await attempt(session)
         switch first {
         case .mirroring:
@@ -49,7 +51,9 @@ enum MirrorSender {
                 if mirroring {
                     let figures = LiveWorkoutFigures(builder: builder, at: store.wallClock())
                     // A companion that left is looked for again: the recording does not depend on it.
-                    do { try await session.sendToRemoteWorkoutSession(data: figures.encoded()) } catch { mirroring = false }
+                    do { try await session.sendToRemoteWorkoutSession(data: figures.encoded()) } catch {
+                        mirroring = false
+                    }
                 }
                 do { try await monotonic.sleep(for: mirroring ? interval : retryInterval) } catch { return }
                 if !mirroring, !Task.isCancelled { mirroring = await attempt(session) == .mirroring }

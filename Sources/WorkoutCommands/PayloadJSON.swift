@@ -70,11 +70,14 @@ struct PayloadJSONFormatter {
             json.set("instantaneousPower", Int(measurement.instantaneousPower))
             json.set("pedalPowerBalance", measurement.pedalPowerBalance?.percent)
             json.set("accumulatedTorque", measurement.accumulatedTorque?.newtonMetres)
-            revolutions(&json, wheel: measurement.wheelRevolutions, crank: measurement.crankRevolutions,
-                        wheelTicksPerSecond: CyclingPowerMeasurement.wheelEventTicksPerSecond, energy: measurement.accumulatedEnergy)
+            revolutions(
+                &json, wheel: measurement.wheelRevolutions, crank: measurement.crankRevolutions,
+                wheelTicksPerSecond: CyclingPowerMeasurement.wheelEventTicksPerSecond,
+                energy: measurement.accumulatedEnergy)
         case .cscMeasurement(let measurement):
-            revolutions(&json, wheel: measurement.wheelRevolutions, crank: measurement.crankRevolutions,
-                        wheelTicksPerSecond: CSCMeasurement.eventTicksPerSecond, energy: nil)
+            revolutions(
+                &json, wheel: measurement.wheelRevolutions, crank: measurement.crankRevolutions,
+                wheelTicksPerSecond: CSCMeasurement.eventTicksPerSecond, energy: nil)
         case .batteryLevel(let level):
             json.set("batteryLevel", Int(level.percent))
         default:
@@ -83,8 +86,10 @@ struct PayloadJSONFormatter {
         return json.text
     }
 
-    private mutating func revolutions(_ json: inout JSONLine, wheel: WheelRevolutionData?, crank: CrankRevolutionData?,
-                                      wheelTicksPerSecond: Double, energy: UInt16?) {
+    private mutating func revolutions(
+        _ json: inout JSONLine, wheel: WheelRevolutionData?, crank: CrankRevolutionData?,
+        wheelTicksPerSecond: Double, energy: UInt16?
+    ) {
         let isPower = wheelTicksPerSecond == CyclingPowerMeasurement.wheelEventTicksPerSecond
         json.set("wheelRevolutions", wheel.map { Int($0.cumulativeRevolutions) })
         json.set("lastWheelEventTime", wheel.map { Double($0.lastEventTime) / wheelTicksPerSecond })
@@ -105,7 +110,9 @@ struct PayloadJSONFormatter {
         return after.cadence(since: before)
     }
 
-    private func speed(from before: WheelRevolutionData?, to after: WheelRevolutionData?, ticksPerSecond: Double) -> Double? {
+    private func speed(
+        from before: WheelRevolutionData?, to after: WheelRevolutionData?, ticksPerSecond: Double
+    ) -> Double? {
         guard let before, let after else { return nil }
         return after.speed(since: before, ticksPerSecond: ticksPerSecond, wheelCircumference: wheelCircumference)
     }

@@ -1,8 +1,8 @@
 import ArgumentParser
-import BluetoothLE
-import FitnessSensors
 import BlueZTransport
+import BluetoothLE
 import Dispatch
+import FitnessSensors
 import Foundation
 
 extension Workout {
@@ -24,27 +24,35 @@ extension Workout {
                 """
         )
 
-        @Option(help: ArgumentHelp("heart-rate, cycling-power, foot-pod, smart-trainer, treadmill or rower.", valueName: "PROFILE"))
+        @Option(
+            help: ArgumentHelp(
+                "heart-rate, cycling-power, foot-pod, smart-trainer, treadmill or rower.", valueName: "PROFILE"))
         var profile: String
 
         @Option(help: ArgumentHelp("The socket path to listen at.", valueName: "PATH"))
         var listen: String
 
-        @Option(help: ArgumentHelp("Serve the notifications a fixture recorded for this profile's measurement, at their recorded pace.",
-                                   valueName: "FILE"))
+        @Option(
+            help: ArgumentHelp(
+                "Serve the notifications a fixture recorded for this profile's measurement, at their recorded pace.",
+                valueName: "FILE"))
         var fixture: String?
 
         @Option(help: ArgumentHelp("The advertised name.", valueName: "NAME"))
         var name: String?
 
-        @Option(help: ArgumentHelp("At AT seconds, stop notifying and drop the links (refusing new ones) for SECONDS (repeatable).",
-                                   valueName: "AT:SECONDS"))
+        @Option(
+            help: ArgumentHelp(
+                "At AT seconds, stop notifying and drop the links (refusing new ones) for SECONDS (repeatable).",
+                valueName: "AT:SECONDS"))
         var dropout: [String] = []
 
         @Option(help: ArgumentHelp("The battery level to report, 0–100.", valueName: "PERCENT"))
         var battery: Int?
 
-        @Option(help: ArgumentHelp("At AT seconds, report no skin contact for SECONDS (a strap; repeatable).", valueName: "AT:SECONDS"))
+        @Option(
+            help: ArgumentHelp(
+                "At AT seconds, report no skin contact for SECONDS (a strap; repeatable).", valueName: "AT:SECONDS"))
         var noContact: [String] = []
 
         @Option(help: ArgumentHelp("Send every Nth notification malformed (cut to one byte).", valueName: "N"))
@@ -55,22 +63,29 @@ extension Workout {
             var faults = PeripheralFaults()
             for text in dropout {
                 guard let window = PeripheralFaults.Window(parsing: text) else {
-                    throw ValidationError("--dropout takes AT:SECONDS (seconds from the start, then a duration above 0), not '\(text)'.")
+                    throw ValidationError(
+                        "--dropout takes AT:SECONDS (seconds from the start, then a duration above 0), not '\(text)'.")
                 }
                 faults.dropouts.append(window)
             }
             for text in noContact {
                 guard let window = PeripheralFaults.Window(parsing: text) else {
-                    throw ValidationError("--no-contact takes AT:SECONDS (seconds from the start, then a duration above 0), not '\(text)'.")
+                    throw ValidationError(
+                        "--no-contact takes AT:SECONDS (seconds from the start, then a duration above 0), not '\(text)'."
+                    )
                 }
                 faults.noContact.append(window)
             }
             if let battery {
-                guard (0 ... 100).contains(battery) else { throw ValidationError("--battery must be between 0 and 100, not \(battery).") }
+                guard (0 ... 100).contains(battery) else {
+                    throw ValidationError("--battery must be between 0 and 100, not \(battery).")
+                }
                 faults.batteryPercent = UInt8(battery)
             }
             if let malformedEvery {
-                guard malformedEvery > 0 else { throw ValidationError("--malformed-every must be a positive number, not \(malformedEvery).") }
+                guard malformedEvery > 0 else {
+                    throw ValidationError("--malformed-every must be a positive number, not \(malformedEvery).")
+                }
                 faults.malformedEvery = malformedEvery
             }
             return faults
@@ -79,7 +94,9 @@ extension Workout {
         func validate() throws {
             guard PeripheralProfile.Kind(rawValue: profile) != nil else {
                 let kinds = PeripheralProfile.Kind.allCases.map(\.rawValue)
-                throw ValidationError("--profile must be \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last!), not '\(profile)'.")
+                throw ValidationError(
+                    "--profile must be \(kinds.dropLast().joined(separator: ", ")) or \(kinds.last!), not '\(profile)'."
+                )
             }
             _ = try faults()
         }
@@ -87,7 +104,9 @@ extension Workout {
         func run() async throws {
             try await reportingErrors {
                 var profile = PeripheralProfile.kind(PeripheralProfile.Kind(rawValue: self.profile)!)
-                let recorded = try fixture.map { try RecordedNotifications(path: $0, characteristic: profile.measurement) }
+                let recorded = try fixture.map {
+                    try RecordedNotifications(path: $0, characteristic: profile.measurement)
+                }
                 if let name { profile.name = name }
                 let listener = try UnixListener(path: listen)
                 defer { listener.close() }
@@ -98,15 +117,18 @@ extension Workout {
                 let dropped = DropCounter()
                 let time = Workout.time
                 time.peripheralStarted(sent: { await peripheral.notificationsSent }, dropped: { dropped.count })
-                await serve(peripheral, listener: listener, profile: profile, faults: faults, recorded: recorded,
-                            dropped: dropped, clock: time.clock)
+                await serve(
+                    peripheral, listener: listener, profile: profile, faults: faults, recorded: recorded,
+                    dropped: dropped, clock: time.clock)
             }
         }
 
         /// Serves centrals and notifies on `clock` until SIGINT or SIGTERM.
-        private func serve<C: Clock>(_ peripheral: SimulatedPeripheral, listener: UnixListener, profile: PeripheralProfile,
-                                     faults: PeripheralFaults, recorded: RecordedNotifications?, dropped: DropCounter,
-                                     clock: C) async where C.Duration == Duration {
+        private func serve<C: Clock>(
+            _ peripheral: SimulatedPeripheral, listener: UnixListener, profile: PeripheralProfile,
+            faults: PeripheralFaults, recorded: RecordedNotifications?, dropped: DropCounter,
+            clock: C
+        ) async where C.Duration == Duration {
             let interval = profile.interval
             let measurement = profile.measurement
             let heartRate = profile.kind == .heartRate
@@ -143,13 +165,19 @@ extension Workout {
                         while !Task.isCancelled {
                             let start = clock.now
                             for (offset, bytes) in recorded.notifications {
-                                do { try await clock.sleep(until: start.advanced(by: .milliseconds(Int64(offset * 1000))), tolerance: nil) } catch { return }
+                                do {
+                                    try await clock.sleep(
+                                        until: start.advanced(by: .milliseconds(Int64(offset * 1000))), tolerance: nil)
+                                } catch { return }
                                 let now = seconds()
                                 if await inDropout(now) { continue }
                                 number += 1
-                                await peripheral.publish(faults.apply(to: bytes, heartRate: heartRate, number: number, at: now), of: measurement)
+                                await peripheral.publish(
+                                    faults.apply(to: bytes, heartRate: heartRate, number: number, at: now),
+                                    of: measurement)
                             }
-                            do { try await clock.sleep(until: clock.now.advanced(by: interval), tolerance: nil) } catch { return }
+                            do { try await clock.sleep(until: clock.now.advanced(by: interval), tolerance: nil) } catch
+                            { return }
                         }
                     }
                     var next = clock.now
@@ -200,7 +228,9 @@ struct RecordedNotifications: Sendable {
         var first: Double?
         do {
             while let event = try reader.next() {
-                guard case let .notification(index, uuid, bytes) = event.kind, uuid == wanted, sensor == nil || sensor == index else { continue }
+                guard case let .notification(index, uuid, bytes) = event.kind, uuid == wanted,
+                    sensor == nil || sensor == index
+                else { continue }
                 sensor = index
                 let start = first ?? event.seconds
                 first = start
@@ -210,7 +240,8 @@ struct RecordedNotifications: Sendable {
             throw CommandFailure(error.description)
         }
         guard !notifications.isEmpty else {
-            throw CommandFailure("\(path) holds no 0x\(String(wanted, radix: 16, uppercase: true)) notifications for this profile.")
+            throw CommandFailure(
+                "\(path) holds no 0x\(String(wanted, radix: 16, uppercase: true)) notifications for this profile.")
         }
     }
 }

@@ -8,7 +8,8 @@ import OpenHealthKit
 extension Workout {
     struct Record: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Record a live workout from the paired sensors (and any --sensor); q or Ctrl-C ends and saves it.",
+            abstract:
+                "Record a live workout from the paired sensors (and any --sensor); q or Ctrl-C ends and saves it.",
             discussion: """
                 On a terminal a live view is redrawn in place (moving time, heart rate, power, cadence, speed, the heart-rate zone and the time in each, laps, and a status line per sensor); space pauses and resumes, l marks a lap, q or Ctrl-C ends and saves (a second Ctrl-C while saving quits at once: the store's journal keeps the workout and `workout recover` offers it). Piped, it prints one line a minute and one per event. A recording in which nothing was collected is not saved (exit 1) unless --keep-empty.
 
@@ -21,11 +22,15 @@ extension Workout {
         @OptionGroup var options: StoreOptions
         @Option(help: ArgumentHelp("The activity: running, cycling, walking, …", valueName: "NAME"))
         var activity: String = "cycling"
-        @Option(name: .customLong("sensor"), help: ArgumentHelp("A sensor to read besides the paired ones (repeatable).", valueName: "ADDRESS"))
+        @Option(
+            name: .customLong("sensor"),
+            help: ArgumentHelp("A sensor to read besides the paired ones (repeatable).", valueName: "ADDRESS"))
         var sensors: [String] = []
         @Option(help: ArgumentHelp("End after this many seconds instead of at q or Ctrl-C.", valueName: "S"))
         var duration: Double?
-        @Option(help: ArgumentHelp("Also write what the sensors send, raw, as a fixture (see fixtures/FORMAT.md).", valueName: "FILE"))
+        @Option(
+            help: ArgumentHelp(
+                "Also write what the sensors send, raw, as a fixture (see fixtures/FORMAT.md).", valueName: "FILE"))
         var saveFixture: String?
         @Flag(help: "Mirror the recording to `workout watch` in another terminal on the same store.")
         var mirror = false
@@ -35,8 +40,12 @@ extension Workout {
         var verbose = false
 
         func validate() throws {
-            guard HKWorkoutActivityType(name: activity) != nil else { throw ValidationError("'\(activity)' is not an activity type.") }
-            if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds.") }
+            guard HKWorkoutActivityType(name: activity) != nil else {
+                throw ValidationError("'\(activity)' is not an activity type.")
+            }
+            if let duration, !(duration > 0) {
+                throw ValidationError("--duration must be a positive number of seconds.")
+            }
         }
 
         func run() async throws {
@@ -50,7 +59,9 @@ extension Workout {
                 let paired = try store.pairedSensors()
                 try SensorPreflight.check(paired.map(\.identifier))
                 guard !sensors.isEmpty || !paired.isEmpty else {
-                    throw CommandFailure("There is no sensor to record from; pair one with `workout pair ADDRESS` or pass --sensor ADDRESS.")
+                    throw CommandFailure(
+                        "There is no sensor to record from; pair one with `workout pair ADDRESS` or pass --sensor ADDRESS."
+                    )
                 }
                 let start = store.wallClock()
                 let recorder = try saveFixture.map { try FixtureRecorder(path: $0, start: start) }
@@ -60,12 +71,14 @@ extension Workout {
                 if sensorOptions.tap != nil {
                     // BlueZ's connector with the tap, on the command's clocks (the machine's: `.bluez(tap:)`).
                     store.sensorConnector = SensorConnector(schemes: ["ble", "unix"]) { [sensorOptions] paired in
-                        try makeSensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities,
-                                       options: sensorOptions, clock: time.clock, wallClock: time.now)
+                        try makeSensor(
+                            identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities,
+                            options: sensorOptions, clock: time.clock, wallClock: time.now)
                     }
                 }
                 let attached = try sensors.map {
-                    try makeSensor(identifier: $0, options: sensorOptions, clock: sensorClock, wallClock: store.wallClock)
+                    try makeSensor(
+                        identifier: $0, options: sensorOptions, clock: sensorClock, wallClock: store.wallClock)
                 }
                 // Fixture ids: the sensors' identifiers, as they are unique.
                 for identifier in attached.map(\.identifier) + paired.map(\.identifier) {
@@ -86,9 +99,12 @@ extension Workout {
                 let terminal = isatty(STDOUT_FILENO) == 1
                 let display = LiveDisplay(monitor: monitor, terminal: terminal, now: { [store] in store.wallClock() })
                 let names = (attached.map(\.name) + paired.map(\.name)).joined(separator: ", ")
-                let keys = isatty(STDIN_FILENO) == 1 ? "space pauses, l marks a lap, q or Ctrl-C ends and saves" : "Ctrl-C ends and saves"
+                let keys =
+                    isatty(STDIN_FILENO) == 1
+                    ? "space pauses, l marks a lap, q or Ctrl-C ends and saves" : "Ctrl-C ends and saves"
                 print("Recording a \(configuration.activityType.name) workout from \(names); \(keys).")
-                let mirroring = mirror ? await MirrorSender.start(session: session, builder: builder, store: store) : nil
+                let mirroring =
+                    mirror ? await MirrorSender.start(session: session, builder: builder, store: store) : nil
                 fflush(nil)
 
                 let (commands, send) = AsyncStream.makeStream(of: RecordingCommand.self)
@@ -107,11 +123,18 @@ extension Workout {
                 for await command in commands {
                     switch command {
                     case .togglePause:
-                        if session.state == .paused { session.resume() } else if session.state == .running { session.pause() }
+                        if session.state == .paused {
+                            session.resume()
+                        } else if session.state == .running {
+                            session.pause()
+                        }
                         display.tick(at: store.wallClock())
                     case .lap:
                         let now = store.wallClock()
-                        try await builder.addWorkoutEvents([HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: lastLap, end: now), metadata: nil)])
+                        try await builder.addWorkoutEvents([
+                            HKWorkoutEvent(
+                                type: .lap, dateInterval: DateInterval(start: lastLap, end: now), metadata: nil)
+                        ])
                         lastLap = now
                         display.tick(at: now)
                     case .end:
@@ -138,7 +161,8 @@ extension Workout {
                 guard monitor.collectedAnything || keepEmpty else {
                     builder.discardWorkout()
                     signals.cancel()
-                    throw CommandFailure("Nothing was collected, so nothing was saved (--keep-empty saves an empty workout).")
+                    throw CommandFailure(
+                        "Nothing was collected, so nothing was saved (--keep-empty saves an empty workout).")
                 }
                 guard let workout = try await builder.finishWorkout() else {
                     throw CommandFailure("The workout could not be saved.")
@@ -147,7 +171,8 @@ extension Workout {
                 if let recorder {
                     let described = dataSource.sensors.map { sensor in
                         FixtureHeader.SensorDescription(
-                            id: sensor.identifier, name: sensor.name, services: [], capabilities: sensor.capabilities.names,
+                            id: sensor.identifier, name: sensor.name, services: [],
+                            capabilities: sensor.capabilities.names,
                             deviceInformation: .init(sensor.deviceInformation))
                     }
                     try recorder.finish(session: .init(activity: activity, location: nil), sensors: described)

@@ -25,17 +25,25 @@ extension Workout {
         )
 
         @OptionGroup var options: StoreOptions
-        @Argument(help: ArgumentHelp("The fixture (JSON Lines; see fixtures/FORMAT.md).", valueName: "FILE")) var file: String
-        @Option(help: ArgumentHelp("Fixture seconds per real second (1 is real time).", valueName: "N")) var speed: Double = 1
+        @Argument(help: ArgumentHelp("The fixture (JSON Lines; see fixtures/FORMAT.md).", valueName: "FILE")) var file:
+            String
+        @Option(help: ArgumentHelp("Fixture seconds per real second (1 is real time).", valueName: "N")) var speed:
+            Double = 1
         @Flag(help: "Replay as fast as possible on a virtual clock.") var instant = false
         @Flag(help: "Print the library's log messages to standard error.") var verbose = false
-        @Option(help: ArgumentHelp("Show zones from this maximum heart rate instead of your stored zones.", valueName: "BPM"))
+        @Option(
+            help: ArgumentHelp(
+                "Show zones from this maximum heart rate instead of your stored zones.", valueName: "BPM"))
         var maxHeartRate: Double?
-        @Option(help: ArgumentHelp("Show zones from this resting heart rate instead of your stored zones.", valueName: "BPM"))
+        @Option(
+            help: ArgumentHelp(
+                "Show zones from this resting heart rate instead of your stored zones.", valueName: "BPM"))
         var restingHeartRate: Double?
 
         func validate() throws {
-            guard speed > 0, speed <= 100_000 else { throw ValidationError("--speed must be between 0 and 100000, not \(speed).") }
+            guard speed > 0, speed <= 100_000 else {
+                throw ValidationError("--speed must be between 0 and 100000, not \(speed).")
+            }
             try validateHeartRates(maximum: maxHeartRate, resting: restingHeartRate)
         }
 
@@ -51,19 +59,24 @@ extension Workout {
                 let replay = try WorkoutReplay(fixtureAt: file, healthStore: store, instant: instant)
                 if maxHeartRate != nil || restingHeartRate != nil {
                     try await replay.builder.setCustomZoneConfiguration(
-                        try .heartRateReserve(maximum: maxHeartRate, resting: restingHeartRate), for: HKQuantityType(.heartRate))
+                        try .heartRateReserve(maximum: maxHeartRate, resting: restingHeartRate),
+                        for: HKQuantityType(.heartRate))
                 }
-                let monitor = LiveMonitor(session: replay.session, builder: replay.builder, dataSource: replay.dataSource,
-                                          start: replay.sessionStart)
+                let monitor = LiveMonitor(
+                    session: replay.session, builder: replay.builder, dataSource: replay.dataSource,
+                    start: replay.sessionStart)
                 await monitor.loadZones()
                 replay.builder.delegate = monitor
-                let display = LiveDisplay(monitor: monitor, terminal: isatty(STDOUT_FILENO) == 1, now: { [store] in store.wallClock() })
+                let display = LiveDisplay(
+                    monitor: monitor, terminal: isatty(STDOUT_FILENO) == 1, now: { [store] in store.wallClock() })
                 display.quiet = instant
                 let how = instant ? "instantly" : "at \(Format.number(speed))× speed"
                 // The activity as the replay's session has it (the fixture spells it as the case: swimBikeRun).
                 let activity = replay.session.workoutConfiguration.activityType.name
-                print("Replaying \(file) (\(activity), \(Format.duration(summary.duration)), "
-                      + "\(summary.notifications) notifications from \(summary.header.sensors.map(\.name).joined(separator: ", "))) \(how).")
+                print(
+                    "Replaying \(file) (\(activity), \(Format.duration(summary.duration)), "
+                        + "\(summary.notifications) notifications from \(summary.header.sensors.map(\.name).joined(separator: ", "))) \(how)."
+                )
                 fflush(nil)
                 let workout = try await withThrowingTaskGroup(of: HKWorkout?.self) { group in
                     group.addTask {
@@ -76,7 +89,10 @@ extension Workout {
                         display.tick(at: store.wallClock())
                     }
                     if !drawn {
-                        group.addTask { await display.run(); return nil }
+                        group.addTask {
+                            await display.run()
+                            return nil
+                        }
                     }
                     var saved: HKWorkout?
                     while let result = try await group.next() {
@@ -92,7 +108,8 @@ extension Workout {
                 if !instant {
                     display.finish(at: workout.endDate)
                 }
-                let lines = try await WorkoutSummary.lines(workout, store: store, sensors: replay.dataSource.sensorStatuses)
+                let lines = try await WorkoutSummary.lines(
+                    workout, store: store, sensors: replay.dataSource.sensorStatuses)
                 print(lines.joined(separator: "\n"))
             }
         }

@@ -19,11 +19,13 @@ enum SensorPreflight {
         if needsAdapter {
             let adapters: [BluetoothAdapter]
             do { adapters = try BluetoothAdapters.list() } catch {
-                throw CommandFailure("Bluetooth adapters cannot be listed (\(error.message)); check that udev is running.")
+                throw CommandFailure(
+                    "Bluetooth adapters cannot be listed (\(error.message)); check that udev is running.")
             }
             guard !adapters.isEmpty else {
-                throw CommandFailure("No Bluetooth adapter is present (or this kernel has no Bluetooth); plug one in, "
-                                     + "`rfkill unblock bluetooth`, or record from a simulated sensor with --sensor unix:PATH.")
+                throw CommandFailure(
+                    "No Bluetooth adapter is present (or this kernel has no Bluetooth); plug one in, "
+                        + "`rfkill unblock bluetooth`, or record from a simulated sensor with --sensor unix:PATH.")
             }
         }
     }
@@ -32,12 +34,14 @@ enum SensorPreflight {
     static func checkSocket(_ path: String) throws {
         let attributes: [FileAttributeKey: Any]
         do { attributes = try FileManager.default.attributesOfItem(atPath: path) } catch {
-            throw CommandFailure("Nothing listens at \(path); start a simulated sensor with "
-                                 + "`workout peripheral --profile heart-rate --listen \(path)` or fix the path.")
+            throw CommandFailure(
+                "Nothing listens at \(path); start a simulated sensor with "
+                    + "`workout peripheral --profile heart-rate --listen \(path)` or fix the path.")
         }
         guard attributes[.type] as? FileAttributeType == .typeSocket else {
-            throw CommandFailure("\(path) is not a socket; give the path a simulated sensor listens at "
-                                 + "(`workout peripheral --listen \(path)`).")
+            throw CommandFailure(
+                "\(path) is not a socket; give the path a simulated sensor listens at "
+                    + "(`workout peripheral --listen \(path)`).")
         }
     }
 }

@@ -24,7 +24,10 @@ extension Workout {
         @Flag(help: "Pair without connecting (capabilities: everything a strap or power meter can measure).")
         var noProbe = false
         @Option(help: ArgumentHelp("Connection timeout in seconds.", valueName: "S")) var timeout: Double = 10
-        @Option(help: ArgumentHelp("The adapter to connect through (default: $OPENHEALTHKIT_ADAPTER, else the first one up).", valueName: "hciN"))
+        @Option(
+            help: ArgumentHelp(
+                "The adapter to connect through (default: $OPENHEALTHKIT_ADAPTER, else the first one up).",
+                valueName: "hciN"))
         var adapter: String?
 
         func run() async throws {
@@ -33,21 +36,26 @@ extension Workout {
                 var capabilities = SensorCapabilities.heartRateStrap.union(.powerMeter)
                 var sensorName = name ?? parsed.description
                 if !noProbe {
-                    let probe = try await SensorProbe.probe(parsed, adapter: adapter,
-                                                            timeout: .milliseconds(Int64(timeout * 1000)))
+                    let probe = try await SensorProbe.probe(
+                        parsed, adapter: adapter,
+                        timeout: .milliseconds(Int64(timeout * 1000)))
                     guard !probe.capabilities.subtracting(.battery).isEmpty else {
-                        throw CommandFailure("\(parsed) offers no \(FitnessProfiles.measuringNames) service, so it cannot be paired as a fitness sensor.")
+                        throw CommandFailure(
+                            "\(parsed) offers no \(FitnessProfiles.measuringNames) service, so it cannot be paired as a fitness sensor."
+                        )
                     }
                     capabilities = probe.capabilities
                     // The name a phone would show (Generic Access's Device Name), else the maker and model.
                     if name == nil, let deviceName = probe.deviceName {
                         sensorName = deviceName
                     } else if name == nil, let model = probe.deviceInformation.modelNumber {
-                        sensorName = [probe.deviceInformation.manufacturerName, model].compactMap { $0 }.joined(separator: " ")
+                        sensorName = [probe.deviceInformation.manufacturerName, model].compactMap { $0 }.joined(
+                            separator: " ")
                     }
                 }
                 let store = try await options.open()
-                try store.pairSensor(PairedSensor(identifier: parsed.identifier, name: sensorName, capabilities: capabilities))
+                try store.pairSensor(
+                    PairedSensor(identifier: parsed.identifier, name: sensorName, capabilities: capabilities))
                 print("Paired \(sensorName) (\(parsed.identifier)): \(describe(capabilities)).")
             }
         }
@@ -60,7 +68,8 @@ extension Workout {
         )
 
         @OptionGroup var options: StoreOptions
-        @Flag(help: "Also scan for nearby Bluetooth LE sensors (without bluetoothd: as root or with CAP_NET_ADMIN).") var scan = false
+        @Flag(help: "Also scan for nearby Bluetooth LE sensors (without bluetoothd: as root or with CAP_NET_ADMIN).")
+        var scan = false
         @Option(help: ArgumentHelp("How long to scan, in seconds.", valueName: "S")) var timeout: Double = 10
 
         func run() async throws {

@@ -19,9 +19,10 @@ extension Workout {
         func run() async throws {
             try await reportingErrors {
                 let store = try await options.open()
-                let descriptor = HKSampleQueryDescriptor(predicates: [.workout()],
-                                                         sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)],
-                                                         limit: limit)
+                let descriptor = HKSampleQueryDescriptor(
+                    predicates: [.workout()],
+                    sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)],
+                    limit: limit)
                 let workouts = try await descriptor.result(for: store)
                 if workouts.isEmpty {
                     print("No workouts in \(store.databasePath ?? "the store") yet. Try `workout demo`.")
@@ -29,9 +30,10 @@ extension Workout {
                 }
                 print(pad("ID", 10) + pad("Start", 18) + pad("Activity", 16) + pad("Duration", 10) + "Distance")
                 for workout in workouts {
-                    print(pad(String(workout.uuid.uuidString.prefix(8)), 10) + pad(Format.date(workout.startDate), 18)
-                          + pad(workout.workoutActivityType.name, 16) + pad(Format.duration(workout.duration), 10)
-                          + Format.distance(workout))
+                    print(
+                        pad(String(workout.uuid.uuidString.prefix(8)), 10) + pad(Format.date(workout.startDate), 18)
+                            + pad(workout.workoutActivityType.name, 16) + pad(Format.duration(workout.duration), 10)
+                            + Format.distance(workout))
                 }
             }
         }
@@ -40,17 +42,25 @@ extension Workout {
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a workout and its associated samples.",
-            discussion: "ID is the workout's UUID or a unique prefix of it, as `workout list` prints.\n\nExamples:\n  workout show 3F2A91C0\n  workout show 3F2A91C0 --json\n  workout show 3F2A91C0 --chart ride.svg --max-heart-rate 185"
+            discussion:
+                "ID is the workout's UUID or a unique prefix of it, as `workout list` prints.\n\nExamples:\n  workout show 3F2A91C0\n  workout show 3F2A91C0 --json\n  workout show 3F2A91C0 --chart ride.svg --max-heart-rate 185"
         )
 
         @OptionGroup var options: StoreOptions
         @Argument(help: "The workout's UUID or a unique prefix of it.") var id: String
-        @Flag(help: "Print the workout as one JSON object: activities, events, statistics in their units.") var json = false
-        @Option(help: ArgumentHelp("Also write an SVG chart: heart rate and power on zone bands, time in zones.", valueName: "FILE.svg"))
+        @Flag(help: "Print the workout as one JSON object: activities, events, statistics in their units.") var json =
+            false
+        @Option(
+            help: ArgumentHelp(
+                "Also write an SVG chart: heart rate and power on zone bands, time in zones.", valueName: "FILE.svg"))
         var chart: String?
-        @Option(help: ArgumentHelp("Chart zones from this maximum heart rate instead of your stored zones.", valueName: "BPM"))
+        @Option(
+            help: ArgumentHelp(
+                "Chart zones from this maximum heart rate instead of your stored zones.", valueName: "BPM"))
         var maxHeartRate: Double?
-        @Option(help: ArgumentHelp("Chart zones from this resting heart rate instead of your stored zones.", valueName: "BPM"))
+        @Option(
+            help: ArgumentHelp(
+                "Chart zones from this resting heart rate instead of your stored zones.", valueName: "BPM"))
         var restingHeartRate: Double?
 
         func validate() throws {
@@ -63,28 +73,37 @@ extension Workout {
                 let workout = try await findWorkout(id, store: store)
                 if let chart {
                     let bpm = HKUnit.count().unitDivided(by: .minute())
-                    let zones = try await HeartRateZones.resolve(store: store, maximum: maxHeartRate, resting: restingHeartRate)
+                    let zones = try await HeartRateZones.resolve(
+                        store: store, maximum: maxHeartRate, resting: restingHeartRate)
                     let kept = workout.zoneGroup(for: HKQuantityType(.heartRate))
                     let seconds: [TimeInterval]
                     if zones.fromStore, let kept, kept.zoneDurations.count == zones.count {
                         seconds = kept.zoneDurations.map(\.duration)
                     } else {
-                        seconds = try await store.zoneGroup(of: workout, configuration: zones.configuration()).zoneDurations.map(\.duration)
+                        seconds = try await store.zoneGroup(of: workout, configuration: zones.configuration())
+                            .zoneDurations.map(\.duration)
                     }
-                    let svg = WorkoutChart(workout: workout,
-                                           heartRate: try await ChartPoint.points(.heartRate, unit: bpm, of: workout, store: store),
-                                           power: try await ChartPoint.points(.cyclingPower, unit: .watt(), of: workout, store: store),
-                                           zones: zones, seconds: seconds).svg()
+                    let svg = WorkoutChart(
+                        workout: workout,
+                        heartRate: try await ChartPoint.points(.heartRate, unit: bpm, of: workout, store: store),
+                        power: try await ChartPoint.points(.cyclingPower, unit: .watt(), of: workout, store: store),
+                        zones: zones, seconds: seconds
+                    ).svg()
                     do {
                         try svg.write(toFile: chart, atomically: true, encoding: .utf8)
                     } catch {
-                        throw HKError(.errorInvalidArgument, "The chart cannot be written to \(chart): \(error.localizedDescription)")
+                        throw HKError(
+                            .errorInvalidArgument,
+                            "The chart cannot be written to \(chart): \(error.localizedDescription)")
                     }
                     FileHandle.standardError.write(Data("Wrote the chart to \(chart).\n".utf8))
                 }
                 if json {
                     let normalized = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt())
-                    print(try workoutJSON(workout, normalizedPower: normalized, sensors: try await store.workoutSensors(for: workout)))
+                    print(
+                        try workoutJSON(
+                            workout, normalizedPower: normalized, sensors: try await store.workoutSensors(for: workout))
+                    )
                 } else {
                     try await printWorkout(workout.uuid, store: store)
                 }
@@ -124,9 +143,11 @@ func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?, sensors: [HKWor
             let name = type.identifier.replacingOccurrences(of: "HKQuantityTypeIdentifier", with: "")
             let unit = type.storageUnit
             result[name] = group.zoneDurations.map { entry in
-                ["zone": entry.zone.index + 1, "duration": entry.duration, "unit": unit.unitString,
-                 "minimum": entry.zone.minimum?.doubleValue(for: unit) ?? NSNull(),
-                 "maximum": entry.zone.maximum?.doubleValue(for: unit) ?? NSNull()] as [String: Any]
+                [
+                    "zone": entry.zone.index + 1, "duration": entry.duration, "unit": unit.unitString,
+                    "minimum": entry.zone.minimum?.doubleValue(for: unit) ?? NSNull(),
+                    "maximum": entry.zone.maximum?.doubleValue(for: unit) ?? NSNull(),
+                ] as [String: Any]
             }
         }
         return result
@@ -141,18 +162,27 @@ func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?, sensors: [HKWor
         "duration": workout.duration,
         "source": workout.sourceRevision.source.bundleIdentifier,
         "events": (workout.workoutEvents ?? []).map { event in
-            ["type": event.type.name, "start": iso.string(from: event.dateInterval.start), "duration": event.dateInterval.duration] as [String: Any]
+            [
+                "type": event.type.name, "start": iso.string(from: event.dateInterval.start),
+                "duration": event.dateInterval.duration,
+            ] as [String: Any]
         },
         "activities": workout.workoutActivities.map { activity in
-            ["activityType": activity.workoutConfiguration.activityType.name, "start": iso.string(from: activity.startDate),
-             "end": activity.endDate.map { iso.string(from: $0) } ?? NSNull(), "duration": activity.duration,
-             "statistics": statistics(activity.allStatistics), "timeInZones": zones(activity.zoneGroupsByType)] as [String: Any]
+            [
+                "activityType": activity.workoutConfiguration.activityType.name,
+                "start": iso.string(from: activity.startDate),
+                "end": activity.endDate.map { iso.string(from: $0) } ?? NSNull(), "duration": activity.duration,
+                "statistics": statistics(activity.allStatistics), "timeInZones": zones(activity.zoneGroupsByType),
+            ] as [String: Any]
         },
         "statistics": statistics(workout.allStatistics),
         "sensors": sensors.map { sensor in
-            ["identifier": sensor.device.localIdentifier ?? NSNull(), "name": sensor.device.name ?? NSNull(),
-             "manufacturer": sensor.device.manufacturer ?? NSNull(), "model": sensor.device.model ?? NSNull(),
-             "batteryAtStart": sensor.batteryPercentAtStart ?? NSNull(), "batteryAtEnd": sensor.batteryPercentAtEnd ?? NSNull()]
+            [
+                "identifier": sensor.device.localIdentifier ?? NSNull(), "name": sensor.device.name ?? NSNull(),
+                "manufacturer": sensor.device.manufacturer ?? NSNull(), "model": sensor.device.model ?? NSNull(),
+                "batteryAtStart": sensor.batteryPercentAtStart ?? NSNull(),
+                "batteryAtEnd": sensor.batteryPercentAtEnd ?? NSNull(),
+            ]
                 as [String: Any]
         },
     ]
@@ -162,8 +192,10 @@ func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?, sensors: [HKWor
 
 /// Prints a workout's summary, its time in zones and laps, and the statistics of its associated samples.
 func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
-    let found = try await HKSampleQueryDescriptor(predicates: [.workout(HKQuery.predicateForObject(with: uuid))],
-                                                  sortDescriptors: []).result(for: store)
+    let found = try await HKSampleQueryDescriptor(
+        predicates: [.workout(HKQuery.predicateForObject(with: uuid))],
+        sortDescriptors: []
+    ).result(for: store)
     guard let workout = found.first else { throw HKError(.errorNoData, "The workout \(uuid) is not in the store.") }
     print("Workout \(workout.uuid.uuidString)")
     print("  activity   \(workout.workoutActivityType.name)")
@@ -178,7 +210,9 @@ func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
     }
     // As the summary printed when it was saved: time in zones, and the laps.
     print("")
-    for line in WorkoutSummary.zoneLines(workout) + (try await WorkoutSummary.lapLines(workout, store: store)) { print(line) }
+    for line in WorkoutSummary.zoneLines(workout) + (try await WorkoutSummary.lapLines(workout, store: store)) {
+        print(line)
+    }
     print("\n  Associated samples:")
     let bpm = HKUnit.count().unitDivided(by: .minute())
     let kinds: [(HKQuantityTypeIdentifier, String, HKUnit, Bool)] = [
@@ -191,16 +225,22 @@ func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
     var any = false
     for (identifier, name, unit, cumulative) in kinds {
         let samples = try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout))],
-            sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store)
+            predicates: [
+                .quantitySample(type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: [SortDescriptor(\.startDate)]
+        ).result(for: store)
         guard !samples.isEmpty else { continue }
         any = true
         // Statistics, not sample values: a condensed series sample holds many quantities.
         let statistics = try await HKStatisticsQueryDescriptor(
-            predicate: .quantitySample(type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout)),
-            options: cumulative ? .cumulativeSum : [.discreteAverage, .discreteMax]).result(for: store)
+            predicate: .quantitySample(
+                type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout)),
+            options: cumulative ? .cumulativeSum : [.discreteAverage, .discreteMax]
+        ).result(for: store)
         let value = { (quantity: HKQuantity?) in Format.number(quantity?.doubleValue(for: unit) ?? 0) }
-        let line = cumulative
+        let line =
+            cumulative
             ? "total \(value(statistics?.sumQuantity())) \(unit.unitString)"
             : "average \(value(statistics?.averageQuantity())), max \(value(statistics?.maximumQuantity())) \(Format.unitName(unit))"
         print("    " + pad(name, 14) + pad("\(samples.count) sample\(samples.count == 1 ? "" : "s")", 13) + line)
@@ -224,7 +264,8 @@ enum Format {
 
     static func duration(_ seconds: TimeInterval) -> String {
         let s = Int(seconds.rounded())
-        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+        return s >= 3600
+            ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
     }
 
     /// The workout's distance, as the library sums it (`HKWorkout.distanceCovered`: a multisport workout's legs

@@ -27,11 +27,14 @@ extension Workout {
         )
 
         @OptionGroup var options: StoreOptions
-        @Argument(help: ArgumentHelp("A quantity type: distanceCycling, activeEnergyBurned, heartRate, …",
-                                     valueName: "TYPE"))
+        @Argument(
+            help: ArgumentHelp(
+                "A quantity type: distanceCycling, activeEnergyBurned, heartRate, …",
+                valueName: "TYPE"))
         var type: String?
-        @Option(parsing: .upToNextOption,
-                help: ArgumentHelp("Source bundle identifiers, highest priority first.", valueName: "SOURCE"))
+        @Option(
+            parsing: .upToNextOption,
+            help: ArgumentHelp("Source bundle identifiers, highest priority first.", valueName: "SOURCE"))
         var set: [String] = []
         @Flag(help: "Restore the default order (the order in which sources first saved the type).")
         var reset = false
@@ -50,7 +53,9 @@ extension Workout {
                     let known = try await store.sourcePriority(for: type)
                     let chosen = try set.map { bundle in
                         guard let source = known.first(where: { $0.bundleIdentifier == bundle }) else {
-                            throw CommandFailure("No source '\(bundle)' has saved \(Self.name(type)); `workout sources \(Self.name(type))` lists them.")
+                            throw CommandFailure(
+                                "No source '\(bundle)' has saved \(Self.name(type)); `workout sources \(Self.name(type))` lists them."
+                            )
                         }
                         return source
                     }
@@ -63,7 +68,9 @@ extension Workout {
                     print("\(Self.name(type)):")
                     if sources.isEmpty { print("  no samples") }
                     for (rank, source) in sources.enumerated() {
-                        print("  \(rank + 1). \(source.bundleIdentifier)" + (source.name == source.bundleIdentifier ? "" : " (\(source.name))"))
+                        print(
+                            "  \(rank + 1). \(source.bundleIdentifier)"
+                                + (source.name == source.bundleIdentifier ? "" : " (\(source.name))"))
                     }
                     printed = true
                 }
@@ -73,7 +80,8 @@ extension Workout {
 
         /// The types `workout sources` lists when no TYPE is given: those the tool reads and writes.
         static let listedTypes: [HKQuantityType] = [
-            HKQuantityType(.activeEnergyBurned), HKQuantityType(.distanceCycling), HKQuantityType(.distanceWalkingRunning),
+            HKQuantityType(.activeEnergyBurned), HKQuantityType(.distanceCycling),
+            HKQuantityType(.distanceWalkingRunning),
             HKQuantityType(.heartRate), HKQuantityType(.cyclingPower), HKQuantityType(.cyclingCadence),
             HKQuantityType(.cyclingSpeed),
         ]

@@ -5,7 +5,8 @@ import OpenHealthKit
 extension Workout {
     struct Watch: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Watch a recording running in another terminal (workout record --mirror) on the same store; space pauses or resumes it, q leaves.",
+            abstract:
+                "Watch a recording running in another terminal (workout record --mirror) on the same store; space pauses or resumes it, q leaves.",
             discussion: """
                 The watch is the recording's companion: it receives the recording's mirrored workout session and shows the live view `workout record` shows, from the figures the recording sends. Space pauses or resumes the recording itself; q or Ctrl-C leaves the watch and the recording goes on. When the recording ends, the watch ends too. One watch waits per store.
 
@@ -60,16 +61,23 @@ extension Workout {
                         guard watching == nil else { continue }
                         // Said before the view draws its first frame or line.
                         let activity = monitor.session.workoutConfiguration.activityType.name
-                        let how = isatty(STDIN_FILENO) == 1 ? "space pauses or resumes it, q leaves (the recording goes on)" : "Ctrl-C leaves"
+                        let how =
+                            isatty(STDIN_FILENO) == 1
+                            ? "space pauses or resumes it, q leaves (the recording goes on)" : "Ctrl-C leaves"
                         print("Watching a \(activity) workout recorded in another terminal; \(how).")
                         fflush(nil)
-                        let display = LiveDisplay(monitor: monitor, terminal: terminal, now: { [store] in store.wallClock() })
+                        let display = LiveDisplay(
+                            monitor: monitor, terminal: terminal, now: { [store] in store.wallClock() })
                         let drawing = Task { await display.run() }
                         watching = (monitor, display, drawing)
                         Task { for await ending in monitor.endings { send.yield(.ended(ending)) } }
                     case .key(.togglePause):
                         guard let session = watching?.monitor.session else { continue }
-                        if session.state == .paused { session.resume() } else if session.state == .running { session.pause() }
+                        if session.state == .paused {
+                            session.resume()
+                        } else if session.state == .running {
+                            session.pause()
+                        }
                     case .key(.lap):
                         continue
                     case .key(.end):
@@ -82,7 +90,9 @@ extension Workout {
                         case .ended: print("The recording ended.")
                         case .stopped: print("The recording stopped mirroring.")
                         case .lost:
-                            throw CommandFailure("The recording went away without ending (its process stopped or its connection closed).")
+                            throw CommandFailure(
+                                "The recording went away without ending (its process stopped or its connection closed)."
+                            )
                         }
                         break loop
                     }

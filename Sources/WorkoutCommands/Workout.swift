@@ -40,7 +40,11 @@ public struct Workout: AsyncParsableCommand {
                                                 run a simulated strap
               workout decode 2a37 16463803      decode a notification payload to JSON
             """,
-        subcommands: [Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self, Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self, Watch.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Doctor.self, Peripheral.self, Decode.self]
+        subcommands: [
+            Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self,
+            Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self,
+            Watch.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Doctor.self, Peripheral.self, Decode.self,
+        ]
     )
 
     public init() {}
@@ -56,8 +60,9 @@ struct StoreOptions: ParsableArguments {
         let path = store ?? HKHealthStore.defaultStorePath
         let healthStore = try HKHealthStore(databasePath: path, clientIdentifier: "workout")
         let types = HKLiveWorkoutDataSource.collectableTypes
-        try await healthStore.requestAuthorization(toShare: types,
-                                                   read: Set(types.map { $0 as HKObjectType } + [HKObjectType.activitySummaryType()]))
+        try await healthStore.requestAuthorization(
+            toShare: types,
+            read: Set(types.map { $0 as HKObjectType } + [HKObjectType.activitySummaryType()]))
         return healthStore
     }
 }

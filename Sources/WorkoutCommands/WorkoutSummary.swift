@@ -8,25 +8,36 @@ enum WorkoutSummary {
     static let bpm = HKUnit.count().unitDivided(by: .minute())
 
     /// - Parameter skipped: what the `skipped` line says; by default the sensors' malformed notifications.
-    static func lines(_ workout: HKWorkout, store: HKHealthStore, sensors: [HKSensorStatus],
-                      skipped: String? = nil) async throws -> [String] {
-        var lines = ["Saved workout \(workout.uuid.uuidString) (\(workout.workoutActivityType.name)) to \(store.databasePath ?? "the store")."]
+    static func lines(
+        _ workout: HKWorkout, store: HKHealthStore, sensors: [HKSensorStatus],
+        skipped: String? = nil
+    ) async throws -> [String] {
+        var lines = [
+            "Saved workout \(workout.uuid.uuidString) (\(workout.workoutActivityType.name)) to \(store.databasePath ?? "the store")."
+        ]
         func row(_ label: String, _ value: String) { lines.append("  " + pad(label, 16) + value) }
         row("moving time", Format.duration(workout.duration))
         row("elapsed time", Format.duration(workout.endDate.timeIntervalSince(workout.startDate)))
         row("distance", Format.distance(workout))
-        let energy = workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(for: .kilocalorie())
+        let energy = workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(
+            for: .kilocalorie())
         row("energy", energy.map { "\(Int($0.rounded())) kcal" } ?? "–")
         let heart = workout.statistics(for: HKQuantityType(.heartRate))
-        if let average = heart?.averageQuantity()?.doubleValue(for: bpm), let maximum = heart?.maximumQuantity()?.doubleValue(for: bpm) {
+        if let average = heart?.averageQuantity()?.doubleValue(for: bpm),
+            let maximum = heart?.maximumQuantity()?.doubleValue(for: bpm)
+        {
             row("heart rate", "average \(whole(average)), max \(whole(maximum)) bpm")
         } else {
             row("heart rate", "–")
         }
         let power = workout.statistics(for: HKQuantityType(.cyclingPower))
-        if let average = power?.averageQuantity()?.doubleValue(for: .watt()), let maximum = power?.maximumQuantity()?.doubleValue(for: .watt()) {
+        if let average = power?.averageQuantity()?.doubleValue(for: .watt()),
+            let maximum = power?.maximumQuantity()?.doubleValue(for: .watt())
+        {
             let normalized = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt())
-            row("power", "average \(whole(average)), max \(whole(maximum)), normalized \(normalized.map(whole) ?? "–") W")
+            row(
+                "power",
+                "average \(whole(average)), max \(whole(maximum)), normalized \(normalized.map(whole) ?? "–") W")
         } else {
             row("power", "–")
         }
@@ -38,15 +49,21 @@ enum WorkoutSummary {
             let without = sensor.timeWithoutData(at: workout.endDate)
             if case .connecting = sensor.connection {
                 // It never connected: no dropout to count, and "0:00 without data" would say the opposite of the truth.
-                row(index == 0 ? "sensors" : "", "\(sensor.name): never connected." + (sensor.problem.map { " \($0)" } ?? ""))
+                row(
+                    index == 0 ? "sensors" : "",
+                    "\(sensor.name): never connected." + (sensor.problem.map { " \($0)" } ?? ""))
             } else {
-                row(index == 0 ? "sensors" : "", "\(sensor.name): \(sensor.dropouts) dropout\(sensor.dropouts == 1 ? "" : "s"), "
-                    + "\(Format.duration(without)) without data")
+                row(
+                    index == 0 ? "sensors" : "",
+                    "\(sensor.name): \(sensor.dropouts) dropout\(sensor.dropouts == 1 ? "" : "s"), "
+                        + "\(Format.duration(without)) without data")
             }
         }
         let malformed = sensors.reduce(0) { $0 + $1.malformedNotifications }
         // "nothing", as an import that skipped nothing says.
-        row("skipped", skipped ?? (malformed == 0 ? "nothing" : "\(malformed) malformed notification\(malformed == 1 ? "" : "s")"))
+        row(
+            "skipped",
+            skipped ?? (malformed == 0 ? "nothing" : "\(malformed) malformed notification\(malformed == 1 ? "" : "s")"))
         return lines.map(Format.trimmed)
     }
 
@@ -54,14 +71,19 @@ enum WorkoutSummary {
     /// zones: the person's own, or the system ones from an FTP), per activity (and for the whole workout when there
     /// are several). An activity without time in a power zone (a swim, a run) is left out of the power table.
     static func zoneLines(_ workout: HKWorkout) -> [String] {
-        let zoned: [(HKQuantityType, String, HKUnit)] = [(HKQuantityType(.heartRate), "heart rate", bpm),
-                                                         (HKQuantityType(.cyclingPower), "cycling power", .watt())]
-        let tables = zoned.compactMap { type, name, unit in workout.zoneGroup(for: type).map { (type, name, unit, $0) } }
+        let zoned: [(HKQuantityType, String, HKUnit)] = [
+            (HKQuantityType(.heartRate), "heart rate", bpm),
+            (HKQuantityType(.cyclingPower), "cycling power", .watt()),
+        ]
+        let tables = zoned.compactMap { type, name, unit in workout.zoneGroup(for: type).map { (type, name, unit, $0) }
+        }
         guard !tables.isEmpty else { return ["  " + pad("time in zones", 16) + "–"] }
         var lines: [String] = []
         for (type, name, unit, whole) in tables {
             let zones = whole.configuration.zones
-            let source = whole.configuration.source == .system ? "system" : whole.configuration.source == .user ? "your own" : "this workout's"
+            let source =
+                whole.configuration.source == .system
+                ? "system" : whole.configuration.source == .user ? "your own" : "this workout's"
             let bounds = zones.dropLast().compactMap { $0.maximum?.doubleValue(for: unit) }
             // A table that fits 80 columns: the zones' bounds are a row of it, under their names.
             let ranges = zones.indices.map { LiveView.range($0, bounds) }
@@ -72,7 +94,8 @@ enum WorkoutSummary {
             var rows: [(String, HKWorkoutZoneGroup?)] = workout.workoutActivities.compactMap { activity in
                 let group = activity.zoneGroup(for: type)
                 let timed = (group?.zoneDurations.reduce(0) { $0 + $1.duration } ?? 0) > 0
-                return timed || type == HKQuantityType(.heartRate) ? (activity.workoutConfiguration.activityType.name, group) : nil
+                return timed || type == HKQuantityType(.heartRate)
+                    ? (activity.workoutConfiguration.activityType.name, group) : nil
             }
             if rows.count != 1 { rows.insert(("whole workout", whole), at: 0) }
             for (name, group) in rows {
@@ -94,8 +117,9 @@ enum WorkoutSummary {
             let statistics = try await store.statistics(for: workout, during: span)
             let heart = statistics[HKQuantityType(.heartRate)]?.averageQuantity()?.doubleValue(for: bpm)
             let power = statistics[HKQuantityType(.cyclingPower)]?.averageQuantity()?.doubleValue(for: .watt())
-            lines.append("  " + pad("", 16) + pad("\(index + 1)", 5) + pad(Format.duration(span.duration), 10)
-                         + pad(heart.map { "\(whole($0)) bpm" } ?? "–", 12) + (power.map { "\(whole($0)) W" } ?? "–"))
+            lines.append(
+                "  " + pad("", 16) + pad("\(index + 1)", 5) + pad(Format.duration(span.duration), 10)
+                    + pad(heart.map { "\(whole($0)) bpm" } ?? "–", 12) + (power.map { "\(whole($0)) W" } ?? "–"))
         }
         return lines
     }

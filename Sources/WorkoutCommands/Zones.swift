@@ -21,12 +21,17 @@ extension Workout {
 
         @OptionGroup var options: StoreOptions
         @Option(help: ArgumentHelp("Date of birth.", valueName: "YYYY-MM-DD")) var born: String?
-        @Option(help: ArgumentHelp("Resting heart rate in beats per minute.", valueName: "BPM")) var restingHeartRate: String?
-        @Option(help: ArgumentHelp("Maximum heart rate in beats per minute.", valueName: "BPM")) var maximumHeartRate: String?
+        @Option(help: ArgumentHelp("Resting heart rate in beats per minute.", valueName: "BPM")) var restingHeartRate:
+            String?
+        @Option(help: ArgumentHelp("Maximum heart rate in beats per minute.", valueName: "BPM")) var maximumHeartRate:
+            String?
         @Option(help: ArgumentHelp("Functional threshold power in watts.", valueName: "WATTS")) var ftp: String?
-        @Option(help: ArgumentHelp("Daily move goal in kcal of active energy (default 400).", valueName: "KCAL")) var moveGoal: String?
-        @Option(help: ArgumentHelp("Daily exercise goal in minutes (default 30).", valueName: "MINUTES")) var exerciseGoal: String?
-        @Option(help: ArgumentHelp("Daily stand goal in hours (default 12).", valueName: "HOURS")) var standGoal: String?
+        @Option(help: ArgumentHelp("Daily move goal in kcal of active energy (default 400).", valueName: "KCAL"))
+        var moveGoal: String?
+        @Option(help: ArgumentHelp("Daily exercise goal in minutes (default 30).", valueName: "MINUTES"))
+        var exerciseGoal: String?
+        @Option(help: ArgumentHelp("Daily stand goal in hours (default 12).", valueName: "HOURS")) var standGoal:
+            String?
         @Flag(help: "Clear the profile (and the person's own zones) before setting anything.") var reset = false
 
         func run() async throws {
@@ -35,23 +40,33 @@ extension Workout {
                 var profile = reset ? WorkoutProfile() : try await store.workoutProfile()
                 if let born {
                     guard let date = parseDay(born) else {
-                        throw HKError(.errorInvalidArgument, "The date of birth '\(born)' is not a date in the form YYYY-MM-DD.")
+                        throw HKError(
+                            .errorInvalidArgument, "The date of birth '\(born)' is not a date in the form YYYY-MM-DD.")
                     }
                     profile.dateOfBirth = date
                 }
-                if let restingHeartRate { profile.restingHeartRate = try number(restingHeartRate, "resting heart rate") }
-                if let maximumHeartRate { profile.maximumHeartRate = try number(maximumHeartRate, "maximum heart rate") }
+                if let restingHeartRate {
+                    profile.restingHeartRate = try number(restingHeartRate, "resting heart rate")
+                }
+                if let maximumHeartRate {
+                    profile.maximumHeartRate = try number(maximumHeartRate, "maximum heart rate")
+                }
                 if let ftp { profile.functionalThresholdPower = try number(ftp, "functional threshold power") }
                 if let moveGoal { profile.moveGoal = try number(moveGoal, "move goal") }
                 if let exerciseGoal { profile.exerciseGoal = try number(exerciseGoal, "exercise goal") }
                 if let standGoal { profile.standGoal = try number(standGoal, "stand goal") }
                 if reset || born != nil || restingHeartRate != nil || maximumHeartRate != nil || ftp != nil
-                    || moveGoal != nil || exerciseGoal != nil || standGoal != nil {
+                    || moveGoal != nil || exerciseGoal != nil || standGoal != nil
+                {
                     try await store.setWorkoutProfile(profile)
                 }
-                func show(_ value: Double?, _ unit: String) -> String { value.map { "\(format($0)) \(unit)" } ?? "not set" }
+                func show(_ value: Double?, _ unit: String) -> String {
+                    value.map { "\(format($0)) \(unit)" } ?? "not set"
+                }
                 let birth = profile.dateOfBirth.flatMap { components in
-                    components.year.map { String(format: "%04d-%02d-%02d", $0, components.month ?? 0, components.day ?? 0) }
+                    components.year.map {
+                        String(format: "%04d-%02d-%02d", $0, components.month ?? 0, components.day ?? 0)
+                    }
                 }
                 print("date of birth        \(birth ?? "not set")")
                 print("resting heart rate   \(show(profile.restingHeartRate, "bpm"))")
@@ -92,11 +107,15 @@ extension Workout {
                     switch name {
                     case "heart-rate": return HKQuantityType(.heartRate)
                     case "cycling-power": return HKQuantityType(.cyclingPower)
-                    default: throw HKError(.errorInvalidArgument, "The zone type '\(name)' is neither heart-rate nor cycling-power.")
+                    default:
+                        throw HKError(
+                            .errorInvalidArgument, "The zone type '\(name)' is neither heart-rate nor cycling-power.")
                     }
                 }
                 if (set != nil || clear) && quantityType == nil {
-                    throw HKError(.errorInvalidArgument, "Say which zones to change with --type heart-rate or --type cycling-power.")
+                    throw HKError(
+                        .errorInvalidArgument,
+                        "Say which zones to change with --type heart-rate or --type cycling-power.")
                 }
                 if set != nil && clear { throw HKError(.errorInvalidArgument, "Give --set or --clear, not both.") }
                 let store = try await options.open()
@@ -115,32 +134,40 @@ extension Workout {
                     try await store.setWorkoutProfile(profile)
                 }
                 for shown in quantityType.map({ [$0] }) ?? [HKQuantityType(.heartRate), HKQuantityType(.cyclingPower)] {
-                    let (name, unit) = shown == HKQuantityType(.heartRate) ? ("Heart rate", "count/min") : ("Cycling power", "W")
+                    let (name, unit) =
+                        shown == HKQuantityType(.heartRate) ? ("Heart rate", "count/min") : ("Cycling power", "W")
                     // People read heart rate in bpm (HealthKit's unit string for it is count/min).
                     let unitName = Format.unitName(HKUnit(from: unit))
                     guard let configuration = try await store.preferredWorkoutZoneConfiguration(for: shown) else {
-                        print("\(name) zones: none (set an FTP with `workout profile --ftp WATTS`, or zones with --set).")
+                        print(
+                            "\(name) zones: none (set an FTP with `workout profile --ftp WATTS`, or zones with --set).")
                         continue
                     }
-                    let source = switch configuration.source {
-                    case .system: "system"
-                    case .user: "the person's own"
-                    case .app: "an app's"
-                    }
+                    let source =
+                        switch configuration.source {
+                        case .system: "system"
+                        case .user: "the person's own"
+                        case .app: "an app's"
+                        }
                     print("\(name) zones (\(source), \(unitName)):")
                     // Each zone as the summaries and the live view show it (whole numbers: readings are whole bpm
                     // and watts), then its exact bounds.
-                    let boundaries = configuration.zones.dropLast().compactMap { $0.maximum?.doubleValue(for: HKUnit(from: unit)) }
+                    let boundaries = configuration.zones.dropLast().compactMap {
+                        $0.maximum?.doubleValue(for: HKUnit(from: unit))
+                    }
                     for zone in configuration.zones {
                         let low = zone.minimum.map { format($0.doubleValue(for: HKUnit(from: unit))) }
                         let high = zone.maximum.map { format($0.doubleValue(for: HKUnit(from: unit))) }
-                        let range = switch (low, high) {
-                        case (nil, let high?): "below \(high)"
-                        case (let low?, nil): "\(low) and above"
-                        case (let low?, let high?): "\(low) to \(high)"
-                        default: "any"
-                        }
-                        print("  " + pad("Z\(zone.index + 1)", 4) + pad(LiveView.range(zone.index, boundaries), 10) + "(\(range))")
+                        let range =
+                            switch (low, high) {
+                            case (nil, let high?): "below \(high)"
+                            case (let low?, nil): "\(low) and above"
+                            case (let low?, let high?): "\(low) to \(high)"
+                            default: "any"
+                            }
+                        print(
+                            "  " + pad("Z\(zone.index + 1)", 4) + pad(LiveView.range(zone.index, boundaries), 10)
+                                + "(\(range))")
                     }
                 }
             }

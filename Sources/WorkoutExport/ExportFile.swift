@@ -4,19 +4,24 @@ import OpenHealthKit
 /// Writing an export: file names and an atomic write.
 public enum ExportFile {
     /// The default file name: the start in local time and the activity, `2024-11-08-1133-cycling.fit`.
-    public static func defaultName(start: Date, activityType: HKWorkoutActivityType, format: ExportFormat,
-                                   timeZone: TimeZone = .current) -> String {
+    public static func defaultName(
+        start: Date, activityType: HKWorkoutActivityType, format: ExportFormat,
+        timeZone: TimeZone = .current
+    ) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: start)
-        let stamp = String(format: "%04d-%02d-%02d-%02d%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+        let stamp = String(
+            format: "%04d-%02d-%02d-%02d%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
         let activity = activityType.name.replacingOccurrences(of: " ", with: "-").lowercased()
         return "\(stamp)-\(activity).\(format.rawValue)"
     }
 
     /// `name`, or when a file has it, the first of `stem-2.ext`, `stem-3.ext`, … that no file has: a default name
     /// never writes over a file (another workout that started the same minute, an earlier export).
-    public static func freeName(_ name: String, exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) -> String {
+    public static func freeName(
+        _ name: String, exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }
+    ) -> String {
         guard exists(name) else { return name }
         let dot = name.lastIndex(of: ".") ?? name.endIndex
         let (stem, ext) = (name[..<dot], name[dot...])

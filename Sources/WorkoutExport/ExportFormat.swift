@@ -11,7 +11,9 @@ public enum ExportFormat: String, CaseIterable, Sendable {
         case .tcx: return Array(TCXWriter.document(data).utf8)
         case .gpx:
             guard data.hasRoute else {
-                throw ExportError("The workout \(data.uuid.uuidString) has no route, so it has no GPX (a GPX track point needs a position); export it as FIT or TCX.")
+                throw ExportError(
+                    "The workout \(data.uuid.uuidString) has no route, so it has no GPX (a GPX track point needs a position); export it as FIT or TCX."
+                )
             }
             return Array(GPXWriter.document(data).utf8)
         }

@@ -7,7 +7,8 @@ import OpenHealthKit
 /// `running/street`; swimming indoor `lap_swimming`, outdoor `open_water`; indoor rowing
 /// `fitness_equipment/indoor_rowing`. Types FIT has no sport for are `generic`.
 enum ExportSportMapping {
-    static func fit(_ type: HKWorkoutActivityType, _ location: HKWorkoutSessionLocationType) -> (FITSport, FITSubSport) {
+    static func fit(_ type: HKWorkoutActivityType, _ location: HKWorkoutSessionLocationType) -> (FITSport, FITSubSport)
+    {
         let indoor = location == .indoor, outdoor = location == .outdoor
         switch type {
         case .cycling: return (.cycling, indoor ? .indoorCycling : outdoor ? .road : .generic)

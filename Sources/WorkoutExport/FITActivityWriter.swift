@@ -39,29 +39,41 @@ public enum FITActivityWriter {
         var out = FITMessageWriter()
         let start = UInt64(FITProfile.timestamp(data.start)), end = UInt64(FITProfile.timestamp(data.end))
         let serial = serialNumber(data.uuid)
-        out.write(FITMessageNumber.fileId, localType: Local.fileId, [
-            "type": .raw(UInt64(FITFileType.activity.rawValue)), "manufacturer": .raw(255), "product": .raw(1),
-            "serial_number": .raw(serial), "time_created": .raw(start), "product_name": .string(productName),
-        ])
-        out.write(FITMessageNumber.fileCreator, localType: Local.fileCreator, ["software_version": .raw(UInt64(softwareVersion))])
-        out.write(FITMessageNumber.deviceInfo, localType: Local.deviceInfo, [
-            "timestamp": .raw(start), "device_index": .raw(0), "manufacturer": .raw(255), "product": .raw(1),
-            "serial_number": .raw(serial), "software_version": .number(Double(softwareVersion) / 100),
-            "product_name": .string(productName),
-        ])
-        for (index, device) in data.devices.enumerated() where index < 254 {
-            out.write(FITMessageNumber.deviceInfo, localType: Local.deviceInfo, [
-                "timestamp": .raw(start), "device_index": .raw(UInt64(index + 1)),
-                "manufacturer": .raw(UInt64(manufacturer(device.manufacturer))),
-                "serial_number": device.localIdentifier.flatMap { UInt32($0) }.flatMap { $0 == 0 ? nil : .raw(UInt64($0)) },
-                "software_version": (device.softwareVersion ?? device.firmwareVersion).flatMap(Double.init).map { .number($0) },
-                // A sensor (it has an identifier: ble:, unix:, a serial) is bluetooth_low_energy (3); the computer
-                // that recorded the workout (HKDevice.local(), no identifier) is local (5). FIT profile, source_type.
-                "source_type": .raw(device.localIdentifier == nil ? 5 : 3),
-                "descriptor": (device.manufacturer ?? device.name).map { .string($0) },
-                "product_name": (device.model ?? device.name).map { .string($0) },
-                "battery_level": data.batteries[index]?.atStart.map { .raw(UInt64($0)) },
+        out.write(
+            FITMessageNumber.fileId, localType: Local.fileId,
+            [
+                "type": .raw(UInt64(FITFileType.activity.rawValue)), "manufacturer": .raw(255), "product": .raw(1),
+                "serial_number": .raw(serial), "time_created": .raw(start), "product_name": .string(productName),
             ])
+        out.write(
+            FITMessageNumber.fileCreator, localType: Local.fileCreator,
+            ["software_version": .raw(UInt64(softwareVersion))])
+        out.write(
+            FITMessageNumber.deviceInfo, localType: Local.deviceInfo,
+            [
+                "timestamp": .raw(start), "device_index": .raw(0), "manufacturer": .raw(255), "product": .raw(1),
+                "serial_number": .raw(serial), "software_version": .number(Double(softwareVersion) / 100),
+                "product_name": .string(productName),
+            ])
+        for (index, device) in data.devices.enumerated() where index < 254 {
+            out.write(
+                FITMessageNumber.deviceInfo, localType: Local.deviceInfo,
+                [
+                    "timestamp": .raw(start), "device_index": .raw(UInt64(index + 1)),
+                    "manufacturer": .raw(UInt64(manufacturer(device.manufacturer))),
+                    "serial_number": device.localIdentifier.flatMap { UInt32($0) }.flatMap {
+                        $0 == 0 ? nil : .raw(UInt64($0))
+                    },
+                    "software_version": (device.softwareVersion ?? device.firmwareVersion).flatMap(Double.init).map {
+                        .number($0)
+                    },
+                    // A sensor (it has an identifier: ble:, unix:, a serial) is bluetooth_low_energy (3); the computer
+                    // that recorded the workout (HKDevice.local(), no identifier) is local (5). FIT profile, source_type.
+                    "source_type": .raw(device.localIdentifier == nil ? 5 : 3),
+                    "descriptor": (device.manufacturer ?? device.name).map { .string($0) },
+                    "product_name": (device.model ?? device.name).map { .string($0) },
+                    "battery_level": data.batteries[index]?.atStart.map { .raw(UInt64($0)) },
+                ])
         }
         // Timer events, records and hrv messages in time order (an event before a record at the same second).
         var timer: [(Date, UInt64)] = [(data.start, 0)]
@@ -82,14 +94,19 @@ public enum FITActivityWriter {
                 beats.removeFirst()
             }
         }
-        for chunk in beats { out.write(FITMessageNumber.hrv, localType: Local.hrv, ["time": .numbers(chunk.intervals)]) }
+        for chunk in beats {
+            out.write(FITMessageNumber.hrv, localType: Local.hrv, ["time": .numbers(chunk.intervals)])
+        }
         for (date, type) in events { timerEvent(&out, at: UInt64(FITProfile.timestamp(date)), type: type) }
         timerEvent(&out, at: end, type: 4)
         for (index, battery) in data.batteries.sorted(by: { $0.key < $1.key }) where index < 254 {
             guard let level = battery.atEnd else { continue }
-            out.write(FITMessageNumber.deviceInfo, localType: Local.deviceInfo, [
-                "timestamp": .raw(end), "device_index": .raw(UInt64(index + 1)), "battery_level": .raw(UInt64(level)),
-            ])
+            out.write(
+                FITMessageNumber.deviceInfo, localType: Local.deviceInfo,
+                [
+                    "timestamp": .raw(end), "device_index": .raw(UInt64(index + 1)),
+                    "battery_level": .raw(UInt64(level)),
+                ])
         }
 
         // Laps, then sessions.
@@ -118,50 +135,69 @@ public enum FITActivityWriter {
             write(&out, FITMessageNumber.session, Local.session, fields)
         }
         let local = Int64(end) + Int64(TimeZone.current.secondsFromGMT(for: data.end))
-        out.write(FITMessageNumber.activity, localType: Local.activity, [
-            "timestamp": .raw(end), "total_timer_time": .number(data.timerTime(within: DateInterval(start: data.start, end: data.end))),
-            "num_sessions": .raw(UInt64(sessions.count)), "type": .raw(0), "event": .raw(26), "event_type": .raw(1),
-            "local_timestamp": local > 0 ? .raw(UInt64(local)) : nil,
-        ])
+        out.write(
+            FITMessageNumber.activity, localType: Local.activity,
+            [
+                "timestamp": .raw(end),
+                "total_timer_time": .number(data.timerTime(within: DateInterval(start: data.start, end: data.end))),
+                "num_sessions": .raw(UInt64(sessions.count)), "type": .raw(0), "event": .raw(26), "event_type": .raw(1),
+                "local_timestamp": local > 0 ? .raw(UInt64(local)) : nil,
+            ])
         return out.file.finish()
     }
 
     static func timerEvent(_ out: inout FITMessageWriter, at time: UInt64, type: UInt64) {
-        out.write(FITMessageNumber.event, localType: Local.event, ["timestamp": .raw(time), "event": .raw(0), "event_type": .raw(type)])
+        out.write(
+            FITMessageNumber.event, localType: Local.event,
+            ["timestamp": .raw(time), "event": .raw(0), "event_type": .raw(type)])
     }
 
     static func writeRecord(_ out: inout FITMessageWriter, _ record: WorkoutExportData.Record) {
-        out.write(FITMessageNumber.record, localType: Local.record, [
-            "timestamp": .raw(UInt64(FITProfile.timestamp(record.date))),
-            "position_lat": record.latitude.map { .raw(UInt64(bitPattern: semicircles($0))) },
-            "position_long": record.longitude.map { .raw(UInt64(bitPattern: semicircles($0))) },
-            "enhanced_altitude": record.altitude.map { .number($0) },
-            "heart_rate": record.heartRate.map { .number($0) },
-            "cadence": record.cadence.map { .number($0.rounded(.down)) },
-            "fractional_cadence": record.cadence.flatMap { $0 == $0.rounded(.down) ? nil : .number($0 - $0.rounded(.down)) },
-            "distance": record.distance.map { .number($0) },
-            "enhanced_speed": record.speed.map { .number($0) },
-            "power": record.power.map { .number($0) },
-        ])
+        out.write(
+            FITMessageNumber.record, localType: Local.record,
+            [
+                "timestamp": .raw(UInt64(FITProfile.timestamp(record.date))),
+                "position_lat": record.latitude.map { .raw(UInt64(bitPattern: semicircles($0))) },
+                "position_long": record.longitude.map { .raw(UInt64(bitPattern: semicircles($0))) },
+                "enhanced_altitude": record.altitude.map { .number($0) },
+                "heart_rate": record.heartRate.map { .number($0) },
+                "cadence": record.cadence.map { .number($0.rounded(.down)) },
+                "fractional_cadence": record.cadence.flatMap {
+                    $0 == $0.rounded(.down) ? nil : .number($0 - $0.rounded(.down))
+                },
+                "distance": record.distance.map { .number($0) },
+                "enhanced_speed": record.speed.map { .number($0) },
+                "power": record.power.map { .number($0) },
+            ])
     }
 
     /// Lap and session fields both messages share (by name; their numbers differ).
-    static func summaryFields(_ summary: WorkoutExportData.Summary, data: WorkoutExportData) -> [(String, FITMessageWriter.Value?)] {
+    static func summaryFields(
+        _ summary: WorkoutExportData.Summary, data: WorkoutExportData
+    ) -> [(String, FITMessageWriter.Value?)] {
         let (sport, subSport) = ExportSportMapping.fit(summary.activityType, summary.locationType)
         return [
             ("timestamp", .raw(UInt64(FITProfile.timestamp(summary.interval.end)))),
             ("start_time", .raw(UInt64(FITProfile.timestamp(summary.interval.start)))),
             ("sport", .raw(UInt64(sport.rawValue))), ("sub_sport", .raw(UInt64(subSport.rawValue))),
-            ("total_elapsed_time", .number(summary.interval.duration)), ("total_timer_time", .number(summary.timerTime)),
-            ("total_distance", summary.distance.map { .number($0) }), ("total_calories", summary.energy.map { .number($0) }),
-            ("avg_heart_rate", summary.averageHeartRate.map { .number($0) }), ("max_heart_rate", summary.maximumHeartRate.map { .number($0) }),
-            ("avg_cadence", summary.averageCadence.map { .number($0) }), ("max_cadence", summary.maximumCadence.map { .number($0) }),
-            ("avg_power", summary.averagePower.map { .number($0) }), ("max_power", summary.maximumPower.map { .number($0) }),
-            ("enhanced_avg_speed", summary.averageSpeed.map { .number($0) }), ("enhanced_max_speed", summary.maximumSpeed.map { .number($0) }),
+            ("total_elapsed_time", .number(summary.interval.duration)),
+            ("total_timer_time", .number(summary.timerTime)),
+            ("total_distance", summary.distance.map { .number($0) }),
+            ("total_calories", summary.energy.map { .number($0) }),
+            ("avg_heart_rate", summary.averageHeartRate.map { .number($0) }),
+            ("max_heart_rate", summary.maximumHeartRate.map { .number($0) }),
+            ("avg_cadence", summary.averageCadence.map { .number($0) }),
+            ("max_cadence", summary.maximumCadence.map { .number($0) }),
+            ("avg_power", summary.averagePower.map { .number($0) }),
+            ("max_power", summary.maximumPower.map { .number($0) }),
+            ("enhanced_avg_speed", summary.averageSpeed.map { .number($0) }),
+            ("enhanced_max_speed", summary.maximumSpeed.map { .number($0) }),
         ]
     }
 
-    static func write(_ out: inout FITMessageWriter, _ message: UInt16, _ local: UInt8, _ fields: [(String, FITMessageWriter.Value?)]) {
+    static func write(
+        _ out: inout FITMessageWriter, _ message: UInt16, _ local: UInt8, _ fields: [(String, FITMessageWriter.Value?)]
+    ) {
         out.write(message, localType: local, fields)
     }
 

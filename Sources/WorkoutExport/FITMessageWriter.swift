@@ -36,11 +36,13 @@ struct FITMessageWriter {
         var values: [FITValue] = []
         for case let (name, value?) in fields {
             guard let profile = Self.names[message]?[name] else {
-                preconditionFailure("FIT profile has no field \(name) in message \(message)")  // a programming error, never input
+                // A programming error, never input.
+                preconditionFailure("FIT profile has no field \(name) in message \(message)")
             }
             let (size, stored) = Self.encode(value, profile)
             guard size > 0 else { continue }
-            definitions.append(FITFieldDefinition(number: profile.number, size: UInt8(size), baseType: profile.baseType))
+            definitions.append(
+                FITFieldDefinition(number: profile.number, size: UInt8(size), baseType: profile.baseType))
             values.append(stored)
         }
         let definition = FITMessageDefinition(globalMessageNumber: message, fields: definitions)

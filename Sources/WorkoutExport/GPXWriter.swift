@@ -27,12 +27,16 @@ public enum GPXWriter {
         for record in data.records {
             guard let latitude = record.latitude, let longitude = record.longitude else { continue }
             var newSegment = false
-            while let pause = pauses.first, pause.end <= record.date { pauses.removeFirst(); newSegment = true }
+            while let pause = pauses.first, pause.end <= record.date {
+                pauses.removeFirst()
+                newSegment = true
+            }
             if newSegment && pointsInSegment > 0 {
                 xml += "    </trkseg>\n    <trkseg>\n"
                 pointsInSegment = 0
             }
-            xml += "      <trkpt lat=\"\(XMLText.number(latitude, digits: 7))\" lon=\"\(XMLText.number(longitude, digits: 7))\">"
+            xml +=
+                "      <trkpt lat=\"\(XMLText.number(latitude, digits: 7))\" lon=\"\(XMLText.number(longitude, digits: 7))\">"
             if let altitude = record.altitude { xml += "<ele>\(XMLText.number(altitude, digits: 2))</ele>" }
             xml += "<time>\(XMLText.time(record.date))</time>"
             var tpx = ""

@@ -35,10 +35,16 @@ public enum TCXWriter {
             xml += "        <DistanceMeters>\(XMLText.number(lap.distance ?? 0, digits: 2))</DistanceMeters>\n"
             if let speed = lap.maximumSpeed { xml += "        <MaximumSpeed>\(XMLText.number(speed))</MaximumSpeed>\n" }
             xml += "        <Calories>\(Int((energy ?? 0).rounded()))</Calories>\n"
-            if let hr = lap.averageHeartRate, hr >= 1 { xml += "        <AverageHeartRateBpm><Value>\(Int(hr.rounded()))</Value></AverageHeartRateBpm>\n" }
-            if let hr = lap.maximumHeartRate, hr >= 1 { xml += "        <MaximumHeartRateBpm><Value>\(Int(hr.rounded()))</Value></MaximumHeartRateBpm>\n" }
+            if let hr = lap.averageHeartRate, hr >= 1 {
+                xml += "        <AverageHeartRateBpm><Value>\(Int(hr.rounded()))</Value></AverageHeartRateBpm>\n"
+            }
+            if let hr = lap.maximumHeartRate, hr >= 1 {
+                xml += "        <MaximumHeartRateBpm><Value>\(Int(hr.rounded()))</Value></MaximumHeartRateBpm>\n"
+            }
             xml += "        <Intensity>Active</Intensity>\n"
-            if let cadence = lap.averageCadence { xml += "        <Cadence>\(min(254, Int(cadence.rounded())))</Cadence>\n" }
+            if let cadence = lap.averageCadence {
+                xml += "        <Cadence>\(min(254, Int(cadence.rounded())))</Cadence>\n"
+            }
             xml += "        <TriggerMethod>Manual</TriggerMethod>\n"
             xml += "        <Track>\n"
             for record in data.records(within: lap.interval) {
@@ -73,10 +79,18 @@ public enum TCXWriter {
             xml += "            <Position><LatitudeDegrees>\(XMLText.number(latitude, digits: 7))</LatitudeDegrees>"
             xml += "<LongitudeDegrees>\(XMLText.number(longitude, digits: 7))</LongitudeDegrees></Position>\n"
         }
-        if let altitude = record.altitude { xml += "            <AltitudeMeters>\(XMLText.number(altitude, digits: 2))</AltitudeMeters>\n" }
-        if let distance = record.distance { xml += "            <DistanceMeters>\(XMLText.number(distance, digits: 2))</DistanceMeters>\n" }
-        if let hr = record.heartRate, hr >= 1 { xml += "            <HeartRateBpm><Value>\(min(255, Int(hr.rounded())))</Value></HeartRateBpm>\n" }
-        if let cadence = record.cadence { xml += "            <Cadence>\(min(254, Int(cadence.rounded())))</Cadence>\n" }
+        if let altitude = record.altitude {
+            xml += "            <AltitudeMeters>\(XMLText.number(altitude, digits: 2))</AltitudeMeters>\n"
+        }
+        if let distance = record.distance {
+            xml += "            <DistanceMeters>\(XMLText.number(distance, digits: 2))</DistanceMeters>\n"
+        }
+        if let hr = record.heartRate, hr >= 1 {
+            xml += "            <HeartRateBpm><Value>\(min(255, Int(hr.rounded())))</Value></HeartRateBpm>\n"
+        }
+        if let cadence = record.cadence {
+            xml += "            <Cadence>\(min(254, Int(cadence.rounded())))</Cadence>\n"
+        }
         var tpx = ""
         if let speed = record.speed { tpx += "<ns3:Speed>\(XMLText.number(speed))</ns3:Speed>" }
         if let watts = record.power { tpx += "<ns3:Watts>\(Int(watts.rounded()))</ns3:Watts>" }

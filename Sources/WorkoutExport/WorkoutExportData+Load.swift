@@ -24,9 +24,10 @@ extension WorkoutExportData {
     /// start (distance at its end, summed); pauses are ``WorkoutPauses``'.
     public static func load(_ workout: HKWorkout, from store: HKHealthStore) async throws -> WorkoutExportData {
         let indoor = workout.metadata?[HKMetadataKeyIndoorWorkout] as? Bool
-        var data = WorkoutExportData(uuid: workout.uuid, activityType: workout.workoutActivityType,
-                                     locationType: indoor == nil ? .unknown : indoor == true ? .indoor : .outdoor,
-                                     start: workout.startDate, end: workout.endDate)
+        var data = WorkoutExportData(
+            uuid: workout.uuid, activityType: workout.workoutActivityType,
+            locationType: indoor == nil ? .unknown : indoor == true ? .indoor : .outdoor,
+            start: workout.startDate, end: workout.endDate)
         var devices: [HKDevice] = workout.device.map { [$0] } ?? []
         var bySecond: [Int64: Record] = [:]
         func second(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
@@ -36,31 +37,40 @@ extension WorkoutExportData {
             body(&record)
             bySecond[key] = record
         }
-        func readings(_ identifiers: [HKQuantityTypeIdentifier], unit: HKUnit) async throws -> [(DateInterval, Double)] {
+        func readings(_ identifiers: [HKQuantityTypeIdentifier], unit: HKUnit) async throws -> [(DateInterval, Double)]
+        {
             var out: [(DateInterval, Double)] = []
             for identifier in identifiers {
-                let predicate = HKSamplePredicate.quantitySample(type: HKQuantityType(identifier),
-                                                                 predicate: HKQuery.predicateForObjects(from: workout))
-                for try await result in HKQuantitySeriesSampleQueryDescriptor(predicate: predicate, options: .includeSample)
-                    .results(for: store) {
+                let predicate = HKSamplePredicate.quantitySample(
+                    type: HKQuantityType(identifier),
+                    predicate: HKQuery.predicateForObjects(from: workout))
+                for try await result in HKQuantitySeriesSampleQueryDescriptor(
+                    predicate: predicate, options: .includeSample
+                )
+                .results(for: store) {
                     out.append((result.dateInterval, result.quantity.doubleValue(for: unit)))
                     if let device = result.sample?.device, !devices.contains(device) { devices.append(device) }
                 }
             }
             return out.sorted { $0.0.start < $1.0.start }
         }
-        for (interval, value) in try await readings([.heartRate], unit: bpm) { update(interval.start) { $0.heartRate = value } }
+        for (interval, value) in try await readings([.heartRate], unit: bpm) {
+            update(interval.start) { $0.heartRate = value }
+        }
         for (interval, value) in try await readings([.cyclingPower, .runningPower], unit: .watt()) {
             update(interval.start) { $0.power = value }
         }
-        for (interval, value) in try await readings([.cyclingCadence], unit: bpm) { update(interval.start) { $0.cadence = value } }
+        for (interval, value) in try await readings([.cyclingCadence], unit: bpm) {
+            update(interval.start) { $0.cadence = value }
+        }
         for (interval, value) in try await readings([.cyclingSpeed, .runningSpeed], unit: metresPerSecond) {
             update(interval.start) { $0.speed = value }
         }
         // Cumulative distance at each sample's end; the first sample's start holds 0, so a reader that counts
         // from its first record's distance (as FIT readers and the import do) gets the whole of it.
         var total = 0.0
-        let distances = try await readings([.distanceCycling, .distanceWalkingRunning, .distanceSwimming], unit: .meter())
+        let distances = try await readings(
+            [.distanceCycling, .distanceWalkingRunning, .distanceSwimming], unit: .meter())
         if let first = distances.first?.0.start { update(first) { $0.distance = $0.distance ?? 0 } }
         for (interval, value) in distances.sorted(by: { $0.0.end < $1.0.end }) {
             total += value
@@ -80,7 +90,8 @@ extension WorkoutExportData {
         let sensors = try await store.workoutSensors(for: workout)
         for sensor in sensors {
             let same = { (device: HKDevice) in
-                device == sensor.device || (sensor.device.localIdentifier != nil && device.localIdentifier == sensor.device.localIdentifier)
+                device == sensor.device
+                    || (sensor.device.localIdentifier != nil && device.localIdentifier == sensor.device.localIdentifier)
             }
             let index = devices.firstIndex(where: same) ?? devices.endIndex
             devices.removeAll { same($0) }
@@ -89,7 +100,8 @@ extension WorkoutExportData {
         for sensor in sensors
         where sensor.batteryPercentAtStart != nil || sensor.batteryPercentAtEnd != nil {
             if let index = devices.firstIndex(of: sensor.device) {
-                data.batteries[index] = Battery(atStart: sensor.batteryPercentAtStart, atEnd: sensor.batteryPercentAtEnd)
+                data.batteries[index] = Battery(
+                    atStart: sensor.batteryPercentAtStart, atEnd: sensor.batteryPercentAtEnd)
             }
         }
         data.devices = devices
@@ -105,26 +117,31 @@ extension WorkoutExportData {
             for activity in activities {
                 let configuration = activity.workoutConfiguration
                 let interval = DateInterval(start: activity.startDate, end: activity.endDate ?? activity.startDate)
-                var summary = data.summary(of: interval, activityType: configuration.activityType,
-                                           locationType: configuration.locationType)
-                summary.apply(activity.allStatistics, zones: activity.zoneGroup(for: HKQuantityType(.heartRate)),
-                              powerZones: activity.zoneGroup(for: HKQuantityType(.cyclingPower)))
+                var summary = data.summary(
+                    of: interval, activityType: configuration.activityType,
+                    locationType: configuration.locationType)
+                summary.apply(
+                    activity.allStatistics, zones: activity.zoneGroup(for: HKQuantityType(.heartRate)),
+                    powerZones: activity.zoneGroup(for: HKQuantityType(.cyclingPower)))
                 summary.normalizedPower = try await store.normalizedPower(for: workout, during: interval)?
                     .doubleValue(for: .watt())
                 data.sessions.append(summary)
             }
         } else {
-            var summary = data.summary(of: DateInterval(start: workout.startDate, end: workout.endDate),
-                                       activityType: workout.workoutActivityType, locationType: data.locationType)
-            summary.apply(workout.allStatistics, zones: workout.zoneGroup(for: HKQuantityType(.heartRate)),
-                          powerZones: workout.zoneGroup(for: HKQuantityType(.cyclingPower)))
+            var summary = data.summary(
+                of: DateInterval(start: workout.startDate, end: workout.endDate),
+                activityType: workout.workoutActivityType, locationType: data.locationType)
+            summary.apply(
+                workout.allStatistics, zones: workout.zoneGroup(for: HKQuantityType(.heartRate)),
+                powerZones: workout.zoneGroup(for: HKQuantityType(.cyclingPower)))
             summary.normalizedPower = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt())
             data.sessions.append(summary)
         }
         for session in data.sessions {
             let interval = session.interval
             for lap in WorkoutLaps.intervals(in: events, from: interval.start, to: interval.end) {
-                var summary = data.summary(of: lap, activityType: session.activityType, locationType: session.locationType)
+                var summary = data.summary(
+                    of: lap, activityType: session.activityType, locationType: session.locationType)
                 summary.apply(try await store.statistics(for: workout, during: lap), zones: nil)
                 summary.normalizedPower = try await store.normalizedPower(for: workout, during: lap)?
                     .doubleValue(for: .watt())
@@ -137,11 +154,16 @@ extension WorkoutExportData {
     /// The locations of the workout's routes (`HKWorkoutRouteQueryDescriptor`), in time order.
     static func routeLocations(of workout: HKWorkout, from store: HKHealthStore) async throws -> [CLLocation] {
         let routes = try await HKSampleQueryDescriptor(
-            predicates: [.sample(type: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObjects(from: workout))],
-            sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store).compactMap { $0 as? HKWorkoutRoute }
+            predicates: [
+                .sample(type: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: [SortDescriptor(\.startDate)]
+        ).result(for: store).compactMap { $0 as? HKWorkoutRoute }
         var locations: [CLLocation] = []
         for route in routes {
-            for try await location in HKWorkoutRouteQueryDescriptor(route).results(for: store) { locations.append(location) }
+            for try await location in HKWorkoutRouteQueryDescriptor(route).results(for: store) {
+                locations.append(location)
+            }
         }
         return locations.sorted { $0.timestamp < $1.timestamp }
     }
@@ -149,8 +171,11 @@ extension WorkoutExportData {
     /// The intervals between the beats of the workout's heartbeat series, the first from the workout's start.
     static func heartbeatIntervals(of workout: HKWorkout, from store: HKHealthStore) async throws -> [Double] {
         let series = try await HKSampleQueryDescriptor(
-            predicates: [.sample(type: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObjects(from: workout))],
-            sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store).compactMap { $0 as? HKHeartbeatSeriesSample }
+            predicates: [
+                .sample(type: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: [SortDescriptor(\.startDate)]
+        ).result(for: store).compactMap { $0 as? HKHeartbeatSeriesSample }
         var intervals: [Double] = []
         var previous = workout.startDate
         for sample in series {
@@ -169,11 +194,15 @@ extension WorkoutExportData.Summary {
     /// Takes the totals, averages and maxima HealthKit keeps for the workout or activity (`allStatistics`), or the
     /// library's statistics of a lap (`HKHealthStore.statistics(for:during:)`), and the time in heart-rate and power
     /// zones (`zoneGroup(for:)`).
-    mutating func apply(_ statistics: [HKQuantityType: HKStatistics], zones: HKWorkoutZoneGroup?, powerZones: HKWorkoutZoneGroup? = nil) {
+    mutating func apply(
+        _ statistics: [HKQuantityType: HKStatistics], zones: HKWorkoutZoneGroup?, powerZones: HKWorkoutZoneGroup? = nil
+    ) {
         let bpm = HKUnit.count().unitDivided(by: .minute())
         let metresPerSecond = HKUnit.meter().unitDivided(by: .second())
         func get(_ identifier: HKQuantityTypeIdentifier) -> HKStatistics? { statistics[HKQuantityType(identifier)] }
-        if let sum = get(HKWorkout.distanceType(for: activityType))?.sumQuantity() { distance = sum.doubleValue(for: .meter()) }
+        if let sum = get(HKWorkout.distanceType(for: activityType))?.sumQuantity() {
+            distance = sum.doubleValue(for: .meter())
+        }
         if let sum = get(.activeEnergyBurned)?.sumQuantity() { energy = sum.doubleValue(for: .kilocalorie()) }
         if let heart = get(.heartRate) {
             averageHeartRate = heart.averageQuantity()?.doubleValue(for: bpm) ?? averageHeartRate

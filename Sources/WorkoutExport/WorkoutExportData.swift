@@ -80,9 +80,11 @@ public struct WorkoutExportData: Sendable {
     public var sessions: [Summary]
     public var hasRoute: Bool { records.contains(where: \.hasPosition) }
 
-    public init(uuid: UUID, activityType: HKWorkoutActivityType, locationType: HKWorkoutSessionLocationType, start: Date,
-                end: Date, devices: [HKDevice] = [], records: [Record] = [], rrIntervals: [Double] = [],
-                pauses: [DateInterval] = [], laps: [Summary] = [], sessions: [Summary] = []) {
+    public init(
+        uuid: UUID, activityType: HKWorkoutActivityType, locationType: HKWorkoutSessionLocationType, start: Date,
+        end: Date, devices: [HKDevice] = [], records: [Record] = [], rrIntervals: [Double] = [],
+        pauses: [DateInterval] = [], laps: [Summary] = [], sessions: [Summary] = []
+    ) {
         self.uuid = uuid
         self.activityType = activityType
         self.locationType = locationType
@@ -106,23 +108,33 @@ public struct WorkoutExportData: Sendable {
     public func records(within interval: DateInterval) -> ArraySlice<Record> {
         let from = records.firstIndex { $0.date >= interval.start } ?? records.endIndex
         let closed = interval.end >= end
-        let to = records[from...].firstIndex { closed ? $0.date > interval.end : $0.date >= interval.end } ?? records.endIndex
+        let to =
+            records[from...].firstIndex { closed ? $0.date > interval.end : $0.date >= interval.end }
+            ?? records.endIndex
         return records[from ..< to]
     }
 
     /// A summary of `interval` with its timer time and no figures yet: they come from the library's statistics
     /// (``Summary/apply(_:zones:powerZones:)``), never from the records, which keep one reading a second.
-    public func summary(of interval: DateInterval, activityType: HKWorkoutActivityType,
-                        locationType: HKWorkoutSessionLocationType) -> Summary {
-        Summary(activityType: activityType, locationType: locationType, interval: interval,
-                timerTime: timerTime(within: interval), distance: nil, energy: nil, averageHeartRate: nil,
-                maximumHeartRate: nil, averageCadence: nil, maximumCadence: nil, averagePower: nil, maximumPower: nil,
-                averageSpeed: nil, maximumSpeed: nil, normalizedPower: nil, timeInHeartRateZones: nil, timeInPowerZones: nil)
+    public func summary(
+        of interval: DateInterval, activityType: HKWorkoutActivityType,
+        locationType: HKWorkoutSessionLocationType
+    ) -> Summary {
+        Summary(
+            activityType: activityType, locationType: locationType, interval: interval,
+            timerTime: timerTime(within: interval), distance: nil, energy: nil, averageHeartRate: nil,
+            maximumHeartRate: nil, averageCadence: nil, maximumCadence: nil, averagePower: nil, maximumPower: nil,
+            averageSpeed: nil, maximumSpeed: nil, normalizedPower: nil, timeInHeartRateZones: nil, timeInPowerZones: nil
+        )
     }
 
     /// The sessions to write: ``sessions``, or one computed from the records over the whole workout.
     public var sessionsOrWhole: [Summary] {
-        sessions.isEmpty ? [summary(of: DateInterval(start: start, end: end), activityType: activityType, locationType: locationType)]
+        sessions.isEmpty
+            ? [
+                summary(
+                    of: DateInterval(start: start, end: end), activityType: activityType, locationType: locationType)
+            ]
             : sessions
     }
 
@@ -131,7 +143,9 @@ public struct WorkoutExportData: Sendable {
     public func lapSummaries(_ sessions: [Summary]) -> [(Summary, session: Int)] {
         var laps: [(Summary, session: Int)] = []
         for (index, session) in sessions.enumerated() {
-            let inside = self.laps.filter { $0.interval.start >= session.interval.start && $0.interval.start < session.interval.end }
+            let inside = self.laps.filter {
+                $0.interval.start >= session.interval.start && $0.interval.start < session.interval.end
+            }
             if inside.isEmpty {
                 laps.append((session, index))
             } else {

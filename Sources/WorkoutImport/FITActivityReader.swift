@@ -27,7 +27,9 @@ public enum FITActivityReader {
     /// then the complete messages before the damage are kept and ``ImportedWorkout/damage`` says what was lost.
     public static func read(path: String, salvage: Bool = false) throws -> ImportedWorkout {
         let reader: FITFileReader
-        do { reader = try FITFileReader(path: path) } catch { throw ImportError("\(path): cannot be read (no such file, or no permission).") }
+        do { reader = try FITFileReader(path: path) } catch {
+            throw ImportError("\(path): cannot be read (no such file, or no permission).")
+        }
         var state = State()
         state.systemTimeOffset = systemTimeOffset(path: path)
         do {
@@ -40,7 +42,8 @@ public enum FITActivityReader {
             }
             // A truncated file lost what its header declared beyond the cut; a garbled one, the rest of the file.
             let end = max(reader.fileSize, reader.declaredEnd)
-            state.damage = ImportedWorkout.Damage(offset: error.offset, bytesLost: max(0, end - error.offset), reason: error.reason)
+            state.damage = ImportedWorkout.Damage(
+                offset: error.offset, bytesLost: max(0, end - error.offset), reason: error.reason)
         }
         return try state.finish(path: path)
     }
@@ -53,9 +56,10 @@ public enum FITActivityReader {
         var offset: UInt32?
         while let item = try? reader.next() {
             guard case let .message(message) = item, message.globalMessageNumber == FITMessageNumber.activity,
-                  let time = message.timestamp, time < 0x1000_0000,
-                  let local = message[5]?.unsigned.map({ UInt32(truncatingIfNeeded: $0) }), local >= 0x1000_0000,
-                  local > time else { continue }
+                let time = message.timestamp, time < 0x1000_0000,
+                let local = message[5]?.unsigned.map({ UInt32(truncatingIfNeeded: $0) }), local >= 0x1000_0000,
+                local > time
+            else { continue }
             offset = local - time
         }
         return offset
@@ -110,7 +114,9 @@ public enum FITActivityReader {
             case FITMessageNumber.fileId:
                 fileType = message[0]?.unsigned
                 if let type = fileType, type != UInt64(FITFileType.activity.rawValue) {
-                    throw ImportError("\(path): a FIT file of type \(type) (not an activity, type 4) cannot be imported as a workout.")
+                    throw ImportError(
+                        "\(path): a FIT file of type \(type) (not an activity, type 4) cannot be imported as a workout."
+                    )
                 }
                 manufacturer = message[1]?.unsigned.map { UInt16(truncatingIfNeeded: $0) }
                 product = message[2]?.unsigned
@@ -123,22 +129,29 @@ public enum FITActivityReader {
                     productName = productName ?? message.string(27)
                 }
             case FITMessageNumber.sport:
-                sport = (FITSport(rawValue: UInt8(truncatingIfNeeded: message[0]?.unsigned ?? 0)),
-                         FITSubSport(rawValue: UInt8(truncatingIfNeeded: message[1]?.unsigned ?? 0)))
+                sport = (
+                    FITSport(rawValue: UInt8(truncatingIfNeeded: message[0]?.unsigned ?? 0)),
+                    FITSubSport(rawValue: UInt8(truncatingIfNeeded: message[1]?.unsigned ?? 0))
+                )
             case FITMessageNumber.session:
                 let start = message[2]?.unsigned.flatMap { self.date(UInt32(truncatingIfNeeded: $0)) }
                 let elapsed = message.value(7)
                 guard let start, let end = date ?? elapsed.map({ start + $0 }), end >= start else { return }
-                sessions.append((FITSport(rawValue: UInt8(truncatingIfNeeded: message[5]?.unsigned ?? 0)),
-                                 FITSubSport(rawValue: UInt8(truncatingIfNeeded: message[6]?.unsigned ?? 0)),
-                                 DateInterval(start: start, end: end), message.value(11)))
+                sessions.append(
+                    (
+                        FITSport(rawValue: UInt8(truncatingIfNeeded: message[5]?.unsigned ?? 0)),
+                        FITSubSport(rawValue: UInt8(truncatingIfNeeded: message[6]?.unsigned ?? 0)),
+                        DateInterval(start: start, end: end), message.value(11)
+                    ))
             case FITMessageNumber.lap:
                 if let start = message[2]?.unsigned.flatMap({ self.date(UInt32(truncatingIfNeeded: $0)) }),
-                   let end = date, end >= start {
+                    let end = date, end >= start
+                {
                     laps.append(DateInterval(start: start, end: end))
                 }
             case FITMessageNumber.event:
-                guard let date, message[0]?.unsigned == UInt64(FITEvent.timer.rawValue), let type = message[1]?.unsigned else { return }
+                guard let date, message[0]?.unsigned == UInt64(FITEvent.timer.rawValue), let type = message[1]?.unsigned
+                else { return }
                 if type == UInt64(FITEventType.stop.rawValue) || type == UInt64(FITEventType.stopAll.rawValue) {
                     stoppedAt = stoppedAt ?? date
                 } else if type == UInt64(FITEventType.start.rawValue), let stopped = stoppedAt {
@@ -159,8 +172,10 @@ public enum FITActivityReader {
                 if let value = message.value(5) { distance.append(.init(date: date, value: value)) }
                 if let latitude = message.value(0), let longitude = message.value(1) {
                     let degrees = 180 / 2_147_483_648.0
-                    route.append(.init(date: date, latitude: latitude * degrees, longitude: longitude * degrees,
-                                       altitude: message.value(78) ?? message.value(2)))
+                    route.append(
+                        .init(
+                            date: date, latitude: latitude * degrees, longitude: longitude * degrees,
+                            altitude: message.value(78) ?? message.value(2)))
                 }
             case FITMessageNumber.hrv:
                 for interval in message.values(0) { rr.append(interval ?? .nan) }
@@ -172,28 +187,40 @@ public enum FITActivityReader {
         func finish(path: String) throws -> ImportedWorkout {
             guard let first, let last else {
                 if sawSystemTime {
-                    throw ImportError("\(path): its times count from when the device powered on (it had no time fix), "
-                                      + "and no activity message with a local timestamp anchors them to a date, so there is no workout to import.")
+                    throw ImportError(
+                        "\(path): its times count from when the device powered on (it had no time fix), "
+                            + "and no activity message with a local timestamp anchors them to a date, so there is no workout to import."
+                    )
                 }
                 throw ImportError("\(path): holds no dated messages, so there is no workout to import.")
             }
             let start = min(sessions.map(\.2.start).min() ?? first, first)
             // Where the timer last stopped (not started again), else the last session or message.
             let end = stoppedAt.map { max(start, $0) } ?? max(sessions.map(\.2.end).max() ?? last, last)
-            func upToEnd(_ readings: [ImportedWorkout.Reading]) -> [ImportedWorkout.Reading] { readings.filter { $0.date <= end } }
+            func upToEnd(_ readings: [ImportedWorkout.Reading]) -> [ImportedWorkout.Reading] {
+                readings.filter { $0.date <= end }
+            }
             // Without a session or sport message (a file cut before its end), power or cadence means a ride.
-            let guessed: (FITSport, FITSubSport) = power.isEmpty && cadence.isEmpty ? (.generic, .generic) : (.cycling, .generic)
-            let (sport, subSport) = sessions.count == 1 ? (sessions[0].0, sessions[0].1)
+            let guessed: (FITSport, FITSubSport) =
+                power.isEmpty && cadence.isEmpty ? (.generic, .generic) : (.cycling, .generic)
+            let (sport, subSport) =
+                sessions.count == 1
+                ? (sessions[0].0, sessions[0].1)
                 : sessions.count > 1 ? (FITSport.multisport, FITSubSport.generic) : (sport ?? guessed)
-            let identity = [manufacturer.map(String.init), product.map(String.init), serial.map(String.init),
-                            timeCreated.map(String.init)].map { $0 ?? "-" }.joined(separator: "/")
+            let identity = [
+                manufacturer.map(String.init), product.map(String.init), serial.map(String.init),
+                timeCreated.map(String.init),
+            ].map { $0 ?? "-" }.joined(separator: "/")
             var workout = ImportedWorkout(
-                format: "FIT", externalIdentifier: timeCreated != nil ? "fit:\(identity)" : "fit:start \(Int(start.timeIntervalSince1970))",
+                format: "FIT",
+                externalIdentifier: timeCreated != nil
+                    ? "fit:\(identity)" : "fit:start \(Int(start.timeIntervalSince1970))",
                 activityType: FITSportMapping.activityType(sport: sport, subSport: subSport),
                 locationType: FITSportMapping.locationType(sport: sport, subSport: subSport), start: start, end: end)
             if manufacturer != nil || productName != nil || serial != nil {
                 workout.device = ImportedWorkout.Device(
-                    name: productName ?? manufacturer.map { "\(FITManufacturer.name($0)) \(product.map(String.init) ?? "")" },
+                    name: productName
+                        ?? manufacturer.map { "\(FITManufacturer.name($0)) \(product.map(String.init) ?? "")" },
                     manufacturer: manufacturer.map(FITManufacturer.name), model: product.map { "product \($0)" },
                     serialNumber: serial.map(String.init),
                     softwareVersion: softwareVersion.map { String(format: "%.2f", $0) })
@@ -206,12 +233,15 @@ public enum FITActivityReader {
             workout.route = route.filter { $0.date <= end }
             workout.rrIntervals = rr
             workout.laps = laps.filter { $0.start < end }.map { DateInterval(start: $0.start, end: min($0.end, end)) }
-            workout.pauses = pauses.filter { $0.start < end }.map { DateInterval(start: $0.start, end: min($0.end, end)) }
+            workout.pauses = pauses.filter { $0.start < end }.map {
+                DateInterval(start: $0.start, end: min($0.end, end))
+            }
             if sessions.count > 1 {
                 workout.legs = sessions.filter { $0.2.start < end }.map {
-                    ImportedWorkout.Leg(activityType: FITSportMapping.activityType(sport: $0.0, subSport: $0.1),
-                                        locationType: FITSportMapping.locationType(sport: $0.0, subSport: $0.1),
-                                        interval: DateInterval(start: $0.2.start, end: min($0.2.end, end)))
+                    ImportedWorkout.Leg(
+                        activityType: FITSportMapping.activityType(sport: $0.0, subSport: $0.1),
+                        locationType: FITSportMapping.locationType(sport: $0.0, subSport: $0.1),
+                        interval: DateInterval(start: $0.2.start, end: min($0.2.end, end)))
                 }
             }
             let calories = sessions.compactMap(\.3)

@@ -43,7 +43,7 @@ enum FITSportMapping {
     static func locationType(sport: FITSport, subSport: FITSubSport) -> HKWorkoutSessionLocationType {
         switch subSport {
         case .treadmill, .indoorCycling, .spin, .virtualActivity, .indoorRowing, .indoorRunning, .indoorWalking,
-             .elliptical, .stairClimbing, .lapSwimming:
+            .elliptical, .stairClimbing, .lapSwimming:
             return .indoor
         case .road, .trail, .mountain, .street, .openWater, .gravelCycling, .cyclocross, .downhill:
             return .outdoor

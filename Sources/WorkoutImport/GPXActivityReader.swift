@@ -1,8 +1,9 @@
 import Foundation
+import OpenHealthKit
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import OpenHealthKit
 
 /// Reads the first track of a GPX 1.1 file into an ``ImportedWorkout``: each `trkpt` (`@lat`, `@lon`, `ele`, `time`)
 /// a position of the route, with heart rate and cadence from Garmin's TrackPointExtension (`hr`, `cad`, v1 or v2)
@@ -19,8 +20,9 @@ public enum GPXActivityReader {
             throw ImportError("\(path): holds no track point with a time, so there is no workout to import.")
         }
         let type = activityType(delegate.type)
-        var workout = ImportedWorkout(format: "GPX", externalIdentifier: "gpx:\(Int(start.timeIntervalSince1970))/\(delegate.route.count)",
-                                      activityType: type, locationType: .outdoor, start: start, end: end)
+        var workout = ImportedWorkout(
+            format: "GPX", externalIdentifier: "gpx:\(Int(start.timeIntervalSince1970))/\(delegate.route.count)",
+            activityType: type, locationType: .outdoor, start: start, end: end)
         workout.route = delegate.route
         workout.heartRate = delegate.heartRate
         workout.cadence = delegate.cadence
@@ -74,8 +76,10 @@ public enum GPXActivityReader {
         }()
         private let plainDates = ISO8601DateFormatter()
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             let local = name.split(separator: ":").last.map(String.init) ?? name
             path.append(local)
             text = ""
@@ -84,8 +88,10 @@ public enum GPXActivityReader {
             case "trk": tracks += 1
             case "trkseg": newSegment = true
             case "trkpt":
-                guard let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init),
-                      abs(lat) <= 90, abs(lon) <= 180 else {
+                guard let lat = attributes["lat"].flatMap(Double.init),
+                    let lon = attributes["lon"].flatMap(Double.init),
+                    abs(lat) <= 90, abs(lon) <= 180
+                else {
                     failure = "a trkpt without valid lat and lon attributes"
                     parser.abortParsing()
                     return
@@ -107,11 +113,13 @@ public enum GPXActivityReader {
             case "ele", "time", "hr", "cad", "power": if path.contains("trkpt") { point[local] = value }
             case "trkpt":
                 guard let time = point["time"], let at = plainDates.date(from: time) ?? dates.date(from: time),
-                      let lat = point["lat"].flatMap(Double.init), let lon = point["lon"].flatMap(Double.init) else { return }
+                    let lat = point["lat"].flatMap(Double.init), let lon = point["lon"].flatMap(Double.init)
+                else { return }
                 if newSegment, let end = segmentEnd, at > end { segmentGaps.append(DateInterval(start: end, end: at)) }
                 newSegment = false
                 segmentEnd = at
-                route.append(.init(date: at, latitude: lat, longitude: lon, altitude: point["ele"].flatMap(Double.init)))
+                route.append(
+                    .init(date: at, latitude: lat, longitude: lon, altitude: point["ele"].flatMap(Double.init)))
                 if let v = point["hr"].flatMap(Double.init) { heartRate.append(.init(date: at, value: v)) }
                 if let v = point["cad"].flatMap(Double.init) { cadence.append(.init(date: at, value: v)) }
                 if let v = point["power"].flatMap(Double.init) { power.append(.init(date: at, value: v)) }

@@ -30,8 +30,9 @@ public struct ImportedWorkout: Sendable {
         public var softwareVersion: String?
 
         public var hkDevice: HKDevice {
-            HKDevice(name: name, manufacturer: manufacturer, model: model, hardwareVersion: nil, firmwareVersion: nil,
-                     softwareVersion: softwareVersion, localIdentifier: serialNumber, udiDeviceIdentifier: nil)
+            HKDevice(
+                name: name, manufacturer: manufacturer, model: model, hardwareVersion: nil, firmwareVersion: nil,
+                softwareVersion: softwareVersion, localIdentifier: serialNumber, udiDeviceIdentifier: nil)
         }
     }
 
@@ -91,13 +92,16 @@ public struct ImportedWorkout: Sendable {
 
         /// The position as a location (`verticalAccuracy` −1, CoreLocation's "invalid", without an altitude).
         public var location: CLLocation {
-            CLLocation(coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: altitude ?? 0,
-                       horizontalAccuracy: 0, verticalAccuracy: altitude == nil ? -1 : 0, timestamp: date)
+            CLLocation(
+                coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude), altitude: altitude ?? 0,
+                horizontalAccuracy: 0, verticalAccuracy: altitude == nil ? -1 : 0, timestamp: date)
         }
     }
 
-    public init(format: String, externalIdentifier: String, activityType: HKWorkoutActivityType,
-                locationType: HKWorkoutSessionLocationType, start: Date, end: Date) {
+    public init(
+        format: String, externalIdentifier: String, activityType: HKWorkoutActivityType,
+        locationType: HKWorkoutSessionLocationType, start: Date, end: Date
+    ) {
         self.format = format
         self.externalIdentifier = externalIdentifier
         self.activityType = activityType
@@ -118,7 +122,8 @@ extension ImportedWorkout {
         for span in spans {
             let inside = laps.indices.filter { laps[$0].start >= span.start - 1 && laps[$0].end <= span.end + 1 }
             if inside.count == 1, let only = inside.first, abs(laps[only].start.timeIntervalSince(span.start)) <= 1,
-               abs(laps[only].end.timeIntervalSince(span.end)) <= 1 {
+                abs(laps[only].end.timeIntervalSince(span.end)) <= 1
+            {
                 unmarked.insert(only)
             }
         }

@@ -1,8 +1,9 @@
 import Foundation
+import OpenHealthKit
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import OpenHealthKit
 
 /// Reads the first activity of a TCX file (Garmin TrainingCenterDatabase v2) into an ``ImportedWorkout``.
 ///
@@ -16,14 +17,16 @@ public enum TCXActivityReader {
         let delegate = Delegate()
         try XMLFile.parse(path: path, with: delegate)
         guard let sport = delegate.sport else { throw ImportError("\(path): holds no TCX Activity.") }
-        let times = delegate.heartRate.map(\.date) + delegate.power.map(\.date) + delegate.distance.map(\.date)
+        let times =
+            delegate.heartRate.map(\.date) + delegate.power.map(\.date) + delegate.distance.map(\.date)
             + delegate.laps.flatMap { [$0.start, $0.end] } + delegate.trackpointTimes
         guard let start = times.min(), let end = times.max() else {
             throw ImportError("\(path): its activity holds no dated laps or trackpoints.")
         }
         let type: HKWorkoutActivityType = sport == "Running" ? .running : sport == "Biking" ? .cycling : .other
-        var workout = ImportedWorkout(format: "TCX", externalIdentifier: "tcx:\(delegate.id ?? "\(start.timeIntervalSince1970)")",
-                                      activityType: type, locationType: .unknown, start: start, end: end)
+        var workout = ImportedWorkout(
+            format: "TCX", externalIdentifier: "tcx:\(delegate.id ?? "\(start.timeIntervalSince1970)")",
+            activityType: type, locationType: .unknown, start: start, end: end)
         workout.heartRate = delegate.heartRate
         workout.power = delegate.power
         workout.cadence = delegate.cadence
@@ -70,8 +73,10 @@ public enum TCXActivityReader {
 
         func date(_ text: String) -> Date? { plainDates.date(from: text) ?? dates.date(from: text) }
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             let local = name.split(separator: ":").last.map(String.init) ?? name
             path.append(local)
             text = ""
@@ -111,8 +116,8 @@ public enum TCXActivityReader {
             case ("Activity", "Lap"):
                 if let start = lapStart { laps.append(DateInterval(start: start, duration: max(0, lapSeconds ?? 0))) }
             case ("Trackpoint", "Time"), ("Trackpoint", "DistanceMeters"), ("Trackpoint", "Cadence"),
-                 ("HeartRateBpm", "Value"), ("TPX", "Watts"), ("TPX", "Speed"), ("Position", "LatitudeDegrees"),
-                 ("Position", "LongitudeDegrees"), ("Trackpoint", "AltitudeMeters"):
+                ("HeartRateBpm", "Value"), ("TPX", "Watts"), ("TPX", "Speed"), ("Position", "LatitudeDegrees"),
+                ("Position", "LongitudeDegrees"), ("Trackpoint", "AltitudeMeters"):
                 point[local] = value
             case (_, "Trackpoint"):
                 guard let time = point["Time"], let at = date(time) else {
@@ -126,9 +131,14 @@ public enum TCXActivityReader {
                 if let v = point["Cadence"].flatMap(Double.init) { cadence.append(.init(date: at, value: v)) }
                 if let v = point["Speed"].flatMap(Double.init) { speed.append(.init(date: at, value: v)) }
                 if let v = point["DistanceMeters"].flatMap(Double.init) { distance.append(.init(date: at, value: v)) }
-                if let latitude = point["LatitudeDegrees"].flatMap(Double.init), let longitude = point["LongitudeDegrees"].flatMap(Double.init),
-                   abs(latitude) <= 90, abs(longitude) <= 180 {
-                    route.append(.init(date: at, latitude: latitude, longitude: longitude, altitude: point["AltitudeMeters"].flatMap(Double.init)))
+                if let latitude = point["LatitudeDegrees"].flatMap(Double.init),
+                    let longitude = point["LongitudeDegrees"].flatMap(Double.init),
+                    abs(latitude) <= 90, abs(longitude) <= 180
+                {
+                    route.append(
+                        .init(
+                            date: at, latitude: latitude, longitude: longitude,
+                            altitude: point["AltitudeMeters"].flatMap(Double.init)))
                 }
             default:
                 break

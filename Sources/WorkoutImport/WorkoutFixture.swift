@@ -20,8 +20,10 @@ public enum WorkoutFixture {
         public var duration: TimeInterval
     }
 
-    public static func write(_ workout: ImportedWorkout, to path: String, source: String,
-                             wheelCircumference: Double = WheelSpeedCalculator.defaultWheelCircumference) throws -> Summary {
+    public static func write(
+        _ workout: ImportedWorkout, to path: String, source: String,
+        wheelCircumference: Double = WheelSpeedCalculator.defaultWheelCircumference
+    ) throws -> Summary {
         let start = workout.start
         func ms(_ date: Date) -> Int64 { Int64((date.timeIntervalSince(start) * 1000).rounded()) }
         var sensors: [FixtureHeader.SensorDescription] = []
@@ -30,26 +32,34 @@ public enum WorkoutFixture {
         let deviceName = workout.device?.name ?? workout.format
         if !workout.heartRate.isEmpty {
             strap = sensors.count
-            sensors.append(.init(id: "strap", name: "\(deviceName) heart rate", services: ["180D"],
-                                 capabilities: workout.rrIntervals.isEmpty ? ["heartRate"] : ["heartRate", "rrIntervals"]))
+            sensors.append(
+                .init(
+                    id: "strap", name: "\(deviceName) heart rate", services: ["180D"],
+                    capabilities: workout.rrIntervals.isEmpty ? ["heartRate"] : ["heartRate", "rrIntervals"]))
         }
         if !workout.power.isEmpty {
             meter = sensors.count
             var capabilities = ["power", "energy"]
             if !workout.cadence.isEmpty { capabilities.append("cadence") }
             if !workout.speed.isEmpty { capabilities += ["speed", "distance"] }
-            sensors.append(.init(id: "power", name: "\(deviceName) power", services: ["1818"], capabilities: capabilities))
+            sensors.append(
+                .init(id: "power", name: "\(deviceName) power", services: ["1818"], capabilities: capabilities))
         }
         let location = workout.locationType == .indoor ? "indoor" : workout.locationType == .outdoor ? "outdoor" : nil
-        let header = FixtureHeader(start: start, session: .init(activity: workout.activityType.name, location: location),
-                                   sensors: sensors, source: ["convertedFrom": source, "by": "workout fixture"])
+        let header = FixtureHeader(
+            start: start, session: .init(activity: workout.activityType.name, location: location),
+            sensors: sensors, source: ["convertedFrom": source, "by": "workout fixture"])
 
         // (time, order, event): actions that open (resume, a leg) come before a notification at the same
         // millisecond, actions that close (pause, lap, end) after it.
         var events: [(Int64, Int, FixtureEvent.Kind)] = []
         for leg in workout.legs {
             let legLocation = leg.locationType == .indoor ? "indoor" : leg.locationType == .outdoor ? "outdoor" : nil
-            events.append((ms(leg.interval.start), 0, .action(.beginActivity(activity: leg.activityType.name, location: legLocation))))
+            events.append(
+                (
+                    ms(leg.interval.start), 0,
+                    .action(.beginActivity(activity: leg.activityType.name, location: legLocation))
+                ))
         }
         for pause in workout.pauses {
             events.append((ms(pause.start), 2, .action(.pause)))
@@ -64,7 +74,10 @@ public enum WorkoutFixture {
             var elapsed = 0.0
             var gap = false
             for interval in workout.rrIntervals {
-                guard interval.isFinite, interval > 0 else { gap = true; continue }
+                guard interval.isFinite, interval > 0 else {
+                    gap = true
+                    continue
+                }
                 elapsed += interval
                 beats.append(elapsed)
                 gapBefore.append(gap)
@@ -83,8 +96,10 @@ public enum WorkoutFixture {
                     next += 1
                 }
                 previous = t
-                let value = HeartRateMeasurement(heartRate: UInt16(clamping: Int(reading.value.rounded())), rrIntervals: rr)
-                events.append((ms(reading.date), 1, .notification(sensor: strap, characteristic: 0x2A37, bytes: value.encode())))
+                let value = HeartRateMeasurement(
+                    heartRate: UInt16(clamping: Int(reading.value.rounded())), rrIntervals: rr)
+                events.append(
+                    (ms(reading.date), 1, .notification(sensor: strap, characteristic: 0x2A37, bytes: value.encode())))
             }
         }
         if let meter {
@@ -97,23 +112,32 @@ public enum WorkoutFixture {
                 let t = reading.date.timeIntervalSince(start)
                 let dt = previous.map { reading.date.timeIntervalSince($0) } ?? 0
                 previous = reading.date
-                var measurement = CyclingPowerMeasurement(instantaneousPower: Int16(clamping: Int(reading.value.rounded())))
+                var measurement = CyclingPowerMeasurement(
+                    instantaneousPower: Int16(clamping: Int(reading.value.rounded())))
                 if let rpm = cadence[reading.date] {
                     crank.advance(rate: rpm / 60, over: dt, to: t)
-                    measurement.crankRevolutions = CrankRevolutionData(cumulativeRevolutions: UInt16(truncatingIfNeeded: crank.whole),
-                                                                       lastEventTime: UInt16(truncatingIfNeeded: crank.lastEventTicks))
+                    measurement.crankRevolutions = CrankRevolutionData(
+                        cumulativeRevolutions: UInt16(truncatingIfNeeded: crank.whole),
+                        lastEventTime: UInt16(truncatingIfNeeded: crank.lastEventTicks))
                 }
                 if let metresPerSecond = speed[reading.date] {
                     wheel.advance(rate: metresPerSecond / wheelCircumference, over: dt, to: t)
-                    measurement.wheelRevolutions = WheelRevolutionData(cumulativeRevolutions: UInt32(truncatingIfNeeded: wheel.whole),
-                                                                       lastEventTime: UInt16(truncatingIfNeeded: wheel.lastEventTicks))
+                    measurement.wheelRevolutions = WheelRevolutionData(
+                        cumulativeRevolutions: UInt32(truncatingIfNeeded: wheel.whole),
+                        lastEventTime: UInt16(truncatingIfNeeded: wheel.lastEventTicks))
                 }
-                events.append((ms(reading.date), 1, .notification(sensor: meter, characteristic: 0x2A63, bytes: measurement.encode())))
+                events.append(
+                    (
+                        ms(reading.date), 1,
+                        .notification(sensor: meter, characteristic: 0x2A63, bytes: measurement.encode())
+                    ))
             }
         }
         events.sort { ($0.0, $0.1) < ($1.0, $1.1) }
         let writer: FixtureWriter
-        do { writer = try FixtureWriter(path: path, header: header) } catch { throw ImportError("\(path): \(error.description)") }
+        do { writer = try FixtureWriter(path: path, header: header) } catch {
+            throw ImportError("\(path): \(error.description)")
+        }
         var notifications = 0
         do {
             for (time, _, kind) in events {

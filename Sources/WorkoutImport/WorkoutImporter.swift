@@ -26,7 +26,9 @@ public enum WorkoutImporter {
 
     /// Reads a FIT, TCX or GPX file (by its content: FIT files carry ".FIT" at byte 8, TCX and GPX files are XML).
     public static func read(path: String, salvage: Bool = false) throws -> ImportedWorkout {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw ImportError("\(path): cannot be read (no such file, or no permission).") }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ImportError("\(path): cannot be read (no such file, or no permission).")
+        }
         let head = (try? handle.read(upToCount: 512)) ?? Data()
         try? handle.close()
         if head.count >= 12, head[head.startIndex + 8 ..< head.startIndex + 12].elementsEqual(Array(".FIT".utf8)) {
@@ -43,15 +45,21 @@ public enum WorkoutImporter {
     }
 
     /// The workout already saved from the same activity (same `HKMetadataKeyExternalUUID`), if any.
-    public static func existingWorkout(for imported: ImportedWorkout, in store: HKHealthStore) async throws -> HKWorkout? {
-        let predicate = HKQuery.predicateForSamples(withStart: imported.start.addingTimeInterval(-1),
-                                                    end: imported.end.addingTimeInterval(1), options: [])
-        let workouts = try await HKSampleQueryDescriptor(predicates: [.workout(predicate)], sortDescriptors: []).result(for: store)
+    public static func existingWorkout(
+        for imported: ImportedWorkout, in store: HKHealthStore
+    ) async throws -> HKWorkout? {
+        let predicate = HKQuery.predicateForSamples(
+            withStart: imported.start.addingTimeInterval(-1),
+            end: imported.end.addingTimeInterval(1), options: [])
+        let workouts = try await HKSampleQueryDescriptor(predicates: [.workout(predicate)], sortDescriptors: []).result(
+            for: store)
         return workouts.first { $0.metadata?[HKMetadataKeyExternalUUID] as? String == imported.externalIdentifier }
     }
 
     /// Saves the workout, or returns the one already imported from the same activity (`saved` false).
-    public static func save(_ imported: ImportedWorkout, to store: HKHealthStore) async throws -> (workout: HKWorkout, saved: Bool) {
+    public static func save(
+        _ imported: ImportedWorkout, to store: HKHealthStore
+    ) async throws -> (workout: HKWorkout, saved: Bool) {
         if let existing = try await existingWorkout(for: imported, in: store) { return (existing, false) }
         let configuration = HKWorkoutConfiguration()
         configuration.activityType = imported.activityType
@@ -61,21 +69,31 @@ public enum WorkoutImporter {
         try await builder.beginCollection(at: imported.start)
         do {
             var metadata: [String: Any] = [HKMetadataKeyExternalUUID: imported.externalIdentifier]
-            if imported.locationType != .unknown { metadata[HKMetadataKeyIndoorWorkout] = imported.locationType == .indoor }
+            if imported.locationType != .unknown {
+                metadata[HKMetadataKeyIndoorWorkout] = imported.locationType == .indoor
+            }
             try await builder.addMetadata(metadata)
             for leg in imported.legs {
                 let legConfiguration = HKWorkoutConfiguration()
                 legConfiguration.activityType = leg.activityType
                 legConfiguration.locationType = leg.locationType
-                try await builder.addWorkoutActivity(HKWorkoutActivity(workoutConfiguration: legConfiguration,
-                                                                       start: leg.interval.start, end: leg.interval.end, metadata: nil))
+                try await builder.addWorkoutActivity(
+                    HKWorkoutActivity(
+                        workoutConfiguration: legConfiguration,
+                        start: leg.interval.start, end: leg.interval.end, metadata: nil))
             }
             var events: [HKWorkoutEvent] = []
             for pause in imported.pauses {
-                events.append(HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: pause.start, duration: 0), metadata: nil))
-                events.append(HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: pause.end, duration: 0), metadata: nil))
+                events.append(
+                    HKWorkoutEvent(
+                        type: .pause, dateInterval: DateInterval(start: pause.start, duration: 0), metadata: nil))
+                events.append(
+                    HKWorkoutEvent(
+                        type: .resume, dateInterval: DateInterval(start: pause.end, duration: 0), metadata: nil))
             }
-            for lap in imported.markedLaps { events.append(HKWorkoutEvent(type: .lap, dateInterval: lap, metadata: nil)) }
+            for lap in imported.markedLaps {
+                events.append(HKWorkoutEvent(type: .lap, dateInterval: lap, metadata: nil))
+            }
             if !events.isEmpty { try await builder.addWorkoutEvents(events) }
             let samples = Self.samples(imported, device: device)
             var index = 0
@@ -112,28 +130,37 @@ public enum WorkoutImporter {
         var samples: [HKQuantitySample] = []
         func add(_ identifier: HKQuantityTypeIdentifier?, _ unit: HKUnit, _ value: Double, _ start: Date, _ end: Date) {
             guard let identifier, value.isFinite, start >= imported.start, end <= imported.end else { return }
-            samples.append(HKQuantitySample(type: HKQuantityType(identifier), quantity: HKQuantity(unit: unit, doubleValue: value),
-                                            start: start, end: end, device: device, metadata: nil))
+            samples.append(
+                HKQuantitySample(
+                    type: HKQuantityType(identifier), quantity: HKQuantity(unit: unit, doubleValue: value),
+                    start: start, end: end, device: device, metadata: nil))
         }
         let bpm = HKUnit.count().unitDivided(by: .minute())
         let metresPerSecond = HKUnit.meter().unitDivided(by: .second())
         for reading in imported.heartRate { add(.heartRate, bpm, reading.value, reading.date, reading.date) }
         for reading in imported.power {
             let type = activityType(at: reading.date, in: imported)
-            add(type == .cycling ? .cyclingPower : type == .running ? .runningPower : nil, .watt(), reading.value, reading.date, reading.date)
+            add(
+                type == .cycling ? .cyclingPower : type == .running ? .runningPower : nil, .watt(), reading.value,
+                reading.date, reading.date)
         }
         for reading in imported.cadence where activityType(at: reading.date, in: imported) == .cycling {
             add(.cyclingCadence, bpm, reading.value, reading.date, reading.date)
         }
         for reading in imported.speed {
             let type = activityType(at: reading.date, in: imported)
-            add(type == .cycling ? .cyclingSpeed : type == .running ? .runningSpeed : nil, metresPerSecond, reading.value,
+            add(
+                type == .cycling ? .cyclingSpeed : type == .running ? .runningSpeed : nil, metresPerSecond,
+                reading.value,
                 reading.date, reading.date)
         }
-        for (previous, reading) in zip(imported.distance, imported.distance.dropFirst()) where reading.date > previous.date {
+        for (previous, reading) in zip(imported.distance, imported.distance.dropFirst())
+        where reading.date > previous.date {
             let delta = reading.value - previous.value
             guard delta > 0 else { continue }
-            add(HKWorkout.distanceType(for: activityType(at: reading.date, in: imported)), .meter(), delta, previous.date, reading.date)
+            add(
+                HKWorkout.distanceType(for: activityType(at: reading.date, in: imported)), .meter(), delta,
+                previous.date, reading.date)
         }
         // Energy: work from power by the live data source's rule (PowerEnergy: each reading holding until the next,
         // at most its hold; nothing across a pause, as a live recording forgets its last reading when it pauses).
@@ -141,9 +168,13 @@ public enum WorkoutImporter {
             for (previous, reading) in zip(imported.power, imported.power.dropFirst())
             where !imported.pauses.contains(where: { previous.date < $0.start && $0.start <= reading.date }) {
                 let start = previous.date.timeIntervalSinceReferenceDate
-                guard let stretch = PowerEnergy.energy(watts: previous.value, at: start,
-                                                       next: reading.date.timeIntervalSinceReferenceDate) else { continue }
-                add(.activeEnergyBurned, .kilocalorie(), stretch.kilocalories, previous.date,
+                guard
+                    let stretch = PowerEnergy.energy(
+                        watts: previous.value, at: start,
+                        next: reading.date.timeIntervalSinceReferenceDate)
+                else { continue }
+                add(
+                    .activeEnergyBurned, .kilocalorie(), stretch.kilocalories, previous.date,
                     Date(timeIntervalSinceReferenceDate: stretch.end))
             }
         } else if let total = imported.totalEnergy, total > 0, imported.end > imported.start {
@@ -152,14 +183,19 @@ public enum WorkoutImporter {
         return samples
     }
 
-    static func heartbeatSeries(_ imported: ImportedWorkout, device: HKDevice?, store: HKHealthStore) async throws -> HKHeartbeatSeriesSample? {
+    static func heartbeatSeries(
+        _ imported: ImportedWorkout, device: HKDevice?, store: HKHealthStore
+    ) async throws -> HKHeartbeatSeriesSample? {
         guard imported.rrIntervals.contains(where: { $0.isFinite && $0 > 0 }) else { return nil }
         let builder = HKHeartbeatSeriesBuilder(healthStore: store, device: device, start: imported.start)
         var offset = 0.0
         var gap = false
         var count = 0
         for interval in imported.rrIntervals {
-            guard interval.isFinite, interval > 0 else { gap = true; continue }
+            guard interval.isFinite, interval > 0 else {
+                gap = true
+                continue
+            }
             offset += interval
             guard imported.start + offset <= imported.end, count < HKHeartbeatSeriesBuilder.maximumCount else { break }
             try await builder.addHeartbeat(at: offset, precededByGap: gap)

@@ -1,9 +1,10 @@
 import BluetoothLE
-@testable import BlueZTransport
 import Foundation
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import BlueZTransport
 
 /// Adapter state as `HCIGETDEVINFO` reports it, and the connection gate.
 @Suite(.timeLimit(.minutes(1))) struct AdapterStateTests {
@@ -25,8 +26,9 @@ import Testing
     @Test func theSocketIsBoundToTheAdaptersIdentityAndItsType() throws {
         let publicAddress = BluetoothAddress("00:1A:7D:DA:71:13")!
         let staticAddress = BluetoothAddress("C4:55:66:77:88:99", type: .random)!
-        var information = MGMTControllerInformation(address: publicAddress, supportedSettings: [.powered, .lowEnergy, .bredr],
-                                                    currentSettings: [.powered, .lowEnergy, .bredr])
+        var information = MGMTControllerInformation(
+            address: publicAddress, supportedSettings: [.powered, .lowEnergy, .bredr],
+            currentSettings: [.powered, .lowEnergy, .bredr])
         let plain = AdapterIdentity.resolve(information: information, deviceAddress: publicAddress, staticAddress: nil)
         #expect(plain.address == publicAddress && plain.address?.type == .public)
         #expect(plain.bdaddrType == 1, "BDADDR_LE_PUBLIC")
@@ -34,10 +36,12 @@ import Testing
 
         // BR/EDR off with a static address set (the kernel's identity is then the static one).
         information.currentSettings = [.powered, .lowEnergy, .staticAddress]
-        let known = AdapterIdentity.resolve(information: information, deviceAddress: publicAddress, staticAddress: staticAddress)
+        let known = AdapterIdentity.resolve(
+            information: information, deviceAddress: publicAddress, staticAddress: staticAddress)
         #expect(known.address == staticAddress && known.bdaddrType == 2, "BDADDR_LE_RANDOM")
         #expect(known.description == "C4:55:66:77:88:99 (static random)")
-        let unknown = AdapterIdentity.resolve(information: information, deviceAddress: publicAddress, staticAddress: nil)
+        let unknown = AdapterIdentity.resolve(
+            information: information, deviceAddress: publicAddress, staticAddress: nil)
         #expect(unknown.isAny, "not the public address, which the kernel's route would not match")
         #expect(unknown.littleEndianBytes == [0, 0, 0, 0, 0, 0] && unknown.bdaddrType == 1)
     }
@@ -45,25 +49,34 @@ import Testing
     /// An LE-only controller with no public address (bluetoothd gives it a static one): no wait,
     /// no "unplug and replug"; bound to its static address when it can be read, else BDADDR_ANY.
     @Test func anAdapterWithoutAPublicAddressIsUsedAtOnce() {
-        let leOnly = MGMTControllerInformation(address: BluetoothAddress(rawValue: 0), supportedSettings: [.powered, .lowEnergy],
-                                               currentSettings: [.powered, .lowEnergy, .staticAddress])
+        let leOnly = MGMTControllerInformation(
+            address: BluetoothAddress(rawValue: 0), supportedSettings: [.powered, .lowEnergy],
+            currentSettings: [.powered, .lowEnergy, .staticAddress])
         #expect(AdapterIdentity.resolve(information: leOnly, deviceAddress: nil, staticAddress: nil).isAny)
-        let bound = AdapterIdentity.resolve(information: leOnly, deviceAddress: nil,
-                                            staticAddress: BluetoothAddress("C0:FF:EE:00:00:01", type: .random))
+        let bound = AdapterIdentity.resolve(
+            information: leOnly, deviceAddress: nil,
+            staticAddress: BluetoothAddress("C0:FF:EE:00:00:01", type: .random))
         #expect(bound.address?.description == "C0:FF:EE:00:00:01" && bound.bdaddrType == 2)
         // Without the management channel's answer: HCIGETDEVINFO's address, else BDADDR_ANY.
         #expect(AdapterIdentity.resolve(information: nil, deviceAddress: nil, staticAddress: nil).isAny)
-        #expect(AdapterIdentity.resolve(information: nil, deviceAddress: BluetoothAddress("00:1A:7D:DA:71:13"),
-                                        staticAddress: nil).bdaddrType == 1)
+        #expect(
+            AdapterIdentity.resolve(
+                information: nil, deviceAddress: BluetoothAddress("00:1A:7D:DA:71:13"),
+                staticAddress: nil
+            ).bdaddrType == 1)
     }
 
     /// debugfs prints the static address with `%pMR`, lower case, one line.
     @Test func theStaticAddressIsReadFromDebugfs() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("debugfs-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("hci3"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("hci3"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        try "c4:55:66:77:88:99\n".write(to: root.appendingPathComponent("hci3/static_address"), atomically: true, encoding: .utf8)
-        #expect(AdapterIdentity.staticAddress(of: 3, root: root.path) == BluetoothAddress("C4:55:66:77:88:99", type: .random))
+        try "c4:55:66:77:88:99\n".write(
+            to: root.appendingPathComponent("hci3/static_address"), atomically: true, encoding: .utf8)
+        #expect(
+            AdapterIdentity.staticAddress(of: 3, root: root.path)
+                == BluetoothAddress("C4:55:66:77:88:99", type: .random))
         #expect(AdapterIdentity.staticAddress(of: 4, root: root.path) == nil)
     }
 
@@ -72,7 +85,10 @@ import Testing
     @Test func anAdapterThatIsDownIsNamedWithTheFix() {
         let error = BlueZError.adapterDown("hci0")
         #expect(error.code == .adapterDown)
-        #expect(error.message == "hci0 is down, or LE is off: run `bluetoothctl power on` (or `sudo btmgmt --index 0 power on` and `sudo btmgmt --index 0 le on`).")
+        #expect(
+            error.message
+                == "hci0 is down, or LE is off: run `bluetoothctl power on` (or `sudo btmgmt --index 0 power on` and `sudo btmgmt --index 0 le on`)."
+        )
     }
 
     @Test func theEnvironmentNamesTheAdapterWhenTheCallerDoesNot() {

@@ -1,17 +1,21 @@
 import BluetoothLE
-@testable import BlueZTransport
 import FitnessSensors
 import Foundation
 import TestSupport
 import Testing
 
+@testable import BlueZTransport
+
 /// A `BLESensor` against a simulated peripheral over `socketpair(AF_UNIX, SOCK_SEQPACKET)`: the same
 /// ATT bytes a strap or power meter sends, through the real sockets, GATT client, decoders and
 /// interpreter. Time moves only when a test advances the manual clock.
 @Suite(.timeLimit(.minutes(1))) struct BLESensorEndToEndTests {
-    func makeSensor(_ link: SocketPairLink, clock: ManualClock, capabilities: SensorCapabilities = .heartRateStrap) -> BLESensor {
-        BLESensor(identifier: "unix:test", name: "Test", capabilities: capabilities, clock: clock,
-                  wallClock: TestWallClock().now, connect: link.connect)
+    func makeSensor(
+        _ link: SocketPairLink, clock: ManualClock, capabilities: SensorCapabilities = .heartRateStrap
+    ) -> BLESensor {
+        BLESensor(
+            identifier: "unix:test", name: "Test", capabilities: capabilities, clock: clock,
+            wallClock: TestWallClock().now, connect: link.connect)
     }
 
     @Test func strapDeliversHeartRateAndRRIntervals() async throws {
@@ -73,11 +77,13 @@ import Testing
                 if case .speed(let speed) = reading { speeds.append(speed.metresPerSecond) }
             }
             if let before = previous?.crankRevolutions, let crank = expected.crankRevolutions,
-               crank.cumulativeRevolutions < before.cumulativeRevolutions || crank.lastEventTime < before.lastEventTime {
+                crank.cumulativeRevolutions < before.cumulativeRevolutions || crank.lastEventTime < before.lastEventTime
+            {
                 crankWraps += 1
             }
             if let before = previous?.wheelRevolutions, let wheel = expected.wheelRevolutions,
-               wheel.cumulativeRevolutions < before.cumulativeRevolutions || wheel.lastEventTime < before.lastEventTime {
+                wheel.cumulativeRevolutions < before.cumulativeRevolutions || wheel.lastEventTime < before.lastEventTime
+            {
                 wheelWraps += 1
             }
             previous = expected

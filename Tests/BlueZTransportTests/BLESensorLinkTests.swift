@@ -1,19 +1,23 @@
 import BluetoothLE
-@testable import BlueZTransport
 import FitnessSensors
 import Foundation
 import Synchronization
 import TestSupport
 import Testing
 
+@testable import BlueZTransport
+
 /// Link loss, reconnection, duplicates, silence and malformed input, over real socket pairs.
 @Suite(.timeLimit(.minutes(1))) struct BLESensorLinkTests {
     let peripheral = SimulatedPeripheral(profile: .heartRateStrap())
     let clock = ManualClock()
 
-    func start(_ link: SocketPairLink, recorder: EventRecorder = EventRecorder()) async -> (BLESensor, AsyncStream<SensorEvent>.Iterator) {
-        let sensor = BLESensor(identifier: "unix:test", name: "Test", capabilities: .heartRateStrap, clock: clock,
-                               wallClock: TestWallClock().now, connect: link.connect)
+    func start(
+        _ link: SocketPairLink, recorder: EventRecorder = EventRecorder()
+    ) async -> (BLESensor, AsyncStream<SensorEvent>.Iterator) {
+        let sensor = BLESensor(
+            identifier: "unix:test", name: "Test", capabilities: .heartRateStrap, clock: clock,
+            wallClock: TestWallClock().now, connect: link.connect)
         var events = recorder.events.makeAsyncIterator()
         sensor.start(recorder.handler)
         #expect(await events.seen() == .connecting)
@@ -53,8 +57,10 @@ import Testing
 
     @Test func failedConnectionsBackOffExponentially() async throws {
         let attempts = AttemptCounter()
-        let sensor = BLESensor(identifier: "unix:nowhere", name: "Nowhere", capabilities: .heartRateStrap, clock: clock,
-                               wallClock: TestWallClock().now) {
+        let sensor = BLESensor(
+            identifier: "unix:nowhere", name: "Nowhere", capabilities: .heartRateStrap, clock: clock,
+            wallClock: TestWallClock().now
+        ) {
             attempts.increment()
             return try SocketBearer.connect(unixPath: "/nonexistent/openhealthkit-test.sock")
         }
@@ -62,7 +68,8 @@ import Testing
         var events = recorder.events.makeAsyncIterator()
         sensor.start(recorder.handler)
         defer { sensor.stop() }
-        let reason = "Nothing listens at unix:/nonexistent/openhealthkit-test.sock; start one with `workout peripheral --listen PATH`."
+        let reason =
+            "Nothing listens at unix:/nonexistent/openhealthkit-test.sock; start one with `workout peripheral --listen PATH`."
         for delay in [250, 500, 1000, 2000] {
             #expect(await events.seen() == .connecting)
             #expect(await events.seen() == .disconnected(reason))

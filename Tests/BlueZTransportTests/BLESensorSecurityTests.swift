@@ -1,11 +1,12 @@
 import BluetoothLE
-@testable import BlueZTransport
 import FitnessSensors
 import Foundation
 import Synchronization
 import SystemPackage
 import TestSupport
 import Testing
+
+@testable import BlueZTransport
 
 /// Sensors that protect characteristics, and links that drop with reason 0x3B, over real socket
 /// pairs to a simulated strap. The security upgrade stands in for the kernel's pairing: the
@@ -34,11 +35,13 @@ import Testing
             { [self] in
                 let plain = try await link.connect()
                 let peripheral = link.peripheral
-                let upgrade: (@Sendable () async throws -> Void)? = canSecure ? { @Sendable [self] in
-                    upgrades.withLock { $0 += 1 }
-                    if let upgradeFailure { throw upgradeFailure }
-                    await peripheral.encryptLatestLink()
-                } : nil
+                let upgrade: (@Sendable () async throws -> Void)? =
+                    canSecure
+                    ? { @Sendable [self] in
+                        upgrades.withLock { $0 += 1 }
+                        if let upgradeFailure { throw upgradeFailure }
+                        await peripheral.encryptLatestLink()
+                    } : nil
                 let bearer = SocketBearer(socket: plain.socket, peer: plain.peer, securityUpgrade: upgrade)
                 centrals.withLock { $0.append(bearer) }
                 return bearer
@@ -47,8 +50,9 @@ import Testing
     }
 
     func start(_ link: SecuredLink) -> (BLESensor, AsyncStream<SensorEvent>.Iterator) {
-        let sensor = BLESensor(identifier: "unix:test", name: "Test", capabilities: .heartRateStrap, clock: clock,
-                               wallClock: TestWallClock().now, connect: link.connect)
+        let sensor = BLESensor(
+            identifier: "unix:test", name: "Test", capabilities: .heartRateStrap, clock: clock,
+            wallClock: TestWallClock().now, connect: link.connect)
         let recorder = EventRecorder()
         let events = recorder.events.makeAsyncIterator()
         sensor.start(recorder.handler)
@@ -56,7 +60,8 @@ import Testing
     }
 
     @Test func insufficientEncryptionRaisesSecurityOnceAndRetries() async throws {
-        await peripheral.protect(BluetoothUUID(C.modelNumberString), with: .insufficientEncryption, untilEncrypted: true)
+        await peripheral.protect(
+            BluetoothUUID(C.modelNumberString), with: .insufficientEncryption, untilEncrypted: true)
         let link = SecuredLink(peripheral)
         var (sensor, events) = start(link)
         defer { sensor.stop() }
@@ -88,7 +93,8 @@ import Testing
     @Test func anUpgradeThatFailsDuringAnOptionalReadSkipsTheReadAndHeartRateFollows() async throws {
         // Device Information needs encryption; pairing fails (a headless Pi whose bluetoothd has no
         // agent refuses it): the read is skipped, not the session, and the heart rate is subscribed.
-        await peripheral.protect(BluetoothUUID(C.modelNumberString), with: .insufficientEncryption, untilEncrypted: true)
+        await peripheral.protect(
+            BluetoothUUID(C.modelNumberString), with: .insufficientEncryption, untilEncrypted: true)
         let refused = BlueZError.connecting(to: "C7:3A:10:5E:22:F1/random", .permissionDenied)
         let link = SecuredLink(peripheral, upgradeFailure: refused)
         var (sensor, events) = start(link)
@@ -129,8 +135,11 @@ import Testing
 
         link.centrals.withLock { $0.last?.socket.simulatePendingError(.noFunction) }
         link.link.dropLatest()
-        #expect(await events.seen() == .disconnected(
-            "The link to the sensor ended with a reason Linux has no errno for and reports as Function not implemented, for a dropped link one of 0x3B (connection parameters rejected), 0x3E (the connection failed to be established), 0x22 (link-layer response timeout), 0x28 (instant passed) or 0x3D (MIC failure); the kernel does not say which. If it recurs about a minute after each connection, it is 0x3B: `workout doctor` checks /etc/bluetooth/main.conf for it."))
+        #expect(
+            await events.seen()
+                == .disconnected(
+                    "The link to the sensor ended with a reason Linux has no errno for and reports as Function not implemented, for a dropped link one of 0x3B (connection parameters rejected), 0x3E (the connection failed to be established), 0x22 (link-layer response timeout), 0x28 (instant passed) or 0x3D (MIC failure); the kernel does not say which. If it recurs about a minute after each connection, it is 0x3B: `workout doctor` checks /etc/bluetooth/main.conf for it."
+                ))
         await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(250))
         #expect(await events.seen() == .connecting)

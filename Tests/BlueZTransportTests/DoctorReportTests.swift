@@ -1,13 +1,16 @@
 import BluetoothLE
-@testable import BlueZTransport
 import Foundation
 import Testing
+
+@testable import BlueZTransport
 
 /// `workout doctor`'s verdicts from system snapshots written out here.
 @Suite struct DoctorReportTests {
     static let strap = BluetoothAddress("C7:3A:10:5E:22:F1", type: .random)!
     static let working = SystemSnapshot(
-        adapters: [.init(name: "hci0", address: "00:1A:7D:DA:71:13", driver: "btusb", isUp: true, lowEnergyEnabled: true)],
+        adapters: [
+            .init(name: "hci0", address: "00:1A:7D:DA:71:13", driver: "btusb", isUp: true, lowEnergyEnabled: true)
+        ],
         canScan: true, executablePath: "/usr/local/bin/workout", bluetoothdRunning: true,
         leConnection: LEConnectionConfiguration(maximumInterval: 520, supervisionTimeout: 500),
         pairedSensors: [.init(identifier: "ble:C7:3A:10:5E:22:F1/random", address: strap)],
@@ -19,9 +22,12 @@ import Testing
         let report = DoctorReport(Self.working)
         #expect(report.canRecord)
         #expect(failing(report) == [])
-        #expect(report.checks.map(\.id) == ["kernel", "adapter.hci0.up", "adapter.hci0.le", "adapter.hci0.rfkill",
-                                            "scan-permission", "bluetoothd", "paired-sensors",
-                                            "le.connection-interval", "le.supervision-timeout", "store"])
+        #expect(
+            report.checks.map(\.id) == [
+                "kernel", "adapter.hci0.up", "adapter.hci0.le", "adapter.hci0.rfkill",
+                "scan-permission", "bluetoothd", "paired-sensors",
+                "le.connection-interval", "le.supervision-timeout", "store",
+            ])
     }
 
     @Test func withoutCapNetAdminRecordingStillWorksAndOnlyThatCapabilityIsAskedFor() {
@@ -40,7 +46,9 @@ import Testing
         system.adapters[0].isUp = false
         var report = DoctorReport(system)
         #expect(!report.canRecord)
-        #expect(report.checks.first { $0.id == "adapter.hci0.up" }?.fix == "bluetoothctl power on (or `sudo btmgmt --index 0 power on`)")
+        #expect(
+            report.checks.first { $0.id == "adapter.hci0.up" }?.fix
+                == "bluetoothctl power on (or `sudo btmgmt --index 0 power on`)")
 
         system = Self.working
         system.adapters[0].lowEnergyEnabled = false
@@ -69,7 +77,10 @@ import Testing
         let report = DoctorReport(system)
         #expect(!report.canRecord)
         let held = report.checks.first { $0.id == "paired-sensors.ble:C7:3A:10:5E:22:F1/random" }
-        #expect(held?.fix == "bluetoothctl disconnect C7:3A:10:5E:22:F1 (and `bluetoothctl remove C7:3A:10:5E:22:F1` so it stops auto-connecting)")
+        #expect(
+            held?.fix
+                == "bluetoothctl disconnect C7:3A:10:5E:22:F1 (and `bluetoothctl remove C7:3A:10:5E:22:F1` so it stops auto-connecting)"
+        )
     }
 
     @Test func theKernelsConnectionParameterDefaultsAreNamedWithTheLinesToAdd() {
@@ -80,21 +91,37 @@ import Testing
         #expect(report.canRecord, "warnings: they do not stop recording")
         #expect(failing(report) == ["bluetoothd", "le.connection-interval", "le.supervision-timeout"])
         let interval = report.checks.first { $0.id == "le.connection-interval" }
-        #expect(interval?.detail == "the kernel refuses connection-parameter requests above 50 ms (MaxConnectionInterval unset, the kernel's 0x0028), so straps built on Nordic's SDK template drop with 0x3B about 65 s after each connection")
-        #expect(interval?.fix == "add `MaxConnectionInterval=520` (650 ms, in 1.25 ms units) under [LE] in /etc/bluetooth/main.conf, then start bluetoothd once (`sudo systemctl restart bluetooth`): it hands them to the kernel, which keeps them while the adapter stays")
+        #expect(
+            interval?.detail
+                == "the kernel refuses connection-parameter requests above 50 ms (MaxConnectionInterval unset, the kernel's 0x0028), so straps built on Nordic's SDK template drop with 0x3B about 65 s after each connection"
+        )
+        #expect(
+            interval?.fix
+                == "add `MaxConnectionInterval=520` (650 ms, in 1.25 ms units) under [LE] in /etc/bluetooth/main.conf, then start bluetoothd once (`sudo systemctl restart bluetooth`): it hands them to the kernel, which keeps them while the adapter stays"
+        )
         let timeout = report.checks.first { $0.id == "le.supervision-timeout" }
-        #expect(timeout?.detail == "the supervision timeout is 420 ms (ConnectionSupervisionTimeout unset, the kernel's 0x002A) where phones use about 5 s: a strap that fades for longer drops")
-        #expect(timeout?.fix?.hasPrefix("add `ConnectionSupervisionTimeout=500` (5 s, in 10 ms units) under [LE] in /etc/bluetooth/main.conf") == true)
+        #expect(
+            timeout?.detail
+                == "the supervision timeout is 420 ms (ConnectionSupervisionTimeout unset, the kernel's 0x002A) where phones use about 5 s: a strap that fades for longer drops"
+        )
+        #expect(
+            timeout?.fix?.hasPrefix(
+                "add `ConnectionSupervisionTimeout=500` (5 s, in 10 ms units) under [LE] in /etc/bluetooth/main.conf")
+                == true)
     }
 
     @Test func noKernelSupportNoAdapterAndAnUnwritableStoreEachFail() {
-        let system = SystemSnapshot(kernelProblem: "Address family not supported by protocol", adapters: [], canScan: false,
-                                    executablePath: "/x/workout", bluetoothdRunning: false, storePath: "/proc/health.sqlite",
-                                    storeProblem: "/proc is not writable, so /proc/health.sqlite cannot be created")
+        let system = SystemSnapshot(
+            kernelProblem: "Address family not supported by protocol", adapters: [], canScan: false,
+            executablePath: "/x/workout", bluetoothdRunning: false, storePath: "/proc/health.sqlite",
+            storeProblem: "/proc is not writable, so /proc/health.sqlite cannot be created")
         let report = DoctorReport(system)
         #expect(!report.canRecord)
-        #expect(failing(report) == ["kernel", "adapters", "scan-permission", "bluetoothd", "le.connection-interval",
-                                    "le.supervision-timeout", "store"])
+        #expect(
+            failing(report) == [
+                "kernel", "adapters", "scan-permission", "bluetoothd", "le.connection-interval",
+                "le.supervision-timeout", "store",
+            ])
     }
 
     @Test func capabilitiesAreReadFromCapEff() {

@@ -1,17 +1,19 @@
 import BluetoothLE
-@testable import BlueZTransport
 import FitnessSensors
 import Foundation
 import TestSupport
 import Testing
+
+@testable import BlueZTransport
 
 /// Foot pods and fitness machines through the raw transport: a `BLESensor` against the simulated foot pod and
 /// smart trainer over `socketpair(AF_UNIX, SOCK_SEQPACKET)`, and a control session with the trainer's control
 /// point over the same GATT client.
 @Suite(.timeLimit(.minutes(1))) struct FitnessMachinePeripheralTests {
     func makeSensor(_ link: SocketPairLink, clock: ManualClock, capabilities: SensorCapabilities) -> BLESensor {
-        BLESensor(identifier: "unix:test", name: "Test", capabilities: capabilities, clock: clock,
-                  wallClock: TestWallClock().now, connect: link.connect)
+        BLESensor(
+            identifier: "unix:test", name: "Test", capabilities: capabilities, clock: clock,
+            wallClock: TestWallClock().now, connect: link.connect)
     }
 
     @Test func footPodDeliversSpeedStepsStrideAndDistance() async throws {
@@ -74,7 +76,10 @@ import Testing
         let client = GATTClient(bearer: clientEnd)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try? await client.run() }
-            defer { group.cancelAll(); clientEnd.close() }
+            defer {
+                group.cancelAll()
+                clientEnd.close()
+            }
             var characteristics: [GATTCharacteristic] = []
             for service in try await client.discoverPrimaryServices() {
                 characteristics += try await client.discoverCharacteristics(of: service)
@@ -99,12 +104,18 @@ import Testing
             try await client.writeValue(try #require(step.write).encode(), handle: controlPoint.valueHandle)
             let refusal = try #require(await indications.next())
             step = controller.received(try FitnessMachineControlPoint.Response(bytes: refusal.value), at: 1)
-            #expect(step.errors.map(\.description) == ["The machine refused to set target power to 3000 W: invalid parameter."])
+            #expect(
+                step.errors.map(\.description) == [
+                    "The machine refused to set target power to 3000 W: invalid parameter."
+                ])
             #expect(errors.isEmpty)
         }
         let session = await peripheral.controlRequests.map { "\($0.0.summary): \($0.1)" }
-        #expect(session == ["request control: success", "set target power to 250 W: success",
-                            "set target power to 3000 W: invalid parameter"])
+        #expect(
+            session == [
+                "request control: success", "set target power to 250 W: success",
+                "set target power to 3000 W: invalid parameter",
+            ])
         // The trainer's power closes 63 % of the gap to the target in its lag (2 s = 4 steps of 0.5 s).
         var signal = SmartTrainerSignal()
         signal.targetPower = 250
@@ -120,7 +131,10 @@ import Testing
         let client = GATTClient(bearer: clientEnd)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try? await client.run() }
-            defer { group.cancelAll(); clientEnd.close() }
+            defer {
+                group.cancelAll()
+                clientEnd.close()
+            }
             var characteristics: [GATTCharacteristic] = []
             for service in try await client.discoverPrimaryServices() {
                 characteristics += try await client.discoverCharacteristics(of: service)
@@ -133,7 +147,8 @@ import Testing
             try await client.writeValue(try #require(step.write).encode(), handle: controlPoint.valueHandle)
             let indication = try #require(await indications.next())
             let refused = controller.received(try FitnessMachineControlPoint.Response(bytes: indication.value), at: 0)
-            #expect(refused.errors.first?.description == "The machine refused to request control: control not permitted.")
+            #expect(
+                refused.errors.first?.description == "The machine refused to request control: control not permitted.")
             #expect(refused.write == nil)
         }
     }

@@ -1,7 +1,8 @@
 import BluetoothLE
-@testable import BlueZTransport
 import TestSupport
 import Testing
+
+@testable import BlueZTransport
 
 /// The scanner against a scripted kernel at the management socket: the command packets it writes
 /// are compared byte for byte with the ones written out in ``ScriptedKernel``, and the kernel's
@@ -14,20 +15,23 @@ import Testing
     /// 16-bit UUIDs 0x180D, complete name.
     static let strapAddress: [UInt8] = [0xC0, 0x11, 0x22, 0x33, 0x44, 0x55]
     static let strap = BluetoothAddress("C0:11:22:33:44:55", type: .random)!
-    static let strapFound = K.deviceFound(strapAddress, random: true, rssi: -60,
-                                          eir: [0x02, 0x01, 0x06, 0x03, 0x03, 0x0D, 0x18, 0x0A, 0x09] + Array("OHK Strap".utf8))
+    static let strapFound = K.deviceFound(
+        strapAddress, random: true, rssi: -60,
+        eir: [0x02, 0x01, 0x06, 0x03, 0x03, 0x0D, 0x18, 0x0A, 0x09] + Array("OHK Strap".utf8))
     /// A power meter at 00:22:D0:11:22:33 (public), known by appearance 0x0484 (AD type 0x19).
     static let meter = BluetoothAddress("00:22:D0:11:22:33")!
-    static let meterFound = K.deviceFound([0x00, 0x22, 0xD0, 0x11, 0x22, 0x33], random: false, rssi: -70,
-                                          eir: [0x03, 0x19, 0x84, 0x04])
+    static let meterFound = K.deviceFound(
+        [0x00, 0x22, 0xD0, 0x11, 0x22, 0x33], random: false, rssi: -70,
+        eir: [0x03, 0x19, 0x84, 0x04])
 
     let clock = ManualClock()
 
     /// Starts discovery against the kernel while it plays `script`.
     func start(_ kernel: ScriptedKernel, _ script: [Step]) async throws -> (ManagementScanner, Task<Int, any Error>) {
         let player = Task { try await kernel.play(script) }
-        let scanner = try await ManagementScanner.start(socket: kernel.host.socket, index: 0, adapterName: "hci0", clock: clock,
-                                                        openStopSocket: kernel.openSocket)
+        let scanner = try await ManagementScanner.start(
+            socket: kernel.host.socket, index: 0, adapterName: "hci0", clock: clock,
+            openStopSocket: kernel.openSocket)
         return (scanner, player)
     }
 
@@ -40,11 +44,15 @@ import Testing
 
     @Test func discoveryIsStartedAndStoppedThroughTheKernelAndItsDevicesAreListed() async throws {
         let kernel = try ScriptedKernel()
-        let (scanner, player) = try await start(kernel, [
-            // A device found before the start's answer is read is kept, not lost in the wait.
-            Step(socket: 0, command: K.startDiscovery, events: [Self.strapFound, K.complete(0x0023), K.discovering(true)]),
-            Step(socket: 1, command: K.stopDiscovery, events: [K.discovering(false), K.complete(0x0024)]),
-        ])
+        let (scanner, player) = try await start(
+            kernel,
+            [
+                // A device found before the start's answer is read is kept, not lost in the wait.
+                Step(
+                    socket: 0, command: K.startDiscovery,
+                    events: [Self.strapFound, K.complete(0x0023), K.discovering(true)]),
+                Step(socket: 1, command: K.stopDiscovery, events: [K.discovering(false), K.complete(0x0024)]),
+            ])
         let (task, _) = scan(scanner)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(5))
@@ -60,12 +68,18 @@ import Testing
 
     @Test func aScanTheKernelEndsIsStartedAgainAndKeepsListening() async throws {
         let kernel = try ScriptedKernel()
-        let (scanner, player) = try await start(kernel, [
-            // The kernel ends LE discovery by itself (10.24 s, or to connect): Discovering 0.
-            Step(socket: 0, command: K.startDiscovery, events: [K.complete(0x0023), Self.strapFound, K.discovering(false)]),
-            Step(socket: 0, command: K.startDiscovery, events: [K.complete(0x0023), K.discovering(true), Self.meterFound]),
-            Step(socket: 1, command: K.stopDiscovery, events: [K.complete(0x0024)]),
-        ])
+        let (scanner, player) = try await start(
+            kernel,
+            [
+                // The kernel ends LE discovery by itself (10.24 s, or to connect): Discovering 0.
+                Step(
+                    socket: 0, command: K.startDiscovery,
+                    events: [K.complete(0x0023), Self.strapFound, K.discovering(false)]),
+                Step(
+                    socket: 0, command: K.startDiscovery,
+                    events: [K.complete(0x0023), K.discovering(true), Self.meterFound]),
+                Step(socket: 1, command: K.stopDiscovery, events: [K.complete(0x0024)]),
+            ])
         let (task, heard) = scan(scanner)
         var count = 0
         for await _ in heard {
@@ -83,42 +97,55 @@ import Testing
 
     @Test func aRestartTheKernelRefusesEndsTheScanWithWhatWasHeardAndWhy() async throws {
         let kernel = try ScriptedKernel()
-        let (scanner, player) = try await start(kernel, [
-            Step(socket: 0, command: K.startDiscovery, events: [K.complete(0x0023), Self.strapFound, K.discovering(false)]),
-            Step(socket: 0, command: K.startDiscovery, events: [K.complete(0x0023, status: 0x0A)]),  // Busy
-            // Stop Discovery is still sent; Rejected (0x0B) says nothing was discovering: fine.
-            Step(socket: 1, command: K.stopDiscovery, events: [K.complete(0x0024, status: 0x0B)]),
-        ])
+        let (scanner, player) = try await start(
+            kernel,
+            [
+                Step(
+                    socket: 0, command: K.startDiscovery,
+                    events: [K.complete(0x0023), Self.strapFound, K.discovering(false)]),
+                Step(socket: 0, command: K.startDiscovery, events: [K.complete(0x0023, status: 0x0A)]),  // Busy
+                // Stop Discovery is still sent; Rejected (0x0B) says nothing was discovering: fine.
+                Step(socket: 1, command: K.stopDiscovery, events: [K.complete(0x0024, status: 0x0B)]),
+            ])
         let (task, _) = scan(scanner)
         let interrupted = await #expect(throws: ScanInterrupted.self) { try await task.value }
         #expect(try await player.value == 0)
         #expect(interrupted?.devices.map(\.address) == [Self.strap])
         #expect(interrupted?.reason.code == .busy)
-        #expect(interrupted?.reason.message
-            == "The kernel ended the scan on hci0 and refused to start it again: hci0 is already discovering for another program (Busy (0x0A)), bluetoothd's `bluetoothctl scan on` perhaps; run `bluetoothctl scan off` or wait until it ends, and try again.")
+        #expect(
+            interrupted?.reason.message
+                == "The kernel ended the scan on hci0 and refused to start it again: hci0 is already discovering for another program (Busy (0x0A)), bluetoothd's `bluetoothctl scan on` perhaps; run `bluetoothctl scan off` or wait until it ends, and try again."
+        )
     }
 
     @Test func anAdapterRemovedDuringTheScanEndsItWithWhatWasHeard() async throws {
         let kernel = try ScriptedKernel()
-        let (scanner, player) = try await start(kernel, [
-            Step(socket: 0, command: K.startDiscovery, events: [K.complete(0x0023), Self.meterFound, K.indexRemoved]),
-            Step(socket: 1, command: K.stopDiscovery, events: [K.complete(0x0024, status: 0x11)]),  // Invalid Index
-        ])
+        let (scanner, player) = try await start(
+            kernel,
+            [
+                Step(
+                    socket: 0, command: K.startDiscovery, events: [K.complete(0x0023), Self.meterFound, K.indexRemoved]),
+                Step(socket: 1, command: K.stopDiscovery, events: [K.complete(0x0024, status: 0x11)]),  // Invalid Index
+            ])
         let (task, _) = scan(scanner)
         let interrupted = await #expect(throws: ScanInterrupted.self) { try await task.value }
         #expect(try await player.value == 0)
         // The interruption is what is said, not the stop's refusal that follows from it.
         #expect(interrupted?.devices.map(\.address) == [Self.meter])
         #expect(interrupted?.reason.code == .noAdapter)
-        #expect(interrupted?.reason.message == "hci0 went away during the scan; `workout adapters` lists the adapters present.")
+        #expect(
+            interrupted?.reason.message
+                == "hci0 went away during the scan; `workout adapters` lists the adapters present.")
     }
 
     @Test func cancellingTheScanStopsDiscoveryAndReturnsWhatWasHeard() async throws {
         let kernel = try ScriptedKernel()
-        let (scanner, player) = try await start(kernel, [
-            Step(socket: 0, command: K.startDiscovery, events: [K.complete(0x0023), Self.strapFound]),
-            Step(socket: 1, command: K.stopDiscovery, events: [K.complete(0x0024)]),
-        ])
+        let (scanner, player) = try await start(
+            kernel,
+            [
+                Step(socket: 0, command: K.startDiscovery, events: [K.complete(0x0023), Self.strapFound]),
+                Step(socket: 1, command: K.stopDiscovery, events: [K.complete(0x0024)]),
+            ])
         let (task, heard) = scan(scanner)
         for await _ in heard { break }
         task.cancel()  // what Ctrl-C does in `workout scan`
@@ -129,36 +156,48 @@ import Testing
 
     @Test func withoutCapNetAdminTheKernelRefusesDiscoveryAndTheFixIsSaid() async throws {
         let kernel = try ScriptedKernel()
-        let player = Task { try await kernel.play([
-            // mgmt.c answers a command outside its untrusted list with Permission Denied (0x14).
-            Step(socket: 0, command: K.startDiscovery, events: [K.complete(0x0023, status: 0x14)]),
-        ]) }
+        let player = Task {
+            try await kernel.play([
+                // mgmt.c answers a command outside its untrusted list with Permission Denied (0x14).
+                Step(socket: 0, command: K.startDiscovery, events: [K.complete(0x0023, status: 0x14)])
+            ])
+        }
         let error = await #expect(throws: BlueZError.self) {
-            try await ManagementScanner.start(socket: kernel.host.socket, index: 0, adapterName: "hci0", clock: clock,
-                                              openStopSocket: kernel.openSocket)
+            try await ManagementScanner.start(
+                socket: kernel.host.socket, index: 0, adapterName: "hci0", clock: clock,
+                openStopSocket: kernel.openSocket)
         }
         #expect(try await player.value == 0)
         #expect(error?.code == .permissionDenied)
-        #expect(error?.message.hasPrefix("Scanning without bluetoothd needs the CAP_NET_ADMIN capability: the kernel's management channel refused to start discovery on hci0 (Permission Denied (0x14)). Run `workout scan` as root, or grant it with `sudo setcap cap_net_admin+eip ") == true)
+        #expect(
+            error?.message.hasPrefix(
+                "Scanning without bluetoothd needs the CAP_NET_ADMIN capability: the kernel's management channel refused to start discovery on hci0 (Permission Denied (0x14)). Run `workout scan` as root, or grant it with `sudo setcap cap_net_admin+eip "
+            ) == true)
         #expect(error?.message.contains("cap_net_raw") == false)
     }
 
     @Test func anAdapterOffOrWithLEOffIsNamedWithItsFix() {
         #expect(ManagementScanner.refusal(.notPowered, "hci1", index: 1).code == .adapterDown)
-        #expect(ManagementScanner.refusal(.notSupported, "hci1", index: 1).message
-            == "hci1 cannot discover LE devices (Not Supported (0x0C)): LE is off on it; run `sudo btmgmt --index 1 le on`.")
-        #expect(ManagementScanner.refusal(.rfKilled, "hci1", index: 1).message
-            == "hci1 is blocked by rfkill (RFKilled (0x12)); run `rfkill unblock bluetooth`.")
-        #expect(ManagementScanner.refusal(MGMTStatus(rawValue: 0x42), "hci1", index: 1).message
-            == "hci1 refused to start discovery (status 0x42).")
+        #expect(
+            ManagementScanner.refusal(.notSupported, "hci1", index: 1).message
+                == "hci1 cannot discover LE devices (Not Supported (0x0C)): LE is off on it; run `sudo btmgmt --index 1 le on`."
+        )
+        #expect(
+            ManagementScanner.refusal(.rfKilled, "hci1", index: 1).message
+                == "hci1 is blocked by rfkill (RFKilled (0x12)); run `rfkill unblock bluetooth`.")
+        #expect(
+            ManagementScanner.refusal(MGMTStatus(rawValue: 0x42), "hci1", index: 1).message
+                == "hci1 refused to start discovery (status 0x42).")
     }
 
     @Test func aStopTheKernelNeverAnswersTimesOutAndSaysSo() async throws {
         let kernel = try ScriptedKernel()
-        let (scanner, player) = try await start(kernel, [
-            Step(socket: 0, command: K.startDiscovery, events: [K.complete(0x0023)]),
-            Step(socket: 1, command: K.stopDiscovery, events: [], answers: false),
-        ])
+        let (scanner, player) = try await start(
+            kernel,
+            [
+                Step(socket: 0, command: K.startDiscovery, events: [K.complete(0x0023)]),
+                Step(socket: 1, command: K.stopDiscovery, events: [], answers: false),
+            ])
         let (task, _) = scan(scanner)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(5))
@@ -167,6 +206,9 @@ import Testing
         clock.advance(by: .seconds(2))
         let error = await #expect(throws: BlueZError.self) { try await task.value }
         #expect(error?.code == .timedOut)
-        #expect(error?.message == "hci0 may still be discovering (the kernel ends it within about 10 s): The kernel did not answer stopping discovery on hci0 within 2 s.")
+        #expect(
+            error?.message
+                == "hci0 may still be discovering (the kernel ends it within about 10 s): The kernel did not answer stopping discovery on hci0 within 2 s."
+        )
     }
 }

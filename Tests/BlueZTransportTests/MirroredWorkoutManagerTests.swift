@@ -10,7 +10,9 @@ import Testing
 /// only its import changed: it mirrors its session to the companion before starting, and from `didCollectDataOf`
 /// archives each statistics object (`NSKeyedArchiver`, secure coding) and sends it to the remote session; it ends
 /// collection and finishes the workout when the session reaches `.ended` — here because the companion ended it.
-final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
+final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWorkoutBuilderDelegate,
+    @unchecked Sendable
+{
     let healthStore: HKHealthStore
     var session: HKWorkoutSession?
     var builder: HKLiveWorkoutBuilder?
@@ -24,7 +26,8 @@ final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWo
         builder = session?.associatedWorkoutBuilder()
         session?.delegate = self
         builder?.delegate = self
-        builder?.dataSource = HKLiveWorkoutDataSource(healthStore: healthStore, workoutConfiguration: workoutConfiguration)
+        builder?.dataSource = HKLiveWorkoutDataSource(
+            healthStore: healthStore, workoutConfiguration: workoutConfiguration)
         // Start mirroring the session to the companion device, then the workout.
         try await session?.startMirroringToCompanionDevice()
         let startDate = Date()
@@ -38,8 +41,10 @@ final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWo
 
     // MARK: HKWorkoutSessionDelegate
 
-    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
-                        from fromState: HKWorkoutSessionState, date: Date) {
+    func workoutSession(
+        _ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
+        from fromState: HKWorkoutSessionState, date: Date
+    ) {
         guard toState == .ended, let builder else { return }
         Task {
             try await builder.endCollection(at: date)
@@ -52,20 +57,27 @@ final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWo
 
     func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {}
 
-    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?) {}
+    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?)
+    {}
 
     // MARK: HKLiveWorkoutBuilderDelegate
 
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {}
 
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>) {
-        let allStatistics = collectedTypes.compactMap { ($0 as? HKQuantityType).flatMap(workoutBuilder.statistics(for:)) }
+        let allStatistics = collectedTypes.compactMap {
+            ($0 as? HKQuantityType).flatMap(workoutBuilder.statistics(for:))
+        }
         for statistics in allStatistics {
-            guard let archivedData = try? NSKeyedArchiver.archivedData(withRootObject: statistics, requiringSecureCoding: true) else { continue }
+            guard
+                let archivedData = try? NSKeyedArchiver.archivedData(
+                    withRootObject: statistics, requiringSecureCoding: true)
+            else { continue }
             // Archived on this queue, sent in order: each send joins the connection's outbox before the next.
             Task { await sendData(archivedData) }
             if statistics.quantityType == HKQuantityType(.heartRate),
-               let bpm = statistics.mostRecentQuantity()?.doubleValue(for: HKUnit.count().unitDivided(by: .minute())) {
+                let bpm = statistics.mostRecentQuantity()?.doubleValue(for: HKUnit.count().unitDivided(by: .minute()))
+            {
                 shown.continuation.yield(bpm)
             }
         }
@@ -93,7 +105,11 @@ final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWo
         let pending = Mutex(Data())
         output.fileHandleForReading.readabilityHandler = { handle in
             let chunk = handle.availableData
-            if chunk.isEmpty { handle.readabilityHandler = nil; sink.finish(); return }
+            if chunk.isEmpty {
+                handle.readabilityHandler = nil
+                sink.finish()
+                return
+            }
             let complete = pending.withLock { buffer -> [String] in
                 buffer.append(chunk)
                 var found: [String] = []
@@ -117,10 +133,14 @@ final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWo
         let link = SocketPairLink(strap)
         let clock = ManualClock()
         store.sensorConnector = SensorConnector(schemes: ["mirror-test"]) { paired in
-            BLESensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities, clock: clock, connect: link.connect)
+            BLESensor(
+                identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities, clock: clock,
+                connect: link.connect)
         }
-        try store.pairSensor(PairedSensor(identifier: "mirror-test:strap", name: "Strap", capabilities: .heartRateStrap))
-        try await store.requestAuthorization(toShare: [HKQuantityType.workoutType()], read: [HKQuantityType(.heartRate)])
+        try store.pairSensor(
+            PairedSensor(identifier: "mirror-test:strap", name: "Strap", capabilities: .heartRateStrap))
+        try await store.requestAuthorization(
+            toShare: [HKQuantityType.workoutType()], read: [HKQuantityType(.heartRate)])
 
         let manager = MirroredWorkoutManager(healthStore: store)
         let configuration = HKWorkoutConfiguration()

@@ -16,13 +16,18 @@ import Testing
         faults.dropouts = [.init(at: 5, seconds: 2)]
         faults.noContact = [.init(at: 10, seconds: 1)]
         faults.malformedEvery = 3
-        #expect(!faults.isDroppedOut(at: 4.9) && faults.isDroppedOut(at: 5) && faults.isDroppedOut(at: 6.9) && !faults.isDroppedOut(at: 7))
+        #expect(
+            !faults.isDroppedOut(at: 4.9) && faults.isDroppedOut(at: 5) && faults.isDroppedOut(at: 6.9)
+                && !faults.isDroppedOut(at: 7))
         // Flags 0x06: contact supported (bit 2) and detected (bit 1); 0x50 = 80 bpm (Bluetooth HRS 1.0 §3.1.1.1).
         let measurement: [UInt8] = [0x06, 0x50]
         #expect(faults.apply(to: measurement, heartRate: true, number: 1, at: 0) == measurement)
         #expect(faults.apply(to: measurement, heartRate: true, number: 2, at: 10.5) == [0x04, 0x50])
-        #expect(faults.apply(to: measurement, heartRate: true, number: 3, at: 0) == [0x06], "every third cut to one byte")
-        #expect(faults.apply(to: measurement, heartRate: false, number: 2, at: 10.5) == measurement, "power meters have no contact")
+        #expect(
+            faults.apply(to: measurement, heartRate: true, number: 3, at: 0) == [0x06], "every third cut to one byte")
+        #expect(
+            faults.apply(to: measurement, heartRate: false, number: 2, at: 10.5) == measurement,
+            "power meters have no contact")
     }
 
     @Test func batteryLevelIsTheProfilesBatteryValue() {

@@ -1,9 +1,10 @@
 import BluetoothLE
-@testable import BlueZTransport
 import FitnessSensors
 import Foundation
 import TestSupport
 import Testing
+
+@testable import BlueZTransport
 
 /// Merging what the kernel found while discovering (Device Found events) into one entry per device.
 @Suite(.timeLimit(.minutes(1))) struct ScannerTests {
@@ -12,8 +13,10 @@ import Testing
     /// one 31-byte PDU); the kernel hands both in one Device Found, scan response after the
     /// advertisement. A power meter known by appearance 0x0484, named in a later event.
     static let polar = BluetoothAddress("00:22:D0:90:4C:14")!
-    static let polarAdvert: [UInt8] = [0x02, 0x01, 0x06, 0x03, 0x02, 0x0D, 0x18, 0x07, 0xFF, 0x6B, 0x00, 0x02, 0x00, 0x00, 0x00,
-                                       0x02, 0x0A, 0x00]
+    static let polarAdvert: [UInt8] = [
+        0x02, 0x01, 0x06, 0x03, 0x02, 0x0D, 0x18, 0x07, 0xFF, 0x6B, 0x00, 0x02, 0x00, 0x00, 0x00,
+        0x02, 0x0A, 0x00,
+    ]
     static let polarScanResponse: [UInt8] = [0x12, 0x09] + Array("Polar H7 D7904C14".utf8)
     static let meter = BluetoothAddress("D1:22:33:44:55:66", type: .random)!
     static let speaker = BluetoothAddress("10:20:30:40:50:60")!
@@ -25,7 +28,8 @@ import Testing
         results.add(MGMTDeviceFound(address: Self.meter, rssi: -60, data: [0x02, 0x01, 0x06, 0x03, 0x19, 0x84, 0x04]))
         results.add(MGMTDeviceFound(address: Self.meter, rssi: -58, data: [0x0A, 0x09] + Array("ASSIOMA42".utf8)))
         // A BR/EDR device (address type 0) is not an LE sensor: ignored.
-        results.add(MGMTDeviceFound(address: BluetoothAddress("AA:BB:CC:DD:EE:FF")!, isLowEnergy: false, rssi: -30, data: []))
+        results.add(
+            MGMTDeviceFound(address: BluetoothAddress("AA:BB:CC:DD:EE:FF")!, isLowEnergy: false, rssi: -30, data: []))
         let devices = results.devices
         #expect(devices.map(\.address) == [Self.polar, Self.meter, Self.speaker])
         #expect(devices.map(\.kind) == [.heartRate, .cyclingPower, .other])
@@ -57,11 +61,11 @@ import Testing
         }
         var verdicts: [Bool] = []
         verdicts.append(check(0x2A37, beat, 1.0))
-        verdicts.append(check(0x2A37, beat, 1.05))          // re-delivered
-        verdicts.append(check(0x2A37, beat, 2.0))           // a new sample with the same value
-        verdicts.append(check(0x2A63, beat, 2.01))          // another characteristic
+        verdicts.append(check(0x2A37, beat, 1.05))  // re-delivered
+        verdicts.append(check(0x2A37, beat, 2.0))  // a new sample with the same value
+        verdicts.append(check(0x2A63, beat, 2.01))  // another characteristic
         deduplicator.linkRestarted()
-        verdicts.append(check(0x2A37, beat, 9.0))           // re-sent on re-subscription
+        verdicts.append(check(0x2A37, beat, 9.0))  // re-sent on re-subscription
         verdicts.append(check(0x2A37, beat, 10.0))
         deduplicator.linkRestarted()
         verdicts.append(check(0x2A37, [0x06, 0x50], 20.0))  // a different value after reconnect
@@ -70,8 +74,9 @@ import Testing
 
     @Test func backoffDoublesUpToTheMaximumAndResets() {
         var backoff = ReconnectBackoff(initial: .milliseconds(250), maximum: .seconds(2))
-        #expect((0 ..< 6).map { _ in backoff.next() }
-            == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(2), .seconds(2)])
+        #expect(
+            (0 ..< 6).map { _ in backoff.next() }
+                == [.milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2), .seconds(2), .seconds(2)])
         backoff.reset()
         #expect(backoff.next() == .milliseconds(250))
     }

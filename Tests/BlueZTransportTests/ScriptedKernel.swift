@@ -1,7 +1,8 @@
-import Synchronization
 import BluetoothLE
-@testable import BlueZTransport
+import Synchronization
 import Testing
+
+@testable import BlueZTransport
 
 /// The kernel's management channel at the far end of socket pairs, following a script: each step
 /// expects one command packet on a given socket and answers with event packets, in the manner of
@@ -98,7 +99,9 @@ final class ScriptedKernel: Sendable {
     /// significant first) · type (1 public, 2 random) · RSSI · flags (4) · EIR length (2) · EIR`.
     static func deviceFound(_ address: [UInt8], random: Bool, rssi: Int8, eir: [UInt8]) -> [UInt8] {
         let length = 14 + eir.count
-        return [0x12, 0x00, 0x00, 0x00, UInt8(length), 0x00] + address.reversed() + [random ? 0x02 : 0x01, UInt8(bitPattern: rssi)]
+        return [0x12, 0x00, 0x00, 0x00, UInt8(length), 0x00] + address.reversed() + [
+            random ? 0x02 : 0x01, UInt8(bitPattern: rssi),
+        ]
             + [0x00, 0x00, 0x00, 0x00, UInt8(eir.count), 0x00] + eir
     }
 }

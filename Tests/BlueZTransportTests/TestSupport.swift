@@ -32,7 +32,14 @@ final class TestWallClock: Sendable {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     var now: @Sendable () -> Date {
-        { [self] in start.addingTimeInterval(Double(ticks.withLock { $0 += 1; return $0 }) / 1000) }
+        { [self] in
+            start.addingTimeInterval(
+                Double(
+                    ticks.withLock {
+                        $0 += 1
+                        return $0
+                    }) / 1000)
+        }
     }
 }
 

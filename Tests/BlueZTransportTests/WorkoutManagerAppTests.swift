@@ -28,10 +28,12 @@ final class WorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWorkoutBui
     // The sample's authorization: share the workout type only; read what it shows and the activity rings.
     func requestAuthorization() async throws {
         let typesToShare: Set = [HKQuantityType.workoutType()]
-        let typesToRead: Set = [HKQuantityType.quantityType(forIdentifier: .heartRate)!,
-                                HKQuantityType.quantityType(forIdentifier: .activeEnergyBurned)!,
-                                HKQuantityType.quantityType(forIdentifier: .distanceCycling)!,
-                                HKObjectType.activitySummaryType()]
+        let typesToRead: Set = [
+            HKQuantityType.quantityType(forIdentifier: .heartRate)!,
+            HKQuantityType.quantityType(forIdentifier: .activeEnergyBurned)!,
+            HKQuantityType.quantityType(forIdentifier: .distanceCycling)!,
+            HKObjectType.activitySummaryType(),
+        ]
         try await healthStore.requestAuthorization(toShare: typesToShare, read: typesToRead)
     }
 
@@ -76,8 +78,10 @@ final class WorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWorkoutBui
 
     // MARK: HKWorkoutSessionDelegate
 
-    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
-                        from fromState: HKWorkoutSessionState, date: Date) {
+    func workoutSession(
+        _ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
+        from fromState: HKWorkoutSessionState, date: Date
+    ) {
         if toState == .ended {
             builder?.endCollection(withEnd: date) { _, _ in
                 self.builder?.finishWorkout { workout, _ in
@@ -119,8 +123,9 @@ final class WorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWorkoutBui
             guard let link = links[String(paired.identifier.dropFirst("app-test:".count))] else {
                 throw HKError(.errorInvalidArgument, "No simulated peripheral \(paired.identifier).")
             }
-            return BLESensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities, clock: clock,
-                             connect: link.connect)
+            return BLESensor(
+                identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities, clock: clock,
+                connect: link.connect)
         }
         try store.pairSensor(PairedSensor(identifier: "app-test:strap", name: "Strap", capabilities: .heartRateStrap))
         try store.pairSensor(PairedSensor(identifier: "app-test:meter", name: "Meter", capabilities: .powerMeter))
@@ -155,8 +160,11 @@ final class WorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWorkoutBui
         #expect(workout.statistics(for: HKQuantityType(.cyclingPower)) != nil)
         // The app reads its heart rate back, and today's activity summary exists.
         let heartRates = try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: workout))],
-            sortDescriptors: []).result(for: store)
+            predicates: [
+                .quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: []
+        ).result(for: store)
         #expect(heartRates.count == 5)
         let summaries = try await HKActivitySummaryQueryDescriptor(predicate: nil).result(for: store)
         #expect(summaries.count == 1)

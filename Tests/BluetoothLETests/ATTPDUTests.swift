@@ -22,8 +22,12 @@ func expectRoundTrip<P: ATTProtocolDataUnit>(
         try expectRoundTrip(bytes("02 68 00"), ATTExchangeMTURequest(clientRxMTU: 104))
         try expectRoundTrip(bytes("03 68 00"), ATTExchangeMTUResponse(serverRxMTU: 104))
         try expectRoundTrip(bytes("02 05 02"), ATTExchangeMTURequest(clientRxMTU: 517))
-        expectEveryTruncationThrows(bytes("02 68 00")) { b throws(DecodeError) in _ = try ATTExchangeMTURequest(bytes: b) }
-        expectEveryTruncationThrows(bytes("03 68 00")) { b throws(DecodeError) in _ = try ATTExchangeMTUResponse(bytes: b) }
+        expectEveryTruncationThrows(bytes("02 68 00")) { b throws(DecodeError) in
+            _ = try ATTExchangeMTURequest(bytes: b)
+        }
+        expectEveryTruncationThrows(bytes("03 68 00")) { b throws(DecodeError) in
+            _ = try ATTExchangeMTUResponse(bytes: b)
+        }
         #expect(throws: DecodeError.self) { try ATTExchangeMTURequest(bytes: bytes("02 68 00 00")) }
         #expect(ATTMTU.negotiated(client: 517, server: 104) == 104)
         #expect(ATTMTU.negotiated(client: 517, server: 5) == 23)
@@ -33,7 +37,8 @@ func expectRoundTrip<P: ATTProtocolDataUnit>(
     // trace (PureSwift/Bluetooth GATTTests.swift): `01 10 43 00 0A`.
     @Test func errorResponse() throws {
         let wire = bytes("01 10 43 00 0A")
-        let value = ATTErrorResponse(requestOpcode: .readByGroupTypeRequest, handle: 0x0043, errorCode: .attributeNotFound)
+        let value = ATTErrorResponse(
+            requestOpcode: .readByGroupTypeRequest, handle: 0x0043, errorCode: .attributeNotFound)
         try expectRoundTrip(wire, value)
         expectEveryTruncationThrows(wire) { b throws(DecodeError) in _ = try ATTErrorResponse(bytes: b) }
         #expect(ATTErrorCode(0x80).isApplicationError)
@@ -59,10 +64,12 @@ func expectRoundTrip<P: ATTProtocolDataUnit>(
             bytes("10 01 00 FF FF 00 28"),
             ATTReadByGroupTypeRequest(startingHandle: 1, endingHandle: 0xFFFF, groupType: .primaryService))
         let response = bytes("11 06 01 00 05 00 00 18 06 00 09 00 01 18")
-        try expectRoundTrip(response, ATTReadByGroupTypeResponse(entries: [
-            .init(handle: 0x0001, endGroupHandle: 0x0005, value: [0x00, 0x18]),
-            .init(handle: 0x0006, endGroupHandle: 0x0009, value: [0x01, 0x18]),
-        ]))
+        try expectRoundTrip(
+            response,
+            ATTReadByGroupTypeResponse(entries: [
+                .init(handle: 0x0001, endGroupHandle: 0x0005, value: [0x00, 0x18]),
+                .init(handle: 0x0006, endGroupHandle: 0x0009, value: [0x01, 0x18]),
+            ]))
         expectEveryTruncationThrows(bytes("10 01 00 FF FF 00 28")) { b throws(DecodeError) in
             _ = try ATTReadByGroupTypeRequest(bytes: b)
         }
@@ -74,17 +81,19 @@ func expectRoundTrip<P: ATTProtocolDataUnit>(
     // Second page of the same trace: two 128-bit (Apple) services, length 0x14 = 20.
     // 0x000A–0x000E D0611E78-BBB4-4591-A5F8-487910AE4366; 0x000F–0x0013 9FA480E0-4967-4542-9390-D343DC5D04AE.
     @Test func readByGroupType128() throws {
-        let wire = bytes("""
+        let wire = bytes(
+            """
             11 14 0A 00 0E 00 66 43 AE 10 79 48 F8 A5 91 45 B4 BB 78 1E 61 D0
             0F 00 13 00 AE 04 5D DC 43 D3 90 93 42 45 67 49 E0 80 A4 9F
             """)
         let response = try ATTReadByGroupTypeResponse(bytes: wire)
         #expect(response.encode() == wire)
         let uuids = try response.entries.map { e throws(DecodeError) in try BluetoothUUID(littleEndianBytes: e.value) }
-        #expect(uuids == [
-            BluetoothUUID("D0611E78-BBB4-4591-A5F8-487910AE4366")!,
-            BluetoothUUID("9FA480E0-4967-4542-9390-D343DC5D04AE")!,
-        ])
+        #expect(
+            uuids == [
+                BluetoothUUID("D0611E78-BBB4-4591-A5F8-487910AE4366")!,
+                BluetoothUUID("9FA480E0-4967-4542-9390-D343DC5D04AE")!,
+            ])
         #expect(response.entries.map(\.endGroupHandle) == [0x000E, 0x0013])
     }
 
@@ -107,11 +116,15 @@ func expectRoundTrip<P: ATTProtocolDataUnit>(
             bytes("08 10 00 16 00 03 28"),
             ATTReadByTypeRequest(startingHandle: 0x0010, endingHandle: 0x0016, attributeType: .characteristic))
         let wire = bytes("09 07 11 00 10 12 00 37 2A 14 00 02 15 00 38 2A")
-        try expectRoundTrip(wire, ATTReadByTypeResponse(entries: [
-            .init(handle: 0x0011, value: bytes("10 12 00 37 2A")),
-            .init(handle: 0x0014, value: bytes("02 15 00 38 2A")),
-        ]))
-        expectEveryTruncationThrows(wire, except: [9]) { b throws(DecodeError) in _ = try ATTReadByTypeResponse(bytes: b) }
+        try expectRoundTrip(
+            wire,
+            ATTReadByTypeResponse(entries: [
+                .init(handle: 0x0011, value: bytes("10 12 00 37 2A")),
+                .init(handle: 0x0014, value: bytes("02 15 00 38 2A")),
+            ]))
+        expectEveryTruncationThrows(wire, except: [9]) { b throws(DecodeError) in
+            _ = try ATTReadByTypeResponse(bytes: b)
+        }
         expectEveryTruncationThrows(bytes("08 10 00 16 00 03 28")) { b throws(DecodeError) in
             _ = try ATTReadByTypeRequest(bytes: b)
         }
@@ -129,10 +142,13 @@ func expectRoundTrip<P: ATTProtocolDataUnit>(
 
     // Descriptor discovery after the Polar H7 HR Measurement value: 0x0013 is the CCCD (2902).
     @Test func findInformation16() throws {
-        try expectRoundTrip(bytes("04 13 00 13 00"), ATTFindInformationRequest(startingHandle: 0x13, endingHandle: 0x13))
+        try expectRoundTrip(
+            bytes("04 13 00 13 00"), ATTFindInformationRequest(startingHandle: 0x13, endingHandle: 0x13))
         let wire = bytes("05 01 13 00 02 29")
-        try expectRoundTrip(wire, ATTFindInformationResponse(
-            format: .uuid16, entries: [.init(handle: 0x0013, type: .clientCharacteristicConfiguration)]))
+        try expectRoundTrip(
+            wire,
+            ATTFindInformationResponse(
+                format: .uuid16, entries: [.init(handle: 0x0013, type: .clientCharacteristicConfiguration)]))
         expectEveryTruncationThrows(wire) { b throws(DecodeError) in _ = try ATTFindInformationResponse(bytes: b) }
         expectEveryTruncationThrows(bytes("04 13 00 13 00")) { b throws(DecodeError) in
             _ = try ATTFindInformationRequest(bytes: b)
@@ -142,9 +158,11 @@ func expectRoundTrip<P: ATTProtocolDataUnit>(
     @Test func findInformation128() throws {
         let uuid = BluetoothUUID("9FA480E0-4967-4542-9390-D343DC5D04AE")!
         let wire = bytes("05 02 20 00 AE 04 5D DC 43 D3 90 93 42 45 67 49 E0 80 A4 9F")
-        try expectRoundTrip(wire, ATTFindInformationResponse(format: .uuid128, entries: [.init(handle: 0x20, type: uuid)]))
+        try expectRoundTrip(
+            wire, ATTFindInformationResponse(format: .uuid128, entries: [.init(handle: 0x20, type: uuid)]))
         // a 16-bit alias listed in a 128-bit response is written in full
-        let alias = ATTFindInformationResponse(format: .uuid128, entries: [.init(handle: 1, type: BluetoothUUID(0x2902))])
+        let alias = ATTFindInformationResponse(
+            format: .uuid128, entries: [.init(handle: 1, type: BluetoothUUID(0x2902))])
         #expect(alias.encode() == bytes("05 02 01 00 FB 34 9B 5F 80 00 00 80 00 10 00 00 02 29 00 00"))
         #expect(try ATTFindInformationResponse(bytes: alias.encode()).entries[0].type == BluetoothUUID(0x2902))
         expectEveryTruncationThrows(wire) { b throws(DecodeError) in _ = try ATTFindInformationResponse(bytes: b) }
@@ -160,8 +178,12 @@ func expectRoundTrip<P: ATTProtocolDataUnit>(
         try expectRoundTrip(bytes("0C 03 00 16 00"), ATTReadBlobRequest(handle: 3, offset: 22))
         try expectRoundTrip(bytes("0D 41 42"), ATTReadBlobResponse(value: [0x41, 0x42]))
         expectEveryTruncationThrows(bytes("0A 15 00")) { b throws(DecodeError) in _ = try ATTReadRequest(bytes: b) }
-        expectEveryTruncationThrows(bytes("0C 03 00 16 00")) { b throws(DecodeError) in _ = try ATTReadBlobRequest(bytes: b) }
-        expectEveryTruncationThrows(bytes("0B 01"), except: [1]) { b throws(DecodeError) in _ = try ATTReadResponse(bytes: b) }
+        expectEveryTruncationThrows(bytes("0C 03 00 16 00")) { b throws(DecodeError) in
+            _ = try ATTReadBlobRequest(bytes: b)
+        }
+        expectEveryTruncationThrows(bytes("0B 01"), except: [1]) { b throws(DecodeError) in
+            _ = try ATTReadResponse(bytes: b)
+        }
     }
 
     // Subscribing to the Polar H7 HR Measurement: gatttool `char-write-req 0x0013 0100`
@@ -171,8 +193,9 @@ func expectRoundTrip<P: ATTProtocolDataUnit>(
         try expectRoundTrip(bytes("13"), ATTWriteResponse())
         // A Write Command from a public Android capture (StackOverflow q. 40103752): handle 0x0018,
         // value 68 26 04 00 11 0A 10 00 BD 16.
-        try expectRoundTrip(bytes("52 18 00 68 26 04 00 11 0A 10 00 BD 16"),
-                            ATTWriteCommand(handle: 0x18, value: bytes("68 26 04 00 11 0A 10 00 BD 16")))
+        try expectRoundTrip(
+            bytes("52 18 00 68 26 04 00 11 0A 10 00 BD 16"),
+            ATTWriteCommand(handle: 0x18, value: bytes("68 26 04 00 11 0A 10 00 BD 16")))
         expectEveryTruncationThrows(bytes("12 13 00 01 00"), except: [3, 4]) { b throws(DecodeError) in
             _ = try ATTWriteRequest(bytes: b)
         }
@@ -184,8 +207,9 @@ func expectRoundTrip<P: ATTProtocolDataUnit>(
     // README.md): flags 0x16 = contact + RR present, 60 bpm, RR 0x0411.
     @Test func handleValueNotificationAndIndication() throws {
         try expectRoundTrip(bytes("1B 12 00 06 3C"), ATTHandleValueNotification(handle: 0x12, value: [0x06, 0x3C]))
-        try expectRoundTrip(bytes("1B 12 00 16 3C 11 04"),
-                            ATTHandleValueNotification(handle: 0x12, value: [0x16, 0x3C, 0x11, 0x04]))
+        try expectRoundTrip(
+            bytes("1B 12 00 16 3C 11 04"),
+            ATTHandleValueNotification(handle: 0x12, value: [0x16, 0x3C, 0x11, 0x04]))
         try expectRoundTrip(bytes("1D 2A 00 01"), ATTHandleValueIndication(handle: 0x2A, value: [0x01]))
         try expectRoundTrip(bytes("1E"), ATTHandleValueConfirmation())
         expectEveryTruncationThrows(bytes("1B 12 00 06 3C"), except: [3, 4]) { b throws(DecodeError) in
@@ -197,13 +221,16 @@ func expectRoundTrip<P: ATTProtocolDataUnit>(
     }
 
     @Test func wrongOpcodeIsRejected() {
-        #expect(throws: DecodeError("ATT opcode 0x0B, expected 0x0A", at: 0)) { try ATTReadRequest(bytes: bytes("0B 00 00")) }
+        #expect(throws: DecodeError("ATT opcode 0x0B, expected 0x0A", at: 0)) {
+            try ATTReadRequest(bytes: bytes("0B 00 00"))
+        }
     }
 
     @Test func dispatcherKeepsUnknownOpcodes() throws {
         // Find By Type Value Request, not modelled: kept raw
         let wire = bytes("06 01 00 FF FF 00 28 0D 18")
-        #expect(try ATTPDU.decode(wire) == .unknown(opcode: .findByTypeValueRequest, parameters: Array(wire.dropFirst())))
+        #expect(
+            try ATTPDU.decode(wire) == .unknown(opcode: .findByTypeValueRequest, parameters: Array(wire.dropFirst())))
         #expect(try ATTPDU.decode(wire).encode() == wire)
         #expect(throws: DecodeError("expected an ATT opcode, found an empty PDU", at: 0)) { try ATTPDU.decode([]) }
     }

@@ -7,22 +7,26 @@ import Testing
     @Test func everyKnownTypeRoundTrips() throws {
         let vendor = BluetoothUUID("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")!
         // 16-bit UUIDs 180D and FEEE as in the Polar BLE SDK's BleAdvertisementContentTest.kt
-        let wire = bytes("02 01 06  05 02 0D 18 EE FE  03 03 0D 18  11 06") + vendor.littleEndianBytes
-            + bytes("05 08 50 6F 6C 61  03 09 48 37  02 0A F4  03 19 41 03  05 16 0F 18 5A 00  05 FF 6B 00 72 08  03 2A 01 02")
+        let wire =
+            bytes("02 01 06  05 02 0D 18 EE FE  03 03 0D 18  11 06") + vendor.littleEndianBytes
+            + bytes(
+                "05 08 50 6F 6C 61  03 09 48 37  02 0A F4  03 19 41 03  05 16 0F 18 5A 00  05 FF 6B 00 72 08  03 2A 01 02"
+            )
         let ad = try AdvertisingData(bytes: wire)
-        #expect(ad.structures == [
-            .flags([.leGeneralDiscoverable, .brEDRNotSupported]),
-            .serviceUUIDs16([BluetoothUUID(0x180D), BluetoothUUID(0xFEEE)], isComplete: false),
-            .serviceUUIDs16([.heartRate], isComplete: true),
-            .serviceUUIDs128([vendor], isComplete: false),
-            .localName(Array("Pola".utf8), isComplete: false),
-            .localName(Array("H7".utf8), isComplete: true),
-            .txPowerLevel(-12),
-            .appearance(.heartRateBelt),
-            .serviceData16(.battery, [0x5A, 0x00]),
-            .manufacturerData(companyIdentifier: 0x006B, data: [0x72, 0x08]),
-            .unknown(AdvertisingDataType(0x2A), [0x01, 0x02]),
-        ])
+        #expect(
+            ad.structures == [
+                .flags([.leGeneralDiscoverable, .brEDRNotSupported]),
+                .serviceUUIDs16([BluetoothUUID(0x180D), BluetoothUUID(0xFEEE)], isComplete: false),
+                .serviceUUIDs16([.heartRate], isComplete: true),
+                .serviceUUIDs128([vendor], isComplete: false),
+                .localName(Array("Pola".utf8), isComplete: false),
+                .localName(Array("H7".utf8), isComplete: true),
+                .txPowerLevel(-12),
+                .appearance(.heartRateBelt),
+                .serviceData16(.battery, [0x5A, 0x00]),
+                .manufacturerData(companyIdentifier: 0x006B, data: [0x72, 0x08]),
+                .unknown(AdvertisingDataType(0x2A), [0x01, 0x02]),
+            ])
         #expect(ad.encode() == wire)
         #expect(ad.serviceUUIDs == [BluetoothUUID(0x180D), BluetoothUUID(0xFEEE), .heartRate, vendor])
         #expect(ad.localName == "H7")  // the complete name wins
@@ -58,7 +62,9 @@ import Testing
         }
         #expect(throws: DecodeError.self) { try AdvertisingData(bytes: bytes("02 19 41")) }
         #expect(throws: DecodeError.self) { try AdvertisingData(bytes: bytes("02 FF 6B")) }
-        #expect(throws: DecodeError.self) { try AdvertisingData(bytes: bytes("11 07 00 01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E")) }
+        #expect(throws: DecodeError.self) {
+            try AdvertisingData(bytes: bytes("11 07 00 01 02 03 04 05 06 07 08 09 0A 0B 0C 0D 0E"))
+        }
     }
 
     @Test func shortenedNameCutMidCharacter() throws {
@@ -80,11 +86,14 @@ import Testing
                 for _ in 0 ..< Int.random(in: 0 ... 4, using: &rng) {
                     let length = Int.random(in: 1 ... 6, using: &rng)
                     data.append(UInt8(length))
-                    data.append([0x01, 0x02, 0x03, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x16, 0x19, 0xFF, 0x33][Int.random(in: 0 ..< 12, using: &rng)])
+                    data.append(
+                        [0x01, 0x02, 0x03, 0x06, 0x07, 0x08, 0x09, 0x0A, 0x16, 0x19, 0xFF, 0x33][
+                            Int.random(in: 0 ..< 12, using: &rng)])
                     data += (1 ..< length).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
                 }
             } else {
-                data = (0 ..< Int.random(in: 0 ... 31, using: &rng)).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
+                data = (0 ..< Int.random(in: 0 ... 31, using: &rng)).map { _ in UInt8.random(in: 0 ... 255, using: &rng)
+                }
             }
             if let ad = try? AdvertisingData(bytes: data) {
                 accepted += 1
@@ -106,14 +115,18 @@ import Testing
         #expect(address.type.isRandom)
         #expect(BluetoothAddress("00:22:D0:90:4C:14")?.type == .public)
         #expect(BluetoothAddress("00:22:D0:90:4C:14")?.randomKind == nil)
-        for bad in ["", "00:22:D0:90:4C", "00:22:D0:90:4C:14:00", "0:22:D0:90:4C:14", "00-22-D0-90-4C-14", "GG:22:D0:90:4C:14"] {
+        for bad in [
+            "", "00:22:D0:90:4C", "00:22:D0:90:4C:14:00", "0:22:D0:90:4C:14", "00-22-D0-90-4C-14", "GG:22:D0:90:4C:14",
+        ] {
             #expect(BluetoothAddress(bad) == nil, "\(bad)")
         }
         #expect(BluetoothAddress(bytes: [1, 2, 3]) == nil)
     }
 
     @Test func typeIsPartOfIdentity() {
-        #expect(BluetoothAddress("D9:4C:5D:C0:AB:B8", type: .random) != BluetoothAddress("D9:4C:5D:C0:AB:B8", type: .public))
+        #expect(
+            BluetoothAddress("D9:4C:5D:C0:AB:B8", type: .random) != BluetoothAddress("D9:4C:5D:C0:AB:B8", type: .public)
+        )
     }
 
     @Test func randomKinds() {

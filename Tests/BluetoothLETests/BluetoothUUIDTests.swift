@@ -19,7 +19,9 @@ import Testing
     @Test func parsing() throws {
         #expect(BluetoothUUID("0x2a37") == BluetoothUUID(0x2A37))
         #expect(BluetoothUUID("2A37") == .heartRateMeasurement)
-        #expect(BluetoothUUID("6e400001-b5a3-f393-e0a9-e50e24dcca9e")?.description == "6E400001-B5A3-F393-E0A9-E50E24DCCA9E")
+        #expect(
+            BluetoothUUID("6e400001-b5a3-f393-e0a9-e50e24dcca9e")?.description == "6E400001-B5A3-F393-E0A9-E50E24DCCA9E"
+        )
         #expect(BluetoothUUID("6E400001-B5A3-F393-E0A9-E50E24DCCA9") == nil)
         #expect(BluetoothUUID("6E400001-B5A3-F393-E0A9-E50E24DCCA9G") == nil)
         #expect(BluetoothUUID("18") == nil)

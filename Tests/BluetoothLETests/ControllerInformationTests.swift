@@ -19,10 +19,16 @@ import Testing
         #expect(both.supportsExtendedScanning && both.supportsLegacyScanning)
         // 0x20 alone (parameters without enable) and 0x40 alone (enable without parameters): legacy,
         // as the kernel's use_ext_scan requires both.
-        #expect(try !HCILocalSupportedCommands(returnParameters: Self.mask(octet26: 0x0C, octet37: 0x20)).supportsExtendedScanning)
-        #expect(try !HCILocalSupportedCommands(returnParameters: Self.mask(octet26: 0x0C, octet37: 0x40)).supportsExtendedScanning)
+        #expect(
+            try !HCILocalSupportedCommands(returnParameters: Self.mask(octet26: 0x0C, octet37: 0x20))
+                .supportsExtendedScanning)
+        #expect(
+            try !HCILocalSupportedCommands(returnParameters: Self.mask(octet26: 0x0C, octet37: 0x40))
+                .supportsExtendedScanning)
         // 0xE0 adds bit 7 (LE Extended Create Connection): still extended.
-        #expect(try HCILocalSupportedCommands(returnParameters: Self.mask(octet26: 0x00, octet37: 0xE0)).supportsExtendedScanning)
+        #expect(
+            try HCILocalSupportedCommands(returnParameters: Self.mask(octet26: 0x00, octet37: 0xE0))
+                .supportsExtendedScanning)
         #expect(both.returnParameters == Self.mask(octet26: 0x0C, octet37: 0x60))
     }
 
@@ -31,7 +37,8 @@ import Testing
     /// btmon decodes octet 26 bits 2 and 3 and octet 37 bits 5 and 6 among its 185 commands;
     /// octets 26 and 37 are both 0xFF.
     @Test func btvirtsEmulatedControllerSupportsExtendedScanning() throws {
-        let hex = "00f3bff90100d8e1ff3f0f641cc00ff8a30ce3830f1800040420f7ffe77f2808807c30fe27feffff0400e0ffff033c000000000000000000000000000000000000"
+        let hex =
+            "00f3bff90100d8e1ff3f0f641cc00ff8a30ce3830f1800040420f7ffe77f2808807c30fe27feffff0400e0ffff033c000000000000000000000000000000000000"
         let bytes = stride(from: 0, to: hex.count, by: 2).map { offset -> UInt8 in
             let start = hex.index(hex.startIndex, offsetBy: offset)
             return UInt8(hex[start ..< hex.index(start, offsetBy: 2)], radix: 16)!
@@ -49,7 +56,9 @@ import Testing
         }
         #expect(throws: DecodeError.self) { try HCILocalSupportedCommands(returnParameters: [0x00, 0xFF]) }
         #expect(throws: DecodeError.self) { try HCILocalSupportedCommands(returnParameters: []) }
-        #expect(throws: DecodeError.self) { try HCILocalSupportedCommands(returnParameters: Self.mask(octet26: 0, octet37: 0) + [0]) }
+        #expect(throws: DecodeError.self) {
+            try HCILocalSupportedCommands(returnParameters: Self.mask(octet26: 0, octet37: 0) + [0])
+        }
     }
 
     @Test func theCommandIsFourBytes() {
@@ -62,8 +71,11 @@ import Testing
     /// supported settings 0x0001BEFF, current settings 0x00000201 = bit 0 (powered) | bit 9 (le),
     /// class 000000, name "BlueZ" NUL-padded to 249 bytes, empty short name (11 bytes).
     @Test func controllerInformationDecodesSettings() throws {
-        var bytes: [UInt8] = [0x00, 0x00, 0x01, 0x01, 0xAA, 0x00, 0x09, 0xF1, 0x05, 0xFF, 0xBE, 0x01, 0x00, 0x01, 0x02, 0x00, 0x00]
-        bytes += [0, 0, 0] + Array("BlueZ".utf8) + [UInt8](repeating: 0, count: 249 - 5) + [UInt8](repeating: 0, count: 11)
+        var bytes: [UInt8] = [
+            0x00, 0x00, 0x01, 0x01, 0xAA, 0x00, 0x09, 0xF1, 0x05, 0xFF, 0xBE, 0x01, 0x00, 0x01, 0x02, 0x00, 0x00,
+        ]
+        bytes +=
+            [0, 0, 0] + Array("BlueZ".utf8) + [UInt8](repeating: 0, count: 249 - 5) + [UInt8](repeating: 0, count: 11)
         #expect(bytes.count == 280)
         let information = try MGMTControllerInformation(returnParameters: bytes)
         #expect(information.address == BluetoothAddress("00:AA:01:01:00:00"))
@@ -80,7 +92,10 @@ import Testing
 
     @Test func managementPacketsFrameAndAnswer() throws {
         // Read Controller Information for index 1: 04 00 · 01 00 · 00 00.
-        #expect(MGMTPacket(code: MGMTPacket.readControllerInformation, controllerIndex: 1).encode() == [0x04, 0x00, 0x01, 0x00, 0x00, 0x00])
+        #expect(
+            MGMTPacket(code: MGMTPacket.readControllerInformation, controllerIndex: 1).encode() == [
+                0x04, 0x00, 0x01, 0x00, 0x00, 0x00,
+            ])
         // Command Complete (01 00) for index 1, 3 parameter bytes: opcode 04 00, status 0x11 (Invalid Index).
         let reply = try MGMTPacket(bytes: [0x01, 0x00, 0x01, 0x00, 0x03, 0x00, 0x04, 0x00, 0x11])
         let result = try #require(try reply.commandResult())
@@ -93,8 +108,10 @@ import Testing
     /// C0:11:22:33:44:55 (LSB first), type 2 (LE random), RSSI −60 (0xC4), flags 0x00000004 (not
     /// connectable), EIR length 7: flags AD `02 01 06` and 16-bit UUIDs `03 03 0D 18`.
     @Test func deviceFoundDecodesAddressTypeRSSIAndData() throws {
-        let bytes: [UInt8] = [0x55, 0x44, 0x33, 0x22, 0x11, 0xC0, 0x02, 0xC4, 0x04, 0x00, 0x00, 0x00, 0x07, 0x00,
-                              0x02, 0x01, 0x06, 0x03, 0x03, 0x0D, 0x18]
+        let bytes: [UInt8] = [
+            0x55, 0x44, 0x33, 0x22, 0x11, 0xC0, 0x02, 0xC4, 0x04, 0x00, 0x00, 0x00, 0x07, 0x00,
+            0x02, 0x01, 0x06, 0x03, 0x03, 0x0D, 0x18,
+        ]
         let found = try MGMTDeviceFound(parameters: bytes)
         #expect(found.address == BluetoothAddress("C0:11:22:33:44:55", type: .random))
         #expect(found.isLowEnergy && found.isNotConnectable)
@@ -111,7 +128,8 @@ import Testing
         #expect(try !MGMTDeviceFound(parameters: other).isLowEnergy)
         other[6] = 0x03
         #expect(throws: DecodeError.self) { try MGMTDeviceFound(parameters: other) }
-        #expect(throws: DecodeError.self) { try MGMTDeviceFound(parameters: Array(bytes.dropLast())) }  // EIR shorter than said
+        // EIR shorter than said.
+        #expect(throws: DecodeError.self) { try MGMTDeviceFound(parameters: Array(bytes.dropLast())) }
         #expect(throws: DecodeError.self) { try MGMTDeviceFound(parameters: Array(bytes.prefix(13))) }
     }
 
@@ -128,15 +146,19 @@ import Testing
     @Test func theStaticAddressSettingMakesTheIdentityTheStaticAddress() throws {
         // Current settings bit 15 (Static Address): the identity is the static random address,
         // though the reply's address field is the public one (or 00:00:00:00:00:00 when there is none).
-        var information = MGMTControllerInformation(address: BluetoothAddress("00:AA:01:01:00:00")!,
-                                                    supportedSettings: [.powered, .lowEnergy, .bredr],
-                                                    currentSettings: [.powered, .lowEnergy])
+        var information = MGMTControllerInformation(
+            address: BluetoothAddress("00:AA:01:01:00:00")!,
+            supportedSettings: [.powered, .lowEnergy, .bredr],
+            currentSettings: [.powered, .lowEnergy])
         #expect(!information.identityIsStaticAddress && information.publicAddress != nil)
         information.currentSettings.insert(.staticAddress)
         #expect(information.identityIsStaticAddress)
-        #expect(information.encode()[14] == 0x82, "bit 15 is the top bit of Current_Settings' second byte (offset 14), beside bit 9 (LE)")
-        let leOnly = MGMTControllerInformation(address: BluetoothAddress(rawValue: 0), supportedSettings: [.lowEnergy],
-                                               currentSettings: [.lowEnergy])
+        #expect(
+            information.encode()[14] == 0x82,
+            "bit 15 is the top bit of Current_Settings' second byte (offset 14), beside bit 9 (LE)")
+        let leOnly = MGMTControllerInformation(
+            address: BluetoothAddress(rawValue: 0), supportedSettings: [.lowEnergy],
+            currentSettings: [.lowEnergy])
         #expect(leOnly.publicAddress == nil && leOnly.identityIsStaticAddress)
     }
 }

@@ -28,7 +28,8 @@ import Testing
             .receive(bytes("0B 01")),
         ]
         let collected = Collected()
-        try await withScriptedClient(script, notificationBufferLimit: 2, notificationDelivery: .handler) { client, _ async throws in
+        try await withScriptedClient(script, notificationBufferLimit: 2, notificationDelivery: .handler) {
+            client, _ async throws in
             #expect(try await client.readValue(handle: 0x15) == [0x01])
             // The stream is not used in this mode: it has already finished.
             var iterator = client.notifications.makeAsyncIterator()

@@ -108,15 +108,20 @@ actor SimulatedPeripheral {
 
             var characteristics: [GATTCharacteristic] = []
             for service in services { characteristics += try await client.discoverCharacteristics(of: service) }
-            #expect(characteristics.map(\.uuid) == [
-                .heartRateMeasurement, .bodySensorLocation, .heartRateControlPoint, .batteryLevel, .manufacturerNameString,
-            ])
+            #expect(
+                characteristics.map(\.uuid) == [
+                    .heartRateMeasurement, .bodySensorLocation, .heartRateControlPoint, .batteryLevel,
+                    .manufacturerNameString,
+                ])
             let measurement = try #require(characteristics.first { $0.uuid == .heartRateMeasurement })
             let location = try #require(characteristics.first { $0.uuid == .bodySensorLocation })
             let controlPoint = try #require(characteristics.first { $0.uuid == .heartRateControlPoint })
             let manufacturer = try #require(characteristics.first { $0.uuid == .manufacturerNameString })
 
-            #expect(try await client.discoverDescriptors(of: measurement).map(\.uuid) == [.clientCharacteristicConfiguration])
+            #expect(
+                try await client.discoverDescriptors(of: measurement).map(\.uuid) == [
+                    .clientCharacteristicConfiguration
+                ])
             #expect(try await client.discoverDescriptors(of: location) == [])
             #expect(try await client.readValue(handle: location.valueHandle) == [0x01])
             #expect(try await client.readLongValue(handle: manufacturer.valueHandle) == Array("Polar Electro Oy".utf8))
@@ -135,7 +140,9 @@ actor SimulatedPeripheral {
             #expect(try await peripheral.update([0x06, 0x3D], of: .heartRateMeasurement))
 
             var iterator = client.notifications.makeAsyncIterator()
-            #expect(await iterator.next() == GATTNotification(handle: measurement.valueHandle, value: [0x16, 0x3C, 0x11, 0x04]))
+            #expect(
+                await iterator.next()
+                    == GATTNotification(handle: measurement.valueHandle, value: [0x16, 0x3C, 0x11, 0x04]))
             #expect(await iterator.next() == GATTNotification(handle: measurement.valueHandle, value: [0x06, 0x3D]))
 
             try await client.unsubscribe(from: measurement)

@@ -13,7 +13,10 @@ import Testing
         #expect(machine.received(bytes("0B 01")) == [.completeRequest(bytes("0B 01"))])
         #expect(machine.canSendRequest)
         // then a late duplicate is unexpected
-        #expect(machine.received(bytes("0B 01")) == [.log(.unexpectedPDU(bytes("0B 01"), reason: "response with no request outstanding"))])
+        #expect(
+            machine.received(bytes("0B 01")) == [
+                .log(.unexpectedPDU(bytes("0B 01"), reason: "response with no request outstanding"))
+            ])
     }
 
     @Test func onlyRequestsOccupyTheSlot() {
@@ -31,11 +34,16 @@ import Testing
         let machine = MachineHarness()
         _ = machine.requestWillBeSent(bytes("08 10 00 15 00 03 28"))
         let other = bytes("01 0A 12 00 02")
-        #expect(machine.received(other) == [.log(.unexpectedPDU(other, reason: "Error Response for 0x0A, outstanding request is 0x08"))])
+        #expect(
+            machine.received(other) == [
+                .log(.unexpectedPDU(other, reason: "Error Response for 0x0A, outstanding request is 0x08"))
+            ])
         #expect(!machine.canSendRequest)
-        #expect(machine.received(bytes("01 08 15 00 0A")) == [
-            .failRequest(ATTErrorResponse(requestOpcode: .readByTypeRequest, handle: 0x15, errorCode: .attributeNotFound)),
-        ])
+        #expect(
+            machine.received(bytes("01 08 15 00 0A")) == [
+                .failRequest(
+                    ATTErrorResponse(requestOpcode: .readByTypeRequest, handle: 0x15, errorCode: .attributeNotFound))
+            ])
     }
 
     @Test func exchangeMTUSetsTheMTU() {
@@ -54,10 +62,11 @@ import Testing
 
     @Test func indicationIsConfirmedEvenWhenMalformed() {
         let machine = MachineHarness()
-        #expect(machine.received(bytes("1D 0E 00 01 00 FF FF")) == [
-            .send([0x1E]),
-            .deliver(GATTNotification(handle: 0x0E, value: [0x01, 0x00, 0xFF, 0xFF], isIndication: true)),
-        ])
+        #expect(
+            machine.received(bytes("1D 0E 00 01 00 FF FF")) == [
+                .send([0x1E]),
+                .deliver(GATTNotification(handle: 0x0E, value: [0x01, 0x00, 0xFF, 0xFF], isIndication: true)),
+            ])
         let actions = machine.received(bytes("1D 0E"))
         #expect(actions.count == 2)
         #expect(actions.last == .send([0x1E]))
@@ -68,10 +77,11 @@ import Testing
         // a pending request of our own does not change how the peer's request is answered
         _ = machine.requestWillBeSent(bytes("0A 15 00"))
         #expect(machine.received(bytes("08 01 00 FF FF 00 2A")).first == .send(bytes("01 08 00 00 06")))
-        #expect(machine.received(bytes("02 17")) == [
-            .log(.malformedPDU(bytes("02 17"), DecodeError("expected 2 bytes for client Rx MTU, found 1", at: 1))),
-            .send(bytes("01 02 00 00 04")),
-        ])
+        #expect(
+            machine.received(bytes("02 17")) == [
+                .log(.malformedPDU(bytes("02 17"), DecodeError("expected 2 bytes for client Rx MTU, found 1", at: 1))),
+                .send(bytes("01 02 00 00 04")),
+            ])
         #expect(machine.received(bytes("D2 03 00 01 02")) == [.log(.ignoredCommand(.signedWriteCommand))])
         #expect(!machine.canSendRequest)
     }
@@ -96,7 +106,8 @@ import Testing
         let machine = MachineHarness()
         for i in 0 ..< 100_000 {
             if i % 7 == 0 { _ = machine.requestWillBeSent(bytes("0A 15 00")) }
-            let pdu = (0 ..< Int.random(in: 0 ... 12, using: &rng)).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
+            let pdu = (0 ..< Int.random(in: 0 ... 12, using: &rng)).map { _ in UInt8.random(in: 0 ... 255, using: &rng)
+            }
             let actions = machine.received(pdu)
             #expect(!actions.isEmpty)
             if let first = pdu.first, ATTOpcode(first).kind == .request {

@@ -74,20 +74,24 @@ import Testing
             #expect(services == Self.strapServices)
 
             let hrCharacteristics = try await client.discoverCharacteristics(of: services[0])
-            #expect(hrCharacteristics == [
-                GATTCharacteristic(uuid: .heartRateMeasurement, properties: .notify, declarationHandle: 0x11,
-                                   valueHandle: 0x12, endHandle: 0x13),
-                GATTCharacteristic(uuid: .bodySensorLocation, properties: .read, declarationHandle: 0x14,
-                                   valueHandle: 0x15, endHandle: 0x15),
-            ])
+            #expect(
+                hrCharacteristics == [
+                    GATTCharacteristic(
+                        uuid: .heartRateMeasurement, properties: .notify, declarationHandle: 0x11,
+                        valueHandle: 0x12, endHandle: 0x13),
+                    GATTCharacteristic(
+                        uuid: .bodySensorLocation, properties: .read, declarationHandle: 0x14,
+                        valueHandle: 0x15, endHandle: 0x15),
+                ])
             let battery = try await client.discoverCharacteristics(of: services[2])
             #expect(battery.map(\.uuid) == [.batteryLevel])
             #expect(battery.first?.properties == [.read, .notify])
 
             let measurement = hrCharacteristics[0]
-            #expect(try await client.discoverDescriptors(of: measurement) == [
-                GATTDescriptor(uuid: .clientCharacteristicConfiguration, handle: 0x13),
-            ])
+            #expect(
+                try await client.discoverDescriptors(of: measurement) == [
+                    GATTDescriptor(uuid: .clientCharacteristicConfiguration, handle: 0x13)
+                ])
             // descriptors already known: no second discovery
             let written = try await client.subscribe(
                 to: measurement, descriptors: [GATTDescriptor(uuid: .clientCharacteristicConfiguration, handle: 0x13)])
@@ -99,10 +103,11 @@ import Testing
                 received.append(notification)
                 if received.count == 2 { break }
             }
-            #expect(received == [
-                GATTNotification(handle: 0x12, value: [0x06, 0x3C]),
-                GATTNotification(handle: 0x12, value: [0x16, 0x3C, 0x11, 0x04]),
-            ])
+            #expect(
+                received == [
+                    GATTNotification(handle: 0x12, value: [0x06, 0x3C]),
+                    GATTNotification(handle: 0x12, value: [0x16, 0x3C, 0x11, 0x04]),
+                ])
         }
     }
 
@@ -138,7 +143,9 @@ import Testing
         ]
         try await withScriptedClient(script) { client, bearer async throws in
             var iterator = client.notifications.makeAsyncIterator()
-            #expect(await iterator.next() == GATTNotification(handle: 0x0E, value: [0x01, 0x00, 0xFF, 0xFF], isIndication: true))
+            #expect(
+                await iterator.next()
+                    == GATTNotification(handle: 0x0E, value: [0x01, 0x00, 0xFF, 0xFF], isIndication: true))
             // the confirmation went out before the indication was delivered
             #expect(await bearer.isDrained)
         }
@@ -186,7 +193,9 @@ import Testing
             .receive(bytes("01 12 15 00 03")),
         ]
         try await withScriptedClient(script) { client, _ async throws in
-            await #expect(throws: ATTErrorResponse(requestOpcode: .readRequest, handle: 0x12, errorCode: .readNotPermitted)) {
+            await #expect(
+                throws: ATTErrorResponse(requestOpcode: .readRequest, handle: 0x12, errorCode: .readNotPermitted)
+            ) {
                 try await client.readValue(handle: 0x12)
             }
             do {
@@ -316,16 +325,18 @@ import Testing
             .send(bytes("04 17 00 17 00")), .receive(bytes("01 04 17 00 0A")),
         ]
         try await withScriptedClient(script) { client, _ async throws in
-            let notifying = GATTCharacteristic(uuid: .batteryLevel, properties: [.read, .notify], declarationHandle: 0x14,
-                                               valueHandle: 0x15, endHandle: 0x17)
+            let notifying = GATTCharacteristic(
+                uuid: .batteryLevel, properties: [.read, .notify], declarationHandle: 0x14,
+                valueHandle: 0x15, endHandle: 0x17)
             do {
                 try await client.subscribe(to: notifying)
                 Issue.record("subscribed without a CCCD")
             } catch let error as GATTClientError {
                 #expect(error.code == .notSubscribable)
             }
-            let readOnly = GATTCharacteristic(uuid: .bodySensorLocation, properties: .read, declarationHandle: 0x14,
-                                              valueHandle: 0x15, endHandle: 0x15)
+            let readOnly = GATTCharacteristic(
+                uuid: .bodySensorLocation, properties: .read, declarationHandle: 0x14,
+                valueHandle: 0x15, endHandle: 0x15)
             await #expect(throws: GATTClientError.self) { try await client.subscribe(to: readOnly) }
         }
     }
@@ -358,12 +369,14 @@ import Testing
     @Test func writeWithoutResponseAndValueLength() async throws {
         let script: [ScriptedBearer.Step] = [
             // → Write Command 0x0018 = 68 26
-            .send(bytes("52 18 00 68 26")),
+            .send(bytes("52 18 00 68 26"))
         ]
         try await withScriptedClient(script) { client, _ async throws in
             try await client.writeValueWithoutResponse([0x68, 0x26], handle: 0x18)
             // 21 bytes do not fit ATT_MTU 23 (at most 20)
-            await #expect(throws: GATTClientError.self) { try await client.writeValue(Array(repeating: 0, count: 21), handle: 0x18) }
+            await #expect(throws: GATTClientError.self) {
+                try await client.writeValue(Array(repeating: 0, count: 21), handle: 0x18)
+            }
         }
     }
 }

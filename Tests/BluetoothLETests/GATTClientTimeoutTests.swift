@@ -8,7 +8,7 @@ import Testing
         let clock = ManualClock()
         let bearer = ScriptedBearer([
             // → Read Request 0x0015, never answered
-            .send(bytes("0A 15 00")),
+            .send(bytes("0A 15 00"))
         ])
         let client = GATTClient(bearer: bearer, transactionTimeout: .init(clock: clock))
         async let running: Void = client.run()

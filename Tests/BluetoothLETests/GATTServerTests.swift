@@ -6,20 +6,29 @@ import Testing
 /// Battery (2A19 read + notify), Device Information (2A29 read).
 func heartRateStrapDatabase() -> GATTDatabase {
     GATTDatabase(services: [
-        GATTServiceDefinition(uuid: .heartRate, characteristics: [
-            GATTCharacteristicDefinition(uuid: .heartRateMeasurement, properties: .notify),
-            GATTCharacteristicDefinition(uuid: .bodySensorLocation, properties: .read, value: [0x01]),
-            GATTCharacteristicDefinition(uuid: .heartRateControlPoint, properties: .write, validateWrite: { value in
-                value == [0x01] ? nil : ATTErrorCode(0x80)  // HRS 1.0 §3.3.1: only "reset energy expended"
-            }),
-        ]),
-        GATTServiceDefinition(uuid: .battery, characteristics: [
-            GATTCharacteristicDefinition(uuid: .batteryLevel, properties: [.read, .notify], value: [0x5A]),
-        ]),
-        GATTServiceDefinition(uuid: .deviceInformation, characteristics: [
-            GATTCharacteristicDefinition(uuid: .manufacturerNameString, properties: .read,
-                                         value: Array("Polar Electro Oy".utf8)),
-        ]),
+        GATTServiceDefinition(
+            uuid: .heartRate,
+            characteristics: [
+                GATTCharacteristicDefinition(uuid: .heartRateMeasurement, properties: .notify),
+                GATTCharacteristicDefinition(uuid: .bodySensorLocation, properties: .read, value: [0x01]),
+                GATTCharacteristicDefinition(
+                    uuid: .heartRateControlPoint, properties: .write,
+                    validateWrite: { value in
+                        value == [0x01] ? nil : ATTErrorCode(0x80)  // HRS 1.0 §3.3.1: only "reset energy expended"
+                    }),
+            ]),
+        GATTServiceDefinition(
+            uuid: .battery,
+            characteristics: [
+                GATTCharacteristicDefinition(uuid: .batteryLevel, properties: [.read, .notify], value: [0x5A])
+            ]),
+        GATTServiceDefinition(
+            uuid: .deviceInformation,
+            characteristics: [
+                GATTCharacteristicDefinition(
+                    uuid: .manufacturerNameString, properties: .read,
+                    value: Array("Polar Electro Oy".utf8))
+            ]),
     ])
 }
 
@@ -43,11 +52,13 @@ func heartRateStrapDatabase() -> GATTDatabase {
         #expect(server.handle(bytes("02 17 00")) == bytes("03 05 02"))
         #expect(server.mtu == 23)
         // primary services, one page at MTU 23
-        #expect(server.handle(bytes("10 01 00 FF FF 00 28"))
+        #expect(
+            server.handle(bytes("10 01 00 FF FF 00 28"))
                 == bytes("11 06 01 00 08 00 0D 18 09 00 0C 00 0F 18 0D 00 0F 00 0A 18"))
         #expect(server.handle(bytes("10 10 00 FF FF 00 28")) == bytes("01 10 10 00 0A"))
         // characteristics of 180D: three 7-byte entries fit 23 bytes (2 + 3 × 7)
-        #expect(server.handle(bytes("08 01 00 08 00 03 28"))
+        #expect(
+            server.handle(bytes("08 01 00 08 00 03 28"))
                 == bytes("09 07 02 00 10 03 00 37 2A 05 00 02 06 00 38 2A 07 00 08 08 00 39 2A"))
         // descriptors of 2A37
         #expect(server.handle(bytes("04 04 00 04 00")) == bytes("05 01 04 00 02 29"))
@@ -96,9 +107,12 @@ func heartRateStrapDatabase() -> GATTDatabase {
 
     @Test func indicationsWaitForConfirmation() {
         let database = GATTDatabase(services: [
-            GATTServiceDefinition(uuid: .genericAttribute, characteristics: [
-                GATTCharacteristicDefinition(uuid: BluetoothUUID(0x2A05), properties: .indicate, value: [0, 0, 0, 0]),
-            ]),
+            GATTServiceDefinition(
+                uuid: .genericAttribute,
+                characteristics: [
+                    GATTCharacteristicDefinition(
+                        uuid: BluetoothUUID(0x2A05), properties: .indicate, value: [0, 0, 0, 0])
+                ])
         ])
         let server = ServerHarness(database: database)
         #expect(server.handle(bytes("12 04 00 02 00")) == bytes("13"))
@@ -113,13 +127,18 @@ func heartRateStrapDatabase() -> GATTDatabase {
     @Test func longValuesAndMixedUUIDWidths() {
         let vendor = BluetoothUUID("6E400001-B5A3-F393-E0A9-E50E24DCCA9E")!
         let database = GATTDatabase(services: [
-            GATTServiceDefinition(uuid: .genericAccess, characteristics: [
-                GATTCharacteristicDefinition(uuid: .deviceName, properties: .read,
-                                             value: Array("Polar H7 D7904C14 with a long name".utf8)),
-            ]),
-            GATTServiceDefinition(uuid: vendor, characteristics: [
-                GATTCharacteristicDefinition(uuid: vendor, properties: [.write, .writeWithoutResponse]),
-            ]),
+            GATTServiceDefinition(
+                uuid: .genericAccess,
+                characteristics: [
+                    GATTCharacteristicDefinition(
+                        uuid: .deviceName, properties: .read,
+                        value: Array("Polar H7 D7904C14 with a long name".utf8))
+                ]),
+            GATTServiceDefinition(
+                uuid: vendor,
+                characteristics: [
+                    GATTCharacteristicDefinition(uuid: vendor, properties: [.write, .writeWithoutResponse])
+                ]),
         ])
         let server = ServerHarness(database: database)
         let read = server.handle(bytes("0A 03 00"))
@@ -131,7 +150,9 @@ func heartRateStrapDatabase() -> GATTDatabase {
         #expect(page?.count == 22)
         #expect(page?.prefix(6) == bytes("11 14 04 00 06 00")[...])
         // Find Information switches format at the first 128-bit type
-        #expect(server.handle(bytes("04 01 00 FF FF")) == bytes("05 01 01 00 00 28 02 00 03 28 03 00 00 2A 04 00 00 28 05 00 03 28"))
+        #expect(
+            server.handle(bytes("04 01 00 FF FF"))
+                == bytes("05 01 01 00 00 28 02 00 03 28 03 00 00 2A 04 00 00 28 05 00 03 28"))
         #expect(server.handle(bytes("04 06 00 FF FF"))?.prefix(4) == bytes("05 02 06 00")[...])
         // a Write Command is applied silently
         #expect(server.handle(bytes("52 06 00 AA")) == nil)
@@ -146,7 +167,9 @@ final class ServerHarness {
     func handle(_ request: [UInt8]) -> [UInt8]? { server.handle(request: request) }
     func update(_ value: [UInt8], of uuid: BluetoothUUID) -> [UInt8]? { server.updateValue(value, of: uuid) }
     func value(of uuid: BluetoothUUID) -> [UInt8]? { server.value(of: uuid) }
-    func configuration(of uuid: BluetoothUUID) -> GATTClientCharacteristicConfiguration { server.configuration(of: uuid) }
+    func configuration(of uuid: BluetoothUUID) -> GATTClientCharacteristicConfiguration {
+        server.configuration(of: uuid)
+    }
     var mtu: UInt16 { server.mtu }
     var isIndicationPending: Bool { server.isIndicationPending }
 }

@@ -9,8 +9,9 @@ import Testing
     // active scan, interval 0x0012, window 0x0012 (11.25 ms), own address random, accept all.
     @Test func legacyScanCommands() throws {
         let parameters = bytes("01 0B 20 07 01 12 00 12 00 01 00")
-        let command = HCILESetScanParameters(scanType: .active, interval: 0x12, window: 0x12,
-                                             ownAddressType: .random, filterPolicy: .acceptAll)
+        let command = HCILESetScanParameters(
+            scanType: .active, interval: 0x12, window: 0x12,
+            ownAddressType: .random, filterPolicy: .acceptAll)
         #expect(command.encode() == parameters)
         #expect(try HCILESetScanParameters(packet: parameters) == command)
         let enable = bytes("01 0C 20 02 01 00")
@@ -58,7 +59,10 @@ import Testing
     @Test func commandCompleteAndStatus() throws {
         // Command Complete for LE Set Scan Parameters, status Success
         let complete = try HCIEvent.decode(h4Packet: bytes("04 0E 04 01 0B 20 00"))
-        guard case .commandComplete(let event) = complete else { Issue.record("\(complete)"); return }
+        guard case .commandComplete(let event) = complete else {
+            Issue.record("\(complete)")
+            return
+        }
         #expect(event.opcode == .leSetScanParameters)
         #expect(event.status == .success)
         #expect(event.numberOfAllowedCommandPackets == 1)
@@ -71,13 +75,17 @@ import Testing
 
         // Command Status for LE Create Connection: pending (success)
         let status = bytes("0F 04 00 01 0D 20")
-        #expect(try HCIEvent.decode(status) == .commandStatus(HCICommandStatus(status: .success, opcode: .leCreateConnection)))
+        #expect(
+            try HCIEvent.decode(status)
+                == .commandStatus(HCICommandStatus(status: .success, opcode: .leCreateConnection)))
         #expect(try HCIEvent.decode(status).encode() == status)
 
         // Disconnection Complete, handle 0x0040, reason Unacceptable Connection Parameters
         let disconnection = bytes("05 04 00 40 00 3B")
-        #expect(try HCIEvent.decode(disconnection) == .disconnectionComplete(
-            HCIDisconnectionComplete(connectionHandle: 0x40, reason: .unacceptableConnectionParameters)))
+        #expect(
+            try HCIEvent.decode(disconnection)
+                == .disconnectionComplete(
+                    HCIDisconnectionComplete(connectionHandle: 0x40, reason: .unacceptableConnectionParameters)))
         expectEveryTruncationThrows(disconnection) { b throws(DecodeError) in _ = try HCIEvent.decode(b) }
         expectEveryTruncationThrows(status) { b throws(DecodeError) in _ = try HCIEvent.decode(b) }
         #expect(HCIStatus.commandDisallowed.description == "Command Disallowed (0x0C)")
@@ -88,14 +96,18 @@ import Testing
     // ("How to decode a Bluetooth LE package / frame (beacon) of a FreeTec PX-1737-919"):
     // ADV_NONCONN_IND from random D9:4C:5D:C0:AB:B8; Flags 0x04; name "8BBAC49D";
     // service data 1809 (thermometer) 47 08 00 FE; service data 180F (battery) 5B; RSSI −77.
-    static let thermometerReport = bytes("""
+    static let thermometerReport = bytes(
+        """
         04 3E 26 02 01 03 01 B8 AB C0 5D 4C D9 1A 02 01 04 09 09 38 42 42 41 43 34 39 44
         07 16 09 18 47 08 00 FE 04 16 0F 18 5B B3
         """)
 
     @Test func legacyAdvertisingReport() throws {
         let event = try HCIEvent.decode(h4Packet: Self.thermometerReport)
-        guard case .leAdvertisingReport(let reports) = event else { Issue.record("\(event)"); return }
+        guard case .leAdvertisingReport(let reports) = event else {
+            Issue.record("\(event)")
+            return
+        }
         #expect(reports.count == 1)
         let report = reports[0]
         #expect(report.eventType == .nonConnectableUndirected)
@@ -109,7 +121,9 @@ import Testing
         #expect(ad.serviceData(for: BluetoothUUID(0x1809)) == bytes("47 08 00 FE"))
         #expect(ad.serviceData(for: .battery) == [0x5B])
         #expect(event.encodeH4Packet() == Self.thermometerReport)
-        expectEveryTruncationThrows(Self.thermometerReport) { b throws(DecodeError) in _ = try HCIEvent.decode(h4Packet: b) }
+        expectEveryTruncationThrows(Self.thermometerReport) { b throws(DecodeError) in
+            _ = try HCIEvent.decode(h4Packet: b)
+        }
     }
 
     // A Polar H7 as one event with two reports: its ADV_IND (flags 06, 16-bit UUIDs 180D,
@@ -117,7 +131,8 @@ import Testing
     // "Polar H7 D7904C14"). AD layout from the project's research notes (ble.md §4.3); the
     // manufacturer bytes 6B 00 2B 0B B6 AC from the Polar BLE SDK's BleAdvertisementContentTest.kt
     // ("SAGRFC31 format"). Address and RSSI values are illustrative: 00:22:D0:90:4C:14, −60 / 127.
-    static let polarReports = bytes("""
+    static let polarReports = bytes(
+        """
         04 3E 3B 02 02
         00 00 14 4C 90 D0 22 00 12 02 01 06 03 02 0D 18 07 FF 6B 00 2B 0B B6 AC 02 0A 00 C4
         04 00 14 4C 90 D0 22 00 13 12 09 50 6F 6C 61 72 20 48 37 20 44 37 39 30 34 43 31 34 7F
@@ -125,7 +140,10 @@ import Testing
 
     @Test func severalReportsInOneEvent() throws {
         let event = try HCIEvent.decode(h4Packet: Self.polarReports)
-        guard case .leAdvertisingReport(let reports) = event else { Issue.record("\(event)"); return }
+        guard case .leAdvertisingReport(let reports) = event else {
+            Issue.record("\(event)")
+            return
+        }
         #expect(reports.map(\.eventType) == [.connectableUndirected, .scanResponse])
         #expect(reports.map(\.address.description) == ["00:22:D0:90:4C:14", "00:22:D0:90:4C:14"])
         #expect(reports.map(\.address.type) == [.public, .public])
@@ -144,7 +162,8 @@ import Testing
     // An LE Extended Advertising Report laid out per Core 5.3 Vol 4 Part E §7.7.65.13: a legacy
     // ADV_IND (event type 0x0013) from random F1:22:33:44:55:66 on LE 1M, no SID, TX power not
     // available, RSSI −70, advertising appearance 0x0484 (cycling power sensor) and UUID 1818.
-    static let extendedReport = bytes("""
+    static let extendedReport = bytes(
+        """
         04 3E 25 0D 01 13 00 01 66 55 44 33 22 F1 01 00 FF 7F BA 00 00 00 00 00 00 00 00 00
         0B 02 01 06 03 19 84 04 03 03 18 18
         """)
@@ -152,7 +171,8 @@ import Testing
     @Test func extendedAdvertisingReport() throws {
         let event = try HCIEvent.decode(h4Packet: Self.extendedReport)
         guard case .leExtendedAdvertisingReport(let reports) = event, let report = reports.first else {
-            Issue.record("\(event)"); return
+            Issue.record("\(event)")
+            return
         }
         #expect(report.eventType == [.connectable, .scannable, .legacy])
         #expect(report.eventType.dataStatus == .complete)
@@ -164,13 +184,16 @@ import Testing
         #expect(ad.appearance == .cyclingPowerSensor)
         #expect(ad.serviceUUIDs == [.cyclingPower])
         #expect(event.encodeH4Packet() == Self.extendedReport)
-        expectEveryTruncationThrows(Self.extendedReport) { b throws(DecodeError) in _ = try HCIEvent.decode(h4Packet: b) }
+        expectEveryTruncationThrows(Self.extendedReport) { b throws(DecodeError) in _ = try HCIEvent.decode(h4Packet: b)
+        }
         #expect(HCILEExtendedAdvertisingEventType(rawValue: 0x0020).dataStatus == .incompleteMoreToCome)
     }
 
     @Test func malformedEvents() throws {
         // Num_Reports of 0
-        #expect(throws: DecodeError("Num_Reports is 0", at: 4)) { try HCIEvent.decode(h4Packet: bytes("04 3E 02 02 00")) }
+        #expect(throws: DecodeError("Num_Reports is 0", at: 4)) {
+            try HCIEvent.decode(h4Packet: bytes("04 3E 02 02 00"))
+        }
         // parameter length larger than what follows
         #expect(throws: DecodeError("event parameter length 5, but 4 bytes follow", at: 2)) {
             try HCIEvent.decode(h4Packet: bytes("04 0E 05 01 0B 20 00"))
@@ -187,7 +210,9 @@ import Testing
         var rng = SeededGenerator(seed: 7)
         var decoded = 0
         for _ in 0 ..< 100_000 {
-            var packet = (0 ..< Int.random(in: 0 ... 40, using: &rng)).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
+            var packet = (0 ..< Int.random(in: 0 ... 40, using: &rng)).map { _ in
+                UInt8.random(in: 0 ... 255, using: &rng)
+            }
             if packet.count >= 3 {
                 packet[0] = [0x0E, 0x0F, 0x05, 0x3E, 0x3E][Int.random(in: 0 ..< 5, using: &rng)]
                 packet[1] = UInt8(packet.count - 2)

@@ -1,5 +1,5 @@
-import Foundation
 import BluetoothLE
+import Foundation
 import Testing
 
 /// An in-memory ATT bearer that plays a script: each step is a PDU the client must send next, or a
@@ -41,7 +41,8 @@ actor ScriptedBearer: ATTBearer {
     func send(_ pdu: [UInt8]) throws {
         if isClosed { throw Closed() }
         guard next < steps.count, case .send(let expected) = steps[next] else {
-            let message = "unexpected send \(Step.send(pdu)); next step: \(next < steps.count ? steps[next].description : "end of script")"
+            let message =
+                "unexpected send \(Step.send(pdu)); next step: \(next < steps.count ? steps[next].description : "end of script")"
             failures.append(message)
             throw ScriptMismatch(message: message)
         }
@@ -116,8 +117,9 @@ func withScriptedClient(
     _ body: (GATTClient, ScriptedBearer) async throws -> Void
 ) async throws {
     let bearer = ScriptedBearer(steps)
-    let client = GATTClient(bearer: bearer, clientRxMTU: clientRxMTU, notificationBufferLimit: notificationBufferLimit,
-                            notificationDelivery: notificationDelivery, logHandler: log.handler)
+    let client = GATTClient(
+        bearer: bearer, clientRxMTU: clientRxMTU, notificationBufferLimit: notificationBufferLimit,
+        notificationDelivery: notificationDelivery, logHandler: log.handler)
     try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask {
             do { try await client.run() } catch is ScriptedBearer.Closed {}

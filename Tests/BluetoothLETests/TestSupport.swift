@@ -26,7 +26,9 @@ func expectEveryTruncationThrows(
             try decode(prefix)
             Issue.record("decoding \(length) of \(full.count) bytes succeeded", sourceLocation: sourceLocation)
         } catch {
-            #expect(error.offset <= length, "offset \(error.offset) past a \(length)-byte input", sourceLocation: sourceLocation)
+            #expect(
+                error.offset <= length, "offset \(error.offset) past a \(length)-byte input",
+                sourceLocation: sourceLocation)
         }
     }
 }

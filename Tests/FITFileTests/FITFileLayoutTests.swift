@@ -5,18 +5,21 @@ import Testing
 
 /// The file layout: header, CRC, records, chained files, and the errors damaged files give.
 @Suite struct FITFileLayoutTests {
-    static let recordDefinition = FITMessageDefinition(globalMessageNumber: FITMessageNumber.record, fields: [
-        FITFieldDefinition(number: 253, size: 4, baseType: .uint32),
-        FITFieldDefinition(number: 3, size: 1, baseType: .uint8),
-        FITFieldDefinition(number: 7, size: 2, baseType: .uint16),
-    ])
+    static let recordDefinition = FITMessageDefinition(
+        globalMessageNumber: FITMessageNumber.record,
+        fields: [
+            FITFieldDefinition(number: 253, size: 4, baseType: .uint32),
+            FITFieldDefinition(number: 3, size: 1, baseType: .uint8),
+            FITFieldDefinition(number: 7, size: 2, baseType: .uint16),
+        ])
 
     /// A small file: one definition, `count` records a second apart from FIT time 1,000,000,000.
     static func smallFile(count: Int = 3) -> [UInt8] {
         var file = FITFileBuilder()
         file.define(recordDefinition, localType: 0)
         for i in 0 ..< count {
-            file.write([.unsigned(1_000_000_000 + UInt64(i)), .unsigned(140 + UInt64(i)), .unsigned(200)], localType: 0)
+            file.write(
+                [.unsigned(1_000_000_000 + UInt64(i)), .unsigned(140 + UInt64(i)), .unsigned(200)], localType: 0)
         }
         return file.finish()
     }
@@ -69,7 +72,8 @@ import Testing
         var bytes = Self.smallFile()
         bytes[12] ^= 0x01
         #expect(throws: DecodeError.self) { try FITDecoder.messages(bytes) }
-        do { _ = try FITDecoder.messages(bytes) } catch let error as DecodeError { #expect(error.offset == 12) } catch {}
+        do { _ = try FITDecoder.messages(bytes) } catch let error as DecodeError { #expect(error.offset == 12) } catch {
+        }
     }
 
     @Test func wrongFileCRCNamesTheCRCOffset() throws {
@@ -116,7 +120,9 @@ import Testing
             Issue.record("accepted")
         } catch let error as DecodeError {
             #expect(error.offset == 29)
-            #expect(error.reason == "a record of 8 bytes runs 3 bytes past the end of the data the header declares (byte 34)")
+            #expect(
+                error.reason
+                    == "a record of 8 bytes runs 3 bytes past the end of the data the header declares (byte 34)")
         }
     }
 
@@ -141,8 +147,11 @@ import Testing
             }
         }
         // The first file: 14 + 15 + 2 × 8 = 45 data-and-header bytes, its CRC at 45, the second header at 47.
-        #expect(items == ["header@0", "definition", "message", "message", "end@45",
-                          "header@47", "definition", "message", "message", "message", "end@100"])
+        #expect(
+            items == [
+                "header@0", "definition", "message", "message", "end@45",
+                "header@47", "definition", "message", "message", "message", "end@100",
+            ])
         // The second file cannot use the first one's definition.
         var second = FITFileBuilder()
         second.appendRaw([0x00] + [UInt8](repeating: 0, count: 7))
@@ -160,9 +169,13 @@ import Testing
 @Suite struct FITFuzzRegressionTests {
     /// A definition whose field count runs past the declared data: the same error whole or byte by byte.
     @Test func definitionPastTheDataEndIsTheSameErrorInAnyChunking() throws {
-        let bytes = try #require(Data(base64Encoded: "DiDiUigAAAAuRklU38RAAAAT+wP9BIYDAQM4BIZubm5ubm5ubm5uBQUFBQVubm4CUggBAwLiKAA9"))
+        let bytes = try #require(
+            Data(base64Encoded: "DiDiUigAAAAuRklU38RAAAAT+wP9BIYDAQM4BIZubm5ubm5ubm5uBQUFBQVubm4CUggBAwLiKAA9"))
         let whole = Self.error(Array(bytes), chunk: bytes.count)
-        #expect(whole == DecodeError("a definition message runs past the end of the data the header declares (byte 54)", at: 29))
+        #expect(
+            whole
+                == DecodeError(
+                    "a definition message runs past the end of the data the header declares (byte 54)", at: 29))
         for chunk in [1, 7, 20] { #expect(Self.error(Array(bytes), chunk: chunk) == whole) }
     }
 
@@ -173,7 +186,10 @@ import Testing
         while true {
             let result: Result<FITDecoder.Step, DecodeError> = bytes.withUnsafeBytes { raw in
                 do throws(DecodeError) {
-                    return .success(try decoder.step(UnsafeRawBufferPointer(rebasing: raw[position ..< available]), atEnd: available == bytes.count))
+                    return .success(
+                        try decoder.step(
+                            UnsafeRawBufferPointer(rebasing: raw[position ..< available]),
+                            atEnd: available == bytes.count))
                 } catch { return .failure(error) }
             }
             switch result {

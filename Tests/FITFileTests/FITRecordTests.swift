@@ -19,9 +19,11 @@ import Testing
     @Test func compressedTimestampRecordsInAFile() throws {
         var file = FITFileBuilder()
         file.define(FITFileLayoutTests.recordDefinition, localType: 0)
-        let heartRateOnly = FITMessageDefinition(globalMessageNumber: FITMessageNumber.record, fields: [
-            FITFieldDefinition(number: 3, size: 1, baseType: .uint8),
-        ])
+        let heartRateOnly = FITMessageDefinition(
+            globalMessageNumber: FITMessageNumber.record,
+            fields: [
+                FITFieldDefinition(number: 3, size: 1, baseType: .uint8)
+            ])
         file.define(heartRateOnly, localType: 1)
         file.write([.unsigned(1000), .unsigned(120), .invalid], localType: 0)  // low 5 bits: 8
         file.write([.unsigned(121)], localType: 1, timeOffset: 10)  // 1002
@@ -34,7 +36,10 @@ import Testing
 
     @Test func compressedTimestampWithoutAnyTimestampIsAnError() {
         var file = FITFileBuilder()
-        file.define(FITMessageDefinition(globalMessageNumber: 20, fields: [FITFieldDefinition(number: 3, size: 1, baseType: .uint8)]), localType: 0)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: 20, fields: [FITFieldDefinition(number: 3, size: 1, baseType: .uint8)]),
+            localType: 0)
         file.write([.unsigned(1)], localType: 0, timeOffset: 1)
         #expect(throws: DecodeError("a compressed-timestamp record before any timestamp", at: 14 + 9)) {
             try FITDecoder.messages(file.finish())
@@ -43,11 +48,13 @@ import Testing
 
     @Test func bigEndianDefinitionsReadTheirFieldsBigEndian() throws {
         var file = FITFileBuilder()
-        let definition = FITMessageDefinition(globalMessageNumber: FITMessageNumber.record, fields: [
-            FITFieldDefinition(number: 253, size: 4, baseType: .uint32),
-            FITFieldDefinition(number: 7, size: 2, baseType: .uint16),
-            FITFieldDefinition(number: 9, size: 2, baseType: .sint16),
-        ], architecture: .bigEndian)
+        let definition = FITMessageDefinition(
+            globalMessageNumber: FITMessageNumber.record,
+            fields: [
+                FITFieldDefinition(number: 253, size: 4, baseType: .uint32),
+                FITFieldDefinition(number: 7, size: 2, baseType: .uint16),
+                FITFieldDefinition(number: 9, size: 2, baseType: .sint16),
+            ], architecture: .bigEndian)
         file.define(definition, localType: 0)
         file.write([.unsigned(0x3B9A_CA00), .unsigned(0x0123), .signed(-250)], localType: 0)
         let bytes = file.finish()
@@ -73,9 +80,11 @@ import Testing
             (.sint64, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F]), (.uint64, [UInt8](repeating: 0xFF, count: 8)),
             (.uint64z, [UInt8](repeating: 0, count: 8)),
         ]
-        let definition = FITMessageDefinition(globalMessageNumber: 0xFF00, fields: sentinels.enumerated().map {
-            FITFieldDefinition(number: UInt8($0.offset), size: UInt8($0.element.1.count), baseType: $0.element.0)
-        })
+        let definition = FITMessageDefinition(
+            globalMessageNumber: 0xFF00,
+            fields: sentinels.enumerated().map {
+                FITFieldDefinition(number: UInt8($0.offset), size: UInt8($0.element.1.count), baseType: $0.element.0)
+            })
         var file = FITFileBuilder()
         file.define(definition, localType: 0)
         file.appendRaw([0x00] + sentinels.flatMap(\.1))
@@ -84,11 +93,16 @@ import Testing
         for field in message.fields { #expect(field.value == .invalid, "\(field.baseType)") }
         // One below/beside each sentinel is valid: sint8 0x7E = 126, uint16z 1, float32 1.5, sint16 -1.
         var valid = FITFileBuilder()
-        valid.define(FITMessageDefinition(globalMessageNumber: 0xFF00, fields: [
-            FITFieldDefinition(number: 0, size: 1, baseType: .sint8), FITFieldDefinition(number: 1, size: 2, baseType: .uint16z),
-            FITFieldDefinition(number: 2, size: 4, baseType: .float32), FITFieldDefinition(number: 3, size: 2, baseType: .sint16),
-            FITFieldDefinition(number: 4, size: 6, baseType: .string),
-        ]), localType: 0)
+        valid.define(
+            FITMessageDefinition(
+                globalMessageNumber: 0xFF00,
+                fields: [
+                    FITFieldDefinition(number: 0, size: 1, baseType: .sint8),
+                    FITFieldDefinition(number: 1, size: 2, baseType: .uint16z),
+                    FITFieldDefinition(number: 2, size: 4, baseType: .float32),
+                    FITFieldDefinition(number: 3, size: 2, baseType: .sint16),
+                    FITFieldDefinition(number: 4, size: 6, baseType: .string),
+                ]), localType: 0)
         valid.appendRaw([0x00, 0x7E, 0x01, 0x00, 0x00, 0x00, 0xC0, 0x3F, 0xFF, 0xFF] + Array("Zwift".utf8) + [0])
         let values = try #require(try FITDecoder.messages(valid.finish()).first).fields.map(\.value)
         #expect(values == [.signed(126), .unsigned(1), .float(1.5), .signed(-1), .string("Zwift")])
@@ -97,9 +111,12 @@ import Testing
     @Test func arraysKeepInvalidElementsInPlace() throws {
         // hrv.time: uint16 array, scale 1000 s. 800 ms, invalid, 810 ms.
         var file = FITFileBuilder()
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.hrv, fields: [
-            FITFieldDefinition(number: 0, size: 6, baseType: .uint16),
-        ]), localType: 0)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.hrv,
+                fields: [
+                    FITFieldDefinition(number: 0, size: 6, baseType: .uint16)
+                ]), localType: 0)
         file.appendRaw([0x00, 0x20, 0x03, 0xFF, 0xFF, 0x2A, 0x03])
         let message = try #require(try FITDecoder.messages(file.finish()).first)
         #expect(message[0] == .array([.unsigned(800), .invalid, .unsigned(810)]))
@@ -109,23 +126,39 @@ import Testing
     @Test func developerFieldsAreKeptWithOrWithoutADescription() throws {
         var file = FITFileBuilder()
         // developer_data_id, then a field_description: index 0, field 1, uint16, "core_temp", scale 100, units "C".
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.developerDataId, fields: [
-            FITFieldDefinition(number: 3, size: 1, baseType: .uint8),
-        ]), localType: 0)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.developerDataId,
+                fields: [
+                    FITFieldDefinition(number: 3, size: 1, baseType: .uint8)
+                ]), localType: 0)
         file.write([.unsigned(0)], localType: 0)
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.fieldDescription, fields: [
-            FITFieldDefinition(number: 0, size: 1, baseType: .uint8), FITFieldDefinition(number: 1, size: 1, baseType: .uint8),
-            FITFieldDefinition(number: 2, size: 1, baseType: .uint8), FITFieldDefinition(number: 3, size: 10, baseType: .string),
-            FITFieldDefinition(number: 6, size: 1, baseType: .uint8), FITFieldDefinition(number: 8, size: 2, baseType: .string),
-        ]), localType: 1)
-        file.write([.unsigned(0), .unsigned(1), .unsigned(0x84), .string("core_temp"), .unsigned(100), .string("C")], localType: 1)
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.record, fields: [
-            FITFieldDefinition(number: 253, size: 4, baseType: .uint32),
-        ], developerFields: [
-            FITDeveloperFieldDefinition(number: 1, size: 2, developerDataIndex: 0),
-            FITDeveloperFieldDefinition(number: 9, size: 3, developerDataIndex: 2),  // never described
-        ]), localType: 2)
-        file.write([.unsigned(1_000_000_000)], developerValues: [.bytes([0x8C, 0x0E]), .bytes([1, 2, 3])], localType: 2)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.fieldDescription,
+                fields: [
+                    FITFieldDefinition(number: 0, size: 1, baseType: .uint8),
+                    FITFieldDefinition(number: 1, size: 1, baseType: .uint8),
+                    FITFieldDefinition(number: 2, size: 1, baseType: .uint8),
+                    FITFieldDefinition(number: 3, size: 10, baseType: .string),
+                    FITFieldDefinition(number: 6, size: 1, baseType: .uint8),
+                    FITFieldDefinition(number: 8, size: 2, baseType: .string),
+                ]), localType: 1)
+        file.write(
+            [.unsigned(0), .unsigned(1), .unsigned(0x84), .string("core_temp"), .unsigned(100), .string("C")],
+            localType: 1)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.record,
+                fields: [
+                    FITFieldDefinition(number: 253, size: 4, baseType: .uint32)
+                ],
+                developerFields: [
+                    FITDeveloperFieldDefinition(number: 1, size: 2, developerDataIndex: 0),
+                    FITDeveloperFieldDefinition(number: 9, size: 3, developerDataIndex: 2),  // never described
+                ]), localType: 2)
+        file.write(
+            [.unsigned(1_000_000_000)], developerValues: [.bytes([0x8C, 0x0E]), .bytes([1, 2, 3])], localType: 2)
         let record = try #require(try FITDecoder.messages(file.finish()).last)
         #expect(record.timestamp == 1_000_000_000)
         #expect(record.developerFields.count == 2)
@@ -138,10 +171,15 @@ import Testing
 
     @Test func profileScalesAndOffsets() throws {
         var file = FITFileBuilder()
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.record, fields: [
-            FITFieldDefinition(number: 2, size: 2, baseType: .uint16), FITFieldDefinition(number: 5, size: 4, baseType: .uint32),
-            FITFieldDefinition(number: 6, size: 2, baseType: .uint16), FITFieldDefinition(number: 13, size: 1, baseType: .sint8),
-        ]), localType: 0)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.record,
+                fields: [
+                    FITFieldDefinition(number: 2, size: 2, baseType: .uint16),
+                    FITFieldDefinition(number: 5, size: 4, baseType: .uint32),
+                    FITFieldDefinition(number: 6, size: 2, baseType: .uint16),
+                    FITFieldDefinition(number: 13, size: 1, baseType: .sint8),
+                ]), localType: 0)
         // altitude 3000 → 3000 / 5 − 500 = 100 m; distance 123456 → 1234.56 m; speed 8333 → 8.333 m/s; −5 °C.
         file.write([.unsigned(3000), .unsigned(123_456), .unsigned(8333), .signed(-5)], localType: 0)
         let message = try #require(try FITDecoder.messages(file.finish()).first)
@@ -165,7 +203,10 @@ import Testing
         var count = 0
         var last: FITMessage?
         while let item = try reader.next() {
-            if case let .message(message) = item { count += 1; last = message }
+            if case let .message(message) = item {
+                count += 1
+                last = message
+            }
         }
         #expect(count == 60_000)
         #expect(last?.timestamp == 1_000_059_999)
@@ -191,9 +232,11 @@ import Testing
             (.uint16, 6, .array([.unsigned(1), .invalid, .unsigned(3)])),
         ]
         for architecture in [FITMessageDefinition.Architecture.littleEndian, .bigEndian] {
-            let definition = FITMessageDefinition(globalMessageNumber: 0xFF01, fields: cases.enumerated().map {
-                FITFieldDefinition(number: UInt8($0.offset), size: $0.element.1, baseType: $0.element.0)
-            }, architecture: architecture)
+            let definition = FITMessageDefinition(
+                globalMessageNumber: 0xFF01,
+                fields: cases.enumerated().map {
+                    FITFieldDefinition(number: UInt8($0.offset), size: $0.element.1, baseType: $0.element.0)
+                }, architecture: architecture)
             var file = FITFileBuilder()
             file.define(definition, localType: 9)
             file.write(cases.map(\.2), localType: 9)

@@ -5,7 +5,8 @@ import Testing
 /// Runs the independent FIT implementations (Garmin's FIT SDK for Python and fitparse) that
 /// `scripts/install-dependencies.sh` installs in `.build/fit-venv`, through `Oracle/fit_oracle.py`.
 enum Oracle {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let python = root.appendingPathComponent(".build/fit-venv/bin/python").path
     static let script = root.appendingPathComponent("Tests/FITFileTests/Oracle/fit_oracle.py").path
 
@@ -16,7 +17,10 @@ enum Oracle {
     @discardableResult
     static func run(_ arguments: [String], timeLimit: TimeInterval = 60) throws -> Data {
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw Failure(description: "\(python) is missing: run scripts/install-dependencies.sh, which creates the FIT test environment (garmin-fit-sdk, fitparse).")
+            throw Failure(
+                description:
+                    "\(python) is missing: run scripts/install-dependencies.sh, which creates the FIT test environment (garmin-fit-sdk, fitparse)."
+            )
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
@@ -30,12 +34,16 @@ enum Oracle {
         try process.run()
         // Read while it runs, so a large output cannot fill the pipe and stall it.
         nonisolated(unsafe) var data = Data()
-        let reader = Thread { data = output.fileHandleForReading.readDataToEndOfFile(); done.signal() }
+        let reader = Thread {
+            data = output.fileHandleForReading.readDataToEndOfFile()
+            done.signal()
+        }
         reader.start()
         let deadline = DispatchTime.now() + timeLimit
         guard done.wait(timeout: deadline) == .success, done.wait(timeout: deadline) == .success else {
             process.terminate()
-            throw Failure(description: "fit_oracle.py \(arguments.joined(separator: " ")) took more than \(Int(timeLimit)) s")
+            throw Failure(
+                description: "fit_oracle.py \(arguments.joined(separator: " ")) took more than \(Int(timeLimit)) s")
         }
         guard process.terminationStatus == 0 else {
             let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -109,12 +117,17 @@ enum Oracle {
         var out: [String] = []
         if ours.count != theirs.count { out.append("\(ours.count) messages here, \(theirs.count) there") }
         for (index, (a, b)) in zip(ours, theirs).enumerated() where out.count < 10 {
-            if a.number != b.number { out.append("message \(index): \(a.number) here, \(b.number) there"); continue }
+            if a.number != b.number {
+                out.append("message \(index): \(a.number) here, \(b.number) there")
+                continue
+            }
             for number in Set(a.fields.keys).union(b.fields.keys).sorted() {
                 let x = a.fields[number], y = b.fields[number]
                 if case let (.number(p)?, .number(q)?) = (x, y), abs(p - q) <= tolerance * max(1, abs(q)) { continue }
                 if x != y {
-                    out.append("message \(index) (\(a.number)) field \(number): \(x?.description ?? "absent") here, \(y?.description ?? "absent") there")
+                    out.append(
+                        "message \(index) (\(a.number)) field \(number): \(x?.description ?? "absent") here, \(y?.description ?? "absent") there"
+                    )
                 }
             }
         }

@@ -38,29 +38,46 @@ import Testing
     @Test(.timeLimit(.minutes(1)))
     func ourFilesDecodeTheSameInFitparseAndGarmin() throws {
         var file = FITFileBuilder()
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.fileId, fields: [
-            FITFieldDefinition(number: 0, size: 1, baseType: .enum), FITFieldDefinition(number: 1, size: 2, baseType: .uint16),
-            FITFieldDefinition(number: 4, size: 4, baseType: .uint32), FITFieldDefinition(number: 8, size: 12, baseType: .string),
-        ]), localType: 0)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.fileId,
+                fields: [
+                    FITFieldDefinition(number: 0, size: 1, baseType: .enum),
+                    FITFieldDefinition(number: 1, size: 2, baseType: .uint16),
+                    FITFieldDefinition(number: 4, size: 4, baseType: .uint32),
+                    FITFieldDefinition(number: 8, size: 12, baseType: .string),
+                ]), localType: 0)
         file.write([.unsigned(4), .unsigned(255), .unsigned(1_100_000_000), .string("made here")], localType: 0)
-        let bigEndian = FITMessageDefinition(globalMessageNumber: FITMessageNumber.record, fields: [
-            FITFieldDefinition(number: 253, size: 4, baseType: .uint32), FITFieldDefinition(number: 3, size: 1, baseType: .uint8),
-            FITFieldDefinition(number: 7, size: 2, baseType: .uint16), FITFieldDefinition(number: 5, size: 4, baseType: .uint32),
-            FITFieldDefinition(number: 9, size: 2, baseType: .sint16),
-        ], architecture: .bigEndian)
+        let bigEndian = FITMessageDefinition(
+            globalMessageNumber: FITMessageNumber.record,
+            fields: [
+                FITFieldDefinition(number: 253, size: 4, baseType: .uint32),
+                FITFieldDefinition(number: 3, size: 1, baseType: .uint8),
+                FITFieldDefinition(number: 7, size: 2, baseType: .uint16),
+                FITFieldDefinition(number: 5, size: 4, baseType: .uint32),
+                FITFieldDefinition(number: 9, size: 2, baseType: .sint16),
+            ], architecture: .bigEndian)
         file.define(bigEndian, localType: 1)
-        let compact = FITMessageDefinition(globalMessageNumber: FITMessageNumber.record, fields: [
-            FITFieldDefinition(number: 3, size: 1, baseType: .uint8), FITFieldDefinition(number: 7, size: 2, baseType: .uint16),
-        ])
-        let hrv = FITMessageDefinition(globalMessageNumber: FITMessageNumber.hrv, fields: [
-            FITFieldDefinition(number: 0, size: 10, baseType: .uint16),
-        ])
+        let compact = FITMessageDefinition(
+            globalMessageNumber: FITMessageNumber.record,
+            fields: [
+                FITFieldDefinition(number: 3, size: 1, baseType: .uint8),
+                FITFieldDefinition(number: 7, size: 2, baseType: .uint16),
+            ])
+        let hrv = FITMessageDefinition(
+            globalMessageNumber: FITMessageNumber.hrv,
+            fields: [
+                FITFieldDefinition(number: 0, size: 10, baseType: .uint16)
+            ])
         file.define(hrv, localType: 3)
         for t in 0 ..< 200 {
             let hr = UInt64(110 + t % 40), power = t % 17 == 0 ? FITValue.invalid : .unsigned(UInt64(180 + t % 90))
             if t % 30 == 0 {
-                file.write([.unsigned(1_100_000_000 + UInt64(t)), .unsigned(hr), power, .unsigned(UInt64(t) * 850),
-                            .signed(Int64(t % 11) - 5)], localType: 1)
+                file.write(
+                    [
+                        .unsigned(1_100_000_000 + UInt64(t)), .unsigned(hr), power, .unsigned(UInt64(t) * 850),
+                        .signed(Int64(t % 11) - 5),
+                    ], localType: 1)
             } else {
                 if t % 30 == 1 { file.define(compact, localType: 2) }
                 file.write([.unsigned(hr), power], localType: 2, timeOffset: UInt8((1_100_000_000 + t) & 0x1F))
@@ -85,14 +102,19 @@ import Testing
         var plain = FITFileBuilder(headerSize: 12, protocolVersion: 0x10)
         plain.define(bigEndian, localType: 0)
         for t in 0 ..< 50 {
-            plain.write([.unsigned(1_100_000_000 + UInt64(t)), .unsigned(UInt64(100 + t)), .unsigned(UInt64(t * 7)),
-                         t == 3 ? .invalid : .unsigned(UInt64(t) * 850), .signed(-Int64(t))], localType: 0)
+            plain.write(
+                [
+                    .unsigned(1_100_000_000 + UInt64(t)), .unsigned(UInt64(100 + t)), .unsigned(UInt64(t * 7)),
+                    t == 3 ? .invalid : .unsigned(UInt64(t) * 850), .signed(-Int64(t)),
+                ], localType: 0)
         }
         let plainPath = temporaryPath("plain.fit")
         let plainBytes = plain.finish()
         try Data(plainBytes).write(to: URL(fileURLWithPath: plainPath))
         defer { try? FileManager.default.removeItem(atPath: plainPath) }
         let garmin = try Oracle.decode("decode-garmin", path: plainPath)
-        #expect(Oracle.differences(Oracle.ours(try FITDecoder.messages(plainBytes)), garmin) == [], "against garmin-fit-sdk")
+        #expect(
+            Oracle.differences(Oracle.ours(try FITDecoder.messages(plainBytes)), garmin) == [], "against garmin-fit-sdk"
+        )
     }
 }

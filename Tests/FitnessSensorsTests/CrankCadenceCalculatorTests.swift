@@ -24,7 +24,8 @@ struct CrankCadenceCalculatorTests {
         #expect(approximatelyEqual(try Self.feed(&c, "20 00 39 00 05 00 31 20", at: 5.4), 56.39284, tolerance: 1e-4))
         // The pedals repeat their last event: the cadence holds for under 3 s of arrival time…
         for time in [6.0, 7.0, 8.0, 8.39] {
-            #expect(approximatelyEqual(try Self.feed(&c, "20 00 39 00 05 00 31 20", at: time), 56.39284, tolerance: 1e-4))
+            #expect(
+                approximatelyEqual(try Self.feed(&c, "20 00 39 00 05 00 31 20", at: time), 56.39284, tolerance: 1e-4))
         }
         // …and is 0 from 3 s after the event time last advanced.
         #expect(try Self.feed(&c, "20 00 39 00 05 00 31 20", at: 8.4) == 0)

@@ -54,21 +54,45 @@ struct CyclingPowerMeasurementTests {
 
     /// One row per optional field: flags, the field's bytes, and the value it must decode to.
     static let singleFields: [(name: String, flags: UInt16, field: [UInt8], expected: CPM)] = [
-        ("balance, unknown reference", 0x0001, [0x64], CPM(instantaneousPower: 200, pedalPowerBalance: .init(rawValue: 100, reference: .unknown))),
-        ("balance, left reference", 0x0003, [0x65], CPM(instantaneousPower: 200, pedalPowerBalance: .init(rawValue: 101, reference: .left))),
-        ("torque, wheel source", 0x0004, [0x40, 0x01], CPM(instantaneousPower: 200, accumulatedTorque: .init(rawValue: 320, source: .wheel))),
-        ("torque, crank source", 0x000C, [0x40, 0x01], CPM(instantaneousPower: 200, accumulatedTorque: .init(rawValue: 320, source: .crank))),
-        ("wheel revolutions", 0x0010, [0x78, 0x56, 0x34, 0x12, 0x00, 0x08],
-         CPM(instantaneousPower: 200, wheelRevolutions: .init(cumulativeRevolutions: 0x1234_5678, lastEventTime: 0x0800))),
-        ("crank revolutions", 0x0020, [0x0A, 0x00, 0x00, 0x04],
-         CPM(instantaneousPower: 200, crankRevolutions: .init(cumulativeRevolutions: 10, lastEventTime: 0x0400))),
-        ("extreme forces", 0x0040, [0xE8, 0x03, 0x9C, 0xFF],
-         CPM(instantaneousPower: 200, extremeForceMagnitudes: .init(maximum: 1000, minimum: -100))),
-        ("extreme torques", 0x0080, [0x00, 0x10, 0xE0, 0xFF],
-         CPM(instantaneousPower: 200, extremeTorqueMagnitudes: .init(maximumRaw: 4096, minimumRaw: -32))),
+        (
+            "balance, unknown reference", 0x0001, [0x64],
+            CPM(instantaneousPower: 200, pedalPowerBalance: .init(rawValue: 100, reference: .unknown))
+        ),
+        (
+            "balance, left reference", 0x0003, [0x65],
+            CPM(instantaneousPower: 200, pedalPowerBalance: .init(rawValue: 101, reference: .left))
+        ),
+        (
+            "torque, wheel source", 0x0004, [0x40, 0x01],
+            CPM(instantaneousPower: 200, accumulatedTorque: .init(rawValue: 320, source: .wheel))
+        ),
+        (
+            "torque, crank source", 0x000C, [0x40, 0x01],
+            CPM(instantaneousPower: 200, accumulatedTorque: .init(rawValue: 320, source: .crank))
+        ),
+        (
+            "wheel revolutions", 0x0010, [0x78, 0x56, 0x34, 0x12, 0x00, 0x08],
+            CPM(
+                instantaneousPower: 200,
+                wheelRevolutions: .init(cumulativeRevolutions: 0x1234_5678, lastEventTime: 0x0800))
+        ),
+        (
+            "crank revolutions", 0x0020, [0x0A, 0x00, 0x00, 0x04],
+            CPM(instantaneousPower: 200, crankRevolutions: .init(cumulativeRevolutions: 10, lastEventTime: 0x0400))
+        ),
+        (
+            "extreme forces", 0x0040, [0xE8, 0x03, 0x9C, 0xFF],
+            CPM(instantaneousPower: 200, extremeForceMagnitudes: .init(maximum: 1000, minimum: -100))
+        ),
+        (
+            "extreme torques", 0x0080, [0x00, 0x10, 0xE0, 0xFF],
+            CPM(instantaneousPower: 200, extremeTorqueMagnitudes: .init(maximumRaw: 4096, minimumRaw: -32))
+        ),
         // The specification's own example: maximum 0xABC, minimum 0x123 travel as 0x123ABC.
-        ("extreme angles", 0x0100, [0xBC, 0x3A, 0x12],
-         CPM(instantaneousPower: 200, extremeAngles: .init(maximum: 0xABC, minimum: 0x123))),
+        (
+            "extreme angles", 0x0100, [0xBC, 0x3A, 0x12],
+            CPM(instantaneousPower: 200, extremeAngles: .init(maximum: 0xABC, minimum: 0x123))
+        ),
         ("top dead spot", 0x0200, [0x0F, 0x00], CPM(instantaneousPower: 200, topDeadSpotAngle: 15)),
         ("bottom dead spot", 0x0400, [0xC3, 0x00], CPM(instantaneousPower: 200, bottomDeadSpotAngle: 195)),
         ("accumulated energy", 0x0800, [0x39, 0x30], CPM(instantaneousPower: 200, accumulatedEnergy: 12345)),
@@ -95,7 +119,8 @@ struct CyclingPowerMeasurementTests {
         let angles = CPM.ExtremeAngles(packed: 0x123ABC)
         #expect(angles.maximum == 0xABC && angles.minimum == 0x123)
         #expect(angles.packed == 0x123ABC)
-        #expect(CPM.ExtremeAngles(maximum: 0xFFFF, minimum: 0x1FFF) == CPM.ExtremeAngles(maximum: 0xFFF, minimum: 0xFFF))
+        #expect(
+            CPM.ExtremeAngles(maximum: 0xFFFF, minimum: 0x1FFF) == CPM.ExtremeAngles(maximum: 0xFFF, minimum: 0xFFF))
         #expect(CPM.PedalPowerBalance(rawValue: 101, reference: .left).percent == 50.5)
         #expect(CPM.ExtremeTorqueMagnitudes(maximumRaw: 4096, minimumRaw: -32).minimumNewtonMetres == -1)
     }
@@ -162,6 +187,9 @@ struct CyclingPowerMeasurementTests {
 
     @Test func powerReadingKeepsBalanceAndEnergy() throws {
         let m = try CPM(bytes: hex("03 08 FA 00 60 10 00"))
-        #expect(PowerReading(m) == PowerReading(watts: 250, pedalPowerBalance: .init(rawValue: 0x60, reference: .left), accumulatedEnergyKJ: 16))
+        #expect(
+            PowerReading(m)
+                == PowerReading(
+                    watts: 250, pedalPowerBalance: .init(rawValue: 0x60, reference: .left), accumulatedEnergyKJ: 16))
     }
 }

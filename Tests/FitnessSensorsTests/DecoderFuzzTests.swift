@@ -72,8 +72,10 @@ struct DecoderFuzzTests {
             _ = try? interpreter.readings(fromValue: bytes, of: characteristic, at: arrival)
         }
         // The generator reaches the success paths of every decoder, not just the error paths.
-        for name in ["hr", "cpm", "csc", "cpf", "bsl", "cscf", "location", "battery", "dis", "rsc", "bike", "treadmill",
-                     "rower", "crossTrainer", "powerRange", "cpResponse", "cpRequest", "status", "training"] {
+        for name in [
+            "hr", "cpm", "csc", "cpf", "bsl", "cscf", "location", "battery", "dis", "rsc", "bike", "treadmill",
+            "rower", "crossTrainer", "powerRange", "cpResponse", "cpRequest", "status", "training",
+        ] {
             #expect(decoded[name, default: 0] > 100, "\(name) decoded only \(decoded[name, default: 0]) times")
         }
     }
@@ -99,10 +101,13 @@ struct DecoderFuzzTests {
                 wheel.revolutions &+= .random(in: 0 ... 10, using: &generator)
                 wheel.ticks &+= .random(in: 0 ... 4096, using: &generator)
             }
-            if let rpm = cadence.update(cumulativeRevolutions: crank.revolutions, lastEventTime: crank.ticks, at: time) {
+            if let rpm = cadence.update(cumulativeRevolutions: crank.revolutions, lastEventTime: crank.ticks, at: time)
+            {
                 #expect(rpm.isFinite && rpm >= 0 && rpm <= cadence.maximumCadence)
             }
-            if let metresPerSecond = speed.update(cumulativeRevolutions: wheel.revolutions, lastEventTime: wheel.ticks, at: time) {
+            if let metresPerSecond = speed.update(
+                cumulativeRevolutions: wheel.revolutions, lastEventTime: wheel.ticks, at: time)
+            {
                 #expect(metresPerSecond.isFinite && metresPerSecond >= 0 && metresPerSecond <= speed.maximumSpeed)
             }
             #expect(speed.distance >= lastDistance)

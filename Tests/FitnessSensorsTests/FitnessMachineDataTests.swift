@@ -86,8 +86,12 @@ struct FitnessMachineDataTests {
         #expect(throws: DecodeError("expected 2 bytes for instantaneous power, found 1", at: 4)) {
             try IndoorBikeData(bytes: hex("40 00 10 27 C8"))
         }
-        #expect(throws: DecodeError("expected 2 bytes for flags, found 1", at: 0)) { try TreadmillData(bytes: hex("00")) }
-        #expect(throws: DecodeError("expected 3 bytes for flags, found 2", at: 0)) { try CrossTrainerData(bytes: hex("00 00")) }
+        #expect(throws: DecodeError("expected 2 bytes for flags, found 1", at: 0)) {
+            try TreadmillData(bytes: hex("00"))
+        }
+        #expect(throws: DecodeError("expected 3 bytes for flags, found 2", at: 0)) {
+            try CrossTrainerData(bytes: hex("00 00"))
+        }
     }
 
     @Test func feature() throws {
@@ -133,14 +137,18 @@ struct FitnessMachineDataTests {
         #expect(CP.Request.requestControl.encode() == [0x00])
         #expect(CP.Request.setTargetPower(200).encode() == hex("05 C8 00"))
         #expect(CP.Request.setTargetResistanceLevel(45).encode() == hex("04 2D"))
-        #expect(CP.Request.setIndoorBikeSimulation(windSpeed: 0, grade: 350, rollingResistance: 40, windResistance: 51).encode()
-            == hex("11 00 00 5E 01 28 33"))
+        #expect(
+            CP.Request.setIndoorBikeSimulation(windSpeed: 0, grade: 350, rollingResistance: 40, windResistance: 51)
+                .encode()
+                == hex("11 00 00 5E 01 28 33"))
         #expect(CP.Request.stopOrPause(1).encode() == hex("08 01"))
         #expect(try CP.Request(bytes: hex("05 C8 00")) == .setTargetPower(200))
         #expect(throws: DecodeError.self) { try CP.Request(bytes: hex("05 C8")) }
         let response = try CP.Response(bytes: hex("80 05 05"))
         #expect(response.requestOpCode == 0x05)
         #expect(response.result == .controlNotPermitted)
-        #expect(throws: DecodeError("expected response code 0x80, found 0x5", at: 0)) { try CP.Response(bytes: hex("05 01")) }
+        #expect(throws: DecodeError("expected response code 0x80, found 0x5", at: 0)) {
+            try CP.Response(bytes: hex("05 01"))
+        }
     }
 }

@@ -33,7 +33,9 @@ struct FitnessMachineInterpretationTests {
         let readings = try interpreter.readings(fromValue: hex("10 00 B8 0B 64 00 00"), of: 0x2AD2, at: 0.05)
         #expect(readings.contains(.power(PowerReading(watts: 200, source: .fitnessMachine))))
         #expect(readings.contains(.cadence(CadenceReading(rpm: 90))))
-        #expect(readings.contains { if case .speed(let s) = $0 { abs(s.metresPerSecond - 30 / 3.6) < 1e-9 } else { false } })
+        #expect(
+            readings.contains { if case .speed(let s) = $0 { abs(s.metresPerSecond - 30 / 3.6) < 1e-9 } else { false } }
+        )
     }
 
     /// More Data that never ends: the record is dropped with one error, and the next record is read.
@@ -62,7 +64,8 @@ struct FitnessMachineInterpretationTests {
     @Test func rowerSpeedAndDistance() throws {
         var interpreter = SensorReadingInterpreter()
         _ = try interpreter.readings(fromValue: hex("2C 00 38 2A 00 D0 07 00 64 00 96 00"), of: 0x2AD1, at: 0)
-        let readings = try interpreter.readings(fromValue: hex("2C 00 38 2B 00 D5 07 00 64 00 96 00"), of: 0x2AD1, at: 1)
+        let readings = try interpreter.readings(
+            fromValue: hex("2C 00 38 2B 00 D5 07 00 64 00 96 00"), of: 0x2AD1, at: 1)
         #expect(readings.contains(.speed(SpeedReading(metresPerSecond: 5))))
         #expect(readings.contains(.distance(DistanceReading(metres: 5, totalMetres: 5))))
         #expect(readings.contains(.power(PowerReading(watts: 150, source: .fitnessMachine))))
@@ -71,7 +74,9 @@ struct FitnessMachineInterpretationTests {
     /// A range with min above max, a status cut short: one error each, and the recording's readings go on.
     @Test func badMachineValuesAreErrorsNotCrashes() throws {
         var interpreter = SensorReadingInterpreter()
-        #expect(throws: DecodeError.self) { try interpreter.readings(fromValue: hex("D0 07 00 00 01 00"), of: 0x2AD8, at: 0) }
+        #expect(throws: DecodeError.self) {
+            try interpreter.readings(fromValue: hex("D0 07 00 00 01 00"), of: 0x2AD8, at: 0)
+        }
         #expect(throws: DecodeError.self) { try interpreter.readings(fromValue: hex("08"), of: 0x2ADA, at: 0) }
         #expect(throws: DecodeError.self) { try interpreter.readings(fromValue: hex("02"), of: 0x2AD2, at: 0) }
         #expect(try interpreter.readings(fromValue: hex("40 00 B8 0B FA 00"), of: 0x2AD2, at: 1).count == 2)
@@ -100,10 +105,11 @@ struct FitnessMachineControllerTests {
         _ = controller.send(.setTargetPower(200), at: 0)
         let refused = controller.received(CP.Response(requestOpCode: 0x00, result: .controlNotPermitted), at: 0.1)
         #expect(refused.write == nil)
-        #expect(refused.errors.map(\.description) == [
-            "The machine refused to request control: control not permitted.",
-            "The machine refused to set target power to 200 W: control not permitted.",
-        ])
+        #expect(
+            refused.errors.map(\.description) == [
+                "The machine refused to request control: control not permitted.",
+                "The machine refused to set target power to 200 W: control not permitted.",
+            ])
         #expect(!controller.hasControl)
     }
 

@@ -161,6 +161,7 @@ struct HeartRateMeasurementTests {
 
     @Test func readingCarriesSecondsAndContact() throws {
         let reading = HeartRateReading(try HeartRateMeasurement(bytes: hex("1E 8C 05 00 00 04 00 02")))
-        #expect(reading == HeartRateReading(bpm: 140, rrIntervals: [1.0, 0.5], contact: .detected, energyExpendedKJ: 5))
+        #expect(
+            reading == HeartRateReading(bpm: 140, rrIntervals: [1.0, 0.5], contact: .detected, energyExpendedKJ: 5))
     }
 }

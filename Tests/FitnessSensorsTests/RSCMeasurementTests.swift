@@ -34,7 +34,10 @@ struct RSCMeasurementTests {
 
     @Test func feature() throws {
         let feature = try RSCFeature(bytes: hex("07 00"))
-        #expect(feature == [.strideLengthMeasurementSupported, .totalDistanceMeasurementSupported, .walkingOrRunningStatusSupported])
+        #expect(
+            feature == [
+                .strideLengthMeasurementSupported, .totalDistanceMeasurementSupported, .walkingOrRunningStatusSupported,
+            ])
         #expect(try SensorPayload.decode(characteristic: 0x2A54, bytes: hex("07 00")) == .rscFeature(feature))
     }
 }

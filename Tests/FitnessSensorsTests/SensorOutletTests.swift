@@ -17,7 +17,8 @@ import Testing
 
     /// A fixture sensor decodes bytes through the same path as a live one, and drops what comes after `stop()`.
     @Test func aFixtureSensorDeliversNothingAfterStop() throws {
-        let header = FixtureHeader.SensorDescription(id: "strap", name: "Strap", services: ["180D"], capabilities: ["heartRate"])
+        let header = FixtureHeader.SensorDescription(
+            id: "strap", name: "Strap", services: ["180D"], capabilities: ["heartRate"])
         let sensor = FixtureSensor(header, origin: Date(timeIntervalSinceReferenceDate: 0))
         let received = Received()
         sensor.start { [self] event in received.add(bpm(event)) }

@@ -21,31 +21,39 @@ struct SensorReadingInterpreterTests {
 
     @Test func speedAndCadenceSensorYieldsCadenceSpeedAndDistance() throws {
         var interpreter = SensorReadingInterpreter(wheelCircumference: 2)
-        let first = SensorPayload.cscMeasurement(CSCMeasurement(
-            wheelRevolutions: .init(cumulativeRevolutions: 10, lastEventTime: 0),
-            crankRevolutions: .init(cumulativeRevolutions: 3, lastEventTime: 0)))
-        let second = SensorPayload.cscMeasurement(CSCMeasurement(
-            wheelRevolutions: .init(cumulativeRevolutions: 15, lastEventTime: 1024),
-            crankRevolutions: .init(cumulativeRevolutions: 4, lastEventTime: 1024)))
+        let first = SensorPayload.cscMeasurement(
+            CSCMeasurement(
+                wheelRevolutions: .init(cumulativeRevolutions: 10, lastEventTime: 0),
+                crankRevolutions: .init(cumulativeRevolutions: 3, lastEventTime: 0)))
+        let second = SensorPayload.cscMeasurement(
+            CSCMeasurement(
+                wheelRevolutions: .init(cumulativeRevolutions: 15, lastEventTime: 1024),
+                crankRevolutions: .init(cumulativeRevolutions: 4, lastEventTime: 1024)))
         #expect(interpreter.readings(from: first, at: 0).isEmpty)
-        #expect(interpreter.readings(from: second, at: 1) == [
-            .cadence(CadenceReading(rpm: 60)),
-            .speed(SpeedReading(metresPerSecond: 10)),
-            .distance(DistanceReading(metres: 10, totalMetres: 10)),
-        ])
+        #expect(
+            interpreter.readings(from: second, at: 1) == [
+                .cadence(CadenceReading(rpm: 60)),
+                .speed(SpeedReading(metresPerSecond: 10)),
+                .distance(DistanceReading(metres: 10, totalMetres: 10)),
+            ])
         // A repeat: cadence and speed hold, no new distance.
-        #expect(interpreter.readings(from: second, at: 2) == [
-            .cadence(CadenceReading(rpm: 60)),
-            .speed(SpeedReading(metresPerSecond: 10)),
-        ])
+        #expect(
+            interpreter.readings(from: second, at: 2) == [
+                .cadence(CadenceReading(rpm: 60)),
+                .speed(SpeedReading(metresPerSecond: 10)),
+            ])
     }
 
     @Test func heartRateBatteryAndTheRest() throws {
         var interpreter = SensorReadingInterpreter()
         let hr = try SensorPayload.decode(characteristic: 0x2A37, bytes: hex("16 4D 16 03"))
-        #expect(interpreter.readings(from: hr, at: 0)
-            == [.heartRate(HeartRateReading(bpm: 77, rrIntervals: [790.0 / 1024], contact: .detected))])
-        #expect(interpreter.readings(from: .batteryLevel(BatteryLevel(percent: 64)!), at: 0) == [.battery(BatteryReading(percent: 64))])
+        #expect(
+            interpreter.readings(from: hr, at: 0)
+                == [.heartRate(HeartRateReading(bpm: 77, rrIntervals: [790.0 / 1024], contact: .detected))])
+        #expect(
+            interpreter.readings(from: .batteryLevel(BatteryLevel(percent: 64)!), at: 0) == [
+                .battery(BatteryReading(percent: 64))
+            ])
         #expect(interpreter.readings(from: .bodySensorLocation(.chest), at: 0).isEmpty)
         #expect(interpreter.readings(from: .cyclingPowerFeature([]), at: 0).isEmpty)
         #expect(interpreter.readings(from: .unrecognized(characteristic: 0x2A5D, bytes: [1]), at: 0).isEmpty)
@@ -53,8 +61,10 @@ struct SensorReadingInterpreterTests {
 
     @Test func resetRebaselinesCounters() {
         var interpreter = SensorReadingInterpreter()
-        let a = SensorPayload.cscMeasurement(CSCMeasurement(crankRevolutions: .init(cumulativeRevolutions: 0, lastEventTime: 0)))
-        let b = SensorPayload.cscMeasurement(CSCMeasurement(crankRevolutions: .init(cumulativeRevolutions: 1, lastEventTime: 1024)))
+        let a = SensorPayload.cscMeasurement(
+            CSCMeasurement(crankRevolutions: .init(cumulativeRevolutions: 0, lastEventTime: 0)))
+        let b = SensorPayload.cscMeasurement(
+            CSCMeasurement(crankRevolutions: .init(cumulativeRevolutions: 1, lastEventTime: 1024)))
         _ = interpreter.readings(from: a, at: 0)
         interpreter.reset()
         #expect(interpreter.readings(from: b, at: 1).isEmpty)

@@ -9,7 +9,8 @@ struct CSCMeasurementTests {
     @Test func wheelAndCrank() throws {
         let bytes = hex("03 C8 00 00 01 06 99 E1 00 45 99")
         let m = try CSCMeasurement(bytes: bytes)
-        #expect(m.wheelRevolutions == WheelRevolutionData(cumulativeRevolutions: 200 + 16_777_216, lastEventTime: 0x9906))
+        #expect(
+            m.wheelRevolutions == WheelRevolutionData(cumulativeRevolutions: 200 + 16_777_216, lastEventTime: 0x9906))
         #expect(m.crankRevolutions == CrankRevolutionData(cumulativeRevolutions: 225, lastEventTime: 0x9945))
         #expect(m.encode() == bytes)
     }
@@ -139,7 +140,8 @@ struct SingleByteCharacteristicTests {
 @Suite("Device Information strings")
 struct DeviceInformationTests {
     @Test func decodesAndTrimsTrailingNULs() throws {
-        let s = try DeviceInformationString(field: .manufacturerName, bytes: Array("Polar Electro Oy".utf8) + [0, 0, 0])
+        let s = try DeviceInformationString(
+            field: .manufacturerName, bytes: Array("Polar Electro Oy".utf8) + [0, 0, 0])
         #expect(s.value == "Polar Electro Oy")
         #expect(s.encode() == Array("Polar Electro Oy".utf8))
     }
@@ -153,11 +155,17 @@ struct DeviceInformationTests {
 
     @Test func invalidUTF8NamesTheOffset() {
         // "AB" then a lone continuation byte.
-        #expect(decodeError { _ = try DeviceInformationString(field: .serialNumber, bytes: [0x41, 0x42, 0x80, 0x43]) }?.offset == 2)
+        #expect(
+            decodeError { _ = try DeviceInformationString(field: .serialNumber, bytes: [0x41, 0x42, 0x80, 0x43]) }?
+                .offset == 2)
         // "é" is fine, then a truncated 3-byte sequence at offset 3.
-        #expect(decodeError { _ = try DeviceInformationString(field: .serialNumber, bytes: [0x41, 0xC3, 0xA9, 0xE2, 0x9C]) }?.offset == 3)
+        #expect(
+            decodeError {
+                _ = try DeviceInformationString(field: .serialNumber, bytes: [0x41, 0xC3, 0xA9, 0xE2, 0x9C])
+            }?.offset == 3)
         // An overlong encoding of "/" is not UTF-8.
-        #expect(decodeError { _ = try DeviceInformationString(field: .serialNumber, bytes: [0xC0, 0xAF]) }?.offset == 0)
+        #expect(
+            decodeError { _ = try DeviceInformationString(field: .serialNumber, bytes: [0xC0, 0xAF]) }?.offset == 0)
     }
 
     @Test func collectsIntoDeviceInformation() throws {
@@ -169,9 +177,11 @@ struct DeviceInformationTests {
         #expect(try info.update(characteristic: 0x2A26, bytes: Array("3.0.35".utf8)))
         #expect(try info.update(characteristic: 0x2A28, bytes: Array("1.0".utf8)))
         #expect(try !info.update(characteristic: 0x2A19, bytes: [50]))
-        #expect(info == DeviceInformation(
-            manufacturerName: "Polar Electro Oy", modelNumber: "H10", serialNumber: "C0680226",
-            hardwareRevision: "39044024.10", firmwareRevision: "3.0.35", softwareRevision: "1.0"))
+        #expect(
+            info
+                == DeviceInformation(
+                    manufacturerName: "Polar Electro Oy", modelNumber: "H10", serialNumber: "C0680226",
+                    hardwareRevision: "39044024.10", firmwareRevision: "3.0.35", softwareRevision: "1.0"))
         #expect(info.strings.map(\.field) == DeviceInformationField.allCases)
         #expect(info[.modelNumber] == "H10")
     }

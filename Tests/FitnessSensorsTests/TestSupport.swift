@@ -22,7 +22,6 @@ func decodeError(sourceLocation: SourceLocation = #_sourceLocation, _ body: () t
 
 typealias SplitMix64 = SeededGenerator
 
-
 /// Whether two doubles agree to within `tolerance`.
 func approximatelyEqual(_ a: Double?, _ b: Double?, tolerance: Double = 1e-9) -> Bool {
     switch (a, b) {

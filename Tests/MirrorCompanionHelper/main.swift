@@ -20,8 +20,10 @@ final class Companion: HKWorkoutSessionDelegate, @unchecked Sendable {
 
     func keep(_ session: HKWorkoutSession) { lock.withLock { sessions.append(session) } }
 
-    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
-                        from fromState: HKWorkoutSessionState, date: Date) {
+    func workoutSession(
+        _ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
+        from fromState: HKWorkoutSessionState, date: Date
+    ) {
         report("state \(fromState.rawValue) \(toState.rawValue) \(date.timeIntervalSinceReferenceDate)")
     }
 
@@ -33,8 +35,11 @@ final class Companion: HKWorkoutSessionDelegate, @unchecked Sendable {
         for item in data {
             if let statistics = try? NSKeyedUnarchiver.unarchivedObject(ofClass: HKStatistics.self, from: item) {
                 let type = statistics.quantityType
-                let unit = type == HKQuantityType(.heartRate) ? HKUnit.count().unitDivided(by: .minute()) : type.storageUnit
-                let value = statistics.mostRecentQuantity()?.doubleValue(for: unit) ?? statistics.sumQuantity()?.doubleValue(for: unit)
+                let unit =
+                    type == HKQuantityType(.heartRate) ? HKUnit.count().unitDivided(by: .minute()) : type.storageUnit
+                let value =
+                    statistics.mostRecentQuantity()?.doubleValue(for: unit)
+                    ?? statistics.sumQuantity()?.doubleValue(for: unit)
                 report("statistics \(type.identifier) \(value.map { String(Int($0.rounded())) } ?? "–")")
                 continue
             }
@@ -50,7 +55,8 @@ final class Companion: HKWorkoutSessionDelegate, @unchecked Sendable {
         }
     }
 
-    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?) {
+    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?)
+    {
         report("disconnected \(error == nil ? "nil" : "error")")
         exit(0)
     }

@@ -25,7 +25,10 @@ import Testing
 
     @Test func theSameSeedGivesTheSameBytes() throws {
         let a = temporaryPath(), b = temporaryPath()
-        defer { try? FileManager.default.removeItem(atPath: a); try? FileManager.default.removeItem(atPath: b) }
+        defer {
+            try? FileManager.default.removeItem(atPath: a)
+            try? FileManager.default.removeItem(atPath: b)
+        }
         try Self.intervals.writeFixture(to: a)
         try Self.intervals.writeFixture(to: b)
         #expect(try Data(contentsOf: URL(fileURLWithPath: a)) == Data(contentsOf: URL(fileURLWithPath: b)))
@@ -73,8 +76,9 @@ import Testing
         let replay = try SteppedReplay(fixtureAt: path, healthStore: store, clock: clock)
         try await replay.begin()
         try await replay.advance(by: .seconds(599))
-        let heartRate = try #require(replay.builder.statistics(for: HKQuantityType(.heartRate))?.mostRecentQuantity()?
-            .doubleValue(for: HKUnit(from: "count/min")))
+        let heartRate = try #require(
+            replay.builder.statistics(for: HKQuantityType(.heartRate))?.mostRecentQuantity()?
+                .doubleValue(for: HKUnit(from: "count/min")))
         #expect((105 ... 135).contains(heartRate), "the model's heart lags the ramp a little: \(heartRate)")
         let workout = try await replay.finish()
         #expect(workout.duration == 2460 - 60)

@@ -10,8 +10,11 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("fixtures")
 
     /// A live session on a test clock and a test store, reading `sensor`, collecting from the clock's start.
-    static func session(_ activity: HKWorkoutActivityType, sensor: ScriptedSensor) async throws
-        -> (TestClock, HKWorkoutSession, HKLiveWorkoutBuilder) {
+    static func session(
+        _ activity: HKWorkoutActivityType, sensor: ScriptedSensor
+    ) async throws
+        -> (TestClock, HKWorkoutSession, HKLiveWorkoutBuilder)
+    {
         let clock = TestClock()
         let store = HKHealthStore.testing(clock: clock)
         try await store.authorizeWorkoutTypes()
@@ -68,9 +71,11 @@ import Testing
         let instant = try await WorkoutReplay(fixtureAt: path, healthStore: reference).run(pace: .instant)
         #expect(workout.duration == instant.duration)
         for type in [HKQuantityType(.heartRate), HKQuantityType(.cyclingPower)] {
-            #expect(workout.statistics(for: type)?.averageQuantity() == instant.statistics(for: type)?.averageQuantity())
+            #expect(
+                workout.statistics(for: type)?.averageQuantity() == instant.statistics(for: type)?.averageQuantity())
         }
-        #expect(workout.zoneGroup(for: HKQuantityType(.heartRate))?.zoneDurations.map(\.duration)
+        #expect(
+            workout.zoneGroup(for: HKQuantityType(.heartRate))?.zoneDurations.map(\.duration)
                 == instant.zoneGroup(for: HKQuantityType(.heartRate))?.zoneDurations.map(\.duration))
     }
 

@@ -30,10 +30,12 @@ var deprecatedArticleCode: any DeprecatedArticleCode.Type { AppleArticleTests.se
         // The documented call, which swift-corelibs-foundation marks unavailable.
         let sortDescriptor = NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: false)
         let samples = try await fetch(store, HKQuantityType(.heartRate), nil, limit: 2, sort: [sortDescriptor])
-        #expect(samples.compactMap { ($0 as? HKQuantitySample)?.quantity.doubleValue(for: HKUnit(from: "count/min")) } == [80, 75])
+        #expect(
+            samples.compactMap { ($0 as? HKQuantitySample)?.quantity.doubleValue(for: HKUnit(from: "count/min")) } == [
+                80, 75,
+            ])
     }
 }
-
 
 extension AppleArticleTests: DeprecatedArticleCode {
     @available(*, deprecated, message: "Apple's article code, which calls HealthKit's deprecated API")
@@ -49,13 +51,14 @@ extension AppleArticleTests: DeprecatedArticleCode {
         let energyBurned = HKQuantity(unit: HKUnit.largeCalorie(), doubleValue: 425.0)
         let distance = HKQuantity(unit: HKUnit.mile(), doubleValue: 3.2)
 
-        let run = HKWorkout(activityType: .running,
-                            start: start,
-                            end: end,
-                            duration: 0,
-                            totalEnergyBurned: energyBurned,
-                            totalDistance: distance,
-                            metadata: nil)
+        let run = HKWorkout(
+            activityType: .running,
+            start: start,
+            end: end,
+            duration: 0,
+            totalEnergyBurned: energyBurned,
+            totalDistance: distance,
+            metadata: nil)
 
         let saved: Bool = await withCheckedContinuation { continuation in
             store.save(run) { (success, error) -> Void in
@@ -75,30 +78,33 @@ extension AppleArticleTests: DeprecatedArticleCode {
             fatalError("*** Unable to create a distance type ***")
         }
         let distancePerInterval = HKQuantity(unit: HKUnit.foot(), doubleValue: 165.0)
-        let distancePerIntervalSample = HKQuantitySample(type: distanceType,
-                                                         quantity: distancePerInterval,
-                                                         start: intervals[0],
-                                                         end: intervals[1])
+        let distancePerIntervalSample = HKQuantitySample(
+            type: distanceType,
+            quantity: distancePerInterval,
+            start: intervals[0],
+            end: intervals[1])
         samples.append(distancePerIntervalSample)
 
         guard let energyBurnedType = HKObjectType.quantityType(forIdentifier: .activeEnergyBurned) else {
             fatalError("*** Unable to create an energy burned type ***")
         }
         let energyBurnedPerInterval = HKQuantity(unit: HKUnit.kilocalorie(), doubleValue: 15.5)
-        let energyBurnedPerIntervalSample = HKQuantitySample(type: energyBurnedType,
-                                                             quantity: energyBurnedPerInterval,
-                                                             start: intervals[0],
-                                                             end: intervals[1])
+        let energyBurnedPerIntervalSample = HKQuantitySample(
+            type: energyBurnedType,
+            quantity: energyBurnedPerInterval,
+            start: intervals[0],
+            end: intervals[1])
         samples.append(energyBurnedPerIntervalSample)
 
         guard let heartRateType = HKObjectType.quantityType(forIdentifier: .heartRate) else {
             fatalError("*** Unable to create a heart rate type ***")
         }
         let heartRateForInterval = HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 95.0)
-        let heartRateForIntervalSample = HKQuantitySample(type: heartRateType,
-                                                          quantity: heartRateForInterval,
-                                                          start: intervals[0],
-                                                          end: intervals[1])
+        let heartRateForIntervalSample = HKQuantitySample(
+            type: heartRateType,
+            quantity: heartRateForInterval,
+            start: intervals[0],
+            end: intervals[1])
         samples.append(heartRateForIntervalSample)
 
         let added: Bool = await withCheckedContinuation { continuation in
@@ -132,7 +138,9 @@ extension AppleArticleTests: DeprecatedArticleCode {
         #expect(stored.startDate == start && stored.endDate == end)
         #expect(stored.totalEnergyBurned?.doubleValue(for: .kilocalorie()) == 425)
         #expect(stored.totalDistance?.doubleValue(for: .mile()) == 3.2)
-        #expect(stored.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(for: .largeCalorie()) == 425)
+        #expect(
+            stored.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(
+                for: .largeCalorie()) == 425)
         #expect(stored.workoutActivities.count == 1)
         #expect(stored.workoutActivities.first?.workoutConfiguration.activityType == .running)
     }
@@ -147,10 +155,11 @@ extension AppleArticleTests: DeprecatedArticleCode {
             HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: t0 + 900, duration: 0), metadata: nil),
             HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: t0, duration: 400), metadata: ["lap": 1]),
         ]
-        let ride = HKWorkout(activityType: .cycling, start: t0, end: t0 + 3600, workoutEvents: events,
-                             totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 800),
-                             totalDistance: HKQuantity(unit: .meterUnit(with: .kilo), doubleValue: 30),
-                             device: HKDevice.local(), metadata: [HKMetadataKeyIndoorWorkout: true])
+        let ride = HKWorkout(
+            activityType: .cycling, start: t0, end: t0 + 3600, workoutEvents: events,
+            totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 800),
+            totalDistance: HKQuantity(unit: .meterUnit(with: .kilo), doubleValue: 30),
+            device: HKDevice.local(), metadata: [HKMetadataKeyIndoorWorkout: true])
         #expect(ride.duration == 3300)
         try await store.save(ride)
         let stored = try #require(try await fetch(store, .workoutType(), nil).first as? HKWorkout)
@@ -159,7 +168,9 @@ extension AppleArticleTests: DeprecatedArticleCode {
         #expect(stored.workoutEvents?.first?.metadata?["lap"] as? Int == 1)
         #expect(stored.metadata?[HKMetadataKeyIndoorWorkout] as? Bool == true)
         #expect(stored.device == HKDevice.local())
-        #expect(stored.statistics(for: HKQuantityType(.distanceCycling))?.sumQuantity()?.doubleValue(for: .meter()) == 30_000)
+        #expect(
+            stored.statistics(for: HKQuantityType(.distanceCycling))?.sumQuantity()?.doubleValue(for: .meter())
+                == 30_000)
         #expect(stored.workoutActivities.first?.workoutConfiguration.locationType == .indoor)
         #expect(stored.workoutActivities.first?.duration == 3300)
         #expect(stored.sourceRevision.source.bundleIdentifier == "tests")

@@ -24,9 +24,11 @@ import Testing
     /// What a location manager would deliver: one location a second going north-east, every third one too
     /// inaccurate (80 m) for Apple's filter.
     func delivered(_ second: Int) -> CLLocation {
-        CLLocation(coordinate: CLLocationCoordinate2D(latitude: 47.0 + Double(second) * 1e-4, longitude: 8.0 + Double(second) * 2e-4),
-                   altitude: 400 + Double(second) / 10, horizontalAccuracy: second % 3 == 0 ? 80 : 5, verticalAccuracy: 3,
-                   course: 45, speed: 3.2, timestamp: t0 + TimeInterval(second))
+        CLLocation(
+            coordinate: CLLocationCoordinate2D(
+                latitude: 47.0 + Double(second) * 1e-4, longitude: 8.0 + Double(second) * 2e-4),
+            altitude: 400 + Double(second) / 10, horizontalAccuracy: second % 3 == 0 ? 80 : 5, verticalAccuracy: 3,
+            course: 45, speed: 3.2, timestamp: t0 + TimeInterval(second))
     }
 
     @Test func creatingAndReadingAWorkoutRoute() async throws {
@@ -46,7 +48,10 @@ import Testing
                     location.horizontalAccuracy <= 50.0
                 }
 
-                guard !filteredLocations.isEmpty else { continuation.resume(returning: false); return }
+                guard !filteredLocations.isEmpty else {
+                    continuation.resume(returning: false)
+                    return
+                }
 
                 // Add the filtered data to the route.
                 routeBuilder.insertRouteData(filteredLocations) { (success, error) in
@@ -77,8 +82,10 @@ import Testing
         let routes: [HKWorkoutRoute] = await withCheckedContinuation { continuation in
             let runningObjectQuery = HKQuery.predicateForObjects(from: myWorkout)
 
-            let routeQuery = HKAnchoredObjectQuery(type: HKSeriesType.workoutRoute(), predicate: runningObjectQuery, anchor: nil,
-                                                   limit: HKObjectQueryNoLimit) { (query, samples, deletedObjects, anchor, error) in
+            let routeQuery = HKAnchoredObjectQuery(
+                type: HKSeriesType.workoutRoute(), predicate: runningObjectQuery, anchor: nil,
+                limit: HKObjectQueryNoLimit
+            ) { (query, samples, deletedObjects, anchor, error) in
                 guard error == nil else {
                     // Handle any errors here.
                     fatalError("The initial query failed.")
@@ -124,8 +131,10 @@ import Testing
 
         // Ours: the async descriptor and a date interval (t0+100 … t0+110 holds the seconds not divisible by 3: 100, 101, 103, 104, 106, 107, 109, 110).
         var inside: [CLLocation] = []
-        for try await location in HKWorkoutRouteQueryDescriptor(myRoute, dateInterval: DateInterval(start: t0 + 100, end: t0 + 110))
-            .results(for: store) { inside.append(location) }
+        for try await location in HKWorkoutRouteQueryDescriptor(
+            myRoute, dateInterval: DateInterval(start: t0 + 100, end: t0 + 110)
+        )
+        .results(for: store) { inside.append(location) }
         #expect(inside.map(\.timestamp) == [100, 101, 103, 104, 106, 107, 109, 110].map { t0 + TimeInterval($0) })
         // The route is a new table in the file: a second store on the same file reads it.
         let again = try HKHealthStore(databasePath: directory.file("routes.sqlite"), clientIdentifier: "routes")
@@ -138,7 +147,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let (store, workout) = try await workoutInStore(directory)
         let builder = HKWorkoutRouteBuilder(healthStore: store, device: nil)
-        await expectHKError(.errorInvalidArgument) { try await builder.insertRouteData([CLLocation(latitude: 91, longitude: 0)]) }
+        await expectHKError(.errorInvalidArgument) {
+            try await builder.insertRouteData([CLLocation(latitude: 91, longitude: 0)])
+        }
         await expectHKError(.errorInvalidArgument) { _ = try await builder.finishRoute(with: workout, metadata: nil) }
         try await builder.insertRouteData([delivered(1)])
         _ = try await builder.finishRoute(with: workout, metadata: nil)

@@ -93,13 +93,15 @@ struct AppleSymbol: Hashable, Sendable {
         if isAsync, !declaration.contains(" async") { return false }
         if throwsRequired, !declaration.contains("throws") { return false }
         if let result, !declaration.contains("-> \(result)") { return false }
-        if let parameterType, !declaration.contains(": \(parameterType))"), !declaration.contains(": \(parameterType),") {
+        if let parameterType, !declaration.contains(": \(parameterType))"), !declaration.contains(": \(parameterType),")
+        {
             return false
         }
         return true
     }
 
-    static let listURL = SymbolGraph.root.appendingPathComponent("Tests/OpenHealthKitTests/Fixtures/AppleSDKSymbols.txt")
+    static let listURL = SymbolGraph.root.appendingPathComponent(
+        "Tests/OpenHealthKitTests/Fixtures/AppleSDKSymbols.txt")
 
     /// Every symbol of the list, in its order.
     static func all() throws -> [AppleSymbol] {
@@ -107,7 +109,9 @@ struct AppleSymbol: Hashable, Sendable {
             guard !line.hasPrefix("#"), !line.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
             guard cells.count >= 3 else { return nil }
-            return AppleSymbol(type: cells[0], member: cells[1], source: cells[2], note: cells.count > 3 ? cells[3...].joined(separator: "|") : "")
+            return AppleSymbol(
+                type: cells[0], member: cells[1], source: cells[2],
+                note: cells.count > 3 ? cells[3...].joined(separator: "|") : "")
         }
     }
 }

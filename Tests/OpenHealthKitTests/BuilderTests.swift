@@ -1,7 +1,8 @@
 import FitnessSensors
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Records what a live builder's delegate hears, in order.
 final class BuilderRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
@@ -56,7 +57,8 @@ final class BuilderRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
         await expectHKError(.errorInvalidArgument) { try await builder.addSamples([heartRate(80, at: -5)]) }
         let first = HKWorkoutActivity(workoutConfiguration: configuration(.running), start: t0, end: nil, metadata: nil)
         try await builder.addWorkoutActivity(first)
-        let second = HKWorkoutActivity(workoutConfiguration: configuration(.running), start: t0 + 60, end: nil, metadata: nil)
+        let second = HKWorkoutActivity(
+            workoutConfiguration: configuration(.running), start: t0 + 60, end: nil, metadata: nil)
         let open = await expectHKError(.errorInvalidArgument) { try await builder.addWorkoutActivity(second) }
         #expect(open?.message == "Cannot add new activity before ending current activity.")
         try await builder.updateActivity(uuid: first.uuid, end: t0 + 50)
@@ -79,7 +81,8 @@ final class BuilderRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
         try await builder.addWorkoutEvents([
             HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: t0 + 100, duration: 0), metadata: nil),
             HKWorkoutEvent(type: .marker, dateInterval: DateInterval(start: t0 + 120, duration: 0), metadata: nil),
-            HKWorkoutEvent(type: .motionPaused, dateInterval: DateInterval(start: t0 + 130, duration: 0), metadata: nil),
+            HKWorkoutEvent(
+                type: .motionPaused, dateInterval: DateInterval(start: t0 + 130, duration: 0), metadata: nil),
             HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: t0 + 160, duration: 0), metadata: nil),
         ])
         #expect(builder.elapsedTime(at: t0 + 50) == 50)
@@ -89,7 +92,7 @@ final class BuilderRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
         #expect(builder.elapsedTime(at: t0 + 1000) == 240)
         // A pause added afterwards makes elapsed time shorter, as HealthKit documents.
         try await builder.addWorkoutEvents([
-            HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: t0 + 250, duration: 0), metadata: nil),
+            HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: t0 + 250, duration: 0), metadata: nil)
         ])
         #expect(builder.elapsedTime(at: t0 + 1000) == 190)
         let workout = try #require(try await builder.finishWorkout())
@@ -103,8 +106,9 @@ final class BuilderRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
         // 60 s at 120 bpm, then 60 s at 150 bpm, sampled every 5 s.
         let samples = (0 ..< 24).map { i in heartRate(i < 12 ? 120 : 150, at: Double(i) * 5, length: 0) }
         try await builder.addSamples(samples)
-        let energy = HKQuantitySample(type: HKQuantityType(.activeEnergyBurned), quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 20),
-                                      start: t0, end: t0 + 120)
+        let energy = HKQuantitySample(
+            type: HKQuantityType(.activeEnergyBurned), quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 20),
+            start: t0, end: t0 + 120)
         try await builder.addSamples([energy])
         try await builder.addMetadata([HKMetadataKeyIndoorWorkout: true])
         try await builder.endCollection(at: t0 + 120)
@@ -115,12 +119,16 @@ final class BuilderRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
         let heart = try #require(workout.statistics(for: HKQuantityType(.heartRate)))
         #expect(heart.averageQuantity()?.doubleValue(for: HKUnit(from: "count/min")) == 135)
         #expect(heart.maximumQuantity()?.doubleValue(for: HKUnit(from: "count/min")) == 150)
-        #expect(workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(for: .kilocalorie()) == 20)
+        #expect(
+            workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(
+                for: .kilocalorie()) == 20)
         let stored = try await fetch(store, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: workout))
         #expect(stored.count == 24)
         #expect(Set(stored.map(\.uuid)) == Set(samples.map(\.uuid)))
         let saved = try #require(try await fetch(store, .workoutType(), nil).first as? HKWorkout)
-        #expect(saved.statistics(for: HKQuantityType(.heartRate))?.averageQuantity()?.doubleValue(for: HKUnit(from: "count/min")) == 135)
+        #expect(
+            saved.statistics(for: HKQuantityType(.heartRate))?.averageQuantity()?.doubleValue(
+                for: HKUnit(from: "count/min")) == 135)
     }
 
     @Test func discardKeepsAppSamplesAndDropsNothingElse() async throws {

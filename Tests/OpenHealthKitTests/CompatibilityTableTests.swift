@@ -30,10 +30,13 @@ import Testing
         return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
             if let heading = Section.allCases.first(where: { line.hasPrefix($0.rawValue) }) { section = heading }
             guard line.hasPrefix("| `") else { return nil }
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard cells.count >= 4 else { return nil }
-            return Row(symbol: cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")), status: cells[2],
-                       why: cells[3...].dropLast().joined(separator: "|"), section: section, line: index + 1)
+            return Row(
+                symbol: cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`")), status: cells[2],
+                why: cells[3...].dropLast().joined(separator: "|"), section: section, line: index + 1)
         }
     }
 
@@ -46,7 +49,9 @@ import Testing
         let graph = try await SymbolGraph.load()
         let apple = try AppleSymbol.all()
         let rows = try Self.rows().filter { $0.section == .apple }
-        #expect(rows.map(\.symbol) == apple.map(\.key), "COMPATIBILITY.md's first table lists Apple's symbols in the list's order: regenerate it")
+        #expect(
+            rows.map(\.symbol) == apple.map(\.key),
+            "COMPATIBILITY.md's first table lists Apple's symbols in the list's order: regenerate it")
         for (row, symbol) in zip(rows, apple) where row.symbol == symbol.key {
             Self.check(row, declared: symbol.isDeclared(in: graph), mismatch: { symbol.mismatch(in: graph) })
         }
@@ -57,7 +62,9 @@ import Testing
         for row in try Self.rows() where row.section != .apple {
             let symbol = Self.symbol(of: row)
             if row.section == .own {
-                #expect(row.status == "OpenHealthKit", "COMPATIBILITY.md:\(row.line): \(row.symbol) is in OpenHealthKit's additions")
+                #expect(
+                    row.status == "OpenHealthKit",
+                    "COMPATIBILITY.md:\(row.line): \(row.symbol) is in OpenHealthKit's additions")
             }
             Self.check(row, declared: symbol.isDeclared(in: graph), mismatch: { symbol.mismatch(in: graph) })
         }
@@ -68,7 +75,8 @@ import Testing
         case "present":
             #expect(declared, "COMPATIBILITY.md:\(row.line): \(row.symbol) is marked present but is \(mismatch())")
         case "different", "OpenHealthKit":
-            #expect(declared, "COMPATIBILITY.md:\(row.line): \(row.symbol) is marked \(row.status) but is \(mismatch())")
+            #expect(
+                declared, "COMPATIBILITY.md:\(row.line): \(row.symbol) is marked \(row.status) but is \(mismatch())")
             #expect(!row.why.isEmpty, "COMPATIBILITY.md:\(row.line): \(row.symbol) needs a reason")
         case "absent":
             #expect(!declared, "COMPATIBILITY.md:\(row.line): \(row.symbol) is declared now: mark it present")
@@ -92,7 +100,9 @@ import Testing
     /// The reader itself: overloads told apart by parameter type, async forms, results, nested types, protocols.
     @Test func theLookupTellsOverloadsApart() async throws {
         let graph = try await SymbolGraph.load()
-        func declared(_ key: String, note: String = "") -> Bool { AppleSymbol(key: key, note: note).isDeclared(in: graph) }
+        func declared(_ key: String, note: String = "") -> Bool {
+            AppleSymbol(key: key, note: note).isDeclared(in: graph)
+        }
         #expect(declared("HKQuery.predicateForObjects(from:) [HKWorkout]"))
         #expect(declared("HKQuery.predicateForObjects(from:) [Set<HKDevice>]"))
         #expect(!declared("HKQuery.predicateForObjects(from:) [HKWorkoutActivity]"))
@@ -161,19 +171,26 @@ import Testing
             } else {
                 let declared = symbol.isDeclared(in: graph)
                 let status = declared ? (row.status == "absent" ? "present" : row.status) : "absent"
-                further.append(Row(symbol: row.symbol, status: status, why: status == "absent" && row.status != "absent" ? "" : row.why,
-                                   section: .further, line: 0))
+                further.append(
+                    Row(
+                        symbol: row.symbol, status: status,
+                        why: status == "absent" && row.status != "absent" ? "" : row.why,
+                        section: .further, line: 0))
             }
         }
         let listed = Set((apple + further + own).map(\.symbol))
         for type in graph.topLevelTypes where !listed.contains(type) && !appleTypes.contains(type) {
-            own.append(Row(symbol: type, status: "OpenHealthKit", why: "OpenHealthKit's own type (not in HealthKit); see its doc comment.",
-                           section: .own, line: 0))
+            own.append(
+                Row(
+                    symbol: type, status: "OpenHealthKit",
+                    why: "OpenHealthKit's own type (not in HealthKit); see its doc comment.",
+                    section: .own, line: 0))
         }
         further.sort { $0.symbol < $1.symbol }
         own.sort { $0.symbol < $1.symbol }
         func table(_ rows: [Row]) -> String {
-            (["| Symbol | Status | Why |", "|---|---|---|"] + rows.map { "| `\($0.symbol)` | \($0.status) | \($0.why) |" })
+            (["| Symbol | Status | Why |", "|---|---|---|"]
+                + rows.map { "| `\($0.symbol)` | \($0.status) | \($0.why) |" })
                 .joined(separator: "\n")
         }
         let all = apple + further + own

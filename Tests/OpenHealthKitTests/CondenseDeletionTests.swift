@@ -1,6 +1,7 @@
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Condensing every collected type, compact deletion records, anchored queries across them, and their retention.
 @Suite(.timeLimit(.minutes(1))) struct CondenseDeletionTests {
@@ -22,13 +23,21 @@ import Testing
         var samples: [HKQuantitySample] = []
         for second in 0 ..< seconds {
             let time = t0 + Double(second)
-            samples.append(HKQuantitySample(type: power, quantity: HKQuantity(unit: .watt(), doubleValue: Double(200 + second % 7)),
-                                            start: time, end: time))
-            samples.append(HKQuantitySample(type: cadence, quantity: HKQuantity(unit: HKUnit(from: "count/min"),
-                                                                                doubleValue: Double(85 + second % 3)),
-                                            start: time, end: time))
-            samples.append(HKQuantitySample(type: speed, quantity: HKQuantity(unit: HKUnit(from: "m/s"), doubleValue: 8.5),
-                                            start: time, end: time))
+            samples.append(
+                HKQuantitySample(
+                    type: power, quantity: HKQuantity(unit: .watt(), doubleValue: Double(200 + second % 7)),
+                    start: time, end: time))
+            samples.append(
+                HKQuantitySample(
+                    type: cadence,
+                    quantity: HKQuantity(
+                        unit: HKUnit(from: "count/min"),
+                        doubleValue: Double(85 + second % 3)),
+                    start: time, end: time))
+            samples.append(
+                HKQuantitySample(
+                    type: speed, quantity: HKQuantity(unit: HKUnit(from: "m/s"), doubleValue: 8.5),
+                    start: time, end: time))
         }
         try await builder.addSamples(samples)
         try await builder.endCollection(at: t0 + Double(seconds))
@@ -58,8 +67,10 @@ import Testing
 
     @Test func deletionRecordsAreOnePerSeriesAndStillReportEveryOriginal() async throws {
         let store = try await authorizedStore()
-        let descriptors = [HKQueryDescriptor(sampleType: power, predicate: nil),
-                           HKQueryDescriptor(sampleType: cadence, predicate: nil)]
+        let descriptors = [
+            HKQueryDescriptor(sampleType: power, predicate: nil),
+            HKQueryDescriptor(sampleType: cadence, predicate: nil),
+        ]
         let (workout, originals) = try await ride(store, seconds: 100)
         let seen = try await store.fetchChanges(descriptors, after: 0, limit: 0)
         _ = try await store.condenseWorkout(workout)
@@ -69,7 +80,7 @@ import Testing
         let expected = Set(originals.filter { $0.quantityType == power || $0.quantityType == cadence }.map(\.uuid))
         #expect(changes.deleted.count == 200)
         #expect(Set(changes.deleted.map(\.uuid)) == expected)
-        #expect(changes.samples.count == 2)   // the power and cadence series
+        #expect(changes.samples.count == 2)  // the power and cadence series
         // Paged 50 at a time, a range's 100 originals are never split (they share one anchor), and none is lost.
         var anchor = seen.anchor
         var deleted: [UUID] = []
@@ -89,7 +100,8 @@ import Testing
         var now = t0 + 3600
         store.wallClock = { [now] in now }
         let (workout, _) = try await ride(store, seconds: 10)
-        let single = HKQuantitySample(type: power, quantity: HKQuantity(unit: .watt(), doubleValue: 100), start: t0 + 50, end: t0 + 50)
+        let single = HKQuantitySample(
+            type: power, quantity: HKQuantity(unit: .watt(), doubleValue: 100), start: t0 + 50, end: t0 + 50)
         try await store.save(single)
         try await store.delete(single)
         _ = try await store.condenseWorkout(workout)
@@ -97,12 +109,14 @@ import Testing
         now = now + 29 * 86_400
         store.wallClock = { [now] in now }
         #expect(try await store.condenseWorkouts(olderThan: .distantFuture).deletedObjectsPurged == 0)
-        let kept = try await store.fetchChanges([HKQueryDescriptor(sampleType: power, predicate: nil)], after: 0, limit: 0)
+        let kept = try await store.fetchChanges(
+            [HKQueryDescriptor(sampleType: power, predicate: nil)], after: 0, limit: 0)
         #expect(kept.deleted.count == 11)
         now = now + 2 * 86_400
         store.wallClock = { [now] in now }
         #expect(try await store.condenseWorkouts(olderThan: .distantFuture).deletedObjectsPurged == 31)
-        let gone = try await store.fetchChanges([HKQueryDescriptor(sampleType: power, predicate: nil)], after: 0, limit: 0)
+        let gone = try await store.fetchChanges(
+            [HKQueryDescriptor(sampleType: power, predicate: nil)], after: 0, limit: 0)
         #expect(gone.deleted.isEmpty)
         #expect(HKHealthStore.deletedObjectRetention == 30 * 86_400)
     }

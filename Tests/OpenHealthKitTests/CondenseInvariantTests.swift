@@ -1,16 +1,21 @@
 import Foundation
-@testable import OpenHealthKit
 import PropertyBased
 import Testing
+
+@testable import OpenHealthKit
 
 /// The invariant: every statistic is the same before and after condensing (relative 1e-9).
 @Suite(.timeLimit(.minutes(1))) struct CondenseInvariantTests {
     static let bpm = HKUnit(from: "count/min")
-    static let heartRateOptions: HKStatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration,
-                                                         .separateBySource]
+    static let heartRateOptions: HKStatisticsOptions = [
+        .discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration,
+        .separateBySource,
+    ]
     static let energyOptions: HKStatisticsOptions = [.cumulativeSum, .duration, .separateBySource]
-    static let powerOptions: HKStatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration,
-                                                     .separateBySource]
+    static let powerOptions: HKStatisticsOptions = [
+        .discreteAverage, .discreteMin, .discreteMax, .mostRecent, .duration,
+        .separateBySource,
+    ]
 
     /// A workout from generated numbers: heart rate from two sources (zero-length readings with repeats, gaps longer
     /// than the hold, some readings with a duration), cycling power from both (an arithmetic mean: every reading
@@ -28,29 +33,35 @@ import Testing
             let length: TimeInterval = n % 7 == 0 ? 2 : 0
             let sample = heartRate(value, at: time, length: length)
             if index % 5 == 4 { strapSamples.append(sample) } else { own.append(sample) }
-            let watts = HKQuantitySample(type: HKQuantityType(.cyclingPower),
-                                         quantity: HKQuantity(unit: .watt(), doubleValue: Double(150 + n % 9 * 10)),
-                                         start: t0 + time, end: t0 + time + (n % 3 == 0 ? 1 : 0))
+            let watts = HKQuantitySample(
+                type: HKQuantityType(.cyclingPower),
+                quantity: HKQuantity(unit: .watt(), doubleValue: Double(150 + n % 9 * 10)),
+                start: t0 + time, end: t0 + time + (n % 3 == 0 ? 1 : 0))
             if index % 4 == 3 { strapSamples.append(watts) } else { own.append(watts) }
         }
         var energyTime = 3.0
         for n in energy {
             let length = Double(1 + n % 4)
             let rate = [0.1, 0.25, 0.3][n % 3]
-            own.append(HKQuantitySample(type: HKQuantityType(.activeEnergyBurned),
-                                        quantity: HKQuantity(unit: .kilocalorie(), doubleValue: rate * length),
-                                        start: t0 + energyTime, end: t0 + energyTime + length))
+            own.append(
+                HKQuantitySample(
+                    type: HKQuantityType(.activeEnergyBurned),
+                    quantity: HKQuantity(unit: .kilocalorie(), doubleValue: rate * length),
+                    start: t0 + energyTime, end: t0 + energyTime + length))
             if n % 3 == 1 {
-                strapSamples.append(HKQuantitySample(type: HKQuantityType(.activeEnergyBurned),
-                                                     quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 0.2 * length),
-                                                     start: t0 + energyTime + length / 2,
-                                                     end: t0 + energyTime + length * 1.5))
+                strapSamples.append(
+                    HKQuantitySample(
+                        type: HKQuantityType(.activeEnergyBurned),
+                        quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 0.2 * length),
+                        start: t0 + energyTime + length / 2,
+                        end: t0 + energyTime + length * 1.5))
             }
             energyTime += length + (n % 11 == 0 ? 3 : 0)
         }
         let end = t0 + max(time, energyTime) + 30
-        let workout = legacy.workout(activityType: .running, start: t0, end: end, workoutEvents: nil, totalEnergyBurned: nil,
-                                totalDistance: nil, metadata: nil)
+        let workout = legacy.workout(
+            activityType: .running, start: t0, end: end, workoutEvents: nil, totalEnergyBurned: nil,
+            totalDistance: nil, metadata: nil)
         try await store.save(workout)
         try await store.associate(own, with: workout)
         try await strap.associate(strapSamples, with: workout)
@@ -65,17 +76,24 @@ import Testing
     static func snapshot(_ store: HKHealthStore, _ workout: HKWorkout) async throws -> Snapshot {
         var snapshot = Snapshot()
         let middle = workout.startDate + workout.endDate.timeIntervalSince(workout.startDate) * 0.37
-        for (type, options) in [(HKQuantityType(.heartRate), heartRateOptions), (HKQuantityType(.activeEnergyBurned), energyOptions),
-                                (HKQuantityType(.cyclingPower), powerOptions)] {
-            for predicate in [nil, HKQuery.predicateForSamples(withStart: workout.startDate + 7.5, end: middle),
-                              HKQuery.predicateForObjects(from: workout)] {
-                snapshot.statistics.append(try await HKStatisticsQueryDescriptor(
-                    predicate: .quantitySample(type: type, predicate: predicate), options: options).result(for: store))
+        for (type, options) in [
+            (HKQuantityType(.heartRate), heartRateOptions), (HKQuantityType(.activeEnergyBurned), energyOptions),
+            (HKQuantityType(.cyclingPower), powerOptions),
+        ] {
+            for predicate in [
+                nil, HKQuery.predicateForSamples(withStart: workout.startDate + 7.5, end: middle),
+                HKQuery.predicateForObjects(from: workout),
+            ] {
+                snapshot.statistics.append(
+                    try await HKStatisticsQueryDescriptor(
+                        predicate: .quantitySample(type: type, predicate: predicate), options: options
+                    ).result(for: store))
             }
             for seconds in [20, 60] {
                 let collection = try await HKStatisticsCollectionQueryDescriptor(
                     predicate: .quantitySample(type: type), options: options, anchorDate: t0 + 7,
-                    intervalComponents: DateComponents(second: seconds)).result(for: store)
+                    intervalComponents: DateComponents(second: seconds)
+                ).result(for: store)
                 snapshot.collections.append(collection.statistics())
             }
         }
@@ -92,11 +110,17 @@ import Testing
 
     static func expectSame(_ a: HKStatistics.Values?, _ b: HKStatistics.Values?, _ what: String) {
         #expect(same(a?.sum, b?.sum), "sum \(what): \(String(describing: a?.sum)) vs \(String(describing: b?.sum))")
-        #expect(same(a?.average, b?.average), "average \(what): \(String(describing: a?.average)) vs \(String(describing: b?.average))")
+        #expect(
+            same(a?.average, b?.average),
+            "average \(what): \(String(describing: a?.average)) vs \(String(describing: b?.average))")
         #expect(same(a?.minimum, b?.minimum), "minimum \(what)")
         #expect(same(a?.maximum, b?.maximum), "maximum \(what)")
-        #expect(same(a?.mostRecent, b?.mostRecent), "most recent \(what): \(String(describing: a?.mostRecent)) vs \(String(describing: b?.mostRecent))")
-        #expect(same(a?.duration, b?.duration), "duration \(what): \(String(describing: a?.duration)) vs \(String(describing: b?.duration))")
+        #expect(
+            same(a?.mostRecent, b?.mostRecent),
+            "most recent \(what): \(String(describing: a?.mostRecent)) vs \(String(describing: b?.mostRecent))")
+        #expect(
+            same(a?.duration, b?.duration),
+            "duration \(what): \(String(describing: a?.duration)) vs \(String(describing: b?.duration))")
     }
 
     static func expectSame(_ a: HKStatistics?, _ b: HKStatistics?, _ what: String) {
@@ -109,8 +133,10 @@ import Testing
     }
 
     @Test func everyStatisticSurvivesCondensing() async throws {
-        await propertyCheck(count: 60, input: Gen.int(in: 0 ... 999).array(of: 2 ... 150),
-                            Gen.int(in: 0 ... 999).array(of: 2 ... 60)) { heart, energy in
+        await propertyCheck(
+            count: 60, input: Gen.int(in: 0 ... 999).array(of: 2 ... 150),
+            Gen.int(in: 0 ... 999).array(of: 2 ... 60)
+        ) { heart, energy in
             let store = try await authorizedStore()
             let workout = try await Self.makeWorkout(heart: heart, energy: energy, in: store)
             let before = try await Self.snapshot(store, workout)

@@ -62,14 +62,18 @@ import Testing
         try await builder.endCollection(at: Date(timeIntervalSinceReferenceDate: killedAt + 1))
         let workout = try #require(try await builder.finishWorkout())
         let samples = try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: workout))],
-            sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store)
+            predicates: [
+                .quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: [SortDescriptor(\.startDate)]
+        ).result(for: store)
         let recorded = Set(samples.map(\.startDate.timeIntervalSinceReferenceDate))
         let mustSurvive = sent.filter { $0.time <= killedAt - 1 }
         // A sample's time is its reading's arrival time to the millisecond (the data source rounds it).
         let lost = mustSurvive.filter { !recorded.contains(($0.time * 1000).rounded() / 1000) }
         #expect(!mustSurvive.isEmpty)
-        #expect(lost.isEmpty, "lost \(lost.count) of \(mustSurvive.count) samples older than 1 s, e.g. \(lost.prefix(3))")
+        #expect(
+            lost.isEmpty, "lost \(lost.count) of \(mustSurvive.count) samples older than 1 s, e.g. \(lost.prefix(3))")
         #expect(try await store.recoverActiveWorkoutSession() == nil)
     }
 }

@@ -1,8 +1,9 @@
 import FitnessSensors
 import Foundation
 import GRDB
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Sample UUID streams and the deletion records of condensed ranges (`DeletedUUIDsCodec`): a live recording's
 /// samples are listed in a few bytes, random UUIDs in 16 each, and every original is still reported.
@@ -49,13 +50,16 @@ import Testing
         var stream = SampleUUIDStream()
         let uuids = (0 ..< 100).map { _ in stream.next() }
         let (format, blob) = DeletedUUIDsCodec.encode(uuids)
-        for (damaged, count, format) in [(blob.dropLast(1), 100, format), (blob, 99, format), (blob, 101, format),
-                                         (blob + Data([0]), 100, format), (Data(), 100, format),
-                                         (Data(repeating: 0, count: 15), 1, DeletedUUIDsCodec.raw), (blob, 100, 7)] {
+        for (damaged, count, format) in [
+            (blob.dropLast(1), 100, format), (blob, 99, format), (blob, 101, format),
+            (blob + Data([0]), 100, format), (Data(), 100, format),
+            (Data(repeating: 0, count: 15), 1, DeletedUUIDsCodec.raw), (blob, 100, 7),
+        ] {
             #expect {
                 _ = try DeletedUUIDsCodec.decode(Data(damaged), format: format, count: count)
             } throws: { error in
-                (error as? HKError)?.localizedDescription.hasPrefix("The health store is damaged: a deletion record") == true
+                (error as? HKError)?.localizedDescription.hasPrefix("The health store is damaged: a deletion record")
+                    == true
             }
         }
     }
@@ -81,7 +85,9 @@ import Testing
         let workout = try #require(try await builder.finishWorkout())
 
         let power = HKQuantityType(.cyclingPower), energy = HKQuantityType(.activeEnergyBurned)
-        let descriptors = [HKQueryDescriptor(sampleType: power, predicate: nil), HKQueryDescriptor(sampleType: energy, predicate: nil)]
+        let descriptors = [
+            HKQueryDescriptor(sampleType: power, predicate: nil), HKQueryDescriptor(sampleType: energy, predicate: nil),
+        ]
         let before = try await store.fetchChanges(descriptors, after: 0, limit: 0)
         // 300 power readings, and energy for each second after the first (299 samples).
         #expect(before.samples.count == 599)

@@ -1,7 +1,8 @@
 import FitnessSensors
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Foot pods, treadmills, rowers and trainers through the one path from readings to samples (``ReadingMapper``,
 /// ``MeasurementOwners``, ``RecordingCore``). Expected values are worked out by hand in the comments.
@@ -24,11 +25,13 @@ import Testing
         var interpreter = SensorReadingInterpreter()
         for second in 0 ... 10 {
             // Total distance in dm: 30 dm a second.
-            let rsc = RSCMeasurement(speed: 768, cadence: 180, strideLength: 100, totalDistance: UInt32(1000 + 30 * second))
+            let rsc = RSCMeasurement(
+                speed: 768, cadence: 180, strideLength: 100, totalDistance: UInt32(1000 + 30 * second))
             for reading in interpreter.readings(from: .rscMeasurement(rsc), at: Double(second)) {
                 _ = try! core.apply(.reading(reading, channel: 0, time: Double(second)), now: .zero)
             }
-            _ = try! core.apply(.reading(.power(PowerReading(watts: 250)), channel: 0, time: Double(second)), now: .zero)
+            _ = try! core.apply(
+                .reading(.power(PowerReading(watts: 250)), channel: 0, time: Double(second)), now: .zero)
         }
         #expect(values(core, .runningSpeed) == Array(repeating: 3, count: 11))
         #expect(values(core, .runningStrideLength) == Array(repeating: 1, count: 11))
@@ -55,8 +58,10 @@ import Testing
     @Test func rower() {
         var core = core(.rowing, channels: ["rower"])
         _ = try! core.apply(.reading(.speed(SpeedReading(metresPerSecond: 4.2)), channel: 0, time: 0), now: .zero)
-        _ = try! core.apply(.reading(.distance(DistanceReading(metres: 0, totalMetres: 0)), channel: 0, time: 0), now: .zero)
-        _ = try! core.apply(.reading(.distance(DistanceReading(metres: 4.2, totalMetres: 4.2)), channel: 0, time: 1), now: .zero)
+        _ = try! core.apply(
+            .reading(.distance(DistanceReading(metres: 0, totalMetres: 0)), channel: 0, time: 0), now: .zero)
+        _ = try! core.apply(
+            .reading(.distance(DistanceReading(metres: 4.2, totalMetres: 4.2)), channel: 0, time: 1), now: .zero)
         #expect(values(core, .rowingSpeed) == [4.2])
         #expect(values(core, .distanceRowing) == [4.2])
     }
@@ -66,13 +71,18 @@ import Testing
     @Test func powerMeterWinsOverTrainer() {
         var core = core(.cycling, channels: ["trainer", "pedals"])
         for second in 0 ... 5 {
-            _ = try! core.apply(.reading(.power(PowerReading(watts: 200)), channel: 1, time: Double(second)), now: .zero)
-            _ = try! core.apply(.reading(.power(PowerReading(watts: 210, source: .fitnessMachine)), channel: 0, time: Double(second)), now: .zero)
+            _ = try! core.apply(
+                .reading(.power(PowerReading(watts: 200)), channel: 1, time: Double(second)), now: .zero)
+            _ = try! core.apply(
+                .reading(.power(PowerReading(watts: 210, source: .fitnessMachine)), channel: 0, time: Double(second)),
+                now: .zero)
         }
         #expect(values(core, .cyclingPower) == Array(repeating: 200, count: 6))
         // The pedals fall silent after 5 s; from more than 3 s later (9, 10, 11, 12 s) the trainer's estimate is taken.
         for second in 6 ... 12 {
-            _ = try! core.apply(.reading(.power(PowerReading(watts: 210, source: .fitnessMachine)), channel: 0, time: Double(second)), now: .zero)
+            _ = try! core.apply(
+                .reading(.power(PowerReading(watts: 210, source: .fitnessMachine)), channel: 0, time: Double(second)),
+                now: .zero)
         }
         #expect(values(core, .cyclingPower).filter { $0 == 210 }.count == 4)
     }

@@ -1,12 +1,15 @@
 import FitnessSensors
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 @Suite(.timeLimit(.minutes(1))) struct HeartbeatTests {
     @Test func codecRoundTripsBeatsAndGaps() throws {
-        let beats = [HeartbeatSeriesCodec.Beat(offset: 0, precededByGap: false), .init(offset: 0.812, precededByGap: false),
-                     .init(offset: 1.6, precededByGap: false), .init(offset: 9.25, precededByGap: true)]
+        let beats = [
+            HeartbeatSeriesCodec.Beat(offset: 0, precededByGap: false), .init(offset: 0.812, precededByGap: false),
+            .init(offset: 1.6, precededByGap: false), .init(offset: 9.25, precededByGap: true),
+        ]
         let bytes = HeartbeatSeriesCodec.encode(beats)
         #expect(try HeartbeatSeriesCodec.decode(bytes) == beats)
         #expect(bytes.count <= 4 + 4 * 4)
@@ -36,23 +39,30 @@ import Testing
         let series = try await builder.finishSeries()
         #expect(series.count == 3 && series.endDate == t0 + 5.5)
         await expectHKError(.errorInvalidArgument) { try await builder.addHeartbeat(at: 6, precededByGap: false) }
-        let stored = try #require(try await fetch(store, HKSeriesType.heartbeat(), nil).first as? HKHeartbeatSeriesSample)
+        let stored = try #require(
+            try await fetch(store, HKSeriesType.heartbeat(), nil).first as? HKHeartbeatSeriesSample)
         #expect(stored.count == 3 && stored.uuid == series.uuid)
         final class Beats: @unchecked Sendable { var list: [(TimeInterval, Bool)] = [] }
         let collected = Beats()
         let beats: [(TimeInterval, Bool)] = try await withCheckedThrowingContinuation { continuation in
-            store.execute(HKHeartbeatSeriesQuery(heartbeatSeries: stored) { _, time, gap, done, error in
-                if let error { continuation.resume(throwing: error); return }
-                collected.list.append((time, gap))
-                if done { continuation.resume(returning: collected.list) }
-            })
+            store.execute(
+                HKHeartbeatSeriesQuery(heartbeatSeries: stored) { _, time, gap, done, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                        return
+                    }
+                    collected.list.append((time, gap))
+                    if done { continuation.resume(returning: collected.list) }
+                })
         }
         #expect(beats.map(\.0) == [0, 0.8, 5.5])
         #expect(beats.map(\.1) == [false, false, true])
     }
 
     /// A running session with a strap whose RR intervals are collected, on a store that may save heartbeat series.
-    func strapRun() async throws -> (HKHealthStore, ManualWallClock, HKWorkoutSession, HKLiveWorkoutBuilder, ScriptedSensor) {
+    func strapRun() async throws -> (
+        HKHealthStore, ManualWallClock, HKWorkoutSession, HKLiveWorkoutBuilder, ScriptedSensor
+    ) {
         let (store, clock) = try await liveStore()
         try await store.requestAuthorization(toShare: [HKSeriesType.heartbeat()], read: [HKSeriesType.heartbeat()])
         let workoutConfiguration = configuration(.running)
@@ -74,15 +84,19 @@ import Testing
         // 26,000 notifications of four 0.5 s intervals: 104,000 beats over 52,000 s.
         for second in stride(from: 2, through: 52_000, by: 2) {
             clock.set(Double(second))
-            strap.send(.heartRate(HeartRateReading(bpm: 120, rrIntervals: [0.5, 0.5, 0.5, 0.5], contact: .detected)),
-                       at: t0 + Double(second))
+            strap.send(
+                .heartRate(HeartRateReading(bpm: 120, rrIntervals: [0.5, 0.5, 0.5, 0.5], contact: .detected)),
+                at: t0 + Double(second))
         }
         session.end()
         try await builder.endCollection(at: t0 + 52_001)
         let workout = try #require(try await builder.finishWorkout())
         let series = try await fetch(store, HKSeriesType.heartbeat(), HKQuery.predicateForObjects(from: workout))
             .compactMap { $0 as? HKHeartbeatSeriesSample }.sorted { $0.startDate < $1.startDate }
-        #expect(series.map(\.count) == [HKHeartbeatSeriesBuilder.maximumCount, 104_000 - HKHeartbeatSeriesBuilder.maximumCount])
+        #expect(
+            series.map(\.count) == [
+                HKHeartbeatSeriesBuilder.maximumCount, 104_000 - HKHeartbeatSeriesBuilder.maximumCount,
+            ])
         #expect(series.first?.startDate == t0 + 0.5)
         #expect(series.last?.endDate == t0 + 52_000)
         #expect(series[1].startDate.timeIntervalSince(series[0].endDate) == 0.5)
@@ -92,7 +106,8 @@ import Testing
         let (store, clock, session, builder, strap) = try await strapRun()
         for second in 1 ... 20 {
             clock.set(Double(second))
-            strap.send(.heartRate(HeartRateReading(bpm: 60, rrIntervals: [1.0], contact: .detected)), at: t0 + Double(second))
+            strap.send(
+                .heartRate(HeartRateReading(bpm: 60, rrIntervals: [1.0], contact: .detected)), at: t0 + Double(second))
         }
         session.end()
         try await builder.endCollection(at: t0 + 21)
@@ -101,7 +116,9 @@ import Testing
         let sample = try #require(series.first as? HKHeartbeatSeriesSample)
         #expect(series.count == 1 && sample.count == 20)
         var times: [TimeInterval] = []
-        for try await beat in HKHeartbeatSeriesQueryDescriptor(sample).results(for: store) { times.append(beat.timeIntervalSinceStart) }
+        for try await beat in HKHeartbeatSeriesQueryDescriptor(sample).results(for: store) {
+            times.append(beat.timeIntervalSinceStart)
+        }
         #expect(times == (0 ..< 20).map(Double.init))
         #expect(sample.startDate == t0 + 1)
     }

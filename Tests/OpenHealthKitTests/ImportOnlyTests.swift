@@ -7,9 +7,10 @@ import Testing
 /// An app type written against HealthKit: an NSObject subclass holding dates and a predicate.
 private final class WorkoutLog: NSObject {
     let start = Date(timeIntervalSinceReferenceDate: 0)
-    let predicate: NSPredicate = HKQuery.predicateForSamples(withStart: Date(timeIntervalSinceReferenceDate: 0),
-                                                             end: Date(timeIntervalSinceReferenceDate: 3600),
-                                                             options: .strictStartDate)
+    let predicate: NSPredicate = HKQuery.predicateForSamples(
+        withStart: Date(timeIntervalSinceReferenceDate: 0),
+        end: Date(timeIntervalSinceReferenceDate: 3600),
+        options: .strictStartDate)
 }
 
 @Suite struct ImportOnlyTests {

@@ -1,8 +1,9 @@
 import FitnessSensors
 import Foundation
 import GRDB
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// The live journal: a pure buffer (``JournalBuffer``) that hands batches to a writer queue (``LiveJournal``).
 /// Batches reach the store in order, a batch that fails to write goes back to the buffer and its error is reported,
@@ -53,20 +54,26 @@ import Testing
     func harness() async throws -> Harness {
         let (store, _) = try await liveStore()
         let database = try store.database()
-        let journal = try LiveJournal.create(database: database, builderUUID: UUID(), client: "tests", hasSession: false,
-                                             configuration: configuration(.cycling), device: nil, now: t0)
+        let journal = try LiveJournal.create(
+            database: database, builderUUID: UUID(), client: "tests", hasSession: false,
+            configuration: configuration(.cycling), device: nil, now: t0)
         return Harness(database: database, journal: journal)
     }
 
     func samples(_ range: Range<Int>) -> [CollectedSample] {
-        range.map { CollectedSample(type: HKQuantityType(.heartRate), start: Double($0), end: Double($0), value: 100 + Double($0 % 50)) }
+        range.map {
+            CollectedSample(
+                type: HKQuantityType(.heartRate), start: Double($0), end: Double($0), value: 100 + Double($0 % 50))
+        }
     }
 
     static func journaledStarts(_ database: StoreDatabase, builderID: Int64) throws -> [Double] {
         try database.read { db in
-            try Data.fetchAll(db, sql: "SELECT payload FROM live_journal WHERE builder_id = ? AND kind = 1 ORDER BY seq",
-                              arguments: [builderID])
-                .flatMap { try SampleBatchCodec.decode([UInt8]($0)).map(\.start) }
+            try Data.fetchAll(
+                db, sql: "SELECT payload FROM live_journal WHERE builder_id = ? AND kind = 1 ORDER BY seq",
+                arguments: [builderID]
+            )
+            .flatMap { try SampleBatchCodec.decode([UInt8]($0)).map(\.start) }
         }
     }
 
@@ -83,17 +90,24 @@ import Testing
         let (database, journal) = (h.database, h.journal)
         // The journal's row disappears: every write of its entries now breaks the foreign key.
         let row = try await database.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM live_builders WHERE id = ?", arguments: [journal.builderID])!.copy()
+            try Row.fetchOne(db, sql: "SELECT * FROM live_builders WHERE id = ?", arguments: [journal.builderID])!
+                .copy()
         }
-        let values = ["id", "uuid", "client", "has_session", "configuration", "device", "created"].map { row[$0] as DatabaseValue }
-        try await database.write { db in try db.execute(sql: "DELETE FROM live_builders WHERE id = ?", arguments: [journal.builderID]) }
-        try h.append(samples(0 ..< 5_000))      // a full batch is handed to the writer, which fails
+        let values = ["id", "uuid", "client", "has_session", "configuration", "device", "created"].map {
+            row[$0] as DatabaseValue
+        }
+        try await database.write { db in
+            try db.execute(sql: "DELETE FROM live_builders WHERE id = ?", arguments: [journal.builderID])
+        }
+        try h.append(samples(0 ..< 5_000))  // a full batch is handed to the writer, which fails
         #expect(throws: (any Error).self) { try h.flush() }
         #expect(h.pendingCount == 5_000)
         // The store takes writes again: the same samples are written, once, in order.
         try await database.write { db in
-            try db.execute(sql: "INSERT INTO live_builders (id, uuid, client, has_session, configuration, device, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           arguments: StatementArguments(values))
+            try db.execute(
+                sql:
+                    "INSERT INTO live_builders (id, uuid, client, has_session, configuration, device, created) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                arguments: StatementArguments(values))
         }
         try h.append(samples(5_000 ..< 5_010))
         try h.flush()
@@ -106,7 +120,9 @@ import Testing
 /// action. Times are the shell's monotonic clock.
 @Suite(.timeLimit(.minutes(1))) struct JournalBufferTests {
     func samples(_ count: Int) -> [CollectedSample] {
-        (0 ..< count).map { CollectedSample(type: HKQuantityType(.heartRate), start: Double($0), end: Double($0), value: 100) }
+        (0 ..< count).map {
+            CollectedSample(type: HKQuantityType(.heartRate), start: Double($0), end: Double($0), value: 100)
+        }
     }
 
     func batch(_ outcome: JournalBuffer.Outcome) -> JournalBatch? {
@@ -156,7 +172,8 @@ import Testing
         #expect(outcomes == ["write", "write", "write", "write", "wait", "wait"])
         // Three written: 3 in flight, and the next batch makes 4, which need not wait.
         for _ in 0 ..< 3 { buffer.written(buffer: []) }
-        if case .write = buffer.append(samples(JournalBuffer.maximumPending), now: .zero) {} else {
+        if case .write = buffer.append(samples(JournalBuffer.maximumPending), now: .zero) {
+        } else {
             Issue.record("with 4 in flight the append should not wait")
         }
     }
@@ -173,11 +190,14 @@ import Testing
     @Test func aFailedBatchWaitsAgainInFrontAndIsReportedOnce() {
         struct WriteFailed: Error {}
         var buffer = JournalBuffer(sequence: 0)
-        let failed = buffer.handOver(entry: nil) ?? {
-            _ = buffer.append(samples(2), now: .zero)
-            return buffer.handOver(entry: nil)!
-        }()
-        _ = buffer.append([CollectedSample(type: HKQuantityType(.heartRate), start: 99, end: 99, value: 1)], now: .seconds(1))
+        let failed =
+            buffer.handOver(entry: nil)
+            ?? {
+                _ = buffer.append(samples(2), now: .zero)
+                return buffer.handOver(entry: nil)!
+            }()
+        _ = buffer.append(
+            [CollectedSample(type: HKQuantityType(.heartRate), start: 99, end: 99, value: 1)], now: .seconds(1))
         buffer.failed(failed, error: WriteFailed(), now: .seconds(1))
         #expect(buffer.pending.map(\.start) == [0, 1, 99])
         if case .fail = buffer.append(samples(1), now: .seconds(1)) {} else { Issue.record("the failure is reported") }
@@ -198,14 +218,15 @@ import Testing
         builder.dataSource = source
         session.startActivity(with: t0)
         try await builder.beginCollection(at: t0)
-        await clock.monotonic.waitForSleepers(1)    // the flush timer sleeps until 250 ms
+        await clock.monotonic.waitForSleepers(1)  // the flush timer sleeps until 250 ms
         let database = try store.database()
         let builderID = try #require(builder.currentJournal?.builderID)
         for second in 0 ..< 5 {
             strap.send(.heartRate(HeartRateReading(bpm: 120 + second, contact: .detected)), at: t0 + Double(second))
         }
         builder.currentJournal?.waitForWrites()
-        #expect(try JournalTests.journaledStarts(database, builderID: builderID).isEmpty, "younger than 500 ms: buffered")
+        #expect(
+            try JournalTests.journaledStarts(database, builderID: builderID).isEmpty, "younger than 500 ms: buffered")
         // 250 ms: the timer ticks, nothing is due yet.
         clock.monotonic.advance(by: .milliseconds(250))
         await clock.monotonic.waitForSleepers(1)
@@ -215,7 +236,9 @@ import Testing
         clock.monotonic.advance(by: .milliseconds(250))
         await clock.monotonic.waitForSleepers(1)
         builder.currentJournal?.waitForWrites()
-        #expect(try JournalTests.journaledStarts(database, builderID: builderID) == (0 ..< 5).map { t0.storeValue + Double($0) })
+        #expect(
+            try JournalTests.journaledStarts(database, builderID: builderID)
+                == (0 ..< 5).map { t0.storeValue + Double($0) })
         session.end()
         try await builder.endCollection(at: t0 + 5)
         _ = try await builder.finishWorkout()
@@ -232,12 +255,15 @@ import Testing
     }
 
     @Test func equalDevicesShareACodeAndNoDeviceIsZero() {
-        let strap = HKDevice(name: "Strap \(UUID())", manufacturer: "ACME", model: "HR-1", hardwareVersion: nil, firmwareVersion: nil,
-                             softwareVersion: nil, localIdentifier: "codes:1", udiDeviceIdentifier: nil)
-        let same = HKDevice(name: strap.name, manufacturer: "ACME", model: "HR-1", hardwareVersion: nil, firmwareVersion: nil,
-                            softwareVersion: nil, localIdentifier: "codes:1", udiDeviceIdentifier: nil)
-        let other = HKDevice(name: strap.name, manufacturer: "ACME", model: "HR-2", hardwareVersion: nil, firmwareVersion: nil,
-                             softwareVersion: nil, localIdentifier: "codes:1", udiDeviceIdentifier: nil)
+        let strap = HKDevice(
+            name: "Strap \(UUID())", manufacturer: "ACME", model: "HR-1", hardwareVersion: nil, firmwareVersion: nil,
+            softwareVersion: nil, localIdentifier: "codes:1", udiDeviceIdentifier: nil)
+        let same = HKDevice(
+            name: strap.name, manufacturer: "ACME", model: "HR-1", hardwareVersion: nil, firmwareVersion: nil,
+            softwareVersion: nil, localIdentifier: "codes:1", udiDeviceIdentifier: nil)
+        let other = HKDevice(
+            name: strap.name, manufacturer: "ACME", model: "HR-2", hardwareVersion: nil, firmwareVersion: nil,
+            softwareVersion: nil, localIdentifier: "codes:1", udiDeviceIdentifier: nil)
         #expect(DeviceCodes.code(for: nil) == 0)
         #expect(DeviceCodes.device(0) == nil)
         let code = DeviceCodes.code(for: strap)
@@ -245,7 +271,8 @@ import Testing
         #expect(DeviceCodes.code(for: same) == code)
         #expect(DeviceCodes.code(for: other) != code)
         #expect(DeviceCodes.device(code) == strap)
-        let sample = CollectedSample(type: HKQuantityType(.cyclingPower), start: 1, end: 1, value: 200, unitString: "kW", device: same)
+        let sample = CollectedSample(
+            type: HKQuantityType(.cyclingPower), start: 1, end: 1, value: 200, unitString: "kW", device: same)
         #expect(sample.device == strap && sample.type == HKQuantityType(.cyclingPower) && sample.unitString == "kW")
     }
 }
@@ -263,25 +290,35 @@ import Testing
         // there (the store's busy timeout is 10 s). Without the reservation, both begins would wait there, and
         // both would make a row when the lock is released.
         var holding = Configuration()
-        holding.allowsUnsafeTransactions = true   // the transaction spans two accesses on purpose
+        holding.allowsUnsafeTransactions = true  // the transaction spans two accesses on purpose
         let other = try DatabaseQueue(path: path, configuration: holding)
         try other.inDatabase { db in try db.execute(sql: "BEGIN IMMEDIATE") }
         // Each outcome: nil for success, else the error. No wait here is unbounded: a begin that waits for the store
         // waits at most its busy timeout, then fails (and so does the test).
         try await withThrowingTaskGroup(of: (any Error)?.self) { group in
-            for _ in 0..<2 {
-                group.addTask { do { try await builder.beginCollection(at: t0); return nil } catch { return error } }
+            for _ in 0 ..< 2 {
+                group.addTask {
+                    do {
+                        try await builder.beginCollection(at: t0)
+                        return nil
+                    } catch { return error }
+                }
             }
             let first = try #require(try await group.next())
             let refusal = first as? HKError
-            #expect(refusal?.code == .errorInvalidArgument && refusal?.localizedDescription.contains("already begun") == true,
-                    "while the first begin waits for the store, the second one is refused at once (got \(String(describing: first)))")
+            #expect(
+                refusal?.code == .errorInvalidArgument
+                    && refusal?.localizedDescription.contains("already begun") == true,
+                "while the first begin waits for the store, the second one is refused at once (got \(String(describing: first)))"
+            )
             try other.inDatabase { db in try db.execute(sql: "COMMIT") }
             var successes = 0
             while let outcome = try await group.next() { if outcome == nil { successes += 1 } }
             #expect(successes == 1, "the first begin completes once the store is free")
         }
-        let rows = try await store.database().read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM live_builders")! }
+        let rows = try await store.database().read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM live_builders")!
+        }
         #expect(rows == 1, "one journal row")
         #expect(builder.startDate == t0)
     }

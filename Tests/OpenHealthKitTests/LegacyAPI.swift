@@ -8,12 +8,18 @@ import OpenHealthKit
 /// article code that uses it runs the same way (`AppleArticleTests`).
 protocol LegacyWorkoutAPI {
     static func workout(activityType: HKWorkoutActivityType, start: Date, end: Date) -> HKWorkout
-    static func workout(activityType: HKWorkoutActivityType, start: Date, end: Date, duration: TimeInterval,
-                        totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, metadata: [String: Any]?) -> HKWorkout
-    static func workout(activityType: HKWorkoutActivityType, start: Date, end: Date, workoutEvents: [HKWorkoutEvent]?,
-                        totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, metadata: [String: Any]?) -> HKWorkout
+    static func workout(
+        activityType: HKWorkoutActivityType, start: Date, end: Date, duration: TimeInterval,
+        totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, metadata: [String: Any]?
+    ) -> HKWorkout
+    static func workout(
+        activityType: HKWorkoutActivityType, start: Date, end: Date, workoutEvents: [HKWorkoutEvent]?,
+        totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, metadata: [String: Any]?
+    ) -> HKWorkout
     static func add(_ samples: [HKSample], to workout: HKWorkout, in store: HKHealthStore) async throws
-    static func predicateForWorkouts(with operatorType: _ComparisonOperator, totalEnergyBurned: HKQuantity) -> NSPredicate
+    static func predicateForWorkouts(
+        with operatorType: _ComparisonOperator, totalEnergyBurned: HKQuantity
+    ) -> NSPredicate
     static func predicateForWorkouts(with operatorType: _ComparisonOperator, totalDistance: HKQuantity) -> NSPredicate
     /// `predicateForQuantitySamples(with:quantity:)` called with a value of Apple's own operator type,
     /// `NSComparisonPredicate.Operator` (made from `rawValue`), as code that names that type does.
@@ -32,17 +38,24 @@ extension Legacy {
     }
 
     @available(*, deprecated, message: "calls HealthKit's deprecated API on purpose")
-    static func workout(activityType: HKWorkoutActivityType, start: Date, end: Date, duration: TimeInterval,
-                        totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, metadata: [String: Any]?) -> HKWorkout {
-        HKWorkout(activityType: activityType, start: start, end: end, duration: duration, totalEnergyBurned: totalEnergyBurned,
-                  totalDistance: totalDistance, metadata: metadata)
+    static func workout(
+        activityType: HKWorkoutActivityType, start: Date, end: Date, duration: TimeInterval,
+        totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, metadata: [String: Any]?
+    ) -> HKWorkout {
+        HKWorkout(
+            activityType: activityType, start: start, end: end, duration: duration,
+            totalEnergyBurned: totalEnergyBurned,
+            totalDistance: totalDistance, metadata: metadata)
     }
 
     @available(*, deprecated, message: "calls HealthKit's deprecated API on purpose")
-    static func workout(activityType: HKWorkoutActivityType, start: Date, end: Date, workoutEvents: [HKWorkoutEvent]?,
-                        totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, metadata: [String: Any]?) -> HKWorkout {
-        HKWorkout(activityType: activityType, start: start, end: end, workoutEvents: workoutEvents,
-                  totalEnergyBurned: totalEnergyBurned, totalDistance: totalDistance, metadata: metadata)
+    static func workout(
+        activityType: HKWorkoutActivityType, start: Date, end: Date, workoutEvents: [HKWorkoutEvent]?,
+        totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?, metadata: [String: Any]?
+    ) -> HKWorkout {
+        HKWorkout(
+            activityType: activityType, start: start, end: end, workoutEvents: workoutEvents,
+            totalEnergyBurned: totalEnergyBurned, totalDistance: totalDistance, metadata: metadata)
     }
 
     @available(*, deprecated, message: "calls HealthKit's deprecated API on purpose")
@@ -51,7 +64,9 @@ extension Legacy {
     }
 
     @available(*, deprecated, message: "calls HealthKit's deprecated API on purpose")
-    static func predicateForWorkouts(with operatorType: _ComparisonOperator, totalEnergyBurned: HKQuantity) -> NSPredicate {
+    static func predicateForWorkouts(
+        with operatorType: _ComparisonOperator, totalEnergyBurned: HKQuantity
+    ) -> NSPredicate {
         HKQuery.predicateForWorkouts(with: operatorType, totalEnergyBurned: totalEnergyBurned)
     }
 

@@ -1,7 +1,8 @@
 import FitnessSensors
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Authorization as Apple's Apple Watch sample ("Building a workout app for Apple Watch") asks for it: share only
 /// the workout type, read heart rate, energy and distance. Its live builder still saves what its data source
@@ -15,9 +16,11 @@ import Testing
         store.wallClock = { clock.now }
         // The sample's sets, word for word: share [workoutType()], read heart rate, energy, distances, activity summary.
         let typesToShare: Set = [HKQuantityType.workoutType()]
-        let typesToRead: Set = [HKQuantityType.workoutType(), HKQuantityType.quantityType(forIdentifier: .heartRate)!,
-                                HKQuantityType.quantityType(forIdentifier: .activeEnergyBurned)!,
-                                HKQuantityType.quantityType(forIdentifier: .distanceCycling)!]
+        let typesToRead: Set = [
+            HKQuantityType.workoutType(), HKQuantityType.quantityType(forIdentifier: .heartRate)!,
+            HKQuantityType.quantityType(forIdentifier: .activeEnergyBurned)!,
+            HKQuantityType.quantityType(forIdentifier: .distanceCycling)!,
+        ]
         try await store.requestAuthorization(toShare: typesToShare, read: typesToRead)
         let workoutConfiguration = configuration(.cycling)
         let session = try HKWorkoutSession(healthStore: store, configuration: workoutConfiguration)
@@ -32,7 +35,9 @@ import Testing
         try await builder.beginCollection(at: t0)
         for second in 1 ... 20 {
             clock.set(Double(second))
-            strap.send(.heartRate(HeartRateReading(bpm: 120, rrIntervals: [0.5, 0.5], contact: .detected)), at: t0 + Double(second))
+            strap.send(
+                .heartRate(HeartRateReading(bpm: 120, rrIntervals: [0.5, 0.5], contact: .detected)),
+                at: t0 + Double(second))
             meter.send(.power(PowerReading(watts: 200)), at: t0 + Double(second))
         }
         session.end()
@@ -53,13 +58,17 @@ import Testing
         #expect(heartRates.allSatisfy { $0.sourceRevision.source.bundleIdentifier == "watchapp" })
         #expect(heartRates.first?.device?.name == "Strap")
         // Power was collected and saved too, though never shared or read-granted; the workout's statistics hold it.
-        #expect(workout.statistics(for: HKQuantityType(.cyclingPower))?.averageQuantity()?.doubleValue(for: .watt()) == 200)
+        #expect(
+            workout.statistics(for: HKQuantityType(.cyclingPower))?.averageQuantity()?.doubleValue(for: .watt()) == 200)
 
         // Another client granted every read sees the collected power and the heartbeats: 20 notifications × 2 beats.
         let reader = try HKHealthStore(databasePath: path, clientIdentifier: "reader")
-        try await reader.requestAuthorization(toShare: [], read: [HKQuantityType(.cyclingPower), HKSeriesType.heartbeat()])
+        try await reader.requestAuthorization(
+            toShare: [], read: [HKQuantityType(.cyclingPower), HKSeriesType.heartbeat()])
         #expect(try await fetch(reader, HKQuantityType(.cyclingPower), nil).count == 20)
-        let series = try await fetch(reader, HKSeriesType.heartbeat(), nil).compactMap { $0 as? HKHeartbeatSeriesSample }
+        let series = try await fetch(reader, HKSeriesType.heartbeat(), nil).compactMap {
+            $0 as? HKHeartbeatSeriesSample
+        }
         #expect(series.map(\.count).reduce(0, +) == 40)
 
         // A client without read authorization sees none of it, as if there were none.

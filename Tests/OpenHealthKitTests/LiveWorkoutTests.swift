@@ -1,7 +1,8 @@
 import FitnessSensors
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Apple's article "Dividing a HealthKit workout into activities" as the script: a swim-bike-run session whose
 /// legs are begun and ended, with a strap and a power meter, and a data source that follows the legs.
@@ -19,7 +20,9 @@ import Testing
         /// Sends one second of readings at `second`: heart rate (with an RR interval) and, when riding, power.
         func tick(_ second: Int, bpm: Int, watts: Int? = nil) {
             clock.set(Double(second))
-            strap.send(.heartRate(HeartRateReading(bpm: bpm, rrIntervals: [60.0 / Double(bpm)], contact: .detected)), at: t0 + Double(second))
+            strap.send(
+                .heartRate(HeartRateReading(bpm: bpm, rrIntervals: [60.0 / Double(bpm)], contact: .detected)),
+                at: t0 + Double(second))
             if let watts { meter.send(.power(PowerReading(watts: watts)), at: t0 + Double(second)) }
         }
     }
@@ -30,16 +33,18 @@ import Testing
         let session = try HKWorkoutSession(healthStore: store, configuration: workoutConfiguration)
         let builder = session.associatedWorkoutBuilder()
         let dataSource = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: workoutConfiguration)
-        let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap,
-                                   deviceInformation: DeviceInformation(manufacturerName: "ACME", modelNumber: "HR-1"))
+        let strap = ScriptedSensor(
+            identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap,
+            deviceInformation: DeviceInformation(manufacturerName: "ACME", modelNumber: "HR-1"))
         let meter = ScriptedSensor(identifier: "test:meter", name: "Meter", capabilities: .powerMeter)
         dataSource.attach(strap)
         dataSource.attach(meter)
         builder.dataSource = dataSource
         let recorder = BuilderRecorder()
         builder.delegate = recorder
-        return Rig(store: store, clock: clock, session: session, builder: builder, dataSource: dataSource, strap: strap,
-                   meter: meter, recorder: recorder)
+        return Rig(
+            store: store, clock: clock, session: session, builder: builder, dataSource: dataSource, strap: strap,
+            meter: meter, recorder: recorder)
     }
 
     /// A flood of readings makes a delegate call a millisecond at most, naming every type collected (delivering each
@@ -62,11 +67,16 @@ import Testing
         await rig.builder.waitForDelegateCalls()
         let flood = rig.recorder.deliveries
         #expect(flood >= 1)
-        #expect(flood <= elapsedMilliseconds + 2, "\(flood) deliveries for 40,000 readings in \(elapsedMilliseconds) ms")
-        #expect(rig.recorder.collectedTypes == [HKQuantityType(.heartRate), HKQuantityType(.cyclingPower),
-                                                HKQuantityType(.activeEnergyBurned)])
-        #expect(rig.builder.statistics(for: HKQuantityType(.heartRate))?.maximumQuantity()?
-            .doubleValue(for: HKUnit(from: "count/min")) == 159)
+        #expect(
+            flood <= elapsedMilliseconds + 2, "\(flood) deliveries for 40,000 readings in \(elapsedMilliseconds) ms")
+        #expect(
+            rig.recorder.collectedTypes == [
+                HKQuantityType(.heartRate), HKQuantityType(.cyclingPower),
+                HKQuantityType(.activeEnergyBurned),
+            ])
+        #expect(
+            rig.builder.statistics(for: HKQuantityType(.heartRate))?.maximumQuantity()?
+                .doubleValue(for: HKUnit(from: "count/min")) == 159)
     }
 
     /// Coalescing never reorders: a delegate call queued after readings comes after their `didCollectDataOf`, and
@@ -77,12 +87,18 @@ import Testing
         rig.session.startActivity(with: t0)
         try await rig.builder.beginCollection(at: t0)
         let power = HKQuantityType(.cyclingPower), heartRate = HKQuantityType(.heartRate)
-        for tick in 0 ..< 300 { rig.meter.send(.power(PowerReading(watts: 200 + tick % 50)), at: t0 + Double(tick) / 100) }
+        for tick in 0 ..< 300 {
+            rig.meter.send(.power(PowerReading(watts: 200 + tick % 50)), at: t0 + Double(tick) / 100)
+        }
         rig.clock.set(3)
-        try await rig.builder.addWorkoutEvents([HKWorkoutEvent(type: .marker, dateInterval: DateInterval(start: t0 + 3, duration: 0),
-                                                               metadata: nil)])
+        try await rig.builder.addWorkoutEvents([
+            HKWorkoutEvent(
+                type: .marker, dateInterval: DateInterval(start: t0 + 3, duration: 0),
+                metadata: nil)
+        ])
         for tick in 300 ..< 600 {
-            rig.strap.send(.heartRate(HeartRateReading(bpm: 120 + tick % 40, contact: .detected)), at: t0 + Double(tick) / 100)
+            rig.strap.send(
+                .heartRate(HeartRateReading(bpm: 120 + tick % 40, contact: .detected)), at: t0 + Double(tick) / 100)
         }
         await rig.builder.waitForDelegateCalls()
         let timeline = rig.recorder.timeline
@@ -90,7 +106,9 @@ import Testing
         for (index, entry) in timeline.enumerated() {
             guard case .data(let types) = entry else { continue }
             if types.contains(power) { #expect(index < event, "power collected before the event, delivered after it") }
-            if types.contains(heartRate) { #expect(index > event, "heart rate collected after the event, delivered before it") }
+            if types.contains(heartRate) {
+                #expect(index > event, "heart rate collected after the event, delivered before it")
+            }
         }
         #expect(rig.recorder.collectedTypes.isSuperset(of: [power, heartRate]))
     }
@@ -99,8 +117,11 @@ import Testing
         let rig = try await rig(.swimBikeRun)
         let (session, builder, dataSource) = (rig.session, rig.builder, rig.dataSource)
         let typesBefore = dataSource.typesToCollect
-        #expect(typesBefore.isSuperset(of: [HKQuantityType(.distanceSwimming), HKQuantityType(.distanceCycling),
-                                            HKQuantityType(.distanceWalkingRunning), HKQuantityType(.heartRate)]))
+        #expect(
+            typesBefore.isSuperset(of: [
+                HKQuantityType(.distanceSwimming), HKQuantityType(.distanceCycling),
+                HKQuantityType(.distanceWalkingRunning), HKQuantityType(.heartRate),
+            ]))
 
         session.startActivity(with: t0)
         try await builder.beginCollection(at: t0)
@@ -110,7 +131,8 @@ import Testing
         #expect(dataSource.typesToCollect.contains(HKQuantityType(.distanceSwimming)))
         #expect(dataSource.typesToCollect.contains(HKQuantityType(.swimmingStrokeCount)))
         #expect(!dataSource.typesToCollect.contains(HKQuantityType(.cyclingPower)))
-        for second in 0 ..< 60 { rig.tick(second, bpm: 140, watts: 250) }   // the meter's power is not collected while swimming
+        // The meter's power is not collected while swimming.
+        for second in 0 ..< 60 { rig.tick(second, bpm: 140, watts: 250) }
 
         session.beginNewActivity(configuration: configuration(.transition), date: t0 + 60, metadata: nil)
         for second in 60 ..< 70 { rig.tick(second, bpm: 150) }
@@ -136,7 +158,10 @@ import Testing
         try await builder.endCollection(at: t0 + 200)
         await builder.waitForDelegateCalls()
         #expect(rig.recorder.collectedTypes.contains(HKQuantityType(.heartRate)))
-        #expect(rig.recorder.calls.filter { $0.hasPrefix("begin") } == ["begin(swimming)", "begin(transition)", "begin(cycling)", "begin(running)"])
+        #expect(
+            rig.recorder.calls.filter { $0.hasPrefix("begin") } == [
+                "begin(swimming)", "begin(transition)", "begin(cycling)", "begin(running)",
+            ])
         #expect(rig.recorder.calls.contains("event"))
 
         let workout = try #require(try await builder.finishWorkout())
@@ -152,13 +177,15 @@ import Testing
         #expect(legs[0].statistics(for: HKQuantityType(.heartRate))?.averageQuantity()?.doubleValue(for: bpm) == 140)
         #expect(legs[0].statistics(for: power) == nil)
         let ride = try #require(legs[2].statistics(for: power))
-        #expect(ride.averageQuantity()?.doubleValue(for: .watt()) == 250)      // 30 × 200 W, 30 × 300 W
-        #expect(ride.maximumQuantity()?.doubleValue(for: .watt()) == 300)      // the paused 999 W never arrived
+        #expect(ride.averageQuantity()?.doubleValue(for: .watt()) == 250)  // 30 × 200 W, 30 × 300 W
+        #expect(ride.maximumQuantity()?.doubleValue(for: .watt()) == 300)  // the paused 999 W never arrived
         #expect(legs[3].statistics(for: HKQuantityType(.heartRate))?.averageQuantity()?.doubleValue(for: bpm) == 165)
         // Energy integrated from power while riding (PowerEnergy: each reading's watts until the next): the readings
         // at 70…99 s hold 200 W for a second each (30 × 200 J), those at 100…128 s 300 W (29 × 300 J); the one at
         // 129 s has no next reading before the pause, which ends its hold. kJ counted as kcal.
-        let energy = try #require(workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(for: .kilocalorie()))
+        let energy = try #require(
+            workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(
+                for: .kilocalorie()))
         #expect(abs(energy - (30 * 0.2 + 29 * 0.3)) < 1e-9)
 
         // Everything is in the store, associated with the workout.
@@ -168,10 +195,14 @@ import Testing
         #expect(try await fetch(rig.store, power, HKQuery.predicateForObjects(from: workout)).count == 60)
         // The article's query: workouts with a cycling leg.
         let cycling = HKQuery.predicateForWorkoutActivities(workoutActivityType: .cycling)
-        let found = try await HKSampleQueryDescriptor(predicates: [.workout(HKQuery.predicateForWorkouts(activityPredicate: cycling))],
-                                                      sortDescriptors: [], limit: 25).result(for: rig.store)
+        let found = try await HKSampleQueryDescriptor(
+            predicates: [.workout(HKQuery.predicateForWorkouts(activityPredicate: cycling))],
+            sortDescriptors: [], limit: 25
+        ).result(for: rig.store)
         #expect(found.map(\.uuid) == [workout.uuid])
-        #expect(found.first?.workoutActivities[2].statistics(for: power)?.averageQuantity()?.doubleValue(for: .watt()) == 250)
+        #expect(
+            found.first?.workoutActivities[2].statistics(for: power)?.averageQuantity()?.doubleValue(for: .watt())
+                == 250)
         #expect(!rig.strap.isStarted)
     }
 
@@ -184,9 +215,10 @@ import Testing
         rig.strap.send(.battery(BatteryReading(percent: 80)), at: t0 + 3)
         rig.dataSource.disableCollection(for: HKQuantityType(.cyclingPower))
         rig.meter.send(.power(PowerReading(watts: 200)), at: t0 + 4)
-        rig.dataSource.enableCollection(for: HKQuantityType(.cyclingPower),
-                                        predicate: HKQuery.predicateForSamples(withStart: t0 + 10, end: nil, options: .strictStartDate))
-        rig.meter.send(.power(PowerReading(watts: 210)), at: t0 + 5)   // before the predicate's start
+        rig.dataSource.enableCollection(
+            for: HKQuantityType(.cyclingPower),
+            predicate: HKQuery.predicateForSamples(withStart: t0 + 10, end: nil, options: .strictStartDate))
+        rig.meter.send(.power(PowerReading(watts: 210)), at: t0 + 5)  // before the predicate's start
         rig.meter.send(.power(PowerReading(watts: 220)), at: t0 + 11)
         // A meter that goes silent produces nothing more: no frozen value.
         rig.meter.send(.connection(.disconnected(reason: "link lost"), at: t0 + 12))
@@ -210,7 +242,9 @@ import Testing
         rig.tick(2, bpm: 101)
         try await rig.builder.endCollection(at: t0 + 10)
         let workout = try #require(try await rig.builder.finishWorkout())
-        #expect(workout.statistics(for: HKQuantityType(.heartRate))?.mostRecentQuantity()?.doubleValue(for: HKUnit(from: "count/min")) == 101)
+        #expect(
+            workout.statistics(for: HKQuantityType(.heartRate))?.mostRecentQuantity()?.doubleValue(
+                for: HKUnit(from: "count/min")) == 101)
     }
 
     @Test func recoveryRestoresSessionBuilderAndSamples() async throws {
@@ -254,7 +288,8 @@ import Testing
         session.end()
         try await builder.endCollection(at: t0 + 40)
         let workout = try #require(try await builder.finishWorkout())
-        #expect(try await fetch(store, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: workout)).count == 30)
+        #expect(
+            try await fetch(store, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: workout)).count == 30)
         // Finishing cleared the journal: nothing more to recover.
         #expect(try await store.recoverActiveWorkoutSession() == nil)
     }

@@ -1,7 +1,8 @@
 import FitnessSensors
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Hears zone updates (and nothing else it needs).
 final class ZoneRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
@@ -11,7 +12,9 @@ final class ZoneRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
 
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>) {}
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {}
-    func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate) {
+    func workoutBuilder(
+        _ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate
+    ) {
         lock.withLock { stored.append(zoneUpdate) }
     }
 }
@@ -20,9 +23,9 @@ final class ZoneRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
 @Suite(.timeLimit(.minutes(1))) struct LiveZoneTests {
     /// 1 Hz readings, as a strap sends them: (first second, last second + 1, bpm).
     static let recording: [(Int, Int, Int)] = [
-        (0, 30, 95),      // zone 0
-        (30, 60, 125),    // zone 2
-        (60, 70, 145),    // zone 3, then the strap goes silent until 100
+        (0, 30, 95),  // zone 0
+        (30, 60, 125),  // zone 2
+        (60, 70, 145),  // zone 3, then the strap goes silent until 100
         (100, 130, 125),  // zone 2; the session is paused at 120 and resumed at 130
         (130, 150, 165),  // zone 4
     ]
@@ -38,11 +41,16 @@ final class ZoneRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
         let recorder = ZoneRecorder()
         builder.delegate = recorder
         let bpm = HKUnit(from: "count/min")
-        let zones = try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
-                                                   zoneBoundaries: [100, 120, 140, 160].map { HKQuantity(unit: bpm, doubleValue: $0) })
+        let zones = try HKWorkoutZoneConfiguration(
+            quantityType: HKQuantityType(.heartRate),
+            zoneBoundaries: [100, 120, 140, 160].map { HKQuantity(unit: bpm, doubleValue: $0) })
         try await builder.setCustomZoneConfiguration(zones, for: HKQuantityType(.heartRate))
         let stream = builder.zoneUpdates
-        let streamed = Task { var all: [HKLiveWorkoutZoneUpdate] = []; for await update in stream { all.append(update) }; return all }
+        let streamed = Task {
+            var all: [HKLiveWorkoutZoneUpdate] = []
+            for await update in stream { all.append(update) }
+            return all
+        }
 
         session.startActivity(with: t0)
         try await builder.beginCollection(at: t0)
@@ -53,8 +61,14 @@ final class ZoneRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
                 #expect(builder.zoneGroup(for: HKQuantityType(.heartRate))?.durations == [30, 0, 30, 19, 0])
             }
             for second in from ..< to {
-                if second == 120 { clock.set(120); session.pause() }
-                if second == 130 { clock.set(130); session.resume() }
+                if second == 120 {
+                    clock.set(120)
+                    session.pause()
+                }
+                if second == 130 {
+                    clock.set(130)
+                    session.resume()
+                }
                 clock.set(Double(second))
                 strap.send(.heartRate(HeartRateReading(bpm: value, contact: .detected)), at: t0 + Double(second))
             }
@@ -83,7 +97,8 @@ final class ZoneRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
 
         // The asynchronous sequence saw the same updates, in the same order, and ended with the workout.
         let fromStream = await streamed.value
-        #expect(fromStream.map { [$0.previousZoneDuration?.zone.index, $0.currentZoneDuration?.zone.index] } == transitions)
+        #expect(
+            fromStream.map { [$0.previousZoneDuration?.zone.index, $0.currentZoneDuration?.zone.index] } == transitions)
         #expect(fromStream.map(\.lastSampleProcessedDate) == updates.map(\.lastSampleProcessedDate))
     }
 
@@ -102,7 +117,7 @@ final class ZoneRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
         try await builder.beginCollection(at: t0)
         for second in 0 ..< 40 {
             clock.set(Double(second))
-            meter.send(.power(PowerReading(watts: second < 20 ? 170 : 220)), at: t0 + Double(second))   // zones 2, 4
+            meter.send(.power(PowerReading(watts: second < 20 ? 170 : 220)), at: t0 + Double(second))  // zones 2, 4
         }
         session.end()
         try await builder.endCollection(at: t0 + 40)
@@ -110,15 +125,19 @@ final class ZoneRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
         await builder.waitForDelegateCalls()
         #expect(workout.zoneGroup(for: HKQuantityType(.cyclingPower))?.durations == [0, 0, 20, 0, 20, 0])
         #expect(workout.zoneGroup(for: HKQuantityType(.heartRate)) == nil)
-        #expect(recorder.updates.map { [$0.previousZoneDuration?.zone.index, $0.currentZoneDuration?.zone.index] } == [[nil, 2], [2, 4]])
+        #expect(
+            recorder.updates.map { [$0.previousZoneDuration?.zone.index, $0.currentZoneDuration?.zone.index] } == [
+                [nil, 2], [2, 4],
+            ])
         #expect(recorder.updates.allSatisfy { $0.zoneGroup?.configuration.source == .system })
     }
 
     @Test func aRecoveredSessionKeepsItsZones() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("zones.sqlite")
-        let zones = try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
-                                                   zoneBoundaries: [100, 120, 140].map { HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: $0) })
+        let zones = try HKWorkoutZoneConfiguration(
+            quantityType: HKQuantityType(.heartRate),
+            zoneBoundaries: [100, 120, 140].map { HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: $0) })
         do {
             let (store, clock) = try await liveStore(databasePath: path)
             let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.running))
@@ -130,20 +149,23 @@ final class ZoneRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
             try await builder.setCustomZoneConfiguration(zones, for: HKQuantityType(.heartRate))
             session.startActivity(with: t0)
             try await builder.beginCollection(at: t0)
-            for second in 0 ..< 30 {   // 110 (zone 1) for 10 s, then 130 (zone 2)
+            for second in 0 ..< 30 {  // 110 (zone 1) for 10 s, then 130 (zone 2)
                 clock.set(Double(second))
-                strap.send(.heartRate(HeartRateReading(bpm: second < 10 ? 110 : 130, contact: .detected)), at: t0 + Double(second))
+                strap.send(
+                    .heartRate(HeartRateReading(bpm: second < 10 ? 110 : 130, contact: .detected)),
+                    at: t0 + Double(second))
             }
             clock.set(30)
             session.pause()
             try builder.flushJournal()
-            source.stopSensors()     // the program "crashes" here
+            source.stopSensors()  // the program "crashes" here
         }
         let store = try HKHealthStore(databasePath: path, clientIdentifier: "tests")
         store.wallClock = { t0 + 40 }
         let session = try #require(try await store.recoverActiveWorkoutSession())
         let builder = session.associatedWorkoutBuilder()
-        #expect(try await builder.zoneConfiguration(for: HKQuantityType(.heartRate)) == zones)   // the app's zones, not the preferred ones
+        // The app's zones, not the preferred ones.
+        #expect(try await builder.zoneConfiguration(for: HKQuantityType(.heartRate)) == zones)
         #expect(builder.zoneGroup(for: HKQuantityType(.heartRate))?.durations == [0, 10, 20, 0])
         session.end()
         try await builder.endCollection(at: t0 + 40)

@@ -1,7 +1,8 @@
 import ByteCoding
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// The mirroring frames against bytes written out by hand from the layout in `MirrorFrame`'s doc comment.
 @Suite struct MirrorFrameTests {
@@ -10,7 +11,8 @@ import Testing
     static let pausedAt = Date(timeIntervalSinceReferenceDate: 800_000_060.5)
 
     @Test func framesEncodeToTheDocumentedBytes() {
-        #expect(MirrorFrame.state(from: .running, to: .paused, date: Self.pausedAt).encoded
+        #expect(
+            MirrorFrame.state(from: .running, to: .paused, date: Self.pausedAt).encoded
                 == [0x03, 0x0A, 0, 0, 0, 0x02, 0x04] + Self.date)
         #expect(MirrorFrame.event(.pause, date: Self.pausedAt).encoded == [0x04, 0x09, 0, 0, 0, 0x01] + Self.date)
         #expect(MirrorFrame.request(.end).encoded == [0x05, 0x01, 0, 0, 0, 0x04])
@@ -18,8 +20,10 @@ import Testing
         #expect(MirrorFrame.stop.encoded == [0x07, 0, 0, 0, 0])
         #expect(MirrorFrame.accepted.encoded == [0x02, 0x01, 0, 0, 0, 0x01])
         // Activity 13 (cycling), location 2 (indoor), swimming location 0: 4 + 1 + 1 + 8 = 14 bytes.
-        let indoorCycling = MirrorFrame.Configuration(activityType: .cycling, locationType: .indoor, swimmingLocationType: .unknown)
-        #expect(MirrorFrame.activityBegan(indoorCycling, date: Self.pausedAt).encoded
+        let indoorCycling = MirrorFrame.Configuration(
+            activityType: .cycling, locationType: .indoor, swimmingLocationType: .unknown)
+        #expect(
+            MirrorFrame.activityBegan(indoorCycling, date: Self.pausedAt).encoded
                 == [0x08, 0x0E, 0, 0, 0, 0x0D, 0, 0, 0, 0x02, 0x00] + Self.date)
         #expect(MirrorFrame.activityEnded(date: Self.pausedAt).encoded == [0x09, 0x08, 0, 0, 0] + Self.date)
     }
@@ -27,8 +31,9 @@ import Testing
     /// The same stream fed whole and one byte at a time gives the same frames.
     @Test func theDecoderCutsAStreamIntoFramesHoweverItArrives() throws {
         let frames: [MirrorFrame] = [
-            .start(configuration: .init(activityType: .running, locationType: .outdoor, swimmingLocationType: .unknown),
-                   state: .notStarted, startDate: nil),
+            .start(
+                configuration: .init(activityType: .running, locationType: .outdoor, swimmingLocationType: .unknown),
+                state: .notStarted, startDate: nil),
             .state(from: .notStarted, to: .running, date: Self.pausedAt),
             .data(Data()), .data(Data(repeating: 7, count: 300)), .request(.pause), .stop,
         ]

@@ -25,26 +25,33 @@ final class MirrorCallRecorder: HKWorkoutSessionDelegate, @unchecked Sendable {
     /// The error the last disconnection carried.
     var disconnectionError: (any Error)? { lock.withLock { lastError } }
 
-    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
-                        from fromState: HKWorkoutSessionState, date: Date) {
+    func workoutSession(
+        _ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
+        from fromState: HKWorkoutSessionState, date: Date
+    ) {
         sink.yield(.state(from: fromState, to: toState, date: date))
     }
     func workoutSession(_ workoutSession: HKWorkoutSession, didFailWithError error: any Error) { sink.yield(.failed) }
     func workoutSession(_ workoutSession: HKWorkoutSession, didGenerate event: HKWorkoutEvent) {
         sink.yield(.event(event.type, event.dateInterval.start))
     }
-    func workoutSession(_ workoutSession: HKWorkoutSession, didBeginActivityWith workoutConfiguration: HKWorkoutConfiguration,
-                        date: Date) {
+    func workoutSession(
+        _ workoutSession: HKWorkoutSession, didBeginActivityWith workoutConfiguration: HKWorkoutConfiguration,
+        date: Date
+    ) {
         sink.yield(.activityBegan(workoutConfiguration.activityType, date))
     }
-    func workoutSession(_ workoutSession: HKWorkoutSession, didEndActivityWith workoutConfiguration: HKWorkoutConfiguration,
-                        date: Date) {
+    func workoutSession(
+        _ workoutSession: HKWorkoutSession, didEndActivityWith workoutConfiguration: HKWorkoutConfiguration,
+        date: Date
+    ) {
         sink.yield(.activityEnded(workoutConfiguration.activityType, date))
     }
     func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
         sink.yield(.data(data))
     }
-    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?) {
+    func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?)
+    {
         lock.withLock { lastError = error }
         sink.yield(.disconnected(withError: error != nil))
     }

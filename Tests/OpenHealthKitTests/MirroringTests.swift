@@ -1,9 +1,10 @@
 import BlueZTransport
 import Foundation
-@testable import OpenHealthKit
 import SystemPackage
 import TestSupport
 import Testing
+
+@testable import OpenHealthKit
 
 /// Mirroring between two store objects on one temporary store file, in this process: the companion sets
 /// `workoutSessionMirroringStartHandler`, the primary calls `startMirroringToCompanionDevice()`; they talk over the
@@ -51,7 +52,8 @@ import Testing
         let inMemory = try HKWorkoutSession(healthStore: memoryStore, configuration: Self.cycling())
         await expectHKError(.errorNoData) { try await inMemory.startMirroringToCompanionDevice() }
         memoryStore.workoutSessionMirroringStartHandler = { _ in }
-        #expect(memoryStore.workoutSessionMirroringError?.message
+        #expect(
+            memoryStore.workoutSessionMirroringError?.message
                 == "A store in memory receives no mirrored workouts: mirroring needs a store file.")
         await expectHKError(.errorNoData) { try await session.sendToRemoteWorkoutSession(data: Data([1])) }
     }
@@ -86,7 +88,7 @@ import Testing
         #expect(await companion.next() == .event(.pause, t0 + 60.5))
 
         pair.clock.advance(by: 10)
-        mirrored.resume()   // acts on the primary, dated by the primary's clock
+        mirrored.resume()  // acts on the primary, dated by the primary's clock
         #expect(await primary.next() == .state(from: .running, to: .paused, date: t0 + 60.5))
         #expect(await primary.next() == .event(.pause, t0 + 60.5))
         #expect(await primary.next() == .state(from: .paused, to: .running, date: t0 + 70.5))
@@ -187,7 +189,10 @@ import Testing
         let pair = try await Self.pair(recorder: MirrorCallRecorder())
         let second = try HKHealthStore(databasePath: pair.directory.file("health.sqlite"), clientIdentifier: "tablet")
         second.workoutSessionMirroringStartHandler = { _ in }
-        #expect(second.workoutSessionMirroringError?.message == "Another companion is already waiting for mirrored workouts on the store \(pair.directory.file("health.sqlite")).")
+        #expect(
+            second.workoutSessionMirroringError?.message
+                == "Another companion is already waiting for mirrored workouts on the store \(pair.directory.file("health.sqlite"))."
+        )
         // The socket beside the store is the owner's only (mode 0600).
         let attributes = try FileManager.default.attributesOfItem(atPath: pair.directory.file("health.sqlite.mirror"))
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
@@ -205,11 +210,11 @@ import Testing
         let pair = try await Self.pair(recorder: companionCalls)
         let primary = try UnixStreamConnection.connect(path: pair.directory.file("health.sqlite.mirror"))
         let start: [UInt8] = [
-            0x01, 0x11, 0x00, 0x00, 0x00,             // kind start, payload 17 bytes (1 + 4 + 1 + 1 + 1 + 1 + 8)
-            0x01,                                     // version 1
-            0x0D, 0x00, 0x00, 0x00,                   // activity type 13 (cycling)
-            0x03, 0x00,                               // location 3 (outdoor), swimming location 0 (unknown)
-            0x02, 0x01,                               // state 2 (running), has a start date
+            0x01, 0x11, 0x00, 0x00, 0x00,  // kind start, payload 17 bytes (1 + 4 + 1 + 1 + 1 + 1 + 8)
+            0x01,  // version 1
+            0x0D, 0x00, 0x00, 0x00,  // activity type 13 (cycling)
+            0x03, 0x00,  // location 3 (outdoor), swimming location 0 (unknown)
+            0x02, 0x01,  // state 2 (running), has a start date
             0x00, 0x00, 0x00, 0x00, 0x84, 0xD7, 0xC7, 0x41,  // 800 000 000 s: struct.pack('<d', 8e8)
         ]
         try await primary.write(start)
@@ -221,8 +226,8 @@ import Testing
         #expect(mirrored.state == .running)
         #expect(mirrored.startDate == t0)
         let state: [UInt8] = [
-            0x03, 0x0A, 0x00, 0x00, 0x00,             // kind state, payload 10 bytes
-            0x02, 0x04,                               // running → paused
+            0x03, 0x0A, 0x00, 0x00, 0x00,  // kind state, payload 10 bytes
+            0x02, 0x04,  // running → paused
             0x00, 0x00, 0x40, 0x1E, 0x84, 0xD7, 0xC7, 0x41,  // 800 000 060.5 s: struct.pack('<d', 800000060.5)
         ]
         try await primary.write(state)
@@ -242,7 +247,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("health.sqlite")
         let clock = ManualClock()
-        let store = try HKHealthStore(databasePath: path, clientIdentifier: "watch", clocks: LiveClocks(monotonic: clock))
+        let store = try HKHealthStore(
+            databasePath: path, clientIdentifier: "watch", clocks: LiveClocks(monotonic: clock))
         let silent = try UnixStreamListener(path: path + ".mirror")
         defer { silent.close() }
         let session = try HKWorkoutSession(healthStore: store, configuration: MirroringTests.cycling())
@@ -260,13 +266,14 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("health.sqlite")
         let clock = ManualClock()
-        let companion = try HKHealthStore(databasePath: path, clientIdentifier: "phone", clocks: LiveClocks(monotonic: clock))
+        let companion = try HKHealthStore(
+            databasePath: path, clientIdentifier: "phone", clocks: LiveClocks(monotonic: clock))
         companion.workoutSessionMirroringStartHandler = { _ in Issue.record("no session should start") }
         let mute = try UnixStreamConnection.connect(path: path + ".mirror")
         defer { mute.close() }
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(5))
-        #expect(try await mute.read(capacity: 16) == [])   // the end of the stream
+        #expect(try await mute.read(capacity: 16) == [])  // the end of the stream
     }
 }
 

@@ -4,8 +4,10 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct ModelTests {
     @Test func workoutConfigurationRules() throws {
-        func configuration(_ type: HKWorkoutActivityType, _ swim: HKWorkoutSwimmingLocationType = .unknown,
-                           lap: Double? = nil) -> HKWorkoutConfiguration {
+        func configuration(
+            _ type: HKWorkoutActivityType, _ swim: HKWorkoutSwimmingLocationType = .unknown,
+            lap: Double? = nil
+        ) -> HKWorkoutConfiguration {
             let c = HKWorkoutConfiguration()
             c.activityType = type
             c.swimmingLocationType = swim
@@ -13,7 +15,9 @@ import Testing
             return c
         }
         let defaults = HKWorkoutConfiguration()
-        #expect(defaults.activityType == .other && defaults.locationType == .unknown && defaults.swimmingLocationType == .unknown)
+        #expect(
+            defaults.activityType == .other && defaults.locationType == .unknown
+                && defaults.swimmingLocationType == .unknown)
         try configuration(.running).validate()
         try configuration(.swimming, .pool, lap: 25).validate()
         try configuration(.swimming, .openWater).validate()
@@ -76,23 +80,27 @@ import Testing
 
     @Test func workoutDurationsAndActivities() {
         // duration: 0 means end − start.
-        let plain = legacy.workout(activityType: .walking, start: t0, end: t0 + 600, duration: 0, totalEnergyBurned: nil,
-                              totalDistance: nil, metadata: nil)
+        let plain = legacy.workout(
+            activityType: .walking, start: t0, end: t0 + 600, duration: 0, totalEnergyBurned: nil,
+            totalDistance: nil, metadata: nil)
         #expect(plain.duration == 600)
-        let explicit = legacy.workout(activityType: .walking, start: t0, end: t0 + 600, duration: 500, totalEnergyBurned: nil,
-                                 totalDistance: nil, metadata: nil)
+        let explicit = legacy.workout(
+            activityType: .walking, start: t0, end: t0 + 600, duration: 500, totalEnergyBurned: nil,
+            totalDistance: nil, metadata: nil)
         #expect(explicit.duration == 500)
         // Pause while paused and resume while running are ignored; other events never move the clock.
         let events = [
             HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: t0 + 50, duration: 0), metadata: nil),
             HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: t0 + 100, duration: 0), metadata: nil),
             HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: t0 + 150, duration: 0), metadata: nil),
-            HKWorkoutEvent(type: .motionPaused, dateInterval: DateInterval(start: t0 + 160, duration: 0), metadata: nil),
+            HKWorkoutEvent(
+                type: .motionPaused, dateInterval: DateInterval(start: t0 + 160, duration: 0), metadata: nil),
             HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: t0 + 200, duration: 0), metadata: nil),
             HKWorkoutEvent(type: .segment, dateInterval: DateInterval(start: t0 + 250, duration: 100), metadata: nil),
         ]
-        let paused = legacy.workout(activityType: .running, start: t0, end: t0 + 600, workoutEvents: events, totalEnergyBurned: nil,
-                               totalDistance: nil, metadata: nil)
+        let paused = legacy.workout(
+            activityType: .running, start: t0, end: t0 + 600, workoutEvents: events, totalEnergyBurned: nil,
+            totalDistance: nil, metadata: nil)
         #expect(paused.duration == 500)
         #expect(paused.workoutActivities.count == 1)
         let activity = paused.workoutActivities[0]
@@ -104,16 +112,23 @@ import Testing
 
     @Test func invalidWorkoutsAreRejectedOnSave() async throws {
         let store = try await authorizedStore()
-        let resumeFirst = legacy.workout(activityType: .running, start: t0, end: t0 + 600,
-                                    workoutEvents: [HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: t0 + 1, duration: 0), metadata: nil)],
-                                    totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
+        let resumeFirst = legacy.workout(
+            activityType: .running, start: t0, end: t0 + 600,
+            workoutEvents: [
+                HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: t0 + 1, duration: 0), metadata: nil)
+            ],
+            totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
         await expectHKError(.errorInvalidArgument) { try await store.save(resumeFirst) }
-        let outside = legacy.workout(activityType: .running, start: t0, end: t0 + 600,
-                                workoutEvents: [HKWorkoutEvent(type: .marker, dateInterval: DateInterval(start: t0 + 900, duration: 0), metadata: nil)],
-                                totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
+        let outside = legacy.workout(
+            activityType: .running, start: t0, end: t0 + 600,
+            workoutEvents: [
+                HKWorkoutEvent(type: .marker, dateInterval: DateInterval(start: t0 + 900, duration: 0), metadata: nil)
+            ],
+            totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
         await expectHKError(.errorInvalidArgument) { try await store.save(outside) }
-        let wrongTotal = legacy.workout(activityType: .running, start: t0, end: t0 + 600, duration: 0,
-                                   totalEnergyBurned: HKQuantity(unit: .meter(), doubleValue: 5), totalDistance: nil, metadata: nil)
+        let wrongTotal = legacy.workout(
+            activityType: .running, start: t0, end: t0 + 600, duration: 0,
+            totalEnergyBurned: HKQuantity(unit: .meter(), doubleValue: 5), totalDistance: nil, metadata: nil)
         await expectHKError(.errorInvalidArgument) { try await store.save(wrongTotal) }
         #expect(try await fetch(store, .workoutType(), nil).isEmpty)
         #expect(throws: HKError.self) {

@@ -1,7 +1,8 @@
 import FitnessSensors
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Normalized power, the trailing average and a sensor's status: the figures the live view and summaries show.
 @Suite struct NormalizedPowerTests {
@@ -17,7 +18,8 @@ import Testing
     /// 30 s at 100 W then 30 s at 300 W, 1 Hz. Computed independently (Python): the 30 s means of the 60-value
     /// series from the 30th value on, their 4th powers averaged, 4th root.
     @Test func stepChangeMatchesAnIndependentComputation() throws {
-        let series = NormalizedPower.perSecond(samples(Array(repeating: 100, count: 30) + Array(repeating: 300, count: 30)))
+        let series = NormalizedPower.perSecond(
+            samples(Array(repeating: 100, count: 30) + Array(repeating: 300, count: 30)))
         #expect(series == Array(repeating: 100, count: 30) + Array(repeating: 300, count: 30))
         // v = [100]*30 + [300]*30; w = [mean(v[i-29:i+1]) for i in 29..59]; (mean(w^4))^0.25 = 223.0695…
         let np = try #require(NormalizedPower.normalized(perSecond: series))
@@ -65,7 +67,7 @@ import Testing
         let status = tracker.status
         #expect(status.connection == .connected)
         #expect(status.dropouts == 1)
-        #expect(status.timeWithoutData(at: t0 + 20) == 4)   // lost from 10 s to 14 s
+        #expect(status.timeWithoutData(at: t0 + 20) == 4)  // lost from 10 s to 14 s
         #expect(status.batteryPercent == 55)
         #expect(status.skinContact == nil)
     }

@@ -1,7 +1,8 @@
 import Foundation
-@testable import OpenHealthKit
-import Testing
 import TestSupport
+import Testing
+
+@testable import OpenHealthKit
 
 /// Observer queries fire when any connection — this store object, another one, another process — saves or deletes
 /// data of their types.
@@ -15,7 +16,8 @@ import TestSupport
 
     func observe(_ store: HKHealthStore, _ types: [HKSampleType]) -> (HKObserverQuery, Calls) {
         let calls = Calls()
-        let query = HKObserverQuery(queryDescriptors: types.map { HKQueryDescriptor(sampleType: $0, predicate: nil) }) { _, changed, done, error in
+        let query = HKObserverQuery(queryDescriptors: types.map { HKQueryDescriptor(sampleType: $0, predicate: nil) }) {
+            _, changed, done, error in
             #expect(error == nil)
             calls.continuation.yield((changed.map { Set($0.map(\.identifier)) }, Date()))
             done()
@@ -30,8 +32,10 @@ import TestSupport
         var next = calls.stream.makeAsyncIterator()
         #expect(try #require(await next.next()).types == nil)
         // Energy is not observed: saving it calls nobody; the heart rate saved after it is the next call.
-        try await store.save(HKQuantitySample(type: HKQuantityType(.activeEnergyBurned), quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 5),
-                                              start: t0, end: t0 + 60))
+        try await store.save(
+            HKQuantitySample(
+                type: HKQuantityType(.activeEnergyBurned), quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 5),
+                start: t0, end: t0 + 60))
         let sample = heartRate(70, at: 0)
         try await store.save(sample)
         #expect(try #require(await next.next()).types == [HKQuantityTypeIdentifier.heartRate.rawValue])

@@ -1,7 +1,8 @@
 import FitnessSensors
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Each figure has one rule in the library: paused time (``WorkoutPauses``), laps (``WorkoutLaps``), the hold of a
 /// reading (``ReadingHold``), heart-rate-reserve zones, a multisport workout's distance and the 3-second power the
@@ -16,16 +17,26 @@ import Testing
     /// Pause 100–160, a second pause at 130 ignored (already paused), a resume at 200 ignored (running), motion
     /// paused 300–330 (not a pause), pause at 500 never resumed: paused 100–160 and 500–600 of 0–600, so 440 s run.
     @Test func pausesAreThePersonsPausesAndResumes() {
-        let events = [event(.pause, 100), event(.pause, 130), event(.resume, 160), event(.resume, 200),
-                      event(.motionPaused, 300), event(.motionResumed, 330), event(.pause, 500)]
+        let events = [
+            event(.pause, 100), event(.pause, 130), event(.resume, 160), event(.resume, 200),
+            event(.motionPaused, 300), event(.motionResumed, 330), event(.pause, 500),
+        ]
         let pauses = WorkoutPauses.intervals(in: events, from: Self.start, to: Self.start + 600)
-        #expect(pauses == [DateInterval(start: Self.start + 100, end: Self.start + 160),
-                           DateInterval(start: Self.start + 500, end: Self.start + 600)])
+        #expect(
+            pauses == [
+                DateInterval(start: Self.start + 100, end: Self.start + 160),
+                DateInterval(start: Self.start + 500, end: Self.start + 600),
+            ])
         #expect(WorkoutPauses.runningTime(from: Self.start, to: Self.start + 600, events: events) == 440)
-        #expect(WorkoutPauses.runningTime(of: DateInterval(start: Self.start, end: Self.start + 600), outside: pauses) == 440)
+        #expect(
+            WorkoutPauses.runningTime(of: DateInterval(start: Self.start, end: Self.start + 600), outside: pauses)
+                == 440)
         // The zone engine's pauses are the same, the last open-ended.
-        #expect(ZonePause.from(events) == [ZonePause(start: (Self.start + 100).storeValue, end: (Self.start + 160).storeValue),
-                                           ZonePause(start: (Self.start + 500).storeValue, end: .infinity)])
+        #expect(
+            ZonePause.from(events) == [
+                ZonePause(start: (Self.start + 100).storeValue, end: (Self.start + 160).storeValue),
+                ZonePause(start: (Self.start + 500).storeValue, end: .infinity),
+            ])
         // Clipped to a window: 120–550 holds 120–160 and 500–550 paused, 430 − 90 = 340 s running.
         #expect(WorkoutPauses.runningTime(from: Self.start + 120, to: Self.start + 550, events: events) == 340)
     }
@@ -35,7 +46,8 @@ import Testing
     @Test func theTimeAfterTheLastLapIsALap() {
         let events = [event(.lap, 600), event(.lap, 780), event(.lap, 900, length: 100), event(.marker, 1100)]
         let laps = WorkoutLaps.intervals(in: events, from: Self.start, to: Self.start + 1200)
-        #expect(laps.map { [$0.start.timeIntervalSince(Self.start), $0.end.timeIntervalSince(Self.start)] }
+        #expect(
+            laps.map { [$0.start.timeIntervalSince(Self.start), $0.end.timeIntervalSince(Self.start)] }
                 == [[0, 600], [600, 780], [900, 1000], [1000, 1200]])
         #expect(WorkoutLaps.intervals(in: events, from: Self.start, to: Self.start + 1000.5).count == 3)
         #expect(WorkoutLaps.intervals(in: [event(.marker, 10)], from: Self.start, to: Self.start + 100).isEmpty)
@@ -63,8 +75,13 @@ import Testing
         #expect(zones.boundaryValues == [136.8, 147.6, 158.4, 169.2])
         #expect(zones.source == .app)
         #expect(try SystemZones.heartRate(resting: 72, maximum: 180).boundaryValues == zones.boundaryValues)
-        #expect(try HKWorkoutZoneConfiguration.heartRateReserve(maximum: nil, resting: nil).boundaryValues == zones.boundaryValues)
-        #expect(try HKWorkoutZoneConfiguration.heartRateReserve(maximum: 150, resting: 60).boundaryValues == [114, 123, 132, 141])
+        #expect(
+            try HKWorkoutZoneConfiguration.heartRateReserve(maximum: nil, resting: nil).boundaryValues
+                == zones.boundaryValues)
+        #expect(
+            try HKWorkoutZoneConfiguration.heartRateReserve(maximum: 150, resting: 60).boundaryValues == [
+                114, 123, 132, 141,
+            ])
         #expect(throws: HKError.self) { try HKWorkoutZoneConfiguration.heartRateReserve(maximum: 70, resting: 72) }
         // A value on a boundary is in the zone above it (min-inclusive): 136.8 is Z2 (index 1), 136.7 Z1.
         let bpm = HKUnit.count().unitDivided(by: .minute())
@@ -78,19 +95,26 @@ import Testing
     /// distance only.
     @Test func aMultisportWorkoutsDistanceIsEveryLegs() async throws {
         let store = HKHealthStore.inMemory(clientIdentifier: "one-rule-tests")
-        let types: Set<HKSampleType> = [.workoutType(), HKQuantityType(.distanceSwimming), HKQuantityType(.distanceCycling),
-                                        HKQuantityType(.distanceWalkingRunning)]
+        let types: Set<HKSampleType> = [
+            .workoutType(), HKQuantityType(.distanceSwimming), HKQuantityType(.distanceCycling),
+            HKQuantityType(.distanceWalkingRunning),
+        ]
         try await store.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
         let configuration = HKWorkoutConfiguration()
         configuration.activityType = .swimBikeRun
         let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration, device: nil)
         try await builder.beginCollection(at: Self.start)
-        func distance(_ identifier: HKQuantityTypeIdentifier, _ metres: Double, _ from: TimeInterval) -> HKQuantitySample {
-            HKQuantitySample(type: HKQuantityType(identifier), quantity: HKQuantity(unit: .meter(), doubleValue: metres),
-                             start: Self.start + from, end: Self.start + from + 100, device: nil, metadata: nil)
+        func distance(
+            _ identifier: HKQuantityTypeIdentifier, _ metres: Double, _ from: TimeInterval
+        ) -> HKQuantitySample {
+            HKQuantitySample(
+                type: HKQuantityType(identifier), quantity: HKQuantity(unit: .meter(), doubleValue: metres),
+                start: Self.start + from, end: Self.start + from + 100, device: nil, metadata: nil)
         }
-        try await builder.addSamples([distance(.distanceSwimming, 750, 0), distance(.distanceCycling, 20_000, 200),
-                                      distance(.distanceWalkingRunning, 5000, 400)])
+        try await builder.addSamples([
+            distance(.distanceSwimming, 750, 0), distance(.distanceCycling, 20_000, 200),
+            distance(.distanceWalkingRunning, 5000, 400),
+        ])
         try await builder.endCollection(at: Self.start + 600)
         let workout = try #require(try await builder.finishWorkout())
         #expect(workout.distanceCovered?.doubleValue(for: .meter()) == 25_750)
@@ -131,7 +155,9 @@ import Testing
         let figures = LiveWorkoutFigures(builder: rig.builder, at: t0 + 11)
         #expect(figures.threeSecondPower?.doubleValue(for: .watt()) == 250)
         #expect(try LiveWorkoutFigures(data: figures.encoded()) == figures)
-        let without = Data(#"{"version":1,"date":0,"elapsedTime":0,"elapsedTimeAtLastLap":0,"laps":0,"collectedTypes":[],"mostRecent":[],"sensors":[]}"#.utf8)
+        let without = Data(
+            #"{"version":1,"date":0,"elapsedTime":0,"elapsedTimeAtLastLap":0,"laps":0,"collectedTypes":[],"mostRecent":[],"sensors":[]}"#
+                .utf8)
         #expect(try LiveWorkoutFigures(data: without).threeSecondPower == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenHealthKit
 
 @Suite("HKQuantity")
@@ -126,8 +127,9 @@ struct QuantityTests {
         #expect(heartRate.is(compatibleWith: .hertz()))
         #expect(!HKQuantity(unit: .kilocalorie(), doubleValue: 1).is(compatibleWith: .watt()))
         #expect(!HKQuantity(unit: .degreeCelsius(), doubleValue: 1).is(compatibleWith: .joule()))
-        #expect(!HKQuantity(unit: .decibelHearingLevel(), doubleValue: 1)
-            .is(compatibleWith: .decibelAWeightedSoundPressureLevel()))
+        #expect(
+            !HKQuantity(unit: .decibelHearingLevel(), doubleValue: 1)
+                .is(compatibleWith: .decibelAWeightedSoundPressureLevel()))
         #expect(!HKQuantity(unit: .appleEffortScore(), doubleValue: 1).is(compatibleWith: .count()))
         #expect(!HKQuantity(unit: .radianAngle(), doubleValue: 1).is(compatibleWith: .count()))
         #expect(!HKQuantity(unit: .prismDiopter(), doubleValue: 1).is(compatibleWith: .diopter()))
@@ -147,8 +149,9 @@ struct QuantityTests {
         #expect(mile.compare(km) == .orderedDescending)
         #expect(km.compare(mile) == .orderedAscending)
         #expect(mile.compare(HKQuantity(unit: .foot(), doubleValue: 5280)) == .orderedSame)
-        #expect(HKQuantity(unit: .degreeCelsius(), doubleValue: 100)
-            .compare(HKQuantity(unit: .degreeFahrenheit(), doubleValue: 211)) == .orderedDescending)
+        #expect(
+            HKQuantity(unit: .degreeCelsius(), doubleValue: 100)
+                .compare(HKQuantity(unit: .degreeFahrenheit(), doubleValue: 211)) == .orderedDescending)
         let sorted = [mile, km, HKQuantity(unit: .meter(), doubleValue: 1500)]
             .sorted { $0.compare($1) == .orderedAscending }
         #expect(sorted.map(\.description) == ["1 km", "1500 m", "1 mi"])
@@ -161,8 +164,9 @@ struct QuantityTests {
         #expect(a.hash == b.hash)
         #expect(a != HKQuantity(unit: .meter(), doubleValue: 999))
         #expect(a != HKQuantity(unit: .second(), doubleValue: 1000))
-        #expect(HKQuantity(unit: .degreeCelsius(), doubleValue: 100)
-            == HKQuantity(unit: .degreeFahrenheit(), doubleValue: 212))
+        #expect(
+            HKQuantity(unit: .degreeCelsius(), doubleValue: 100)
+                == HKQuantity(unit: .degreeFahrenheit(), doubleValue: 212))
         #expect(Set([a, b, HKQuantity(unit: .mile(), doubleValue: 1)]).count == 2)
         #expect((a.copy() as? HKQuantity) == a)
         #expect(!a.isEqual(HKUnit.meter()))

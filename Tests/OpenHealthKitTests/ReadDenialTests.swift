@@ -1,6 +1,7 @@
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Read denial on every read path: a type the client may not read looks exactly like a type with no data (HealthKit's
 /// privacy rule), while the owner of the data sees it through the very same calls.
@@ -29,8 +30,9 @@ import Testing
         try await builder.beginCollection(at: t0)
         var samples = (0 ..< 120).map { heartRate(Double(130 + $0 % 5), at: Double($0), length: 0) }
         samples += stride(from: 0, to: 120, by: 10).map { second in
-            HKQuantitySample(type: energy, quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 2),
-                             start: t0 + Double(second), end: t0 + Double(second + 10))
+            HKQuantitySample(
+                type: energy, quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 2),
+                start: t0 + Double(second), end: t0 + Double(second + 10))
         }
         try await builder.addSamples(samples)
         try await builder.endCollection(at: t0 + 120)
@@ -40,7 +42,9 @@ import Testing
             try await seriesBuilder.addHeartbeat(at: Double(beat) * 0.5, precededByGap: false)
         }
         let beats = try await seriesBuilder.finishSeries()
-        let anchor = try await owner.fetchChanges([HKQueryDescriptor(sampleType: heart, predicate: nil)], after: 0, limit: 0).anchor
+        let anchor = try await owner.fetchChanges(
+            [HKQueryDescriptor(sampleType: heart, predicate: nil)], after: 0, limit: 0
+        ).anchor
         _ = try await owner.condenseWorkout(workout)
         let reader = owner.asClient("reader")
         try await reader.requestAuthorization(toShare: [], read: [.workoutType(), energy])
@@ -53,24 +57,29 @@ import Testing
         let f = try await fixture()
         let descriptors = [HKQueryDescriptor(sampleType: heart, predicate: nil)]
         let owner = try await f.owner.fetchChanges(descriptors, after: f.ownerAnchor, limit: 0)
-        #expect(owner.samples.count == 1 && owner.deleted.count == 120)   // the series; the 120 condensed originals
+        #expect(owner.samples.count == 1 && owner.deleted.count == 120)  // the series; the 120 condensed originals
         let reader = try await f.reader.fetchChanges(descriptors, after: 0, limit: 0)
         #expect(reader.samples.isEmpty && reader.deleted.isEmpty)
         // Through the public query too.
         let changes: (Int, Int) = try await withCheckedThrowingContinuation { continuation in
-            f.reader.execute(HKAnchoredObjectQuery(type: heart, predicate: nil, anchor: nil, limit: HKObjectQueryNoLimit) { _, added, deleted, _, error in
-                if let error { continuation.resume(throwing: error) } else {
-                    continuation.resume(returning: (added?.count ?? -1, deleted?.count ?? -1))
-                }
-            })
+            f.reader.execute(
+                HKAnchoredObjectQuery(type: heart, predicate: nil, anchor: nil, limit: HKObjectQueryNoLimit) {
+                    _, added, deleted, _, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else {
+                        continuation.resume(returning: (added?.count ?? -1, deleted?.count ?? -1))
+                    }
+                })
         }
         #expect(changes == (0, 0))
     }
 
     @Test func statisticsCollectionsAreEmpty() async throws {
         let f = try await fixture()
-        let query = HKStatisticsCollectionQueryDescriptor(predicate: .quantitySample(type: heart), options: .discreteAverage,
-                                                          anchorDate: t0, intervalComponents: DateComponents(minute: 1))
+        let query = HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: heart), options: .discreteAverage,
+            anchorDate: t0, intervalComponents: DateComponents(minute: 1))
         let ownerIntervals = try await query.result(for: f.owner).statistics()
         // Three minutes: the last reading, at 1:59, holds 10 s (the documented maximum hold) into the third.
         #expect(ownerIntervals.count == 3)
@@ -82,10 +91,13 @@ import Testing
         let all = HKQuantitySeriesSampleQueryDescriptor(predicate: .quantitySample(type: heart), options: [])
         #expect(try await collect(all.results(for: f.owner)).count > 1)
         #expect(try await collect(all.results(for: f.reader)).isEmpty)
-        let series = try #require(try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: heart)], sortDescriptors: []).result(for: f.owner).first)
+        let series = try #require(
+            try await HKSampleQueryDescriptor(
+                predicates: [.quantitySample(type: heart)], sortDescriptors: []
+            ).result(for: f.owner).first)
         let one = HKQuantitySeriesSampleQueryDescriptor(
-            predicate: .quantitySample(type: heart, predicate: HKQuery.predicateForObject(with: series.uuid)), options: [])
+            predicate: .quantitySample(type: heart, predicate: HKQuery.predicateForObject(with: series.uuid)),
+            options: [])
         await expectHKError(.errorNoData) { _ = try await collect(one.results(for: f.reader)) }
     }
 
@@ -97,8 +109,10 @@ import Testing
         await expectHKError(.errorNoData) {
             for try await _ in HKHeartbeatSeriesQueryDescriptor(f.beats).results(for: f.reader) {}
         }
-        let listed = try await HKSampleQueryDescriptor(predicates: [.sample(type: HKSeriesType.heartbeat())], sortDescriptors: [])
-            .result(for: f.reader)
+        let listed = try await HKSampleQueryDescriptor(
+            predicates: [.sample(type: HKSeriesType.heartbeat())], sortDescriptors: []
+        )
+        .result(for: f.reader)
         #expect(listed.isEmpty)
     }
 
@@ -106,9 +120,9 @@ import Testing
         let f = try await fixture()
         let fromWorkout = HKQuery.predicateForObjects(from: f.workout)
         let ownerHeart = try await fetch(f.owner, heart, fromWorkout)
-        #expect(ownerHeart.count == 1)   // the condensed series
+        #expect(ownerHeart.count == 1)  // the condensed series
         #expect(try await fetch(f.reader, heart, fromWorkout).isEmpty)
-        #expect(try await fetch(f.reader, energy, fromWorkout).count == 1)   // energy condensed into one series too
+        #expect(try await fetch(f.reader, energy, fromWorkout).count == 1)  // energy condensed into one series too
     }
 
     @Test func aWorkoutsStatisticsHideUnreadableTypes() async throws {

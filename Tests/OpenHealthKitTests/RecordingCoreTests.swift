@@ -1,7 +1,8 @@
 import FitnessSensors
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// The source a test core's statistics name.
 let testSource = HKSource(name: "t", bundleIdentifier: "t")
@@ -23,8 +24,10 @@ let testSource = HKSource(name: "t", bundleIdentifier: "t")
     }
 
     /// A reading from a channel at wall time `time`, at monotonic `now`.
-    func read(_ core: inout RecordingCore, _ value: SensorReadingValue, from channel: Int, at time: Double,
-              now: Duration = .zero) -> RecordingCore.Actions {
+    func read(
+        _ core: inout RecordingCore, _ value: SensorReadingValue, from channel: Int, at time: Double,
+        now: Duration = .zero
+    ) -> RecordingCore.Actions {
         try! core.apply(.reading(value, channel: channel, time: time), now: now)
     }
 
@@ -49,16 +52,19 @@ let testSource = HKSource(name: "t", bundleIdentifier: "t")
 
     @Test func aReadingBecomesASampleAJournalItemAndADelivery() {
         var core = cyclingCore()
-        let actions = read(&core, .heartRate(HeartRateReading(bpm: 130, contact: .detected)), from: 0, at: 10, now: .seconds(5))
+        let actions = read(
+            &core, .heartRate(HeartRateReading(bpm: 130, contact: .detected)), from: 0, at: 10, now: .seconds(5))
         #expect(core.journal.pending.map(\.value) == [130])
         #expect(actions.writes.isEmpty, "the journal buffers it: not due for 500 ms")
         // The first delivery is due at once; the next one no sooner than the spacing after it.
         #expect(actions.delivery?.deadline == .seconds(5))
         #expect(core.deliveries.types == [HKQuantityType(.heartRate).code])
-        let second = read(&core, .heartRate(HeartRateReading(bpm: 131, contact: .detected)), from: 0, at: 11, now: .seconds(5))
+        let second = read(
+            &core, .heartRate(HeartRateReading(bpm: 131, contact: .detected)), from: 0, at: 11, now: .seconds(5))
         #expect(second.delivery == nil, "one delivery is already scheduled")
         _ = core.takeDelivery(1)
-        let third = read(&core, .heartRate(HeartRateReading(bpm: 132, contact: .detected)), from: 0, at: 12, now: .seconds(5))
+        let third = read(
+            &core, .heartRate(HeartRateReading(bpm: 132, contact: .detected)), from: 0, at: 12, now: .seconds(5))
         #expect(third.delivery?.deadline == .seconds(5) + .milliseconds(1))
     }
 
@@ -84,25 +90,29 @@ let testSource = HKSource(name: "t", bundleIdentifier: "t")
         #expect(abs(energy(core) - 2) < 1e-9)
         // 11–20 s: the trainer is silent. The pedals take over once it has been silent more than 3 s: at 14 s.
         for second in 11 ... 20 { _ = read(&core, power(300), from: 2, at: Double(second), now: .zero) }
-        let pedalsTaken = core.journal.pending.filter { $0.typeCode == HKQuantityType(.cyclingPower).code && $0.value == 300 }
+        let pedalsTaken = core.journal.pending.filter {
+            $0.typeCode == HKQuantityType(.cyclingPower).code && $0.value == 300
+        }
         #expect(pedalsTaken.map(\.start) == [14, 15, 16, 17, 18, 19, 20])
         // The trainer returns at 21 s and takes power back at once.
         _ = read(&core, power(200), from: 1, at: 21, now: .zero)
         _ = read(&core, power(300), from: 2, at: 21, now: .zero)
-        let powerAt21 = core.journal.pending.filter { $0.start == 21 && $0.typeCode == HKQuantityType(.cyclingPower).code }
+        let powerAt21 = core.journal.pending.filter {
+            $0.start == 21 && $0.typeCode == HKQuantityType(.cyclingPower).code
+        }
         #expect(powerAt21.map(\.value) == [200])
     }
 
     @Test func aDisconnectionHandsTheMeasurementOverAtOnceAndBridgesNothing() {
         var core = cyclingCore()
         _ = read(&core, power(200), from: 1, at: 0, now: .zero)
-        _ = read(&core, power(200), from: 1, at: 1, now: .zero)       // 0.2 kJ
+        _ = read(&core, power(200), from: 1, at: 1, now: .zero)  // 0.2 kJ
         _ = try! core.apply(.connection(.disconnected(reason: "lost"), channel: 1), now: .zero)
-        _ = read(&core, power(300), from: 2, at: 1.5, now: .zero)     // taken at once: the trainer is gone
+        _ = read(&core, power(300), from: 2, at: 1.5, now: .zero)  // taken at once: the trainer is gone
         #expect(core.journal.pending.last?.value == 300)
         // The trainer comes back at 2.5 s: no energy for 1–2.5 s from it (its continuity was reset).
         _ = read(&core, power(200), from: 1, at: 2.5, now: .zero)
-        _ = read(&core, power(200), from: 1, at: 3.5, now: .zero)     // 0.2 kJ
+        _ = read(&core, power(200), from: 1, at: 3.5, now: .zero)  // 0.2 kJ
         #expect(abs(energy(core) - 0.4) < 1e-9)
     }
 
@@ -124,8 +134,9 @@ let testSource = HKSource(name: "t", bundleIdentifier: "t")
     @Test func theFlushTickReportsAZoneGoneStale() throws {
         var core = cyclingCore()
         let bpm = HKUnit(from: "count/min")
-        let zones = try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
-                                                   zoneBoundaries: [100, 120, 140, 160].map { HKQuantity(unit: bpm, doubleValue: $0) })
+        let zones = try HKWorkoutZoneConfiguration(
+            quantityType: HKQuantityType(.heartRate),
+            zoneBoundaries: [100, 120, 140, 160].map { HKQuantity(unit: bpm, doubleValue: $0) })
         _ = try core.apply(.zoneConfiguration(zones), now: .zero)
         // 130 bpm at 10 s is in the zone from 120 to 140 (index 2: below 100, 100–120, 120–140, …).
         _ = read(&core, .heartRate(HeartRateReading(bpm: 130, contact: .detected)), from: 0, at: 10, now: .seconds(1))
@@ -167,13 +178,14 @@ let testSource = HKSource(name: "t", bundleIdentifier: "t")
         try await builder.beginCollection(at: t0)
         func second(_ s: Int) {
             clock.set(Double(s))
-            strap.send(.heartRate(HeartRateReading(bpm: 60, rrIntervals: [1.0], contact: .detected)), at: t0 + Double(s))
+            strap.send(
+                .heartRate(HeartRateReading(bpm: 60, rrIntervals: [1.0], contact: .detected)), at: t0 + Double(s))
             meter.send(.power(PowerReading(watts: 100)), at: t0 + Double(s))
         }
-        for s in 1 ... 5 { second(s) }           // power 1–5 s: 4 s × 100 W = 0.4 kJ
+        for s in 1 ... 5 { second(s) }  // power 1–5 s: 4 s × 100 W = 0.4 kJ
         strap.send(.connection(.disconnected(reason: "lost"), at: t0 + 5.5))
         meter.send(.connection(.disconnected(reason: "lost"), at: t0 + 5.5))
-        for s in 7 ... 9 { second(s) }           // 7–9 s: 2 s × 100 W = 0.2 kJ; nothing for 5–7 s
+        for s in 7 ... 9 { second(s) }  // 7–9 s: 2 s × 100 W = 0.2 kJ; nothing for 5–7 s
         session.end()
         try await builder.endCollection(at: t0 + 10)
         let workout = try #require(try await builder.finishWorkout())
@@ -181,8 +193,9 @@ let testSource = HKSource(name: "t", bundleIdentifier: "t")
         #expect(abs(energy.doubleValue(for: .kilocalorie()) - 0.6) < 1e-9)
         let heartRates = try await fetch(store, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: workout))
         #expect(heartRates.count == 8, "one sample per reading, none made up for the gap")
-        let series = try #require(try await fetch(store, HKSeriesType.heartbeat(), HKQuery.predicateForObjects(from: workout))
-            .first as? HKHeartbeatSeriesSample)
+        let series = try #require(
+            try await fetch(store, HKSeriesType.heartbeat(), HKQuery.predicateForObjects(from: workout))
+                .first as? HKHeartbeatSeriesSample)
         var beats: [(TimeInterval, Bool)] = []
         for try await beat in HKHeartbeatSeriesQueryDescriptor(series).results(for: store) {
             beats.append((beat.timeIntervalSinceStart, beat.precededByGap))

@@ -1,7 +1,8 @@
 import FitnessSensors
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// The recording core's journaled inputs as a state machine: a state, an input, the expected actions and state.
 /// The core is given a journal's writer (never called by the core) so that entries are recorded; each test reads the
@@ -40,11 +41,16 @@ import Testing
 
     @Test func eventsAreJournaledInTheirOrderKeptSortedAndCalledBackOnce() async throws {
         var core = try core(try await writer())
-        let resume = HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: date(20), duration: 0), metadata: nil)
-        let pause = HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: date(10), duration: 0), metadata: nil)
+        let resume = HKWorkoutEvent(
+            type: .resume, dateInterval: DateInterval(start: date(20), duration: 0), metadata: nil)
+        let pause = HKWorkoutEvent(
+            type: .pause, dateInterval: DateInterval(start: date(10), duration: 0), metadata: nil)
         let actions = try core.apply(.events([resume, pause], checkedAt: date(20)), now: .zero)
-        #expect(try entries(actions) == [.event(type: HKWorkoutEventType.resume.rawValue, start: 20, end: 20, metadata: nil),
-                                         .event(type: HKWorkoutEventType.pause.rawValue, start: 10, end: 10, metadata: nil)])
+        #expect(
+            try entries(actions) == [
+                .event(type: HKWorkoutEventType.resume.rawValue, start: 20, end: 20, metadata: nil),
+                .event(type: HKWorkoutEventType.pause.rawValue, start: 10, end: 10, metadata: nil),
+            ])
         #expect(actions.calls == [.collectedEvents])
         #expect(core.events.map(\.type) == [.pause, .resume])
         // Running from 0 to 30 s less the pause from 10 to 20 s: 20 s.
@@ -83,16 +89,18 @@ import Testing
         var core = try core(try await writer(), begin: false)
         let sample = CollectedSample(uuid: UUID(), type: HKQuantityType(.heartRate), start: 1, end: 2, value: 130)
         #expect(throws: HKError.self) { try core.apply(.samples([sample]), now: .zero) }
-        let zones = try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
-                                                   zoneBoundaries: [100, 120, 140].map { HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: $0) })
+        let zones = try HKWorkoutZoneConfiguration(
+            quantityType: HKQuantityType(.heartRate),
+            zoneBoundaries: [100, 120, 140].map { HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: $0) })
         #expect(throws: HKError.self) { try core.apply(.zoneConfiguration(zones), now: .zero) }
         _ = try core.apply(.began(at: date(0)), now: .zero)
         let fixed = try core.apply(.zoneConfiguration(zones), now: .zero)
         #expect(try entries(fixed) == [zones.journalEntry])
         #expect(core.zoneConfigurations(for: HKQuantityType(.heartRate)).inEffect == zones)
         _ = try core.apply(.samples([sample]), now: .zero)
-        #expect(core.statistics(for: HKQuantityType(.heartRate), now: date(2))?.averageQuantity()?
-            .doubleValue(for: HKUnit(from: "count/min")) == 130)
+        #expect(
+            core.statistics(for: HKQuantityType(.heartRate), now: date(2))?.averageQuantity()?
+                .doubleValue(for: HKUnit(from: "count/min")) == 130)
         // 130 bpm is in the zone from 120 to 140 (index 2), for the sample's second.
         #expect(core.zoneGroup(for: HKQuantityType(.heartRate), at: date(2))?.durations == [0, 0, 1, 0])
     }
@@ -103,8 +111,9 @@ import Testing
         let running = try core.apply(.sessionState(from: .notStarted, to: .running, date: date(1)), now: .zero)
         #expect(try entries(running) == [.sessionState(from: 1, to: 2, date: 1)])
         _ = try core.apply(.sessionState(from: .running, to: .paused, date: date(5)), now: .zero)
-        let dropped = try core.apply(.reading(.heartRate(HeartRateReading(bpm: 120, contact: .detected)), channel: 0, time: 6),
-                                     now: .zero)
+        let dropped = try core.apply(
+            .reading(.heartRate(HeartRateReading(bpm: 120, contact: .detected)), channel: 0, time: 6),
+            now: .zero)
         #expect(dropped.delivery == nil && core.journal.pending.isEmpty)
         _ = try core.apply(.sessionState(from: .paused, to: .ended, date: date(9)), now: .zero)
         #expect(core.session == SessionStateMachine(state: .ended, startDate: date(1), endDate: date(9)))

@@ -1,7 +1,8 @@
 import FitnessSensors
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Crash recovery folds the journal through the recording core's own `apply`: a recording journaled by a live
 /// builder and read back by another store object on the same file holds what the live builder held, field by field.
@@ -23,8 +24,9 @@ import Testing
         source.attach(strap)
         source.attach(meter)
         live.dataSource = source
-        let zones = try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
-                                                   zoneBoundaries: [100, 120, 140].map { HKQuantity(unit: bpm, doubleValue: $0) })
+        let zones = try HKWorkoutZoneConfiguration(
+            quantityType: HKQuantityType(.heartRate),
+            zoneBoundaries: [100, 120, 140].map { HKQuantity(unit: bpm, doubleValue: $0) })
         try await live.setCustomZoneConfiguration(zones, for: HKQuantityType(.heartRate))
         session.startActivity(with: t0)
         try await live.beginCollection(at: t0)
@@ -33,17 +35,25 @@ import Testing
             clock.set(Double(second))
             if second == 20 { session.pause() }
             if second == 30 { session.resume() }
-            strap.send(.heartRate(HeartRateReading(bpm: 100 + second, rrIntervals: [0.5], contact: .detected)), at: t0 + Double(second))
+            strap.send(
+                .heartRate(HeartRateReading(bpm: 100 + second, rrIntervals: [0.5], contact: .detected)),
+                at: t0 + Double(second))
             meter.send(.power(PowerReading(watts: 150 + second)), at: t0 + Double(second))
         }
         session.endCurrentActivity(on: t0 + 50)
         let activity = try #require(live.workoutActivities.first)
         try await live.updateActivity(uuid: activity.uuid, adding: ["note": "kept live only"])
-        try await live.addWorkoutEvents([HKWorkoutEvent(type: .marker, dateInterval: DateInterval(start: t0 + 40, duration: 0),
-                                                        metadata: ["lap": "1"])])
+        try await live.addWorkoutEvents([
+            HKWorkoutEvent(
+                type: .marker, dateInterval: DateInterval(start: t0 + 40, duration: 0),
+                metadata: ["lap": "1"])
+        ])
         try await live.addMetadata(["route": "river"])
-        try await live.addSamples([HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: bpm, doubleValue: 90),
-                                                    start: t0 + 60, end: t0 + 61)])
+        try await live.addSamples([
+            HKQuantitySample(
+                type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: bpm, doubleValue: 90),
+                start: t0 + 60, end: t0 + 61)
+        ])
         clock.set(62)
         try await live.endCollection(at: t0 + 62)
         try live.flushJournal()
@@ -59,7 +69,9 @@ import Testing
         #expect(recovered.startDate == live.startDate && recovered.endDate == live.endDate)
         #expect(recovered.workoutEvents.map(\.type) == live.workoutEvents.map(\.type))
         #expect(recovered.workoutEvents.map(\.dateInterval) == live.workoutEvents.map(\.dateInterval))
-        #expect(recovered.workoutEvents.map { $0.metadata?["lap"] as? String } == live.workoutEvents.map { $0.metadata?["lap"] as? String })
+        #expect(
+            recovered.workoutEvents.map { $0.metadata?["lap"] as? String }
+                == live.workoutEvents.map { $0.metadata?["lap"] as? String })
         #expect(recovered.elapsedTime(at: t0 + 62) == live.elapsedTime(at: t0 + 62))
         #expect(recovered.metadata["route"] as? String == "river")
         let liveActivities = live.workoutActivities
@@ -69,7 +81,9 @@ import Testing
         #expect(recoveredActivities.map(\.endDate) == liveActivities.map(\.endDate))
         #expect(recoveredActivities.first?.metadata?["leg"] as? String == "ride")
         // Not journaled (the journal has no entry for an activity's added metadata): recovery cannot have it.
-        #expect(recoveredActivities.first?.metadata?["note"] == nil && liveActivities.first?.metadata?["note"] as? String != nil)
+        #expect(
+            recoveredActivities.first?.metadata?["note"] == nil
+                && liveActivities.first?.metadata?["note"] as? String != nil)
         let liveStatistics = live.allStatistics
         let recoveredStatistics = recovered.allStatistics
         #expect(Set(recoveredStatistics.keys) == Set(liveStatistics.keys))
@@ -77,11 +91,19 @@ import Testing
             let other = try #require(recoveredStatistics[type])
             let unit = type.storageUnit
             if type.aggregationStyle == .cumulative {
-                #expect(other.sumQuantity()?.doubleValue(for: unit) == statistics.sumQuantity()?.doubleValue(for: unit), "\(type)")
+                #expect(
+                    other.sumQuantity()?.doubleValue(for: unit) == statistics.sumQuantity()?.doubleValue(for: unit),
+                    "\(type)")
             } else {
-                #expect(other.averageQuantity()?.doubleValue(for: unit) == statistics.averageQuantity()?.doubleValue(for: unit), "\(type)")
-                #expect(other.minimumQuantity()?.doubleValue(for: unit) == statistics.minimumQuantity()?.doubleValue(for: unit), "\(type)")
-                #expect(other.maximumQuantity()?.doubleValue(for: unit) == statistics.maximumQuantity()?.doubleValue(for: unit), "\(type)")
+                #expect(
+                    other.averageQuantity()?.doubleValue(for: unit)
+                        == statistics.averageQuantity()?.doubleValue(for: unit), "\(type)")
+                #expect(
+                    other.minimumQuantity()?.doubleValue(for: unit)
+                        == statistics.minimumQuantity()?.doubleValue(for: unit), "\(type)")
+                #expect(
+                    other.maximumQuantity()?.doubleValue(for: unit)
+                        == statistics.maximumQuantity()?.doubleValue(for: unit), "\(type)")
             }
             #expect(other.startDate == statistics.startDate && other.endDate == statistics.endDate, "\(type)")
         }
@@ -94,8 +116,9 @@ import Testing
         // The recovered builder finishes the workout; the live one's journal is gone with it.
         let workout = try #require(try await recovered.finishWorkout())
         #expect(workout.duration == live.elapsedTime(at: t0 + 62))
-        #expect(try await fetch(other, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: workout)).count == 51,
-                "0–19 s and 30–59 s from the strap (none while paused), and the app's")
+        #expect(
+            try await fetch(other, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: workout)).count == 51,
+            "0–19 s and 30–59 s from the strap (none while paused), and the app's")
         #expect(try await other.recoverActiveWorkoutSession() == nil)
     }
 
@@ -105,26 +128,40 @@ import Testing
         let (store, _) = try await liveStore()
         var live = RecordingCore(activity: .running, deliverySpacing: .zero, source: testSource)
         live.openJournal(LiveJournal(database: try store.database(), builderID: 1))
-        let zones = try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
-                                                   zoneBoundaries: [100, 120, 140].map { HKQuantity(unit: bpm, doubleValue: $0) })
+        let zones = try HKWorkoutZoneConfiguration(
+            quantityType: HKQuantityType(.heartRate),
+            zoneBoundaries: [100, 120, 140].map { HKQuantity(unit: bpm, doubleValue: $0) })
         let leg = UUID()
         let samples = (0 ..< 30).map { second in
-            CollectedSample(uuid: UUID(), type: HKQuantityType(.heartRate), start: Double(second), end: Double(second) + 1,
-                            value: 110 + Double(second))
+            CollectedSample(
+                uuid: UUID(), type: HKQuantityType(.heartRate), start: Double(second), end: Double(second) + 1,
+                value: 110 + Double(second))
         }
         let inputs: [RecordingInput] = [
             .sessionState(from: .notStarted, to: .running, date: Date(storeValue: 0)),
             .began(at: Date(storeValue: 0)),
             .zoneConfiguration(zones),
-            .activityBegan(RecordingCore.Activity(uuid: leg, configuration: configuration(.running), start: Date(storeValue: 0),
-                                                  end: nil, metadata: ["leg": "1"])),
+            .activityBegan(
+                RecordingCore.Activity(
+                    uuid: leg, configuration: configuration(.running), start: Date(storeValue: 0),
+                    end: nil, metadata: ["leg": "1"])),
             .samples(Array(samples[0 ..< 10])),
             .sessionState(from: .running, to: .paused, date: Date(storeValue: 10)),
-            .events([HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: Date(storeValue: 10), duration: 0), metadata: nil)],
-                    checkedAt: Date(storeValue: 10)),
+            .events(
+                [
+                    HKWorkoutEvent(
+                        type: .pause, dateInterval: DateInterval(start: Date(storeValue: 10), duration: 0),
+                        metadata: nil)
+                ],
+                checkedAt: Date(storeValue: 10)),
             .sessionState(from: .paused, to: .running, date: Date(storeValue: 15)),
-            .events([HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: Date(storeValue: 15), duration: 0), metadata: nil)],
-                    checkedAt: Date(storeValue: 15)),
+            .events(
+                [
+                    HKWorkoutEvent(
+                        type: .resume, dateInterval: DateInterval(start: Date(storeValue: 15), duration: 0),
+                        metadata: nil)
+                ],
+                checkedAt: Date(storeValue: 15)),
             .samples(Array(samples[15...])),
             .activityEnded(uuid: leg, at: Date(storeValue: 25)),
             .metadata(["k": "v"]),
@@ -142,7 +179,9 @@ import Testing
                 }
             }
         }
-        if let rest = live.flush(), !rest.samples.isEmpty { rows.append((rest.samplesSequence, .samples(rest.samples))) }
+        if let rest = live.flush(), !rest.samples.isEmpty {
+            rows.append((rest.samplesSequence, .samples(rest.samples)))
+        }
         var folded = RecordingCore.replaying(activity: .running, deliverySpacing: .zero, source: testSource)
         for row in rows.sorted(by: { $0.sequence < $1.sequence }) { _ = try folded.apply(row.input, now: .zero) }
 
@@ -157,10 +196,19 @@ import Testing
         let end = Date(storeValue: 30)
         #expect(folded.elapsedTime(at: end) == live.elapsedTime(at: end))
         let type = HKQuantityType(.heartRate)
-        #expect(folded.statistics(for: type, now: end)?.averageQuantity() == live.statistics(for: type, now: end)?.averageQuantity())
-        #expect(folded.statistics(for: type, now: end)?.maximumQuantity() == live.statistics(for: type, now: end)?.maximumQuantity())
+        #expect(
+            folded.statistics(for: type, now: end)?.averageQuantity()
+                == live.statistics(for: type, now: end)?.averageQuantity())
+        #expect(
+            folded.statistics(for: type, now: end)?.maximumQuantity()
+                == live.statistics(for: type, now: end)?.maximumQuantity())
         #expect(folded.zoneGroup(for: type, at: end)?.durations == live.zoneGroup(for: type, at: end)?.durations)
-        #expect(folded.workoutActivity(withUUID: leg, through: end)?.allStatistics.keys.sorted { $0.identifier < $1.identifier }
-                == live.workoutActivity(withUUID: leg, through: end)?.allStatistics.keys.sorted { $0.identifier < $1.identifier })
+        #expect(
+            folded.workoutActivity(withUUID: leg, through: end)?.allStatistics.keys.sorted {
+                $0.identifier < $1.identifier
+            }
+                == live.workoutActivity(withUUID: leg, through: end)?.allStatistics.keys.sorted {
+                    $0.identifier < $1.identifier
+                })
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// The smaller symbols of issue 16: source queries, characteristics, preferred units, deprecated session
 /// properties, public sample predicates, metadata values, and what cannot mean anything on Linux.
@@ -11,17 +12,28 @@ import Testing
         try await watch.requestAuthorization(toShare: [HKQuantityType(.heartRate)], read: [])
         try await store.save(heartRate(60, at: 0))
         try await watch.save(heartRate(61, at: 1))
-        let all = try await HKSourceQueryDescriptor(predicate: .quantitySample(type: HKQuantityType(.heartRate))).result(for: store)
+        let all = try await HKSourceQueryDescriptor(predicate: .quantitySample(type: HKQuantityType(.heartRate)))
+            .result(for: store)
         #expect(Set(all.map(\.bundleIdentifier)) == ["tests", "watch"])
         let found: Set<String> = try await withCheckedThrowingContinuation { continuation in
-            store.execute(HKSourceQuery(sampleType: HKQuantityType(.heartRate),
-                                        samplePredicate: HKQuery.predicateForSamples(withStart: t0 + 1, end: nil, options: .strictStartDate)) { _, sources, error in
-                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: Set((sources ?? []).map(\.bundleIdentifier))) }
-            })
+            store.execute(
+                HKSourceQuery(
+                    sampleType: HKQuantityType(.heartRate),
+                    samplePredicate: HKQuery.predicateForSamples(withStart: t0 + 1, end: nil, options: .strictStartDate)
+                ) { _, sources, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else {
+                        continuation.resume(returning: Set((sources ?? []).map(\.bundleIdentifier)))
+                    }
+                })
         }
         // Only the watch's sample starts at or after t0 + 1.
         #expect(found == ["watch"])
-        #expect(try await HKSourceQueryDescriptor(predicate: .quantitySample(type: HKQuantityType(.stepCount))).result(for: store).isEmpty)
+        #expect(
+            try await HKSourceQueryDescriptor(predicate: .quantitySample(type: HKQuantityType(.stepCount))).result(
+                for: store
+            ).isEmpty)
     }
 
     @Test func characteristicsComeFromTheProfile() async throws {
@@ -44,22 +56,29 @@ import Testing
         let store = try await authorizedStore()
         let old = Date(timeIntervalSince1970: -2_208_988_800)  // 1900-01-01
         #expect(store.earliestPermittedSampleDate() <= old)
-        let sample = HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 61),
-                                      start: old, end: old)
+        let sample = HKQuantitySample(
+            type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 61),
+            start: old, end: old)
         try await store.save(sample)
-        let read = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.heartRate))], sortDescriptors: [])
-            .result(for: store)
+        let read = try await HKSampleQueryDescriptor(
+            predicates: [.quantitySample(type: HKQuantityType(.heartRate))], sortDescriptors: []
+        )
+        .result(for: store)
         #expect(read.map(\.startDate) == [old])
     }
 
     @Test func preferredUnitsAndTheWatchApp() async throws {
         let store = try await authorizedStore()
-        let units = try await store.preferredUnits(for: [HKQuantityType(.heartRate), HKQuantityType(.activeEnergyBurned),
-                                                         HKQuantityType(.cyclingPower)])
+        let units = try await store.preferredUnits(for: [
+            HKQuantityType(.heartRate), HKQuantityType(.activeEnergyBurned),
+            HKQuantityType(.cyclingPower),
+        ])
         #expect(units[HKQuantityType(.heartRate)] == HKUnit(from: "count/min"))
         #expect(units[HKQuantityType(.activeEnergyBurned)] == .kilocalorie())
         #expect(units[HKQuantityType(.cyclingPower)] == .watt())
-        await expectHKError(.errorHealthDataUnavailable) { try await store.startWatchApp(toHandle: HKWorkoutConfiguration()) }
+        await expectHKError(.errorHealthDataUnavailable) {
+            try await store.startWatchApp(toHandle: HKWorkoutConfiguration())
+        }
     }
 
     @Test func samplePredicatesAndMetadataValuesAreApples() throws {

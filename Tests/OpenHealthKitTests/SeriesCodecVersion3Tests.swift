@@ -1,6 +1,7 @@
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Version 3 of the series form: version 2's layout with columns packed in bits (column mode 4). Sizes are worked
 /// out by hand in the comments.
@@ -38,7 +39,8 @@ import Testing
         #expect(try reader.column(values.count) == values)
         // Negative values and the extremes of Int64 survive too.
         let extremes: [Int64] = [.min, .max, -1, 0, 1, 17, -300]
-        var extremeReader = QuantitySeriesCodec.Reader(bytes: [UInt8](QuantitySeriesCodec.packedColumn(extremes, offset: 17)))
+        var extremeReader = QuantitySeriesCodec.Reader(
+            bytes: [UInt8](QuantitySeriesCodec.packedColumn(extremes, offset: 17)))
         #expect(try extremeReader.column(extremes.count) == extremes)
     }
 
@@ -77,7 +79,9 @@ import Testing
     @Test func millisecondTimesTakeABaseOfZeroAndNoCorrections() throws {
         // Times of a clock rounded to the millisecond: Double(ms) / 1000, the nearest Double to each decimal.
         let milliseconds = intervals.reduce(into: [Int64(816_850_800_146)]) { $0.append($0.last! + $1) }
-        let quantities = milliseconds.map { SeriesQuantity(start: Double($0) / 1000, end: Double($0) / 1000, value: 150) }
+        let quantities = milliseconds.map {
+            SeriesQuantity(start: Double($0) / 1000, end: Double($0) / 1000, value: 150)
+        }
         let encoded = QuantitySeriesCodec.encode(quantities)
         #expect(try QuantitySeriesCodec.decode(encoded).map(\.start.bitPattern) == quantities.map(\.start.bitPattern))
         // Version byte, count 1,001 (a 2-byte varint), then the time exponent 3 and a base of 0.0 (8 zero bytes).
@@ -94,7 +98,9 @@ import Testing
         }
         let values = QuantitySeriesCodec.shortestValues(distances, packed: true)
         #expect(values.first == QuantitySeriesCodec.directSteps + 2, "steps of 10^-2, stored directly (16 + 2)")
-        let quantities = distances.enumerated().map { SeriesQuantity(start: Double($0.offset), end: Double($0.offset + 1), value: $0.element) }
+        let quantities = distances.enumerated().map {
+            SeriesQuantity(start: Double($0.offset), end: Double($0.offset + 1), value: $0.element)
+        }
         #expect(try QuantitySeriesCodec.decode(QuantitySeriesCodec.encode(quantities)) == quantities)
         #expect(QuantitySeriesCodec.shortestValues(distances, packed: false).first == 2, "version 2: deltas")
     }

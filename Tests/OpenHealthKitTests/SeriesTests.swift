@@ -1,9 +1,12 @@
 import Foundation
-@testable import OpenHealthKit
 import Testing
 
+@testable import OpenHealthKit
+
 /// Every element of a query's results.
-func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async throws -> [HKQuantitySeriesSampleQueryDescriptor.Result] {
+func collect(
+    _ results: HKQuantitySeriesSampleQueryDescriptor.Results
+) async throws -> [HKQuantitySeriesSampleQueryDescriptor.Result] {
     var all: [HKQuantitySeriesSampleQueryDescriptor.Result] = []
     for try await result in results { all.append(result) }
     return all
@@ -26,10 +29,12 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
         }
         let encoded = QuantitySeriesCodec.encode(heartRates)
         #expect(try QuantitySeriesCodec.decode(encoded) == heartRates)
-        #expect(encoded.count < heartRates.count)   // under a byte per quantity
-        let awkward = [SeriesQuantity(start: base + 0.1 + 1e-7, end: base + 3.3, value: 0.1 + 0.2),
-                       SeriesQuantity(start: base + 4, end: base + 4, value: -1e300),
-                       SeriesQuantity(start: base + 5.123456789, end: base + 9, value: .pi)]
+        #expect(encoded.count < heartRates.count)  // under a byte per quantity
+        let awkward = [
+            SeriesQuantity(start: base + 0.1 + 1e-7, end: base + 3.3, value: 0.1 + 0.2),
+            SeriesQuantity(start: base + 4, end: base + 4, value: -1e300),
+            SeriesQuantity(start: base + 5.123456789, end: base + 9, value: .pi),
+        ]
         #expect(try QuantitySeriesCodec.decode(QuantitySeriesCodec.encode(awkward)) == awkward)
         #expect(try QuantitySeriesCodec.decode(QuantitySeriesCodec.encode([])) == [])
         // Damaged data is an error, never a crash.
@@ -43,22 +48,28 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
         let builder = HKQuantitySeriesSampleBuilder(healthStore: store, quantityType: heart, startDate: t0, device: nil)
         try builder.insert(HKQuantity(unit: bpm, doubleValue: 100), at: t0 + 2)
         try builder.insert(HKQuantity(unit: bpm, doubleValue: 999), at: t0)
-        try builder.insert(HKQuantity(unit: HKUnit(from: "count/s"), doubleValue: 2), for: DateInterval(start: t0, duration: 2))
+        try builder.insert(
+            HKQuantity(unit: HKUnit(from: "count/s"), doubleValue: 2), for: DateInterval(start: t0, duration: 2))
         let samples = try await builder.finishSeries(metadata: ["note": "strap"], endDate: t0 + 4)
         #expect(samples.count == 1)
         let sample = try #require(samples.first as? HKDiscreteQuantitySample)
         #expect(sample.count == 2)
         #expect(sample.startDate == t0 && sample.endDate == t0 + 4)
-        #expect(abs(sample.averageQuantity.doubleValue(for: bpm) - 110) < 1e-9)   // 120 for 2 s, 100 held 2 s
+        #expect(abs(sample.averageQuantity.doubleValue(for: bpm) - 110) < 1e-9)  // 120 for 2 s, 100 held 2 s
         #expect(sample.maximumQuantity.doubleValue(for: bpm) == 120)
         #expect(sample.mostRecentQuantity.doubleValue(for: bpm) == 100)
         let fetched = try await fetch(store, heart, nil)
         #expect((fetched.first as? HKQuantitySample)?.count == 2)
         // The series query gives each quantity, then done.
-        let results = try await collect(HKQuantitySeriesSampleQueryDescriptor(
-            predicate: .quantitySample(type: heart), options: .includeSample).results(for: store))
+        let results = try await collect(
+            HKQuantitySeriesSampleQueryDescriptor(
+                predicate: .quantitySample(type: heart), options: .includeSample
+            ).results(for: store))
         #expect(results.map { $0.quantity.doubleValue(for: bpm) } == [120, 100])
-        #expect(results.map { $0.dateInterval } == [DateInterval(start: t0, duration: 2), DateInterval(start: t0 + 2, duration: 0)])
+        #expect(
+            results.map { $0.dateInterval } == [
+                DateInterval(start: t0, duration: 2), DateInterval(start: t0 + 2, duration: 0),
+            ])
         #expect(results.allSatisfy { $0.sample?.uuid == sample.uuid })
     }
 
@@ -67,10 +78,14 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
         try await store.save([heartRate(90, at: 5), heartRate(80, at: 1)])
         let calls: [(Double?, Bool)] = try await withCheckedThrowingContinuation { continuation in
             let collected = UncheckedBox(NSMutableArray())
-            let query = HKQuantitySeriesSampleQuery(quantityType: heart, predicate: nil) { _, quantity, _, sample, done, error in
+            let query = HKQuantitySeriesSampleQuery(quantityType: heart, predicate: nil) {
+                _, quantity, _, sample, done, error in
                 collected.value.add((quantity?.doubleValue(for: self.bpm), done, sample == nil))
                 if let error { continuation.resume(throwing: error) }
-                if done { continuation.resume(returning: collected.value.map { ($0 as! (Double?, Bool, Bool)) }.map { ($0.0, $0.1) }) }
+                if done {
+                    continuation.resume(
+                        returning: collected.value.map { ($0 as! (Double?, Bool, Bool)) }.map { ($0.0, $0.1) })
+                }
             }
             store.execute(query)
         }
@@ -81,19 +96,28 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
     @Test func badInputIsHealthKitsErrorAndChangesNothing() async throws {
         let store = try await authorizedStore()
         let builder = HKQuantitySeriesSampleBuilder(healthStore: store, quantityType: heart, startDate: t0, device: nil)
-        await expectHKError(.errorInvalidArgument) { try builder.insert(HKQuantity(unit: .meter(), doubleValue: 1), at: t0) }
-        await expectHKError(.errorInvalidArgument) { try builder.insert(HKQuantity(unit: bpm, doubleValue: 90), at: t0 - 1) }
+        await expectHKError(.errorInvalidArgument) {
+            try builder.insert(HKQuantity(unit: .meter(), doubleValue: 1), at: t0)
+        }
+        await expectHKError(.errorInvalidArgument) {
+            try builder.insert(HKQuantity(unit: bpm, doubleValue: 90), at: t0 - 1)
+        }
         await expectHKError(.errorInvalidArgument) {
             try builder.insert(HKQuantity(unit: bpm, doubleValue: .nan), at: t0 + 1)
         }
         try builder.insert(HKQuantity(unit: bpm, doubleValue: 90), at: t0 + 5)
-        await expectHKError(.errorInvalidArgument) { _ = try await builder.finishSeries(metadata: nil, endDate: t0 + 1) }
+        await expectHKError(.errorInvalidArgument) {
+            _ = try await builder.finishSeries(metadata: nil, endDate: t0 + 1)
+        }
         #expect(try rowCount(store, "samples") == 0)
         _ = try await builder.finishSeries(metadata: nil, endDate: nil)
-        await expectHKError(.errorInvalidArgument) { try builder.insert(HKQuantity(unit: bpm, doubleValue: 90), at: t0 + 6) }
+        await expectHKError(.errorInvalidArgument) {
+            try builder.insert(HKQuantity(unit: bpm, doubleValue: 90), at: t0 + 6)
+        }
         await expectHKError(.errorInvalidArgument) { _ = try await builder.finishSeries(metadata: nil) }
         #expect(try rowCount(store, "quantity_series") == 1)
-        let discarded = HKQuantitySeriesSampleBuilder(healthStore: store, quantityType: heart, startDate: t0, device: nil)
+        let discarded = HKQuantitySeriesSampleBuilder(
+            healthStore: store, quantityType: heart, startDate: t0, device: nil)
         try discarded.insert(HKQuantity(unit: bpm, doubleValue: 90), at: t0)
         discarded.discard()
         await expectHKError(.errorInvalidArgument) { _ = try await discarded.finishSeries(metadata: nil) }
@@ -101,28 +125,34 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
         // A sample unknown to the store: no data.
         let unknown = HKQuery.predicateForObject(with: UUID())
         await expectHKError(.errorNoData) {
-            for try await _ in HKQuantitySeriesSampleQueryDescriptor(predicate: .quantitySample(type: heart, predicate: unknown),
-                                                                     options: []).results(for: store) {}
+            for try await _ in HKQuantitySeriesSampleQueryDescriptor(
+                predicate: .quantitySample(type: heart, predicate: unknown),
+                options: []
+            ).results(for: store) {}
         }
         // Condensing a workout that is not in the store.
-        let ghost = legacy.workout(activityType: .running, start: t0, end: t0 + 60, workoutEvents: nil, totalEnergyBurned: nil,
-                              totalDistance: nil, metadata: nil)
+        let ghost = legacy.workout(
+            activityType: .running, start: t0, end: t0 + 60, workoutEvents: nil, totalEnergyBurned: nil,
+            totalDistance: nil, metadata: nil)
         await expectHKError(.errorInvalidArgument) { _ = try await store.condenseWorkout(ghost) }
         #expect(try rowCount(store, "samples") == 1)
     }
 
     @Test func condensingKeepsAssociationsAndReportsDeletions() async throws {
         let store = try await authorizedStore()
-        let workout = legacy.workout(activityType: .running, start: t0, end: t0 + 600, workoutEvents: nil, totalEnergyBurned: nil,
-                                totalDistance: nil, metadata: nil)
+        let workout = legacy.workout(
+            activityType: .running, start: t0, end: t0 + 600, workoutEvents: nil, totalEnergyBurned: nil,
+            totalDistance: nil, metadata: nil)
         try await store.save(workout)
         let readings = (0 ..< 300).map { (index: Int) -> HKQuantitySample in
             heartRate(Double(120 + (index / 4) % 3), at: Double(index), length: 0)
         }
-        let tagged = HKQuantitySample(type: heart, quantity: HKQuantity(unit: bpm, doubleValue: 150), start: t0 + 400,
-                                      end: t0 + 400, metadata: ["kept": "yes"])
+        let tagged = HKQuantitySample(
+            type: heart, quantity: HKQuantity(unit: bpm, doubleValue: 150), start: t0 + 400,
+            end: t0 + 400, metadata: ["kept": "yes"])
         try await store.associate(readings + [tagged], with: workout)
-        let anchored = try await store.fetchChanges([HKQueryDescriptor(sampleType: heart, predicate: nil)], after: 0, limit: 0)
+        let anchored = try await store.fetchChanges(
+            [HKQueryDescriptor(sampleType: heart, predicate: nil)], after: 0, limit: 0)
         let report = try await store.condenseWorkout(workout)
         #expect(report == CondenseReport(workouts: 1, samplesRemoved: 300, seriesCreated: 1, quantitiesStored: 75))
         let associated = try await fetch(store, heart, HKQuery.predicateForObjects(from: workout))
@@ -130,13 +160,16 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
         let series = try #require(associated.compactMap { $0 as? HKDiscreteQuantitySample }.first { $0.count > 1 })
         #expect(series.count == 75)
         #expect(associated.contains { $0.uuid == tagged.uuid })
-        let changes = try await store.fetchChanges([HKQueryDescriptor(sampleType: heart, predicate: nil)],
-                                                   after: anchored.anchor, limit: 0)
+        let changes = try await store.fetchChanges(
+            [HKQueryDescriptor(sampleType: heart, predicate: nil)],
+            after: anchored.anchor, limit: 0)
         #expect(changes.deleted.count == 300)
         #expect(changes.samples.map(\.uuid) == [series.uuid])
-        let quantities = try await collect(HKQuantitySeriesSampleQueryDescriptor(
-            predicate: .quantitySample(type: heart, predicate: HKQuery.predicateForObject(with: series.uuid)),
-            options: []).results(for: store))
+        let quantities = try await collect(
+            HKQuantitySeriesSampleQueryDescriptor(
+                predicate: .quantitySample(type: heart, predicate: HKQuery.predicateForObject(with: series.uuid)),
+                options: []
+            ).results(for: store))
         #expect(quantities.count == 75)
         #expect(quantities.first?.dateInterval == DateInterval(start: t0, duration: 4))
     }
@@ -160,26 +193,35 @@ func collect(_ results: HKQuantitySeriesSampleQueryDescriptor.Results) async thr
         #expect(QuantitySeriesCodec.encodeVersion1(power).count > 16 * power.count)
         #expect(encoded.count < 4 * power.count)
         // Values that are no decimal (cadence from crank times: 60 · 1024 / ticks) and float32 energies stay exact.
-        let cadence = power.enumerated().map { SeriesQuantity(start: $1.start, end: $1.end, value: 61_440 / Double(700 + $0 % 90)) }
+        let cadence = power.enumerated().map {
+            SeriesQuantity(start: $1.start, end: $1.end, value: 61_440 / Double(700 + $0 % 90))
+        }
         #expect(try QuantitySeriesCodec.decode(QuantitySeriesCodec.encode(cadence)) == cadence)
-        let energy = power.map { SeriesQuantity(start: $0.start, end: $0.end + 0.5, value: Double(Float($0.value) / 2048)) }
+        let energy = power.map {
+            SeriesQuantity(start: $0.start, end: $0.end + 0.5, value: Double(Float($0.value) / 2048))
+        }
         #expect(try QuantitySeriesCodec.decode(QuantitySeriesCodec.encode(energy)) == energy)
-        let odd = [SeriesQuantity(start: -1e300, end: 1e300, value: -0.0),
-                   SeriesQuantity(start: 0, end: .pi, value: .leastNonzeroMagnitude)]
+        let odd = [
+            SeriesQuantity(start: -1e300, end: 1e300, value: -0.0),
+            SeriesQuantity(start: 0, end: .pi, value: .leastNonzeroMagnitude),
+        ]
         let decoded = try QuantitySeriesCodec.decode(QuantitySeriesCodec.encode(odd))
         #expect(decoded.map(\.value.bitPattern) == odd.map(\.value.bitPattern) && decoded.map(\.end) == odd.map(\.end))
     }
 
     @Test func versionOneSeriesStillDecode() throws {
-        let quantities = (0 ..< 100).map { SeriesQuantity(start: 800_000_000 + Double($0), end: 800_000_000 + Double($0), value: 120) }
+        let quantities = (0 ..< 100).map {
+            SeriesQuantity(start: 800_000_000 + Double($0), end: 800_000_000 + Double($0), value: 120)
+        }
         #expect(try QuantitySeriesCodec.decode(QuantitySeriesCodec.encodeVersion1(quantities)) == quantities)
     }
 
     @Test func damagedVersionTwoDataIsAnErrorNeverACrash() throws {
         var generator = SystemRandomNumberGenerator()
         let quantities = (0 ..< 300).map { index in
-            SeriesQuantity(start: 816_850_800.146 + Double(index) * 0.503, end: 816_850_800.146 + Double(index) * 0.503,
-                           value: Double.random(in: 0 ... 10, using: &generator))
+            SeriesQuantity(
+                start: 816_850_800.146 + Double(index) * 0.503, end: 816_850_800.146 + Double(index) * 0.503,
+                value: Double.random(in: 0 ... 10, using: &generator))
         }
         let encoded = QuantitySeriesCodec.encode(quantities)
         for length in 0 ..< encoded.count where length % 7 == 0 {

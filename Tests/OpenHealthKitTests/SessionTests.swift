@@ -1,7 +1,8 @@
 import Foundation
-@testable import OpenHealthKit
 import TestSupport
 import Testing
+
+@testable import OpenHealthKit
 
 /// Records what a session's delegate hears, in order.
 final class SessionRecorder: HKWorkoutSessionDelegate, @unchecked Sendable {
@@ -11,8 +12,10 @@ final class SessionRecorder: HKWorkoutSessionDelegate, @unchecked Sendable {
 
     private func note(_ call: String) { lock.withLock { storedCalls.append(call) } }
 
-    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
-                        from fromState: HKWorkoutSessionState, date: Date) {
+    func workoutSession(
+        _ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
+        from fromState: HKWorkoutSessionState, date: Date
+    ) {
         note("\(fromState.name)→\(toState.name)@\(Int(date.timeIntervalSince(t0)))")
     }
 
@@ -24,13 +27,17 @@ final class SessionRecorder: HKWorkoutSessionDelegate, @unchecked Sendable {
         note("event(\(event.type.name))@\(Int(event.dateInterval.start.timeIntervalSince(t0)))")
     }
 
-    func workoutSession(_ workoutSession: HKWorkoutSession, didBeginActivityWith workoutConfiguration: HKWorkoutConfiguration,
-                        date: Date) {
+    func workoutSession(
+        _ workoutSession: HKWorkoutSession, didBeginActivityWith workoutConfiguration: HKWorkoutConfiguration,
+        date: Date
+    ) {
         note("begin(\(workoutConfiguration.activityType.name))@\(Int(date.timeIntervalSince(t0)))")
     }
 
-    func workoutSession(_ workoutSession: HKWorkoutSession, didEndActivityWith workoutConfiguration: HKWorkoutConfiguration,
-                        date: Date) {
+    func workoutSession(
+        _ workoutSession: HKWorkoutSession, didEndActivityWith workoutConfiguration: HKWorkoutConfiguration,
+        date: Date
+    ) {
         note("end(\(workoutConfiguration.activityType.name))@\(Int(date.timeIntervalSince(t0)))")
     }
 }
@@ -49,15 +56,19 @@ final class ManualWallClock: @unchecked Sendable {
 /// An authorized store (in memory, or the file at `databasePath`) whose wall clock is a manual one at `t0`, and whose
 /// monotonic clock is a manual one that no timer moves: a test advances it (`clock.monotonic.advance(by:)`) to run
 /// the journal's flush timer. Deliveries to the delegate are not spaced, unless `deliverySpacing` says otherwise.
-func liveStore(client: String = "tests", databasePath: String? = nil,
-               deliverySpacing: Duration = .zero) async throws -> (HKHealthStore, ManualWallClock) {
+func liveStore(
+    client: String = "tests", databasePath: String? = nil,
+    deliverySpacing: Duration = .zero
+) async throws -> (HKHealthStore, ManualWallClock) {
     let store = try await authorizedStore(client: client, databasePath: databasePath)
     let clock = ManualWallClock(t0)
     store.clocks = LiveClocks(wall: { clock.now }, monotonic: clock.monotonic, deliverySpacing: deliverySpacing)
     return (store, clock)
 }
 
-func configuration(_ type: HKWorkoutActivityType, location: HKWorkoutSessionLocationType = .outdoor) -> HKWorkoutConfiguration {
+func configuration(
+    _ type: HKWorkoutActivityType, location: HKWorkoutSessionLocationType = .outdoor
+) -> HKWorkoutConfiguration {
     let configuration = HKWorkoutConfiguration()
     configuration.activityType = type
     configuration.locationType = location
@@ -98,26 +109,27 @@ func configuration(_ type: HKWorkoutActivityType, location: HKWorkoutSessionLoca
         let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.running))
         let recorder = SessionRecorder()
         session.delegate = recorder
-        session.pause()                       // not running: ignored
+        session.pause()  // not running: ignored
         session.prepare()
         clock.set(10)
         session.startActivity(with: nil)
-        session.resume()                      // running: ignored
+        session.resume()  // running: ignored
         clock.set(100)
         session.pause()
         clock.set(160)
         session.resume()
         clock.set(300)
         session.stopActivity(with: nil)
-        session.pause()                       // stopped: ignored
+        session.pause()  // stopped: ignored
         clock.set(310)
         session.end()
         await session.waitForDelegateCalls()
-        #expect(recorder.calls == [
-            "not started→prepared@0", "prepared→running@10",
-            "running→paused@100", "event(pause)@100", "paused→running@160", "event(resume)@160",
-            "running→stopped@300", "stopped→ended@310",
-        ])
+        #expect(
+            recorder.calls == [
+                "not started→prepared@0", "prepared→running@10",
+                "running→paused@100", "event(pause)@100", "paused→running@160", "event(resume)@160",
+                "running→stopped@300", "stopped→ended@310",
+            ])
         #expect(session.state == .ended)
         #expect(session.startDate == t0 + 10 && session.endDate == t0 + 310)
     }
@@ -129,7 +141,9 @@ func configuration(_ type: HKWorkoutActivityType, location: HKWorkoutSessionLoca
         await expectHKError(.errorInvalidArgument) { _ = try HKWorkoutSession(healthStore: store, configuration: swim) }
         let dive = HKWorkoutConfiguration()
         dive.activityType = .underwaterDiving
-        await expectHKError(.errorWorkoutActivityNotAllowed) { _ = try HKWorkoutSession(healthStore: store, configuration: dive) }
+        await expectHKError(.errorWorkoutActivityNotAllowed) {
+            _ = try HKWorkoutSession(healthStore: store, configuration: dive)
+        }
     }
 
     @Test func startingAnotherSessionFailsTheFirst() async throws {

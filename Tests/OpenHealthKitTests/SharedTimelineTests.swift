@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Condensed series of one source and device share a timeline of their instants (migration v11, series codec
 /// version 4): what they read back, when the timeline goes, stores from before it, and damaged data.
@@ -14,18 +15,24 @@ import Testing
         try store.database().read { db in try Int.fetchOne(db, sql: sql) ?? -1 }
     }
 
-    func seriesQuantities(_ store: HKHealthStore, _ type: HKQuantityType, _ sample: HKSample) async throws
-        -> [HKQuantitySeriesSampleQueryDescriptor.Result] {
-        try await collect(HKQuantitySeriesSampleQueryDescriptor(
-            predicate: .quantitySample(type: type, predicate: HKQuery.predicateForObject(with: sample.uuid)),
-            options: []).results(for: store))
+    func seriesQuantities(
+        _ store: HKHealthStore, _ type: HKQuantityType, _ sample: HKSample
+    ) async throws
+        -> [HKQuantitySeriesSampleQueryDescriptor.Result]
+    {
+        try await collect(
+            HKQuantitySeriesSampleQueryDescriptor(
+                predicate: .quantitySample(type: type, predicate: HKQuery.predicateForObject(with: sample.uuid)),
+                options: []
+            ).results(for: store))
     }
 
     @Test func seriesOfOneSourceShareATimelineThatGoesWithTheLastOfThem() async throws {
         let store = try await authorizedStore()
         try await store.requestAuthorization(toShare: [power, cadence], read: [power, cadence])
-        let workout = legacy.workout(activityType: .cycling, start: t0, end: t0 + 600, workoutEvents: nil,
-                                     totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
+        let workout = legacy.workout(
+            activityType: .cycling, start: t0, end: t0 + 600, workoutEvents: nil,
+            totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
         try await store.save(workout)
         // 100 power readings 480…520 ms apart (arrival times in whole ms), a cadence at each but the first (a crank
         // baseline), as one power meter's notifications carry them.
@@ -35,30 +42,42 @@ import Testing
         for index in 0 ..< 100 {
             milliseconds += 480 + (index * 17) % 41
             let time = t0 + Double(milliseconds) / 1000
-            powerSamples.append(HKQuantitySample(type: power, quantity: HKQuantity(unit: .watt(), doubleValue: Double(150 + index % 20)),
-                                                 start: time, end: time))
+            powerSamples.append(
+                HKQuantitySample(
+                    type: power, quantity: HKQuantity(unit: .watt(), doubleValue: Double(150 + index % 20)),
+                    start: time, end: time))
             if index > 0 {
-                cadenceSamples.append(HKQuantitySample(type: cadence, quantity: HKQuantity(unit: rpm, doubleValue: 85 + Double(index % 7) / 10),
-                                                       start: time, end: time))
+                cadenceSamples.append(
+                    HKQuantitySample(
+                        type: cadence, quantity: HKQuantity(unit: rpm, doubleValue: 85 + Double(index % 7) / 10),
+                        start: time, end: time))
             }
         }
         try await store.associate(powerSamples + cadenceSamples, with: workout)
         let report = try await store.condenseWorkout(workout)
         #expect(report.seriesCreated == 2 && report.samplesRemoved == 199)
         #expect(try count(store, "SELECT count(*) FROM series_timelines") == 1)
-        #expect(try count(store, "SELECT count(DISTINCT timeline_id) FROM quantity_series WHERE timeline_id IS NOT NULL") == 1)
+        #expect(
+            try count(store, "SELECT count(DISTINCT timeline_id) FROM quantity_series WHERE timeline_id IS NOT NULL")
+                == 1)
         #expect(try count(store, "SELECT count(*) FROM quantity_series WHERE timeline_id IS NULL") == 0)
 
         // Every quantity reads back with its own times and value.
         let series = try await fetch(store, power, HKQuery.predicateForObjects(from: workout))
         let powerSeries = try #require(series.first)
-        let cadenceSeries = try #require(try await fetch(store, cadence, HKQuery.predicateForObjects(from: workout)).first)
+        let cadenceSeries = try #require(
+            try await fetch(store, cadence, HKQuery.predicateForObjects(from: workout)).first)
         let readPower = try await seriesQuantities(store, power, powerSeries)
-        #expect(readPower.map(\.dateInterval) == powerSamples.map { DateInterval(start: $0.startDate, end: $0.endDate) })
-        #expect(readPower.map { $0.quantity.doubleValue(for: .watt()) } == powerSamples.map { $0.quantity.doubleValue(for: .watt()) })
+        #expect(
+            readPower.map(\.dateInterval) == powerSamples.map { DateInterval(start: $0.startDate, end: $0.endDate) })
+        #expect(
+            readPower.map { $0.quantity.doubleValue(for: .watt()) }
+                == powerSamples.map { $0.quantity.doubleValue(for: .watt()) })
         let readCadence = try await seriesQuantities(store, cadence, cadenceSeries)
         #expect(readCadence.map(\.dateInterval.start) == cadenceSamples.map(\.startDate))
-        #expect(readCadence.map { $0.quantity.doubleValue(for: rpm) } == cadenceSamples.map { $0.quantity.doubleValue(for: rpm) })
+        #expect(
+            readCadence.map { $0.quantity.doubleValue(for: rpm) }
+                == cadenceSamples.map { $0.quantity.doubleValue(for: rpm) })
 
         // The timeline stays while a series uses it, and goes with the last.
         try await store.delete(powerSeries)
@@ -71,37 +90,48 @@ import Testing
     @Test func aStoreThatLostATimelineReportsItAndKeepsTheRest() async throws {
         let store = try await authorizedStore()
         try await store.requestAuthorization(toShare: [power, cadence], read: [power, cadence])
-        let workout = legacy.workout(activityType: .cycling, start: t0, end: t0 + 600, workoutEvents: nil,
-                                     totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
+        let workout = legacy.workout(
+            activityType: .cycling, start: t0, end: t0 + 600, workoutEvents: nil,
+            totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
         try await store.save(workout)
         let samples = (0 ..< 20).flatMap { index -> [HKSample] in
             let time = t0 + Double(index) / 2
-            return [HKQuantitySample(type: power, quantity: HKQuantity(unit: .watt(), doubleValue: 200), start: time, end: time),
-                    HKQuantitySample(type: cadence, quantity: HKQuantity(unit: rpm, doubleValue: 90), start: time, end: time)]
+            return [
+                HKQuantitySample(
+                    type: power, quantity: HKQuantity(unit: .watt(), doubleValue: 200), start: time, end: time),
+                HKQuantitySample(
+                    type: cadence, quantity: HKQuantity(unit: rpm, doubleValue: 90), start: time, end: time),
+            ]
         }
         try await store.associate(samples, with: workout)
         _ = try await store.condenseWorkout(workout)
         // Damage: the power series loses its timeline (as a file edited by hand or copied in part might).
         try await store.database().write { db in
-            try db.execute(sql: """
-                UPDATE quantity_series SET timeline_id = NULL WHERE sample_id =
-                    (SELECT id FROM samples WHERE type_id = (SELECT id FROM types WHERE identifier = ?))
-                """, arguments: [power.identifier])
+            try db.execute(
+                sql: """
+                    UPDATE quantity_series SET timeline_id = NULL WHERE sample_id =
+                        (SELECT id FROM samples WHERE type_id = (SELECT id FROM types WHERE identifier = ?))
+                    """, arguments: [power.identifier])
         }
         let powerSeries = try #require(try await fetch(store, power, HKQuery.predicateForObjects(from: workout)).first)
-        let error = await expectHKError(.errorDatabaseInaccessible) { _ = try await seriesQuantities(store, power, powerSeries) }
+        let error = await expectHKError(.errorDatabaseInaccessible) {
+            _ = try await seriesQuantities(store, power, powerSeries)
+        }
         #expect(error?.message.contains("timeline") == true)
         // The cadence series, on the same timeline, still reads in full.
-        let cadenceSeries = try #require(try await fetch(store, cadence, HKQuery.predicateForObjects(from: workout)).first)
+        let cadenceSeries = try #require(
+            try await fetch(store, cadence, HKQuery.predicateForObjects(from: workout)).first)
         #expect(try await seriesQuantities(store, cadence, cadenceSeries).count == 20)
     }
 
     @Test func aLoneSeriesKeepsItsOwnTimes() async throws {
         let store = try await authorizedStore()
-        let workout = legacy.workout(activityType: .running, start: t0, end: t0 + 600, workoutEvents: nil,
-                                     totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
+        let workout = legacy.workout(
+            activityType: .running, start: t0, end: t0 + 600, workoutEvents: nil,
+            totalEnergyBurned: nil, totalDistance: nil, metadata: nil)
         try await store.save(workout)
-        try await store.associate((0 ..< 50).map { heartRate(Double(120 + $0 % 5), at: Double($0), length: 0) }, with: workout)
+        try await store.associate(
+            (0 ..< 50).map { heartRate(Double(120 + $0 % 5), at: Double($0), length: 0) }, with: workout)
         #expect(try await store.condenseWorkout(workout).seriesCreated == 1)
         #expect(try count(store, "SELECT count(*) FROM series_timelines") == 0)
         #expect(try count(store, "SELECT count(*) FROM quantity_series WHERE timeline_id IS NULL") == 1)
@@ -114,28 +144,41 @@ import Testing
         let path = directory.file("store.sqlite")
         let queue = try DatabaseQueue(path: path)
         try StoreSchema.migrator.migrate(queue, upTo: "v9: workout routes")
-        let quantities = (0 ..< 10).map { SeriesQuantity(start: t0.storeValue + Double($0), end: t0.storeValue + Double($0),
-                                                         value: Double(120 + $0)) }
+        let quantities = (0 ..< 10).map {
+            SeriesQuantity(
+                start: t0.storeValue + Double($0), end: t0.storeValue + Double($0),
+                value: Double(120 + $0))
+        }
         let uuid = UUID()
         try await queue.write { db in
-            try db.execute(sql: "INSERT INTO types (id, identifier) VALUES (1, ?)", arguments: [HKQuantityTypeIdentifier.heartRate.rawValue])
-            try db.execute(sql: """
-                INSERT INTO sources (id, key, name, bundle_identifier, os_version) VALUES (1, 'old', 'Old', 'old', '1')
-                """)
-            try db.execute(sql: """
-                INSERT INTO samples (id, uuid, type_id, start, "end", value, source_id) VALUES (1, ?, 1, ?, ?, 124.5, 1)
-                """, arguments: [uuid, quantities[0].start, quantities[9].end])
-            try db.execute(sql: """
-                INSERT INTO quantity_series (sample_id, count, sum, weighted_sum, weight, minimum, maximum, most_recent,
-                    most_recent_start, most_recent_end, most_recent_clipped_end, duration, points)
-                VALUES (1, 10, 1245, 1245, 10, 120, 129, 129, ?, ?, ?, 10, ?)
-                """, arguments: [quantities[9].start, quantities[9].end, quantities[9].end,
-                                 QuantitySeriesCodec.encodeVersion2(quantities)])
+            try db.execute(
+                sql: "INSERT INTO types (id, identifier) VALUES (1, ?)",
+                arguments: [HKQuantityTypeIdentifier.heartRate.rawValue])
+            try db.execute(
+                sql: """
+                    INSERT INTO sources (id, key, name, bundle_identifier, os_version) VALUES (1, 'old', 'Old', 'old', '1')
+                    """)
+            try db.execute(
+                sql: """
+                    INSERT INTO samples (id, uuid, type_id, start, "end", value, source_id) VALUES (1, ?, 1, ?, ?, 124.5, 1)
+                    """, arguments: [uuid, quantities[0].start, quantities[9].end])
+            try db.execute(
+                sql: """
+                    INSERT INTO quantity_series (sample_id, count, sum, weighted_sum, weight, minimum, maximum, most_recent,
+                        most_recent_start, most_recent_end, most_recent_clipped_end, duration, points)
+                    VALUES (1, 10, 1245, 1245, 10, 120, 129, 129, ?, ?, ?, 10, ?)
+                    """,
+                arguments: [
+                    quantities[9].start, quantities[9].end, quantities[9].end,
+                    QuantitySeriesCodec.encodeVersion2(quantities),
+                ])
         }
         try queue.close()
 
         let store = try await authorizedStore(databasePath: path)
-        let migrations = try await store.database().read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        let migrations = try await store.database().read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+        }
         #expect(migrations.contains("v11: shared series timelines"))
         let heart = HKQuantityType(.heartRate)
         let sample = try #require(try await fetch(store, heart, HKQuery.predicateForObject(with: uuid)).first)

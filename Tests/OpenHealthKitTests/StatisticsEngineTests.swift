@@ -1,6 +1,7 @@
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// The pure statistics engine: proration, weighting, holds, sources, summaries.
 @Suite(.timeLimit(.minutes(1))) struct StatisticsEngineTests {
@@ -27,17 +28,17 @@ import Testing
 
     @Test func zeroLengthCumulativeSamplesCountInsideTheHalfOpenRange() {
         var accumulator = accumulator(.cumulative, 0, 60)
-        accumulator.add(start: base, end: base, value: 5, source: 1)        // at the start: in
-        accumulator.add(start: base + 60, end: base + 60, value: 7, source: 1) // at the end: out
+        accumulator.add(start: base, end: base, value: 5, source: 1)  // at the start: in
+        accumulator.add(start: base + 60, end: base + 60, value: 7, source: 1)  // at the end: out
         #expect(accumulator.values().merged!.sum == 5)
     }
 
     @Test func heartRateWeighsDurationsAndHoldsInstantsUntilTheNextSample() {
         var accumulator = accumulator(.discreteTemporallyWeighted, 0, 100)
-        accumulator.add(start: base, end: base + 30, value: 100, source: 1)       // covers 30 s
+        accumulator.add(start: base, end: base + 30, value: 100, source: 1)  // covers 30 s
         accumulator.add(start: base + 30, end: base + 30, value: 160, source: 1)  // holds 5 s, to the next
         accumulator.add(start: base + 35, end: base + 35, value: 130, source: 1)  // holds 10 s (cap), then dropout
-        accumulator.add(start: base + 80, end: base + 80, value: 90, source: 1)   // holds 10 s
+        accumulator.add(start: base + 80, end: base + 80, value: 90, source: 1)  // holds 10 s
         let values = accumulator.values().merged!
         let weighted: Double = 100 * 30 + 160 * 5 + 130 * 10 + 90 * 10
         let expected = weighted / 55
@@ -91,17 +92,23 @@ import Testing
     }
 
     @Test func aSeriesSummaryGivesWhatItsQuantitiesGive() {
-        let quantities = (0 ..< 50).map { SeriesQuantity(start: base + Double($0) * 1.5, end: base + Double($0) * 1.5,
-                                                            value: 100 + Double($0 % 7)) }
+        let quantities = (0 ..< 50).map {
+            SeriesQuantity(
+                start: base + Double($0) * 1.5, end: base + Double($0) * 1.5,
+                value: 100 + Double($0 % 7))
+        }
         let seriesEnd = base + 80
         var oneByOne = accumulator(.discreteTemporallyWeighted, -10, 200)
         for quantity in quantities {
-            oneByOne.add(start: quantity.start, end: quantity.end, value: quantity.value, source: 3, holdLimit: seriesEnd)
+            oneByOne.add(
+                start: quantity.start, end: quantity.end, value: quantity.value, source: 3, holdLimit: seriesEnd)
         }
         var summarized = accumulator(.discreteTemporallyWeighted, -10, 200)
-        summarized.add(summary: StatisticsAccumulator.summary(style: .discreteTemporallyWeighted, of: quantities,
-                                                              seriesEnd: seriesEnd),
-                       seriesStart: base, source: 3)
+        summarized.add(
+            summary: StatisticsAccumulator.summary(
+                style: .discreteTemporallyWeighted, of: quantities,
+                seriesEnd: seriesEnd),
+            seriesStart: base, source: 3)
         #expect(oneByOne.values().merged == summarized.values().merged)
     }
 
@@ -122,6 +129,7 @@ import Testing
         let statistics = StatisticsAccumulator.statistics(for: type, samples: samples, start: t0, end: t0 + 60)!
         #expect(abs(statistics.averageQuantity()!.doubleValue(for: HKUnit(from: "count/min")) - 110) < 1e-9)
         #expect(statistics.sources?.count == 1)
-        #expect(statistics.maximumQuantity(for: statistics.sources![0])!.doubleValue(for: HKUnit(from: "count/min")) == 130)
+        #expect(
+            statistics.maximumQuantity(for: statistics.sources![0])!.doubleValue(for: HKUnit(from: "count/min")) == 130)
     }
 }

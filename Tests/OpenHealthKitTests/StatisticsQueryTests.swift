@@ -1,6 +1,7 @@
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// HKStatisticsQuery, HKStatisticsCollectionQuery and their descriptors against a store.
 @Suite(.timeLimit(.minutes(1))) struct StatisticsQueryTests {
@@ -8,22 +9,32 @@ import Testing
     let bpm = HKUnit(from: "count/min")
 
     func stepSample(_ count: Double, from start: TimeInterval, to end: TimeInterval) -> HKQuantitySample {
-        HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: count), start: t0 + start, end: t0 + end)
+        HKQuantitySample(
+            type: steps, quantity: HKQuantity(unit: .count(), doubleValue: count), start: t0 + start, end: t0 + end)
     }
 
-    func statistics(_ store: HKHealthStore, _ type: HKQuantityType, _ predicate: NSPredicate?,
-                    _ options: HKStatisticsOptions) async throws -> HKStatistics? {
+    func statistics(
+        _ store: HKHealthStore, _ type: HKQuantityType, _ predicate: NSPredicate?,
+        _ options: HKStatisticsOptions
+    ) async throws -> HKStatistics? {
         try await withCheckedThrowingContinuation { continuation in
-            store.execute(HKStatisticsQuery(quantityType: type, quantitySamplePredicate: predicate, options: options) { _, result, error in
-                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: result) }
-            })
+            store.execute(
+                HKStatisticsQuery(quantityType: type, quantitySamplePredicate: predicate, options: options) {
+                    _, result, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else {
+                        continuation.resume(returning: result)
+                    }
+                })
         }
     }
 
     @Test func aDateRangeProratesStraddlingSamples() async throws {
         let store = try await authorizedStore()
         try await store.save([stepSample(100, from: -180, to: 120), stepSample(50, from: 200, to: 300)])
-        let before = try await statistics(store, steps, HKQuery.predicateForSamples(withStart: t0 - 3600, end: t0), .cumulativeSum)
+        let before = try await statistics(
+            store, steps, HKQuery.predicateForSamples(withStart: t0 - 3600, end: t0), .cumulativeSum)
         #expect(abs(before!.sumQuantity()!.doubleValue(for: .count()) - 60) < 1e-9)
         #expect(before!.startDate == t0 - 3600 && before!.endDate == t0)
         let all = try await statistics(store, steps, nil, [.cumulativeSum, .duration])
@@ -56,17 +67,21 @@ import Testing
         #expect(merged.sumQuantity()!.doubleValue(for: .count()) == 12.5)
         #expect(merged.sources == nil)
         let separate = try await statistics(store, steps, nil, [.cumulativeSum, .separateBySource])!
-        let bySource = Dictionary(uniqueKeysWithValues: separate.sources!.map {
-            ($0.bundleIdentifier, separate.sumQuantity(for: $0)!.doubleValue(for: .count()))
-        })
+        let bySource = Dictionary(
+            uniqueKeysWithValues: separate.sources!.map {
+                ($0.bundleIdentifier, separate.sumQuantity(for: $0)!.doubleValue(for: .count()))
+            })
         #expect(bySource == ["tests": 10, "phone": 5])
     }
 
     @Test func heartRateStatisticsAreTimeWeighted() async throws {
         let store = try await authorizedStore()
-        try await store.save([heartRate(100, at: 0, length: 30), heartRate(160, at: 30, length: 0), heartRate(130, at: 35, length: 0)])
-        let result = try await statistics(store, HKQuantityType(.heartRate), nil,
-                                          [.discreteAverage, .discreteMin, .discreteMax, .mostRecent])!
+        try await store.save([
+            heartRate(100, at: 0, length: 30), heartRate(160, at: 30, length: 0), heartRate(130, at: 35, length: 0),
+        ])
+        let result = try await statistics(
+            store, HKQuantityType(.heartRate), nil,
+            [.discreteAverage, .discreteMin, .discreteMax, .mostRecent])!
         let weighted: Double = 100 * 30 + 160 * 5 + 130 * 10
         #expect(abs(result.averageQuantity()!.doubleValue(for: bpm) - weighted / 45) < 1e-9)
         #expect(result.minimumQuantity()!.doubleValue(for: bpm) == 100)
@@ -79,8 +94,9 @@ import Testing
     @Test func collectionIntervalsTileTimeBothWaysFromTheAnchor() async throws {
         let store = try await authorizedStore()
         try await store.save([stepSample(100, from: -180, to: 120), stepSample(30, from: 3600 * 5, to: 3600 * 5 + 60)])
-        let query = HKStatisticsCollectionQueryDescriptor(predicate: .quantitySample(type: steps), options: .cumulativeSum,
-                                                          anchorDate: t0, intervalComponents: DateComponents(minute: 1))
+        let query = HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: steps), options: .cumulativeSum,
+            anchorDate: t0, intervalComponents: DateComponents(minute: 1))
         let collection = try await query.result(for: store)
         let sums = collection.statistics().map { $0.sumQuantity()!.doubleValue(for: .count()) }
         #expect(sums.count == 6)
@@ -88,7 +104,9 @@ import Testing
         #expect(collection.statistics().first!.startDate == t0 - 180)
         #expect(collection.statistics(for: t0 + 3600)?.sumQuantity() == nil)
         var enumerated: [Date] = []
-        collection.enumerateStatistics(from: t0 - 120, to: t0 + 59) { statistics, _ in enumerated.append(statistics.startDate) }
+        collection.enumerateStatistics(from: t0 - 120, to: t0 + 59) { statistics, _ in
+            enumerated.append(statistics.startDate)
+        }
         #expect(enumerated == [t0 - 120, t0 - 60, t0])
         var first: [Date] = []
         collection.enumerateStatistics(from: t0 - 120, to: t0 + 3600) { statistics, stop in
@@ -114,8 +132,9 @@ import Testing
     @Test func theUpdateHandlerHearsAboutNewSamples() async throws {
         let store = try await authorizedStore()
         try await store.save([stepSample(10, from: 0, to: 10)])
-        let descriptor = HKStatisticsCollectionQueryDescriptor(predicate: .quantitySample(type: steps), options: .cumulativeSum,
-                                                               anchorDate: t0, intervalComponents: DateComponents(hour: 1))
+        let descriptor = HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: steps), options: .cumulativeSum,
+            anchorDate: t0, intervalComponents: DateComponents(hour: 1))
         var iterator = descriptor.results(for: store).makeAsyncIterator()
         let initial = try #require(try await iterator.next())
         #expect(initial.updatedStatistics == nil)

@@ -1,8 +1,9 @@
 import Foundation
-import Glibc
 import GRDB
-@testable import OpenHealthKit
+import Glibc
 import Testing
+
+@testable import OpenHealthKit
 
 /// The store when the disk does not cooperate: full (SQLite's `max_page_count`, and once for real on a small
 /// tmpfs), read-only, damaged, locked by another process. Each fault gives one sentence, and what was stored before
@@ -22,7 +23,9 @@ import Testing
         let store = try await authorizedStore(databasePath: path)
         try await store.save(heartRates(100))
         try store.database().limitGrowth(toExtraPages: 2)
-        let error = await expectHKError(.errorDatabaseInaccessible) { try await store.save(heartRates(20_000, from: 100)) }
+        let error = await expectHKError(.errorDatabaseInaccessible) {
+            try await store.save(heartRates(20_000, from: 100))
+        }
         #expect(error?.message == "The disk holding the health store \(path) is full.")
         #expect(try await heartRateCount(store) == 100, "the failed save stored none of its samples and lost none")
         try store.database().limitGrowth(toExtraPages: nil)
@@ -37,8 +40,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let (store, _) = try await liveStore(databasePath: directory.file("health.sqlite"))
         let database = try store.database()
-        let journal = try LiveJournal.create(database: database, builderUUID: UUID(), client: "tests", hasSession: true,
-                                                   configuration: configuration(.cycling), device: nil, now: t0)
+        let journal = try LiveJournal.create(
+            database: database, builderUUID: UUID(), client: "tests", hasSession: true,
+            configuration: configuration(.cycling), device: nil, now: t0)
         let h = JournalTests.Harness(database: database, journal: journal)
         let samples = JournalTests().samples
         try h.append(samples(0 ..< 1_000))
@@ -47,15 +51,18 @@ import Testing
         for start in stride(from: 1_000, to: 41_000, by: 1_000) { try? h.append(samples(start ..< start + 1_000)) }
         let error = await expectHKError(.errorDatabaseInaccessible) { try h.flush() }
         #expect(error?.message.hasSuffix("is full.") == true, "\(error?.message ?? "")")
-        #expect(try JournalTests.journaledStarts(database, builderID: journal.builderID) == (0 ..< 1_000).map(Double.init),
-                "what was journaled before the disk filled is there, once")
+        #expect(
+            try JournalTests.journaledStarts(database, builderID: journal.builderID) == (0 ..< 1_000).map(Double.init),
+            "what was journaled before the disk filled is there, once")
         #expect(h.pendingCount == 40_000, "the rest waits in memory")
         try database.limitGrowth(toExtraPages: nil)
         try h.flush()
         #expect(h.pendingCount == 0)
         // Every sample journaled once. (Their order in the journal follows the batches' sequence: samples that came
         // back from a failed write can follow a batch handed over while they were away.)
-        #expect(try JournalTests.journaledStarts(database, builderID: journal.builderID).sorted() == (0 ..< 41_000).map(Double.init))
+        #expect(
+            try JournalTests.journaledStarts(database, builderID: journal.builderID).sorted()
+                == (0 ..< 41_000).map(Double.init))
     }
 
     /// A damaged page (bytes of a real store file overwritten): `PRAGMA integrity_check` fails, and reading gives one
@@ -74,7 +81,9 @@ import Testing
         try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096))
         try handle.close()
         // (SQLite may give up on the damaged page instead of listing what is wrong: not "ok" either way.)
-        let check = try? await DatabaseQueue(path: path).read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        let check = try? await DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "PRAGMA integrity_check")
+        }
         #expect(check != ["ok"])
         var message: String?
         do {
@@ -97,13 +106,18 @@ import Testing
         let path = directory.file("health.sqlite")
         let store = try await authorizedStore(databasePath: path)
         try await store.save(heartRate(120, at: 0))
-        let holder = try ChildProcess.start("/usr/bin/env", ["python3", "-c", """
-            import sqlite3, sys
-            connection = sqlite3.connect(sys.argv[1], isolation_level=None)
-            connection.execute("BEGIN IMMEDIATE")
-            print("locked", flush=True)
-            sys.stdin.read()
-            """, path])
+        let holder = try ChildProcess.start(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import sqlite3, sys
+                connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+                connection.execute("BEGIN IMMEDIATE")
+                print("locked", flush=True)
+                sys.stdin.read()
+                """, path,
+            ])
         defer { holder.end() }
         #expect(holder.readLine(within: .seconds(10)) == "locked")
         let error = await expectHKError(.errorDatabaseInaccessible) { try await store.save(heartRate(130, at: 1)) }
@@ -139,15 +153,19 @@ import Testing
         let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration(.cycling), device: nil)
         try await builder.beginCollection(at: t0)
         let power = HKQuantityType(.cyclingPower)
-        try await builder.addSamples((0 ..< 3_600).map { second in
-            HKQuantitySample(type: power, quantity: HKQuantity(unit: .watt(), doubleValue: 150 + Double(second % 90)),
-                             start: t0 + Double(second), end: t0 + Double(second))
-        })
+        try await builder.addSamples(
+            (0 ..< 3_600).map { second in
+                HKQuantitySample(
+                    type: power, quantity: HKQuantity(unit: .watt(), doubleValue: 150 + Double(second % 90)),
+                    start: t0 + Double(second), end: t0 + Double(second))
+            })
         try await builder.endCollection(at: t0 + 3_600)
         let workout = try #require(try await builder.finishWorkout())
         let before = try await fetch(store, power, nil).count
         // The write-ahead log emptied, then the disk filled to its last byte.
-        try await store.database().writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try await store.database().writer.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
         let filler = disk.path + "/filler"
         try disk.fill(filler)
         let error = await expectHKError(.errorDatabaseInaccessible) { _ = try await store.condenseWorkout(workout) }
@@ -214,7 +232,10 @@ final class ChildProcess: @unchecked Sendable {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGKILL)
         let done = DispatchSemaphore(value: 0)
-        Thread { self.process.waitUntilExit(); done.signal() }.start()
+        Thread {
+            self.process.waitUntilExit()
+            done.signal()
+        }.start()
         _ = done.wait(timeout: .now() + 10)
     }
 
@@ -222,8 +243,14 @@ final class ChildProcess: @unchecked Sendable {
     static func run(_ executable: String, _ arguments: [String]) throws -> Int32? {
         let child = try start(executable, arguments)
         let done = DispatchSemaphore(value: 0)
-        Thread { child.process.waitUntilExit(); done.signal() }.start()
-        guard done.wait(timeout: .now() + 10) == .success else { child.end(); return nil }
+        Thread {
+            child.process.waitUntilExit()
+            done.signal()
+        }.start()
+        guard done.wait(timeout: .now() + 10) == .success else {
+            child.end()
+            return nil
+        }
         return child.process.terminationStatus
     }
 }
@@ -237,7 +264,8 @@ struct SmallDisk: ~Copyable {
         path = NSTemporaryDirectory() + "ohk-disk-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         guard getuid() == 0,
-              try ChildProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", path]) == 0 else {
+            try ChildProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", path]) == 0
+        else {
             print("Skipped: cannot mount a \(megabytes) MB tmpfs here (needs root and tmpfs).")
             try? FileManager.default.removeItem(atPath: path)
             return nil

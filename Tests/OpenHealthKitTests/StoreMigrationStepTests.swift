@@ -1,15 +1,18 @@
 import Foundation
 import GRDB
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Every schema version as a real store file, carried forward by opening it: the schema it ends with is a fresh
 /// store's, and the migrations that move data move it. Generic over the migration list: a new migration is covered
 /// without changing this file (its data test, when it moves data, goes below).
 @Suite(.timeLimit(.minutes(1))) struct StoreMigrationStepTests {
     /// A store file written by the schema up to `identifier` (a real file, as an older OpenHealthKit left it).
-    func store(upTo identifier: String, in directory: borrowing TemporaryDirectory,
-               then fill: (Database) throws -> Void = { _ in }) throws -> String {
+    func store(
+        upTo identifier: String, in directory: borrowing TemporaryDirectory,
+        then fill: (Database) throws -> Void = { _ in }
+    ) throws -> String {
         let path = directory.file("\(identifier.prefix { $0 != ":" }).sqlite")
         let queue = try DatabaseQueue(path: path)
         try StoreSchema.migrator.migrate(queue, upTo: identifier)
@@ -65,33 +68,40 @@ import Testing
     @Test func v6RecordsWhichSourcesSavedEachTypeFromTheSamplesStored() async throws {
         let directory = try TemporaryDirectory()
         let path = try store(upTo: "v5: heartbeat series", in: directory) { db in
-            try db.execute(sql: """
-                INSERT INTO types (id, identifier) VALUES (1, 'HKQuantityTypeIdentifierHeartRate'),
-                                                          (2, 'HKQuantityTypeIdentifierStepCount');
-                INSERT INTO sources (id, key, name, bundle_identifier, os_version)
-                    VALUES (1, 'watch', 'Watch', 'watch', '1.0.0'), (2, 'phone', 'Phone', 'phone', '1.0.0');
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO types (id, identifier) VALUES (1, 'HKQuantityTypeIdentifierHeartRate'),
+                                                              (2, 'HKQuantityTypeIdentifierStepCount');
+                    INSERT INTO sources (id, key, name, bundle_identifier, os_version)
+                        VALUES (1, 'watch', 'Watch', 'watch', '1.0.0'), (2, 'phone', 'Phone', 'phone', '1.0.0');
+                    """)
             // Anchors 1…6: heart rate from the phone first (anchor 2), then the watch (anchor 3); steps from the
             // watch only (anchor 1 first, 5 again).
-            for (id, type, source) in [(1, 2, 1), (2, 1, 2), (3, 1, 1), (4, 1, 2), (5, 2, 1), (6, 1, 1)] as [(Int, Int, Int)] {
-                try db.execute(sql: """
-                    INSERT INTO samples (id, uuid, type_id, start, "end", value, unit, source_id)
-                    VALUES (?, randomblob(16), ?, ?, ?, 1, 'count', ?)
-                    """, arguments: [id, type, Double(id), Double(id), source])
+            for (id, type, source) in [(1, 2, 1), (2, 1, 2), (3, 1, 1), (4, 1, 2), (5, 2, 1), (6, 1, 1)]
+                as [(Int, Int, Int)]
+            {
+                try db.execute(
+                    sql: """
+                        INSERT INTO samples (id, uuid, type_id, start, "end", value, unit, source_id)
+                        VALUES (?, randomblob(16), ?, ?, ?, 1, 'count', ?)
+                        """, arguments: [id, type, Double(id), Double(id), source])
             }
         }
         let database = try StoreDatabase.open(path: path)
         let rows = try await database.read { db in
-            try Row.fetchAll(db, sql: "SELECT type_id, source_id, first_anchor FROM type_sources ORDER BY type_id, first_anchor")
-                .map { [$0[0] as Int, $0[1] as Int, $0[2] as Int] }
+            try Row.fetchAll(
+                db, sql: "SELECT type_id, source_id, first_anchor FROM type_sources ORDER BY type_id, first_anchor"
+            )
+            .map { [$0[0] as Int, $0[1] as Int, $0[2] as Int] }
         }
         #expect(rows == [[1, 2, 2], [1, 1, 3], [2, 1, 1]])
         // A source saving a type for the first time after the migration is recorded by the trigger.
         try await database.write { db in
-            try db.execute(sql: """
-                INSERT INTO samples (id, uuid, type_id, start, "end", value, unit, source_id)
-                VALUES (7, randomblob(16), 2, 7, 7, 1, 'count', 2)
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO samples (id, uuid, type_id, start, "end", value, unit, source_id)
+                    VALUES (7, randomblob(16), 2, 7, 7, 1, 'count', 2)
+                    """)
         }
         let steps = try await database.read { db in
             try Int.fetchAll(db, sql: "SELECT source_id FROM type_sources WHERE type_id = 2 ORDER BY first_anchor")
@@ -107,15 +117,20 @@ import Testing
         let uuids = (0 ..< 3).map { _ in UUID() }
         let blob = Data(uuids.flatMap { uuid in withUnsafeBytes(of: uuid.uuid) { Array($0) } })
         let path = try store(upTo: "v11: shared series timelines", in: directory) { db in
-            try db.execute(sql: """
-                INSERT INTO types (id, identifier) VALUES (1, 'HKQuantityTypeIdentifierCyclingPower');
-                INSERT INTO sources (id, key, name, bundle_identifier, os_version) VALUES (1, 'k', 'Watch', 'watch', '1.0.0');
-                """)
-            try db.execute(sql: "INSERT INTO deleted_ranges (anchor, type_id, source_id, count, uuids, deleted) VALUES (9, 1, 1, 3, ?, 0)",
-                           arguments: [blob])
+            try db.execute(
+                sql: """
+                    INSERT INTO types (id, identifier) VALUES (1, 'HKQuantityTypeIdentifierCyclingPower');
+                    INSERT INTO sources (id, key, name, bundle_identifier, os_version) VALUES (1, 'k', 'Watch', 'watch', '1.0.0');
+                    """)
+            try db.execute(
+                sql:
+                    "INSERT INTO deleted_ranges (anchor, type_id, source_id, count, uuids, deleted) VALUES (9, 1, 1, 3, ?, 0)",
+                arguments: [blob])
         }
         let database = try StoreDatabase.open(path: path)
-        let format = try await database.read { db in try Int.fetchOne(db, sql: "SELECT format FROM deleted_ranges WHERE anchor = 9") }
+        let format = try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT format FROM deleted_ranges WHERE anchor = 9")
+        }
         #expect(format == 0)
         let decoded = try DeletedUUIDsCodec.decode(blob, format: 0, count: 3)
         #expect(decoded == uuids)

@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// Schema migrations on real store files: one written by the previous schema (v5) is carried forward; one written by
 /// a newer schema is refused and left byte for byte as it was.
@@ -27,31 +28,46 @@ import Testing
         let store = try HKHealthStore(databasePath: path, clientIdentifier: "workout")
         let distance = HKQuantityType(.distanceWalkingRunning)
         try await store.requestAuthorization(toShare: [distance], read: [distance, .workoutType()])
-        let migrations = try await store.database().read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(migrations.suffix(9) == ["v5: heartbeat series", "v6: source priority, compact deletion records",
-                                         "v7: activity goals", "v8: workout effort relationships", "v9: workout routes",
-                                         "v10: workout sensors", "v11: shared series timelines",
-                                         "v12: grouped deletion records", "v13: category samples"])
+        let migrations = try await store.database().read { db in
+            try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
+        }
+        #expect(
+            migrations.suffix(9) == [
+                "v5: heartbeat series", "v6: source priority, compact deletion records",
+                "v7: activity goals", "v8: workout effort relationships", "v9: workout routes",
+                "v10: workout sensors", "v11: shared series timelines",
+                "v12: grouped deletion records", "v13: category samples",
+            ])
         // What was stored is all there: one workout, its distance (5,364 m), its deletions.
-        let workouts = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store)
+        let workouts = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(
+            for: store)
         #expect(workouts.count == 1)
-        let sum = try await HKStatisticsQueryDescriptor(predicate: .quantitySample(type: distance), options: .cumulativeSum)
-            .result(for: store)?.sumQuantity()?.doubleValue(for: .meter())
+        let sum = try await HKStatisticsQueryDescriptor(
+            predicate: .quantitySample(type: distance), options: .cumulativeSum
+        )
+        .result(for: store)?.sumQuantity()?.doubleValue(for: .meter())
         #expect(sum == 5_364)
-        let changes = try await store.fetchChanges([HKQueryDescriptor(sampleType: distance, predicate: nil),
-                                                    HKQueryDescriptor(sampleType: .workoutType(), predicate: nil)],
-                                                   after: 0, limit: 0)
-        #expect(changes.deleted.count == 31)   // the deleted run and its 30 distance samples
+        let changes = try await store.fetchChanges(
+            [
+                HKQueryDescriptor(sampleType: distance, predicate: nil),
+                HKQueryDescriptor(sampleType: .workoutType(), predicate: nil),
+            ],
+            after: 0, limit: 0)
+        #expect(changes.deleted.count == 31)  // the deleted run and its 30 distance samples
         // The source order is backfilled from the samples already stored, and new sources follow it.
         #expect(try await store.sourcePriority(for: distance).map(\.bundleIdentifier) == ["workout"])
         let phone = store.asClient("phone")
         try await phone.requestAuthorization(toShare: [distance], read: [distance])
-        try await phone.save(HKQuantitySample(type: distance, quantity: HKQuantity(unit: .meter(), doubleValue: 10),
-                                              start: workouts[0].startDate, end: workouts[0].startDate + 60))
+        try await phone.save(
+            HKQuantitySample(
+                type: distance, quantity: HKQuantity(unit: .meter(), doubleValue: 10),
+                start: workouts[0].startDate, end: workouts[0].startDate + 60))
         #expect(try await store.sourcePriority(for: distance).map(\.bundleIdentifier) == ["workout", "phone"])
         // The phone's minute overlaps the run's distance: merged by priority, the sum does not change.
-        let merged = try await HKStatisticsQueryDescriptor(predicate: .quantitySample(type: distance), options: .cumulativeSum)
-            .result(for: store)?.sumQuantity()?.doubleValue(for: .meter())
+        let merged = try await HKStatisticsQueryDescriptor(
+            predicate: .quantitySample(type: distance), options: .cumulativeSum
+        )
+        .result(for: store)?.sumQuantity()?.doubleValue(for: .meter())
         #expect(merged == 5_364)
         // Deletion records from before v6 have no date: the first purge drops them.
         #expect(try await store.purgeDeletedObjects(deletedBefore: t0) == 421)
@@ -69,10 +85,12 @@ import Testing
         var thrown: HKError?
         do { _ = try HKHealthStore(databasePath: path) } catch let error as HKError { thrown = error }
         #expect(thrown?.code == .errorDatabaseInaccessible)
-        #expect(thrown?.message == "The health store \(path) was written by a newer version of OpenHealthKit; it was left untouched.")
+        #expect(
+            thrown?.message
+                == "The health store \(path) was written by a newer version of OpenHealthKit; it was left untouched.")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(files == ["store.sqlite"])   // no WAL or shared-memory file either
+        #expect(files == ["store.sqlite"])  // no WAL or shared-memory file either
         // The lazily opened default-style store reports the same sentence on every call.
         let lazy = HKHealthStore(openingLazily: path, clientIdentifier: "tests")
         #expect(throws: HKError.self) { try lazy.pairedSensors() }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 @Suite(.timeLimit(.minutes(1))) struct StoreTests {
     @Test func defaultStorePathFollowsEnvironment() {
@@ -82,15 +83,17 @@ import Testing
     @Test func incompatibleUnitIsRejectedAndNothingIsLost() async throws {
         let store = try await authorizedStore()
         try await store.save(heartRate(100, at: 0))
-        let wrong = HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: .meter(), doubleValue: 3),
-                                     start: t0, end: t0 + 1)
+        let wrong = HKQuantitySample(
+            type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: .meter(), doubleValue: 3),
+            start: t0, end: t0 + 1)
         let error = await expectHKError(.errorInvalidArgument) {
             try await store.save([heartRate(101, at: 1), wrong])
         }
         #expect(error?.message.contains("not compatible") == true)
         #expect(throws: HKError.self) {
-            _ = try HKQuantitySample.validated(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: .meter(), doubleValue: 3),
-                                               start: t0, end: t0 + 1)
+            _ = try HKQuantitySample.validated(
+                type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: .meter(), doubleValue: 3),
+                start: t0, end: t0 + 1)
         }
         // The batch is all or nothing; the earlier sample is still there.
         let samples = try await fetch(store, HKQuantityType(.heartRate), nil)
@@ -99,11 +102,13 @@ import Testing
 
     @Test func startAfterEndAndBadMetadataAreRejected() async throws {
         let store = try await authorizedStore()
-        let backwards = HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 60),
-                                         start: t0 + 10, end: t0)
+        let backwards = HKQuantitySample(
+            type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 60),
+            start: t0 + 10, end: t0)
         await expectHKError(.errorInvalidArgument) { try await store.save(backwards) }
-        let badMetadata = HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 60),
-                                           start: t0, end: t0, metadata: ["array": [1, 2]])
+        let badMetadata = HKQuantitySample(
+            type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 60),
+            start: t0, end: t0, metadata: ["array": [1, 2]])
         await expectHKError(.errorInvalidArgument) { try await store.save(badMetadata) }
     }
 
@@ -116,13 +121,17 @@ import Testing
     @Test func metadataRoundTripsWithTypes() async throws {
         let store = try await authorizedStore()
         let when = Date(timeIntervalSinceReferenceDate: 12345.5)
-        let sample = HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/s"), doubleValue: 2),
-                                      start: t0, end: t0 + 1,
-                                      device: HKDevice(name: "Strap", manufacturer: "ACME", model: "HR1", hardwareVersion: nil,
-                                                       firmwareVersion: "1.2", softwareVersion: nil, localIdentifier: "AA:BB:CC:DD:EE:FF",
-                                                       udiDeviceIdentifier: nil),
-                                      metadata: ["s": "text", "i": 7, "d": 2.5, "b": true, "date": when,
-                                                 "q": HKQuantity(unit: .meter(), doubleValue: 25), HKMetadataKeyHeartRateSensorLocation: 1])
+        let sample = HKQuantitySample(
+            type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/s"), doubleValue: 2),
+            start: t0, end: t0 + 1,
+            device: HKDevice(
+                name: "Strap", manufacturer: "ACME", model: "HR1", hardwareVersion: nil,
+                firmwareVersion: "1.2", softwareVersion: nil, localIdentifier: "AA:BB:CC:DD:EE:FF",
+                udiDeviceIdentifier: nil),
+            metadata: [
+                "s": "text", "i": 7, "d": 2.5, "b": true, "date": when,
+                "q": HKQuantity(unit: .meter(), doubleValue: 25), HKMetadataKeyHeartRateSensorLocation: 1,
+            ])
         try await store.save(sample)
         let stored = try #require(try await fetch(store, HKQuantityType(.heartRate), nil).first as? HKQuantitySample)
         let metadata = try #require(stored.metadata)
@@ -152,8 +161,9 @@ import Testing
         let left = try await fetch(store, HKQuantityType(.heartRate), nil)
         #expect(left.map(\.uuid) == [theirs.uuid])
         try await other.save(heartRate(71, at: 2))
-        let count = try await other.deleteObjects(of: HKQuantityType(.heartRate),
-                                                  predicate: HKQuery.predicateForSamples(withStart: t0, end: t0 + 10, options: []))
+        let count = try await other.deleteObjects(
+            of: HKQuantityType(.heartRate),
+            predicate: HKQuery.predicateForSamples(withStart: t0, end: t0 + 10, options: []))
         #expect(count == 2)
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).isEmpty)
     }

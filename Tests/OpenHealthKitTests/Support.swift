@@ -4,7 +4,8 @@ import Testing
 
 /// A store (a fresh in-memory one, or the file at `databasePath`) whose client has been granted every type it uses.
 func authorizedStore(client: String = "tests", databasePath: String? = nil) async throws -> HKHealthStore {
-    let store = try databasePath.map { try HKHealthStore(databasePath: $0, clientIdentifier: client) }
+    let store =
+        try databasePath.map { try HKHealthStore(databasePath: $0, clientIdentifier: client) }
         ?? HKHealthStore.inMemory(clientIdentifier: client)
     try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
     return store
@@ -31,10 +32,13 @@ struct TemporaryDirectory: ~Copyable {
 }
 
 /// Runs a sample query and returns its results.
-func fetch(_ store: HKHealthStore, _ type: HKSampleType, _ predicate: NSPredicate?, limit: Int = HKObjectQueryNoLimit,
-         sort: [NSSortDescriptor]? = nil) async throws -> [HKSample] {
+func fetch(
+    _ store: HKHealthStore, _ type: HKSampleType, _ predicate: NSPredicate?, limit: Int = HKObjectQueryNoLimit,
+    sort: [NSSortDescriptor]? = nil
+) async throws -> [HKSample] {
     try await withCheckedThrowingContinuation { continuation in
-        let query = HKSampleQuery(sampleType: type, predicate: predicate, limit: limit, sortDescriptors: sort) { _, samples, error in
+        let query = HKSampleQuery(sampleType: type, predicate: predicate, limit: limit, sortDescriptors: sort) {
+            _, samples, error in
             if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: samples ?? []) }
         }
         store.execute(query)
@@ -44,14 +48,17 @@ func fetch(_ store: HKHealthStore, _ type: HKSampleType, _ predicate: NSPredicat
 let t0 = Date(timeIntervalSinceReferenceDate: 800_000_000)
 
 func heartRate(_ bpm: Double, at offset: TimeInterval, length: TimeInterval = 1) -> HKQuantitySample {
-    HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: bpm),
-                     start: t0 + offset, end: t0 + offset + length)
+    HKQuantitySample(
+        type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: bpm),
+        start: t0 + offset, end: t0 + offset + length)
 }
 
 /// Expects `body` to throw an `HKError` with `code`, and returns it.
 @discardableResult
-func expectHKError(_ code: HKError.Code, sourceLocation: SourceLocation = #_sourceLocation,
-                   _ body: () async throws -> Void) async -> HKError? {
+func expectHKError(
+    _ code: HKError.Code, sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: () async throws -> Void
+) async -> HKError? {
     do {
         try await body()
         Issue.record("expected HKError \(code), nothing was thrown", sourceLocation: sourceLocation)

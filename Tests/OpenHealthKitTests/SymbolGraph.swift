@@ -22,7 +22,9 @@ struct SymbolGraph: Sendable {
     func symbols(at path: String) -> [Symbol] {
         if let found = symbols[path] { return found }
         // swift-corelibs-foundation names NSNotification.Name Notification.Name.
-        if path.hasPrefix("NSNotification.") { return symbols["Notification." + path.dropFirst("NSNotification.".count)] ?? [] }
+        if path.hasPrefix("NSNotification.") {
+            return symbols["Notification." + path.dropFirst("NSNotification.".count)] ?? []
+        }
         return []
     }
 
@@ -63,12 +65,15 @@ struct SymbolGraph: Sendable {
         if let bundle = Bundle.main.executableURL { candidates.append(bundle.deletingLastPathComponent()) }
         candidates.append(root.appendingPathComponent(".build/debug"))
         for candidate in candidates {
-            for modules in [candidate.appendingPathComponent("Modules"), candidate] where
-                FileManager.default.fileExists(atPath: modules.appendingPathComponent("OpenHealthKit.swiftmodule").path) {
+            for modules in [candidate.appendingPathComponent("Modules"), candidate]
+            where
+                FileManager.default.fileExists(atPath: modules.appendingPathComponent("OpenHealthKit.swiftmodule").path)
+            {
                 return modules
             }
         }
-        throw Failure(description: "No OpenHealthKit.swiftmodule beside the test bundle (looked in \(candidates.map(\.path)))")
+        throw Failure(
+            description: "No OpenHealthKit.swiftmodule beside the test bundle (looked in \(candidates.map(\.path)))")
     }
 
     static func extractor() throws -> URL {
@@ -91,8 +96,11 @@ struct SymbolGraph: Sendable {
         }
         for sources in sourceRoots {
             for target in (try? fileManager.contentsOfDirectory(atPath: sources.path)) ?? [] {
-                for directory in [sources.appendingPathComponent(target), sources.appendingPathComponent(target).appendingPathComponent("include")]
-                    where fileManager.fileExists(atPath: directory.appendingPathComponent("module.modulemap").path) {
+                for directory in [
+                    sources.appendingPathComponent(target),
+                    sources.appendingPathComponent(target).appendingPathComponent("include"),
+                ]
+                where fileManager.fileExists(atPath: directory.appendingPathComponent("module.modulemap").path) {
                     directories.append(directory.path)
                 }
             }
@@ -112,7 +120,8 @@ struct SymbolGraph: Sendable {
 
     static func extract(deadline: Duration = .seconds(240)) async throws -> SymbolGraph {
         let modules = try buildDirectory()
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("openhealthkit-symbols-\(UUID().uuidString)")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "openhealthkit-symbols-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: output) }
         #if arch(x86_64)
@@ -122,8 +131,11 @@ struct SymbolGraph: Sendable {
         #endif
         let process = Process()
         process.executableURL = try extractor()
-        process.arguments = ["-module-name", "OpenHealthKit", "-target", target, "-I", modules.path,
-                             "-minimum-access-level", "public", "-output-dir", output.path]
+        process.arguments =
+            [
+                "-module-name", "OpenHealthKit", "-target", target, "-I", modules.path,
+                "-minimum-access-level", "public", "-output-dir", output.path,
+            ]
             + moduleMapDirectories().flatMap { ["-I", $0] }
             + generatedModuleMaps(modules).flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }
         // Diagnostics go to a file: a pipe nobody reads while waiting would stall a talkative extractor.
@@ -150,10 +162,12 @@ struct SymbolGraph: Sendable {
         if timedOut.isSet { throw Failure(description: "swift-symbolgraph-extract took more than \(Int(seconds)) s") }
         guard process.terminationStatus == 0 else {
             let message = (try? String(contentsOf: errorsURL, encoding: .utf8)) ?? ""
-            throw Failure(description: "swift-symbolgraph-extract failed (\(process.terminationStatus)): \(message.prefix(2000))")
+            throw Failure(
+                description: "swift-symbolgraph-extract failed (\(process.terminationStatus)): \(message.prefix(2000))")
         }
         var symbols: [String: [Symbol]] = [:]
-        for file in try FileManager.default.contentsOfDirectory(atPath: output.path) where file.hasSuffix(".symbols.json") {
+        for file in try FileManager.default.contentsOfDirectory(atPath: output.path)
+        where file.hasSuffix(".symbols.json") {
             for symbol in try read(output.appendingPathComponent(file)) {
                 symbols[symbol.path, default: []].append(symbol)
             }
@@ -214,8 +228,9 @@ struct SymbolGraph: Sendable {
 
     private static func read(_ url: URL) throws -> [Symbol] {
         try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).symbols.map {
-            Symbol(path: $0.pathComponents.joined(separator: "."), kind: $0.kind.identifier,
-                   declaration: ($0.declarationFragments ?? []).map(\.spelling).joined())
+            Symbol(
+                path: $0.pathComponents.joined(separator: "."), kind: $0.kind.identifier,
+                declaration: ($0.declarationFragments ?? []).map(\.spelling).joined())
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import OpenHealthKit
 
 @Suite("HKUnit", .timeLimit(.minutes(1)))
@@ -44,16 +45,17 @@ struct UnitTests {
         }
     }
 
-    @Test(arguments: [
-        ("count/min", "count/min"), ("m/s^2", "m/s^2"), ("kcal/(kg*hr)", "kcal/hr·kg"),
-        ("kcal/hr·kg", "kcal/hr·kg"), ("kg/m.s^2", "kg/m·s^2"), ("kg.m^-1.s^-2", "kg/m·s^2"),
-        ("mg/dL", "mg/dL"), ("mmol<180.15588000005408>/L", "mmol<180.15588000005408>/L"),
-        ("ml", "mL"), ("\u{00B5}g", "mcg"), ("\u{03BC}L", "mcL"), ("mL/kg*min", "mL/kg·min"),
-        ("s^-1", "s^-1"), ("m.m", "m^2"), ("m/m", "()"), ("()", "()"),
-        ("((m))^2/((s))", "m^2/s"), ("(m/s)^-2", "s^2/m^2"), ("m^+2", "m^2"), ("m^0", "()"),
-        ("count/s", "count/s"), ("mol<180>", "mol<180>"), ("mol<1.8e2>", "mol<180>"),
-        ("degC^1", "degC"), ("J/K", "J/K"), ("km.m", "km·m"), ("m*m^-1*s", "s"),
-    ] as [(String, String)])
+    @Test(
+        arguments: [
+            ("count/min", "count/min"), ("m/s^2", "m/s^2"), ("kcal/(kg*hr)", "kcal/hr·kg"),
+            ("kcal/hr·kg", "kcal/hr·kg"), ("kg/m.s^2", "kg/m·s^2"), ("kg.m^-1.s^-2", "kg/m·s^2"),
+            ("mg/dL", "mg/dL"), ("mmol<180.15588000005408>/L", "mmol<180.15588000005408>/L"),
+            ("ml", "mL"), ("\u{00B5}g", "mcg"), ("\u{03BC}L", "mcL"), ("mL/kg*min", "mL/kg·min"),
+            ("s^-1", "s^-1"), ("m.m", "m^2"), ("m/m", "()"), ("()", "()"),
+            ("((m))^2/((s))", "m^2/s"), ("(m/s)^-2", "s^2/m^2"), ("m^+2", "m^2"), ("m^0", "()"),
+            ("count/s", "count/s"), ("mol<180>", "mol<180>"), ("mol<1.8e2>", "mol<180>"),
+            ("degC^1", "degC"), ("J/K", "J/K"), ("km.m", "km·m"), ("m*m^-1*s", "s"),
+        ] as [(String, String)])
     func parsedStringsHaveCanonicalSpelling(input: String, canonical: String) throws {
         let unit = try HKUnit.parse(input)
         #expect(unit.unitString == canonical)
@@ -67,8 +69,10 @@ struct UnitTests {
         #expect(a == HKUnit(from: "kg.m^-1.s^-2"))
         #expect(a == HKUnit(from: "kg*m^-1*s^-2"))
         #expect(a == HKUnit(from: "kg/(m·s·s)"))
-        #expect(a == HKUnit.gramUnit(with: .kilo).unitDivided(by: .meter())
-            .unitDivided(by: .second().unitRaised(toPower: 2)))
+        #expect(
+            a
+                == HKUnit.gramUnit(with: .kilo).unitDivided(by: .meter())
+                .unitDivided(by: .second().unitRaised(toPower: 2)))
         #expect(a.hash == HKUnit(from: "kg.m^-1.s^-2").hash)
         #expect(HKUnit(from: "kcal/(kg*hr)") == HKUnit(from: "kcal/(hr.kg)"))
         #expect(HKUnit(from: "kcal/((kg)*(hr^1))") == HKUnit(from: "kcal.kg^-1.hr^-1"))
@@ -85,11 +89,11 @@ struct UnitTests {
     }
 
     @Test func exactNamesWinOverPrefixes() throws {
-        #expect(HKUnit(from: "min") == .minute())      // not milli-inch
+        #expect(HKUnit(from: "min") == .minute())  // not milli-inch
         #expect(HKUnit(from: "mi") == .mile())
         #expect(HKUnit(from: "mmHg") == .millimeterOfMercury())
         #expect(HKUnit(from: "pD") == .prismDiopter())  // not pico-diopter
-        #expect(HKUnit(from: "d") == .day())            // not a bare deci prefix
+        #expect(HKUnit(from: "d") == .day())  // not a bare deci prefix
         #expect(HKUnit(from: "dL") == .literUnit(with: .deci))
         #expect(HKUnit(from: "dam") == .meterUnit(with: .deca))
         #expect(HKUnit(from: "mcg") == .gramUnit(with: .micro))
@@ -152,8 +156,8 @@ struct UnitTests {
     @Test func cachedParsingIsSharedAcrossTasks() async throws {
         let strings = ["count/min", "kcal/hr·kg", "m/s", "mmol<180.15588000005408>/L", "mg/dL"]
         let results = await withTaskGroup(of: [String].self) { group in
-            for _ in 0..<16 {
-                group.addTask { (0..<200).flatMap { _ in strings.map { HKUnit(from: $0).unitString } } }
+            for _ in 0 ..< 16 {
+                group.addTask { (0 ..< 200).flatMap { _ in strings.map { HKUnit(from: $0).unitString } } }
             }
             return await group.reduce(into: [[String]]()) { $0.append($1) }
         }
@@ -164,45 +168,46 @@ struct UnitTests {
     }
 
     /// Each bad string, the offset the message must name, and a phrase it must contain.
-    @Test(arguments: [
-        ("", nil, "the string is empty"),
-        ("/", 0, "expected a unit name"),
-        ("m//s", 2, "expected a unit name or '(' after '/', found '/'"),
-        ("kg^", 3, "expected an integer power after '^', found the end of the string"),
-        ("m^-", 3, "expected an integer power"),
-        ("(m", 2, "expected ')' to close the '(' at offset 0"),
-        ("((m)", 4, "expected ')' to close the '(' at offset 0"),
-        ("m)", 1, "found ')' with no matching '('"),
-        ("xyz", 0, "unknown unit \"xyz\""),
-        ("m^1.5", 2, "powers must be integers, found \"1.5\""),
-        ("kcal/hr/s", 7, "only one '/'"),
-        ("degC.m", 0, "\"degC\" has an offset or logarithmic scale"),
-        ("m.degF", 2, "\"degF\" has an offset or logarithmic scale"),
-        ("degC^2", 0, "cannot be combined with other units or raised to a power"),
-        ("degC/degC", 0, "cannot be combined"),
-        ("dBASPL/s", 0, "cannot be combined"),
-        ("dBHL^-1", 0, "cannot be combined"),
-        (" kg", 0, "whitespace is not allowed"),
-        ("kg ", 2, "whitespace is not allowed"),
-        ("kcal / hr", 4, "whitespace is not allowed"),
-        ("cd", 0, "\"d\" does not take a metric prefix"),
-        ("kcount", 0, "\"count\" does not take a metric prefix"),
-        ("mcal", 0, "\"cal\" does not take a metric prefix"),
-        ("1", 0, "expected a unit name or '(', found '1'"),
-        ("m.", 2, "after '.', found the end of the string"),
-        ("kg<5>", 0, "may only follow \"mol\""),
-        ("mol<abc>", 4, "is not a positive number"),
-        ("mol<-5>", 4, "is not a positive number"),
-        ("mol<5", 5, "expected '>'"),
-        ("m^200", 2, "out of range"),
-        ("m^100.m^100", 0, "too large"),
-        ("(m^127)^127", 8, "the power of \"m\" is out of range"),
-        ("((count^127)^127)^127", 13, "out of range"),
-        ("count^127.count^127.count^127.count^127.count^127.count^127.count^127.count^127", 0, "out of range"),
-        ("m s", 1, "whitespace"),
-        ("m,s", 1, "expected '.', '*', '/' or the end of the string, found ','"),
-        ("MMHG", 0, "unknown unit"),
-    ] as [(String, Int?, String)])
+    @Test(
+        arguments: [
+            ("", nil, "the string is empty"),
+            ("/", 0, "expected a unit name"),
+            ("m//s", 2, "expected a unit name or '(' after '/', found '/'"),
+            ("kg^", 3, "expected an integer power after '^', found the end of the string"),
+            ("m^-", 3, "expected an integer power"),
+            ("(m", 2, "expected ')' to close the '(' at offset 0"),
+            ("((m)", 4, "expected ')' to close the '(' at offset 0"),
+            ("m)", 1, "found ')' with no matching '('"),
+            ("xyz", 0, "unknown unit \"xyz\""),
+            ("m^1.5", 2, "powers must be integers, found \"1.5\""),
+            ("kcal/hr/s", 7, "only one '/'"),
+            ("degC.m", 0, "\"degC\" has an offset or logarithmic scale"),
+            ("m.degF", 2, "\"degF\" has an offset or logarithmic scale"),
+            ("degC^2", 0, "cannot be combined with other units or raised to a power"),
+            ("degC/degC", 0, "cannot be combined"),
+            ("dBASPL/s", 0, "cannot be combined"),
+            ("dBHL^-1", 0, "cannot be combined"),
+            (" kg", 0, "whitespace is not allowed"),
+            ("kg ", 2, "whitespace is not allowed"),
+            ("kcal / hr", 4, "whitespace is not allowed"),
+            ("cd", 0, "\"d\" does not take a metric prefix"),
+            ("kcount", 0, "\"count\" does not take a metric prefix"),
+            ("mcal", 0, "\"cal\" does not take a metric prefix"),
+            ("1", 0, "expected a unit name or '(', found '1'"),
+            ("m.", 2, "after '.', found the end of the string"),
+            ("kg<5>", 0, "may only follow \"mol\""),
+            ("mol<abc>", 4, "is not a positive number"),
+            ("mol<-5>", 4, "is not a positive number"),
+            ("mol<5", 5, "expected '>'"),
+            ("m^200", 2, "out of range"),
+            ("m^100.m^100", 0, "too large"),
+            ("(m^127)^127", 8, "the power of \"m\" is out of range"),
+            ("((count^127)^127)^127", 13, "out of range"),
+            ("count^127.count^127.count^127.count^127.count^127.count^127.count^127.count^127", 0, "out of range"),
+            ("m s", 1, "whitespace"),
+            ("m,s", 1, "expected '.', '*', '/' or the end of the string, found ','"),
+            ("MMHG", 0, "unknown unit"),
+        ] as [(String, Int?, String)])
     func invalidStringsThrowInvalidArgument(input: String, offset: Int?, phrase: String) {
         do {
             let unit = try HKUnit.parse(input)

@@ -1,18 +1,22 @@
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 
 /// `HKWorkoutEffortRelationshipQueryDescriptor.results(for:)`: the relationships since the anchor, then one delivery
 /// per change that relates a sample, until the consumer stops. Each `next()` waits under the suite's time limit.
 @Suite(.timeLimit(.minutes(1))) struct WorkoutEffortResultsTests {
     func effort(_ type: HKQuantityTypeIdentifier, _ score: Double, at offset: TimeInterval) -> HKQuantitySample {
-        HKQuantitySample(type: HKQuantityType(type), quantity: HKQuantity(unit: .appleEffortScore(), doubleValue: score),
-                         start: t0 + offset, end: t0 + offset)
+        HKQuantitySample(
+            type: HKQuantityType(type), quantity: HKQuantity(unit: .appleEffortScore(), doubleValue: score),
+            start: t0 + offset, end: t0 + offset)
     }
 
     @Test func relationshipsArriveAsTheyAreMade() async throws {
         let store = try await authorizedStore()
-        let types: Set<HKSampleType> = [HKQuantityType(.workoutEffortScore), HKQuantityType(.estimatedWorkoutEffortScore)]
+        let types: Set<HKSampleType> = [
+            HKQuantityType(.workoutEffortScore), HKQuantityType(.estimatedWorkoutEffortScore),
+        ]
         try await store.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
         let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration(.running), device: nil)
         try await builder.beginCollection(at: t0)
@@ -30,14 +34,19 @@ import Testing
         let first = try #require(try await updates.next())
         #expect(first.relationships.map { $0.samples?.map(\.uuid) } == [[estimated.uuid]])
         // A save that relates nothing delivers nothing; the next relation does, with only what is new.
-        try await store.save(HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 90),
-                                              start: t0, end: t0 + 1))
+        try await store.save(
+            HKQuantitySample(
+                type: HKQuantityType(.heartRate),
+                quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 90),
+                start: t0, end: t0 + 1))
         try await store.relateWorkoutEffortSample(rated, with: workout, activity: nil)
         let second = try #require(try await updates.next())
         #expect(second.relationships.map { $0.samples?.map(\.uuid) } == [[rated.uuid]])
         #expect(second.newAnchor.value > first.newAnchor.value)
         // Continuing from the delivered anchor finds nothing more.
-        let rest = try await HKWorkoutEffortRelationshipQueryDescriptor(predicate: nil, anchor: second.newAnchor, option: .default).result(for: store)
+        let rest = try await HKWorkoutEffortRelationshipQueryDescriptor(
+            predicate: nil, anchor: second.newAnchor, option: .default
+        ).result(for: store)
         #expect(rest.relationships.isEmpty)
     }
 }

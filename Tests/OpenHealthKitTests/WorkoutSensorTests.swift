@@ -1,8 +1,9 @@
 import FitnessSensors
 import Foundation
-@testable import OpenHealthKit
 import Synchronization
 import Testing
+
+@testable import OpenHealthKit
 
 /// The sensors a live workout was recorded from: kept with the workout, with the Device Information learnt when
 /// each connected and the first and last battery levels they reported.
@@ -49,7 +50,9 @@ import Testing
         session.startActivity(with: t0)
         try await builder.beginCollection(at: t0)
 
-        strap.connect(DeviceInformation(manufacturerName: "Polar Electro Oy", modelNumber: "H10", firmwareRevision: "3.1.1"), at: t0)
+        strap.connect(
+            DeviceInformation(manufacturerName: "Polar Electro Oy", modelNumber: "H10", firmwareRevision: "3.1.1"),
+            at: t0)
         strap.send(.battery(BatteryReading(percent: 80)), at: t0)
         meter.connect(DeviceInformation(manufacturerName: "Favero Electronics", modelNumber: "Assioma DUO"), at: t0)
         for second in 1 ... 10 {
@@ -73,8 +76,11 @@ import Testing
 
         // The samples collected after the sensor connected name the fuller device too.
         let heartRates = try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: workout))],
-            sortDescriptors: []).result(for: store)
+            predicates: [
+                .quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: []
+        ).result(for: store)
         #expect(heartRates.count == 10)
         #expect(heartRates.allSatisfy { $0.device?.model == "H10" && $0.device?.manufacturer == "Polar Electro Oy" })
 

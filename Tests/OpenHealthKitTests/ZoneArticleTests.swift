@@ -12,7 +12,9 @@ final class WorkoutManager: NSObject, @unchecked Sendable {
     var currentZones: [HKWorkoutZone] = []
     var displayed: [[TimeInterval]] = []
     func updateCurrentZone(_ zone: HKWorkoutZone) { lock.withLock { currentZones.append(zone) } }
-    func updateZoneDurationsDisplay(_ durations: [HKWorkoutZoneDuration]) { lock.withLock { displayed.append(durations.map(\.duration)) } }
+    func updateZoneDurationsDisplay(_ durations: [HKWorkoutZoneDuration]) {
+        lock.withLock { displayed.append(durations.map(\.duration)) }
+    }
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>) {}
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {}
 }
@@ -26,7 +28,7 @@ extension WorkoutManager: HKLiveWorkoutBuilderDelegate {
         if let newZone = zoneUpdate.newZoneDuration {
             updateCurrentZone(newZone.zone)
         }
-        
+
         // Access all zone durations.
         let allDurations = zoneUpdate.group.zoneDurations
         updateZoneDurationsDisplay(allDurations)
@@ -50,7 +52,9 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>) {}
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {}
 
-    func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate) {
+    func workoutBuilder(
+        _ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate
+    ) {
         guard let zoneGroup = zoneUpdate.zoneGroup else { return }
         if let currentIndex = zoneUpdate.currentZoneDuration?.zone.index {
             let data = ZoneDisplayData(
@@ -79,7 +83,8 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
 
     /// A finished workout with heart rate in Apple's example zones: 20 s at 130, 30 s at 150, 10 s at 175 bpm.
     func savedWorkout(_ healthStore: HKHealthStore) async throws -> HKWorkout {
-        let builder = HKWorkoutBuilder(healthStore: healthStore, configuration: configuration(.running), device: .local())
+        let builder = HKWorkoutBuilder(
+            healthStore: healthStore, configuration: configuration(.running), device: .local())
         try await builder.beginCollection(at: t0)
         try await builder.addSamples((0 ..< 60).map { heartRate($0 < 20 ? 130 : $0 < 50 ? 150 : 175, at: Double($0)) })
         try await builder.endCollection(at: t0 + 60)
@@ -95,28 +100,30 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
             // — article: "Ask to read workout data" —
             let workoutType = HKObjectType.workoutType()
             guard let heartRateType = HKQuantityType.quantityType(forIdentifier: .heartRate),
-                  let cyclingPowerType = HKQuantityType.quantityType(forIdentifier: .cyclingPower) else {
+                let cyclingPowerType = HKQuantityType.quantityType(forIdentifier: .cyclingPower)
+            else {
                 return
             }
 
             try await healthStore.requestAuthorization(
-                toShare: [], 
+                toShare: [],
                 read: [workoutType, heartRateType, cyclingPowerType]
             )
         }()
-        let workout = try #require(try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: reader).first)
+        let workout = try #require(
+            try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: reader).first)
 
         // — article: "Retrieve zone data from completed workouts" —
         if let zoneGroups = workout.zoneGroupsByType {
             for (quantityType, zoneGroup) in zoneGroups {
                 let configuration = zoneGroup.configuration
                 let durations = zoneGroup.zoneDurations
-                
+
                 // Display zone information.
                 for zoneDuration in durations {
                     let zone = zoneDuration.zone
                     let timeInZone = zoneDuration.duration
-                    
+
                     print("Zone \(zone.index): \(timeInZone) seconds")
                     if let min = zone.minimum {
                         print("  Min: \(min)")
@@ -128,11 +135,14 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
                 _ = (quantityType, configuration)
             }
         }
-        #expect(printed.lines == ["Zone 0: 20.0 seconds", "  Max: 136.8 count/min",
-                                  "Zone 1: 0.0 seconds", "  Min: 136.8 count/min", "  Max: 147.6 count/min",
-                                  "Zone 2: 30.0 seconds", "  Min: 147.6 count/min", "  Max: 158.4 count/min",
-                                  "Zone 3: 0.0 seconds", "  Min: 158.4 count/min", "  Max: 169.2 count/min",
-                                  "Zone 4: 10.0 seconds", "  Min: 169.2 count/min"])
+        #expect(
+            printed.lines == [
+                "Zone 0: 20.0 seconds", "  Max: 136.8 count/min",
+                "Zone 1: 0.0 seconds", "  Min: 136.8 count/min", "  Max: 147.6 count/min",
+                "Zone 2: 30.0 seconds", "  Min: 147.6 count/min", "  Max: 158.4 count/min",
+                "Zone 3: 0.0 seconds", "  Min: 158.4 count/min", "  Max: 169.2 count/min",
+                "Zone 4: 10.0 seconds", "  Min: 169.2 count/min",
+            ])
 
         // — article: "Check zone configuration sources" —
         let zoneGroup = try #require(workout.zoneGroup(for: HKQuantityType(.heartRate)))
@@ -140,11 +150,11 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
         case .system:
             // Zones automatically generated by the system based on personal metrics.
             print("System-generated zones")
-            
+
         case .user:
             // Zones manually configured by the person in Health Settings.
             print("User-configured zones")
-            
+
         case .app:
             // Zones provided by an app for this specific workout.
             print("App-defined zones")
@@ -163,13 +173,18 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
             if let preferredConfig = try await healthStore.preferredWorkoutZoneConfiguration(for: heartRateType) {
                 print("Preferred zones for heart rate:")
                 for zone in preferredConfig.zones {
-                    print("Zone \(zone.index): \(zone.minimum?.description ?? "no min") - \(zone.maximum?.description ?? "no max")")
+                    print(
+                        "Zone \(zone.index): \(zone.minimum?.description ?? "no min") - \(zone.maximum?.description ?? "no max")"
+                    )
                 }
             }
         }()
-        #expect(printed.lines == ["Preferred zones for heart rate:", "Zone 0: no min - 136.8 count/min",
-                                  "Zone 1: 136.8 count/min - 147.6 count/min", "Zone 2: 147.6 count/min - 158.4 count/min",
-                                  "Zone 3: 158.4 count/min - 169.2 count/min", "Zone 4: 169.2 count/min - no max"])
+        #expect(
+            printed.lines == [
+                "Preferred zones for heart rate:", "Zone 0: no min - 136.8 count/min",
+                "Zone 1: 136.8 count/min - 147.6 count/min", "Zone 2: 147.6 count/min - 158.4 count/min",
+                "Zone 3: 158.4 count/min - 169.2 count/min", "Zone 4: 169.2 count/min - no max",
+            ])
     }
 
     @Test func customZonesForAWorkout() async throws {
@@ -192,7 +207,7 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
                 HKQuantity(unit: heartRateUnit, doubleValue: 136.8),
                 HKQuantity(unit: heartRateUnit, doubleValue: 147.6),
                 HKQuantity(unit: heartRateUnit, doubleValue: 158.4),
-                HKQuantity(unit: heartRateUnit, doubleValue: 169.2)
+                HKQuantity(unit: heartRateUnit, doubleValue: 169.2),
             ]
 
             let customConfiguration = try HKWorkoutZoneConfiguration(
@@ -209,16 +224,19 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
         let builder = try #require(made)
         let start = try #require(builder.startDate)
         let bpm = HKUnit(from: "count/min")
-        try await builder.addSamples([140.0, 160, 160].enumerated().map { index, value in
-            HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: bpm, doubleValue: value),
-                             start: start + Double(index), end: start + Double(index))
-        })
+        try await builder.addSamples(
+            [140.0, 160, 160].enumerated().map { index, value in
+                HKQuantitySample(
+                    type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: bpm, doubleValue: value),
+                    start: start + Double(index), end: start + Double(index))
+            })
         try await builder.endCollection(at: start + 3)
         let workout = try #require(try await builder.finishWorkout())
         let group = try #require(workout.zoneGroup(for: HKQuantityType(.heartRate)))
         #expect(group.configuration.source == .app)
         #expect(group.zoneDurations.map(\.duration) == [0, 1, 0, 2, 0])
-        #expect(try await healthStore.preferredWorkoutZoneConfiguration(for: HKQuantityType(.heartRate))?.source == .system)
+        #expect(
+            try await healthStore.preferredWorkoutZoneConfiguration(for: HKQuantityType(.heartRate))?.source == .system)
     }
 
     @Test func wwdcSessionSnippets() async throws {
@@ -233,7 +251,7 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
         }
         let defaultHeartRateZoneThresholds = [91.0, 114.0, 136.0, 158.0]
         let bpmUnit = HKUnit.count().unitDivided(by: HKUnit.minute())
-        let boundaries = defaultHeartRateZoneThresholds.map( {HKQuantity(unit: bpmUnit, doubleValue:$0)} )
+        let boundaries = defaultHeartRateZoneThresholds.map({ HKQuantity(unit: bpmUnit, doubleValue: $0) })
         let heartRate = HKQuantityType(.heartRate)
         let defaultConfiguration = try HKWorkoutZoneConfiguration(quantityType: heartRate, zoneBoundaries: boundaries)
         configured = defaultConfiguration
@@ -259,8 +277,9 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
     }
 
     static func sample(_ bpm: Double, at offset: TimeInterval) -> HKQuantitySample {
-        HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: bpm),
-                         start: t0 + offset, end: t0 + offset)
+        HKQuantitySample(
+            type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: bpm),
+            start: t0 + offset, end: t0 + offset)
     }
 
     @Test func liveDelegatesWrittenAsTheArticleAndTheSessionWriteThem() async throws {
@@ -281,7 +300,7 @@ final class SessionZoneModel: HKLiveWorkoutBuilderDelegate, @unchecked Sendable 
         clock.set(5)
         try await builder.addSamples([Self.sample(140, at: 5)])
         clock.set(30)
-        _ = builder.zoneGroup(for: HKQuantityType(.heartRate))   // stale: no zone
+        _ = builder.zoneGroup(for: HKQuantityType(.heartRate))  // stale: no zone
         await builder.waitForDelegateCalls()
         #expect(manager.currentZones.map(\.index) == [0, 2, 4])
         #expect(manager.displayed == [[0, 0, 0, 0, 0], [2, 0, 0, 0, 0], [2, 0, 2, 0, 0]])

@@ -1,7 +1,8 @@
 import Foundation
-@testable import OpenHealthKit
 import PropertyBased
 import Testing
+
+@testable import OpenHealthKit
 
 /// Zones computed by programmatic builders, kept with the workout, read back from the store.
 @Suite(.timeLimit(.minutes(1))) struct ZoneBuilderTests {
@@ -9,11 +10,14 @@ import Testing
     static let power = HKQuantityType(.cyclingPower)
 
     static func heartZones(_ values: [Double]) throws -> HKWorkoutZoneConfiguration {
-        try HKWorkoutZoneConfiguration(quantityType: heart, zoneBoundaries: values.map { HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: $0) })
+        try HKWorkoutZoneConfiguration(
+            quantityType: heart,
+            zoneBoundaries: values.map { HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: $0) })
     }
 
     static func watts(_ value: Double, at offset: TimeInterval) -> HKQuantitySample {
-        HKQuantitySample(type: power, quantity: HKQuantity(unit: .watt(), doubleValue: value), start: t0 + offset, end: t0 + offset)
+        HKQuantitySample(
+            type: power, quantity: HKQuantity(unit: .watt(), doubleValue: value), start: t0 + offset, end: t0 + offset)
     }
 
     @Test func customZonesBeforeCollectionOnlyAndForThisWorkoutOnly() async throws {
@@ -27,11 +31,17 @@ import Testing
         try await builder.setCustomZoneConfiguration(nil, for: Self.heart)
         #expect(try await builder.zoneConfiguration(for: Self.heart)?.source == .system)
         try await builder.setCustomZoneConfiguration(custom, for: Self.heart)
-        #expect(try await builder.zoneConfiguration(for: Self.power) == nil)     // no FTP, no zones
-        await expectHKError(.errorInvalidArgument) { try await builder.setCustomZoneConfiguration(custom, for: Self.power) }
-        await expectHKError(.errorInvalidArgument) { _ = try await builder.zoneConfiguration(for: HKQuantityType(.stepCount)) }
+        #expect(try await builder.zoneConfiguration(for: Self.power) == nil)  // no FTP, no zones
+        await expectHKError(.errorInvalidArgument) {
+            try await builder.setCustomZoneConfiguration(custom, for: Self.power)
+        }
+        await expectHKError(.errorInvalidArgument) {
+            _ = try await builder.zoneConfiguration(for: HKQuantityType(.stepCount))
+        }
         try await builder.beginCollection(at: t0)
-        let late = await expectHKError(.errorInvalidArgument) { try await builder.setCustomZoneConfiguration(nil, for: Self.heart) }
+        let late = await expectHKError(.errorInvalidArgument) {
+            try await builder.setCustomZoneConfiguration(nil, for: Self.heart)
+        }
         #expect(late?.message == "Custom zones must be set before collection begins.")
         // Once collecting, the workout keeps the zones it began with, whatever the person's settings become.
         try await store.setWorkoutProfile(WorkoutProfile(heartRateZoneBoundaries: [90, 100]))
@@ -42,12 +52,15 @@ import Testing
 
     @Test func aPastWorkoutGetsZonesPerWorkoutAndPerActivity() async throws {
         let (store, clock) = try await liveStore()
-        try await store.setWorkoutProfile(WorkoutProfile(functionalThresholdPower: 200))   // power zones 110/150/180/210/240
+        // Power zones 110/150/180/210/240.
+        try await store.setWorkoutProfile(WorkoutProfile(functionalThresholdPower: 200))
         let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration(.cycling), device: nil)
         try await builder.setCustomZoneConfiguration(try Self.heartZones([100, 120, 140, 160]), for: Self.heart)
         try await builder.beginCollection(at: t0)
-        let first = HKWorkoutActivity(workoutConfiguration: configuration(.cycling), start: t0, end: t0 + 30, metadata: nil)
-        let second = HKWorkoutActivity(workoutConfiguration: configuration(.cycling), start: t0 + 30, end: t0 + 60, metadata: nil)
+        let first = HKWorkoutActivity(
+            workoutConfiguration: configuration(.cycling), start: t0, end: t0 + 30, metadata: nil)
+        let second = HKWorkoutActivity(
+            workoutConfiguration: configuration(.cycling), start: t0 + 30, end: t0 + 60, metadata: nil)
         try await builder.addWorkoutActivity(first)
         try await builder.addWorkoutActivity(second)
         // Heart rate, one-second samples: 110 (zone 1) for 20 s, 130 (zone 2) for 20 s, 150 (zone 3) for 20 s.
@@ -57,19 +70,21 @@ import Testing
         clock.set(60)
         #expect(builder.zoneGroup(for: Self.heart)?.durations == [0, 20, 20, 20, 0])
         // A pause learned after the samples: 40–45 s counts in no zone.
-        try await builder.addWorkoutEvents([HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: t0 + 40, duration: 0), metadata: nil),
-                                            HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: t0 + 45, duration: 0), metadata: nil)])
+        try await builder.addWorkoutEvents([
+            HKWorkoutEvent(type: .pause, dateInterval: DateInterval(start: t0 + 40, duration: 0), metadata: nil),
+            HKWorkoutEvent(type: .resume, dateInterval: DateInterval(start: t0 + 45, duration: 0), metadata: nil),
+        ])
         try await builder.endCollection(at: t0 + 60)
         #expect(builder.zoneGroup(for: Self.heart)?.durations == [0, 20, 20, 15, 0])
         let workout = try #require(try await builder.finishWorkout())
 
         let heart = try #require(workout.zoneGroup(for: Self.heart))
         #expect(heart.configuration.source == .app)
-        #expect(heart.durations == [0, 20, 20, 15, 0])            // 55 s: the running time
+        #expect(heart.durations == [0, 20, 20, 15, 0])  // 55 s: the running time
         #expect(heart.durations.reduce(0, +) == workout.duration)
         let power = try #require(workout.zoneGroup(for: Self.power))
         #expect(power.configuration.source == .system)
-        #expect(power.durations == [10, 0, 0, 24, 0, 0])          // the last 200 W holds 5 s (ReadingHold.power), to 34 s
+        #expect(power.durations == [10, 0, 0, 24, 0, 0])  // the last 200 W holds 5 s (ReadingHold.power), to 34 s
         let legs = workout.workoutActivities
         #expect(legs[0].zoneGroup(for: Self.heart)?.durations == [0, 20, 10, 0, 0])
         #expect(legs[1].zoneGroup(for: Self.heart)?.durations == [0, 0, 10, 15, 0])
@@ -77,18 +92,24 @@ import Testing
         #expect(legs[1].zoneGroup(for: Self.power)?.durations == [0, 0, 0, 4, 0, 0])
 
         // Read back from the store: the same groups, for the workout and each activity.
-        let stored = try #require(try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store).first)
+        let stored = try #require(
+            try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store).first)
         #expect(stored.zoneGroupsByType == workout.zoneGroupsByType)
         #expect(stored.workoutActivities.map(\.zoneGroupsByType) == legs.map(\.zoneGroupsByType))
-        #expect(stored.zoneGroup(for: Self.heart)?.configuration.zones[1].minimum?.doubleValue(for: HKUnit(from: "count/min")) == 100)
+        #expect(
+            stored.zoneGroup(for: Self.heart)?.configuration.zones[1].minimum?.doubleValue(
+                for: HKUnit(from: "count/min")) == 100)
     }
 
     @Test func workoutsWithoutZonedSamplesHaveNoZones() async throws {
         let (store, _) = try await liveStore()
         let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration(.running), device: nil)
         try await builder.beginCollection(at: t0)
-        try await builder.addSamples([HKQuantitySample(type: HKQuantityType(.activeEnergyBurned),
-                                                       quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 5), start: t0, end: t0 + 60)])
+        try await builder.addSamples([
+            HKQuantitySample(
+                type: HKQuantityType(.activeEnergyBurned),
+                quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 5), start: t0, end: t0 + 60)
+        ])
         try await builder.endCollection(at: t0 + 60)
         let workout = try #require(try await builder.finishWorkout())
         #expect(workout.zoneGroupsByType == nil)
@@ -97,11 +118,15 @@ import Testing
 
     /// Samples added in any batching (and any order inside a batch) give the same zones.
     @Test func zonesDoNotDependOnHowSamplesAreBatched() async {
-        await propertyCheck(count: 25, input: Gen.int(in: 0 ... 999).array(of: 1 ... 80), Gen.int(in: 1 ... 9).array(of: 1 ... 12)) { numbers, cuts in
+        await propertyCheck(
+            count: 25, input: Gen.int(in: 0 ... 999).array(of: 1 ... 80), Gen.int(in: 1 ... 9).array(of: 1 ... 12)
+        ) { numbers, cuts in
             var time = 0.0
             let samples: [HKSample] = numbers.enumerated().map { index, n in
                 time += Double(n % 14)
-                return index % 3 == 0 ? Self.watts(Double(50 + n % 300), at: time) : heartRate(Double(90 + n % 100), at: time, length: n % 4 == 0 ? 2 : 0)
+                return index % 3 == 0
+                    ? Self.watts(Double(50 + n % 300), at: time)
+                    : heartRate(Double(90 + n % 100), at: time, length: n % 4 == 0 ? 2 : 0)
             }
             var results: [[HKQuantityType: HKWorkoutZoneGroup]?] = []
             for shuffled in [false, true] {

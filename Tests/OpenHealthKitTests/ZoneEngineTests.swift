@@ -1,7 +1,8 @@
 import Foundation
-@testable import OpenHealthKit
 import PropertyBased
 import Testing
+
+@testable import OpenHealthKit
 
 /// The zone engine (`ZoneAccumulator`): hand-checked cases, then properties against an independent oracle.
 @Suite(.timeLimit(.minutes(1))) struct ZoneEngineTests {
@@ -11,7 +12,10 @@ import Testing
     @Test func holdsUntilTheNextSampleForTenSecondsAtMost() {
         var engine = ZoneAccumulator(boundaries: Self.boundaries)
         for (time, value) in [(0.0, 99.0), (1, 100), (3, 119.9), (4, 160), (30, 130)] {
-            do { let taken = engine.add(start: time, end: time, value: value); #expect(taken) }
+            do {
+                let taken = engine.add(start: time, end: time, value: value)
+                #expect(taken)
+            }
         }
         // zone 0: [0,1); zone 1: [1,4) (100 is min-inclusive); zone 4: [4,14) then a dropout until 30;
         // zone 2 (130): [30,33) at the end.
@@ -20,7 +24,7 @@ import Testing
         #expect(engine.durations(at: 31.5) == [1, 3, 1.5, 0, 10])
         #expect(engine.durations(from: 2, to: 10) == [0, 2, 0, 0, 6])
         #expect(engine.currentZone(at: 31) == 2)
-        #expect(engine.currentZone(at: 40) == nil)   // 10 s after the last reading: stale
+        #expect(engine.currentZone(at: 40) == nil)  // 10 s after the last reading: stale
     }
 
     @Test func theStalenessLimitEndsTheZone() {
@@ -35,7 +39,7 @@ import Testing
         var engine = ZoneAccumulator(boundaries: Self.boundaries)
         engine.add(start: 0, end: 5, value: 110)
         engine.add(start: 8, end: 8, value: 150)
-        engine.add(start: 9, end: 20, value: 150)   // replaces the held value at 9
+        engine.add(start: 9, end: 20, value: 150)  // replaces the held value at 9
         #expect(engine.durations(from: 0, to: 30) == [0, 5, 0, 12, 0])
     }
 
@@ -44,9 +48,9 @@ import Testing
         engine.add(start: 0, end: 0, value: 130)
         engine.setPauses([ZonePause(start: 4, end: .infinity)])
         #expect(engine.currentZone(at: 5) == nil)
-        engine.add(start: 6, end: 6, value: 150)                  // while paused
+        engine.add(start: 6, end: 6, value: 150)  // while paused
         engine.setPauses([ZonePause(start: 4, end: 8)])
-        #expect(engine.currentZone(at: 8.5) == nil)               // nothing holds across the pause
+        #expect(engine.currentZone(at: 8.5) == nil)  // nothing holds across the pause
         engine.add(start: 9, end: 9, value: 150)
         #expect(engine.durations(at: 12) == [0, 0, 4, 3, 0])
         #expect(engine.durations(from: 0, to: 12) == [0, 0, 4, 3, 0])
@@ -59,7 +63,10 @@ import Testing
         live.setPauses([])
         for second in 0 ..< 20 {
             let time = Double(second)
-            live.setPauses(pauses.filter { $0.start <= time }.map { $0.end > time ? ZonePause(start: $0.start, end: .infinity) : $0 })
+            live.setPauses(
+                pauses.filter { $0.start <= time }.map {
+                    $0.end > time ? ZonePause(start: $0.start, end: .infinity) : $0
+                })
             live.add(start: time, end: time, value: 100 + Double(second) * 3)
             late.add(start: time, end: time, value: 100 + Double(second) * 3)
         }
@@ -67,18 +74,33 @@ import Testing
         live.setPauses(pauses)
         #expect(late.durations(at: 20) == live.durations(at: 20))
         #expect(late.durations(at: 20) == late.durations(from: 0, to: 20))
-        #expect(late.durations(at: 20).reduce(0, +) == 16)   // 20 s less the 4 s paused
+        #expect(late.durations(at: 20).reduce(0, +) == 16)  // 20 s less the 4 s paused
     }
 
     @Test func samplesOutOfOrderAreIgnored() {
         var engine = ZoneAccumulator(boundaries: Self.boundaries)
-        do { let taken = engine.add(start: 10, end: 10, value: 130); #expect(taken) }
-        do { let taken = engine.add(start: 5, end: 5, value: 170); #expect(!taken) }
-        do { let taken = engine.add(start: .nan, end: 5, value: 170); #expect(!taken) }
+        do {
+            let taken = engine.add(start: 10, end: 10, value: 130)
+            #expect(taken)
+        }
+        do {
+            let taken = engine.add(start: 5, end: 5, value: 170)
+            #expect(!taken)
+        }
+        do {
+            let taken = engine.add(start: .nan, end: 5, value: 170)
+            #expect(!taken)
+        }
         #expect(engine.sampleCount == 1)
         // Samples at the same instant: the higher zone counts, in whatever order they come.
-        do { let taken = engine.add(start: 10, end: 10, value: 170); #expect(taken) }
-        do { let taken = engine.add(start: 10, end: 10, value: 125); #expect(taken) }
+        do {
+            let taken = engine.add(start: 10, end: 10, value: 170)
+            #expect(taken)
+        }
+        do {
+            let taken = engine.add(start: 10, end: 10, value: 125)
+            #expect(taken)
+        }
         #expect(engine.currentZone(at: 11) == 4)
         #expect(engine.zone(of: 99.999) == 0 && engine.zone(of: 160) == 4 && engine.zone(of: 159.99) == 3)
     }
@@ -96,7 +118,7 @@ import Testing
         init(_ numbers: [Int], _ shape: [Int]) {
             var time = 0.0
             for n in numbers {
-                time += Double(n % 5 == 0 ? 0 : n % 17)                  // repeats, steps, dropouts
+                time += Double(n % 5 == 0 ? 0 : n % 17)  // repeats, steps, dropouts
                 let length = n % 7 == 0 ? Double(1 + n % 3) : 0
                 samples.append((time, time + length, 80 + Double(n % 100)))
             }
@@ -106,7 +128,11 @@ import Testing
                 let start = cursor + Double(n % 40)
                 let stop = start + Double(1 + n % 9)
                 guard stop < end else { break }
-                if index % 2 == 0 { pauses.append(ZonePause(start: start, end: stop)) } else { activities.append((start, stop)) }
+                if index % 2 == 0 {
+                    pauses.append(ZonePause(start: start, end: stop))
+                } else {
+                    activities.append((start, stop))
+                }
                 cursor = stop
             }
         }
@@ -119,9 +145,13 @@ import Testing
             while second < windowEnd {
                 let middle = second + 0.5
                 let zone = { (value: Double) in boundaries.filter { value >= $0 }.count }
-                let cover = { (sample: (start: Double, end: Double, value: Double)) in sample.end > sample.start ? sample.end : sample.start + 10 }
+                let cover = { (sample: (start: Double, end: Double, value: Double)) in
+                    sample.end > sample.start ? sample.end : sample.start + 10
+                }
                 // Of samples starting at the same second, the one in the higher zone (then covering longer) counts.
-                let latest = samples.last(where: { $0.start <= middle }).map { latest in samples.filter { $0.start == latest.start } }
+                let latest = samples.last(where: { $0.start <= middle }).map { latest in
+                    samples.filter { $0.start == latest.start }
+                }
                 if let sample = latest?.max(by: { (zone($0.value), cover($0)) < (zone($1.value), cover($1)) }) {
                     let limit = cover(sample)
                     let startsPaused = pauses.contains { $0.start <= sample.start && sample.start < $0.end }
@@ -137,7 +167,9 @@ import Testing
     }
 
     @Test func durationsMatchTheRuleWalkedSecondBySecond() async {
-        await propertyCheck(count: 200, input: Gen.int(in: 0 ... 999).array(of: 1 ... 120), Gen.int(in: 0 ... 999).array(of: 0 ... 8)) { numbers, shape in
+        await propertyCheck(
+            count: 200, input: Gen.int(in: 0 ... 999).array(of: 1 ... 120), Gen.int(in: 0 ... 999).array(of: 0 ... 8)
+        ) { numbers, shape in
             let scenario = Scenario(numbers, shape)
             var engine = ZoneAccumulator(boundaries: Self.boundaries)
             engine.setPauses(scenario.pauses)
@@ -162,11 +194,13 @@ import Testing
     }
 
     @Test func runningTotalsDoNotDependOnWhenPausesAreLearned() async {
-        await propertyCheck(count: 200, input: Gen.int(in: 0 ... 999).array(of: 1 ... 120), Gen.int(in: 0 ... 999).array(of: 0 ... 8)) { numbers, shape in
+        await propertyCheck(
+            count: 200, input: Gen.int(in: 0 ... 999).array(of: 1 ... 120), Gen.int(in: 0 ... 999).array(of: 0 ... 8)
+        ) { numbers, shape in
             let scenario = Scenario(numbers, shape)
-            var first = ZoneAccumulator(boundaries: Self.boundaries)    // pauses known from the start
-            var live = ZoneAccumulator(boundaries: Self.boundaries)     // pauses as they happen
-            var last = ZoneAccumulator(boundaries: Self.boundaries)     // pauses added after every sample
+            var first = ZoneAccumulator(boundaries: Self.boundaries)  // pauses known from the start
+            var live = ZoneAccumulator(boundaries: Self.boundaries)  // pauses as they happen
+            var last = ZoneAccumulator(boundaries: Self.boundaries)  // pauses added after every sample
             first.setPauses(scenario.pauses)
             for sample in scenario.samples {
                 let known = scenario.pauses.filter { $0.start <= sample.start }

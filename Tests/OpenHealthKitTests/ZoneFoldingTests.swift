@@ -1,7 +1,8 @@
 import Foundation
-@testable import OpenHealthKit
 import PropertyBased
 import Testing
+
+@testable import OpenHealthKit
 
 /// The zone engine's bounded memory: samples older than the exact window folded into runs (and, when the zone flips
 /// every few samples for hours, runs coarsened into blocks), checked against an engine that keeps every sample.
@@ -62,11 +63,15 @@ import Testing
         }
 
         /// The longest coverage one sample can have.
-        var longestCoverage: Double { max(StatisticsAccumulator.defaultMaximumHold, samples.map { $0.end - $0.start }.max() ?? 0) }
+        var longestCoverage: Double {
+            max(StatisticsAccumulator.defaultMaximumHold, samples.map { $0.end - $0.start }.max() ?? 0)
+        }
     }
 
-    static let traces = (Gen.int(in: 0 ... 999).array(of: 1 ... 150), Gen.int(in: 0 ... 9999).array(of: 0 ... 10),
-                         Gen.int(in: 0 ... 9999).array(of: 0 ... 12))
+    static let traces = (
+        Gen.int(in: 0 ... 999).array(of: 1 ... 150), Gen.int(in: 0 ... 9999).array(of: 0 ... 10),
+        Gen.int(in: 0 ... 9999).array(of: 0 ... 12)
+    )
 
     /// Compares everything an engine reports against the exact engine.
     static func expectSame(_ folded: ZoneAccumulator, _ exact: ZoneAccumulator, _ trace: Trace) {
@@ -95,7 +100,8 @@ import Testing
                     folded.setPauses(known)
                     let taken = folded.add(start: sample.start, end: sample.end, value: sample.value)
                     #expect(taken == exact.add(start: sample.start, end: sample.end, value: sample.value))
-                    #expect(Self.close(folded.durations(at: sample.start + 0.5), exact.durations(at: sample.start + 0.5)))
+                    #expect(
+                        Self.close(folded.durations(at: sample.start + 0.5), exact.durations(at: sample.start + 0.5)))
                     #expect(folded.currentZone(at: sample.start + 0.5) == exact.currentZone(at: sample.start + 0.5))
                 }
                 exact.setPauses(trace.pauses)
@@ -111,7 +117,7 @@ import Testing
         await propertyCheck(count: 150, input: Self.traces.0, Self.traces.1, Self.traces.2) { numbers, shape, edges in
             let trace = Trace(numbers, shape, edges)
             for window in [2, 4, 8] {
-                let lag = (numbers.count + shape.count) % window    // 0 … window − 1 samples late
+                let lag = (numbers.count + shape.count) % window  // 0 … window − 1 samples late
                 var exact = Self.exactEngine()
                 var folded = ZoneAccumulator(boundaries: Self.boundaries, exactWindow: window)
                 for (index, sample) in trace.samples.enumerated() {
@@ -120,7 +126,8 @@ import Testing
                     folded.setPauses(known)
                     exact.add(start: sample.start, end: sample.end, value: sample.value)
                     folded.add(start: sample.start, end: sample.end, value: sample.value)
-                    #expect(Self.close(folded.durations(at: sample.start + 0.5), exact.durations(at: sample.start + 0.5)))
+                    #expect(
+                        Self.close(folded.durations(at: sample.start + 0.5), exact.durations(at: sample.start + 0.5)))
                 }
                 exact.setPauses(trace.pauses)
                 folded.setPauses(trace.pauses)
@@ -142,7 +149,9 @@ import Testing
         var exact = exactEngine()
         for second in 0 ..< 100 {
             let time = Double(second)
-            let known = pauses.filter { $0.start <= time }.map { $0.end > time ? ZonePause(start: $0.start, end: .infinity) : $0 }
+            let known = pauses.filter { $0.start <= time }.map {
+                $0.end > time ? ZonePause(start: $0.start, end: .infinity) : $0
+            }
             folded.setPauses(known)
             exact.setPauses(known)
             folded.add(start: time, end: time, value: 130)
@@ -162,7 +171,7 @@ import Testing
         #expect(folded.durations(from: 0, to: 109) == [0, 0, 99, 0, 0])
         #expect(folded.durations(from: 20, to: 21) == [0, 0, 0.5, 0, 0])
         #expect(exact.durations(from: 20, to: 21) == [0, 0, 0, 0, 0])
-        #expect(folded.durations(from: 98, to: 109) == exact.durations(from: 98, to: 109))   // the exact window
+        #expect(folded.durations(from: 98, to: 109) == exact.durations(from: 98, to: 109))  // the exact window
         // A late resume at a reading's start is exact.
         var (onReading, truth) = Self.steady()
         onReading.setPauses([ZonePause(start: 10.5, end: 20)])
@@ -228,7 +237,10 @@ import Testing
             exact.setPauses(trace.pauses)
             folded.setPauses(trace.pauses)
             #expect(Self.close(folded.durations(at: trace.end), exact.durations(at: trace.end)))
-            #expect(Self.close(folded.durations(from: -.infinity, to: trace.end), exact.durations(from: -.infinity, to: trace.end)))
+            #expect(
+                Self.close(
+                    folded.durations(from: -.infinity, to: trace.end), exact.durations(from: -.infinity, to: trace.end))
+            )
             let blocks = folded.blockExtents
             for (start, end) in trace.windows {
                 let reported = folded.durations(from: start, to: end)
@@ -238,7 +250,9 @@ import Testing
                 let slack = cut.reduce(0) { $0 + ZoneAccumulator.runningTime(trace.pauses, from: $1.start, to: $1.end) }
                 let error = zip(reported, truth).reduce(0) { $0 + abs($1.0 - $1.1) }
                 #expect(error <= slack + 1e-9 * max(1, end.isFinite ? abs(end) : trace.end))
-                #expect(reported.reduce(0, +) <= ZoneAccumulator.runningTime(trace.pauses, from: max(start, -1), to: end) + 1e-9)
+                #expect(
+                    reported.reduce(0, +) <= ZoneAccumulator.runningTime(trace.pauses, from: max(start, -1), to: end)
+                        + 1e-9)
             }
         }
     }
@@ -265,7 +279,9 @@ import Testing
             if let last = pauses.last, last.end == .infinity, time >= last.start + 300 {
                 pauses[pauses.count - 1].end = time
             }
-            if flip { zone = tick % 2 == 0 ? 1 : 3 } else if time >= nextChange {
+            if flip {
+                zone = tick % 2 == 0 ? 1 : 3
+            } else if time >= nextChange {
                 zone = max(0, min(4, zone + (next(2) == 0 ? -1 : 1)))
                 nextChange = time + 20 + Double(next(21))
             }
@@ -292,7 +308,9 @@ import Testing
         #expect(Self.close(folded.durations(at: end), exact.durations(at: end)))
         for hour in 0 ..< 24 {
             let window = (Double(hour) * 3600 + 1234.5, Double(hour + 1) * 3600 + 17)
-            #expect(Self.close(folded.durations(from: window.0, to: window.1), exact.durations(from: window.0, to: window.1)))
+            #expect(
+                Self.close(
+                    folded.durations(from: window.0, to: window.1), exact.durations(from: window.0, to: window.1)))
         }
     }
 
@@ -306,6 +324,8 @@ import Testing
         #expect(Self.close(folded.durations(at: end), exact.durations(at: end)))
         #expect(Self.close(folded.durations(from: 0, to: end), exact.durations(from: 0, to: end)))
         // The latest hours are still runs: exact.
-        #expect(Self.close(folded.durations(from: 23 * 3600 + 0.3, to: end), exact.durations(from: 23 * 3600 + 0.3, to: end)))
+        #expect(
+            Self.close(
+                folded.durations(from: 23 * 3600 + 0.3, to: end), exact.durations(from: 23 * 3600 + 0.3, to: end)))
     }
 }

@@ -16,7 +16,9 @@ import Testing
         let path = NSTemporaryDirectory() + "ohk-machine-" + UUID().uuidString + ".jsonl"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try fixture.generate(to: path)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(contentsOf: URL(fileURLWithPath: Self.path(fixture))))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: path))
+                == Data(contentsOf: URL(fileURLWithPath: Self.path(fixture))))
     }
 
     static func replay(_ fixture: MachineFixture) async throws -> (HKHealthStore, HKWorkout, WorkoutReplay) {
@@ -27,19 +29,27 @@ import Testing
         return (store, try await replay.run(pace: .instant), replay)
     }
 
-    static func values(_ identifier: HKQuantityTypeIdentifier, unit: HKUnit, of workout: HKWorkout,
-                       in store: HKHealthStore) async throws -> [Double] {
+    static func values(
+        _ identifier: HKQuantityTypeIdentifier, unit: HKUnit, of workout: HKWorkout,
+        in store: HKHealthStore
+    ) async throws -> [Double] {
         try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout))],
-            sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store).map { $0.quantity.doubleValue(for: unit) }
+            predicates: [
+                .quantitySample(type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: [SortDescriptor(\.startDate)]
+        ).result(for: store).map { $0.quantity.doubleValue(for: unit) }
     }
 
     /// The file's RSC values, read straight from its bytes.
-    static func measurements<Value: GATTCharacteristicValue>(_: Value.Type, in fixture: MachineFixture) throws -> [Value] {
+    static func measurements<Value: GATTCharacteristicValue>(
+        _: Value.Type, in fixture: MachineFixture
+    ) throws -> [Value] {
         let reader = try FixtureReader(path: path(fixture))
         var values: [Value] = []
         while let event = try reader.next() {
-            if case let .notification(_, characteristic, bytes) = event.kind, characteristic == Value.characteristicUUID {
+            if case let .notification(_, characteristic, bytes) = event.kind, characteristic == Value.characteristicUUID
+            {
                 values.append(try Value(bytes: bytes))
             }
         }
@@ -53,7 +63,8 @@ import Testing
         let speeds = try await Self.values(.runningSpeed, unit: HKUnit(from: "m/s"), of: workout, in: store)
         #expect(speeds.count == pod.count)
         // Distance: the pod's last total minus its first (the first is the baseline).
-        let distance = try await Self.values(.distanceWalkingRunning, unit: .meter(), of: workout, in: store).reduce(0, +)
+        let distance = try await Self.values(.distanceWalkingRunning, unit: .meter(), of: workout, in: store).reduce(
+            0, +)
         let podDistance = (pod.last!.totalDistanceMetres! - pod.first!.totalDistanceMetres!)
         #expect(abs(distance - podDistance) < 0.01)
         // Steps: cadence × time, about 173 a minute for 20 minutes.
@@ -82,13 +93,20 @@ import Testing
     @Test func treadmillRunCarriesIncline() async throws {
         let (store, workout, _) = try await Self.replay(.treadmill)
         let samples = try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: HKQuantityType(.runningSpeed), predicate: HKQuery.predicateForObjects(from: workout))],
-            sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store)
+            predicates: [
+                .quantitySample(
+                    type: HKQuantityType(.runningSpeed), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: [SortDescriptor(\.startDate)]
+        ).result(for: store)
         #expect(samples.count == 1200)
-        let inclines = samples.compactMap { ($0.metadata?[OHKMetadataKeyTreadmillIncline] as? HKQuantity)?.doubleValue(for: .percent()) }
+        let inclines = samples.compactMap {
+            ($0.metadata?[OHKMetadataKeyTreadmillIncline] as? HKQuantity)?.doubleValue(for: .percent())
+        }
         #expect(inclines.count == 1200)
         #expect(Set(inclines.map { ($0 * 1000).rounded() }) == [10, 40])
-        let distance = try await Self.values(.distanceWalkingRunning, unit: .meter(), of: workout, in: store).reduce(0, +)
+        let distance = try await Self.values(.distanceWalkingRunning, unit: .meter(), of: workout, in: store).reduce(
+            0, +)
         let records = try Self.measurements(TreadmillData.self, in: .treadmill)
         #expect(distance == Double(records.last!.totalDistance! - records.first!.totalDistance!))
     }

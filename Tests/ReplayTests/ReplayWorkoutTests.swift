@@ -10,9 +10,11 @@ import Testing
 
     static func store() async throws -> HKHealthStore {
         let store = HKHealthStore.inMemory(clientIdentifier: "replay-tests")
-        let types: Set<HKSampleType> = [.workoutType(), HKQuantityType(.heartRate), HKQuantityType(.cyclingPower),
-                                        HKQuantityType(.cyclingCadence), HKQuantityType(.cyclingSpeed),
-                                        HKQuantityType(.distanceCycling), HKQuantityType(.activeEnergyBurned)]
+        let types: Set<HKSampleType> = [
+            .workoutType(), HKQuantityType(.heartRate), HKQuantityType(.cyclingPower),
+            HKQuantityType(.cyclingCadence), HKQuantityType(.cyclingSpeed),
+            HKQuantityType(.distanceCycling), HKQuantityType(.activeEnergyBurned),
+        ]
         try await store.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
         return store
     }
@@ -41,7 +43,9 @@ import Testing
                     continue
                 }
                 guard pausedAt == nil else { continue }
-                if case .cyclingPowerMeasurement(let power) = payload { expected.watts.append(Double(power.instantaneousPower)) }
+                if case .cyclingPowerMeasurement(let power) = payload {
+                    expected.watts.append(Double(power.instantaneousPower))
+                }
                 if case .heartRateMeasurement(let heart) = payload { expected.bpm.append(Double(heart.heartRate)) }
             case .action(.pause): pausedAt = event.seconds
             case .action(.resume):
@@ -78,8 +82,11 @@ import Testing
         #expect(heart.maximumQuantity()?.doubleValue(for: bpm) == expected.bpm.max())
         #expect(heart.minimumQuantity()?.doubleValue(for: bpm) == expected.bpm.min())
         let samples = try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: workout))],
-            sortDescriptors: []).result(for: store)
+            predicates: [
+                .quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: []
+        ).result(for: store)
         #expect(samples.count == expected.bpm.count)
         let events = workout.workoutEvents ?? []
         #expect(events.filter { $0.type == .lap }.count == expected.laps)
@@ -98,8 +105,11 @@ import Testing
         #expect(expected.malformed == 16)
         #expect(replay.malformedNotifications == expected.malformed)
         let samples = try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: workout))],
-            sortDescriptors: []).result(for: store)
+            predicates: [
+                .quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: []
+        ).result(for: store)
         #expect(samples.count == expected.bpm.count)
         #expect(samples.count == 600 - 16)
     }
@@ -114,7 +124,8 @@ import Testing
             connections.count += 1
             return ScriptedSensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities)
         }
-        try store.pairSensor(PairedSensor(identifier: "test:strap", name: "Paired strap", capabilities: .heartRateStrap))
+        try store.pairSensor(
+            PairedSensor(identifier: "test:strap", name: "Paired strap", capabilities: .heartRateStrap))
         let replay = try WorkoutReplay(fixtureAt: Self.fixture("malformed-notifications.jsonl"), healthStore: store)
         let workout = try await replay.run(pace: .instant)
         #expect(connections.count == 0)
@@ -127,7 +138,10 @@ import Testing
         let replay = try WorkoutReplay(fixtureAt: Self.fixture("triathlon-swim-bike-run.jsonl"), healthStore: store)
         let workout = try await replay.run(pace: .instant)
         #expect(workout.workoutActivityType == .swimBikeRun)
-        #expect(workout.workoutActivities.map(\.workoutConfiguration.activityType) == [.swimming, .transition, .cycling, .transition, .running])
+        #expect(
+            workout.workoutActivities.map(\.workoutConfiguration.activityType) == [
+                .swimming, .transition, .cycling, .transition, .running,
+            ])
         #expect(workout.workoutActivities.map { $0.duration } == [900, 180, 2400, 120, 1200])
         // Power is collected on the bike only.
         let cycling = workout.workoutActivities[2]
@@ -142,7 +156,8 @@ import Testing
         let clock = VirtualClock()
         store.clock = clock
         let start = Date(timeIntervalSince1970: 1_800_000_000)
-        let replay = try WorkoutReplay(fixtureAt: Self.fixture("malformed-notifications.jsonl"), healthStore: store, start: start, instant: false)
+        let replay = try WorkoutReplay(
+            fixtureAt: Self.fixture("malformed-notifications.jsonl"), healthStore: store, start: start, instant: false)
         let workout = try await replay.run(pace: .speed(600))
         let slept = clock.now.offset
         #expect(slept >= .milliseconds(990) && slept <= .milliseconds(1010), "slept \(slept)")

@@ -61,7 +61,8 @@ final class SteppedTime: CommandTime, @unchecked Sendable {
         init?(_ line: Substring) {
             let words = line.split(separator: " ")
             guard words.count == 4, words[0] == "advance", let milliseconds = Int64(words[1]), milliseconds >= 0,
-                  let notifications = Int(words[2]), let drops = Int(words[3]) else { return nil }
+                let notifications = Int(words[2]), let drops = Int(words[3])
+            else { return nil }
             self.milliseconds = milliseconds
             self.notifications = notifications
             self.drops = drops
@@ -82,7 +83,9 @@ final class SteppedTime: CommandTime, @unchecked Sendable {
         }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard connected == 0 else {
             close(socket)

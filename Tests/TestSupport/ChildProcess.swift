@@ -17,11 +17,14 @@ extension Process {
     /// with `printed()` (what the child printed, when the caller has it), and this waits for the killed process's exit.
     /// Returns whether the process exited by itself in time.
     @discardableResult
-    public func waitUntilExit(within seconds: Double, printed: () -> String = { "" },
-                              sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+    public func waitUntilExit(
+        within seconds: Double, printed: () -> String = { "" },
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Bool {
         if exits(within: seconds) { return true }
         killGroup()
-        let message = "\(commandLine) did not exit within \(Int(seconds)) s, so it was killed (SIGKILL, with its process "
+        let message =
+            "\(commandLine) did not exit within \(Int(seconds)) s, so it was killed (SIGKILL, with its process "
             + "group). It printed:\n\(printed())"
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         // SIGKILL cannot be caught or ignored: the exit follows at once. Bounded all the same.
@@ -72,8 +75,11 @@ public func readToEnd(_ pipes: [Pipe], within seconds: Double = childProcessTime
     while !open.isEmpty {
         let left = ContinuousClock.now.duration(to: deadline)
         guard left > .zero else { return (data, false) }
-        let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
-        var descriptors = open.map { pollfd(fd: pipes[$0].fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0) }
+        let milliseconds = Int32(
+            clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+        var descriptors = open.map {
+            pollfd(fd: pipes[$0].fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        }
         let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
         if ready < 0, errno == EINTR { continue }
         guard ready > 0 else { continue }

@@ -4,7 +4,8 @@ import Testing
 /// Runs the independent FIT readers (Garmin's FIT SDK for Python and fitparse, in `.build/fit-venv`, made by
 /// `scripts/install-dependencies.sh`) through `Tests/FITFileTests/Oracle/fit_oracle.py`, and Python's XML parser.
 public enum ExportOracle {
-    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     public static let python = root.appendingPathComponent(".build/fit-venv/bin/python").path
     public static let script = root.appendingPathComponent("Tests/FITFileTests/Oracle/fit_oracle.py").path
 
@@ -15,7 +16,9 @@ public enum ExportOracle {
         public var number: Int
         public var fields: [Int: Any]
         public func number(_ field: Int) -> Double? { (fields[field] as? NSNumber)?.doubleValue }
-        public func numbers(_ field: Int) -> [Double?] { (fields[field] as? [Any])?.map { ($0 as? NSNumber)?.doubleValue } ?? [] }
+        public func numbers(_ field: Int) -> [Double?] {
+            (fields[field] as? [Any])?.map { ($0 as? NSNumber)?.doubleValue } ?? []
+        }
         public func string(_ field: Int) -> String? { fields[field] as? String }
     }
 
@@ -24,7 +27,10 @@ public enum ExportOracle {
     @discardableResult
     public static func run(_ arguments: [String], useScript: Bool = true, timeLimit: TimeInterval = 60) throws -> Data {
         guard FileManager.default.isExecutableFile(atPath: python) else {
-            throw Failure(description: "\(python) is missing: run scripts/install-dependencies.sh, which creates the FIT test environment (garmin-fit-sdk, fitparse).")
+            throw Failure(
+                description:
+                    "\(python) is missing: run scripts/install-dependencies.sh, which creates the FIT test environment (garmin-fit-sdk, fitparse)."
+            )
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
@@ -38,11 +44,15 @@ public enum ExportOracle {
         guard ended, process.exits(within: 10) else {
             process.killGroup()
             _ = process.exits(within: 10)
-            throw Failure(description: "python \(arguments.joined(separator: " ")) took more than \(Int(timeLimit)) s; killed")
+            throw Failure(
+                description: "python \(arguments.joined(separator: " ")) took more than \(Int(timeLimit)) s; killed")
         }
         let data = read[0], errorData = read[1]
         guard process.terminationStatus == 0 else {
-            throw Failure(description: "python \(arguments.prefix(2).joined(separator: " ")) failed: \(String(decoding: errorData, as: UTF8.self))")
+            throw Failure(
+                description:
+                    "python \(arguments.prefix(2).joined(separator: " ")) failed: \(String(decoding: errorData, as: UTF8.self))"
+            )
         }
         return data
     }
@@ -53,7 +63,9 @@ public enum ExportOracle {
         let json = try JSONSerialization.jsonObject(with: run([command, path])) as? [[String: Any]] ?? []
         return json.map { entry in
             var fields: [Int: Any] = [:]
-            for (key, value) in entry["fields"] as? [String: Any] ?? [:] { if let number = Int(key) { fields[number] = value } }
+            for (key, value) in entry["fields"] as? [String: Any] ?? [:] {
+                if let number = Int(key) { fields[number] = value }
+            }
             return Message(number: (entry["num"] as? NSNumber)?.intValue ?? -1, fields: fields)
         }
     }

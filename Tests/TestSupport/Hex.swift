@@ -8,7 +8,9 @@ public func bytes(fromHex string: String) -> [UInt8] {
     var index = digits.startIndex
     while index < digits.endIndex {
         let next = digits.index(index, offsetBy: 2)
-        guard let byte = UInt8(digits[index ..< next], radix: 16) else { preconditionFailure("bad hex digits in \(string)") }
+        guard let byte = UInt8(digits[index ..< next], radix: 16) else {
+            preconditionFailure("bad hex digits in \(string)")
+        }
         result.append(byte)
         index = next
     }

@@ -6,7 +6,9 @@ import Foundation
 public enum ImportTestFiles {
     /// FIT time of the first record: 1,100,000,000 s after 1989-12-31 00:00 UTC.
     public static let t0: UInt32 = 1_100_000_000
-    public static func date(_ offset: Int) -> Date { Date(timeIntervalSince1970: 631_065_600 + Double(t0) + Double(offset)) }
+    public static func date(_ offset: Int) -> Date {
+        Date(timeIntervalSince1970: 631_065_600 + Double(t0) + Double(offset))
+    }
 
     public static func field(_ number: UInt8, _ size: UInt8, _ type: FITBaseType) -> FITFieldDefinition {
         FITFieldDefinition(number: number, size: size, baseType: type)
@@ -18,51 +20,90 @@ public enum ImportTestFiles {
     /// With `legs`, three sessions (swimming 0–50, transition 50–60, cycling 90–150) instead of one.
     public static func ride(legs: Bool = false, serial: UInt64 = 42, power: (Int) -> UInt64 = { _ in 200 }) -> [UInt8] {
         var file = FITFileBuilder()
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.fileId, fields: [
-            field(0, 1, .enum), field(1, 2, .uint16), field(2, 2, .uint16), field(3, 4, .uint32z), field(4, 4, .uint32),
-        ]), localType: 0)
-        file.write([.unsigned(4), .unsigned(1), .unsigned(3122), .unsigned(serial), .unsigned(UInt64(t0))], localType: 0)
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.deviceInfo, fields: [
-            field(253, 4, .uint32), field(0, 1, .uint8), field(5, 2, .uint16), field(27, 12, .string),
-        ]), localType: 1)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.fileId,
+                fields: [
+                    field(0, 1, .enum), field(1, 2, .uint16), field(2, 2, .uint16), field(3, 4, .uint32z),
+                    field(4, 4, .uint32),
+                ]), localType: 0)
+        file.write(
+            [.unsigned(4), .unsigned(1), .unsigned(3122), .unsigned(serial), .unsigned(UInt64(t0))], localType: 0)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.deviceInfo,
+                fields: [
+                    field(253, 4, .uint32), field(0, 1, .uint8), field(5, 2, .uint16), field(27, 12, .string),
+                ]), localType: 1)
         file.write([.unsigned(UInt64(t0)), .unsigned(0), .unsigned(1234), .string("Edge Test")], localType: 1)
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.event, fields: [
-            field(253, 4, .uint32), field(0, 1, .enum), field(1, 1, .enum),
-        ]), localType: 2)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.event,
+                fields: [
+                    field(253, 4, .uint32), field(0, 1, .enum), field(1, 1, .enum),
+                ]), localType: 2)
         file.write([.unsigned(UInt64(t0)), .unsigned(0), .unsigned(0)], localType: 2)
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.record, fields: [
-            field(253, 4, .uint32), field(3, 1, .uint8), field(7, 2, .uint16), field(4, 1, .uint8),
-            field(6, 2, .uint16), field(5, 4, .uint32),
-        ]), localType: 3)
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.hrv, fields: [field(0, 10, .uint16)]), localType: 4)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.record,
+                fields: [
+                    field(253, 4, .uint32), field(3, 1, .uint8), field(7, 2, .uint16), field(4, 1, .uint8),
+                    field(6, 2, .uint16), field(5, 4, .uint32),
+                ]), localType: 3)
+        file.define(
+            FITMessageDefinition(globalMessageNumber: FITMessageNumber.hrv, fields: [field(0, 10, .uint16)]),
+            localType: 4)
         var distance: UInt64 = 0
         for t in 0 ..< 150 {
             if t == 60 { file.write([.unsigned(UInt64(t0) + 60), .unsigned(0), .unsigned(4)], localType: 2) }
             if t == 90 { file.write([.unsigned(UInt64(t0) + 90), .unsigned(0), .unsigned(0)], localType: 2) }
             if (60 ..< 90).contains(t) { continue }
             distance += 1000  // 10 m, scale 100
-            file.write([.unsigned(UInt64(t0) + UInt64(t)), .unsigned(UInt64(100 + t % 20)), .unsigned(power(t)), .unsigned(90),
-                        .unsigned(10_000), .unsigned(distance)], localType: 3)
+            file.write(
+                [
+                    .unsigned(UInt64(t0) + UInt64(t)), .unsigned(UInt64(100 + t % 20)), .unsigned(power(t)),
+                    .unsigned(90),
+                    .unsigned(10_000), .unsigned(distance),
+                ], localType: 3)
             if t % 6 == 0 && t < 120 {
                 // 5 intervals of 500 ms (the 11th message's second interval invalid).
                 let values: [FITValue] = (0 ..< 5).map { k in t == 60 + 30 && k == 1 ? .invalid : .unsigned(500) }
                 file.write([.array(values)], localType: 4)
             }
         }
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.lap, fields: [
-            field(253, 4, .uint32), field(2, 4, .uint32),
-        ]), localType: 5)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.lap,
+                fields: [
+                    field(253, 4, .uint32), field(2, 4, .uint32),
+                ]), localType: 5)
         file.write([.unsigned(UInt64(t0) + 75), .unsigned(UInt64(t0))], localType: 5)
         file.write([.unsigned(UInt64(t0) + 150), .unsigned(UInt64(t0) + 75)], localType: 5)
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.session, fields: [
-            field(253, 4, .uint32), field(2, 4, .uint32), field(5, 1, .enum), field(6, 1, .enum), field(7, 4, .uint32),
-        ]), localType: 6)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.session,
+                fields: [
+                    field(253, 4, .uint32), field(2, 4, .uint32), field(5, 1, .enum), field(6, 1, .enum),
+                    field(7, 4, .uint32),
+                ]), localType: 6)
         if legs {
-            file.write([.unsigned(UInt64(t0) + 50), .unsigned(UInt64(t0)), .unsigned(5), .unsigned(18), .unsigned(50_000)], localType: 6)
-            file.write([.unsigned(UInt64(t0) + 60), .unsigned(UInt64(t0) + 50), .unsigned(3), .unsigned(0), .unsigned(10_000)], localType: 6)
-            file.write([.unsigned(UInt64(t0) + 150), .unsigned(UInt64(t0) + 90), .unsigned(2), .unsigned(7), .unsigned(60_000)], localType: 6)
+            file.write(
+                [.unsigned(UInt64(t0) + 50), .unsigned(UInt64(t0)), .unsigned(5), .unsigned(18), .unsigned(50_000)],
+                localType: 6)
+            file.write(
+                [
+                    .unsigned(UInt64(t0) + 60), .unsigned(UInt64(t0) + 50), .unsigned(3), .unsigned(0),
+                    .unsigned(10_000),
+                ], localType: 6)
+            file.write(
+                [
+                    .unsigned(UInt64(t0) + 150), .unsigned(UInt64(t0) + 90), .unsigned(2), .unsigned(7),
+                    .unsigned(60_000),
+                ], localType: 6)
         } else {
-            file.write([.unsigned(UInt64(t0) + 150), .unsigned(UInt64(t0)), .unsigned(2), .unsigned(6), .unsigned(150_000)], localType: 6)
+            file.write(
+                [.unsigned(UInt64(t0) + 150), .unsigned(UInt64(t0)), .unsigned(2), .unsigned(6), .unsigned(150_000)],
+                localType: 6)
         }
         file.write([.unsigned(UInt64(t0) + 150), .unsigned(0), .unsigned(4)], localType: 2)
         return file.finish()

@@ -13,7 +13,9 @@ import Testing
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.first == "Day         Move             Exercise       Stand")
         let minutes = lines.dropFirst().compactMap { line -> Int? in
-            guard let exercise = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first else { return nil }
+            guard let exercise = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first else {
+                return nil
+            }
             return Int(exercise.split(separator: "/").first ?? "")
         }
         // Whole minutes per day: 30 on one day, or 29–30 split across two.

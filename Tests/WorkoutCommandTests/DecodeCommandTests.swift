@@ -10,12 +10,13 @@ import Testing
         let result = try decode("2a37", "16463803", "10403c03", "19 48 00 4e 01 00 04")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "")
-        #expect(result.stdout == """
-            {"heartRate":70,"sensorContact":"detected","energyExpended":null,"rrIntervals":[0.8046875]}
-            {"heartRate":64,"sensorContact":"notSupported","energyExpended":null,"rrIntervals":[0.80859375]}
-            {"heartRate":72,"sensorContact":"notSupported","energyExpended":334,"rrIntervals":[1]}
+        #expect(
+            result.stdout == """
+                {"heartRate":70,"sensorContact":"detected","energyExpended":null,"rrIntervals":[0.8046875]}
+                {"heartRate":64,"sensorContact":"notSupported","energyExpended":null,"rrIntervals":[0.80859375]}
+                {"heartRate":72,"sensorContact":"notSupported","energyExpended":334,"rrIntervals":[1]}
 
-            """)
+                """)
     }
 
     /// Assioma Uno (flags 0x0020): one crank revolution in 1976/1024 s is 31.09 rpm (SmartSpin2k's
@@ -23,46 +24,67 @@ import Testing
     @Test func cyclingPowerCadenceFromTheAssiomaVector() throws {
         let result = try decode("0x2A63", "20 00 64 00 01 00 00 0b", "20006e000200b812")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == """
-            {"instantaneousPower":100,"pedalPowerBalance":null,"accumulatedTorque":null,"wheelRevolutions":null,"lastWheelEventTime":null,"crankRevolutions":1,"lastCrankEventTime":2.75,"accumulatedEnergy":null}
-            {"instantaneousPower":110,"pedalPowerBalance":null,"accumulatedTorque":null,"wheelRevolutions":null,"lastWheelEventTime":null,"crankRevolutions":2,"lastCrankEventTime":4.6796875,"accumulatedEnergy":null,"cadence":31.09311740890688,"speed":null}
+        #expect(
+            result.stdout == """
+                {"instantaneousPower":100,"pedalPowerBalance":null,"accumulatedTorque":null,"wheelRevolutions":null,"lastWheelEventTime":null,"crankRevolutions":1,"lastCrankEventTime":2.75,"accumulatedEnergy":null}
+                {"instantaneousPower":110,"pedalPowerBalance":null,"accumulatedTorque":null,"wheelRevolutions":null,"lastWheelEventTime":null,"crankRevolutions":2,"lastCrankEventTime":4.6796875,"accumulatedEnergy":null,"cadence":31.09311740890688,"speed":null}
 
-            """)
+                """)
     }
 
     /// CycleOps Magnus-style flags 0x1834 (torque, wheel, crank, energy, offset indicator): the CPS
     /// wheel event time ticks 1/2048 s, so 4 revolutions in 2048 ticks are 4 × 2.105 m in 1 s.
     @Test func cyclingPowerWithTorqueWheelCrankAndEnergy() throws {
-        let result = try decode("cycling-power-measurement", "3418960040010a0000000008030000040500", "3418960080020e0000000010040000080500")
+        let result = try decode(
+            "cycling-power-measurement", "3418960040010a0000000008030000040500", "3418960080020e0000000010040000080500")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == """
-            {"instantaneousPower":150,"pedalPowerBalance":null,"accumulatedTorque":10,"wheelRevolutions":10,"lastWheelEventTime":1,"crankRevolutions":3,"lastCrankEventTime":1,"accumulatedEnergy":5}
-            {"instantaneousPower":150,"pedalPowerBalance":null,"accumulatedTorque":20,"wheelRevolutions":14,"lastWheelEventTime":2,"crankRevolutions":4,"lastCrankEventTime":2,"accumulatedEnergy":5,"cadence":60,"speed":8.42}
+        #expect(
+            result.stdout == """
+                {"instantaneousPower":150,"pedalPowerBalance":null,"accumulatedTorque":10,"wheelRevolutions":10,"lastWheelEventTime":1,"crankRevolutions":3,"lastCrankEventTime":1,"accumulatedEnergy":5}
+                {"instantaneousPower":150,"pedalPowerBalance":null,"accumulatedTorque":20,"wheelRevolutions":14,"lastWheelEventTime":2,"crankRevolutions":4,"lastCrankEventTime":2,"accumulatedEnergy":5,"cadence":60,"speed":8.42}
 
-            """)
+                """)
     }
 
     /// CSC wheel event time ticks 1/1024 s (CSCS 1.0 §3.1): 4 revolutions of 2 m in 1 s.
     @Test func cscMeasurementWithWheelCircumference() throws {
-        let result = try decode("csc-measurement", "030a00000000040500000803", "030e00000000080600000c", "--wheel-circumference", "2")
+        let result = try decode(
+            "csc-measurement", "030a00000000040500000803", "030e00000000080600000c", "--wheel-circumference", "2")
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout == """
-            {"wheelRevolutions":10,"lastWheelEventTime":1,"crankRevolutions":5,"lastCrankEventTime":2}
-            {"wheelRevolutions":14,"lastWheelEventTime":2,"crankRevolutions":6,"lastCrankEventTime":3,"cadence":60,"speed":8}
+        #expect(
+            result.stdout == """
+                {"wheelRevolutions":10,"lastWheelEventTime":1,"crankRevolutions":5,"lastCrankEventTime":2}
+                {"wheelRevolutions":14,"lastWheelEventTime":2,"crankRevolutions":6,"lastCrankEventTime":3,"cadence":60,"speed":8}
 
-            """)
+                """)
     }
 
-    @Test(arguments: [
-        (["2a37", "0616", "1g"], "workout: Payload 2 is not hex: 'g' at byte offset 0.\n"),
-        (["2a37", "16463"], "workout: Payload 1 has an odd number of hex digits: byte offset 2 is incomplete.\n"),
-        (["2a37", "11"], "workout: Payload 1 is not a valid Heart Rate Measurement: expected 2 bytes for heart rate (uint16), found 0 at byte offset 1.\n"),
-        (["2a37", "103c0004"], nil),
-        (["2a37", "103c000401"], "workout: Payload 1 is not a valid Heart Rate Measurement: odd trailing byte in RR interval list at byte offset 4.\n"),
-        (["0x2a63", "20006400010000"], "workout: Payload 1 is not a valid Cycling Power Measurement: expected 2 bytes for last crank event time, found 1 at byte offset 6.\n"),
-        (["2a5b", "03"], "workout: Payload 1 is not a valid CSC Measurement: expected 4 bytes for cumulative wheel revolutions, found 0 at byte offset 1.\n"),
-        (["2a99", "00"], "workout: '2a99' is not a characteristic this tool decodes; use 0x2A37 (heart-rate-measurement), 0x2A63 (cycling-power-measurement), 0x2A5B (csc-measurement) or 0x2A19 (battery-level).\n"),
-    ] as [([String], String?)])
+    @Test(
+        arguments: [
+            (["2a37", "0616", "1g"], "workout: Payload 2 is not hex: 'g' at byte offset 0.\n"),
+            (["2a37", "16463"], "workout: Payload 1 has an odd number of hex digits: byte offset 2 is incomplete.\n"),
+            (
+                ["2a37", "11"],
+                "workout: Payload 1 is not a valid Heart Rate Measurement: expected 2 bytes for heart rate (uint16), found 0 at byte offset 1.\n"
+            ),
+            (["2a37", "103c0004"], nil),
+            (
+                ["2a37", "103c000401"],
+                "workout: Payload 1 is not a valid Heart Rate Measurement: odd trailing byte in RR interval list at byte offset 4.\n"
+            ),
+            (
+                ["0x2a63", "20006400010000"],
+                "workout: Payload 1 is not a valid Cycling Power Measurement: expected 2 bytes for last crank event time, found 1 at byte offset 6.\n"
+            ),
+            (
+                ["2a5b", "03"],
+                "workout: Payload 1 is not a valid CSC Measurement: expected 4 bytes for cumulative wheel revolutions, found 0 at byte offset 1.\n"
+            ),
+            (
+                ["2a99", "00"],
+                "workout: '2a99' is not a characteristic this tool decodes; use 0x2A37 (heart-rate-measurement), 0x2A63 (cycling-power-measurement), 0x2A5B (csc-measurement) or 0x2A19 (battery-level).\n"
+            ),
+        ] as [([String], String?)])
     func badInputIsOneSentenceNamingTheOffset(arguments: [String], expected: String?) throws {
         let result = try Tool.run(["decode"] + arguments)
         if let expected {

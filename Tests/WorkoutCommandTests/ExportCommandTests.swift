@@ -26,37 +26,45 @@ import Testing
         // The default name never writes over a file: exported again, the workout goes to -2 and the first file stays.
         let again = try Tool.run(["export", id, "--store", store], environment: Self.utc, directory: directory.path)
         #expect(again.transcript == "Wrote 2024-11-08-1133-cycling-2.fit: cycling, 90 records, 1 session.\n")
-        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("2024-11-08-1133-cycling.fit")))) == bytes)
+        #expect(
+            try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file("2024-11-08-1133-cycling.fit")))) == bytes)
 
         // `-` writes the same bytes to standard output, and nothing else.
-        let piped = try Tool.run(["export", id, "--store", store, "--output", "-"], environment: Self.utc, directory: directory.path)
+        let piped = try Tool.run(
+            ["export", id, "--store", store, "--output", "-"], environment: Self.utc, directory: directory.path)
         #expect(piped.status == 0 && piped.stderr == "" && [UInt8](piped.output) == bytes)
 
         // An unknown ID, an unwritable path, a GPX without a route: one sentence, exit 1, no file left behind.
         let unknown = try Tool.run(["export", "FFFFFFFF", "--store", store], directory: directory.path)
-        #expect(unknown.transcript == """
-            --- stderr
-            workout: No workout's ID starts with 'FFFFFFFF'; `workout list` shows them.
-            --- exit 1
+        #expect(
+            unknown.transcript == """
+                --- stderr
+                workout: No workout's ID starts with 'FFFFFFFF'; `workout list` shows them.
+                --- exit 1
 
-            """)
+                """)
         let blocked = directory.file("garmin.fit/ride.tcx")  // a file where a directory should be
-        let unwritable = try Tool.run(["export", id, "--store", store, "--format", "tcx", "-o", blocked], directory: directory.path)
-        #expect(normalized(unwritable.transcript, directory: directory.path) == """
-            --- stderr
-            workout: DIR/garmin.fit/ride.tcx cannot be written (no such directory, or no permission).
-            --- exit 1
+        let unwritable = try Tool.run(
+            ["export", id, "--store", store, "--format", "tcx", "-o", blocked], directory: directory.path)
+        #expect(
+            normalized(unwritable.transcript, directory: directory.path) == """
+                --- stderr
+                workout: DIR/garmin.fit/ride.tcx cannot be written (no such directory, or no permission).
+                --- exit 1
 
-            """)
-        let gpx = try Tool.run(["export", id, "--store", store, "--format", "gpx", "-o", "ride.gpx"], directory: directory.path)
-        #expect(normalized(gpx.transcript, directory: directory.path) == """
-            --- stderr
-            workout: The workout UUID has no route, so it has no GPX (a GPX track point needs a position); export it as FIT or TCX.
-            --- exit 1
+                """)
+        let gpx = try Tool.run(
+            ["export", id, "--store", store, "--format", "gpx", "-o", "ride.gpx"], directory: directory.path)
+        #expect(
+            normalized(gpx.transcript, directory: directory.path) == """
+                --- stderr
+                workout: The workout UUID has no route, so it has no GPX (a GPX track point needs a position); export it as FIT or TCX.
+                --- exit 1
 
-            """)
+                """)
         let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        #expect(left == ["2024-11-08-1133-cycling-2.fit", "2024-11-08-1133-cycling.fit", "garmin.fit", "store.sqlite"],
-                "no partial file, no ride.gpx")
+        #expect(
+            left == ["2024-11-08-1133-cycling-2.fit", "2024-11-08-1133-cycling.fit", "garmin.fit", "store.sqlite"],
+            "no partial file, no ride.gpx")
     }
 }

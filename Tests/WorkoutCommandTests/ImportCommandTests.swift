@@ -17,10 +17,11 @@ import Testing
         #expect(normalized(first.transcript, directory: directory.path) == Self.importTranscript)
 
         let again = try Tool.run(["import", ride, "--store", store])
-        #expect(normalized(again.transcript, directory: directory.path) == """
-            DIR/ride.fit was already imported as workout UUID; nothing saved.
+        #expect(
+            normalized(again.transcript, directory: directory.path) == """
+                DIR/ride.fit was already imported as workout UUID; nothing saved.
 
-            """)
+                """)
 
         let show = try Tool.run(["show", id, "--json", "--store", store])
         #expect(show.status == 0, "\(show.stderr)")
@@ -36,10 +37,11 @@ import Testing
         let fixture = directory.file("ride.jsonl")
         let made = try Tool.run(["fixture", ride, "--output", fixture])
         // 120 records (150 s less the 30 s pause), each giving a heart-rate and a power notification.
-        #expect(normalized(made.transcript, directory: directory.path) == """
-            Wrote DIR/ride.jsonl: cycling, 2:30, 240 notifications from 120 records.
+        #expect(
+            normalized(made.transcript, directory: directory.path) == """
+                Wrote DIR/ride.jsonl: cycling, 2:30, 240 notifications from 120 records.
 
-            """)
+                """)
     }
 
     /// The ride of ``ImportTestFiles/ride(legs:serial:power:)`` with power p(t) = 150 + 13t mod 200 W: records at

@@ -1,8 +1,9 @@
 import Foundation
 import Glibc
 import OpenHealthKit
-import Testing
 import TestSupport
+import Testing
+
 @testable import SteppedWorkoutHelper
 @testable import WorkoutCommands
 
@@ -36,7 +37,8 @@ import TestSupport
         /// Reads until `condition` holds for what was read after `offset`, or `seconds` of real time pass (a limit
         /// for a broken tool, not a wait: the output is due as soon as the tool has read the key). Returns whether it
         /// held.
-        func wait(seconds: Double = 15, after offset: String.Index? = nil, until condition: (Substring) -> Bool) -> Bool {
+        func wait(seconds: Double = 15, after offset: String.Index? = nil, until condition: (Substring) -> Bool) -> Bool
+        {
             let deadline = Date().addingTimeInterval(seconds)
             var buffer = [UInt8](repeating: 0, count: 4096)
             while Date() < deadline {
@@ -73,7 +75,9 @@ import TestSupport
             #expect(clock.sync(recording, [peripheral]) == "ok")
         }
 
-        #expect(terminal.wait { $0.contains("space pauses, l marks a lap, q or Ctrl-C ends and saves.") }, "\(terminal.output)")
+        #expect(
+            terminal.wait { $0.contains("space pauses, l marks a lap, q or Ctrl-C ends and saves.") },
+            "\(terminal.output)")
         second()
         second()
         #expect(terminal.wait { $0.contains("heart rate 1") }, "a heart rate on the view: \(terminal.output)")
@@ -100,33 +104,36 @@ import TestSupport
         // 1 Hz readings from 0:01. Time in zones: 0:01–0:02, then 0:04–0:05 — the reading of 0:03 came at the
         // instant of the resume but before it (the test types the key after the recording took the reading in), so
         // the zone engine, which counts from a reading taken while running, starts again at 0:04.
-        let summary = try #require(terminal.output.range(of: "Saving…").map { String(terminal.output[$0.lowerBound...]) })
-        #expect(normalized(summary.replacing("\r\n", with: "\n"), directory: directory.path) == """
-            Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)
-            Saved workout UUID (cycling) to DIR/keys.sqlite.
-              moving time     0:04
-              elapsed time    0:05
-              distance        –
-              energy          –
-              heart rate      average 132, max 134 bpm
-              power           –
-              cadence         –
-              time in zones   heart rate, system zones
-                activity        Z1       Z2       Z3       Z4       Z5
-                bpm             < 137    137–147  148–158  159–169  ≥ 170
-                cycling         0:02     0:00     0:00     0:00     0:00
-              laps            lap  duration  heart rate  power
-                              1    0:04      132 bpm     –
-                              2    0:01      133 bpm     –
-              sensors         unix:DIR/strap.sock: 0 dropouts, 0:00 without data
-              skipped         nothing
+        let summary = try #require(
+            terminal.output.range(of: "Saving…").map { String(terminal.output[$0.lowerBound...]) })
+        #expect(
+            normalized(summary.replacing("\r\n", with: "\n"), directory: directory.path) == """
+                Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)
+                Saved workout UUID (cycling) to DIR/keys.sqlite.
+                  moving time     0:04
+                  elapsed time    0:05
+                  distance        –
+                  energy          –
+                  heart rate      average 132, max 134 bpm
+                  power           –
+                  cadence         –
+                  time in zones   heart rate, system zones
+                    activity        Z1       Z2       Z3       Z4       Z5
+                    bpm             < 137    137–147  148–158  159–169  ≥ 170
+                    cycling         0:02     0:00     0:00     0:00     0:00
+                  laps            lap  duration  heart rate  power
+                                  1    0:04      132 bpm     –
+                                  2    0:01      133 bpm     –
+                  sensors         unix:DIR/strap.sock: 0 dropouts, 0:00 without data
+                  skipped         nothing
 
-            """)
+                """)
 
         let health = try HKHealthStore(databasePath: store, clientIdentifier: "workout")
         let types = HKLiveWorkoutDataSource.collectableTypes
         try await health.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
-        let workout = try #require(try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: health).first)
+        let workout = try #require(
+            try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: health).first)
         // Events are in date order, and the lap spans from the start: lap, pause, resume — at the seconds typed.
         let start = SteppedTime.start
         #expect((workout.workoutEvents ?? []).map(\.type) == [.lap, .pause, .resume])

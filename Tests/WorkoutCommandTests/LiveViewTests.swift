@@ -1,8 +1,9 @@
 import FitnessSensors
 import Foundation
-@testable import OpenHealthKit
 import TestSupport
 import Testing
+
+@testable import OpenHealthKit
 @testable import WorkoutCommands
 
 /// The live view as exact output, on a virtual clock: a real session, builder and data source fed by scripted
@@ -20,8 +21,9 @@ import Testing
 
     @Test func frameOnAVirtualClockAndZoneTimesEqualTheSavedOnes() async throws {
         let clock = WallClock()
-        let store = HKHealthStore.inMemory(clientIdentifier: "view-tests",
-                                           clocks: LiveClocks(wall: { clock.now }, monotonic: clock.monotonic, deliverySpacing: .zero))
+        let store = HKHealthStore.inMemory(
+            clientIdentifier: "view-tests",
+            clocks: LiveClocks(wall: { clock.now }, monotonic: clock.monotonic, deliverySpacing: .zero))
         let types = HKLiveWorkoutDataSource.collectableTypes
         try await store.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
         let configuration = HKWorkoutConfiguration()
@@ -36,8 +38,9 @@ import Testing
         builder.dataSource = source
         let bpm = HKUnit(from: "count/min")
         try await builder.setCustomZoneConfiguration(
-            try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
-                                           zoneBoundaries: [100, 120, 140, 160].map { HKQuantity(unit: bpm, doubleValue: $0) }),
+            try HKWorkoutZoneConfiguration(
+                quantityType: HKQuantityType(.heartRate),
+                zoneBoundaries: [100, 120, 140, 160].map { HKQuantity(unit: bpm, doubleValue: $0) }),
             for: HKQuantityType(.heartRate))
         let monitor = LiveMonitor(session: session, builder: builder, dataSource: source, start: Self.t0)
         builder.delegate = monitor
@@ -55,7 +58,9 @@ import Testing
             _ = pedals.send(.power(PowerReading(watts: 210)), at: at)
             await builder.waitForDelegateCalls()
             if second == 5 {
-                try await builder.addWorkoutEvents([HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: Self.t0, end: at), metadata: nil)])
+                try await builder.addWorkoutEvents([
+                    HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: Self.t0, end: at), metadata: nil)
+                ])
             }
         }
         clock.set(9.4)
@@ -63,15 +68,16 @@ import Testing
         // By hand: moving and elapsed 9.4 s (0:09); one lap at 5 s, so lap 2 for 4.4 s; power is the trainer's (listed
         // first): 290 W now, 3 s average of its readings at 7, 8, 9 s = (270 + 280 + 290) / 3 = 280; 125 bpm is in
         // [120, 140), the third zone, for all 9.4 s (each reading holds until the next, the last until now).
-        #expect(LiveView.lines(monitor.snapshot(at: clock.now)) == [
-            "cycling   moving 0:09   elapsed 0:09   lap 2  0:04",
-            "heart rate 125 bpm   power 290 W (3 s 280 W)   cadence –   speed –",
-            "zone Z3 120–139 bpm [░░░░░░|░░░░░░|██████|░░░░░░|░░░░░░]",
-            "Z1 0:00  Z2 0:00  Z3 0:09  Z4 0:00  Z5 0:00",
-            "Strap       connected   battery 77 %   skin contact yes",
-            "Trainer     connected",
-            "Pedals      connected",
-        ])
+        #expect(
+            LiveView.lines(monitor.snapshot(at: clock.now)) == [
+                "cycling   moving 0:09   elapsed 0:09   lap 2  0:04",
+                "heart rate 125 bpm   power 290 W (3 s 280 W)   cadence –   speed –",
+                "zone Z3 120–139 bpm [░░░░░░|░░░░░░|██████|░░░░░░|░░░░░░]",
+                "Z1 0:00  Z2 0:00  Z3 0:09  Z4 0:00  Z5 0:00",
+                "Strap       connected   battery 77 %   skin contact yes",
+                "Trainer     connected",
+                "Pedals      connected",
+            ])
 
         // 10 s: the trainer's link drops; the strap loses skin contact (no heart rate from then on); the pedals go on.
         clock.set(10)
@@ -87,15 +93,16 @@ import Testing
         // By hand: the last heart rate is 9 s old (older than 3 s: "–"); the zone engine holds it 10 s, to 19 s, so
         // Z3 is still in effect with 15.5 s. The trainer is lost since 10 s (5 s); power is the pedals' 210 W, the
         // 3 s average over (12.5, 15.5]: the pedals at 13, 14, 15 s = 210.
-        #expect(LiveView.lines(monitor.snapshot(at: clock.now)) == [
-            "cycling   moving 0:16   elapsed 0:16   lap 2  0:11",
-            "heart rate –   power 210 W (3 s 210 W)   cadence –   speed –",
-            "zone Z3 120–139 bpm [░░░░░░|░░░░░░|██████|░░░░░░|░░░░░░]",
-            "Z1 0:00  Z2 0:00  Z3 0:16  Z4 0:00  Z5 0:00",
-            "Strap       connected   battery 77 %   skin contact no",
-            "Trainer     lost 5 s",
-            "Pedals      connected",
-        ])
+        #expect(
+            LiveView.lines(monitor.snapshot(at: clock.now)) == [
+                "cycling   moving 0:16   elapsed 0:16   lap 2  0:11",
+                "heart rate –   power 210 W (3 s 210 W)   cadence –   speed –",
+                "zone Z3 120–139 bpm [░░░░░░|░░░░░░|██████|░░░░░░|░░░░░░]",
+                "Z1 0:00  Z2 0:00  Z3 0:16  Z4 0:00  Z5 0:00",
+                "Strap       connected   battery 77 %   skin contact no",
+                "Trainer     lost 5 s",
+                "Pedals      connected",
+            ])
         #expect(monitor.takeEventLines(at: clock.now) == ["0:00  zone Z3", "0:05  lap 1", "0:10  Trainer lost"])
 
         // Paused from 16 s to 17 s, then a lap at 18 s: the lap spans back to 5 s, so the builder lists it before
@@ -105,9 +112,14 @@ import Testing
         clock.set(17)
         session.resume()
         clock.set(18)
-        try await builder.addWorkoutEvents([HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: Self.t0 + 5, end: Self.t0 + 18), metadata: nil)])
+        try await builder.addWorkoutEvents([
+            HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: Self.t0 + 5, end: Self.t0 + 18), metadata: nil)
+        ])
         await builder.waitForDelegateCalls()
-        #expect(monitor.takeEventLines(at: clock.now).filter { !$0.contains("zone") } == ["0:16  paused", "0:17  resumed", "0:18  lap 2"])
+        #expect(
+            monitor.takeEventLines(at: clock.now).filter { !$0.contains("zone") } == [
+                "0:16  paused", "0:17  resumed", "0:18  lap 2",
+            ])
 
         clock.set(30)
         session.end()
@@ -131,11 +143,17 @@ import Testing
     @Test func framesFoldToANarrowTerminalAndRedrawOverEveryRow() {
         final class Source: LiveSource, @unchecked Sendable {
             func snapshot(at now: Date) -> LiveSnapshot {
-                LiveSnapshot(elapsed: 61, moving: 61, activity: "cycling", paused: false, heartRate: 172, power: 1015, power3s: 1002,
-                             cadence: 104, speed: 12.5, showsPower: true, showsCadence: true, showsSpeed: true, zone: 4,
-                             zoneBoundaries: [137, 148, 159, 170], zoneTimes: [1, 2, 3, 4, 51], laps: 0, lapTime: 61,
-                             sensors: [.init(name: "Polar H10 8A1C2D3E", state: "connecting (attempt 3): Nothing answers at that address.",
-                                             battery: nil, skinContact: nil)])
+                LiveSnapshot(
+                    elapsed: 61, moving: 61, activity: "cycling", paused: false, heartRate: 172, power: 1015,
+                    power3s: 1002,
+                    cadence: 104, speed: 12.5, showsPower: true, showsCadence: true, showsSpeed: true, zone: 4,
+                    zoneBoundaries: [137, 148, 159, 170], zoneTimes: [1, 2, 3, 4, 51], laps: 0, lapTime: 61,
+                    sensors: [
+                        .init(
+                            name: "Polar H10 8A1C2D3E",
+                            state: "connecting (attempt 3): Nothing answers at that address.",
+                            battery: nil, skinContact: nil)
+                    ])
             }
             func takeEventLines(at now: Date) -> [String] { [] }
         }
@@ -146,20 +164,23 @@ import Testing
         display.write = { output.text += $0 }
         display.tick(at: Self.t0)
         let first = output.text
-        let rows = first.components(separatedBy: "\n").dropLast().map { $0.replacingOccurrences(of: "\r\u{1B}[2K", with: "") }
-        #expect(rows == [
-            "cycling   moving 1:01   elapsed 1:01",
-            "  lap 1  1:01",
-            "heart rate 172 bpm   power 1015 W (3 s",
-            "  1002 W)   cadence 104 rpm   speed",
-            "  45.0 km/h",
-            "zone Z5 ≥ 170 bpm",
-            "  [░░░░░░|░░░░░░|░░░░░░|░░░░░░|██████]",
-            "Z1 0:01  Z2 0:02  Z3 0:03  Z4 0:04  Z5",
-            "  0:51",
-            "Polar H10 8A1C2D3E  connecting (attempt",
-            "  3): Nothing answers at that address.",
-        ])
+        let rows = first.components(separatedBy: "\n").dropLast().map {
+            $0.replacingOccurrences(of: "\r\u{1B}[2K", with: "")
+        }
+        #expect(
+            rows == [
+                "cycling   moving 1:01   elapsed 1:01",
+                "  lap 1  1:01",
+                "heart rate 172 bpm   power 1015 W (3 s",
+                "  1002 W)   cadence 104 rpm   speed",
+                "  45.0 km/h",
+                "zone Z5 ≥ 170 bpm",
+                "  [░░░░░░|░░░░░░|░░░░░░|░░░░░░|██████]",
+                "Z1 0:01  Z2 0:02  Z3 0:03  Z4 0:04  Z5",
+                "  0:51",
+                "Polar H10 8A1C2D3E  connecting (attempt",
+                "  3): Nothing answers at that address.",
+            ])
         #expect(rows.allSatisfy { $0.count <= 40 })
         display.tick(at: Self.t0)
         #expect(output.text.dropFirst(first.count).hasPrefix("\u{1B}[\(rows.count)A"))
@@ -171,34 +192,41 @@ import Testing
     /// With power zones (an FTP of 250 W: 137.5/187.5/225/262.5/300), a line shows the power zone in effect; without,
     /// none does.
     @Test func thePowerZoneHasALineWhenTheWorkoutHasPowerZones() {
-        var snapshot = LiveSnapshot(elapsed: 61, moving: 61, activity: "cycling", paused: false, heartRate: 140, power: 210, power3s: 205,
-                                    cadence: nil, speed: nil, showsPower: true, showsCadence: false, showsSpeed: false, zone: 1,
-                                    zoneBoundaries: [136.8, 147.6, 158.4, 169.2], zoneTimes: [30, 31, 0, 0, 0], laps: 0, lapTime: 61,
-                                    sensors: [])
+        var snapshot = LiveSnapshot(
+            elapsed: 61, moving: 61, activity: "cycling", paused: false, heartRate: 140, power: 210, power3s: 205,
+            cadence: nil, speed: nil, showsPower: true, showsCadence: false, showsSpeed: false, zone: 1,
+            zoneBoundaries: [136.8, 147.6, 158.4, 169.2], zoneTimes: [30, 31, 0, 0, 0], laps: 0, lapTime: 61,
+            sensors: [])
         #expect(!LiveView.lines(snapshot).contains { $0.hasPrefix("power zone") })
         snapshot.powerZoneBoundaries = [137.5, 187.5, 225, 262.5, 300]
         #expect(LiveView.lines(snapshot).last == "power zone –")
         snapshot.powerZone = 2
-        #expect(LiveView.lines(snapshot) == [
-            "cycling   moving 1:01   elapsed 1:01   lap 1  1:01",
-            "heart rate 140 bpm   power 210 W (3 s 205 W)",
-            "zone Z2 137–147 bpm [░░░░░░|██████|░░░░░░|░░░░░░|░░░░░░]",
-            "Z1 0:30  Z2 0:31  Z3 0:00  Z4 0:00  Z5 0:00",
-            "power zone Z3 188–224 W [░░░░░░|░░░░░░|██████|░░░░░░|░░░░░░|░░░░░░]",
-        ])
+        #expect(
+            LiveView.lines(snapshot) == [
+                "cycling   moving 1:01   elapsed 1:01   lap 1  1:01",
+                "heart rate 140 bpm   power 210 W (3 s 205 W)",
+                "zone Z2 137–147 bpm [░░░░░░|██████|░░░░░░|░░░░░░|░░░░░░]",
+                "Z1 0:30  Z2 0:31  Z3 0:00  Z4 0:00  Z5 0:00",
+                "power zone Z3 188–224 W [░░░░░░|░░░░░░|██████|░░░░░░|░░░░░░|░░░░░░]",
+            ])
     }
 
     /// A sensor's connection in words, as the status line shows it, from the events a BLE sensor sends.
     @Test func sensorStatesInWords() {
         let now = Self.t0 + 100
         func status(_ connection: HKSensorStatus.Connection, problem: String? = nil) -> HKSensorStatus {
-            HKSensorStatus(identifier: "x", name: "X", capabilities: .heartRateStrap, connection: connection, batteryPercent: nil,
-                           skinContact: nil, dropouts: 0, malformedNotifications: 0, problem: problem, closedDropoutTime: 0)
+            HKSensorStatus(
+                identifier: "x", name: "X", capabilities: .heartRateStrap, connection: connection, batteryPercent: nil,
+                skinContact: nil, dropouts: 0, malformedNotifications: 0, problem: problem, closedDropoutTime: 0)
         }
         #expect(LiveView.state(status(.connecting(attempt: 1)), at: now) == "connecting")
-        #expect(LiveView.state(status(.connecting(attempt: 3), problem: "Nothing answers."), at: now) == "connecting (attempt 3): Nothing answers.")
+        #expect(
+            LiveView.state(status(.connecting(attempt: 3), problem: "Nothing answers."), at: now)
+                == "connecting (attempt 3): Nothing answers.")
         #expect(LiveView.state(status(.connected), at: now) == "connected")
         #expect(LiveView.state(status(.lost(since: Self.t0 + 88, reason: nil)), at: now) == "lost 12 s")
-        #expect(LiveView.state(status(.reconnecting(since: Self.t0 + 88, attempt: 3)), at: now) == "reconnecting (attempt 3)")
+        #expect(
+            LiveView.state(status(.reconnecting(since: Self.t0 + 88, attempt: 3)), at: now)
+                == "reconnecting (attempt 3)")
     }
 }

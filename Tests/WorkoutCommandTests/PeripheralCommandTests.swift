@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// `workout peripheral` in a child process, reached by `workout pair` and `workout sensors` through
 /// `unix:PATH`: the whole tool, over a real listening socket.
@@ -14,7 +14,9 @@ import TestSupport
         // The name the peripheral is given is its Generic Access Device Name, which `pair` reads, as a phone would
         // (before the strap's Device Information, "OpenHealthKit Simulated HR strap").
         let name = "Bench strap with a rather long name"
-        let (peripheral, banner) = try Tool.startPeripheral(["--profile", "heart-rate", "--listen", socket, "--name", name])
+        let (peripheral, banner) = try Tool.startPeripheral([
+            "--profile", "heart-rate", "--listen", socket, "--name", name,
+        ])
         defer { peripheral.killGroup() }
         #expect(banner == "Simulated heart-rate sensor '\(name)' at unix:\(socket); Ctrl-C stops it.\n")
 
@@ -29,7 +31,8 @@ import TestSupport
         func column(_ text: String, _ width: Int) -> String { text + String(repeating: " ", count: width - text.count) }
         let width = identifier.count + 2
         #expect(width + 37 > 80 - 24)
-        #expect(sensors.transcript == column("Identifier", width) + column("Name", 37) + "Measures\n"
+        #expect(
+            sensors.transcript == column("Identifier", width) + column("Name", 37) + "Measures\n"
                 + column(identifier, width) + "\(name)  heart rate, RR intervals, energy, battery\n")
 
         kill(peripheral.processIdentifier, SIGINT)
@@ -47,16 +50,17 @@ import TestSupport
             #expect(pair.status == 0, "\(pair.stderr)")
         }
         // Unprobed, a sensor may measure anything: 72 characters of measures from column 42.
-        #expect(try Tool.run(["sensors", "--store", store]).transcript == """
-            Identifier                    Name        Measures
-            ble:AA:BB:CC:DD:EE:FF/random  Left pedal  heart rate, RR intervals, power,
-                                                      cadence, speed, distance, energy,
-                                                      battery
-            unix:/tmp/s.sock              OHK Strap   heart rate, RR intervals, power,
-                                                      cadence, speed, distance, energy,
-                                                      battery
+        #expect(
+            try Tool.run(["sensors", "--store", store]).transcript == """
+                Identifier                    Name        Measures
+                ble:AA:BB:CC:DD:EE:FF/random  Left pedal  heart rate, RR intervals, power,
+                                                          cadence, speed, distance, energy,
+                                                          battery
+                unix:/tmp/s.sock              OHK Strap   heart rate, RR intervals, power,
+                                                          cadence, speed, distance, energy,
+                                                          battery
 
-            """)
+                """)
     }
 
     @Test func recordingWithoutSensorsIsOneSentence() throws {
@@ -64,19 +68,27 @@ import TestSupport
         defer { try? FileManager.default.removeItem(atPath: store) }
         let result = try Tool.run(["record", "--store", store])
         #expect(result.status == 1)
-        #expect(result.stderr == "workout: There is no sensor to record from; pair one with `workout pair ADDRESS` or pass --sensor ADDRESS.\n")
+        #expect(
+            result.stderr
+                == "workout: There is no sensor to record from; pair one with `workout pair ADDRESS` or pass --sensor ADDRESS.\n"
+        )
     }
 
     @Test func fixtureErrorsAreOneSentence() throws {
-        let missing = try Tool.run(["peripheral", "--profile", "cycling-power", "--listen", "/tmp/unused.sock", "--fixture", "ride.json"])
-        #expect(missing.transcript == """
-            --- stderr
-            workout: ride.json: expected a fixture file, but there is no such file.
-            --- exit 1
+        let missing = try Tool.run([
+            "peripheral", "--profile", "cycling-power", "--listen", "/tmp/unused.sock", "--fixture", "ride.json",
+        ])
+        #expect(
+            missing.transcript == """
+                --- stderr
+                workout: ride.json: expected a fixture file, but there is no such file.
+                --- exit 1
 
-            """)
+                """)
         let run = fixture("run-45min.jsonl")
-        let wrongProfile = try Tool.run(["peripheral", "--profile", "cycling-power", "--listen", "/tmp/unused.sock", "--fixture", run])
+        let wrongProfile = try Tool.run([
+            "peripheral", "--profile", "cycling-power", "--listen", "/tmp/unused.sock", "--fixture", run,
+        ])
         #expect(wrongProfile.status == 1)
         #expect(wrongProfile.stderr == "workout: \(run) holds no 0x2A63 notifications for this profile.\n")
     }
@@ -90,39 +102,48 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let clock = try SteppedClock(directory: directory)
         let socket = directory.file("strap.sock")
-        let peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket, "--fixture",
-                                                    fixture("run-45min.jsonl")]).member
+        let peripheral = try clock.startPeripheral([
+            "--profile", "heart-rate", "--listen", socket, "--fixture",
+            fixture("run-45min.jsonl"),
+        ]).member
         defer { SteppedClock.stop([peripheral]) }
         let (recording, result) = try clock.startRecording(
-            ["--activity", "running", "--sensor", "unix:\(socket)", "--duration", "2", "--store", directory.file("store.sqlite")],
+            [
+                "--activity", "running", "--sensor", "unix:\(socket)", "--duration", "2", "--store",
+                directory.file("store.sqlite"),
+            ],
             peripherals: [peripheral])
         #expect(clock.runUntilEnded(recording, [peripheral]) == 8)
-        #expect(normalized(result().transcript, directory: directory.path) == """
-            Recording a running workout from unix:DIR/strap.sock; Ctrl-C ends and saves.
-            0:01  zone Z1
-            Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)
-            Saved workout UUID (running) to DIR/store.sqlite.
-              moving time     0:02
-              elapsed time    0:02
-              distance        –
-              energy          –
-              heart rate      average 76, max 76 bpm
-              power           –
-              cadence         –
-              time in zones   heart rate, system zones
-                activity        Z1       Z2       Z3       Z4       Z5
-                bpm             < 137    137–147  148–158  159–169  ≥ 170
-                running         0:01     0:00     0:00     0:00     0:00
-              laps            none
-              sensors         unix:DIR/strap.sock: 0 dropouts, 0:00 without data
-              skipped         nothing
+        #expect(
+            normalized(result().transcript, directory: directory.path) == """
+                Recording a running workout from unix:DIR/strap.sock; Ctrl-C ends and saves.
+                0:01  zone Z1
+                Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)
+                Saved workout UUID (running) to DIR/store.sqlite.
+                  moving time     0:02
+                  elapsed time    0:02
+                  distance        –
+                  energy          –
+                  heart rate      average 76, max 76 bpm
+                  power           –
+                  cadence         –
+                  time in zones   heart rate, system zones
+                    activity        Z1       Z2       Z3       Z4       Z5
+                    bpm             < 137    137–147  148–158  159–169  ≥ 170
+                    running         0:01     0:00     0:00     0:00     0:00
+                  laps            none
+                  sensors         unix:DIR/strap.sock: 0 dropouts, 0:00 without data
+                  skipped         nothing
 
-            """)
+                """)
     }
 
     @Test func pairingNothingIsOneSentence() throws {
         let result = try Tool.run(["pair", "unix:/nonexistent/strap.sock", "--store", "/tmp/unused-\(UUID()).sqlite"])
         #expect(result.status == 1)
-        #expect(result.stderr == "workout: Nothing listens at unix:/nonexistent/strap.sock; start one with `workout peripheral --listen PATH`.\n")
+        #expect(
+            result.stderr
+                == "workout: Nothing listens at unix:/nonexistent/strap.sock; start one with `workout peripheral --listen PATH`.\n"
+        )
     }
 }

@@ -1,9 +1,10 @@
-import Foundation
 import BlueZTransport
+import Foundation
 import Glibc
 import OpenHealthKit
-import Testing
 import TestSupport
+import Testing
+
 @testable import SteppedWorkoutHelper
 @testable import WorkoutCommands
 
@@ -31,55 +32,67 @@ import TestSupport
     @Test func rideWithADropoutAndTwoPowerMeters() async throws {
         let directory = try TemporaryDirectory()
         let clock = try SteppedClock(directory: directory)
-        let strap = directory.file("strap.sock"), trainer = directory.file("trainer.sock"), pedals = directory.file("pedals.sock")
+        let strap = directory.file("strap.sock"), trainer = directory.file("trainer.sock"),
+            pedals = directory.file("pedals.sock")
         let peripherals = try [
             clock.startPeripheral(["--profile", "heart-rate", "--listen", strap, "--battery", "64"]).member,
-            clock.startPeripheral(["--profile", "cycling-power", "--listen", trainer, "--dropout", "4:3",
-                                   "--malformed-every", "10"]).member,
+            clock.startPeripheral([
+                "--profile", "cycling-power", "--listen", trainer, "--dropout", "4:3",
+                "--malformed-every", "10",
+            ]).member,
             clock.startPeripheral(["--profile", "cycling-power", "--listen", pedals]).member,
         ]
         defer { SteppedClock.stop(peripherals) }
         let store = directory.file("ride.sqlite")
-        let (recording, result) = try clock.startRecording([
-            "--sensor", "unix:\(strap)", "--sensor", "unix:\(trainer)", "--sensor", "unix:\(pedals)", "--duration", "10",
-            "--store", store], peripherals: peripherals)
+        let (recording, result) = try clock.startRecording(
+            [
+                "--sensor", "unix:\(strap)", "--sensor", "unix:\(trainer)", "--sensor", "unix:\(pedals)", "--duration",
+                "10",
+                "--store", store,
+            ], peripherals: peripherals)
         #expect(clock.runUntilEnded(recording, peripherals) == 40, "10 s in steps of 250 ms")
-        #expect(normalized(result().transcript, directory: directory.path) == """
-            Recording a cycling workout from unix:DIR/strap.sock, unix:DIR/trainer.sock, unix:DIR/pedals.sock; Ctrl-C ends and saves.
-            0:01  zone Z1
-            0:04  unix:DIR/trainer.sock lost
-            0:08  unix:DIR/trainer.sock back
-            0:09  zone Z2
-            Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)
-            Saved workout UUID (cycling) to DIR/ride.sqlite.
-              moving time     0:10
-              elapsed time    0:10
-              distance        0.09 km
-              energy          2 kcal
-              heart rate      average 134, max 137 bpm
-              power           average 208, max 219, normalized – W
-              cadence         average 92 rpm
-              time in zones   heart rate, system zones
-                activity        Z1       Z2       Z3       Z4       Z5
-                bpm             < 137    137–147  148–158  159–169  ≥ 170
-                cycling         0:08     0:01     0:00     0:00     0:00
-              laps            none
-              sensors         unix:DIR/strap.sock: 0 dropouts, 0:00 without data
-                              unix:DIR/trainer.sock: 1 dropout, 0:04 without data
-                              unix:DIR/pedals.sock: 0 dropouts, 0:00 without data
-              skipped         2 malformed notifications
+        #expect(
+            normalized(result().transcript, directory: directory.path) == """
+                Recording a cycling workout from unix:DIR/strap.sock, unix:DIR/trainer.sock, unix:DIR/pedals.sock; Ctrl-C ends and saves.
+                0:01  zone Z1
+                0:04  unix:DIR/trainer.sock lost
+                0:08  unix:DIR/trainer.sock back
+                0:09  zone Z2
+                Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)
+                Saved workout UUID (cycling) to DIR/ride.sqlite.
+                  moving time     0:10
+                  elapsed time    0:10
+                  distance        0.09 km
+                  energy          2 kcal
+                  heart rate      average 134, max 137 bpm
+                  power           average 208, max 219, normalized – W
+                  cadence         average 92 rpm
+                  time in zones   heart rate, system zones
+                    activity        Z1       Z2       Z3       Z4       Z5
+                    bpm             < 137    137–147  148–158  159–169  ≥ 170
+                    cycling         0:08     0:01     0:00     0:00     0:00
+                  laps            none
+                  sensors         unix:DIR/strap.sock: 0 dropouts, 0:00 without data
+                                  unix:DIR/trainer.sock: 1 dropout, 0:04 without data
+                                  unix:DIR/pedals.sock: 0 dropouts, 0:00 without data
+                  skipped         2 malformed notifications
 
-            """)
+                """)
 
         // What was saved, read back through the library.
         let health = try HKHealthStore(databasePath: store, clientIdentifier: "workout")
         let types = HKLiveWorkoutDataSource.collectableTypes
         try await health.requestAuthorization(toShare: types, read: Set(types.map { $0 as HKObjectType }))
-        let workouts = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: health)
+        let workouts = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(
+            for: health)
         let workout = try #require(workouts.first)
         let power = try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: HKQuantityType(.cyclingPower), predicate: HKQuery.predicateForObjects(from: workout))],
-            sortDescriptors: [SortDescriptor(\.startDate)]).result(for: health)
+            predicates: [
+                .quantitySample(
+                    type: HKQuantityType(.cyclingPower), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: [SortDescriptor(\.startDate)]
+        ).result(for: health)
         let start = SteppedTime.start  // where the stepped clocks start
         // One device at a time: the trainer until it dropped (its last reading at 3.75 s), the pedals while it was
         // gone (from the first stale instant of the trainer), the trainer again from its return at 7.75 s.
@@ -91,7 +104,9 @@ import TestSupport
         #expect(runs.map(\.device) == ["unix:\(trainer)", "unix:\(pedals)", "unix:\(trainer)"], "\(runs)")
         #expect(runs.last?.from == 7.75, "\(runs)")
         // The trainer's dropout is a gap in its samples (3.75 → 7.75 s without data), not a held value.
-        let trainerTimes = power.filter { $0.device?.localIdentifier == "unix:\(trainer)" }.map { $0.startDate.timeIntervalSince(start) }
+        let trainerTimes = power.filter { $0.device?.localIdentifier == "unix:\(trainer)" }.map {
+            $0.startDate.timeIntervalSince(start)
+        }
         let longestGap = zip(trainerTimes, trainerTimes.dropFirst()).map { $1 - $0 }.max() ?? 0
         #expect(longestGap == 4, "\(trainerTimes)")
     }
@@ -101,50 +116,58 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let clock = try SteppedClock(directory: directory)
         let socket = directory.file("gone.sock")
-        let peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket, "--dropout", "0:600"]).member
+        let peripheral = try clock.startPeripheral([
+            "--profile", "heart-rate", "--listen", socket, "--dropout", "0:600",
+        ]).member
         defer { SteppedClock.stop([peripheral]) }
         let store = directory.file("empty.sqlite")
-        let empty = try clock.startRecording(["--sensor", "unix:\(socket)", "--duration", "1", "--store", store], peripherals: [peripheral])
+        let empty = try clock.startRecording(
+            ["--sensor", "unix:\(socket)", "--duration", "1", "--store", store], peripherals: [peripheral])
         #expect(clock.runUntilEnded(empty.member, [peripheral]) == 4)
-        #expect(normalized(empty.result().transcript, directory: directory.path) == """
-            Recording a cycling workout from unix:DIR/gone.sock; Ctrl-C ends and saves.
-            Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)
-            --- stderr
-            workout: Nothing was collected, so nothing was saved (--keep-empty saves an empty workout).
-            --- exit 1
+        #expect(
+            normalized(empty.result().transcript, directory: directory.path) == """
+                Recording a cycling workout from unix:DIR/gone.sock; Ctrl-C ends and saves.
+                Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)
+                --- stderr
+                workout: Nothing was collected, so nothing was saved (--keep-empty saves an empty workout).
+                --- exit 1
 
-            """)
-        #expect(normalized(try Tool.run(["list", "--store", store]).transcript, directory: directory.path) == """
-            No workouts in DIR/empty.sqlite yet. Try `workout demo`.
+                """)
+        #expect(
+            normalized(try Tool.run(["list", "--store", store]).transcript, directory: directory.path) == """
+                No workouts in DIR/empty.sqlite yet. Try `workout demo`.
 
-            """)
-        let kept = try clock.startRecording(["--sensor", "unix:\(socket)", "--duration", "1", "--keep-empty", "--store", store],
-                                             peripherals: [peripheral])
+                """)
+        let kept = try clock.startRecording(
+            ["--sensor", "unix:\(socket)", "--duration", "1", "--keep-empty", "--store", store],
+            peripherals: [peripheral])
         #expect(clock.runUntilEnded(kept.member, [peripheral]) == 4)
         // Kept: one second, nothing in it, and the sensor said to have never connected (not "0 dropouts, 0:00
         // without data", which would say the opposite). Why its last try failed depends on which of the two
         // processes acted first when the peripheral closed the link it had just accepted: an end of file, EPIPE or
         // ECONNRESET. That sentence is the one thing normalised (to CLOSED).
         let keptTranscript = normalized(kept.result().transcript, directory: directory.path)
-            .replacing(/The sensor closed the link\.|The link to the sensor was lost \((Broken pipe|Connection reset by peer)\)\./,
-                       with: "CLOSED")
-        #expect(keptTranscript == """
-            Recording a cycling workout from unix:DIR/gone.sock; Ctrl-C ends and saves.
-            Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)
-            Saved workout UUID (cycling) to DIR/empty.sqlite.
-              moving time     0:01
-              elapsed time    0:01
-              distance        –
-              energy          –
-              heart rate      –
-              power           –
-              cadence         –
-              time in zones   –
-              laps            none
-              sensors         unix:DIR/gone.sock: never connected. CLOSED
-              skipped         nothing
+            .replacing(
+                /The sensor closed the link\.|The link to the sensor was lost \((Broken pipe|Connection reset by peer)\)\./,
+                with: "CLOSED")
+        #expect(
+            keptTranscript == """
+                Recording a cycling workout from unix:DIR/gone.sock; Ctrl-C ends and saves.
+                Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)
+                Saved workout UUID (cycling) to DIR/empty.sqlite.
+                  moving time     0:01
+                  elapsed time    0:01
+                  distance        –
+                  energy          –
+                  heart rate      –
+                  power           –
+                  cadence         –
+                  time in zones   –
+                  laps            none
+                  sensors         unix:DIR/gone.sock: never connected. CLOSED
+                  skipped         nothing
 
-            """)
+                """)
         #expect(try Tool.run(["list", "--store", store]).stdout.split(separator: "\n").count == 2)
     }
 
@@ -204,9 +227,14 @@ import TestSupport
         let plain = directory.file("plain.txt")
         try "not a socket".write(toFile: plain, atomically: true, encoding: .utf8)
         let cases: [(String, String)] = [
-            ("unix:\(directory.path)/nothing.sock",
-             "workout: Nothing listens at \(directory.path)/nothing.sock; start a simulated sensor with `workout peripheral --profile heart-rate --listen \(directory.path)/nothing.sock` or fix the path.\n"),
-            ("unix:\(plain)", "workout: \(plain) is not a socket; give the path a simulated sensor listens at (`workout peripheral --listen \(plain)`).\n"),
+            (
+                "unix:\(directory.path)/nothing.sock",
+                "workout: Nothing listens at \(directory.path)/nothing.sock; start a simulated sensor with `workout peripheral --profile heart-rate --listen \(directory.path)/nothing.sock` or fix the path.\n"
+            ),
+            (
+                "unix:\(plain)",
+                "workout: \(plain) is not a socket; give the path a simulated sensor listens at (`workout peripheral --listen \(plain)`).\n"
+            ),
         ]
         for (address, message) in cases {
             let result = try Tool.run(["record", "--sensor", address, "--store", store])
@@ -217,13 +245,17 @@ import TestSupport
         if (try? BluetoothAdapters.list())?.isEmpty == true {
             let bluetooth = try Tool.run(["record", "--sensor", "AA:BB:CC:DD:EE:FF", "--store", store])
             #expect(bluetooth.status == 1)
-            #expect(bluetooth.stderr == "workout: No Bluetooth adapter is present (or this kernel has no Bluetooth); plug one in, "
+            #expect(
+                bluetooth.stderr
+                    == "workout: No Bluetooth adapter is present (or this kernel has no Bluetooth); plug one in, "
                     + "`rfkill unblock bluetooth`, or record from a simulated sensor with --sensor unix:PATH.\n")
         }
         let malformed = try Tool.run(["record", "--sensor", "AA:BB:CC", "--store", store])
         #expect(malformed.status == 1)
-        #expect(malformed.stderr.hasPrefix("workout: ") && malformed.stderr.hasSuffix(".\n") && malformed.stderr.split(separator: "\n").count == 1,
-                "\(malformed.stderr)")
+        #expect(
+            malformed.stderr.hasPrefix("workout: ") && malformed.stderr.hasSuffix(".\n")
+                && malformed.stderr.split(separator: "\n").count == 1,
+            "\(malformed.stderr)")
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 }

@@ -13,11 +13,12 @@ import Testing
         let result = try Tool.run(["replay", file, "--instant", "--store", store])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "")
-        #expect(normalized(result.stdout, directory: directory.path) == """
-            Replaying \(file) (running, 10:00, 601 notifications from Polar H10 8A1C2D3E) instantly.
-            Saved workout UUID (running) to DIR/s.sqlite.
-            \(Self.malformedSummary)
-            """)
+        #expect(
+            normalized(result.stdout, directory: directory.path) == """
+                Replaying \(file) (running, 10:00, 601 notifications from Polar H10 8A1C2D3E) instantly.
+                Saved workout UUID (running) to DIR/s.sqlite.
+                \(Self.malformedSummary)
+                """)
     }
 
     /// A multisport fixture: the activity is named as the summary names it (not as the fixture spells it,
@@ -31,31 +32,32 @@ import Testing
         let file = fixture("triathlon-swim-bike-run.jsonl")
         let result = try Tool.run(["replay", file, "--instant", "--store", directory.file("t.sqlite")])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(normalized(result.stdout, directory: directory.path) == """
-            Replaying \(file) (swim-bike-run, 1:20:00, 9608 notifications from Polar H10 8A1C2D3E, ASSIOMA42) instantly.
-            Saved workout UUID (swim-bike-run) to DIR/t.sqlite.
-              moving time     1:20:00
-              elapsed time    1:20:00
-              distance        22.99 km
-              energy          516 kcal
-              heart rate      average 154, max 166 bpm
-              power           average 215, max 279, normalized 216 W
-              cadence         average 86 rpm
-              time in zones   heart rate, system zones
-                activity        Z1       Z2       Z3       Z4       Z5
-                bpm             < 137    137–147  148–158  159–169  ≥ 170
-                whole workout   2:39     8:56     49:39    18:46    0:00
-                swimming        0:53     5:29     8:38     0:00     0:00
-                transition      1:42     1:17     0:01     0:00     0:00
-                cycling         0:04     0:29     38:31    0:56     0:00
-                transition      0:00     1:28     0:32     0:00     0:00
-                running         0:00     0:13     1:57     17:50    0:00
-              laps            none
-              sensors         Polar H10 8A1C2D3E: 0 dropouts, 0:00 without data
-                              ASSIOMA42: 1 dropout, 22:00 without data
-              skipped         nothing
+        #expect(
+            normalized(result.stdout, directory: directory.path) == """
+                Replaying \(file) (swim-bike-run, 1:20:00, 9608 notifications from Polar H10 8A1C2D3E, ASSIOMA42) instantly.
+                Saved workout UUID (swim-bike-run) to DIR/t.sqlite.
+                  moving time     1:20:00
+                  elapsed time    1:20:00
+                  distance        22.99 km
+                  energy          516 kcal
+                  heart rate      average 154, max 166 bpm
+                  power           average 215, max 279, normalized 216 W
+                  cadence         average 86 rpm
+                  time in zones   heart rate, system zones
+                    activity        Z1       Z2       Z3       Z4       Z5
+                    bpm             < 137    137–147  148–158  159–169  ≥ 170
+                    whole workout   2:39     8:56     49:39    18:46    0:00
+                    swimming        0:53     5:29     8:38     0:00     0:00
+                    transition      1:42     1:17     0:01     0:00     0:00
+                    cycling         0:04     0:29     38:31    0:56     0:00
+                    transition      0:00     1:28     0:32     0:00     0:00
+                    running         0:00     0:13     1:57     17:50    0:00
+                  laps            none
+                  sensors         Polar H10 8A1C2D3E: 0 dropouts, 0:00 without data
+                                  ASSIOMA42: 1 dropout, 22:00 without data
+                  skipped         nothing
 
-            """)
+                """)
         // Its chart marks where each leg begins and names the legs (transitions as T1, T2).
         let id = try #require(result.stdout.split(separator: "\n")[1].split(separator: " ").dropFirst(2).first)
         let chart = directory.file("t.svg")
@@ -79,12 +81,13 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.components(separatedBy: "\n")
         let power = lines.drop { !$0.contains("cycling power, system zones") }.prefix(4)
-        #expect(power.joined(separator: "\n") == """
-                              cycling power, system zones
-                activity        Z1       Z2       Z3       Z4       Z5       Z6
-                W               < 138    138–187  188–224  225–262  263–299  ≥ 300
-                cycling         18:54    6:06     0:00     0:36     6:41     7:43
-            """)
+        #expect(
+            power.joined(separator: "\n") == """
+                                  cycling power, system zones
+                    activity        Z1       Z2       Z3       Z4       Z5       Z6
+                    W               < 138    138–187  188–224  225–262  263–299  ≥ 300
+                    cycling         18:54    6:06     0:00     0:36     6:41     7:43
+                """)
     }
 
     /// The summary of `malformed-notifications.jsonl` replayed, instantly or paced.
@@ -117,38 +120,39 @@ import Testing
         let directory = try TemporaryDirectory()
         let file = fixture("intervals-pauses-laps.jsonl")
         let result = try Tool.run(["replay", file, "--instant", "--store", directory.file("r.sqlite")])
-        #expect(normalized(result.transcript, directory: directory.path) == """
-            Replaying \(file) (cycling, 42:00, 7325 notifications from Polar H10 8A1C2D3E, ASSIOMA42) instantly.
-            Saved workout UUID (cycling) to DIR/r.sqlite.
-              moving time     40:00
-              elapsed time    42:00
-              distance        21.57 km
-              energy          456 kcal
-              heart rate      average 136, max 178 bpm
-              power           average 190, max 379, normalized 235 W
-              cadence         average 84 rpm
-              time in zones   heart rate, system zones
-                activity        Z1       Z2       Z3       Z4       Z5
-                bpm             < 137    137–147  148–158  159–169  ≥ 170
-                cycling         23:41    1:39     1:37     2:49     10:14
-              laps            lap  duration  heart rate  power
-                              1    10:00     120 bpm     140 W
-                              2    3:00      169 bpm     300 W
-                              3    2:00      124 bpm     110 W
-                              4    3:00      166 bpm     299 W
-                              5    3:00      119 bpm     110 W
-                              6    3:00      165 bpm     302 W
-                              7    2:00      125 bpm     110 W
-                              8    3:00      167 bpm     300 W
-                              9    3:00      119 bpm     110 W
-                              10   3:00      164 bpm     301 W
-                              11   2:00      124 bpm     110 W
-                              12   5:00      109 bpm     119 W
-              sensors         Polar H10 8A1C2D3E: 0 dropouts, 0:00 without data
-                              ASSIOMA42: 2 dropouts, 2:00 without data
-              skipped         nothing
+        #expect(
+            normalized(result.transcript, directory: directory.path) == """
+                Replaying \(file) (cycling, 42:00, 7325 notifications from Polar H10 8A1C2D3E, ASSIOMA42) instantly.
+                Saved workout UUID (cycling) to DIR/r.sqlite.
+                  moving time     40:00
+                  elapsed time    42:00
+                  distance        21.57 km
+                  energy          456 kcal
+                  heart rate      average 136, max 178 bpm
+                  power           average 190, max 379, normalized 235 W
+                  cadence         average 84 rpm
+                  time in zones   heart rate, system zones
+                    activity        Z1       Z2       Z3       Z4       Z5
+                    bpm             < 137    137–147  148–158  159–169  ≥ 170
+                    cycling         23:41    1:39     1:37     2:49     10:14
+                  laps            lap  duration  heart rate  power
+                                  1    10:00     120 bpm     140 W
+                                  2    3:00      169 bpm     300 W
+                                  3    2:00      124 bpm     110 W
+                                  4    3:00      166 bpm     299 W
+                                  5    3:00      119 bpm     110 W
+                                  6    3:00      165 bpm     302 W
+                                  7    2:00      125 bpm     110 W
+                                  8    3:00      167 bpm     300 W
+                                  9    3:00      119 bpm     110 W
+                                  10   3:00      164 bpm     301 W
+                                  11   2:00      124 bpm     110 W
+                                  12   5:00      109 bpm     119 W
+                  sensors         Polar H10 8A1C2D3E: 0 dropouts, 0:00 without data
+                                  ASSIOMA42: 2 dropouts, 2:00 without data
+                  skipped         nothing
 
-            """)
+                """)
     }
 
     /// 10 minutes at 120× speed on the stepped clock: 5 s of its time, moved 8 ms (0.96 s of workout) at a time, so
@@ -159,46 +163,49 @@ import Testing
         let directory = try TemporaryDirectory()
         let clock = try SteppedClock(directory: directory)
         let process = Process()
-        process.arguments = ["replay", fixture("malformed-notifications.jsonl"), "--speed", "120", "--store", directory.file("p.sqlite")]
+        process.arguments = [
+            "replay", fixture("malformed-notifications.jsonl"), "--speed", "120", "--store", directory.file("p.sqlite"),
+        ]
         let pipes = Tool.piped(process)
         let replay = try clock.start(process)
         #expect(clock.run(replay, milliseconds: 8, limit: 700) == 625)
-        #expect(normalized(pipes.result().transcript, directory: directory.path) == """
-            Replaying \(fixture("malformed-notifications.jsonl")) (running, 10:00, 601 notifications from Polar H10 8A1C2D3E) at 120× speed.
-            0:00  zone Z1
-            1:00  running  moving 1:00  heart rate 129 bpm  zone Z1
-            2:00  running  moving 2:00  heart rate 135 bpm  zone Z1
-            2:45  zone Z2
-            2:46  zone Z1
-            2:55  zone Z2
-            2:56  zone Z1
-            3:00  running  moving 3:00  heart rate 134 bpm  zone Z1
-            4:00  running  moving 4:00  heart rate 135 bpm  zone Z1
-            5:00  zone Z2
-            5:00  running  moving 5:00  heart rate 137 bpm  zone Z2
-            5:11  zone Z1
-            5:12  zone Z2
-            5:33  zone Z1
-            6:00  running  moving 6:00  heart rate 135 bpm  zone Z1
-            7:00  running  moving 7:00  heart rate 136 bpm  zone Z1
-            7:04  zone Z2
-            7:07  zone Z1
-            7:18  zone Z2
-            8:00  zone Z1
-            8:00  running  moving 8:00  heart rate 137 bpm  zone Z1
-            8:05  zone Z2
-            8:19  zone Z1
-            8:38  zone Z2
-            8:42  zone Z1
-            8:43  zone Z2
-            8:46  zone Z1
-            8:47  zone Z2
-            8:50  zone Z1
-            9:00  running  moving 9:00  heart rate 136 bpm  zone Z1
-            9:43  zone Z2
-            Saved workout UUID (running) to DIR/p.sqlite.
-            \(Self.malformedSummary)
-            """)
+        #expect(
+            normalized(pipes.result().transcript, directory: directory.path) == """
+                Replaying \(fixture("malformed-notifications.jsonl")) (running, 10:00, 601 notifications from Polar H10 8A1C2D3E) at 120× speed.
+                0:00  zone Z1
+                1:00  running  moving 1:00  heart rate 129 bpm  zone Z1
+                2:00  running  moving 2:00  heart rate 135 bpm  zone Z1
+                2:45  zone Z2
+                2:46  zone Z1
+                2:55  zone Z2
+                2:56  zone Z1
+                3:00  running  moving 3:00  heart rate 134 bpm  zone Z1
+                4:00  running  moving 4:00  heart rate 135 bpm  zone Z1
+                5:00  zone Z2
+                5:00  running  moving 5:00  heart rate 137 bpm  zone Z2
+                5:11  zone Z1
+                5:12  zone Z2
+                5:33  zone Z1
+                6:00  running  moving 6:00  heart rate 135 bpm  zone Z1
+                7:00  running  moving 7:00  heart rate 136 bpm  zone Z1
+                7:04  zone Z2
+                7:07  zone Z1
+                7:18  zone Z2
+                8:00  zone Z1
+                8:00  running  moving 8:00  heart rate 137 bpm  zone Z1
+                8:05  zone Z2
+                8:19  zone Z1
+                8:38  zone Z2
+                8:42  zone Z1
+                8:43  zone Z2
+                8:46  zone Z1
+                8:47  zone Z2
+                8:50  zone Z1
+                9:00  running  moving 9:00  heart rate 136 bpm  zone Z1
+                9:43  zone Z2
+                Saved workout UUID (running) to DIR/p.sqlite.
+                \(Self.malformedSummary)
+                """)
     }
 
     @Test func aTruncatedFixtureIsOneSentenceAndWritesNothing() throws {
@@ -211,22 +218,25 @@ import Testing
         // The cut falls inside a string on line 85 (the header and 83 notifications and reads before it).
         let lines = source.prefix(5000).split(separator: "\n", omittingEmptySubsequences: false).count
         #expect(lines == 85)
-        #expect(normalized(result.transcript, directory: directory.path) == """
-            --- stderr
-            workout: DIR/cut.jsonl:85: expected a closing '"' but the line ends early (the last line has no newline: the file looks truncated).
-            --- exit 1
+        #expect(
+            normalized(result.transcript, directory: directory.path) == """
+                --- stderr
+                workout: DIR/cut.jsonl:85: expected a closing '"' but the line ends early (the last line has no newline: the file looks truncated).
+                --- exit 1
 
-            """)
+                """)
         #expect(!FileManager.default.fileExists(atPath: store))
         let wrongVersion = directory.file("v9.jsonl")
-        try source.replacingOccurrences(of: "\"version\":1", with: "\"version\":9").write(toFile: wrongVersion, atomically: true, encoding: .utf8)
+        try source.replacingOccurrences(of: "\"version\":1", with: "\"version\":9").write(
+            toFile: wrongVersion, atomically: true, encoding: .utf8)
         let version = try Tool.run(["replay", wrongVersion, "--store", store])
-        #expect(normalized(version.transcript, directory: directory.path) == """
-            --- stderr
-            workout: DIR/v9.jsonl:1: expected fixture format version 1, found version 9.
-            --- exit 1
+        #expect(
+            normalized(version.transcript, directory: directory.path) == """
+                --- stderr
+                workout: DIR/v9.jsonl:1: expected fixture format version 1, found version 9.
+                --- exit 1
 
-            """)
+                """)
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 }

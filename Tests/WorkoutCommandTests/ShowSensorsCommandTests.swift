@@ -8,22 +8,26 @@ import Testing
         let directory = try TemporaryDirectory()
         let clock = try SteppedClock(directory: directory)
         let socket = directory.file("strap.sock")
-        let peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket, "--battery", "64"]).member
+        let peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket, "--battery", "64"])
+            .member
         defer { SteppedClock.stop([peripheral]) }
         let store = directory.file("health.sqlite")
-        let recording = try clock.startRecording(["--sensor", "unix:\(socket)", "--duration", "2", "--store", store],
-                                                 peripherals: [peripheral])
+        let recording = try clock.startRecording(
+            ["--sensor", "unix:\(socket)", "--duration", "2", "--store", store],
+            peripherals: [peripheral])
         #expect(clock.runUntilEnded(recording.member, [peripheral]) == 8)
         #expect(recording.result().status == 0)
-        let id = try #require(try Tool.run(["list", "--store", store]).stdout.split(separator: "\n").dropFirst().first?
-            .split(separator: " ").first.map(String.init))
+        let id = try #require(
+            try Tool.run(["list", "--store", store]).stdout.split(separator: "\n").dropFirst().first?
+                .split(separator: " ").first.map(String.init))
 
         let shown = try Tool.run(["show", id, "--store", store])
         #expect(shown.status == 0)
         // The maker and model from Device Information, the sensor's name (its address), one battery level: the strap
         // read 64 % on connecting and reported no other.
         let sensors = shown.stdout.split(separator: "\n").filter { $0.hasPrefix("  sensors") }
-        #expect(sensors.map { normalized(String($0), directory: directory.path) }
+        #expect(
+            sensors.map { normalized(String($0), directory: directory.path) }
                 == ["  sensors    OpenHealthKit Simulated HR strap (unix:DIR/strap.sock), battery 64 %"])
 
         let json = try Tool.run(["show", id, "--json", "--store", store])

@@ -14,8 +14,12 @@ import Testing
             let phone = bike.asClient("com.example.phone")
             try await phone.requestAuthorization(toShare: [distance], read: [distance])
             let sample = { (client: HKHealthStore) in
-                try await client.save([HKQuantitySample(type: distance, quantity: HKQuantity(unit: .meter(), doubleValue: 500),
-                                                        start: Date(timeIntervalSinceReferenceDate: 780_000_000), end: Date(timeIntervalSinceReferenceDate: 780_000_060))])
+                try await client.save([
+                    HKQuantitySample(
+                        type: distance, quantity: HKQuantity(unit: .meter(), doubleValue: 500),
+                        start: Date(timeIntervalSinceReferenceDate: 780_000_000),
+                        end: Date(timeIntervalSinceReferenceDate: 780_000_060))
+                ])
             }
             try await sample(bike)
             try await sample(phone)

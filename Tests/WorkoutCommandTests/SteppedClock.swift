@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// The test's side of the tool's stepped time: a socket the `workout record`, `workout peripheral` and `workout
 /// replay` processes it starts connect to, and the steps that move their clocks. The processes are
@@ -65,7 +65,9 @@ final class SteppedClock {
         let bytes = Array(path.utf8)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0, listen(listener, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
     }
@@ -111,7 +113,9 @@ final class SteppedClock {
     }
 
     /// Starts `workout record ARGUMENTS` on this clock, output piped; `result` reads the transcript once it ended.
-    func startRecording(_ arguments: [String], peripherals: [Member]) throws -> (member: Member, result: () -> Tool.Result) {
+    func startRecording(
+        _ arguments: [String], peripherals: [Member]
+    ) throws -> (member: Member, result: () -> Tool.Result) {
         let process = Process()
         process.arguments = ["record"] + arguments
         let pipes = Tool.piped(process)
@@ -146,7 +150,9 @@ final class SteppedClock {
     /// A peripheral's answer, `sent N closed C`.
     private func answer(_ line: String?) -> (notifications: Int, drops: Int)? {
         let words = line?.split(separator: " ") ?? []
-        guard words.count == 4, words[0] == "sent", let notifications = Int(words[1]), let drops = Int(words[3]) else { return nil }
+        guard words.count == 4, words[0] == "sent", let notifications = Int(words[1]), let drops = Int(words[3]) else {
+            return nil
+        }
         return (notifications, drops)
     }
 
@@ -158,8 +164,10 @@ final class SteppedClock {
     /// Steps 250 ms at a time until the recording ends (`--duration`), at most `limit` steps; returns the steps taken.
     /// A recording that does not answer, or has not ended after `limit` steps, is killed (SIGKILL, with its process
     /// group) and the test fails, so that reading its result does not wait for it.
-    func runUntilEnded(_ recording: Member, _ peripherals: [Member], limit: Int = 400,
-                       sourceLocation: SourceLocation = #_sourceLocation) -> Int {
+    func runUntilEnded(
+        _ recording: Member, _ peripherals: [Member], limit: Int = 400,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Int {
         for count in 1 ... limit {
             let answer = step(recording, peripherals)
             switch answer {
@@ -167,8 +175,9 @@ final class SteppedClock {
             case "ended": return count
             default:
                 recording.process.killGroup()
-                Issue.record("The recording answered \(answer.map { "'\($0)'" } ?? "nothing") at step \(count); killed.",
-                             sourceLocation: sourceLocation)
+                Issue.record(
+                    "The recording answered \(answer.map { "'\($0)'" } ?? "nothing") at step \(count); killed.",
+                    sourceLocation: sourceLocation)
                 return count
             }
         }

@@ -21,7 +21,10 @@ import Testing
             nonisolated(unsafe) var outcome: Tool.Result?
             nonisolated(unsafe) let read = result
             let done = DispatchSemaphore(value: 0)
-            Thread { outcome = read(); done.signal() }.start()
+            Thread {
+                outcome = read()
+                done.signal()
+            }.start()
             guard done.wait(timeout: .now() + 50) == .success else {
                 kill(process.processIdentifier, SIGKILL)
                 return nil
@@ -38,7 +41,9 @@ import Testing
         let ride = directory.file("ride.fit")
         try Data(ImportTestFiles.ride(power: { UInt64(150 + ($0 * 13) % 200) })).write(to: URL(fileURLWithPath: ride))
         let fixture = Self.fixtures.appendingPathComponent("run-45min.jsonl").path
-        let results = try Self.together([["replay", fixture, "--instant", "--store", store], ["import", ride, "--store", store]])
+        let results = try Self.together([
+            ["replay", fixture, "--instant", "--store", store], ["import", ride, "--store", store],
+        ])
         for result in results {
             #expect(result?.status == 0, "\(result?.transcript ?? "did not end within 50 s")")
         }
@@ -52,16 +57,19 @@ import Testing
     @Test func aDamagedStoreIsOneSentenceAndANonZeroExit() throws {
         let directory = try TemporaryDirectory()
         let store = directory.file("store.sqlite")
-        let replay = try Tool.run(["replay", Self.fixtures.appendingPathComponent("run-45min.jsonl").path, "--instant",
-                                   "--store", store])
+        let replay = try Tool.run([
+            "replay", Self.fixtures.appendingPathComponent("run-45min.jsonl").path, "--instant",
+            "--store", store,
+        ])
         #expect(replay.status == 0)
         // Everything in the main file (the write-ahead log checkpointed and emptied), so the damage is not undone
         // by a newer copy of the page in the log.
-        let checkpoint = try Self.together([[store, "PRAGMA wal_checkpoint(TRUNCATE);"]],
-                                           executable: URL(fileURLWithPath: "/usr/bin/sqlite3"))
+        let checkpoint = try Self.together(
+            [[store, "PRAGMA wal_checkpoint(TRUNCATE);"]],
+            executable: URL(fileURLWithPath: "/usr/bin/sqlite3"))
         #expect(checkpoint.first??.status == 0)
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: store))
-        try handle.seek(toOffset: 4096)   // page 2: the first table made, the migrations' list, read on every open
+        try handle.seek(toOffset: 4096)  // page 2: the first table made, the migrations' list, read on every open
         try handle.write(contentsOf: Data(repeating: 0xA5, count: 4096))
         try handle.close()
         let list = try Tool.run(["list", "--store", store])

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 // What the `workout` tool's tests share: running the built tool, its whole transcript, a temporary directory, the
 // fixtures. Every test that runs the `workout` executable lives in this target and runs it through `Tool`.
@@ -34,8 +34,10 @@ struct Tool {
 
     /// Runs `workout ARGUMENTS` (or `executable`) to its end, with `environment` added to this process's, in
     /// `directory` when given.
-    static func run(_ arguments: [String], executable: URL = url, environment: [String: String] = [:],
-                    directory: String? = nil) throws -> Result {
+    static func run(
+        _ arguments: [String], executable: URL = url, environment: [String: String] = [:],
+        directory: String? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -54,25 +56,31 @@ struct Tool {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        return (out, err, {
-            let started = ContinuousClock.now
-            var (data, ended) = readToEnd([out, err])
-            let transcript = { Result(status: 0, output: data[0], stderr: String(decoding: data[1], as: UTF8.self)).transcript }
-            if ended {
-                let spent = Double((ContinuousClock.now - started).components.seconds)
-                process.waitUntilExit(within: childProcessTimeLimit - spent, printed: transcript)
-            } else {
-                // Killed, its pipes close: what it had printed is read, and the test fails with it.
-                process.killGroup()
-                data = zip(data, readToEnd([out, err], within: 10).data).map { $0 + $1 }
-                let message = "\(process.commandLine) did not finish within \(Int(childProcessTimeLimit)) s, so it was "
-                    + "killed (SIGKILL, with its process group). It printed:\n\(transcript())"
-                Issue.record(Comment(rawValue: message))
-                _ = process.exits(within: 10)
+        return (
+            out, err,
+            {
+                let started = ContinuousClock.now
+                var (data, ended) = readToEnd([out, err])
+                let transcript = {
+                    Result(status: 0, output: data[0], stderr: String(decoding: data[1], as: UTF8.self)).transcript
+                }
+                if ended {
+                    let spent = Double((ContinuousClock.now - started).components.seconds)
+                    process.waitUntilExit(within: childProcessTimeLimit - spent, printed: transcript)
+                } else {
+                    // Killed, its pipes close: what it had printed is read, and the test fails with it.
+                    process.killGroup()
+                    data = zip(data, readToEnd([out, err], within: 10).data).map { $0 + $1 }
+                    let message =
+                        "\(process.commandLine) did not finish within \(Int(childProcessTimeLimit)) s, so it was "
+                        + "killed (SIGKILL, with its process group). It printed:\n\(transcript())"
+                    Issue.record(Comment(rawValue: message))
+                    _ = process.exits(within: 10)
+                }
+                let status = process.isRunning ? SIGKILL : process.terminationStatus
+                return Result(status: status, output: data[0], stderr: String(decoding: data[1], as: UTF8.self))
             }
-            let status = process.isRunning ? SIGKILL : process.terminationStatus
-            return Result(status: status, output: data[0], stderr: String(decoding: data[1], as: UTF8.self))
-        })
+        )
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `workout watch` and `workout record --mirror`, run as a person would in two terminals (here, two child processes
 /// on one store file, with a simulated strap). Every read from the children and every wait for their exit has a
@@ -60,7 +60,9 @@ import TestSupport
         // A second watch on the same store is refused in one sentence.
         let second = try Tool.run(["watch", "--store", store])
         #expect(second.status == 1)
-        #expect(second.stderr == "workout: Another companion is already waiting for mirrored workouts on the store \(store).\n")
+        #expect(
+            second.stderr
+                == "workout: Another companion is already waiting for mirrored workouts on the store \(store).\n")
 
         let recording = try bench.recordMirrored(seconds: 3)
         // 3 s at 250 ms a step: the 12th step ends the recording.
@@ -86,7 +88,8 @@ import TestSupport
         #expect(clock.runUntilEnded(recording.member, [peripheral]) == 8)
         let record = recording.result()
         #expect(record.status == 0, "\(record.stderr)")
-        #expect(record.stdout.split(separator: "\n").dropFirst().first
+        #expect(
+            record.stdout.split(separator: "\n").dropFirst().first
                 == "No `workout watch` is waiting on this store yet; one started later is mirrored to.")
         #expect(record.stdout.contains("Saved workout "))
     }
@@ -111,7 +114,9 @@ import TestSupport
         #expect(watched.wait(for: "The recording ended.\n"), "\(watched.all)")
         watch.waitUntilExit(within: childProcessTimeLimit) { watched.all }
         let lines = watched.all.split(separator: "\n").map(String.init)
-        #expect(lines.first { $0.hasPrefix("Watching") } == "Watching a cycling workout recorded in another terminal; Ctrl-C leaves.")
+        #expect(
+            lines.first { $0.hasPrefix("Watching") }
+                == "Watching a cycling workout recorded in another terminal; Ctrl-C leaves.")
         #expect(lines.last == "The recording ended.")
     }
 
@@ -125,7 +130,9 @@ import TestSupport
         let (watch, watched, errors) = try Self.start(["watch", "--store", store])
         defer { watch.killGroup() }
         #expect(watched.wait(for: "Ctrl-C leaves.\n"))
-        let (record, recorded, _) = try Self.start(["record", "--sensor", "unix:\(socket)", "--mirror", "--store", store])
+        let (record, recorded, _) = try Self.start([
+            "record", "--sensor", "unix:\(socket)", "--mirror", "--store", store,
+        ])
         defer { record.killGroup() }
         #expect(recorded.wait(for: "Mirroring to `workout watch` on this store.\n"), "\(recorded.all)")
         #expect(watched.wait(for: "Watching a cycling workout"))
@@ -134,7 +141,9 @@ import TestSupport
         watch.waitUntilExit(within: childProcessTimeLimit) { watched.all }
         #expect(watch.terminationStatus == 1)
         let stderr = String(decoding: readToEnd([errors], within: 10).data[0], as: UTF8.self)
-        #expect(stderr == "workout: The recording went away without ending (its process stopped or its connection closed).\n")
+        #expect(
+            stderr
+                == "workout: The recording went away without ending (its process stopped or its connection closed).\n")
         kill(peripheral.processIdentifier, SIGINT)
         peripheral.waitUntilExit(within: childProcessTimeLimit)
     }
@@ -161,7 +170,10 @@ final class SteppedStrap {
 
     /// Starts `workout record --mirror` of a cycling workout from the strap, for `seconds` of stepped time.
     func recordMirrored(seconds: Int) throws -> (member: SteppedClock.Member, result: () -> Tool.Result) {
-        try clock.startRecording(["--sensor", "unix:\(socket)", "--activity", "cycling", "--duration", "\(seconds)", "--mirror",
-                                  "--store", store], peripherals: [peripheral])
+        try clock.startRecording(
+            [
+                "--sensor", "unix:\(socket)", "--activity", "cycling", "--duration", "\(seconds)", "--mirror",
+                "--store", store,
+            ], peripherals: [peripheral])
     }
 }

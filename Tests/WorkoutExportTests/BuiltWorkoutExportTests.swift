@@ -11,8 +11,9 @@ import WorkoutImport
 /// laps, and GPX and TCX exports import back with the route.
 @Suite struct BuiltWorkoutExportTests {
     static let start = Date(timeIntervalSince1970: 1_731_065_600)  // FIT time 1 100 000 000
-    static let strap = HKDevice(name: "HRM-Pro Plus 1234", manufacturer: "Garmin", model: "HRM-Pro Plus", hardwareVersion: nil,
-                                firmwareVersion: "12.5", softwareVersion: nil, localIdentifier: "3339999", udiDeviceIdentifier: nil)
+    static let strap = HKDevice(
+        name: "HRM-Pro Plus 1234", manufacturer: "Garmin", model: "HRM-Pro Plus", hardwareVersion: nil,
+        firmwareVersion: "12.5", softwareVersion: nil, localIdentifier: "3339999", udiDeviceIdentifier: nil)
 
     static func heartRate(_ t: Int) -> Double { Double(130 + t % 25) }
 
@@ -23,10 +24,12 @@ import WorkoutImport
         let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration, device: nil)
         try await builder.beginCollection(at: start)
         let bpm = HKUnit.count().unitDivided(by: .minute())
-        try await builder.addSamples((0 ..< 600).map { t in
-            HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: bpm, doubleValue: heartRate(t)),
-                             start: start + TimeInterval(t), end: start + TimeInterval(t), device: strap, metadata: nil)
-        })
+        try await builder.addSamples(
+            (0 ..< 600).map { t in
+                HKQuantitySample(
+                    type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: bpm, doubleValue: heartRate(t)),
+                    start: start + TimeInterval(t), end: start + TimeInterval(t), device: strap, metadata: nil)
+            })
         try await builder.addWorkoutEvents([
             HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: start, end: start + 300), metadata: nil),
             HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: start + 300, end: start + 600), metadata: nil),
@@ -35,10 +38,12 @@ import WorkoutImport
         try await builder.endCollection(at: start + 600)
         let workout = try #require(try await builder.finishWorkout())
         let route = HKWorkoutRouteBuilder(healthStore: store, device: nil)
-        try await route.insertRouteData((0 ..< 600).map { t in
-            CLLocation(coordinate: CLLocationCoordinate2D(latitude: 51.5 + Double(t) * 1e-5, longitude: -0.12),
-                       altitude: 20, horizontalAccuracy: 4, verticalAccuracy: 3, timestamp: start + TimeInterval(t))
-        })
+        try await route.insertRouteData(
+            (0 ..< 600).map { t in
+                CLLocation(
+                    coordinate: CLLocationCoordinate2D(latitude: 51.5 + Double(t) * 1e-5, longitude: -0.12),
+                    altitude: 20, horizontalAccuracy: 4, verticalAccuracy: 3, timestamp: start + TimeInterval(t))
+            })
         _ = try await route.finishRoute(with: workout, metadata: nil)
         return workout
     }
@@ -89,13 +94,18 @@ import WorkoutImport
                 // GPX has no distance: the import sums great-circle steps. Due north 599 × 1e-5°, on a
                 // 6 371 008.8 m sphere: 6 371 008.8 × 599e-5 × π / 180 ≈ 666.06 m (latitudes written to 1e-7°).
                 let expected = 6_371_008.8 * 599e-5 * .pi / 180
-                #expect(imported.distance.last.map { abs($0.value - expected) < 0.03 } == true, "\(String(describing: imported.distance.last))")
+                #expect(
+                    imported.distance.last.map { abs($0.value - expected) < 0.03 } == true,
+                    "\(String(describing: imported.distance.last))")
             }
             let other = try await FITExportTests.store()
             let saved = try await WorkoutImporter.save(imported, to: other).workout
             let routes = try await HKSampleQueryDescriptor(
-                predicates: [.sample(type: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObjects(from: saved))],
-                sortDescriptors: []).result(for: other)
+                predicates: [
+                    .sample(type: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObjects(from: saved))
+                ],
+                sortDescriptors: []
+            ).result(for: other)
             #expect((routes.first as? HKWorkoutRoute)?.count == 600, "\(format)")
         }
     }
@@ -104,8 +114,10 @@ import WorkoutImport
     func aDamagedGPXIsOneSentence() throws {
         let path = FITExportTests.temporaryPath("bad.gpx")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try Data(#"<gpx version="1.1"><trk><trkseg><trkpt lat="95" lon="8"><time>2024-11-08T11:33:20Z</time></trkpt>"#.utf8)
-            .write(to: URL(fileURLWithPath: path))
+        try Data(
+            #"<gpx version="1.1"><trk><trkseg><trkpt lat="95" lon="8"><time>2024-11-08T11:33:20Z</time></trkpt>"#.utf8
+        )
+        .write(to: URL(fileURLWithPath: path))
         #expect(throws: ImportError.self) { try WorkoutImporter.read(path: path) }
         do { _ = try WorkoutImporter.read(path: path) } catch let error as ImportError {
             #expect(error.description.hasPrefix("\(path): line 1, column"))

@@ -25,8 +25,9 @@ import WorkoutImport
 
     static func store() async throws -> HKHealthStore {
         let store = HKHealthStore.inMemory(clientIdentifier: "export-tests")
-        try await store.requestAuthorization(toShare: WorkoutImporter.shareTypes,
-                                             read: Set(WorkoutImporter.shareTypes.map { $0 as HKObjectType }))
+        try await store.requestAuthorization(
+            toShare: WorkoutImporter.shareTypes,
+            read: Set(WorkoutImporter.shareTypes.map { $0 as HKObjectType }))
         return store
     }
 
@@ -56,7 +57,8 @@ import WorkoutImport
             #expect(messages.last?.number == Int(FITMessageNumber.activity), "\(reader)")
 
             let fileId = try #require(all(FITMessageNumber.fileId).first)
-            #expect(fileId.number(0) == 4 && fileId.number(1) == 255, "\(reader): type activity, manufacturer development")
+            #expect(
+                fileId.number(0) == 4 && fileId.number(1) == 255, "\(reader): type activity, manufacturer development")
             #expect(fileId.number(4) == Double(Self.start), "\(reader): time_created is the start")
             #expect(all(FITMessageNumber.fileCreator).first?.number(0) == 100, "\(reader): software version 1.00")
 
@@ -76,19 +78,26 @@ import WorkoutImport
             #expect(records.map { $0.number(3) } == Self.moving.map { Self.heartRate($0) }, "\(reader): heart rate")
             #expect(records.map { $0.number(7) } == Self.moving.map { Self.power($0) }, "\(reader): power")
             #expect(records.map { $0.number(4) } == Self.moving.map { Self.cadence($0) }, "\(reader): cadence")
-            #expect(records.map { $0.number(73) } == Self.moving.map { (Self.speed($0) * 1000).rounded() }, "\(reader): speed in mm/s")
+            #expect(
+                records.map { $0.number(73) } == Self.moving.map { (Self.speed($0) * 1000).rounded() },
+                "\(reader): speed in mm/s")
             // Distance: the script's running sum of speeds (each rounded to the centimetre), less the first record's,
             // which the import counts from (its distance samples run from record to record).
             var sum = 0.0
             var distances: [Double] = []
-            for t in Self.moving { sum += 8.0 + 2.0 * sin(Double(t) / 60.0); distances.append((sum * 100).rounded() / 100) }
+            for t in Self.moving {
+                sum += 8.0 + 2.0 * sin(Double(t) / 60.0)
+                distances.append((sum * 100).rounded() / 100)
+            }
             let exported = records.dropFirst().map { $0.number(5) ?? -1 }
             let expected = distances.dropFirst().map { (($0 - distances[0]) * 100).rounded() }
             #expect(zip(exported, expected).allSatisfy { abs($0 - $1) <= 1 }, "\(reader): distance in cm, to 1 cm")
 
             // hrv: the script wrote [0.5 + (t mod 7) × 0.01, 0.51] s every 10 s of records.
             let intervals = all(FITMessageNumber.hrv).flatMap { $0.numbers(0) }.compactMap { $0 }
-            let written = Self.moving.filter { $0 % 10 == 0 }.flatMap { t -> [Double] in [500 + Double(t % 7) * 10, 510] }
+            let written = Self.moving.filter { $0 % 10 == 0 }.flatMap { t -> [Double] in
+                [500 + Double(t % 7) * 10, 510]
+            }
             #expect(intervals == written, "\(reader): beat-to-beat intervals in ms")
 
             let lap = try #require(all(FITMessageNumber.lap).first)
@@ -98,12 +107,14 @@ import WorkoutImport
             let session = try #require(all(FITMessageNumber.session).first)
             #expect(all(FITMessageNumber.session).count == 1, "\(reader)")
             #expect(session.number(5) == 2 && session.number(6) == 7, "\(reader): cycling, road")
-            #expect(session.number(7) == 900_000 && session.number(8) == 870_000, "\(reader): elapsed and timer time in ms")
+            #expect(
+                session.number(7) == 900_000 && session.number(8) == 870_000, "\(reader): elapsed and timer time in ms")
             // Heart rate is time-weighted (README, statistics rules): each reading holds until the next, at most
             // 10 s, so the reading at 449 s weighs 10 s before the pause and the others 1 s each.
             let weightedHeartRate = (Self.moving.map(Self.heartRate).reduce(0, +) + 9 * Self.heartRate(449)) / 879
             let meanPower = Self.moving.map(Self.power).reduce(0, +) / 870
-            #expect(session.number(16) == weightedHeartRate.rounded() && session.number(17) == 169, "\(reader): heart rate")
+            #expect(
+                session.number(16) == weightedHeartRate.rounded() && session.number(17) == 169, "\(reader): heart rate")
             #expect(session.number(20) == meanPower.rounded() && session.number(21) == 349, "\(reader): power")
             #expect(session.number(19) == 99, "\(reader): max cadence 80 + 19")
             #expect(session.number(26) == 1 && session.number(25) == 0, "\(reader): one lap, the first")
@@ -115,9 +126,12 @@ import WorkoutImport
             let np = pow(means.map { pow($0, 4) }.reduce(0, +) / Double(means.count), 0.25)
             #expect(session.number(34) == np.rounded(), "\(reader): normalized power")
             let zones = session.numbers(65).compactMap { $0 }
-            #expect(zones.count == 5 && abs(zones.reduce(0, +) - 870_000) <= 5, "\(reader): time in zones adds up to the moving time")
+            #expect(
+                zones.count == 5 && abs(zones.reduce(0, +) - 870_000) <= 5,
+                "\(reader): time in zones adds up to the moving time")
             let distance = try #require(session.number(9))
-            #expect(abs(distance - ((distances.last! - distances[0]) * 100).rounded()) <= 1, "\(reader): total distance")
+            #expect(
+                abs(distance - ((distances.last! - distances[0]) * 100).rounded()) <= 1, "\(reader): total distance")
 
             let activity = try #require(all(FITMessageNumber.activity).first)
             #expect(activity.number(0) == 870_000 && activity.number(1) == 1, "\(reader)")
@@ -132,19 +146,24 @@ import WorkoutImport
         let store = try await Self.store()
         let workout = try await Self.importedGarminRide(store, multisport: true)
         let path = Self.temporaryPath("tri.fit")
-        try Data(FITActivityWriter.encode(try await WorkoutExportData.load(workout, from: store))).write(to: URL(fileURLWithPath: path))
+        try Data(FITActivityWriter.encode(try await WorkoutExportData.load(workout, from: store))).write(
+            to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         for reader in ["decode-garmin", "decode-fitparse"] {
             let messages = try ExportOracle.decode(reader, path: path)
             let sessions = messages.filter { $0.number == Int(FITMessageNumber.session) }
             #expect(sessions.map { $0.number(5) } == [5, 3, 2], "\(reader): swimming, transition, cycling")
             #expect(sessions.map { $0.number(6) } == [18, 0, 7], "\(reader): open water, generic, road")
-            #expect(sessions.map { $0.number(2) } == [0.0, 300, 360].map { Double(Self.start) + $0 }, "\(reader): start times")
-            #expect(sessions.map { $0.number(25) } == [0, 1, 2] && sessions.map { $0.number(26) } == [1, 1, 1], "\(reader)")
+            #expect(
+                sessions.map { $0.number(2) } == [0.0, 300, 360].map { Double(Self.start) + $0 },
+                "\(reader): start times")
+            #expect(
+                sessions.map { $0.number(25) } == [0, 1, 2] && sessions.map { $0.number(26) } == [1, 1, 1], "\(reader)")
             // The ride leg holds the pause (450–480 s): 540 s elapsed, 510 s on the timer.
             #expect(sessions.last?.number(7) == 540_000 && sessions.last?.number(8) == 510_000, "\(reader)")
             #expect(messages.filter { $0.number == Int(FITMessageNumber.lap) }.count == 3, "\(reader)")
-            #expect(messages.last?.number == Int(FITMessageNumber.activity) && messages.last?.number(1) == 3, "\(reader)")
+            #expect(
+                messages.last?.number == Int(FITMessageNumber.activity) && messages.last?.number(1) == 3, "\(reader)")
         }
     }
 }

@@ -23,7 +23,9 @@ import WorkoutExport
 
     /// The fixture as a plain scan reads it: its lap and pause actions, and the power readings outside pauses, in
     /// seconds from its start.
-    static func scan(_ path: String) throws -> (laps: [Double], pauses: [(Double, Double)], watts: [(Double, Double)], end: Double) {
+    static func scan(
+        _ path: String
+    ) throws -> (laps: [Double], pauses: [(Double, Double)], watts: [(Double, Double)], end: Double) {
         let reader = try FixtureReader(path: path)
         var laps: [Double] = [], pauses: [(Double, Double)] = [], watts: [(Double, Double)] = []
         var pausedAt: Double?
@@ -32,8 +34,10 @@ import WorkoutExport
             end = event.seconds
             switch event.kind {
             case let .notification(_, characteristic, bytes):
-                guard pausedAt == nil, let payload = try? SensorPayload.decode(characteristic: characteristic, bytes: bytes),
-                      case .cyclingPowerMeasurement(let power) = payload else { continue }
+                guard pausedAt == nil,
+                    let payload = try? SensorPayload.decode(characteristic: characteristic, bytes: bytes),
+                    case .cyclingPowerMeasurement(let power) = payload
+                else { continue }
                 watts.append((event.seconds, Double(power.instantaneousPower)))
             case .action(.lap): laps.append(event.seconds)
             case .action(.pause): pausedAt = event.seconds
@@ -80,7 +84,8 @@ import WorkoutExport
             let timers = fileLaps.compactMap { $0.number(8) }
             #expect(timers.reduce(0, +) == 2_400_000, "\(reader): the laps' timer times add up to the duration")
             let session = try #require(messages.first { $0.number == Int(FITMessageNumber.session) })
-            #expect(session.number(8) == 2_400_000 && session.number(26) == 12, "\(reader): session timer time and laps")
+            #expect(
+                session.number(8) == 2_400_000 && session.number(26) == 12, "\(reader): session timer time and laps")
             let activity = try #require(messages.first { $0.number == Int(FITMessageNumber.activity) })
             #expect(activity.number(0) == 2_400_000, "\(reader): activity timer time")
             for (index, lap) in fileLaps.enumerated() {
@@ -104,7 +109,9 @@ import WorkoutExport
         // TCX: the same 12 laps and timer times.
         let tcx = try #require(String(data: Data(try ExportFormat.tcx.encode(data)), encoding: .utf8))
         #expect(tcx.components(separatedBy: "<Lap StartTime=").count - 1 == 12)
-        let times = tcx.components(separatedBy: "<TotalTimeSeconds>").dropFirst().compactMap { Double($0.prefix { $0 != "<" }) }
+        let times = tcx.components(separatedBy: "<TotalTimeSeconds>").dropFirst().compactMap {
+            Double($0.prefix { $0 != "<" })
+        }
         #expect(times.reduce(0, +) == 2400)
     }
 
@@ -121,15 +128,19 @@ import WorkoutExport
         let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration, device: nil)
         try await builder.beginCollection(at: start)
         let bpm = HKUnit.count().unitDivided(by: .minute())
-        try await builder.addSamples((0 ..< 600).filter { $0 < 100 || $0 >= 160 }.map { t in
-            HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: bpm, doubleValue: 140),
-                             start: start + TimeInterval(t), end: start + TimeInterval(t), device: nil, metadata: nil)
-        })
+        try await builder.addSamples(
+            (0 ..< 600).filter { $0 < 100 || $0 >= 160 }.map { t in
+                HKQuantitySample(
+                    type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: bpm, doubleValue: 140),
+                    start: start + TimeInterval(t), end: start + TimeInterval(t), device: nil, metadata: nil)
+            })
         func event(_ type: HKWorkoutEventType, _ t: TimeInterval) -> HKWorkoutEvent {
             HKWorkoutEvent(type: type, dateInterval: DateInterval(start: start + t, duration: 0), metadata: nil)
         }
-        try await builder.addWorkoutEvents([event(.pause, 100), event(.resume, 160), event(.motionPaused, 300),
-                                            event(.motionResumed, 330)])
+        try await builder.addWorkoutEvents([
+            event(.pause, 100), event(.resume, 160), event(.motionPaused, 300),
+            event(.motionResumed, 330),
+        ])
         try await builder.endCollection(at: start + 600)
         let workout = try #require(try await builder.finishWorkout())
         #expect(workout.duration == 540)

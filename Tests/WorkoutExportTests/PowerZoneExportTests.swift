@@ -20,26 +20,36 @@ import WorkoutExport
         let configuration = HKWorkoutConfiguration()
         configuration.activityType = .cycling
         let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration, device: nil)
-        let zones = try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.cyclingPower),
-                                                   zoneBoundaries: [150, 200, 250].map { HKQuantity(unit: .watt(), doubleValue: $0) })
+        let zones = try HKWorkoutZoneConfiguration(
+            quantityType: HKQuantityType(.cyclingPower),
+            zoneBoundaries: [150, 200, 250].map { HKQuantity(unit: .watt(), doubleValue: $0) })
         try await builder.setCustomZoneConfiguration(zones, for: HKQuantityType(.cyclingPower))
         try await builder.beginCollection(at: Self.start)
-        try await builder.addSamples((0 ..< 600).map { t in
-            HKQuantitySample(type: HKQuantityType(.cyclingPower), quantity: HKQuantity(unit: .watt(), doubleValue: Self.watts(t)),
-                             start: Self.start + TimeInterval(t), end: Self.start + TimeInterval(t))
-        })
+        try await builder.addSamples(
+            (0 ..< 600).map { t in
+                HKQuantitySample(
+                    type: HKQuantityType(.cyclingPower),
+                    quantity: HKQuantity(unit: .watt(), doubleValue: Self.watts(t)),
+                    start: Self.start + TimeInterval(t), end: Self.start + TimeInterval(t))
+            })
         try await builder.endCollection(at: Self.start + 600)
         let workout = try #require(try await builder.finishWorkout())
-        #expect(workout.zoneGroup(for: HKQuantityType(.cyclingPower))?.zoneDurations.map(\.duration) == [120, 180, 180, 120])
+        #expect(
+            workout.zoneGroup(for: HKQuantityType(.cyclingPower))?.zoneDurations.map(\.duration) == [
+                120, 180, 180, 120,
+            ])
 
         let fit = FITExportTests.temporaryPath("power-zones.fit")
         defer { try? FileManager.default.removeItem(atPath: fit) }
-        try ExportFile.write(try ExportFormat.fit.encode(try await WorkoutExportData.load(workout, from: store)), to: fit)
+        try ExportFile.write(
+            try ExportFormat.fit.encode(try await WorkoutExportData.load(workout, from: store)), to: fit)
         for reader in ["decode-garmin", "decode-fitparse"] {
             let messages = try ExportOracle.decode(reader, path: fit)
             let session = try #require(messages.first { $0.number == Int(FITMessageNumber.session) }, "\(reader)")
             // Seconds scaled by 1000, as the profile has it; no heart rate, so no time in heart-rate zones.
-            #expect(session.numbers(68).compactMap { $0 } == [120_000, 180_000, 180_000, 120_000], "\(reader): time in power zones")
+            #expect(
+                session.numbers(68).compactMap { $0 } == [120_000, 180_000, 180_000, 120_000],
+                "\(reader): time in power zones")
             #expect(session.numbers(65).compactMap { $0 }.isEmpty, "\(reader): no heart-rate zones")
         }
     }

@@ -22,10 +22,12 @@ import WorkoutExport
         let session = try HKWorkoutSession(healthStore: store, configuration: configuration)
         let builder = session.associatedWorkoutBuilder()
         let dataSource = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration)
-        let strap = ScriptedSensor(identifier: "ble:C0:11:22:33:44:55", name: "Polar H10 1A2B3C4D", capabilities: .heartRateStrap,
-                                   deviceInformation: DeviceInformation(manufacturerName: "Polar Electro Oy", modelNumber: "H10"))
-        let meter = ScriptedSensor(identifier: "ble:D0:11:22:33:44:66", name: "ASSIOMA12345", capabilities: .powerMeter,
-                                   deviceInformation: DeviceInformation(manufacturerName: "Favero Electronics", modelNumber: "Assioma DUO"))
+        let strap = ScriptedSensor(
+            identifier: "ble:C0:11:22:33:44:55", name: "Polar H10 1A2B3C4D", capabilities: .heartRateStrap,
+            deviceInformation: DeviceInformation(manufacturerName: "Polar Electro Oy", modelNumber: "H10"))
+        let meter = ScriptedSensor(
+            identifier: "ble:D0:11:22:33:44:66", name: "ASSIOMA12345", capabilities: .powerMeter,
+            deviceInformation: DeviceInformation(manufacturerName: "Favero Electronics", modelNumber: "Assioma DUO"))
         dataSource.attach(strap)
         dataSource.attach(meter)
         builder.dataSource = dataSource
@@ -62,9 +64,14 @@ import WorkoutExport
             // is the file's creator, 1 the workout's device, 2 the strap, 3 the meter.
             let strap = devices.filter { $0.number(0) == 2 }
             let meter = devices.filter { $0.number(0) == 3 }
-            #expect(strap.first?.string(27) == "H10" && meter.first?.string(27) == "Assioma DUO", "\(reader): the sensors' models")
-            #expect(strap.map { $0.number(32) } == [80, 77], "\(reader): the strap's battery at the start, then at the end")
-            #expect(strap.map { $0.number(253) } == [1_100_000_000, 1_100_000_120], "\(reader): at the start and at the end")
+            #expect(
+                strap.first?.string(27) == "H10" && meter.first?.string(27) == "Assioma DUO",
+                "\(reader): the sensors' models")
+            #expect(
+                strap.map { $0.number(32) } == [80, 77], "\(reader): the strap's battery at the start, then at the end")
+            #expect(
+                strap.map { $0.number(253) } == [1_100_000_000, 1_100_000_120], "\(reader): at the start and at the end"
+            )
             #expect(meter.count == 1 && meter.first?.number(32) == nil, "\(reader): the meter reported no battery")
             // FIT source_type: 3 bluetooth_low_energy for the sensors, 5 local for the computer (index 1).
             #expect(strap.first?.number(25) == 3 && meter.first?.number(25) == 3, "\(reader): sensors are BLE")

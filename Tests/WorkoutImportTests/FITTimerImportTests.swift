@@ -3,6 +3,7 @@ import Foundation
 import OpenHealthKit
 import TestSupport
 import Testing
+
 @testable import WorkoutImport
 
 /// A FIT import ends where the device's timer last stopped, and a file in system time (a device without a time fix)
@@ -21,37 +22,59 @@ import Testing
     static func watchRun(systemTime: Bool, anchored: Bool = true) -> [UInt8] {
         func time(_ t: UInt64) -> FITValue { .unsigned((systemTime ? 1000 : UInt64(t0)) + t) }
         var file = FITFileBuilder()
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.fileId, fields: [
-            field(0, 1, .enum), field(1, 2, .uint16), field(2, 2, .uint16), field(3, 4, .uint32z), field(4, 4, .uint32),
-        ]), localType: 0)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.fileId,
+                fields: [
+                    field(0, 1, .enum), field(1, 2, .uint16), field(2, 2, .uint16), field(3, 4, .uint32z),
+                    field(4, 4, .uint32),
+                ]), localType: 0)
         file.write([.unsigned(4), .unsigned(1), .unsigned(4000), .unsigned(7), time(0)], localType: 0)
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.event, fields: [
-            field(253, 4, .uint32), field(0, 1, .enum), field(1, 1, .enum),
-        ]), localType: 1)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.event,
+                fields: [
+                    field(253, 4, .uint32), field(0, 1, .enum), field(1, 1, .enum),
+                ]), localType: 1)
         file.write([time(0), .unsigned(0), .unsigned(0)], localType: 1)
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.record, fields: [
-            field(253, 4, .uint32), field(3, 1, .uint8),
-        ]), localType: 2)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.record,
+                fields: [
+                    field(253, 4, .uint32), field(3, 1, .uint8),
+                ]), localType: 2)
         for t in 0 ... 56 { file.write([time(UInt64(t)), .unsigned(t == 56 ? 180 : 120)], localType: 2) }
         file.write([time(57), .unsigned(0), .unsigned(4)], localType: 1)
         file.write([time(75), .unsigned(90)], localType: 2)
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.session, fields: [
-            field(253, 4, .uint32), field(2, 4, .uint32), field(5, 1, .enum), field(6, 1, .enum), field(7, 4, .uint32),
-        ]), localType: 3)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.session,
+                fields: [
+                    field(253, 4, .uint32), field(2, 4, .uint32), field(5, 1, .enum), field(6, 1, .enum),
+                    field(7, 4, .uint32),
+                ]), localType: 3)
         file.write([time(75), time(0), .unsigned(1), .unsigned(0), .unsigned(75_000)], localType: 3)
-        file.define(FITMessageDefinition(globalMessageNumber: FITMessageNumber.activity, fields: [
-            field(253, 4, .uint32), field(0, 4, .uint32), field(1, 2, .uint16), field(2, 1, .enum), field(3, 1, .enum),
-            field(4, 1, .enum), field(5, 4, .uint32),
-        ]), localType: 4)
-        file.write([time(75), .unsigned(57_000), .unsigned(1), .unsigned(0), .unsigned(26), .unsigned(1),
-                    anchored ? .unsigned(UInt64(t0) + 75) : .invalid], localType: 4)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.activity,
+                fields: [
+                    field(253, 4, .uint32), field(0, 4, .uint32), field(1, 2, .uint16), field(2, 1, .enum),
+                    field(3, 1, .enum),
+                    field(4, 1, .enum), field(5, 4, .uint32),
+                ]), localType: 4)
+        file.write(
+            [
+                time(75), .unsigned(57_000), .unsigned(1), .unsigned(0), .unsigned(26), .unsigned(1),
+                anchored ? .unsigned(UInt64(t0) + 75) : .invalid,
+            ], localType: 4)
         return file.finish()
     }
 
     static func store() async throws -> HKHealthStore {
         let store = HKHealthStore.inMemory(clientIdentifier: "fit-timer-import-tests")
-        try await store.requestAuthorization(toShare: WorkoutImporter.shareTypes,
-                                             read: Set(WorkoutImporter.shareTypes.map { $0 as HKObjectType }))
+        try await store.requestAuthorization(
+            toShare: WorkoutImporter.shareTypes,
+            read: Set(WorkoutImporter.shareTypes.map { $0 as HKObjectType }))
         return store
     }
 
@@ -81,7 +104,8 @@ import Testing
         let workout = try await WorkoutImporter.save(imported, to: try await Self.store()).workout
         #expect(workout.duration == 57)
         let bpm = HKUnit.count().unitDivided(by: .minute())
-        let average = try #require(workout.statistics(for: HKQuantityType(.heartRate))?.averageQuantity()?.doubleValue(for: bpm))
+        let average = try #require(
+            workout.statistics(for: HKQuantityType(.heartRate))?.averageQuantity()?.doubleValue(for: bpm))
         #expect(abs(average - (56 * 120 + 180) / 57) < 1e-9)
     }
 
@@ -92,8 +116,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: ImportError.self) { try WorkoutImporter.read(path: path) }
         do { _ = try WorkoutImporter.read(path: path) } catch let error as ImportError {
-            #expect(error.description == "\(path): its times count from when the device powered on (it had no time fix), "
-                    + "and no activity message with a local timestamp anchors them to a date, so there is no workout to import.")
+            #expect(
+                error.description == "\(path): its times count from when the device powered on (it had no time fix), "
+                    + "and no activity message with a local timestamp anchors them to a date, so there is no workout to import."
+            )
         }
     }
 }

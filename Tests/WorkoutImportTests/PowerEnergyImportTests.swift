@@ -1,7 +1,8 @@
 import FitnessSensors
 import Foundation
-@testable import OpenHealthKit
 import Testing
+
+@testable import OpenHealthKit
 @testable import WorkoutImport
 
 /// Energy from power has one rule (``PowerEnergy``): the live data source and an import make the same energy
@@ -20,19 +21,25 @@ import Testing
         var mapper = ReadingMapper()
         var live: [CollectedSample] = []
         for (second, watts) in Self.readings {
-            mapper.samples(for: .power(PowerReading(watts: watts)), at: (Self.start + second).storeValue, activity: .cycling,
-                           deviceCode: 0, into: &live)
+            mapper.samples(
+                for: .power(PowerReading(watts: watts)), at: (Self.start + second).storeValue, activity: .cycling,
+                deviceCode: 0, into: &live)
         }
         let liveEnergy = live.filter { $0.typeCode == HKQuantityType(.activeEnergyBurned).code }
             .map { [$0.start - Self.start.storeValue, $0.end - Self.start.storeValue, $0.value] }
 
-        var imported = ImportedWorkout(format: "test", externalIdentifier: "energy", activityType: .cycling,
-                                       locationType: .indoor, start: Self.start, end: Self.start + 20)
+        var imported = ImportedWorkout(
+            format: "test", externalIdentifier: "energy", activityType: .cycling,
+            locationType: .indoor, start: Self.start, end: Self.start + 20)
         imported.power = Self.readings.map { ImportedWorkout.Reading(date: Self.start + $0.0, value: Double($0.1)) }
         let importedEnergy = WorkoutImporter.samples(imported, device: nil)
             .filter { $0.quantityType == HKQuantityType(.activeEnergyBurned) }
-            .map { [$0.startDate.timeIntervalSince(Self.start), $0.endDate.timeIntervalSince(Self.start),
-                    $0.quantity.doubleValue(for: .kilocalorie())] }
+            .map {
+                [
+                    $0.startDate.timeIntervalSince(Self.start), $0.endDate.timeIntervalSince(Self.start),
+                    $0.quantity.doubleValue(for: .kilocalorie()),
+                ]
+            }
 
         for (name, energy) in [("live", liveEnergy), ("import", importedEnergy)] {
             #expect(energy.count == Self.expected.count, "\(name): \(energy)")
@@ -45,8 +52,9 @@ import Testing
     /// An import pairs no readings across a pause, as a live recording forgets its last reading when it pauses:
     /// with a pause over 8–12 s, the 6–11 s stretch goes.
     @Test func noEnergyIsIntegratedAcrossAPause() {
-        var imported = ImportedWorkout(format: "test", externalIdentifier: "energy", activityType: .cycling,
-                                       locationType: .indoor, start: Self.start, end: Self.start + 20)
+        var imported = ImportedWorkout(
+            format: "test", externalIdentifier: "energy", activityType: .cycling,
+            locationType: .indoor, start: Self.start, end: Self.start + 20)
         imported.power = Self.readings.map { ImportedWorkout.Reading(date: Self.start + $0.0, value: Double($0.1)) }
         imported.pauses = [DateInterval(start: Self.start + 8, end: Self.start + 12)]
         let total = WorkoutImporter.samples(imported, device: nil)

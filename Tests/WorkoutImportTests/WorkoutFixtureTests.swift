@@ -1,5 +1,5 @@
-import FitnessSensors
 import FITFile
+import FitnessSensors
 import Foundation
 import OpenHealthKit
 import TestSupport
@@ -10,15 +10,17 @@ import WorkoutImport
 @Suite struct WorkoutFixtureTests {
     func store() async throws -> HKHealthStore {
         let store = HKHealthStore.inMemory(clientIdentifier: "fixture-tests")
-        try await store.requestAuthorization(toShare: WorkoutImporter.shareTypes,
-                                             read: Set(WorkoutImporter.shareTypes.map { $0 as HKObjectType }))
+        try await store.requestAuthorization(
+            toShare: WorkoutImporter.shareTypes,
+            read: Set(WorkoutImporter.shareTypes.map { $0 as HKObjectType }))
         return store
     }
 
     @Test(.timeLimit(.minutes(1)))
     func replayOfTheFixtureMatchesTheImport() async throws {
         // Power 150 + 13t mod 200 W varies, so normalized power differs from the average.
-        let path = try ImportTestFiles.write(ImportTestFiles.ride(power: { UInt64(150 + ($0 * 13) % 200) }), name: "ride.fit")
+        let path = try ImportTestFiles.write(
+            ImportTestFiles.ride(power: { UInt64(150 + ($0 * 13) % 200) }), name: "ride.fit")
         let fixture = path + ".jsonl"
         defer {
             try? FileManager.default.removeItem(atPath: path)
@@ -42,8 +44,10 @@ import WorkoutImport
         }
         let heart = (average(imports, .heartRate, bpm), average(replayed, .heartRate, bpm))
         let power = (average(imports, .cyclingPower, .watt()), average(replayed, .cyclingPower, .watt()))
-        let np = (try await importStore.normalizedPower(for: imports)?.doubleValue(for: .watt()),
-                  try await replayStore.normalizedPower(for: replayed)?.doubleValue(for: .watt()))
+        let np = (
+            try await importStore.normalizedPower(for: imports)?.doubleValue(for: .watt()),
+            try await replayStore.normalizedPower(for: replayed)?.doubleValue(for: .watt())
+        )
         #expect(heart.0 != nil && heart.0?.rounded() == heart.1?.rounded(), "heart rate \(heart)")
         #expect(power.0 != nil && power.0?.rounded() == power.1?.rounded(), "power \(power)")
         #expect(np.0 != nil && np.0?.rounded() == np.1?.rounded(), "normalized power \(np)")
@@ -53,15 +57,22 @@ import WorkoutImport
         // meter's crank calculator holds, then reads 0, then measures one slow revolution across the stop, as a real
         // meter's would; so the median is checked.)
         let cadences = try await HKSampleQueryDescriptor(
-            predicates: [.quantitySample(type: HKQuantityType(.cyclingCadence), predicate: HKQuery.predicateForObjects(from: replayed))],
-            sortDescriptors: []).result(for: replayStore).map { $0.quantity.doubleValue(for: bpm) }.sorted()
+            predicates: [
+                .quantitySample(
+                    type: HKQuantityType(.cyclingCadence), predicate: HKQuery.predicateForObjects(from: replayed))
+            ],
+            sortDescriptors: []
+        ).result(for: replayStore).map { $0.quantity.doubleValue(for: bpm) }.sorted()
         #expect(cadences.count > 100)
         #expect(abs(cadences[cadences.count / 2] - 90) < 0.5, "median cadence \(cadences[cadences.count / 2])")
         // RR intervals travelled in the heart-rate measurements: the replay's heartbeat series holds the import's
         // beats (74, see WorkoutImportTests), less the one after the invalid interval, which a strap cannot send.
         let beats = try await HKSampleQueryDescriptor(
-            predicates: [.sample(type: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObjects(from: replayed))],
-            sortDescriptors: []).result(for: replayStore).compactMap { ($0 as? HKHeartbeatSeriesSample)?.count }.reduce(0, +)
+            predicates: [
+                .sample(type: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObjects(from: replayed))
+            ],
+            sortDescriptors: []
+        ).result(for: replayStore).compactMap { ($0 as? HKHeartbeatSeriesSample)?.count }.reduce(0, +)
         #expect(beats == 73)
         // Speed from wheel revolutions: 10 m/s.
         let speed = average(replayed, .cyclingSpeed, HKUnit.meter().unitDivided(by: .second()))

@@ -3,13 +3,15 @@ import Foundation
 import OpenHealthKit
 import TestSupport
 import Testing
+
 @testable import WorkoutImport
 
 @Suite struct WorkoutImportTests {
     func store() async throws -> HKHealthStore {
         let store = HKHealthStore.inMemory(clientIdentifier: "import-tests")
-        try await store.requestAuthorization(toShare: WorkoutImporter.shareTypes,
-                                             read: Set(WorkoutImporter.shareTypes.map { $0 as HKObjectType }))
+        try await store.requestAuthorization(
+            toShare: WorkoutImporter.shareTypes,
+            read: Set(WorkoutImporter.shareTypes.map { $0 as HKObjectType }))
         return store
     }
 
@@ -17,9 +19,15 @@ import Testing
         try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store)
     }
 
-    func samples(_ type: HKQuantityTypeIdentifier, of workout: HKWorkout, _ store: HKHealthStore) async throws -> [HKQuantitySample] {
-        try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(type), predicate: HKQuery.predicateForObjects(from: workout))],
-                                          sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store)
+    func samples(
+        _ type: HKQuantityTypeIdentifier, of workout: HKWorkout, _ store: HKHealthStore
+    ) async throws -> [HKQuantitySample] {
+        try await HKSampleQueryDescriptor(
+            predicates: [
+                .quantitySample(type: HKQuantityType(type), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: [SortDescriptor(\.startDate)]
+        ).result(for: store)
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -44,10 +52,11 @@ import Testing
         let events = workout.workoutEvents ?? []
         #expect(events.filter { $0.type == .pause }.map(\.dateInterval.start) == [ImportTestFiles.date(60)])
         #expect(events.filter { $0.type == .resume }.map(\.dateInterval.start) == [ImportTestFiles.date(90)])
-        #expect(events.filter { $0.type == .lap }.map(\.dateInterval) == [
-            DateInterval(start: ImportTestFiles.date(0), end: ImportTestFiles.date(75)),
-            DateInterval(start: ImportTestFiles.date(75), end: ImportTestFiles.date(150)),
-        ])
+        #expect(
+            events.filter { $0.type == .lap }.map(\.dateInterval) == [
+                DateInterval(start: ImportTestFiles.date(0), end: ImportTestFiles.date(75)),
+                DateInterval(start: ImportTestFiles.date(75), end: ImportTestFiles.date(150)),
+            ])
         // Samples at their own times: one heart rate per record, 100 + t mod 20.
         let heart = try await samples(.heartRate, of: workout, store)
         #expect(heart.count == 120)
@@ -55,20 +64,29 @@ import Testing
         #expect(heart[5].quantity.doubleValue(for: HKUnit.count().unitDivided(by: .minute())) == 105)
         #expect(try await samples(.cyclingPower, of: workout, store).count == 120)
         #expect(try await samples(.cyclingCadence, of: workout, store).count == 120)
-        #expect(workout.statistics(for: HKQuantityType(.cyclingPower))?.averageQuantity()?.doubleValue(for: .watt()) == 200)
-        #expect(workout.statistics(for: HKQuantityType(.cyclingSpeed))?.averageQuantity()?.doubleValue(for: HKUnit.meter().unitDivided(by: .second())) == 10)
+        #expect(
+            workout.statistics(for: HKQuantityType(.cyclingPower))?.averageQuantity()?.doubleValue(for: .watt()) == 200)
+        #expect(
+            workout.statistics(for: HKQuantityType(.cyclingSpeed))?.averageQuantity()?.doubleValue(
+                for: HKUnit.meter().unitDivided(by: .second())) == 10)
         // Distance: 10 m per record interval; the first record has no interval before it: 119 × 10 m.
-        let distance = workout.statistics(for: HKQuantityType(.distanceCycling))?.sumQuantity()?.doubleValue(for: .meter())
+        let distance = workout.statistics(for: HKQuantityType(.distanceCycling))?.sumQuantity()?.doubleValue(
+            for: .meter())
         #expect(distance.map { abs($0 - 1190) < 1e-6 } == true)
         // Energy from power: 200 W for each 1 s interval (the pause's 31 s gap is more than 10 s: not counted):
         // 118 intervals × 200 J = 23.6 kJ, counted as 23.6 kcal.
-        let energy = workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(for: .kilocalorie())
+        let energy = workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity()?.doubleValue(
+            for: .kilocalorie())
         #expect(energy.map { abs($0 - 23.6) < 1e-9 } == true)
         // Normalized power of a constant 200 W is 200 W.
         #expect(try await store.normalizedPower(for: workout)?.doubleValue(for: .watt()) == 200)
         // hrv: 20 messages (t = 0, 6, …, 114 except 60–84 in the pause: 0,6,…,54 and 90,…,114 → 10 + 5) × 5.
-        let series = try await HKSampleQueryDescriptor(predicates: [.sample(type: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObjects(from: workout))],
-                                                       sortDescriptors: []).result(for: store)
+        let series = try await HKSampleQueryDescriptor(
+            predicates: [
+                .sample(type: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: []
+        ).result(for: store)
         #expect(series.count == 1)
         #expect((series.first as? HKHeartbeatSeriesSample)?.count == 74)  // 15 × 5 intervals, one invalid
     }
@@ -97,8 +115,12 @@ import Testing
         let store = try await store()
         let (workout, _) = try await WorkoutImporter.save(try WorkoutImporter.read(path: path), to: store)
         #expect(workout.workoutActivityType == .swimBikeRun)
-        #expect(workout.workoutActivities.map(\.workoutConfiguration.activityType) == [.swimming, .transition, .cycling])
-        #expect(workout.workoutActivities.map(\.startDate) == [ImportTestFiles.date(0), ImportTestFiles.date(50), ImportTestFiles.date(90)])
+        #expect(
+            workout.workoutActivities.map(\.workoutConfiguration.activityType) == [.swimming, .transition, .cycling])
+        #expect(
+            workout.workoutActivities.map(\.startDate) == [
+                ImportTestFiles.date(0), ImportTestFiles.date(50), ImportTestFiles.date(90),
+            ])
         #expect(workout.workoutActivities[0].workoutConfiguration.locationType == .outdoor)  // open water
         // Power only counts as cycling power in the cycling leg: records 90…149.
         #expect(try await samples(.cyclingPower, of: workout, store).count == 60)
@@ -114,7 +136,8 @@ import Testing
             try WorkoutImporter.read(path: path)
         } throws: { error in
             let text = "\(error)"
-            return text.hasPrefix("\(path): the file ends ") && text.hasSuffix("(truncated) at byte offset \(cut.count).")
+            return text.hasPrefix("\(path): the file ends ")
+                && text.hasSuffix("(truncated) at byte offset \(cut.count).")
         }
         let store = try await store()
         let salvaged = try WorkoutImporter.read(path: path, salvage: true)
@@ -166,9 +189,11 @@ import Testing
         #expect(imported.laps.map(\.duration) == [3])
         let store = try await store()
         let (workout, _) = try await WorkoutImporter.save(imported, to: store)
-        #expect(workout.statistics(for: HKQuantityType(.cyclingPower))?.averageQuantity()?.doubleValue(for: .watt()) == 220)
+        #expect(
+            workout.statistics(for: HKQuantityType(.cyclingPower))?.averageQuantity()?.doubleValue(for: .watt()) == 220)
         // Distance 0 → 9.5 → 29 m: 29 m in two samples.
-        #expect(workout.statistics(for: HKQuantityType(.distanceCycling))?.sumQuantity()?.doubleValue(for: .meter()) == 29)
+        #expect(
+            workout.statistics(for: HKQuantityType(.distanceCycling))?.sumQuantity()?.doubleValue(for: .meter()) == 29)
 
         let broken = try ImportTestFiles.write(Array(tcx.utf8.prefix(600)), name: "broken.tcx")  // cut mid-document
         defer { try? FileManager.default.removeItem(atPath: broken) }
@@ -180,8 +205,9 @@ import Testing
     @Test func aSessionsOnlyLapCoveringItIsNotALap() {
         let t0 = Date(timeIntervalSinceReferenceDate: 780_000_000)
         func span(_ from: Double, _ to: Double) -> DateInterval { DateInterval(start: t0 + from, end: t0 + to) }
-        var ride = ImportedWorkout(format: "FIT", externalIdentifier: "x", activityType: .cycling, locationType: .outdoor,
-                                   start: t0, end: t0 + 1200)
+        var ride = ImportedWorkout(
+            format: "FIT", externalIdentifier: "x", activityType: .cycling, locationType: .outdoor,
+            start: t0, end: t0 + 1200)
         ride.laps = [span(0, 1200.4)]
         #expect(ride.markedLaps.isEmpty)
         ride.laps = [span(0, 600)]
@@ -196,6 +222,8 @@ import Testing
             .init(activityType: .cycling, locationType: .outdoor, interval: span(400, 1200)),
         ]
         triathlon.laps = [span(0, 300), span(300, 400), span(400, 800), span(800, 1200)]
-        #expect(triathlon.markedLaps == [span(400, 800), span(800, 1200)], "the ride's two laps; the swim and transition are legs")
+        #expect(
+            triathlon.markedLaps == [span(400, 800), span(800, 1200)],
+            "the ride's two laps; the swim and transition are legs")
     }
 }

@@ -18,7 +18,9 @@ struct FixtureGenerator: ParsableCommand {
               swift run FixtureGenerator --scenario benchmark --hours 10 --output /tmp/long.jsonl
             """)
 
-    @Option(help: ArgumentHelp("One of: \(FixtureScenario.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "NAME"))
+    @Option(
+        help: ArgumentHelp(
+            "One of: \(FixtureScenario.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "NAME"))
     var scenario: String?
     @Option(help: "The random seed (default: the scenario's own).") var seed: UInt64?
     @Option(help: "Hours, for the benchmark scenario.") var hours: Double = 10
@@ -27,7 +29,9 @@ struct FixtureGenerator: ParsableCommand {
 
     func validate() throws {
         if let scenario, FixtureScenario(rawValue: scenario) == nil {
-            throw ValidationError("--scenario must be one of \(FixtureScenario.allCases.map(\.rawValue).joined(separator: ", ")), not '\(scenario)'.")
+            throw ValidationError(
+                "--scenario must be one of \(FixtureScenario.allCases.map(\.rawValue).joined(separator: ", ")), not '\(scenario)'."
+            )
         }
         guard hours > 0 else { throw ValidationError("--hours must be positive.") }
     }

@@ -46,8 +46,10 @@ public struct AdapterIdentity: Hashable, Sendable, CustomStringConvertible {
     ///   - information: Read Controller Information, `nil` when the management channel did not answer.
     ///   - deviceAddress: the address `HCIGETDEVINFO` reports (the public one), `nil` when all zeros.
     ///   - staticAddress: the static random address, when it could be read.
-    public static func resolve(information: MGMTControllerInformation?, deviceAddress: BluetoothAddress?,
-                               staticAddress: BluetoothAddress?) -> AdapterIdentity {
+    public static func resolve(
+        information: MGMTControllerInformation?, deviceAddress: BluetoothAddress?,
+        staticAddress: BluetoothAddress?
+    ) -> AdapterIdentity {
         let usesStatic = information?.identityIsStaticAddress ?? (deviceAddress == nil)
         if usesStatic {
             guard let staticAddress, staticAddress.rawValue != 0 else { return AdapterIdentity(address: nil) }
@@ -61,13 +63,16 @@ public struct AdapterIdentity: Hashable, Sendable, CustomStringConvertible {
     public static func read(_ status: AdapterStatus) -> AdapterIdentity {
         let information = try? ManagementChannel.controllerInformation(index: UInt16(status.id))
         let needsStatic = information?.identityIsStaticAddress ?? (status.address == nil)
-        return resolve(information: information, deviceAddress: status.address,
-                       staticAddress: needsStatic ? staticAddress(of: status.id) : nil)
+        return resolve(
+            information: information, deviceAddress: status.address,
+            staticAddress: needsStatic ? staticAddress(of: status.id) : nil)
     }
 
     /// The static address from debugfs (`%pMR`: `c0:11:22:33:44:55`), when this process may read it.
     static func staticAddress(of id: Int32, root: String = "/sys/kernel/debug/bluetooth") -> BluetoothAddress? {
-        guard let text = try? String(contentsOfFile: "\(root)/hci\(id)/static_address", encoding: .utf8) else { return nil }
+        guard let text = try? String(contentsOfFile: "\(root)/hci\(id)/static_address", encoding: .utf8) else {
+            return nil
+        }
         return BluetoothAddress(text.trimmingCharacters(in: .whitespacesAndNewlines), type: .random)
     }
 }

@@ -49,7 +49,9 @@ public enum AdapterSelection {
     public static func deviceID(_ name: String) throws(BlueZError) -> Int32 {
         let digits = name.hasPrefix("hci") ? name.dropFirst(3) : Substring(name)
         guard let id = Int32(digits), id >= 0 else {
-            throw BlueZError(.invalidAddress, "'\(name)' is not an adapter name; write hci0, hci1, … (`workout adapters` lists them).")
+            throw BlueZError(
+                .invalidAddress,
+                "'\(name)' is not an adapter name; write hci0, hci1, … (`workout adapters` lists them).")
         }
         return id
     }
@@ -58,7 +60,9 @@ public enum AdapterSelection {
     public static let environmentVariable = "OPENHEALTHKIT_ADAPTER"
 
     /// The adapter `$OPENHEALTHKIT_ADAPTER` names, if set and not empty.
-    public static func adapterFromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    public static func adapterFromEnvironment(
+        _ environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
         environment[environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
     }
 
@@ -71,7 +75,9 @@ public enum AdapterSelection {
     ///
     /// - Throws: ``BlueZError/Code/noAdapter`` when none exists, ``BlueZError/Code/adapterDown``
     ///   when the one named (or every one) is down.
-    public static func choose(_ name: String?, avoiding peer: BluetoothAddress? = nil) throws(BlueZError) -> AdapterStatus {
+    public static func choose(
+        _ name: String?, avoiding peer: BluetoothAddress? = nil
+    ) throws(BlueZError) -> AdapterStatus {
         if let name = name ?? adapterFromEnvironment() {
             let id = try deviceID(name)
             guard let status = status(of: id) else {
@@ -82,7 +88,9 @@ public enum AdapterSelection {
             return status
         }
         Glibc.errno = 0
-        let id = peer.map { peer in peer.littleEndianBytes.withUnsafeBufferPointer { CBlueZ_route_avoiding($0.baseAddress) } }
+        let id =
+            peer.map { peer in peer.littleEndianBytes.withUnsafeBufferPointer { CBlueZ_route_avoiding($0.baseAddress) }
+            }
             ?? hci_get_route(nil)
         let routeError = Errno(rawValue: Glibc.errno)
         if id >= 0, let status = status(of: id), status.isUp { return status }

@@ -62,7 +62,8 @@ public enum BluetoothAdapters {
         while let current = entry {
             defer { entry = udev_list_entry_get_next(current) }
             guard let path = udev_list_entry_get_name(current),
-                  let device = udev_device_new_from_syspath(udev, path) else { continue }
+                let device = udev_device_new_from_syspath(udev, path)
+            else { continue }
             defer { udev_device_unref(device) }
             if let adapter = adapter(from: device) { adapters.append(adapter) }
         }
@@ -72,14 +73,18 @@ public enum BluetoothAdapters {
     /// The adapter a udev device describes, or `nil` for a link or another kind of device.
     static func adapter(from device: OpaquePointer) -> BluetoothAdapter? {
         guard let sysname = string(udev_device_get_sysname(device)),
-              BluetoothAdapter.isAdapter(sysname: sysname, devtype: string(udev_device_get_devtype(device))) else {
+            BluetoothAdapter.isAdapter(sysname: sysname, devtype: string(udev_device_get_devtype(device)))
+        else {
             return nil
         }
         var adapter = BluetoothAdapter(name: sysname, sysPath: string(udev_device_get_syspath(device)) ?? "")
         // A controller plugged in moments ago reports all zeros until the kernel has read its
         // address: that is "unknown", never an address.
-        adapter.address = kernelAddress(of: adapter)
-            ?? string(udev_device_get_sysattr_value(device, "address")).map { $0.uppercased() }.flatMap { $0 == "00:00:00:00:00:00" ? nil : $0 }
+        adapter.address =
+            kernelAddress(of: adapter)
+            ?? string(udev_device_get_sysattr_value(device, "address")).map { $0.uppercased() }.flatMap {
+                $0 == "00:00:00:00:00:00" ? nil : $0
+            }
         if let parent = udev_device_get_parent(device) {
             adapter.driver = driver(of: parent) ?? udev_device_get_parent(parent).flatMap(driver(of:))
         }

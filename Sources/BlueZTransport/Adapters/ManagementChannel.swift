@@ -31,7 +31,9 @@ public enum ManagementChannel {
     ///
     /// - Throws: ``BlueZError`` when the channel cannot be opened (no Bluetooth in the kernel),
     ///   the kernel refuses the command, or no answer comes.
-    public static func controllerInformation(index: UInt16, timeoutMilliseconds: Int32 = 1000) throws -> MGMTControllerInformation {
+    public static func controllerInformation(
+        index: UInt16, timeoutMilliseconds: Int32 = 1000
+    ) throws -> MGMTControllerInformation {
         let socket = try openSocket()
         let fd = socket.rawValue
         let request = MGMTPacket(code: MGMTPacket.readControllerInformation, controllerIndex: index)
@@ -44,9 +46,12 @@ public enum ManagementChannel {
             }
             guard let bytes = try socket.receiveMessage(capacity: 1024), !bytes.isEmpty else { continue }
             guard let packet = try? MGMTPacket(bytes: bytes), packet.controllerIndex == index,
-                  let result = try? packet.commandResult(), result.opcode == MGMTPacket.readControllerInformation else { continue }
+                let result = try? packet.commandResult(), result.opcode == MGMTPacket.readControllerInformation
+            else { continue }
             guard result.status == 0 else {
-                throw BlueZError(.noAdapter, "The kernel has no adapter hci\(index) (management status 0x\(String(result.status, radix: 16))).")
+                throw BlueZError(
+                    .noAdapter,
+                    "The kernel has no adapter hci\(index) (management status 0x\(String(result.status, radix: 16))).")
             }
             do { return try MGMTControllerInformation(returnParameters: result.returnParameters) } catch {
                 throw BlueZError(.system, "The kernel's answer about hci\(index) was malformed: \(error).")

@@ -38,74 +38,98 @@ public struct DoctorReport: Hashable, Sendable, Codable {
 
     public init(_ system: SystemSnapshot) {
         var checks: [DoctorCheck] = []
-        checks.append(DoctorCheck(
-            id: "kernel", title: "Kernel Bluetooth support", passed: system.kernelProblem == nil,
-            detail: system.kernelProblem.map { "AF_BLUETOOTH sockets cannot be opened (\($0))" } ?? "AF_BLUETOOTH sockets open",
-            fix: "sudo modprobe bluetooth (or use a kernel built with CONFIG_BT)", blocksRecording: true))
+        checks.append(
+            DoctorCheck(
+                id: "kernel", title: "Kernel Bluetooth support", passed: system.kernelProblem == nil,
+                detail: system.kernelProblem.map { "AF_BLUETOOTH sockets cannot be opened (\($0))" }
+                    ?? "AF_BLUETOOTH sockets open",
+                fix: "sudo modprobe bluetooth (or use a kernel built with CONFIG_BT)", blocksRecording: true))
 
         let usable = system.adapters.contains(where: \.isUsable)
         if system.adapters.isEmpty {
-            checks.append(DoctorCheck(id: "adapters", title: "Bluetooth adapter", passed: false, detail: "udev lists none",
-                                      fix: "plug one in, or unblock it with `rfkill unblock bluetooth`", blocksRecording: true))
+            checks.append(
+                DoctorCheck(
+                    id: "adapters", title: "Bluetooth adapter", passed: false, detail: "udev lists none",
+                    fix: "plug one in, or unblock it with `rfkill unblock bluetooth`", blocksRecording: true))
         }
         for adapter in system.adapters {
             let index = adapter.name.dropFirst(3)
             let description = [adapter.address, adapter.driver].compactMap { $0 }.joined(separator: ", ")
-            checks.append(DoctorCheck(
-                id: "adapter.\(adapter.name).up", title: "\(adapter.name) is up", passed: adapter.isUp,
-                detail: (adapter.isUp ? "up" : "down") + (description.isEmpty ? "" : " (\(description))"),
-                fix: "bluetoothctl power on (or `sudo btmgmt --index \(index) power on`)", blocksRecording: !usable))
-            checks.append(DoctorCheck(
-                id: "adapter.\(adapter.name).le", title: "\(adapter.name) has LE enabled", passed: adapter.lowEnergyEnabled == true,
-                detail: adapter.lowEnergyEnabled.map { $0 ? "enabled" : "disabled on the host side" }
-                    ?? "unknown (the kernel's management channel did not answer)",
-                fix: "sudo btmgmt --index \(index) le on", blocksRecording: !usable && adapter.lowEnergyEnabled == false))
+            checks.append(
+                DoctorCheck(
+                    id: "adapter.\(adapter.name).up", title: "\(adapter.name) is up", passed: adapter.isUp,
+                    detail: (adapter.isUp ? "up" : "down") + (description.isEmpty ? "" : " (\(description))"),
+                    fix: "bluetoothctl power on (or `sudo btmgmt --index \(index) power on`)", blocksRecording: !usable)
+            )
+            checks.append(
+                DoctorCheck(
+                    id: "adapter.\(adapter.name).le", title: "\(adapter.name) has LE enabled",
+                    passed: adapter.lowEnergyEnabled == true,
+                    detail: adapter.lowEnergyEnabled.map { $0 ? "enabled" : "disabled on the host side" }
+                        ?? "unknown (the kernel's management channel did not answer)",
+                    fix: "sudo btmgmt --index \(index) le on",
+                    blocksRecording: !usable && adapter.lowEnergyEnabled == false))
             let blocked = adapter.softBlocked || adapter.hardBlocked
-            checks.append(DoctorCheck(
-                id: "adapter.\(adapter.name).rfkill", title: "\(adapter.name) is not blocked", passed: !blocked,
-                detail: adapter.hardBlocked ? "blocked by a hardware switch" : adapter.softBlocked ? "blocked by rfkill" : "not blocked",
-                fix: adapter.hardBlocked ? "turn the wireless switch (or airplane mode key) on" : "rfkill unblock bluetooth",
-                blocksRecording: !usable))
+            checks.append(
+                DoctorCheck(
+                    id: "adapter.\(adapter.name).rfkill", title: "\(adapter.name) is not blocked", passed: !blocked,
+                    detail: adapter.hardBlocked
+                        ? "blocked by a hardware switch" : adapter.softBlocked ? "blocked by rfkill" : "not blocked",
+                    fix: adapter.hardBlocked
+                        ? "turn the wireless switch (or airplane mode key) on" : "rfkill unblock bluetooth",
+                    blocksRecording: !usable))
         }
 
-        checks.append(DoctorCheck(
-            id: "scan-permission", title: "This binary can scan without bluetoothd", passed: system.canScan,
-            detail: system.canScan ? "it holds CAP_NET_ADMIN, which the kernel's management channel asks of a program that discovers"
-                : "it lacks CAP_NET_ADMIN, which scanning through the kernel's management channel (without bluetoothd) needs; connecting and recording need no capability",
-            fix: "run `workout scan` as root, or `sudo setcap cap_net_admin+eip \(system.executablePath)`", blocksRecording: false))
+        checks.append(
+            DoctorCheck(
+                id: "scan-permission", title: "This binary can scan without bluetoothd", passed: system.canScan,
+                detail: system.canScan
+                    ? "it holds CAP_NET_ADMIN, which the kernel's management channel asks of a program that discovers"
+                    : "it lacks CAP_NET_ADMIN, which scanning through the kernel's management channel (without bluetoothd) needs; connecting and recording need no capability",
+                fix: "run `workout scan` as root, or `sudo setcap cap_net_admin+eip \(system.executablePath)`",
+                blocksRecording: false))
 
-        checks.append(DoctorCheck(
-            id: "bluetoothd", title: "bluetoothd runs", passed: system.bluetoothdRunning,
-            detail: system.bluetoothdRunning ? "running: it keeps adapters powered, and auto-connects sensors paired or trusted in it"
-                : "not running: the kernel powers adapters off after setup",
-            fix: "sudo systemctl start bluetooth (or power the adapter by hand with `sudo btmgmt power on`)", blocksRecording: false))
+        checks.append(
+            DoctorCheck(
+                id: "bluetoothd", title: "bluetoothd runs", passed: system.bluetoothdRunning,
+                detail: system.bluetoothdRunning
+                    ? "running: it keeps adapters powered, and auto-connects sensors paired or trusted in it"
+                    : "not running: the kernel powers adapters off after setup",
+                fix: "sudo systemctl start bluetooth (or power the adapter by hand with `sudo btmgmt power on`)",
+                blocksRecording: false))
 
         // By the 48-bit value alone: the kernel's connection list carries no address type, and a
         // strap paired as /random is the same device.
         let connected = Set(system.adapters.flatMap(\.connections).map(\.rawValue))
         let held = system.pairedSensors.filter { connected.contains($0.address.rawValue) }
         if held.isEmpty {
-            checks.append(DoctorCheck(
-                id: "paired-sensors", title: "Paired sensors are free", passed: true,
-                detail: system.pairedSensors.isEmpty ? "no Bluetooth sensor is paired yet"
-                    : "none of the \(system.pairedSensors.count) paired is connected elsewhere",
-                blocksRecording: false))
+            checks.append(
+                DoctorCheck(
+                    id: "paired-sensors", title: "Paired sensors are free", passed: true,
+                    detail: system.pairedSensors.isEmpty
+                        ? "no Bluetooth sensor is paired yet"
+                        : "none of the \(system.pairedSensors.count) paired is connected elsewhere",
+                    blocksRecording: false))
         }
         for sensor in held {
             let plain = sensor.address.description  // bluetoothctl takes the address alone, never "/random"
-            checks.append(DoctorCheck(
-                id: "paired-sensors.\(sensor.identifier)", title: "\(sensor.identifier) is free", passed: false,
-                detail: "another program holds a connection to it (bluetoothd, when it is paired or trusted there), so ours fails with EBUSY",
-                fix: "bluetoothctl disconnect \(plain) (and `bluetoothctl remove \(plain)` so it stops auto-connecting)",
-                blocksRecording: true))
+            checks.append(
+                DoctorCheck(
+                    id: "paired-sensors.\(sensor.identifier)", title: "\(sensor.identifier) is free", passed: false,
+                    detail:
+                        "another program holds a connection to it (bluetoothd, when it is paired or trusted there), so ours fails with EBUSY",
+                    fix:
+                        "bluetoothctl disconnect \(plain) (and `bluetoothctl remove \(plain)` so it stops auto-connecting)",
+                    blocksRecording: true))
         }
 
         checks += Self.connectionParameterChecks(system)
 
-        checks.append(DoctorCheck(
-            id: "store", title: "The store is writable", passed: system.storeProblem == nil,
-            detail: system.storeProblem ?? system.storePath,
-            fix: "choose another file with --store PATH, or make the folder writable", blocksRecording: true))
+        checks.append(
+            DoctorCheck(
+                id: "store", title: "The store is writable", passed: system.storeProblem == nil,
+                detail: system.storeProblem ?? system.storePath,
+                fix: "choose another file with --store PATH, or make the folder writable", blocksRecording: true))
 
         self.checks = checks
         canRecord = !checks.contains { !$0.passed && $0.blocksRecording }
@@ -116,27 +140,33 @@ public struct DoctorReport: Hashable, Sendable, Codable {
         typealias C = LEConnectionConfiguration
         let le = system.leConnection
         let path = system.mainConfigurationPath
-        let afterwards = system.bluetoothdRunning ? "then `sudo systemctl restart bluetooth`"
+        let afterwards =
+            system.bluetoothdRunning
+            ? "then `sudo systemctl restart bluetooth`"
             : "then start bluetoothd once (`sudo systemctl restart bluetooth`): it hands them to the kernel, which keeps them while the adapter stays"
         let ignored = le.problems.isEmpty ? "" : " (\(le.problems.joined(separator: "; ")))"
         let interval = le.effectiveMaximumInterval
         let timeout = le.effectiveSupervisionTimeout
         return [
             DoctorCheck(
-                id: "le.connection-interval", title: "Straps may choose their connection interval", passed: le.acceptsStrapIntervals,
+                id: "le.connection-interval", title: "Straps may choose their connection interval",
+                passed: le.acceptsStrapIntervals,
                 detail: (le.acceptsStrapIntervals
                     ? "MaxConnectionInterval=\(interval) (\(C.intervalMilliseconds(interval))) accepts the up to 650 ms straps ask for"
                     : "the kernel refuses connection-parameter requests above \(C.intervalMilliseconds(interval)) (MaxConnectionInterval \(le.maximumInterval.map(String.init) ?? "unset, the kernel's 0x0028")), so straps built on Nordic's SDK template drop with 0x3B about 65 s after each connection")
                     + ignored,
-                fix: "add `MaxConnectionInterval=\(C.recommendedMaximumInterval)` (650 ms, in 1.25 ms units) under [LE] in \(path), \(afterwards)",
+                fix:
+                    "add `MaxConnectionInterval=\(C.recommendedMaximumInterval)` (650 ms, in 1.25 ms units) under [LE] in \(path), \(afterwards)",
                 blocksRecording: false),
             DoctorCheck(
-                id: "le.supervision-timeout", title: "A short fade does not drop the link", passed: le.hasPhoneLikeSupervisionTimeout,
+                id: "le.supervision-timeout", title: "A short fade does not drop the link",
+                passed: le.hasPhoneLikeSupervisionTimeout,
                 detail: (le.hasPhoneLikeSupervisionTimeout
                     ? "ConnectionSupervisionTimeout=\(timeout) (\(C.timeoutMilliseconds(timeout)))"
                     : "the supervision timeout is \(C.timeoutMilliseconds(timeout)) (ConnectionSupervisionTimeout \(le.supervisionTimeout.map(String.init) ?? "unset, the kernel's 0x002A")) where phones use about 5 s: a strap that fades for longer drops")
                     + ignored,
-                fix: "add `ConnectionSupervisionTimeout=\(C.recommendedSupervisionTimeout)` (5 s, in 10 ms units) under [LE] in \(path), \(afterwards)",
+                fix:
+                    "add `ConnectionSupervisionTimeout=\(C.recommendedSupervisionTimeout)` (5 s, in 10 ms units) under [LE] in \(path), \(afterwards)",
                 blocksRecording: false),
         ]
     }

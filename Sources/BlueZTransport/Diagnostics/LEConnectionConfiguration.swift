@@ -62,7 +62,8 @@ public struct LEConnectionConfiguration: Hashable, Sendable, Codable {
                 return nil
             }
             guard range.contains(number) else {
-                problems.append("\(key)=\(text) is outside \(range.lowerBound)–\(range.upperBound), so bluetoothd ignores it")
+                problems.append(
+                    "\(key)=\(text) is outside \(range.lowerBound)–\(range.upperBound), so bluetoothd ignores it")
                 return nil
             }
             return number
@@ -99,7 +100,9 @@ public struct LEConnectionConfiguration: Hashable, Sendable, Codable {
     /// Whether straps' connection-parameter requests (up to 650 ms) are accepted.
     public var acceptsStrapIntervals: Bool { effectiveMaximumInterval >= Self.recommendedMaximumInterval }
     /// Whether the supervision timeout is as long as a phone's.
-    public var hasPhoneLikeSupervisionTimeout: Bool { effectiveSupervisionTimeout >= Self.recommendedSupervisionTimeout }
+    public var hasPhoneLikeSupervisionTimeout: Bool {
+        effectiveSupervisionTimeout >= Self.recommendedSupervisionTimeout
+    }
 
     /// `1.25 ms` units in milliseconds, as people read them: `50 ms`, `650 ms`.
     static func intervalMilliseconds(_ units: Int) -> String { milliseconds(Double(units) * 1.25) }

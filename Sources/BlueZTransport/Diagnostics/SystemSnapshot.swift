@@ -20,8 +20,10 @@ public struct SystemSnapshot: Hashable, Sendable {
         /// The peers it is connected to now.
         public var connections: [BluetoothAddress]
 
-        public init(name: String, address: String? = nil, driver: String? = nil, isUp: Bool, lowEnergyEnabled: Bool?,
-                    softBlocked: Bool = false, hardBlocked: Bool = false, connections: [BluetoothAddress] = []) {
+        public init(
+            name: String, address: String? = nil, driver: String? = nil, isUp: Bool, lowEnergyEnabled: Bool?,
+            softBlocked: Bool = false, hardBlocked: Bool = false, connections: [BluetoothAddress] = []
+        ) {
             self.name = name
             self.address = address
             self.driver = driver
@@ -64,10 +66,12 @@ public struct SystemSnapshot: Hashable, Sendable {
         }
     }
 
-    public init(kernelProblem: String? = nil, adapters: [Adapter], canScan: Bool, executablePath: String,
-                bluetoothdRunning: Bool, mainConfigurationPath: String = "/etc/bluetooth/main.conf",
-                leConnection: LEConnectionConfiguration = LEConnectionConfiguration(),
-                pairedSensors: [PairedAddress] = [], storePath: String, storeProblem: String? = nil) {
+    public init(
+        kernelProblem: String? = nil, adapters: [Adapter], canScan: Bool, executablePath: String,
+        bluetoothdRunning: Bool, mainConfigurationPath: String = "/etc/bluetooth/main.conf",
+        leConnection: LEConnectionConfiguration = LEConnectionConfiguration(),
+        pairedSensors: [PairedAddress] = [], storePath: String, storeProblem: String? = nil
+    ) {
         self.kernelProblem = kernelProblem
         self.adapters = adapters
         self.canScan = canScan
@@ -88,8 +92,10 @@ extension SystemSnapshot {
     ///   - storePath: the store file `workout` would use.
     ///   - pairedIdentifiers: the paired sensors' identifiers (`ble:…`; others are ignored).
     ///   - mainConfigurationPath: bluetoothd's configuration file; a missing one is its defaults.
-    public static func gather(storePath: String, pairedIdentifiers: [String],
-                              mainConfigurationPath: String = "/etc/bluetooth/main.conf") -> SystemSnapshot {
+    public static func gather(
+        storePath: String, pairedIdentifiers: [String],
+        mainConfigurationPath: String = "/etc/bluetooth/main.conf"
+    ) -> SystemSnapshot {
         var kernelProblem: String?
         do {
             let fd = try Sys.socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue), BTPROTO_HCI)
@@ -100,23 +106,28 @@ extension SystemSnapshot {
         let listed = (try? BluetoothAdapters.list()) ?? []
         let adapters = listed.map { listed -> Adapter in
             let status = listed.deviceID.flatMap(AdapterSelection.status(of:))
-            let information = listed.deviceID.flatMap { try? ManagementChannel.controllerInformation(index: UInt16($0)) }
+            let information = listed.deviceID.flatMap {
+                try? ManagementChannel.controllerInformation(index: UInt16($0))
+            }
             let (soft, hard) = rfkill(under: listed.sysPath)
-            return Adapter(name: listed.name, address: status?.address?.description ?? listed.address, driver: listed.driver,
-                           isUp: status?.isUp ?? false,
-                           lowEnergyEnabled: information.map { $0.currentSettings.contains(.lowEnergy) },
-                           softBlocked: soft, hardBlocked: hard,
-                           connections: listed.deviceID.map(ManagementChannel.connections(of:)) ?? [])
+            return Adapter(
+                name: listed.name, address: status?.address?.description ?? listed.address, driver: listed.driver,
+                isUp: status?.isUp ?? false,
+                lowEnergyEnabled: information.map { $0.currentSettings.contains(.lowEnergy) },
+                softBlocked: soft, hardBlocked: hard,
+                connections: listed.deviceID.map(ManagementChannel.connections(of:)) ?? [])
         }
         let paired = pairedIdentifiers.compactMap { identifier -> PairedAddress? in
             guard case .bluetooth(let address) = try? SensorAddress(parsing: identifier) else { return nil }
             return PairedAddress(identifier: identifier, address: address)
         }
         let configuration = (try? String(contentsOfFile: mainConfigurationPath, encoding: .utf8)) ?? ""
-        return SystemSnapshot(kernelProblem: kernelProblem, adapters: adapters, canScan: hasScanCapabilities(),
-                              executablePath: executablePath(), bluetoothdRunning: processRuns("bluetoothd"),
-                              mainConfigurationPath: mainConfigurationPath,
-                              leConnection: LEConnectionConfiguration(parsing: configuration), pairedSensors: paired, storePath: storePath, storeProblem: storeProblem(storePath))
+        return SystemSnapshot(
+            kernelProblem: kernelProblem, adapters: adapters, canScan: hasScanCapabilities(),
+            executablePath: executablePath(), bluetoothdRunning: processRuns("bluetoothd"),
+            mainConfigurationPath: mainConfigurationPath,
+            leConnection: LEConnectionConfiguration(parsing: configuration), pairedSensors: paired,
+            storePath: storePath, storeProblem: storeProblem(storePath))
     }
 
     /// rfkill switches of an adapter: `…/hciN/rfkillM/soft` and `hard` (1 = blocked).
@@ -134,13 +145,15 @@ extension SystemSnapshot {
     /// management channel trusts a socket whose process holds it (`hci_sock_bind`).
     static func hasScanCapabilities(status: String? = read("/proc/self/status")) -> Bool {
         guard let line = status?.split(separator: "\n").first(where: { $0.hasPrefix("CapEff:") }),
-              let mask = UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16) else { return false }
+            let mask = UInt64(line.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+        else { return false }
         let needed: UInt64 = 1 << 12
         return mask & needed == needed
     }
 
     public static func executablePath() -> String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first ?? "workout"
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments.first
+            ?? "workout"
     }
 
     static func processRuns(_ name: String) -> Bool {
@@ -159,8 +172,11 @@ extension SystemSnapshot {
             return manager.isWritableFile(atPath: folder) ? nil : "its folder \(folder) is not writable"
         }
         var folder = url.deletingLastPathComponent()
-        while !manager.fileExists(atPath: folder.path), folder.path != "/" { folder = folder.deletingLastPathComponent() }
-        return manager.isWritableFile(atPath: folder.path) ? nil : "\(folder.path) is not writable, so \(path) cannot be created"
+        while !manager.fileExists(atPath: folder.path), folder.path != "/" {
+            folder = folder.deletingLastPathComponent()
+        }
+        return manager.isWritableFile(atPath: folder.path)
+            ? nil : "\(folder.path) is not writable, so \(path) cannot be created"
     }
 
     static func read(_ path: String) -> String? {

@@ -13,8 +13,10 @@ struct ManagementExchange {
     /// Packets read while waiting, oldest first.
     var skipped: [MGMTPacket]
 
-    static func perform(_ command: MGMTPacket, on socket: SocketDescriptor, what: String, timeLimit: Duration,
-                        clock: any Clock<Duration>) async throws -> ManagementExchange {
+    static func perform(
+        _ command: MGMTPacket, on socket: SocketDescriptor, what: String, timeLimit: Duration,
+        clock: any Clock<Duration>
+    ) async throws -> ManagementExchange {
         try await send(command, on: socket)
         let answer = try await withThrowingTaskGroup(of: ManagementExchange?.self) { group in
             group.addTask {
@@ -23,9 +25,11 @@ struct ManagementExchange {
                     let bytes = try await socket.nextMessage()
                     guard let packet = try? MGMTPacket(bytes: bytes) else { continue }
                     if packet.controllerIndex == command.controllerIndex, let result = try? packet.commandResult(),
-                       result.opcode == command.code {
-                        return ManagementExchange(status: MGMTStatus(rawValue: result.status),
-                                                  returnParameters: result.returnParameters, skipped: skipped)
+                        result.opcode == command.code
+                    {
+                        return ManagementExchange(
+                            status: MGMTStatus(rawValue: result.status),
+                            returnParameters: result.returnParameters, skipped: skipped)
                     }
                     skipped.append(packet)
                 }

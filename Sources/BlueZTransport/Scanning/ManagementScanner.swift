@@ -37,9 +37,11 @@ public final class ManagementScanner: Sendable {
     private let early: Mutex<[MGMTDeviceFound]>
     private let restartCount = Atomic<Int>(0)
 
-    private init(socket: SocketDescriptor, index: UInt16, adapterName: String, timeLimit: Duration,
-                 clock: any Clock<Duration>, openStopSocket: @escaping @Sendable () throws -> SocketDescriptor,
-                 early: [MGMTDeviceFound]) {
+    private init(
+        socket: SocketDescriptor, index: UInt16, adapterName: String, timeLimit: Duration,
+        clock: any Clock<Duration>, openStopSocket: @escaping @Sendable () throws -> SocketDescriptor,
+        early: [MGMTDeviceFound]
+    ) {
         self.socket = socket
         self.index = index
         self.adapterName = adapterName
@@ -64,10 +66,13 @@ public final class ManagementScanner: Sendable {
 
     /// Opens the management channel and starts discovering on an adapter (the one named, else
     /// `$OPENHEALTHKIT_ADAPTER`, else the first one up).
-    public static func open(adapter: String? = nil, clock: any Clock<Duration> = ContinuousClock()) async throws -> ManagementScanner {
+    public static func open(
+        adapter: String? = nil, clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> ManagementScanner {
         let chosen = try AdapterSelection.choose(adapter)
-        return try await start(socket: try ManagementChannel.openSocket(), index: UInt16(chosen.id), adapterName: chosen.name,
-                               clock: clock, openStopSocket: ManagementChannel.openSocket)
+        return try await start(
+            socket: try ManagementChannel.openSocket(), index: UInt16(chosen.id), adapterName: chosen.name,
+            clock: clock, openStopSocket: ManagementChannel.openSocket)
     }
 
     /// Starts discovery over `socket` (a management socket, or one end of a socket pair to a
@@ -80,37 +85,47 @@ public final class ManagementScanner: Sendable {
     ///   kernel does not answer within `timeLimit`.
     public static func start(
         socket: SocketDescriptor, index: UInt16, adapterName: String, timeLimit: Duration = .seconds(2),
-        clock: any Clock<Duration> = ContinuousClock(), openStopSocket: @escaping @Sendable () throws -> SocketDescriptor
+        clock: any Clock<Duration> = ContinuousClock(),
+        openStopSocket: @escaping @Sendable () throws -> SocketDescriptor
     ) async throws -> ManagementScanner {
         let exchange = try await ManagementExchange.perform(
-            startCommand(index), on: socket, what: "starting discovery on \(adapterName)", timeLimit: timeLimit, clock: clock)
+            startCommand(index), on: socket, what: "starting discovery on \(adapterName)", timeLimit: timeLimit,
+            clock: clock)
         guard exchange.status == .success else { throw refusal(exchange.status, adapterName, index: index) }
         let early = exchange.skipped.compactMap { packet -> MGMTDeviceFound? in
             guard packet.code == MGMTPacket.deviceFound, packet.controllerIndex == index else { return nil }
             return try? MGMTDeviceFound(parameters: packet.parameters)
         }
-        return ManagementScanner(socket: socket, index: index, adapterName: adapterName, timeLimit: timeLimit, clock: clock,
-                                 openStopSocket: openStopSocket, early: early)
+        return ManagementScanner(
+            socket: socket, index: index, adapterName: adapterName, timeLimit: timeLimit, clock: clock,
+            openStopSocket: openStopSocket, early: early)
     }
 
     /// The error for a Start Discovery the kernel refused.
     static func refusal(_ status: MGMTStatus, _ name: String, index: UInt16) -> BlueZError {
         switch status {
         case .permissionDenied:
-            BlueZError(.permissionDenied,
-                       "Scanning without bluetoothd needs the CAP_NET_ADMIN capability: the kernel's management channel refused to start discovery on \(name) (\(status)). Run `workout scan` as root, or grant it with `sudo setcap cap_net_admin+eip \(SystemSnapshot.executablePath())`; through a running bluetoothd scanning needs none.")
+            BlueZError(
+                .permissionDenied,
+                "Scanning without bluetoothd needs the CAP_NET_ADMIN capability: the kernel's management channel refused to start discovery on \(name) (\(status)). Run `workout scan` as root, or grant it with `sudo setcap cap_net_admin+eip \(SystemSnapshot.executablePath())`; through a running bluetoothd scanning needs none."
+            )
         case .busy:
-            BlueZError(.busy,
-                       "\(name) is already discovering for another program (\(status)), bluetoothd's `bluetoothctl scan on` perhaps; run `bluetoothctl scan off` or wait until it ends, and try again.")
+            BlueZError(
+                .busy,
+                "\(name) is already discovering for another program (\(status)), bluetoothd's `bluetoothctl scan on` perhaps; run `bluetoothctl scan off` or wait until it ends, and try again."
+            )
         case .notPowered:
             BlueZError.adapterDown(name)
         case .rfKilled:
             BlueZError(.adapterDown, "\(name) is blocked by rfkill (\(status)); run `rfkill unblock bluetooth`.")
         case .notSupported:
-            BlueZError(.adapterDown,
-                       "\(name) cannot discover LE devices (\(status)): LE is off on it; run `sudo btmgmt --index \(index) le on`.")
+            BlueZError(
+                .adapterDown,
+                "\(name) cannot discover LE devices (\(status)): LE is off on it; run `sudo btmgmt --index \(index) le on`."
+            )
         case .invalidIndex:
-            BlueZError(.noAdapter, "There is no adapter \(name) (\(status)); `workout adapters` lists the ones present.")
+            BlueZError(
+                .noAdapter, "There is no adapter \(name) (\(status)); `workout adapters` lists the ones present.")
         default:
             BlueZError(.commandRefused, "\(name) refused to start discovery (\(status)).")
         }
@@ -122,15 +137,17 @@ public final class ManagementScanner: Sendable {
     /// - Returns: the devices heard, fitness sensors first (see ``ScanResults/devices``).
     /// - Throws: ``ScanInterrupted`` when the kernel ended discovery and refused to start it again,
     ///   or the adapter went away; ``BlueZError`` when the kernel does not confirm the stop.
-    public func scan(for duration: Duration, clock: any Clock<Duration> = ContinuousClock(),
-                     onDevice: @escaping @Sendable (DiscoveredDevice) -> Void = { _ in }) async throws -> [DiscoveredDevice] {
+    public func scan(
+        for duration: Duration, clock: any Clock<Duration> = ContinuousClock(),
+        onDevice: @escaping @Sendable (DiscoveredDevice) -> Void = { _ in }
+    ) async throws -> [DiscoveredDevice] {
         let results = SharedResults()
         var interruption: BlueZError?
         do {
             try await collect(into: results, for: duration, clock: clock, onDevice: onDevice)
         } catch let error as Interruption {
             interruption = error.reason
-        } catch where Task.isCancelled {
+        } catch  where Task.isCancelled {
             // Ctrl-C: end early with what was heard.
         }
         socket.shutdown()
@@ -151,8 +168,10 @@ public final class ManagementScanner: Sendable {
         let value = Mutex(ScanResults())
     }
 
-    private func collect(into results: SharedResults, for duration: Duration, clock: any Clock<Duration>,
-                         onDevice: @escaping @Sendable (DiscoveredDevice) -> Void) async throws {
+    private func collect(
+        into results: SharedResults, for duration: Duration, clock: any Clock<Duration>,
+        onDevice: @escaping @Sendable (DiscoveredDevice) -> Void
+    ) async throws {
         @Sendable func take(_ found: MGMTDeviceFound) {
             guard found.isLowEnergy else { return }
             let device = results.value.withLock { results -> DiscoveredDevice? in
@@ -161,7 +180,10 @@ public final class ManagementScanner: Sendable {
             }
             if let device { onDevice(device) }
         }
-        for found in early.withLock({ early in defer { early.removeAll() }; return early }) { take(found) }
+        for found in early.withLock({ early in
+            defer { early.removeAll() }
+            return early
+        }) { take(found) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.follow(take) }
             group.addTask { try await clock.sleep(for: duration) }
@@ -182,23 +204,30 @@ public final class ManagementScanner: Sendable {
                 if let found = try? MGMTDeviceFound(parameters: packet.parameters) { take(found) }
             case MGMTPacket.discovering:
                 guard let event = try? MGMTDiscovering(parameters: packet.parameters), !event.isDiscovering,
-                      !restartPending else { continue }
+                    !restartPending
+                else { continue }
                 restartPending = true
                 restartCount.add(1, ordering: .relaxed)
                 try await ManagementExchange.send(Self.startCommand(index), on: socket)
             case MGMTPacket.commandComplete, MGMTPacket.commandStatus:
-                guard restartPending, let result = try? packet.commandResult(), result.opcode == MGMTPacket.startDiscovery else { continue }
+                guard restartPending, let result = try? packet.commandResult(),
+                    result.opcode == MGMTPacket.startDiscovery
+                else { continue }
                 restartPending = false
                 let status = MGMTStatus(rawValue: result.status)
                 guard status == .success else {
                     let refused = Self.refusal(status, adapterName, index: index)
-                    throw Interruption(reason: BlueZError(
-                        refused.code, "The kernel ended the scan on \(adapterName) and refused to start it again: \(refused.message)",
-                        errno: refused.errno))
+                    throw Interruption(
+                        reason: BlueZError(
+                            refused.code,
+                            "The kernel ended the scan on \(adapterName) and refused to start it again: \(refused.message)",
+                            errno: refused.errno))
                 }
             case MGMTPacket.indexRemoved:
-                throw Interruption(reason: BlueZError(
-                    .noAdapter, "\(adapterName) went away during the scan; `workout adapters` lists the adapters present."))
+                throw Interruption(
+                    reason: BlueZError(
+                        .noAdapter,
+                        "\(adapterName) went away during the scan; `workout adapters` lists the adapters present."))
             default:
                 continue
             }
@@ -214,14 +243,19 @@ public final class ManagementScanner: Sendable {
             let stopSocket = try openStopSocket()
             defer { stopSocket.shutdown() }
             status = try await ManagementExchange.perform(
-                Self.stopCommand(index), on: stopSocket, what: what, timeLimit: timeLimit, clock: clock).status
+                Self.stopCommand(index), on: stopSocket, what: what, timeLimit: timeLimit, clock: clock
+            ).status
         } catch let error as BlueZError {
-            throw BlueZError(error.code, "\(adapterName) may still be discovering (the kernel ends it within about 10 s): \(error.message)",
-                             errno: error.errno)
+            throw BlueZError(
+                error.code,
+                "\(adapterName) may still be discovering (the kernel ends it within about 10 s): \(error.message)",
+                errno: error.errno)
         }
         guard status == .success || status == .rejected else {
-            throw BlueZError(.commandRefused,
-                             "\(adapterName) may still be discovering (the kernel ends it within about 10 s): it refused \(what) (\(status)).")
+            throw BlueZError(
+                .commandRefused,
+                "\(adapterName) may still be discovering (the kernel ends it within about 10 s): it refused \(what) (\(status))."
+            )
         }
     }
 }

@@ -12,8 +12,10 @@ public struct DiscoveredDevice: Hashable, Sendable {
     public var services: [BluetoothUUID]
     public var appearance: GAPAppearance?
 
-    public init(address: BluetoothAddress, name: String? = nil, rssi: Int8? = nil, services: [BluetoothUUID] = [],
-                appearance: GAPAppearance? = nil) {
+    public init(
+        address: BluetoothAddress, name: String? = nil, rssi: Int8? = nil, services: [BluetoothUUID] = [],
+        appearance: GAPAppearance? = nil
+    ) {
         self.address = address
         self.name = name
         self.rssi = rssi
@@ -26,7 +28,9 @@ public struct DiscoveredDevice: Hashable, Sendable {
     public var kind: Kind {
         typealias S = GATTAssignedNumbers.Service
         let short = Set(services.compactMap(\.shortValue))
-        if short.contains(S.heartRate) || appearance.map({ $0.rawValue == 0x0340 || $0.rawValue == 0x0341 }) == true { return .heartRate }
+        if short.contains(S.heartRate) || appearance.map({ $0.rawValue == 0x0340 || $0.rawValue == 0x0341 }) == true {
+            return .heartRate
+        }
         if short.contains(S.cyclingPower) || appearance?.rawValue == 0x0484 { return .cyclingPower }
         if short.contains(S.cyclingSpeedAndCadence) || [0x0482, 0x0483, 0x0485].contains(appearance?.rawValue ?? 0) {
             return .speedAndCadence

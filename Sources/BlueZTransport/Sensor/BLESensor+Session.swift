@@ -30,11 +30,13 @@ extension BLESensor {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await client.run() }
             defer { group.cancelAll() }
-            let (subscribed, initialReads) = try await setUp(client, security: SecurityRetry(upgrade: bearer.securityUpgrade))
+            let (subscribed, initialReads) = try await setUp(
+                client, security: SecurityRetry(upgrade: bearer.securityUpgrade))
             continuity.backoff.reset()
             emit(.connection(.connected))
-            let receiver = NotificationReceiver(sensor: self, peer: bearer.peer, subscribed: subscribed,
-                                                continuity: continuity, clock: clock, origin: origin)
+            let receiver = NotificationReceiver(
+                sensor: self, peer: bearer.peer, subscribed: subscribed,
+                continuity: continuity, clock: clock, origin: origin)
             sessionReceiver = receiver
             for (uuid, bytes) in initialReads { receiver.deliverRead(uuid, bytes) }
             group.addTask { try await self.watchForSilence(receiver.arrivals, clock: clock) }
@@ -61,8 +63,10 @@ extension BLESensor {
         private let clock: C
         private let origin: C.Instant
 
-        init(sensor: BLESensor, peer: String, subscribed: [UInt16: UInt16], continuity: Continuity,
-             clock: C, origin: C.Instant) {
+        init(
+            sensor: BLESensor, peer: String, subscribed: [UInt16: UInt16], continuity: Continuity,
+            clock: C, origin: C.Instant
+        ) {
             self.sensor = sensor
             self.peer = peer
             self.subscribed = subscribed
@@ -74,13 +78,16 @@ extension BLESensor {
 
         /// A value read at connection (battery), delivered before any notification.
         func deliverRead(_ characteristic: UInt16, _ bytes: [UInt8]) {
-            sensor.deliver(characteristic, bytes, at: sensor.seconds(from: origin, to: clock.now),
-                           interpreter: &continuity.interpreter)
+            sensor.deliver(
+                characteristic, bytes, at: sensor.seconds(from: origin, to: clock.now),
+                interpreter: &continuity.interpreter)
         }
 
         @Sendable func received(_ notification: GATTNotification) {
             guard let uuid = subscribed[notification.handle] else {
-                sensor.logger.warning("\(peer): notification for unsubscribed handle 0x\(String(notification.handle, radix: 16)); skipped")
+                sensor.logger.warning(
+                    "\(peer): notification for unsubscribed handle 0x\(String(notification.handle, radix: 16)); skipped"
+                )
                 return
             }
             let now = clock.now
@@ -101,7 +108,9 @@ extension BLESensor {
     /// not readable) is still recorded from. A refusal for want of security (0x05, 0x0F) raises
     /// the link's security once and retries (``SecurityRetry``); when raising it fails, the
     /// optional read is skipped. Only the measurement subscription is required.
-    private func setUp(_ client: GATTClient, security: SecurityRetry) async throws -> (subscribed: [UInt16: UInt16], reads: [(UInt16, [UInt8])]) {
+    private func setUp(
+        _ client: GATTClient, security: SecurityRetry
+    ) async throws -> (subscribed: [UInt16: UInt16], reads: [(UInt16, [UInt8])]) {
         do { try await client.exchangeMTU() } catch let error as ATTErrorResponse {
             logger.info("\(identifier): MTU exchange refused (\(error)); staying at the default MTU")
         }
@@ -118,20 +127,28 @@ extension BLESensor {
             guard isBattery || isProfileRead || DeviceInformationField(rawValue: uuid) != nil else { continue }
             let bytes: [UInt8]
             do {
-                bytes = try await security.perform { try await client.readLongValue(handle: characteristic.valueHandle) }
+                bytes = try await security.perform {
+                    try await client.readLongValue(handle: characteristic.valueHandle)
+                }
             } catch let error as ATTErrorResponse {
-                logger.info("\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped")
+                logger.info(
+                    "\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped"
+                )
                 continue
             } catch let failure as SecurityUpgradeFailed where !Task.isCancelled {
                 // Optional: a link that could not be secured for it still serves the measurements.
-                logger.info("\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) needs a secured link, which failed (\(BLESensor.sentence(for: failure.underlying))); skipped")
+                logger.info(
+                    "\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) needs a secured link, which failed (\(BLESensor.sentence(for: failure.underlying))); skipped"
+                )
                 continue
             }
             if isBattery || isProfileRead {
                 reads.append((uuid, bytes))
             } else {
                 do { _ = try information.update(characteristic: uuid, bytes: bytes) } catch {
-                    logger.warning("\(identifier): device information 0x\(String(uuid, radix: 16)) is malformed (\(error)); skipped")
+                    logger.warning(
+                        "\(identifier): device information 0x\(String(uuid, radix: 16)) is malformed (\(error)); skipped"
+                    )
                 }
             }
         }
@@ -141,13 +158,18 @@ extension BLESensor {
         let wanted = Self.measurementCharacteristics + optional
         for characteristic in characteristics {
             guard let uuid = characteristic.uuid.shortValue, wanted.contains(uuid),
-                  !characteristic.properties.isDisjoint(with: [.notify, .indicate]) else { continue }
+                !characteristic.properties.isDisjoint(with: [.notify, .indicate])
+            else { continue }
             do {
                 _ = try await security.perform { try await client.subscribe(to: characteristic) }
-            } catch where optional.contains(uuid) && !Task.isCancelled
+            } catch
+                where optional.contains(uuid) && !Task.isCancelled
                 && (error is ATTErrorResponse || error is SecurityUpgradeFailed
-                    || (error as? GATTClientError)?.code == .notSubscribable) {
-                logger.info("\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) notifications refused (\(error)); skipped")
+                    || (error as? GATTClientError)?.code == .notSubscribable)
+            {
+                logger.info(
+                    "\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) notifications refused (\(error)); skipped"
+                )
                 continue
             } catch let failure as SecurityUpgradeFailed {
                 throw failure.underlying  // a measurement is required: the session ends, saying why
@@ -155,8 +177,9 @@ extension BLESensor {
             subscribed[characteristic.valueHandle] = uuid
         }
         guard subscribed.values.contains(where: Self.measurementCharacteristics.contains) else {
-            throw BlueZError(.connectionFailed,
-                             "\(name) offers no measurement to subscribe to (\(FitnessProfiles.measuringNames)).")
+            throw BlueZError(
+                .connectionFailed,
+                "\(name) offers no measurement to subscribe to (\(FitnessProfiles.measuringNames)).")
         }
         return (subscribed, reads)
     }
@@ -164,14 +187,18 @@ extension BLESensor {
     /// Decodes a value and pushes its readings; a malformed value is logged and skipped. The tap hears the bytes
     /// (stamped when they arrived) once their readings have been delivered, so a tap that counts values knows that
     /// what it counted has reached the data source.
-    fileprivate func deliver(_ characteristic: UInt16, _ bytes: [UInt8], at arrival: TimeInterval,
-                         interpreter: inout SensorReadingInterpreter) {
+    fileprivate func deliver(
+        _ characteristic: UInt16, _ bytes: [UInt8], at arrival: TimeInterval,
+        interpreter: inout SensorReadingInterpreter
+    ) {
         let arrivedAt = wallClock()
         defer { options.tap?.sensor(identifier, received: bytes, characteristic: characteristic, at: arrivedAt) }
         let readings: [SensorReadingValue]
         do { readings = try interpreter.readings(fromValue: bytes, of: characteristic, at: arrival) } catch {
             malformed.add(1, ordering: .relaxed)
-            logger.warning("\(identifier): malformed 0x\(String(characteristic, radix: 16, uppercase: true)) value [\(bytes.map { String(format: "%02X", $0) }.joined(separator: " "))]: \(error); skipped")
+            logger.warning(
+                "\(identifier): malformed 0x\(String(characteristic, radix: 16, uppercase: true)) value [\(bytes.map { String(format: "%02X", $0) }.joined(separator: " "))]: \(error); skipped"
+            )
             return
         }
         for reading in readings { emit(.reading(reading)) }
@@ -190,7 +217,8 @@ extension BLESensor {
         }
     }
 
-    fileprivate func seconds<I: InstantProtocol>(from origin: I, to now: I) -> TimeInterval where I.Duration == Duration {
+    fileprivate func seconds<I: InstantProtocol>(from origin: I, to now: I) -> TimeInterval
+    where I.Duration == Duration {
         let elapsed = origin.duration(to: now).components
         return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
     }

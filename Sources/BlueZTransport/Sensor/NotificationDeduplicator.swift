@@ -23,7 +23,8 @@ public struct NotificationDeduplicator: Sendable {
     public mutating func isDuplicate(characteristic: UInt16, bytes: [UInt8], at arrival: TimeInterval) -> Bool {
         let firstSinceReconnect = seenSinceReconnect.insert(characteristic).inserted
         if let previous = last[characteristic], previous.bytes == bytes,
-           firstSinceReconnect || arrival - previous.arrival < window {
+            firstSinceReconnect || arrival - previous.arrival < window
+        {
             return true
         }
         last[characteristic] = (bytes, arrival)

@@ -34,10 +34,12 @@ final class SecurityRetry: Sendable {
         do {
             return try await request()
         } catch let error as ATTErrorResponse where Self.asksForSecurity(error.errorCode) {
-            guard let upgrade, raised.withLock({ raised in
-                defer { raised = true }
-                return !raised
-            }) else { throw error }
+            guard let upgrade,
+                raised.withLock({ raised in
+                    defer { raised = true }
+                    return !raised
+                })
+            else { throw error }
             do { try await upgrade() } catch { throw SecurityUpgradeFailed(underlying: error) }
             return try await request()
         }

@@ -36,8 +36,10 @@ public func makeSensor(
 
 /// The connector for an address: a fresh bearer per call, through `adapter` (`hciN`; `nil`: the
 /// first one up) for a Bluetooth address.
-public func connector(for address: SensorAddress, adapter: String? = nil, timeout: Duration = .seconds(10),
-                      clock: any Clock<Duration> = ContinuousClock()) -> BLESensor.Connector {
+public func connector(
+    for address: SensorAddress, adapter: String? = nil, timeout: Duration = .seconds(10),
+    clock: any Clock<Duration> = ContinuousClock()
+) -> BLESensor.Connector {
     switch address {
     case .bluetooth(let device):
         return { try await L2CAPConnector.connect(to: device, adapter: adapter, timeout: timeout, clock: clock) }
@@ -60,33 +62,43 @@ public struct SensorProbe: Sendable {
     ///
     /// - Throws: ``BlueZError`` when the device cannot be reached, `GATTClientError` when it
     ///   does not answer discovery.
-    public static func probe(_ address: SensorAddress, adapter: String? = nil, timeout: Duration = .seconds(10),
-                             clock: any Clock<Duration> = ContinuousClock()) async throws -> SensorProbe {
+    public static func probe(
+        _ address: SensorAddress, adapter: String? = nil, timeout: Duration = .seconds(10),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> SensorProbe {
         let bearer = try await connector(for: address, adapter: adapter, timeout: timeout, clock: clock)()
         defer { bearer.close() }
         let client = GATTClient(bearer: bearer, transactionTimeout: .init(duration: timeout, clock: clock))
         return try await withThrowingTaskGroup(of: SensorProbe?.self) { group in
-            group.addTask { try await client.run(); return nil }
+            group.addTask {
+                try await client.run()
+                return nil
+            }
             defer { group.cancelAll() }
             let services = try await client.discoverPrimaryServices()
             // A device whose Generic Access cannot be read is still paired, by its maker and model.
             var deviceName: String?
             if let access = services.first(where: { $0.uuid == .genericAccess }),
-               let name = try? await client.discoverCharacteristics(of: access).first(where: { $0.uuid == .deviceName }),
-               name.properties.contains(.read),
-               let bytes = try? await client.readLongValue(handle: name.valueHandle),
-               let text = try? DeviceInformationString.decodeUTF8(bytes), !text.isEmpty {
+                let name = try? await client.discoverCharacteristics(of: access).first(where: { $0.uuid == .deviceName }
+                ),
+                name.properties.contains(.read),
+                let bytes = try? await client.readLongValue(handle: name.valueHandle),
+                let text = try? DeviceInformationString.decodeUTF8(bytes), !text.isEmpty
+            {
                 deviceName = text
             }
             var information = DeviceInformation()
             if let dis = services.first(where: { $0.uuid == .deviceInformation }) {
-                for characteristic in try await client.discoverCharacteristics(of: dis) where characteristic.properties.contains(.read) {
+                for characteristic in try await client.discoverCharacteristics(of: dis)
+                where characteristic.properties.contains(.read) {
                     guard let uuid = characteristic.uuid.shortValue else { continue }
-                    _ = try? information.update(characteristic: uuid, bytes: try await client.readLongValue(handle: characteristic.valueHandle))
+                    _ = try? information.update(
+                        characteristic: uuid, bytes: try await client.readLongValue(handle: characteristic.valueHandle))
                 }
             }
-            return SensorProbe(capabilities: capabilities(of: services.map(\.uuid)), deviceName: deviceName,
-                               deviceInformation: information, services: services.map(\.uuid))
+            return SensorProbe(
+                capabilities: capabilities(of: services.map(\.uuid)), deviceName: deviceName,
+                deviceInformation: information, services: services.map(\.uuid))
         }
     }
 

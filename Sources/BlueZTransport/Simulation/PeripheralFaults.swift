@@ -23,7 +23,8 @@ public struct PeripheralFaults: Sendable, Equatable {
         public init?(parsing text: String) {
             let parts = text.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2, let at = Double(parts[0]), let seconds = Double(parts[1]),
-                  at.isFinite, seconds.isFinite, at >= 0, seconds > 0 else { return nil }
+                at.isFinite, seconds.isFinite, at >= 0, seconds > 0
+            else { return nil }
             self.init(at: at, seconds: seconds)
         }
 

@@ -45,105 +45,150 @@ public struct PeripheralProfile: Sendable {
     /// A foot pod: RSC Measurement with stride length and total distance at 1 Hz.
     public static func footPod(name: String = "OHK Pod") -> PeripheralProfile {
         typealias C = GATTAssignedNumbers.Characteristic
-        let features: RSCFeature = [.strideLengthMeasurementSupported, .totalDistanceMeasurementSupported,
-                                    .walkingOrRunningStatusSupported]
-        let rsc = GATTServiceDefinition(uuid: BluetoothUUID(GATTAssignedNumbers.Service.runningSpeedAndCadence), characteristics: [
-            .init(uuid: BluetoothUUID(C.rscMeasurement), properties: .notify),
-            .init(uuid: BluetoothUUID(C.rscFeature), properties: .read, value: features.encode()),
-        ])
-        return PeripheralProfile(kind: .footPod, name: name, services: [rsc, battery(), deviceInformation(model: "Simulated foot pod")],
-                                 measurement: BluetoothUUID(C.rscMeasurement), interval: .seconds(1))
+        let features: RSCFeature = [
+            .strideLengthMeasurementSupported, .totalDistanceMeasurementSupported,
+            .walkingOrRunningStatusSupported,
+        ]
+        let rsc = GATTServiceDefinition(
+            uuid: BluetoothUUID(GATTAssignedNumbers.Service.runningSpeedAndCadence),
+            characteristics: [
+                .init(uuid: BluetoothUUID(C.rscMeasurement), properties: .notify),
+                .init(uuid: BluetoothUUID(C.rscFeature), properties: .read, value: features.encode()),
+            ])
+        return PeripheralProfile(
+            kind: .footPod, name: name, services: [rsc, battery(), deviceInformation(model: "Simulated foot pod")],
+            measurement: BluetoothUUID(C.rscMeasurement), interval: .seconds(1))
     }
 
     /// A smart trainer: Indoor Bike Data at 2 Hz, a control point that takes target power (ERG), resistance and
     /// simulation parameters, machine status, power range 0–2000 W.
     public static func smartTrainer(name: String = "OHK Trainer") -> PeripheralProfile {
-        let feature = FitnessMachineFeature(machine: [.cadence, .totalDistance, .power],
-                                            targetSetting: [.resistance, .power, .indoorBikeSimulation])
-        return fitnessMachine(.smartTrainer, name: name, model: "Simulated smart trainer", feature: feature,
-                              data: GATTAssignedNumbers.Characteristic.indoorBikeData, interval: .milliseconds(500),
-                              ranges: [(GATTAssignedNumbers.Characteristic.supportedPowerRange,
-                                        SupportedPowerRange(uncheckedMinimum: 0, maximum: 2000, increment: 1).encode()),
-                                       (GATTAssignedNumbers.Characteristic.supportedResistanceLevelRange,
-                                        SupportedResistanceLevelRange(uncheckedMinimum: 0, maximum: 200, increment: 10).encode())])
+        let feature = FitnessMachineFeature(
+            machine: [.cadence, .totalDistance, .power],
+            targetSetting: [.resistance, .power, .indoorBikeSimulation])
+        return fitnessMachine(
+            .smartTrainer, name: name, model: "Simulated smart trainer", feature: feature,
+            data: GATTAssignedNumbers.Characteristic.indoorBikeData, interval: .milliseconds(500),
+            ranges: [
+                (
+                    GATTAssignedNumbers.Characteristic.supportedPowerRange,
+                    SupportedPowerRange(uncheckedMinimum: 0, maximum: 2000, increment: 1).encode()
+                ),
+                (
+                    GATTAssignedNumbers.Characteristic.supportedResistanceLevelRange,
+                    SupportedResistanceLevelRange(uncheckedMinimum: 0, maximum: 200, increment: 10).encode()
+                ),
+            ])
     }
 
     /// A treadmill: Treadmill Data with incline at 1 Hz, speed range 0.5–20 km/h, inclination 0–15 %.
     public static func treadmill(name: String = "OHK Treadmill") -> PeripheralProfile {
         let feature = FitnessMachineFeature(machine: [.totalDistance, .inclination, .elapsedTime], targetSetting: [])
-        return fitnessMachine(.treadmill, name: name, model: "Simulated treadmill", feature: feature,
-                              data: GATTAssignedNumbers.Characteristic.treadmillData, interval: .seconds(1),
-                              ranges: [(GATTAssignedNumbers.Characteristic.supportedSpeedRange,
-                                        SupportedSpeedRange(uncheckedMinimum: 50, maximum: 2000, increment: 10).encode()),
-                                       (GATTAssignedNumbers.Characteristic.supportedInclinationRange,
-                                        SupportedInclinationRange(uncheckedMinimum: 0, maximum: 150, increment: 5).encode())])
+        return fitnessMachine(
+            .treadmill, name: name, model: "Simulated treadmill", feature: feature,
+            data: GATTAssignedNumbers.Characteristic.treadmillData, interval: .seconds(1),
+            ranges: [
+                (
+                    GATTAssignedNumbers.Characteristic.supportedSpeedRange,
+                    SupportedSpeedRange(uncheckedMinimum: 50, maximum: 2000, increment: 10).encode()
+                ),
+                (
+                    GATTAssignedNumbers.Characteristic.supportedInclinationRange,
+                    SupportedInclinationRange(uncheckedMinimum: 0, maximum: 150, increment: 5).encode()
+                ),
+            ])
     }
 
     /// A rower: Rower Data at 1 Hz.
     public static func rower(name: String = "OHK Rower") -> PeripheralProfile {
         let feature = FitnessMachineFeature(machine: [.totalDistance, .pace, .power], targetSetting: [])
-        return fitnessMachine(.rower, name: name, model: "Simulated rower", feature: feature,
-                              data: GATTAssignedNumbers.Characteristic.rowerData, interval: .seconds(1), ranges: [])
+        return fitnessMachine(
+            .rower, name: name, model: "Simulated rower", feature: feature,
+            data: GATTAssignedNumbers.Characteristic.rowerData, interval: .seconds(1), ranges: [])
     }
 
-    private static func fitnessMachine(_ kind: Kind, name: String, model: String, feature: FitnessMachineFeature,
-                                       data: UInt16, interval: Duration, ranges: [(UInt16, [UInt8])]) -> PeripheralProfile {
+    private static func fitnessMachine(
+        _ kind: Kind, name: String, model: String, feature: FitnessMachineFeature,
+        data: UInt16, interval: Duration, ranges: [(UInt16, [UInt8])]
+    ) -> PeripheralProfile {
         typealias C = GATTAssignedNumbers.Characteristic
         var characteristics: [GATTCharacteristicDefinition] = [
             .init(uuid: BluetoothUUID(C.fitnessMachineFeature), properties: .read, value: feature.encode()),
             .init(uuid: BluetoothUUID(data), properties: .notify),
-            .init(uuid: BluetoothUUID(C.trainingStatus), properties: [.read, .notify],
-                  value: TrainingStatus(status: 0x0D).encode()),
+            .init(
+                uuid: BluetoothUUID(C.trainingStatus), properties: [.read, .notify],
+                value: TrainingStatus(status: 0x0D).encode()),
             .init(uuid: BluetoothUUID(C.fitnessMachineStatus), properties: .notify),
         ]
         characteristics += ranges.map { .init(uuid: BluetoothUUID($0.0), properties: .read, value: $0.1) }
         if !feature.targetSetting.isEmpty {
-            characteristics.append(.init(uuid: BluetoothUUID(C.fitnessMachineControlPoint), properties: [.write, .indicate]))
+            characteristics.append(
+                .init(uuid: BluetoothUUID(C.fitnessMachineControlPoint), properties: [.write, .indicate]))
         }
-        let service = GATTServiceDefinition(uuid: BluetoothUUID(GATTAssignedNumbers.Service.fitnessMachine),
-                                            characteristics: characteristics)
-        return PeripheralProfile(kind: kind, name: name, services: [service, battery(), deviceInformation(model: model)],
-                                 measurement: BluetoothUUID(data), interval: interval)
+        let service = GATTServiceDefinition(
+            uuid: BluetoothUUID(GATTAssignedNumbers.Service.fitnessMachine),
+            characteristics: characteristics)
+        return PeripheralProfile(
+            kind: kind, name: name, services: [service, battery(), deviceInformation(model: model)],
+            measurement: BluetoothUUID(data), interval: interval)
     }
 
     /// A chest strap: HR + RR at 1 Hz, chest location, battery, device information.
     public static func heartRateStrap(name: String = "OHK Strap") -> PeripheralProfile {
         typealias C = GATTAssignedNumbers.Characteristic
-        let heartRate = GATTServiceDefinition(uuid: BluetoothUUID(GATTAssignedNumbers.Service.heartRate), characteristics: [
-            .init(uuid: BluetoothUUID(C.heartRateMeasurement), properties: .notify),
-            .init(uuid: BluetoothUUID(C.bodySensorLocation), properties: .read, value: BodySensorLocation.chest.encode()),
-        ])
-        return PeripheralProfile(kind: .heartRate, name: name,
-                                 services: [heartRate, battery(), deviceInformation(model: "Simulated HR strap")],
-                                 measurement: BluetoothUUID(C.heartRateMeasurement), interval: .seconds(1))
+        let heartRate = GATTServiceDefinition(
+            uuid: BluetoothUUID(GATTAssignedNumbers.Service.heartRate),
+            characteristics: [
+                .init(uuid: BluetoothUUID(C.heartRateMeasurement), properties: .notify),
+                .init(
+                    uuid: BluetoothUUID(C.bodySensorLocation), properties: .read,
+                    value: BodySensorLocation.chest.encode()),
+            ])
+        return PeripheralProfile(
+            kind: .heartRate, name: name,
+            services: [heartRate, battery(), deviceInformation(model: "Simulated HR strap")],
+            measurement: BluetoothUUID(C.heartRateMeasurement), interval: .seconds(1))
     }
 
     /// A crank power meter with wheel data: power, crank and wheel revolutions at 4 Hz.
     public static func powerMeter(name: String = "OHK Power") -> PeripheralProfile {
         typealias C = GATTAssignedNumbers.Characteristic
         let features: CyclingPowerFeature = [.wheelRevolutionDataSupported, .crankRevolutionDataSupported]
-        let power = GATTServiceDefinition(uuid: BluetoothUUID(GATTAssignedNumbers.Service.cyclingPower), characteristics: [
-            .init(uuid: BluetoothUUID(C.cyclingPowerMeasurement), properties: .notify),
-            .init(uuid: BluetoothUUID(C.cyclingPowerFeature), properties: .read,
-                  value: features.encode()),
-            .init(uuid: BluetoothUUID(C.sensorLocation), properties: .read, value: SensorLocation.leftCrank.encode()),
-        ])
-        return PeripheralProfile(kind: .cyclingPower, name: name,
-                                 services: [power, battery(), deviceInformation(model: "Simulated power meter")],
-                                 measurement: BluetoothUUID(C.cyclingPowerMeasurement), interval: .milliseconds(250))
+        let power = GATTServiceDefinition(
+            uuid: BluetoothUUID(GATTAssignedNumbers.Service.cyclingPower),
+            characteristics: [
+                .init(uuid: BluetoothUUID(C.cyclingPowerMeasurement), properties: .notify),
+                .init(
+                    uuid: BluetoothUUID(C.cyclingPowerFeature), properties: .read,
+                    value: features.encode()),
+                .init(
+                    uuid: BluetoothUUID(C.sensorLocation), properties: .read, value: SensorLocation.leftCrank.encode()),
+            ])
+        return PeripheralProfile(
+            kind: .cyclingPower, name: name,
+            services: [power, battery(), deviceInformation(model: "Simulated power meter")],
+            measurement: BluetoothUUID(C.cyclingPowerMeasurement), interval: .milliseconds(250))
     }
 
     /// Everything it serves: Generic Access first (handle 1, as on real devices), then ``services``.
     public var database: [GATTServiceDefinition] {
-        [GATTServiceDefinition(uuid: .genericAccess, characteristics: [
-            .init(uuid: .deviceName, properties: .read, value: Array(name.utf8)),
-        ])] + services
+        [
+            GATTServiceDefinition(
+                uuid: .genericAccess,
+                characteristics: [
+                    .init(uuid: .deviceName, properties: .read, value: Array(name.utf8))
+                ])
+        ] + services
     }
 
     private static func battery() -> GATTServiceDefinition {
-        GATTServiceDefinition(uuid: BluetoothUUID(GATTAssignedNumbers.Service.battery), characteristics: [
-            .init(uuid: BluetoothUUID(GATTAssignedNumbers.Characteristic.batteryLevel), properties: [.read, .notify], value: [87]),
-        ])
+        GATTServiceDefinition(
+            uuid: BluetoothUUID(GATTAssignedNumbers.Service.battery),
+            characteristics: [
+                .init(
+                    uuid: BluetoothUUID(GATTAssignedNumbers.Characteristic.batteryLevel), properties: [.read, .notify],
+                    value: [87])
+            ])
     }
 
     private static func deviceInformation(model: String) -> GATTServiceDefinition {
@@ -152,9 +197,11 @@ public struct PeripheralProfile: Sendable {
             (C.manufacturerNameString, "OpenHealthKit"), (C.modelNumberString, model),
             (C.serialNumberString, "SIM-0001"), (C.firmwareRevisionString, "1.0"),
         ]
-        return GATTServiceDefinition(uuid: .deviceInformation, characteristics: strings.map {
-            .init(uuid: BluetoothUUID($0.0), properties: .read, value: Array($0.1.utf8))
-        })
+        return GATTServiceDefinition(
+            uuid: .deviceInformation,
+            characteristics: strings.map {
+                .init(uuid: BluetoothUUID($0.0), properties: .read, value: Array($0.1.utf8))
+            })
     }
 }
 
@@ -168,7 +215,8 @@ public enum PeripheralSignal: Sendable {
     case rower(RowerSignal)
 
     public init(for profile: PeripheralProfile) {
-        let seconds = Double(profile.interval.components.seconds) + Double(profile.interval.components.attoseconds) / 1e18
+        let seconds =
+            Double(profile.interval.components.seconds) + Double(profile.interval.components.attoseconds) / 1e18
         switch profile.kind {
         case .heartRate: self = .heartRate(HeartRateSignal(interval: seconds))
         case .cyclingPower: self = .cyclingPower(CyclingPowerSignal(interval: seconds))
@@ -206,7 +254,8 @@ public enum PeripheralSignal: Sendable {
     /// Carries out a control point request, as a trainer does; returns its result code. Only a smart trainer takes
     /// targets (power, and a resistance level or a grade, which it turns into a power: 10 W a level, 200 W + 25 W
     /// a percent of grade).
-    public mutating func control(_ request: FitnessMachineControlPoint.Request) -> FitnessMachineControlPoint.ResultCode {
+    public mutating func control(_ request: FitnessMachineControlPoint.Request) -> FitnessMachineControlPoint.ResultCode
+    {
         guard case .smartTrainer(var signal) = self else { return .opCodeNotSupported }
         defer { self = .smartTrainer(signal) }
         switch request {

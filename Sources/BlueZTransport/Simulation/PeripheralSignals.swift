@@ -31,8 +31,9 @@ public struct HeartRateSignal: Sendable {
         }
         energyJoules += interval * bpm * 70  // roughly 70 J per beat-minute at moderate effort
         let energy = count % 10 == 0 ? UInt16(min(energyJoules / 1000, 65535)) : nil
-        return HeartRateMeasurement(heartRate: UInt16(bpm.rounded()), sensorContact: .detected,
-                                    energyExpended: energy, rrIntervals: intervals)
+        return HeartRateMeasurement(
+            heartRate: UInt16(bpm.rounded()), sensorContact: .detected,
+            energyExpended: energy, rrIntervals: intervals)
     }
 }
 
@@ -85,10 +86,12 @@ public struct CyclingPowerSignal: Sendable {
             instantaneousPower: Int16(watts.rounded()),
             wheelRevolutions: WheelRevolutionData(
                 cumulativeRevolutions: wheelRevolutions,
-                lastEventTime: Self.ticks(lastWheelEvent + wheelTickOffset, perSecond: CyclingPowerMeasurement.wheelEventTicksPerSecond)),
+                lastEventTime: Self.ticks(
+                    lastWheelEvent + wheelTickOffset, perSecond: CyclingPowerMeasurement.wheelEventTicksPerSecond)),
             crankRevolutions: CrankRevolutionData(
                 cumulativeRevolutions: crankRevolutions,
-                lastEventTime: Self.ticks(lastCrankEvent + crankTickOffset, perSecond: CyclingPowerMeasurement.crankEventTicksPerSecond)))
+                lastEventTime: Self.ticks(
+                    lastCrankEvent + crankTickOffset, perSecond: CyclingPowerMeasurement.crankEventTicksPerSecond)))
     }
 
     private static func ticks(_ seconds: Double, perSecond: Double) -> UInt16 {

@@ -38,7 +38,8 @@ public actor SimulatedPeripheral {
     /// The connections that were granted control of the machine.
     private var controllers: Set<Int> = []
     /// Control point requests received, in order, with their result codes (a control session, for tests).
-    public private(set) var controlRequests: [(FitnessMachineControlPoint.Request, FitnessMachineControlPoint.ResultCode)] = []
+    public private(set) var controlRequests:
+        [(FitnessMachineControlPoint.Request, FitnessMachineControlPoint.ResultCode)] = []
     private var encryptedConnections: Set<Int> = []
 
     public init(profile: PeripheralProfile, resendsLastValueOnSubscribe: Bool = true) {
@@ -126,8 +127,10 @@ public actor SimulatedPeripheral {
         guard [ATTOpcode.readRequest, .readBlobRequest, .writeRequest].contains(opcode) else { return nil }
         let handle = UInt16(pdu[1]) | UInt16(pdu[2]) << 8
         for (uuid, protection) in protections {
-            guard let entry = server.database.characteristic(uuid), handle == entry.valueHandle || handle == entry.cccdHandle,
-                  !(protection.untilEncrypted && encryptedConnections.contains(id)) else { continue }
+            guard let entry = server.database.characteristic(uuid),
+                handle == entry.valueHandle || handle == entry.cccdHandle,
+                !(protection.untilEncrypted && encryptedConnections.contains(id))
+            else { continue }
             return ATTErrorResponse(requestOpcode: opcode, handle: handle, errorCode: protection.error).encode()
         }
         return nil
@@ -182,8 +185,9 @@ public actor SimulatedPeripheral {
         connections[id]?.server = server
         if let pdu { try? await bearer.send(pdu) }
         if result == .success, case .setTargetPower(let watts)? = request {
-            await publish([0x08] + [UInt8(truncatingIfNeeded: watts), UInt8(truncatingIfNeeded: watts >> 8)],
-                          of: BluetoothUUID(GATTAssignedNumbers.Characteristic.fitnessMachineStatus))
+            await publish(
+                [0x08] + [UInt8(truncatingIfNeeded: watts), UInt8(truncatingIfNeeded: watts >> 8)],
+                of: BluetoothUUID(GATTAssignedNumbers.Characteristic.fitnessMachineStatus))
         }
     }
 
@@ -191,15 +195,17 @@ public actor SimulatedPeripheral {
     private func controlPointRequest(_ pdu: [UInt8], on server: GATTServer) -> [UInt8]? {
         let controlPoint = BluetoothUUID(GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint)
         guard pdu.count >= 4, pdu[0] == ATTOpcode.writeRequest.rawValue,
-              let handle = server.database.characteristic(controlPoint)?.valueHandle,
-              UInt16(pdu[1]) | UInt16(pdu[2]) << 8 == handle else { return nil }
+            let handle = server.database.characteristic(controlPoint)?.valueHandle,
+            UInt16(pdu[1]) | UInt16(pdu[2]) << 8 == handle
+        else { return nil }
         return Array(pdu[3...])
     }
 
     /// Whether `pdu` is a Write Request of `01 00` to the measurement's CCCD.
     private func enablesMeasurementNotifications(_ pdu: [UInt8], on server: GATTServer) -> Bool {
         guard pdu.count == 5, pdu[0] == ATTOpcode.writeRequest.rawValue,
-              let cccd = server.database.characteristic(profile.measurement)?.cccdHandle else { return false }
+            let cccd = server.database.characteristic(profile.measurement)?.cccdHandle
+        else { return false }
         return UInt16(pdu[1]) | UInt16(pdu[2]) << 8 == cccd && pdu[3] & 0x01 != 0
     }
 }

@@ -90,7 +90,9 @@ public enum L2CAPConnector {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 let revents = try await socket.wait(for: Int16(POLLOUT))
-                if let error = Sys.socketError(socket.rawValue) { throw BlueZError.connecting(to: peer, error, adapter: adapter) }
+                if let error = Sys.socketError(socket.rawValue) {
+                    throw BlueZError.connecting(to: peer, error, adapter: adapter)
+                }
                 if revents & (Int16(POLLHUP) | Int16(POLLERR)) != 0 {
                     throw BlueZError.connecting(to: peer, .connectionRefused, adapter: adapter)
                 }
@@ -112,7 +114,8 @@ public enum L2CAPConnector {
         do {
             _ = try valueOrErrno { CBlueZ_set_security(socket.rawValue, UInt8(BT_SECURITY_MEDIUM)) }
         } catch {
-            throw BlueZError(.connectionFailed, "\(peer) could not be asked to encrypt the link (\(error)).", errno: error)
+            throw BlueZError(
+                .connectionFailed, "\(peer) could not be asked to encrypt the link (\(error)).", errno: error)
         }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -122,7 +125,10 @@ public enum L2CAPConnector {
             }
             group.addTask {
                 try await clock.sleep(for: timeout)
-                throw BlueZError(.timedOut, "\(peer) did not finish encrypting the link in time; remove its bond with `bluetoothctl remove \(BlueZError.bluetoothctlAddress(peer))` and try again.")
+                throw BlueZError(
+                    .timedOut,
+                    "\(peer) did not finish encrypting the link in time; remove its bond with `bluetoothctl remove \(BlueZError.bluetoothctlAddress(peer))` and try again."
+                )
             }
             defer { group.cancelAll() }
             try await group.next()

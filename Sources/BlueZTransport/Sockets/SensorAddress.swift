@@ -33,13 +33,15 @@ public enum SensorAddress: Hashable, Sendable, CustomStringConvertible {
             case "random": type = .random
             case "public": type = .public
             default:
-                throw BlueZError(.invalidAddress, "'\(text)' has an unknown address type; write /random or nothing (public).")
+                throw BlueZError(
+                    .invalidAddress, "'\(text)' has an unknown address type; write /random or nothing (public).")
             }
             rest = rest[..<slash]
         }
         guard let address = BluetoothAddress(String(rest), type: type) else {
-            throw BlueZError(.invalidAddress,
-                             "'\(text)' is not a sensor address; write AA:BB:CC:DD:EE:FF (optionally /random) or unix:PATH.")
+            throw BlueZError(
+                .invalidAddress,
+                "'\(text)' is not a sensor address; write AA:BB:CC:DD:EE:FF (optionally /random) or unix:PATH.")
         }
         self = .bluetooth(address)
     }

@@ -23,7 +23,9 @@ public final class SocketBearer: ATTBearer {
     public let securityUpgrade: (@Sendable () async throws -> Void)?
 
     /// Takes ownership of a connected `SOCK_SEQPACKET` descriptor.
-    public init(taking fd: Int32, peer: String, securityUpgrade: (@Sendable () async throws -> Void)? = nil) throws(Errno) {
+    public init(
+        taking fd: Int32, peer: String, securityUpgrade: (@Sendable () async throws -> Void)? = nil
+    ) throws(Errno) {
         socket = try SocketDescriptor(taking: fd)
         self.peer = peer
         self.securityUpgrade = securityUpgrade

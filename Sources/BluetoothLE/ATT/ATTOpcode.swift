@@ -77,9 +77,9 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .handleValueIndication: return .indication
         case .handleValueConfirmation: return .confirmation
         case .errorResponse, .exchangeMTUResponse, .findInformationResponse, .findByTypeValueResponse,
-             .readByTypeResponse, .readResponse, .readBlobResponse, .readMultipleResponse,
-             .readByGroupTypeResponse, .writeResponse, .prepareWriteResponse, .executeWriteResponse,
-             .readMultipleVariableResponse:
+            .readByTypeResponse, .readResponse, .readBlobResponse, .readMultipleResponse,
+            .readByGroupTypeResponse, .writeResponse, .prepareWriteResponse, .executeWriteResponse,
+            .readMultipleVariableResponse:
             return .response
         default:
             return .request
@@ -90,8 +90,8 @@ public struct ATTOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public var responseOpcode: ATTOpcode? {
         switch self {
         case .exchangeMTURequest, .findInformationRequest, .findByTypeValueRequest, .readByTypeRequest,
-             .readRequest, .readBlobRequest, .readMultipleRequest, .readByGroupTypeRequest, .writeRequest,
-             .prepareWriteRequest, .executeWriteRequest, .readMultipleVariableRequest:
+            .readRequest, .readBlobRequest, .readMultipleRequest, .readByGroupTypeRequest, .writeRequest,
+            .prepareWriteRequest, .executeWriteRequest, .readMultipleVariableRequest:
             return ATTOpcode(rawValue + 1)
         default:
             return nil

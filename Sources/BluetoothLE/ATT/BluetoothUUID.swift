@@ -69,7 +69,9 @@ public struct BluetoothUUID: Sendable, Hashable, CustomStringConvertible, Lossle
     }
 
     /// Decodes a UUID of exactly `width` bytes (2 or 16) from the reader.
-    public static func read(from reader: inout ByteReader, width: Int, _ field: String) throws(DecodeError) -> BluetoothUUID {
+    public static func read(
+        from reader: inout ByteReader, width: Int, _ field: String
+    ) throws(DecodeError) -> BluetoothUUID {
         switch width {
         case 2:
             return BluetoothUUID(try reader.readUInt16(field))
@@ -90,7 +92,8 @@ public struct BluetoothUUID: Sendable, Hashable, CustomStringConvertible, Lossle
     public var description: String {
         if isShortForm, let short = shortValue { return hex(short) }
         let b = bigEndianBytes.map(hex)
-        return [b[0 ..< 4], b[4 ..< 6], b[6 ..< 8], b[8 ..< 10], b[10 ..< 16]].map { $0.joined() }.joined(separator: "-")
+        return [b[0 ..< 4], b[4 ..< 6], b[6 ..< 8], b[8 ..< 10], b[10 ..< 16]].map { $0.joined() }.joined(
+            separator: "-")
     }
 
     /// Parses `180D`, `0x180D` or `0000180D-0000-1000-8000-00805F9B34FB` (case-insensitive).
@@ -105,8 +108,9 @@ public struct BluetoothUUID: Sendable, Hashable, CustomStringConvertible, Lossle
         guard parts.map(\.count) == [8, 4, 4, 4, 12] else { return nil }
         let digits = parts.joined()
         guard digits.allSatisfy(\.isHexDigit),
-              let high = UInt64(digits.prefix(16), radix: 16),
-              let low = UInt64(digits.suffix(16), radix: 16) else { return nil }
+            let high = UInt64(digits.prefix(16), radix: 16),
+            let low = UInt64(digits.suffix(16), radix: 16)
+        else { return nil }
         self.init(high: high, low: low)
     }
 

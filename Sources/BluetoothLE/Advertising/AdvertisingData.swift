@@ -27,7 +27,8 @@ public struct AdvertisingData: Hashable, Sendable {
             let length = Int(try reader.readUInt8("AD length"))
             if length == 0 { break }
             guard length <= reader.remaining else {
-                throw DecodeError("AD structure of \(length) bytes runs past the end (\(reader.remaining) left)", at: lengthOffset)
+                throw DecodeError(
+                    "AD structure of \(length) bytes runs past the end (\(reader.remaining) left)", at: lengthOffset)
             }
             let type = AdvertisingDataType(try reader.readUInt8("AD type"))
             let dataOffset = reader.offset

@@ -62,7 +62,9 @@ public enum AdvertisingDataStructure: Hashable, Sendable {
             guard data.count == 2 else { throw fail("Appearance holds \(data.count) bytes, not 2") }
             self = .appearance(GAPAppearance(rawValue: UInt16(data[0]) | UInt16(data[1]) << 8))
         case .manufacturerSpecificData:
-            guard data.count >= 2 else { throw fail("Manufacturer Specific Data holds \(data.count) bytes, fewer than a company identifier") }
+            guard data.count >= 2 else {
+                throw fail("Manufacturer Specific Data holds \(data.count) bytes, fewer than a company identifier")
+            }
             self = .manufacturerData(companyIdentifier: UInt16(data[0]) | UInt16(data[1]) << 8, data: Array(data[2...]))
         default:
             self = .unknown(type, data)
@@ -88,11 +90,13 @@ public enum AdvertisingDataStructure: Hashable, Sendable {
     public var data: [UInt8] {
         switch self {
         case .flags(let flags): [flags.rawValue]
-        case .serviceUUIDs16(let list, _): list.flatMap { $0.shortValue.map { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } ?? [] }
+        case .serviceUUIDs16(let list, _):
+            list.flatMap { $0.shortValue.map { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } ?? [] }
         case .serviceUUIDs128(let list, _): list.flatMap { $0.longForm.littleEndianBytes }
         case .localName(let bytes, _): bytes
         case .txPowerLevel(let level): [UInt8(bitPattern: level)]
-        case .serviceData16(let uuid, let bytes): (uuid.shortValue.map { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } ?? []) + bytes
+        case .serviceData16(let uuid, let bytes):
+            (uuid.shortValue.map { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } ?? []) + bytes
         case .appearance(let appearance): [UInt8(appearance.rawValue & 0xFF), UInt8(appearance.rawValue >> 8)]
         case .manufacturerData(let company, let bytes): [UInt8(company & 0xFF), UInt8(company >> 8)] + bytes
         case .unknown(_, let bytes): bytes

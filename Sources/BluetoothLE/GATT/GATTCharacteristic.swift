@@ -15,8 +15,10 @@ public struct GATTCharacteristic: Hashable, Sendable, CustomStringConvertible {
     /// The last handle of the characteristic definition.
     public var endHandle: UInt16
 
-    public init(uuid: BluetoothUUID, properties: GATTCharacteristicProperties, declarationHandle: UInt16,
-                valueHandle: UInt16, endHandle: UInt16) {
+    public init(
+        uuid: BluetoothUUID, properties: GATTCharacteristicProperties, declarationHandle: UInt16,
+        valueHandle: UInt16, endHandle: UInt16
+    ) {
         self.uuid = uuid
         self.properties = properties
         self.declarationHandle = declarationHandle

@@ -35,12 +35,15 @@ extension GATTClient {
             }
             for entry in page.entries {
                 guard entry.handle >= start, entry.endGroupHandle >= entry.handle else {
-                    throw GATTClientError(.malformedResponse,
-                                          "service group 0x\(hex(entry.handle))–0x\(hex(entry.endGroupHandle)) is outside 0x\(hex(start))–0xFFFF")
+                    throw GATTClientError(
+                        .malformedResponse,
+                        "service group 0x\(hex(entry.handle))–0x\(hex(entry.endGroupHandle)) is outside 0x\(hex(start))–0xFFFF"
+                    )
                 }
                 let uuid: BluetoothUUID
                 do throws(DecodeError) { uuid = try BluetoothUUID(littleEndianBytes: entry.value) } catch {
-                    throw GATTClientError(.malformedResponse, "service UUID at 0x\(hex(entry.handle))", underlying: error)
+                    throw GATTClientError(
+                        .malformedResponse, "service UUID at 0x\(hex(entry.handle))", underlying: error)
                 }
                 services.append(GATTService(uuid: uuid, startHandle: entry.handle, endHandle: entry.endGroupHandle))
                 start = entry.endGroupHandle
@@ -64,19 +67,23 @@ extension GATTClient {
             let page: ATTReadByTypeResponse
             do {
                 page = try await request(
-                    ATTReadByTypeRequest(startingHandle: start, endingHandle: service.endHandle, attributeType: .characteristic),
+                    ATTReadByTypeRequest(
+                        startingHandle: start, endingHandle: service.endHandle, attributeType: .characteristic),
                     expecting: ATTReadByTypeResponse.self)
             } catch ATTErrorCode.attributeNotFound {
                 break pages
             }
             for entry in page.entries {
                 guard entry.handle >= start, entry.handle <= service.endHandle else {
-                    throw GATTClientError(.malformedResponse,
-                                          "characteristic declaration 0x\(hex(entry.handle)) is outside 0x\(hex(start))–0x\(hex(service.endHandle))")
+                    throw GATTClientError(
+                        .malformedResponse,
+                        "characteristic declaration 0x\(hex(entry.handle)) is outside 0x\(hex(start))–0x\(hex(service.endHandle))"
+                    )
                 }
                 let declaration: GATTCharacteristicDeclaration
                 do throws(DecodeError) { declaration = try GATTCharacteristicDeclaration(bytes: entry.value) } catch {
-                    throw GATTClientError(.malformedResponse, "characteristic declaration at 0x\(hex(entry.handle))", underlying: error)
+                    throw GATTClientError(
+                        .malformedResponse, "characteristic declaration at 0x\(hex(entry.handle))", underlying: error)
                 }
                 found.append((entry.handle, declaration))
                 start = entry.handle
@@ -87,8 +94,9 @@ extension GATTClient {
         return found.indices.map { i in
             let end = i + 1 < found.count ? found[i + 1].handle - 1 : service.endHandle
             let (handle, declaration) = found[i]
-            return GATTCharacteristic(uuid: declaration.uuid, properties: declaration.properties,
-                                      declarationHandle: handle, valueHandle: declaration.valueHandle, endHandle: end)
+            return GATTCharacteristic(
+                uuid: declaration.uuid, properties: declaration.properties,
+                declarationHandle: handle, valueHandle: declaration.valueHandle, endHandle: end)
         }
     }
 
@@ -111,8 +119,10 @@ extension GATTClient {
             }
             for entry in page.entries {
                 guard entry.handle >= start, entry.handle <= characteristic.endHandle else {
-                    throw GATTClientError(.malformedResponse,
-                                          "descriptor 0x\(hex(entry.handle)) is outside 0x\(hex(start))–0x\(hex(characteristic.endHandle))")
+                    throw GATTClientError(
+                        .malformedResponse,
+                        "descriptor 0x\(hex(entry.handle)) is outside 0x\(hex(start))–0x\(hex(characteristic.endHandle))"
+                    )
                 }
                 descriptors.append(GATTDescriptor(uuid: entry.type, handle: entry.handle))
                 start = entry.handle

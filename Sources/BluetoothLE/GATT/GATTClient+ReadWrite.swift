@@ -17,8 +17,10 @@ extension GATTClient {
         while value.count >= partSize, value.count < 512 {
             let part: [UInt8]
             do {
-                part = try await request(ATTReadBlobRequest(handle: handle, offset: UInt16(value.count)),
-                                         expecting: ATTReadBlobResponse.self).value
+                part = try await request(
+                    ATTReadBlobRequest(handle: handle, offset: UInt16(value.count)),
+                    expecting: ATTReadBlobResponse.self
+                ).value
             } catch ATTErrorCode.attributeNotLong {
                 break
             } catch ATTErrorCode.invalidOffset {
@@ -53,7 +55,9 @@ extension GATTClient {
     /// Writes a characteristic's Client Characteristic Configuration descriptor.
     ///
     /// Core 5.3 Vol 3 Part G §4.12.3 (Write Characteristic Descriptors) and §3.3.3.3.
-    public func writeConfiguration(_ configuration: GATTClientCharacteristicConfiguration, descriptorHandle: UInt16) async throws {
+    public func writeConfiguration(
+        _ configuration: GATTClientCharacteristicConfiguration, descriptorHandle: UInt16
+    ) async throws {
         try await writeValue(configuration.bytes, handle: descriptorHandle)
     }
 
@@ -82,12 +86,14 @@ extension GATTClient {
         } else {
             throw GATTClientError(.notSubscribable, "\(characteristic) can neither notify nor indicate")
         }
-        try await writeConfiguration(configuration, descriptorHandle: try await cccdHandle(of: characteristic, descriptors))
+        try await writeConfiguration(
+            configuration, descriptorHandle: try await cccdHandle(of: characteristic, descriptors))
         return configuration
     }
 
     /// Disables notifications and indications of a characteristic by writing `00 00` to its CCCD.
-    public func unsubscribe(from characteristic: GATTCharacteristic, descriptors: [GATTDescriptor]? = nil) async throws {
+    public func unsubscribe(from characteristic: GATTCharacteristic, descriptors: [GATTDescriptor]? = nil) async throws
+    {
         try await writeConfiguration([], descriptorHandle: try await cccdHandle(of: characteristic, descriptors))
     }
 
@@ -95,7 +101,8 @@ extension GATTClient {
         let descriptors: [GATTDescriptor]
         if let known { descriptors = known } else { descriptors = try await discoverDescriptors(of: characteristic) }
         guard let cccd = descriptors.first(where: { $0.uuid == .clientCharacteristicConfiguration }) else {
-            throw GATTClientError(.notSubscribable, "\(characteristic) has no Client Characteristic Configuration descriptor")
+            throw GATTClientError(
+                .notSubscribable, "\(characteristic) has no Client Characteristic Configuration descriptor")
         }
         return cccd.handle
     }
@@ -103,7 +110,8 @@ extension GATTClient {
     private func checkFits(_ value: [UInt8]) throws {
         let maximum = Int(mtu) - 3
         guard value.count <= maximum else {
-            throw GATTClientError(.valueTooLong, "a \(value.count)-byte value does not fit ATT_MTU \(mtu) (at most \(maximum) bytes)")
+            throw GATTClientError(
+                .valueTooLong, "a \(value.count)-byte value does not fit ATT_MTU \(mtu) (at most \(maximum) bytes)")
         }
     }
 }

@@ -157,7 +157,9 @@ public actor GATTClient {
             case .failRequest(let error):
                 fulfil(.failure(error))
             case .failRequestWithMalformedResponse(let error):
-                fulfil(.failure(GATTClientError(.malformedResponse, "the response could not be decoded", underlying: error)))
+                fulfil(
+                    .failure(
+                        GATTClientError(.malformedResponse, "the response could not be decoded", underlying: error)))
             case .log(let event):
                 logHandler(event)
             }
@@ -241,7 +243,8 @@ public actor GATTClient {
         do throws(DecodeError) {
             return try Response(bytes: bytes)
         } catch {
-            throw GATTClientError(.malformedResponse, "the response to \(type(of: pdu)) is not a \(Response.self)", underlying: error)
+            throw GATTClientError(
+                .malformedResponse, "the response to \(type(of: pdu)) is not a \(Response.self)", underlying: error)
         }
     }
 

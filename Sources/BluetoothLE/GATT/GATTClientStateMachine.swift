@@ -53,7 +53,8 @@ public struct GATTClientStateMachine: Sendable {
     ///   not a request PDU; the caller must wait for the outstanding response first.
     public mutating func requestWillBeSent(_ request: [UInt8]) -> Bool {
         guard outstandingRequest == nil, let first = request.first,
-              ATTOpcode(first).responseOpcode != nil else { return false }
+            ATTOpcode(first).responseOpcode != nil
+        else { return false }
         outstandingRequest = ATTOpcode(first)
         return true
     }
@@ -85,7 +86,9 @@ public struct GATTClientStateMachine: Sendable {
             let confirmation = Action.send(ATTHandleValueConfirmation().encode())
             do throws(DecodeError) {
                 let pdu = try ATTHandleValueIndication(bytes: bytes)
-                return [confirmation, .deliver(GATTNotification(handle: pdu.handle, value: pdu.value, isIndication: true))]
+                return [
+                    confirmation, .deliver(GATTNotification(handle: pdu.handle, value: pdu.value, isIndication: true)),
+                ]
             } catch {
                 return [.log(.malformedPDU(bytes, error)), confirmation]
             }
@@ -112,13 +115,22 @@ public struct GATTClientStateMachine: Sendable {
                 return [.log(.malformedPDU(bytes, error)), .failRequestWithMalformedResponse(error)]
             }
             guard error.requestOpcode == outstanding else {
-                return [.log(.unexpectedPDU(bytes, reason: "Error Response for \(error.requestOpcode), outstanding request is \(outstanding)"))]
+                return [
+                    .log(
+                        .unexpectedPDU(
+                            bytes,
+                            reason: "Error Response for \(error.requestOpcode), outstanding request is \(outstanding)"))
+                ]
             }
             outstandingRequest = nil
             return [.failRequest(error)]
         }
         guard opcode == outstanding.responseOpcode else {
-            return [.log(.unexpectedPDU(bytes, reason: "response \(opcode) does not answer outstanding request \(outstanding)"))]
+            return [
+                .log(
+                    .unexpectedPDU(
+                        bytes, reason: "response \(opcode) does not answer outstanding request \(outstanding)"))
+            ]
         }
         outstandingRequest = nil
         do throws(DecodeError) {

@@ -50,10 +50,11 @@ public struct GATTDatabase: Sendable {
                 let declaration = GATTCharacteristicDeclaration(
                     properties: characteristic.properties, valueHandle: valueHandle, uuid: characteristic.uuid)
                 append(type: .characteristic, value: declaration.encode())
-                append(type: characteristic.uuid, value: characteristic.value,
-                       isReadable: characteristic.properties.contains(.read),
-                       isWritable: characteristic.properties.contains(.write),
-                       isWritableWithoutResponse: characteristic.properties.contains(.writeWithoutResponse))
+                append(
+                    type: characteristic.uuid, value: characteristic.value,
+                    isReadable: characteristic.properties.contains(.read),
+                    isWritable: characteristic.properties.contains(.write),
+                    isWritableWithoutResponse: characteristic.properties.contains(.writeWithoutResponse))
                 var cccdHandle: UInt16?
                 if !characteristic.properties.isDisjoint(with: [.notify, .indicate]) {
                     cccdHandle = nextHandle
@@ -62,21 +63,29 @@ public struct GATTDatabase: Sendable {
                 for descriptor in characteristic.descriptors {
                     append(type: descriptor.uuid, value: descriptor.value, isWritable: descriptor.isWritable)
                 }
-                characteristics.append(CharacteristicEntry(
-                    uuid: characteristic.uuid, properties: characteristic.properties, declarationHandle: declarationHandle,
-                    valueHandle: valueHandle, cccdHandle: cccdHandle, validateWrite: characteristic.validateWrite))
+                characteristics.append(
+                    CharacteristicEntry(
+                        uuid: characteristic.uuid, properties: characteristic.properties,
+                        declarationHandle: declarationHandle,
+                        valueHandle: valueHandle, cccdHandle: cccdHandle, validateWrite: characteristic.validateWrite))
             }
-            services.append(ServiceEntry(uuid: service.uuid, isPrimary: service.isPrimary,
-                                         startHandle: start, endHandle: nextHandle - 1))
+            services.append(
+                ServiceEntry(
+                    uuid: service.uuid, isPrimary: service.isPrimary,
+                    startHandle: start, endHandle: nextHandle - 1))
         }
     }
 
     private var nextHandle: UInt16 { UInt16(attributes.count + 1) }
 
-    private mutating func append(type: BluetoothUUID, value: [UInt8], isReadable: Bool = true,
-                                 isWritable: Bool = false, isWritableWithoutResponse: Bool = false) {
-        attributes.append(Attribute(handle: nextHandle, type: type, value: value, isReadable: isReadable,
-                                    isWritable: isWritable, isWritableWithoutResponse: isWritableWithoutResponse))
+    private mutating func append(
+        type: BluetoothUUID, value: [UInt8], isReadable: Bool = true,
+        isWritable: Bool = false, isWritableWithoutResponse: Bool = false
+    ) {
+        attributes.append(
+            Attribute(
+                handle: nextHandle, type: type, value: value, isReadable: isReadable,
+                isWritable: isWritable, isWritableWithoutResponse: isWritableWithoutResponse))
     }
 
     /// The attribute with this handle, if any.

@@ -39,7 +39,8 @@ public struct GATTServer: Sendable {
     /// What the client has enabled in the characteristic's CCCD (empty if it has none).
     public func configuration(of characteristic: BluetoothUUID) -> GATTClientCharacteristicConfiguration {
         guard let handle = database.characteristic(characteristic)?.cccdHandle,
-              let value = database.attribute(at: handle)?.value, value.count == 2 else { return [] }
+            let value = database.attribute(at: handle)?.value, value.count == 2
+        else { return [] }
         return GATTClientCharacteristicConfiguration(rawValue: UInt16(value[0]) | UInt16(value[1]) << 8)
     }
 
@@ -151,7 +152,9 @@ public struct GATTServer: Sendable {
             return errorResponse(opcode, request.startingHandle, .invalidHandle)
         }
         let matching = range.filter { $0.type == request.attributeType }
-        guard let first = matching.first else { return errorResponse(opcode, request.startingHandle, .attributeNotFound) }
+        guard let first = matching.first else {
+            return errorResponse(opcode, request.startingHandle, .attributeNotFound)
+        }
         guard first.isReadable else { return errorResponse(opcode, first.handle, .readNotPermitted) }
         let length = min(first.value.count, Int(mtu) - 4, 253)
         var entries: [ATTReadByTypeResponse.Entry] = []
@@ -160,7 +163,8 @@ public struct GATTServer: Sendable {
             // after a truncated first value, or at a value of another length, the list ends
             let sameLength = attribute.value.count == first.value.count && first.value.count == length
             guard attribute.handle == first.handle || (attribute.isReadable && sameLength),
-                  size + 2 + length <= Int(mtu) else { break }
+                size + 2 + length <= Int(mtu)
+            else { break }
             entries.append(.init(handle: attribute.handle, value: Array(attribute.value.prefix(length))))
             size += 2 + length
         }
@@ -177,14 +181,18 @@ public struct GATTServer: Sendable {
             return errorResponse(opcode, request.startingHandle, .unsupportedGroupType)
         }
         let matching = range.filter { $0.type == request.groupType }
-        guard let first = matching.first else { return errorResponse(opcode, request.startingHandle, .attributeNotFound) }
+        guard let first = matching.first else {
+            return errorResponse(opcode, request.startingHandle, .attributeNotFound)
+        }
         let length = min(first.value.count, Int(mtu) - 6, 251)
         var entries: [ATTReadByGroupTypeResponse.Entry] = []
         var size = 2
         for attribute in matching {
             guard attribute.value.count == first.value.count, size + 4 + length <= Int(mtu),
-                  let end = database.groupEnd(of: attribute.handle) else { break }
-            entries.append(.init(handle: attribute.handle, endGroupHandle: end, value: Array(attribute.value.prefix(length))))
+                let end = database.groupEnd(of: attribute.handle)
+            else { break }
+            entries.append(
+                .init(handle: attribute.handle, endGroupHandle: end, value: Array(attribute.value.prefix(length))))
             size += 4 + length
         }
         return ATTReadByGroupTypeResponse(entries: entries).encode()
@@ -192,21 +200,29 @@ public struct GATTServer: Sendable {
 
     /// Core 5.3 Vol 3 Part F §3.4.4.3–6.
     private func read(_ handle: UInt16, offset: Int, opcode: ATTOpcode) -> [UInt8] {
-        guard let attribute = database.attribute(at: handle) else { return errorResponse(opcode, handle, .invalidHandle) }
+        guard let attribute = database.attribute(at: handle) else {
+            return errorResponse(opcode, handle, .invalidHandle)
+        }
         guard attribute.isReadable else { return errorResponse(opcode, handle, .readNotPermitted) }
         guard offset <= attribute.value.count else { return errorResponse(opcode, handle, .invalidOffset) }
         let part = Array(attribute.value[offset...].prefix(Int(mtu) - 1))
-        return opcode == .readRequest ? ATTReadResponse(value: part).encode() : ATTReadBlobResponse(value: part).encode()
+        return opcode == .readRequest
+            ? ATTReadResponse(value: part).encode() : ATTReadBlobResponse(value: part).encode()
     }
 
     /// Writes a value, returning the error code to report if the write is refused
     /// (Core 5.3 Vol 3 Part F §3.4.5; CCCD length per Part G §3.3.3.3).
     private mutating func write(_ value: [UInt8], to handle: UInt16, withResponse: Bool) -> ATTErrorCode? {
         guard let attribute = database.attribute(at: handle) else { return .invalidHandle }
-        guard withResponse ? attribute.isWritable : attribute.isWritableWithoutResponse else { return .writeNotPermitted }
-        if attribute.type == .clientCharacteristicConfiguration, value.count != 2 { return .invalidAttributeValueLength }
+        guard withResponse ? attribute.isWritable : attribute.isWritableWithoutResponse else {
+            return .writeNotPermitted
+        }
+        if attribute.type == .clientCharacteristicConfiguration, value.count != 2 {
+            return .invalidAttributeValueLength
+        }
         if let owner = database.characteristic(owning: handle), owner.valueHandle == handle,
-           let validate = owner.validateWrite, let code = validate(value) {
+            let validate = owner.validateWrite, let code = validate(value)
+        {
             return code
         }
         database.attributes[Int(handle) - 1].value = value

@@ -82,7 +82,9 @@ public struct BluetoothAddress: Hashable, Sendable, CustomStringConvertible, Los
     public var littleEndianBytes: [UInt8] { bytes.reversed() }
 
     /// Reads 6 bytes, least significant first.
-    public static func read(from reader: inout ByteReader, type: BluetoothAddressType, _ field: String) throws(DecodeError) -> BluetoothAddress {
+    public static func read(
+        from reader: inout ByteReader, type: BluetoothAddressType, _ field: String
+    ) throws(DecodeError) -> BluetoothAddress {
         let wire = try reader.readBytes(6, field)
         return BluetoothAddress(rawValue: wire.reversed().reduce(0) { $0 << 8 | UInt64($1) }, type: type)
     }

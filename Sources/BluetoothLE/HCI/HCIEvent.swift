@@ -58,11 +58,13 @@ public enum HCIEvent: Hashable, Sendable {
             let subevent = try reader.readUInt8("LE subevent code")
             switch subevent {
             case leAdvertisingReportSubevent:
-                event = .leAdvertisingReport(try readReports(&reader) { r throws(DecodeError) in try HCILEAdvertisingReport(reading: &r) })
+                event = .leAdvertisingReport(
+                    try readReports(&reader) { r throws(DecodeError) in try HCILEAdvertisingReport(reading: &r) })
             case leExtendedAdvertisingReportSubevent:
-                event = .leExtendedAdvertisingReport(try readReports(&reader) { r throws(DecodeError) in
-                    try HCILEExtendedAdvertisingReport(reading: &r)
-                })
+                event = .leExtendedAdvertisingReport(
+                    try readReports(&reader) { r throws(DecodeError) in
+                        try HCILEExtendedAdvertisingReport(reading: &r)
+                    })
             default:
                 event = .leMeta(subevent: subevent, parameters: Array(reader.readRemaining()))
             }

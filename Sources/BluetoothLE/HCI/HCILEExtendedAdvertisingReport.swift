@@ -52,10 +52,12 @@ public struct HCILEExtendedAdvertisingReport: Hashable, Sendable {
     public var directAddress: BluetoothAddress
     public var data: [UInt8]
 
-    public init(eventType: HCILEExtendedAdvertisingEventType, address: BluetoothAddress, primaryPHY: UInt8 = 1,
-                secondaryPHY: UInt8 = 0, advertisingSID: UInt8 = 0xFF, txPower: Int8? = nil, rssi: Int8?,
-                periodicAdvertisingInterval: UInt16 = 0,
-                directAddress: BluetoothAddress = BluetoothAddress(rawValue: 0), data: [UInt8]) {
+    public init(
+        eventType: HCILEExtendedAdvertisingEventType, address: BluetoothAddress, primaryPHY: UInt8 = 1,
+        secondaryPHY: UInt8 = 0, advertisingSID: UInt8 = 0xFF, txPower: Int8? = nil, rssi: Int8?,
+        periodicAdvertisingInterval: UInt16 = 0,
+        directAddress: BluetoothAddress = BluetoothAddress(rawValue: 0), data: [UInt8]
+    ) {
         self.eventType = eventType
         self.address = address
         self.primaryPHY = primaryPHY

@@ -32,8 +32,10 @@ public struct HCILESetExtendedScanParameters: HCICommand {
     /// Settings for the LE Coded PHY, if scanning on it.
     public var leCoded: PHYParameters?
 
-    public init(ownAddressType: BluetoothAddressType = .public, filterPolicy: HCILEScanFilterPolicy = .acceptAll,
-                le1M: PHYParameters? = PHYParameters(), leCoded: PHYParameters? = nil) {
+    public init(
+        ownAddressType: BluetoothAddressType = .public, filterPolicy: HCILEScanFilterPolicy = .acceptAll,
+        le1M: PHYParameters? = PHYParameters(), leCoded: PHYParameters? = nil
+    ) {
         self.ownAddressType = ownAddressType
         self.filterPolicy = filterPolicy
         self.le1M = le1M
@@ -49,9 +51,10 @@ public struct HCILESetExtendedScanParameters: HCICommand {
             throw DecodeError("Scanning_PHYs 0x\(hex(phys)) sets a reserved bit", at: phyOffset)
         }
         func readPHY(_ reader: inout ByteReader) throws(DecodeError) -> PHYParameters {
-            PHYParameters(scanType: HCILEScanType(rawValue: try reader.readUInt8("Scan_Type")),
-                          interval: try reader.readUInt16("Scan_Interval"),
-                          window: try reader.readUInt16("Scan_Window"))
+            PHYParameters(
+                scanType: HCILEScanType(rawValue: try reader.readUInt8("Scan_Type")),
+                interval: try reader.readUInt16("Scan_Interval"),
+                window: try reader.readUInt16("Scan_Window"))
         }
         le1M = phys & 0b001 != 0 ? try readPHY(&reader) : nil
         leCoded = phys & 0b100 != 0 ? try readPHY(&reader) : nil

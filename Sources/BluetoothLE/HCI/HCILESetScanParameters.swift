@@ -17,8 +17,10 @@ public struct HCILESetScanParameters: HCICommand {
     public var ownAddressType: BluetoothAddressType
     public var filterPolicy: HCILEScanFilterPolicy
 
-    public init(scanType: HCILEScanType = .active, interval: UInt16 = 0x0010, window: UInt16 = 0x0010,
-                ownAddressType: BluetoothAddressType = .public, filterPolicy: HCILEScanFilterPolicy = .acceptAll) {
+    public init(
+        scanType: HCILEScanType = .active, interval: UInt16 = 0x0010, window: UInt16 = 0x0010,
+        ownAddressType: BluetoothAddressType = .public, filterPolicy: HCILEScanFilterPolicy = .acceptAll
+    ) {
         self.scanType = scanType
         self.interval = interval
         self.window = window

@@ -76,7 +76,9 @@ extension HCICommand {
             throw DecodeError("H4 packet type 0x\(hex(indicator)) is not a command", at: 0)
         }
         let opcode = HCIOpcode(rawValue: try reader.readUInt16("command opcode"))
-        guard opcode == Self.opcode else { throw DecodeError("command opcode \(opcode), expected \(Self.opcode)", at: 1) }
+        guard opcode == Self.opcode else {
+            throw DecodeError("command opcode \(opcode), expected \(Self.opcode)", at: 1)
+        }
         let length = Int(try reader.readUInt8("parameter length"))
         guard reader.remaining == length else {
             throw DecodeError("parameter length \(length), but \(reader.remaining) bytes follow", at: 3)

@@ -59,7 +59,8 @@ public struct HCIStatus: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .unsupportedFeatureOrParameterValue: name = "Unsupported Feature or Parameter Value"
         case .invalidCommandParameters: name = "Invalid HCI Command Parameters"
         case .remoteUserTerminatedConnection: name = "Remote User Terminated Connection"
-        case .remoteDeviceTerminatedConnectionLowResources: name = "Remote Device Terminated Connection due to Low Resources"
+        case .remoteDeviceTerminatedConnectionLowResources:
+            name = "Remote Device Terminated Connection due to Low Resources"
         case .remoteDeviceTerminatedConnectionPowerOff: name = "Remote Device Terminated Connection due to Power Off"
         case .connectionTerminatedByLocalHost: name = "Connection Terminated By Local Host"
         case .unsupportedRemoteFeature: name = "Unsupported Remote Feature"

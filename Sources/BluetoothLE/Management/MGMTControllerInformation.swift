@@ -40,8 +40,10 @@ public struct MGMTControllerInformation: Hashable, Sendable {
     public var currentSettings: Settings
     public var name: String
 
-    public init(address: BluetoothAddress, version: UInt8 = 0, manufacturer: UInt16 = 0,
-                supportedSettings: Settings, currentSettings: Settings, name: String = "") {
+    public init(
+        address: BluetoothAddress, version: UInt8 = 0, manufacturer: UInt16 = 0,
+        supportedSettings: Settings, currentSettings: Settings, name: String = ""
+    ) {
         self.address = address
         self.version = version
         self.manufacturer = manufacturer

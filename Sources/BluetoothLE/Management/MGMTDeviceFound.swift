@@ -41,8 +41,9 @@ public struct MGMTDeviceFound: Hashable, Sendable {
         let kind = try reader.readUInt8("Address_Type")
         guard kind <= 2 else { throw DecodeError("Address_Type \(kind) is not 0, 1 or 2", at: 6) }
         isLowEnergy = kind != 0
-        address = BluetoothAddress(rawValue: wire.reversed().reduce(0) { $0 << 8 | UInt64($1) },
-                                   type: kind == 2 ? .random : .public)
+        address = BluetoothAddress(
+            rawValue: wire.reversed().reduce(0) { $0 << 8 | UInt64($1) },
+            type: kind == 2 ? .random : .public)
         let rssi = try reader.readInt8("RSSI")
         self.rssi = rssi == 127 ? nil : rssi
         flags = try reader.readUInt32("Flags")

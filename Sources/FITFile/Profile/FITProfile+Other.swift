@@ -2,130 +2,159 @@
 
 extension FITProfile {
     /// `file_id` (0).
-    static let fileId = FITMessageProfile(number: 0, name: "file_id", fields: [
-        .init(0, "type", .enum, type: "file", scale: 1, offset: 0, units: "", array: false),
-        .init(1, "manufacturer", .uint16, type: "manufacturer", scale: 1, offset: 0, units: "", array: false),
-        .init(2, "product", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
-        .init(3, "serial_number", .uint32z, type: "uint32z", scale: 1, offset: 0, units: "", array: false),
-        .init(4, "time_created", .uint32, type: "date_time", scale: 1, offset: 0, units: "", array: false),
-        .init(5, "number", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
-        .init(8, "product_name", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
-    ])
+    static let fileId = FITMessageProfile(
+        number: 0, name: "file_id",
+        fields: [
+            .init(0, "type", .enum, type: "file", scale: 1, offset: 0, units: "", array: false),
+            .init(1, "manufacturer", .uint16, type: "manufacturer", scale: 1, offset: 0, units: "", array: false),
+            .init(2, "product", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
+            .init(3, "serial_number", .uint32z, type: "uint32z", scale: 1, offset: 0, units: "", array: false),
+            .init(4, "time_created", .uint32, type: "date_time", scale: 1, offset: 0, units: "", array: false),
+            .init(5, "number", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
+            .init(8, "product_name", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
+        ])
 
     /// `user_profile` (3).
-    static let userProfile = FITMessageProfile(number: 3, name: "user_profile", fields: [
-        .init(0, "friendly_name", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
-        .init(1, "gender", .enum, type: "gender", scale: 1, offset: 0, units: "", array: false),
-        .init(2, "age", .uint8, type: "uint8", scale: 1, offset: 0, units: "years", array: false),
-        .init(3, "height", .uint8, type: "uint8", scale: 100, offset: 0, units: "m", array: false),
-        .init(4, "weight", .uint16, type: "uint16", scale: 10, offset: 0, units: "kg", array: false),
-        .init(5, "language", .enum, type: "language", scale: 1, offset: 0, units: "", array: false),
-        .init(6, "elev_setting", .enum, type: "display_measure", scale: 1, offset: 0, units: "", array: false),
-        .init(7, "weight_setting", .enum, type: "display_measure", scale: 1, offset: 0, units: "", array: false),
-        .init(8, "resting_heart_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "bpm", array: false),
-        .init(9, "default_max_running_heart_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "bpm", array: false),
-        .init(10, "default_max_biking_heart_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "bpm", array: false),
-        .init(11, "default_max_heart_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "bpm", array: false),
-        .init(12, "hr_setting", .enum, type: "display_heart", scale: 1, offset: 0, units: "", array: false),
-        .init(13, "speed_setting", .enum, type: "display_measure", scale: 1, offset: 0, units: "", array: false),
-        .init(14, "dist_setting", .enum, type: "display_measure", scale: 1, offset: 0, units: "", array: false),
-        .init(16, "power_setting", .enum, type: "display_power", scale: 1, offset: 0, units: "", array: false),
-        .init(17, "activity_class", .enum, type: "activity_class", scale: 1, offset: 0, units: "", array: false),
-        .init(18, "position_setting", .enum, type: "display_position", scale: 1, offset: 0, units: "", array: false),
-        .init(21, "temperature_setting", .enum, type: "display_measure", scale: 1, offset: 0, units: "", array: false),
-        .init(22, "local_id", .uint16, type: "user_local_id", scale: 1, offset: 0, units: "", array: false),
-        .init(23, "global_id", .byte, type: "byte", scale: 1, offset: 0, units: "", array: true),
-        .init(28, "wake_time", .uint32, type: "localtime_into_day", scale: 1, offset: 0, units: "", array: false),
-        .init(29, "sleep_time", .uint32, type: "localtime_into_day", scale: 1, offset: 0, units: "", array: false),
-        .init(30, "height_setting", .enum, type: "display_measure", scale: 1, offset: 0, units: "", array: false),
-        .init(31, "user_running_step_length", .uint16, type: "uint16", scale: 1000, offset: 0, units: "m", array: false),
-        .init(32, "user_walking_step_length", .uint16, type: "uint16", scale: 1000, offset: 0, units: "m", array: false),
-        .init(47, "depth_setting", .enum, type: "display_measure", scale: 1, offset: 0, units: "", array: false),
-        .init(49, "dive_count", .uint32, type: "uint32", scale: 1, offset: 0, units: "", array: false),
-        .init(254, "message_index", .uint16, type: "message_index", scale: 1, offset: 0, units: "", array: false),
-    ])
+    static let userProfile = FITMessageProfile(
+        number: 3, name: "user_profile",
+        fields: [
+            .init(0, "friendly_name", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
+            .init(1, "gender", .enum, type: "gender", scale: 1, offset: 0, units: "", array: false),
+            .init(2, "age", .uint8, type: "uint8", scale: 1, offset: 0, units: "years", array: false),
+            .init(3, "height", .uint8, type: "uint8", scale: 100, offset: 0, units: "m", array: false),
+            .init(4, "weight", .uint16, type: "uint16", scale: 10, offset: 0, units: "kg", array: false),
+            .init(5, "language", .enum, type: "language", scale: 1, offset: 0, units: "", array: false),
+            .init(6, "elev_setting", .enum, type: "display_measure", scale: 1, offset: 0, units: "", array: false),
+            .init(7, "weight_setting", .enum, type: "display_measure", scale: 1, offset: 0, units: "", array: false),
+            .init(8, "resting_heart_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "bpm", array: false),
+            .init(
+                9, "default_max_running_heart_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "bpm",
+                array: false),
+            .init(
+                10, "default_max_biking_heart_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "bpm",
+                array: false),
+            .init(11, "default_max_heart_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "bpm", array: false),
+            .init(12, "hr_setting", .enum, type: "display_heart", scale: 1, offset: 0, units: "", array: false),
+            .init(13, "speed_setting", .enum, type: "display_measure", scale: 1, offset: 0, units: "", array: false),
+            .init(14, "dist_setting", .enum, type: "display_measure", scale: 1, offset: 0, units: "", array: false),
+            .init(16, "power_setting", .enum, type: "display_power", scale: 1, offset: 0, units: "", array: false),
+            .init(17, "activity_class", .enum, type: "activity_class", scale: 1, offset: 0, units: "", array: false),
+            .init(
+                18, "position_setting", .enum, type: "display_position", scale: 1, offset: 0, units: "", array: false),
+            .init(
+                21, "temperature_setting", .enum, type: "display_measure", scale: 1, offset: 0, units: "", array: false),
+            .init(22, "local_id", .uint16, type: "user_local_id", scale: 1, offset: 0, units: "", array: false),
+            .init(23, "global_id", .byte, type: "byte", scale: 1, offset: 0, units: "", array: true),
+            .init(28, "wake_time", .uint32, type: "localtime_into_day", scale: 1, offset: 0, units: "", array: false),
+            .init(29, "sleep_time", .uint32, type: "localtime_into_day", scale: 1, offset: 0, units: "", array: false),
+            .init(30, "height_setting", .enum, type: "display_measure", scale: 1, offset: 0, units: "", array: false),
+            .init(
+                31, "user_running_step_length", .uint16, type: "uint16", scale: 1000, offset: 0, units: "m",
+                array: false),
+            .init(
+                32, "user_walking_step_length", .uint16, type: "uint16", scale: 1000, offset: 0, units: "m",
+                array: false),
+            .init(47, "depth_setting", .enum, type: "display_measure", scale: 1, offset: 0, units: "", array: false),
+            .init(49, "dive_count", .uint32, type: "uint32", scale: 1, offset: 0, units: "", array: false),
+            .init(254, "message_index", .uint16, type: "message_index", scale: 1, offset: 0, units: "", array: false),
+        ])
 
     /// `zones_target` (7).
-    static let zonesTarget = FITMessageProfile(number: 7, name: "zones_target", fields: [
-        .init(1, "max_heart_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-        .init(2, "threshold_heart_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-        .init(3, "functional_threshold_power", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
-        .init(5, "hr_calc_type", .enum, type: "hr_zone_calc", scale: 1, offset: 0, units: "", array: false),
-        .init(7, "pwr_calc_type", .enum, type: "pwr_zone_calc", scale: 1, offset: 0, units: "", array: false),
-    ])
+    static let zonesTarget = FITMessageProfile(
+        number: 7, name: "zones_target",
+        fields: [
+            .init(1, "max_heart_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+            .init(2, "threshold_heart_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+            .init(
+                3, "functional_threshold_power", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
+            .init(5, "hr_calc_type", .enum, type: "hr_zone_calc", scale: 1, offset: 0, units: "", array: false),
+            .init(7, "pwr_calc_type", .enum, type: "pwr_zone_calc", scale: 1, offset: 0, units: "", array: false),
+        ])
 
     /// `sport` (12).
-    static let sport = FITMessageProfile(number: 12, name: "sport", fields: [
-        .init(0, "sport", .enum, type: "sport", scale: 1, offset: 0, units: "", array: false),
-        .init(1, "sub_sport", .enum, type: "sub_sport", scale: 1, offset: 0, units: "", array: false),
-        .init(3, "name", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
-    ])
+    static let sport = FITMessageProfile(
+        number: 12, name: "sport",
+        fields: [
+            .init(0, "sport", .enum, type: "sport", scale: 1, offset: 0, units: "", array: false),
+            .init(1, "sub_sport", .enum, type: "sub_sport", scale: 1, offset: 0, units: "", array: false),
+            .init(3, "name", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
+        ])
 
     /// `device_info` (23).
-    static let deviceInfo = FITMessageProfile(number: 23, name: "device_info", fields: [
-        .init(0, "device_index", .uint8, type: "device_index", scale: 1, offset: 0, units: "", array: false),
-        .init(1, "device_type", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-        .init(2, "manufacturer", .uint16, type: "manufacturer", scale: 1, offset: 0, units: "", array: false),
-        .init(3, "serial_number", .uint32z, type: "uint32z", scale: 1, offset: 0, units: "", array: false),
-        .init(4, "product", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
-        .init(5, "software_version", .uint16, type: "uint16", scale: 100, offset: 0, units: "", array: false),
-        .init(6, "hardware_version", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-        .init(7, "cum_operating_time", .uint32, type: "uint32", scale: 1, offset: 0, units: "s", array: false),
-        .init(10, "battery_voltage", .uint16, type: "uint16", scale: 256, offset: 0, units: "V", array: false),
-        .init(11, "battery_status", .uint8, type: "battery_status", scale: 1, offset: 0, units: "", array: false),
-        .init(18, "sensor_position", .enum, type: "body_location", scale: 1, offset: 0, units: "", array: false),
-        .init(19, "descriptor", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
-        .init(20, "ant_transmission_type", .uint8z, type: "uint8z", scale: 1, offset: 0, units: "", array: false),
-        .init(21, "ant_device_number", .uint16z, type: "uint16z", scale: 1, offset: 0, units: "", array: false),
-        .init(22, "ant_network", .enum, type: "ant_network", scale: 1, offset: 0, units: "", array: false),
-        .init(25, "source_type", .enum, type: "source_type", scale: 1, offset: 0, units: "", array: false),
-        .init(27, "product_name", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
-        .init(32, "battery_level", .uint8, type: "uint8", scale: 1, offset: 0, units: "%", array: false),
-        .init(253, "timestamp", .uint32, type: "date_time", scale: 1, offset: 0, units: "s", array: false),
-    ])
+    static let deviceInfo = FITMessageProfile(
+        number: 23, name: "device_info",
+        fields: [
+            .init(0, "device_index", .uint8, type: "device_index", scale: 1, offset: 0, units: "", array: false),
+            .init(1, "device_type", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+            .init(2, "manufacturer", .uint16, type: "manufacturer", scale: 1, offset: 0, units: "", array: false),
+            .init(3, "serial_number", .uint32z, type: "uint32z", scale: 1, offset: 0, units: "", array: false),
+            .init(4, "product", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
+            .init(5, "software_version", .uint16, type: "uint16", scale: 100, offset: 0, units: "", array: false),
+            .init(6, "hardware_version", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+            .init(7, "cum_operating_time", .uint32, type: "uint32", scale: 1, offset: 0, units: "s", array: false),
+            .init(10, "battery_voltage", .uint16, type: "uint16", scale: 256, offset: 0, units: "V", array: false),
+            .init(11, "battery_status", .uint8, type: "battery_status", scale: 1, offset: 0, units: "", array: false),
+            .init(18, "sensor_position", .enum, type: "body_location", scale: 1, offset: 0, units: "", array: false),
+            .init(19, "descriptor", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
+            .init(20, "ant_transmission_type", .uint8z, type: "uint8z", scale: 1, offset: 0, units: "", array: false),
+            .init(21, "ant_device_number", .uint16z, type: "uint16z", scale: 1, offset: 0, units: "", array: false),
+            .init(22, "ant_network", .enum, type: "ant_network", scale: 1, offset: 0, units: "", array: false),
+            .init(25, "source_type", .enum, type: "source_type", scale: 1, offset: 0, units: "", array: false),
+            .init(27, "product_name", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
+            .init(32, "battery_level", .uint8, type: "uint8", scale: 1, offset: 0, units: "%", array: false),
+            .init(253, "timestamp", .uint32, type: "date_time", scale: 1, offset: 0, units: "s", array: false),
+        ])
 
     /// `activity` (34).
-    static let activity = FITMessageProfile(number: 34, name: "activity", fields: [
-        .init(0, "total_timer_time", .uint32, type: "uint32", scale: 1000, offset: 0, units: "s", array: false),
-        .init(1, "num_sessions", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
-        .init(2, "type", .enum, type: "activity", scale: 1, offset: 0, units: "", array: false),
-        .init(3, "event", .enum, type: "event", scale: 1, offset: 0, units: "", array: false),
-        .init(4, "event_type", .enum, type: "event_type", scale: 1, offset: 0, units: "", array: false),
-        .init(5, "local_timestamp", .uint32, type: "local_date_time", scale: 1, offset: 0, units: "", array: false),
-        .init(6, "event_group", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-        .init(253, "timestamp", .uint32, type: "date_time", scale: 1, offset: 0, units: "", array: false),
-    ])
+    static let activity = FITMessageProfile(
+        number: 34, name: "activity",
+        fields: [
+            .init(0, "total_timer_time", .uint32, type: "uint32", scale: 1000, offset: 0, units: "s", array: false),
+            .init(1, "num_sessions", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
+            .init(2, "type", .enum, type: "activity", scale: 1, offset: 0, units: "", array: false),
+            .init(3, "event", .enum, type: "event", scale: 1, offset: 0, units: "", array: false),
+            .init(4, "event_type", .enum, type: "event_type", scale: 1, offset: 0, units: "", array: false),
+            .init(5, "local_timestamp", .uint32, type: "local_date_time", scale: 1, offset: 0, units: "", array: false),
+            .init(6, "event_group", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+            .init(253, "timestamp", .uint32, type: "date_time", scale: 1, offset: 0, units: "", array: false),
+        ])
 
     /// `file_creator` (49).
-    static let fileCreator = FITMessageProfile(number: 49, name: "file_creator", fields: [
-        .init(0, "software_version", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
-        .init(1, "hardware_version", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-    ])
+    static let fileCreator = FITMessageProfile(
+        number: 49, name: "file_creator",
+        fields: [
+            .init(0, "software_version", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
+            .init(1, "hardware_version", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+        ])
 
     /// `field_description` (206).
-    static let fieldDescription = FITMessageProfile(number: 206, name: "field_description", fields: [
-        .init(0, "developer_data_index", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-        .init(1, "field_definition_number", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-        .init(2, "fit_base_type_id", .uint8, type: "fit_base_type", scale: 1, offset: 0, units: "", array: false),
-        .init(3, "field_name", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
-        .init(4, "array", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-        .init(5, "components", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
-        .init(6, "scale", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-        .init(7, "offset", .sint8, type: "sint8", scale: 1, offset: 0, units: "", array: false),
-        .init(8, "units", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
-        .init(9, "bits", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
-        .init(10, "accumulate", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
-        .init(13, "fit_base_unit_id", .uint16, type: "fit_base_unit", scale: 1, offset: 0, units: "", array: false),
-        .init(14, "native_mesg_num", .uint16, type: "mesg_num", scale: 1, offset: 0, units: "", array: false),
-        .init(15, "native_field_num", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-    ])
+    static let fieldDescription = FITMessageProfile(
+        number: 206, name: "field_description",
+        fields: [
+            .init(0, "developer_data_index", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+            .init(1, "field_definition_number", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+            .init(2, "fit_base_type_id", .uint8, type: "fit_base_type", scale: 1, offset: 0, units: "", array: false),
+            .init(3, "field_name", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
+            .init(4, "array", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+            .init(5, "components", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
+            .init(6, "scale", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+            .init(7, "offset", .sint8, type: "sint8", scale: 1, offset: 0, units: "", array: false),
+            .init(8, "units", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
+            .init(9, "bits", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
+            .init(10, "accumulate", .string, type: "string", scale: 1, offset: 0, units: "", array: true),
+            .init(13, "fit_base_unit_id", .uint16, type: "fit_base_unit", scale: 1, offset: 0, units: "", array: false),
+            .init(14, "native_mesg_num", .uint16, type: "mesg_num", scale: 1, offset: 0, units: "", array: false),
+            .init(15, "native_field_num", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+        ])
 
     /// `developer_data_id` (207).
-    static let developerDataId = FITMessageProfile(number: 207, name: "developer_data_id", fields: [
-        .init(0, "developer_id", .byte, type: "byte", scale: 1, offset: 0, units: "", array: true),
-        .init(1, "application_id", .byte, type: "byte", scale: 1, offset: 0, units: "", array: true),
-        .init(2, "manufacturer_id", .uint16, type: "manufacturer", scale: 1, offset: 0, units: "", array: false),
-        .init(3, "developer_data_index", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-        .init(4, "application_version", .uint32, type: "uint32", scale: 1, offset: 0, units: "", array: false),
-    ])
+    static let developerDataId = FITMessageProfile(
+        number: 207, name: "developer_data_id",
+        fields: [
+            .init(0, "developer_id", .byte, type: "byte", scale: 1, offset: 0, units: "", array: true),
+            .init(1, "application_id", .byte, type: "byte", scale: 1, offset: 0, units: "", array: true),
+            .init(2, "manufacturer_id", .uint16, type: "manufacturer", scale: 1, offset: 0, units: "", array: false),
+            .init(3, "developer_data_index", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+            .init(4, "application_version", .uint32, type: "uint32", scale: 1, offset: 0, units: "", array: false),
+        ])
 }

@@ -2,128 +2,187 @@
 
 extension FITProfile {
     /// `record` (20).
-    static let record = FITMessageProfile(number: 20, name: "record", fields: [
-        .init(0, "position_lat", .sint32, type: "sint32", scale: 1, offset: 0, units: "semicircles", array: false),
-        .init(1, "position_long", .sint32, type: "sint32", scale: 1, offset: 0, units: "semicircles", array: false),
-        .init(2, "altitude", .uint16, type: "uint16", scale: 5, offset: 500, units: "m", array: false),
-        .init(3, "heart_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "bpm", array: false),
-        .init(4, "cadence", .uint8, type: "uint8", scale: 1, offset: 0, units: "rpm", array: false),
-        .init(5, "distance", .uint32, type: "uint32", scale: 100, offset: 0, units: "m", array: false),
-        .init(6, "speed", .uint16, type: "uint16", scale: 1000, offset: 0, units: "m/s", array: false),
-        .init(7, "power", .uint16, type: "uint16", scale: 1, offset: 0, units: "watts", array: false),
-        .init(8, "compressed_speed_distance", .byte, type: "byte", scale: 1, offset: 0, units: "m/s", array: true),
-        .init(9, "grade", .sint16, type: "sint16", scale: 100, offset: 0, units: "%", array: false),
-        .init(10, "resistance", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-        .init(11, "time_from_course", .sint32, type: "sint32", scale: 1000, offset: 0, units: "s", array: false),
-        .init(12, "cycle_length", .uint8, type: "uint8", scale: 100, offset: 0, units: "m", array: false),
-        .init(13, "temperature", .sint8, type: "sint8", scale: 1, offset: 0, units: "C", array: false),
-        .init(17, "speed_1s", .uint8, type: "uint8", scale: 16, offset: 0, units: "m/s", array: true),
-        .init(18, "cycles", .uint8, type: "uint8", scale: 1, offset: 0, units: "cycles", array: false),
-        .init(19, "total_cycles", .uint32, type: "uint32", scale: 1, offset: 0, units: "cycles", array: false),
-        .init(28, "compressed_accumulated_power", .uint16, type: "uint16", scale: 1, offset: 0, units: "watts", array: false),
-        .init(29, "accumulated_power", .uint32, type: "uint32", scale: 1, offset: 0, units: "watts", array: false),
-        .init(30, "left_right_balance", .uint8, type: "left_right_balance", scale: 1, offset: 0, units: "", array: false),
-        .init(31, "gps_accuracy", .uint8, type: "uint8", scale: 1, offset: 0, units: "m", array: false),
-        .init(32, "vertical_speed", .sint16, type: "sint16", scale: 1000, offset: 0, units: "m/s", array: false),
-        .init(33, "calories", .uint16, type: "uint16", scale: 1, offset: 0, units: "kcal", array: false),
-        .init(39, "vertical_oscillation", .uint16, type: "uint16", scale: 10, offset: 0, units: "mm", array: false),
-        .init(40, "stance_time_percent", .uint16, type: "uint16", scale: 100, offset: 0, units: "percent", array: false),
-        .init(41, "stance_time", .uint16, type: "uint16", scale: 10, offset: 0, units: "ms", array: false),
-        .init(42, "activity_type", .enum, type: "activity_type", scale: 1, offset: 0, units: "", array: false),
-        .init(43, "left_torque_effectiveness", .uint8, type: "uint8", scale: 2, offset: 0, units: "percent", array: false),
-        .init(44, "right_torque_effectiveness", .uint8, type: "uint8", scale: 2, offset: 0, units: "percent", array: false),
-        .init(45, "left_pedal_smoothness", .uint8, type: "uint8", scale: 2, offset: 0, units: "percent", array: false),
-        .init(46, "right_pedal_smoothness", .uint8, type: "uint8", scale: 2, offset: 0, units: "percent", array: false),
-        .init(47, "combined_pedal_smoothness", .uint8, type: "uint8", scale: 2, offset: 0, units: "percent", array: false),
-        .init(48, "time128", .uint8, type: "uint8", scale: 128, offset: 0, units: "s", array: false),
-        .init(49, "stroke_type", .enum, type: "stroke_type", scale: 1, offset: 0, units: "", array: false),
-        .init(50, "zone", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-        .init(51, "ball_speed", .uint16, type: "uint16", scale: 100, offset: 0, units: "m/s", array: false),
-        .init(52, "cadence256", .uint16, type: "uint16", scale: 256, offset: 0, units: "rpm", array: false),
-        .init(53, "fractional_cadence", .uint8, type: "uint8", scale: 128, offset: 0, units: "rpm", array: false),
-        .init(54, "total_hemoglobin_conc", .uint16, type: "uint16", scale: 100, offset: 0, units: "g/dL", array: false),
-        .init(55, "total_hemoglobin_conc_min", .uint16, type: "uint16", scale: 100, offset: 0, units: "g/dL", array: false),
-        .init(56, "total_hemoglobin_conc_max", .uint16, type: "uint16", scale: 100, offset: 0, units: "g/dL", array: false),
-        .init(57, "saturated_hemoglobin_percent", .uint16, type: "uint16", scale: 10, offset: 0, units: "%", array: false),
-        .init(58, "saturated_hemoglobin_percent_min", .uint16, type: "uint16", scale: 10, offset: 0, units: "%", array: false),
-        .init(59, "saturated_hemoglobin_percent_max", .uint16, type: "uint16", scale: 10, offset: 0, units: "%", array: false),
-        .init(62, "device_index", .uint8, type: "device_index", scale: 1, offset: 0, units: "", array: false),
-        .init(67, "left_pco", .sint8, type: "sint8", scale: 1, offset: 0, units: "mm", array: false),
-        .init(68, "right_pco", .sint8, type: "sint8", scale: 1, offset: 0, units: "mm", array: false),
-        .init(69, "left_power_phase", .uint8, type: "uint8", scale: 0.7111111, offset: 0, units: "degrees", array: true),
-        .init(70, "left_power_phase_peak", .uint8, type: "uint8", scale: 0.7111111, offset: 0, units: "degrees", array: true),
-        .init(71, "right_power_phase", .uint8, type: "uint8", scale: 0.7111111, offset: 0, units: "degrees", array: true),
-        .init(72, "right_power_phase_peak", .uint8, type: "uint8", scale: 0.7111111, offset: 0, units: "degrees", array: true),
-        .init(73, "enhanced_speed", .uint32, type: "uint32", scale: 1000, offset: 0, units: "m/s", array: false),
-        .init(78, "enhanced_altitude", .uint32, type: "uint32", scale: 5, offset: 500, units: "m", array: false),
-        .init(81, "battery_soc", .uint8, type: "uint8", scale: 2, offset: 0, units: "percent", array: false),
-        .init(82, "motor_power", .uint16, type: "uint16", scale: 1, offset: 0, units: "watts", array: false),
-        .init(83, "vertical_ratio", .uint16, type: "uint16", scale: 100, offset: 0, units: "percent", array: false),
-        .init(84, "stance_time_balance", .uint16, type: "uint16", scale: 100, offset: 0, units: "percent", array: false),
-        .init(85, "step_length", .uint16, type: "uint16", scale: 10, offset: 0, units: "mm", array: false),
-        .init(87, "cycle_length16", .uint16, type: "uint16", scale: 100, offset: 0, units: "m", array: false),
-        .init(91, "absolute_pressure", .uint32, type: "uint32", scale: 1, offset: 0, units: "Pa", array: false),
-        .init(92, "depth", .uint32, type: "uint32", scale: 1000, offset: 0, units: "m", array: false),
-        .init(93, "next_stop_depth", .uint32, type: "uint32", scale: 1000, offset: 0, units: "m", array: false),
-        .init(94, "next_stop_time", .uint32, type: "uint32", scale: 1, offset: 0, units: "s", array: false),
-        .init(95, "time_to_surface", .uint32, type: "uint32", scale: 1, offset: 0, units: "s", array: false),
-        .init(96, "ndl_time", .uint32, type: "uint32", scale: 1, offset: 0, units: "s", array: false),
-        .init(97, "cns_load", .uint8, type: "uint8", scale: 1, offset: 0, units: "percent", array: false),
-        .init(98, "n2_load", .uint16, type: "uint16", scale: 1, offset: 0, units: "percent", array: false),
-        .init(99, "respiration_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "s", array: false),
-        .init(108, "enhanced_respiration_rate", .uint16, type: "uint16", scale: 100, offset: 0, units: "Breaths/min", array: false),
-        .init(114, "grit", .float32, type: "float32", scale: 1, offset: 0, units: "", array: false),
-        .init(115, "flow", .float32, type: "float32", scale: 1, offset: 0, units: "", array: false),
-        .init(116, "current_stress", .uint16, type: "uint16", scale: 100, offset: 0, units: "", array: false),
-        .init(117, "ebike_travel_range", .uint16, type: "uint16", scale: 1, offset: 0, units: "km", array: false),
-        .init(118, "ebike_battery_level", .uint8, type: "uint8", scale: 1, offset: 0, units: "percent", array: false),
-        .init(119, "ebike_assist_mode", .uint8, type: "uint8", scale: 1, offset: 0, units: "depends on sensor", array: false),
-        .init(120, "ebike_assist_level_percent", .uint8, type: "uint8", scale: 1, offset: 0, units: "percent", array: false),
-        .init(123, "air_time_remaining", .uint32, type: "uint32", scale: 1, offset: 0, units: "s", array: false),
-        .init(124, "pressure_sac", .uint16, type: "uint16", scale: 100, offset: 0, units: "bar/min", array: false),
-        .init(125, "volume_sac", .uint16, type: "uint16", scale: 100, offset: 0, units: "L/min", array: false),
-        .init(126, "rmv", .uint16, type: "uint16", scale: 100, offset: 0, units: "L/min", array: false),
-        .init(127, "ascent_rate", .sint32, type: "sint32", scale: 1000, offset: 0, units: "m/s", array: false),
-        .init(129, "po2", .uint8, type: "uint8", scale: 100, offset: 0, units: "percent", array: false),
-        .init(139, "core_temperature", .uint16, type: "uint16", scale: 100, offset: 0, units: "C", array: false),
-        .init(253, "timestamp", .uint32, type: "date_time", scale: 1, offset: 0, units: "s", array: false),
-    ])
+    static let record = FITMessageProfile(
+        number: 20, name: "record",
+        fields: [
+            .init(0, "position_lat", .sint32, type: "sint32", scale: 1, offset: 0, units: "semicircles", array: false),
+            .init(1, "position_long", .sint32, type: "sint32", scale: 1, offset: 0, units: "semicircles", array: false),
+            .init(2, "altitude", .uint16, type: "uint16", scale: 5, offset: 500, units: "m", array: false),
+            .init(3, "heart_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "bpm", array: false),
+            .init(4, "cadence", .uint8, type: "uint8", scale: 1, offset: 0, units: "rpm", array: false),
+            .init(5, "distance", .uint32, type: "uint32", scale: 100, offset: 0, units: "m", array: false),
+            .init(6, "speed", .uint16, type: "uint16", scale: 1000, offset: 0, units: "m/s", array: false),
+            .init(7, "power", .uint16, type: "uint16", scale: 1, offset: 0, units: "watts", array: false),
+            .init(8, "compressed_speed_distance", .byte, type: "byte", scale: 1, offset: 0, units: "m/s", array: true),
+            .init(9, "grade", .sint16, type: "sint16", scale: 100, offset: 0, units: "%", array: false),
+            .init(10, "resistance", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+            .init(11, "time_from_course", .sint32, type: "sint32", scale: 1000, offset: 0, units: "s", array: false),
+            .init(12, "cycle_length", .uint8, type: "uint8", scale: 100, offset: 0, units: "m", array: false),
+            .init(13, "temperature", .sint8, type: "sint8", scale: 1, offset: 0, units: "C", array: false),
+            .init(17, "speed_1s", .uint8, type: "uint8", scale: 16, offset: 0, units: "m/s", array: true),
+            .init(18, "cycles", .uint8, type: "uint8", scale: 1, offset: 0, units: "cycles", array: false),
+            .init(19, "total_cycles", .uint32, type: "uint32", scale: 1, offset: 0, units: "cycles", array: false),
+            .init(
+                28, "compressed_accumulated_power", .uint16, type: "uint16", scale: 1, offset: 0, units: "watts",
+                array: false),
+            .init(29, "accumulated_power", .uint32, type: "uint32", scale: 1, offset: 0, units: "watts", array: false),
+            .init(
+                30, "left_right_balance", .uint8, type: "left_right_balance", scale: 1, offset: 0, units: "",
+                array: false),
+            .init(31, "gps_accuracy", .uint8, type: "uint8", scale: 1, offset: 0, units: "m", array: false),
+            .init(32, "vertical_speed", .sint16, type: "sint16", scale: 1000, offset: 0, units: "m/s", array: false),
+            .init(33, "calories", .uint16, type: "uint16", scale: 1, offset: 0, units: "kcal", array: false),
+            .init(39, "vertical_oscillation", .uint16, type: "uint16", scale: 10, offset: 0, units: "mm", array: false),
+            .init(
+                40, "stance_time_percent", .uint16, type: "uint16", scale: 100, offset: 0, units: "percent",
+                array: false),
+            .init(41, "stance_time", .uint16, type: "uint16", scale: 10, offset: 0, units: "ms", array: false),
+            .init(42, "activity_type", .enum, type: "activity_type", scale: 1, offset: 0, units: "", array: false),
+            .init(
+                43, "left_torque_effectiveness", .uint8, type: "uint8", scale: 2, offset: 0, units: "percent",
+                array: false),
+            .init(
+                44, "right_torque_effectiveness", .uint8, type: "uint8", scale: 2, offset: 0, units: "percent",
+                array: false),
+            .init(
+                45, "left_pedal_smoothness", .uint8, type: "uint8", scale: 2, offset: 0, units: "percent", array: false),
+            .init(
+                46, "right_pedal_smoothness", .uint8, type: "uint8", scale: 2, offset: 0, units: "percent", array: false
+            ),
+            .init(
+                47, "combined_pedal_smoothness", .uint8, type: "uint8", scale: 2, offset: 0, units: "percent",
+                array: false),
+            .init(48, "time128", .uint8, type: "uint8", scale: 128, offset: 0, units: "s", array: false),
+            .init(49, "stroke_type", .enum, type: "stroke_type", scale: 1, offset: 0, units: "", array: false),
+            .init(50, "zone", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+            .init(51, "ball_speed", .uint16, type: "uint16", scale: 100, offset: 0, units: "m/s", array: false),
+            .init(52, "cadence256", .uint16, type: "uint16", scale: 256, offset: 0, units: "rpm", array: false),
+            .init(53, "fractional_cadence", .uint8, type: "uint8", scale: 128, offset: 0, units: "rpm", array: false),
+            .init(
+                54, "total_hemoglobin_conc", .uint16, type: "uint16", scale: 100, offset: 0, units: "g/dL", array: false
+            ),
+            .init(
+                55, "total_hemoglobin_conc_min", .uint16, type: "uint16", scale: 100, offset: 0, units: "g/dL",
+                array: false),
+            .init(
+                56, "total_hemoglobin_conc_max", .uint16, type: "uint16", scale: 100, offset: 0, units: "g/dL",
+                array: false),
+            .init(
+                57, "saturated_hemoglobin_percent", .uint16, type: "uint16", scale: 10, offset: 0, units: "%",
+                array: false),
+            .init(
+                58, "saturated_hemoglobin_percent_min", .uint16, type: "uint16", scale: 10, offset: 0, units: "%",
+                array: false),
+            .init(
+                59, "saturated_hemoglobin_percent_max", .uint16, type: "uint16", scale: 10, offset: 0, units: "%",
+                array: false),
+            .init(62, "device_index", .uint8, type: "device_index", scale: 1, offset: 0, units: "", array: false),
+            .init(67, "left_pco", .sint8, type: "sint8", scale: 1, offset: 0, units: "mm", array: false),
+            .init(68, "right_pco", .sint8, type: "sint8", scale: 1, offset: 0, units: "mm", array: false),
+            .init(
+                69, "left_power_phase", .uint8, type: "uint8", scale: 0.7111111, offset: 0, units: "degrees",
+                array: true),
+            .init(
+                70, "left_power_phase_peak", .uint8, type: "uint8", scale: 0.7111111, offset: 0, units: "degrees",
+                array: true),
+            .init(
+                71, "right_power_phase", .uint8, type: "uint8", scale: 0.7111111, offset: 0, units: "degrees",
+                array: true),
+            .init(
+                72, "right_power_phase_peak", .uint8, type: "uint8", scale: 0.7111111, offset: 0, units: "degrees",
+                array: true),
+            .init(73, "enhanced_speed", .uint32, type: "uint32", scale: 1000, offset: 0, units: "m/s", array: false),
+            .init(78, "enhanced_altitude", .uint32, type: "uint32", scale: 5, offset: 500, units: "m", array: false),
+            .init(81, "battery_soc", .uint8, type: "uint8", scale: 2, offset: 0, units: "percent", array: false),
+            .init(82, "motor_power", .uint16, type: "uint16", scale: 1, offset: 0, units: "watts", array: false),
+            .init(83, "vertical_ratio", .uint16, type: "uint16", scale: 100, offset: 0, units: "percent", array: false),
+            .init(
+                84, "stance_time_balance", .uint16, type: "uint16", scale: 100, offset: 0, units: "percent",
+                array: false),
+            .init(85, "step_length", .uint16, type: "uint16", scale: 10, offset: 0, units: "mm", array: false),
+            .init(87, "cycle_length16", .uint16, type: "uint16", scale: 100, offset: 0, units: "m", array: false),
+            .init(91, "absolute_pressure", .uint32, type: "uint32", scale: 1, offset: 0, units: "Pa", array: false),
+            .init(92, "depth", .uint32, type: "uint32", scale: 1000, offset: 0, units: "m", array: false),
+            .init(93, "next_stop_depth", .uint32, type: "uint32", scale: 1000, offset: 0, units: "m", array: false),
+            .init(94, "next_stop_time", .uint32, type: "uint32", scale: 1, offset: 0, units: "s", array: false),
+            .init(95, "time_to_surface", .uint32, type: "uint32", scale: 1, offset: 0, units: "s", array: false),
+            .init(96, "ndl_time", .uint32, type: "uint32", scale: 1, offset: 0, units: "s", array: false),
+            .init(97, "cns_load", .uint8, type: "uint8", scale: 1, offset: 0, units: "percent", array: false),
+            .init(98, "n2_load", .uint16, type: "uint16", scale: 1, offset: 0, units: "percent", array: false),
+            .init(99, "respiration_rate", .uint8, type: "uint8", scale: 1, offset: 0, units: "s", array: false),
+            .init(
+                108, "enhanced_respiration_rate", .uint16, type: "uint16", scale: 100, offset: 0, units: "Breaths/min",
+                array: false),
+            .init(114, "grit", .float32, type: "float32", scale: 1, offset: 0, units: "", array: false),
+            .init(115, "flow", .float32, type: "float32", scale: 1, offset: 0, units: "", array: false),
+            .init(116, "current_stress", .uint16, type: "uint16", scale: 100, offset: 0, units: "", array: false),
+            .init(117, "ebike_travel_range", .uint16, type: "uint16", scale: 1, offset: 0, units: "km", array: false),
+            .init(
+                118, "ebike_battery_level", .uint8, type: "uint8", scale: 1, offset: 0, units: "percent", array: false),
+            .init(
+                119, "ebike_assist_mode", .uint8, type: "uint8", scale: 1, offset: 0, units: "depends on sensor",
+                array: false),
+            .init(
+                120, "ebike_assist_level_percent", .uint8, type: "uint8", scale: 1, offset: 0, units: "percent",
+                array: false),
+            .init(123, "air_time_remaining", .uint32, type: "uint32", scale: 1, offset: 0, units: "s", array: false),
+            .init(124, "pressure_sac", .uint16, type: "uint16", scale: 100, offset: 0, units: "bar/min", array: false),
+            .init(125, "volume_sac", .uint16, type: "uint16", scale: 100, offset: 0, units: "L/min", array: false),
+            .init(126, "rmv", .uint16, type: "uint16", scale: 100, offset: 0, units: "L/min", array: false),
+            .init(127, "ascent_rate", .sint32, type: "sint32", scale: 1000, offset: 0, units: "m/s", array: false),
+            .init(129, "po2", .uint8, type: "uint8", scale: 100, offset: 0, units: "percent", array: false),
+            .init(139, "core_temperature", .uint16, type: "uint16", scale: 100, offset: 0, units: "C", array: false),
+            .init(253, "timestamp", .uint32, type: "date_time", scale: 1, offset: 0, units: "s", array: false),
+        ])
 
     /// `event` (21).
-    static let event = FITMessageProfile(number: 21, name: "event", fields: [
-        .init(0, "event", .enum, type: "event", scale: 1, offset: 0, units: "", array: false),
-        .init(1, "event_type", .enum, type: "event_type", scale: 1, offset: 0, units: "", array: false),
-        .init(2, "data16", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
-        .init(3, "data", .uint32, type: "uint32", scale: 1, offset: 0, units: "", array: false),
-        .init(4, "event_group", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-        .init(7, "score", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
-        .init(8, "opponent_score", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
-        .init(9, "front_gear_num", .uint8z, type: "uint8z", scale: 1, offset: 0, units: "", array: false),
-        .init(10, "front_gear", .uint8z, type: "uint8z", scale: 1, offset: 0, units: "", array: false),
-        .init(11, "rear_gear_num", .uint8z, type: "uint8z", scale: 1, offset: 0, units: "", array: false),
-        .init(12, "rear_gear", .uint8z, type: "uint8z", scale: 1, offset: 0, units: "", array: false),
-        .init(13, "device_index", .uint8, type: "device_index", scale: 1, offset: 0, units: "", array: false),
-        .init(14, "activity_type", .enum, type: "activity_type", scale: 1, offset: 0, units: "", array: false),
-        .init(15, "start_timestamp", .uint32, type: "date_time", scale: 1, offset: 0, units: "s", array: false),
-        .init(21, "radar_threat_level_max", .enum, type: "radar_threat_level_type", scale: 1, offset: 0, units: "", array: false),
-        .init(22, "radar_threat_count", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
-        .init(23, "radar_threat_avg_approach_speed", .uint8, type: "uint8", scale: 10, offset: 0, units: "m/s", array: false),
-        .init(24, "radar_threat_max_approach_speed", .uint8, type: "uint8", scale: 10, offset: 0, units: "m/s", array: false),
-        .init(253, "timestamp", .uint32, type: "date_time", scale: 1, offset: 0, units: "s", array: false),
-    ])
+    static let event = FITMessageProfile(
+        number: 21, name: "event",
+        fields: [
+            .init(0, "event", .enum, type: "event", scale: 1, offset: 0, units: "", array: false),
+            .init(1, "event_type", .enum, type: "event_type", scale: 1, offset: 0, units: "", array: false),
+            .init(2, "data16", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
+            .init(3, "data", .uint32, type: "uint32", scale: 1, offset: 0, units: "", array: false),
+            .init(4, "event_group", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+            .init(7, "score", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
+            .init(8, "opponent_score", .uint16, type: "uint16", scale: 1, offset: 0, units: "", array: false),
+            .init(9, "front_gear_num", .uint8z, type: "uint8z", scale: 1, offset: 0, units: "", array: false),
+            .init(10, "front_gear", .uint8z, type: "uint8z", scale: 1, offset: 0, units: "", array: false),
+            .init(11, "rear_gear_num", .uint8z, type: "uint8z", scale: 1, offset: 0, units: "", array: false),
+            .init(12, "rear_gear", .uint8z, type: "uint8z", scale: 1, offset: 0, units: "", array: false),
+            .init(13, "device_index", .uint8, type: "device_index", scale: 1, offset: 0, units: "", array: false),
+            .init(14, "activity_type", .enum, type: "activity_type", scale: 1, offset: 0, units: "", array: false),
+            .init(15, "start_timestamp", .uint32, type: "date_time", scale: 1, offset: 0, units: "s", array: false),
+            .init(
+                21, "radar_threat_level_max", .enum, type: "radar_threat_level_type", scale: 1, offset: 0, units: "",
+                array: false),
+            .init(22, "radar_threat_count", .uint8, type: "uint8", scale: 1, offset: 0, units: "", array: false),
+            .init(
+                23, "radar_threat_avg_approach_speed", .uint8, type: "uint8", scale: 10, offset: 0, units: "m/s",
+                array: false),
+            .init(
+                24, "radar_threat_max_approach_speed", .uint8, type: "uint8", scale: 10, offset: 0, units: "m/s",
+                array: false),
+            .init(253, "timestamp", .uint32, type: "date_time", scale: 1, offset: 0, units: "s", array: false),
+        ])
 
     /// `hrv` (78).
-    static let hrv = FITMessageProfile(number: 78, name: "hrv", fields: [
-        .init(0, "time", .uint16, type: "uint16", scale: 1000, offset: 0, units: "s", array: true),
-    ])
+    static let hrv = FITMessageProfile(
+        number: 78, name: "hrv",
+        fields: [
+            .init(0, "time", .uint16, type: "uint16", scale: 1000, offset: 0, units: "s", array: true)
+        ])
 
     /// `hr` (132).
-    static let hr = FITMessageProfile(number: 132, name: "hr", fields: [
-        .init(0, "fractional_timestamp", .uint16, type: "uint16", scale: 32768, offset: 0, units: "s", array: false),
-        .init(1, "time256", .uint8, type: "uint8", scale: 256, offset: 0, units: "s", array: false),
-        .init(6, "filtered_bpm", .uint8, type: "uint8", scale: 1, offset: 0, units: "bpm", array: true),
-        .init(9, "event_timestamp", .uint32, type: "uint32", scale: 1024, offset: 0, units: "s", array: true),
-        .init(10, "event_timestamp_12", .byte, type: "byte", scale: 1, offset: 0, units: "s", array: true),
-        .init(253, "timestamp", .uint32, type: "date_time", scale: 1, offset: 0, units: "", array: false),
-    ])
+    static let hr = FITMessageProfile(
+        number: 132, name: "hr",
+        fields: [
+            .init(
+                0, "fractional_timestamp", .uint16, type: "uint16", scale: 32768, offset: 0, units: "s", array: false),
+            .init(1, "time256", .uint8, type: "uint8", scale: 256, offset: 0, units: "s", array: false),
+            .init(6, "filtered_bpm", .uint8, type: "uint8", scale: 1, offset: 0, units: "bpm", array: true),
+            .init(9, "event_timestamp", .uint32, type: "uint32", scale: 1024, offset: 0, units: "s", array: true),
+            .init(10, "event_timestamp_12", .byte, type: "byte", scale: 1, offset: 0, units: "s", array: true),
+            .init(253, "timestamp", .uint32, type: "date_time", scale: 1, offset: 0, units: "", array: false),
+        ])
 }

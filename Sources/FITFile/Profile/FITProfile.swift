@@ -13,8 +13,10 @@ public enum FITProfile {
     /// Every message profile here, by global message number.
     public static let messages: [UInt16: FITMessageProfile] = {
         var table: [UInt16: FITMessageProfile] = [:]
-        for message in [fileId, userProfile, zonesTarget, sport, session, lap, record, event, deviceInfo, activity,
-                        fileCreator, hrv, hr, fieldDescription, developerDataId] {
+        for message in [
+            fileId, userProfile, zonesTarget, sport, session, lap, record, event, deviceInfo, activity,
+            fileCreator, hrv, hr, fieldDescription, developerDataId,
+        ] {
             table[message.number] = message
         }
         return table
@@ -69,8 +71,10 @@ public struct FITFieldProfile: Hashable, Sendable {
     public let units: String
     public let isArray: Bool
 
-    init(_ number: UInt8, _ name: String, _ baseType: FITBaseType, type: String, scale: Double, offset: Double,
-         units: String, array: Bool) {
+    init(
+        _ number: UInt8, _ name: String, _ baseType: FITBaseType, type: String, scale: Double, offset: Double,
+        units: String, array: Bool
+    ) {
         self.number = number
         self.name = name
         self.baseType = baseType

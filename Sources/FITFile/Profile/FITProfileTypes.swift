@@ -100,9 +100,11 @@ public struct FITFileType: RawRepresentable, Hashable, Sendable {
 public enum FITManufacturer {
     public static let names: [UInt16: String] = [
         1: "Garmin", 9: "Saris", 13: "Dynastream OEM", 15: "Dynastream", 23: "Suunto", 32: "Wahoo Fitness",
-        38: "Osynce", 40: "Concept2", 41: "Shimano", 48: "Pioneer", 63: "Specialized", 69: "Stages Cycling", 70: "Sigma Sport",
+        38: "Osynce", 40: "Concept2", 41: "Shimano", 48: "Pioneer", 63: "Specialized", 69: "Stages Cycling",
+        70: "Sigma Sport",
         73: "Wattbike", 76: "Moxy", 81: "Bontrager", 89: "Tacx", 95: "Stryd", 107: "Magene", 123: "Polar",
-        255: "Development", 260: "Zwift", 263: "Favero Electronics", 265: "Strava", 267: "Bryton", 282: "The Sufferfest",
+        255: "Development", 260: "Zwift", 263: "Favero Electronics", 265: "Strava", 267: "Bryton",
+        282: "The Sufferfest",
         289: "Hammerhead", 294: "Coros", 307: "OneLap", 309: "Form",
     ]
 

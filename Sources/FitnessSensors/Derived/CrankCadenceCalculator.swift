@@ -97,7 +97,9 @@ public struct CrankCadenceCalculator: Sendable {
     ///   - arrivalTime: When the notification arrived, in seconds on a monotonic scale.
     /// - Returns: The cadence in rpm, or `nil` for a baseline or rejected sample (see ``lastOutcome``).
     @discardableResult
-    public mutating func update(cumulativeRevolutions: UInt16, lastEventTime: UInt16, at arrivalTime: TimeInterval) -> Double? {
+    public mutating func update(
+        cumulativeRevolutions: UInt16, lastEventTime: UInt16, at arrivalTime: TimeInterval
+    ) -> Double? {
         let outcome: Outcome
         let result: Double?
         switch tracker.update(revolutions: cumulativeRevolutions, eventTime: lastEventTime, at: arrivalTime) {

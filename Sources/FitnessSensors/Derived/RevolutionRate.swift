@@ -8,7 +8,9 @@
 public enum RevolutionRate {
     /// `revolutions × scale` per second over an event-time delta of `ticks` at `ticksPerSecond` (scale 60 gives
     /// rpm, a wheel's circumference gives m/s).
-    public static func perSecond(revolutions: Double, ticks: UInt16, ticksPerSecond: Double, scale: Double = 1) -> Double? {
+    public static func perSecond(
+        revolutions: Double, ticks: UInt16, ticksPerSecond: Double, scale: Double = 1
+    ) -> Double? {
         guard ticks != 0 else { return nil }
         return revolutions * scale / (Double(ticks) / ticksPerSecond)
     }
@@ -17,17 +19,20 @@ public enum RevolutionRate {
 extension CrankRevolutionData {
     /// Cadence in rpm from `earlier` to this value (see ``RevolutionRate``).
     public func cadence(since earlier: CrankRevolutionData) -> Double? {
-        RevolutionRate.perSecond(revolutions: Double(cumulativeRevolutions &- earlier.cumulativeRevolutions),
-                                 ticks: lastEventTime &- earlier.lastEventTime, ticksPerSecond: Self.ticksPerSecond, scale: 60)
+        RevolutionRate.perSecond(
+            revolutions: Double(cumulativeRevolutions &- earlier.cumulativeRevolutions),
+            ticks: lastEventTime &- earlier.lastEventTime, ticksPerSecond: Self.ticksPerSecond, scale: 60)
     }
 }
 
 extension WheelRevolutionData {
     /// Speed in m/s from `earlier` to this value, for a wheel event time of `ticksPerSecond` (2048 in Cycling Power
     /// Measurement, 1024 in CSC Measurement) and a wheel of `wheelCircumference` metres (see ``RevolutionRate``).
-    public func speed(since earlier: WheelRevolutionData, ticksPerSecond: Double, wheelCircumference: Double) -> Double? {
-        RevolutionRate.perSecond(revolutions: Double(cumulativeRevolutions &- earlier.cumulativeRevolutions),
-                                 ticks: lastEventTime &- earlier.lastEventTime, ticksPerSecond: ticksPerSecond,
-                                 scale: wheelCircumference)
+    public func speed(since earlier: WheelRevolutionData, ticksPerSecond: Double, wheelCircumference: Double) -> Double?
+    {
+        RevolutionRate.perSecond(
+            revolutions: Double(cumulativeRevolutions &- earlier.cumulativeRevolutions),
+            ticks: lastEventTime &- earlier.lastEventTime, ticksPerSecond: ticksPerSecond,
+            scale: wheelCircumference)
     }
 }

@@ -58,7 +58,10 @@ struct RevolutionRateTracker<Counter: FixedWidthInteger & UnsignedInteger & Send
     private(set) var sample: Sample?
     private(set) var revolutionsPerSecond: Double?
 
-    init(ticksPerSecond: Double, staleAfter: TimeInterval, arrivalTolerance: TimeInterval, maximumRevolutionsPerSecond: Double) {
+    init(
+        ticksPerSecond: Double, staleAfter: TimeInterval, arrivalTolerance: TimeInterval,
+        maximumRevolutionsPerSecond: Double
+    ) {
         precondition(ticksPerSecond > 0, "event time resolution must be positive")
         self.ticksPerSecond = ticksPerSecond
         self.staleAfter = staleAfter
@@ -115,8 +118,11 @@ struct RevolutionRateTracker<Counter: FixedWidthInteger & UnsignedInteger & Send
         if eventSeconds > elapsed + arrivalTolerance {
             return .rejected(.eventTimeAheadOfArrival(eventSeconds: eventSeconds, arrivalSeconds: elapsed))
         }
-        guard let rate = RevolutionRate.perSecond(revolutions: Double(deltaRevolutions), ticks: deltaTicks,
-                                                  ticksPerSecond: ticksPerSecond) else {
+        guard
+            let rate = RevolutionRate.perSecond(
+                revolutions: Double(deltaRevolutions), ticks: deltaTicks,
+                ticksPerSecond: ticksPerSecond)
+        else {
             return .rejected(.revolutionsWithoutEventTime)
         }
         if rate > maximumRevolutionsPerSecond {

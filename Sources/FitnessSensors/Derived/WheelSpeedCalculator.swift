@@ -87,12 +87,15 @@ public struct WheelSpeedCalculator: Sendable {
 
     /// A calculator for the wheel data of Cycling Power Measurement (1/2048 s).
     public static func cyclingPower(wheelCircumference: Double = defaultWheelCircumference) -> WheelSpeedCalculator {
-        WheelSpeedCalculator(eventTicksPerSecond: CyclingPowerMeasurement.wheelEventTicksPerSecond, wheelCircumference: wheelCircumference)
+        WheelSpeedCalculator(
+            eventTicksPerSecond: CyclingPowerMeasurement.wheelEventTicksPerSecond,
+            wheelCircumference: wheelCircumference)
     }
 
     /// A calculator for the wheel data of CSC Measurement (1/1024 s).
     public static func cscMeasurement(wheelCircumference: Double = defaultWheelCircumference) -> WheelSpeedCalculator {
-        WheelSpeedCalculator(eventTicksPerSecond: CSCMeasurement.eventTicksPerSecond, wheelCircumference: wheelCircumference)
+        WheelSpeedCalculator(
+            eventTicksPerSecond: CSCMeasurement.eventTicksPerSecond, wheelCircumference: wheelCircumference)
     }
 
     /// The current speed in m/s, as of the last update (`nil` before the first measurement).
@@ -111,7 +114,9 @@ public struct WheelSpeedCalculator: Sendable {
     ///   - arrivalTime: When the notification arrived, in seconds on a monotonic scale.
     /// - Returns: The speed in m/s, or `nil` for a baseline or rejected sample (see ``lastOutcome``).
     @discardableResult
-    public mutating func update(cumulativeRevolutions: UInt32, lastEventTime: UInt16, at arrivalTime: TimeInterval) -> Double? {
+    public mutating func update(
+        cumulativeRevolutions: UInt32, lastEventTime: UInt16, at arrivalTime: TimeInterval
+    ) -> Double? {
         let outcome: Outcome
         let result: Double?
         switch tracker.update(revolutions: cumulativeRevolutions, eventTime: lastEventTime, at: arrivalTime) {
@@ -125,9 +130,13 @@ public struct WheelSpeedCalculator: Sendable {
         case .measured(let rate, let revolutions):
             let added = Double(revolutions) * wheelCircumference
             distance += added
-            (outcome, result) = (.measured(speed: rate * wheelCircumference, distance: added), rate * wheelCircumference)
+            (outcome, result) = (
+                .measured(speed: rate * wheelCircumference, distance: added), rate * wheelCircumference
+            )
         case .held(let rate):
-            (outcome, result) = (.held(speed: rate.map { $0 * wheelCircumference }), rate.map { $0 * wheelCircumference })
+            (outcome, result) = (
+                .held(speed: rate.map { $0 * wheelCircumference }), rate.map { $0 * wheelCircumference }
+            )
         case .stopped:
             (outcome, result) = (.stopped, 0)
         case .rejected(.implausibleRate(let rate)):

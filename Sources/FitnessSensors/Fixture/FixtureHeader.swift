@@ -30,7 +30,9 @@ public struct FixtureHeader: Codable, Hashable, Sendable {
         /// Pool length in metres, for pool swimming.
         public var lapLengthMetres: Double?
 
-        public init(activity: String, location: String? = nil, swimmingLocation: String? = nil, lapLengthMetres: Double? = nil) {
+        public init(
+            activity: String, location: String? = nil, swimmingLocation: String? = nil, lapLengthMetres: Double? = nil
+        ) {
             self.activity = activity
             self.location = location
             self.swimmingLocation = swimmingLocation
@@ -49,8 +51,10 @@ public struct FixtureHeader: Codable, Hashable, Sendable {
         public var capabilities: [String]
         public var deviceInformation: DeviceInformationFields?
 
-        public init(id: String, name: String, services: [String], capabilities: [String],
-                    deviceInformation: DeviceInformationFields? = nil) {
+        public init(
+            id: String, name: String, services: [String], capabilities: [String],
+            deviceInformation: DeviceInformationFields? = nil
+        ) {
             self.id = id
             self.name = name
             self.services = services

@@ -53,7 +53,10 @@ struct FixtureLine {
             scanner.skipSpace()
             if scanner.take(UInt8(ascii: ",")) { continue }
             if scanner.take(UInt8(ascii: "}")) { break }
-            throw LineProblem(scanner.atEnd ? "expected ',' or '}' but the line ends early" : "expected ',' or '}' after the value of \"\(key)\"")
+            throw LineProblem(
+                scanner.atEnd
+                    ? "expected ',' or '}' but the line ends early"
+                    : "expected ',' or '}' after the value of \"\(key)\"")
         }
         scanner.skipSpace()
         guard scanner.atEnd else { throw LineProblem("expected the line to end after the closing '}'") }
@@ -73,7 +76,9 @@ struct FixtureLine {
         var atEnd: Bool { index >= bytes.count }
 
         mutating func skipSpace() {
-            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0D { index += 1 }
+            while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0D {
+                index += 1
+            }
         }
 
         mutating func take(_ byte: UInt8) -> Bool {
@@ -84,10 +89,15 @@ struct FixtureLine {
 
         /// The raw bytes of a string without escapes (hex fields never need them).
         mutating func stringBytes() throws(LineProblem) -> UnsafeBufferPointer<UInt8> {
-            guard take(UInt8(ascii: "\"")) else { throw LineProblem(atEnd ? "expected a string but the line ends early" : "expected a string in double quotes") }
+            guard take(UInt8(ascii: "\"")) else {
+                throw LineProblem(
+                    atEnd ? "expected a string but the line ends early" : "expected a string in double quotes")
+            }
             let start = index
             while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
-                guard bytes[index] != UInt8(ascii: "\\") else { throw LineProblem("expected hex digits, not an escape sequence") }
+                guard bytes[index] != UInt8(ascii: "\\") else {
+                    throw LineProblem("expected hex digits, not an escape sequence")
+                }
                 index += 1
             }
             guard index < bytes.count else { throw LineProblem("expected a closing '\"' but the line ends early") }
@@ -96,13 +106,19 @@ struct FixtureLine {
         }
 
         mutating func string() throws(LineProblem) -> String {
-            guard take(UInt8(ascii: "\"")) else { throw LineProblem(atEnd ? "expected a string but the line ends early" : "expected a string in double quotes") }
+            guard take(UInt8(ascii: "\"")) else {
+                throw LineProblem(
+                    atEnd ? "expected a string but the line ends early" : "expected a string in double quotes")
+            }
             var out = [UInt8]()
             while index < bytes.count {
                 let byte = bytes[index]
                 index += 1
                 if byte == UInt8(ascii: "\"") { return String(decoding: out, as: UTF8.self) }
-                if byte != UInt8(ascii: "\\") { out.append(byte); continue }
+                if byte != UInt8(ascii: "\\") {
+                    out.append(byte)
+                    continue
+                }
                 guard index < bytes.count else { break }
                 let escaped = bytes[index]
                 index += 1
@@ -113,14 +129,17 @@ struct FixtureLine {
                 case UInt8(ascii: "b"): out.append(0x08)
                 case UInt8(ascii: "f"): out.append(0x0C)
                 case UInt8(ascii: "u"):
-                    guard index + 4 <= bytes.count, let high = Hex.bytes(UnsafeBufferPointer(rebasing: bytes[index ..< index + 4])),
-                          let scalar = Unicode.Scalar(UInt32(high[0]) << 8 | UInt32(high[1])) else {
+                    guard index + 4 <= bytes.count,
+                        let high = Hex.bytes(UnsafeBufferPointer(rebasing: bytes[index ..< index + 4])),
+                        let scalar = Unicode.Scalar(UInt32(high[0]) << 8 | UInt32(high[1]))
+                    else {
                         throw LineProblem("expected four hex digits after \\u")
                     }
                     index += 4
                     out.append(contentsOf: Array(String(Character(scalar)).utf8))
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escaped)
-                default: throw LineProblem("expected a JSON escape sequence, not '\\\(Character(Unicode.Scalar(escaped)))'")
+                default:
+                    throw LineProblem("expected a JSON escape sequence, not '\\\(Character(Unicode.Scalar(escaped)))'")
                 }
             }
             throw LineProblem("expected a closing '\"' but the line ends early")
@@ -128,7 +147,8 @@ struct FixtureLine {
 
         /// A non-negative number of seconds with at most three decimals, as milliseconds.
         mutating func milliseconds() throws(LineProblem) -> Int64 {
-            let problem = LineProblem("expected \"t\" to be seconds as a non-negative number with at most three decimals")
+            let problem = LineProblem(
+                "expected \"t\" to be seconds as a non-negative number with at most three decimals")
             var whole: Int64 = 0
             var digits = 0
             while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
@@ -151,7 +171,9 @@ struct FixtureLine {
                 }
                 guard fractionDigits > 0 else { throw problem }
             }
-            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") { throw problem }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                throw problem
+            }
             return whole * 1000 + fraction
         }
 
@@ -164,7 +186,9 @@ struct FixtureLine {
                 throw LineProblem("expected a flat object: event lines hold only strings and numbers")
             default:
                 let start = index
-                while index < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), 0x20].contains(bytes[index]) { index += 1 }
+                while index < bytes.count, ![UInt8(ascii: ","), UInt8(ascii: "}"), 0x20].contains(bytes[index]) {
+                    index += 1
+                }
                 guard index > start else { throw LineProblem("expected a value") }
             }
         }

@@ -41,30 +41,46 @@ public final class FixtureReader {
             throw FixtureError(file: path, line: 0, "expected a fixture file, but there is no such file")
         }
         guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
-            throw FixtureError(file: path, line: 0, "expected a readable fixture file, but it \(isDirectory.boolValue ? "is a directory" : "cannot be opened")")
+            throw FixtureError(
+                file: path, line: 0,
+                "expected a readable fixture file, but it \(isDirectory.boolValue ? "is a directory" : "cannot be opened")"
+            )
         }
         self.handle = handle
         var lineBytes: [UInt8]? = nil
-        do { lineBytes = try Self.readLine(handle: handle, buffer: &buffer, start: &start, endOfFile: &endOfFile).map { Array($0.line) } } catch let problem {
+        do {
+            lineBytes = try Self.readLine(handle: handle, buffer: &buffer, start: &start, endOfFile: &endOfFile).map {
+                Array($0.line)
+            }
+        } catch let problem {
             throw FixtureError(file: path, line: 1, problem.text)
         }
         lineNumber = 1
         guard let lineBytes, !lineBytes.isEmpty else {
-            throw FixtureError(file: path, line: 1, "expected a fixture header (a JSON object with \"format\": \"\(FixtureHeader.formatName)\"), but the file is empty")
+            throw FixtureError(
+                file: path, line: 1,
+                "expected a fixture header (a JSON object with \"format\": \"\(FixtureHeader.formatName)\"), but the file is empty"
+            )
         }
         header = try Self.decodeHeader(Data(lineBytes), file: path)
         guard let date = header.startDate else {
-            throw FixtureError(file: path, line: 1, "expected \"start\" to be an ISO 8601 date like 2026-11-21T07:00:00Z, not \"\(header.start)\"")
+            throw FixtureError(
+                file: path, line: 1,
+                "expected \"start\" to be an ISO 8601 date like 2026-11-21T07:00:00Z, not \"\(header.start)\"")
         }
         startDate = date
         sensorIDs = header.sensors.map(\.id)
         var index: [Substring: Int] = [:]
         for (position, sensor) in header.sensors.enumerated() {
             guard index[Substring(sensor.id)] == nil else {
-                throw FixtureError(file: path, line: 1, "expected each sensor id once, but \"\(sensor.id)\" appears twice")
+                throw FixtureError(
+                    file: path, line: 1, "expected each sensor id once, but \"\(sensor.id)\" appears twice")
             }
             guard SensorCapabilities(names: sensor.capabilities) != nil else {
-                throw FixtureError(file: path, line: 1, "expected capabilities among \(SensorCapabilities.names.map(\.0).joined(separator: ", ")) for sensor \"\(sensor.id)\"")
+                throw FixtureError(
+                    file: path, line: 1,
+                    "expected capabilities among \(SensorCapabilities.names.map(\.0).joined(separator: ", ")) for sensor \"\(sensor.id)\""
+                )
             }
             index[Substring(sensor.id)] = position
         }
@@ -80,7 +96,9 @@ public final class FixtureReader {
     public func next() throws(FixtureError) -> FixtureEvent? {
         while true {
             let read: (line: ArraySlice<UInt8>, terminated: Bool)?
-            do { read = try Self.readLine(handle: handle, buffer: &buffer, start: &start, endOfFile: &endOfFile) } catch let problem {
+            do {
+                read = try Self.readLine(handle: handle, buffer: &buffer, start: &start, endOfFile: &endOfFile)
+            } catch let problem {
                 throw FixtureError(file: path, line: lineNumber + 1, problem.text)
             }
             guard let (line, terminated) = read else { return nil }
@@ -93,7 +111,9 @@ public final class FixtureReader {
             case .success(let event): return event
             case .failure(let error):
                 guard terminated else {
-                    throw FixtureError(file: path, line: lineNumber, error.problem + " (the last line has no newline: the file looks truncated)")
+                    throw FixtureError(
+                        file: path, line: lineNumber,
+                        error.problem + " (the last line has no newline: the file looks truncated)")
                 }
                 throw error
             }
@@ -105,14 +125,19 @@ public final class FixtureReader {
         do { fields = try FixtureLine.parse(bytes) } catch { throw fail(error.text) }
         guard let time = fields.time else { throw fail("expected \"t\", the time in seconds since the start") }
         guard time >= lastTime else {
-            throw fail("expected \"t\" to be at least \(FixtureTime.seconds(milliseconds: lastTime)), the time of the event before, not \(FixtureTime.seconds(milliseconds: time))")
+            throw fail(
+                "expected \"t\" to be at least \(FixtureTime.seconds(milliseconds: lastTime)), the time of the event before, not \(FixtureTime.seconds(milliseconds: time))"
+            )
         }
         guard !ended else { throw fail("expected nothing after the \"end\" action") }
         lastTime = time
         if let value = fields.value {
             let sensor = try sensor(fields.sensor)
-            guard let characteristic = fields.characteristic else { throw fail("expected \"c\", the characteristic the bytes belong to") }
-            return FixtureEvent(time: time, kind: .notification(sensor: sensor, characteristic: characteristic, bytes: value))
+            guard let characteristic = fields.characteristic else {
+                throw fail("expected \"c\", the characteristic the bytes belong to")
+            }
+            return FixtureEvent(
+                time: time, kind: .notification(sensor: sensor, characteristic: characteristic, bytes: value))
         }
         if let connection = fields.connection {
             let sensor = try sensor(fields.sensor)
@@ -121,7 +146,8 @@ public final class FixtureReader {
             case "connecting": state = .connecting
             case "connected": state = .connected
             case "disconnected": state = .disconnected(reason: fields.reason)
-            default: throw fail("expected \"connection\" to be connecting, connected or disconnected, not \"\(connection)\"")
+            default:
+                throw fail("expected \"connection\" to be connecting, connected or disconnected, not \"\(connection)\"")
             }
             return FixtureEvent(time: time, kind: .connection(sensor: sensor, state: state))
         }
@@ -129,7 +155,9 @@ public final class FixtureReader {
             let value: FixtureAction
             switch action {
             case "beginActivity":
-                guard let activity = fields.activity else { throw fail("expected \"activity\" with a beginActivity action") }
+                guard let activity = fields.activity else {
+                    throw fail("expected \"activity\" with a beginActivity action")
+                }
                 value = .beginActivity(activity: activity, location: fields.location)
             case "endActivity": value = .endActivity
             case "pause": value = .pause
@@ -139,17 +167,22 @@ public final class FixtureReader {
             case "end":
                 value = .end
                 ended = true
-            default: throw fail("expected \"action\" to be one of \(FixtureAction.names.joined(separator: ", ")), not \"\(action)\"")
+            default:
+                throw fail(
+                    "expected \"action\" to be one of \(FixtureAction.names.joined(separator: ", ")), not \"\(action)\""
+                )
             }
             return FixtureEvent(time: time, kind: .action(value))
         }
-        throw fail("expected a notification (\"v\"), a connection change (\"connection\") or a session action (\"action\")")
+        throw fail(
+            "expected a notification (\"v\"), a connection change (\"connection\") or a session action (\"action\")")
     }
 
     private func sensor(_ id: Substring?) throws(FixtureError) -> Int {
         guard let id else { throw fail("expected \"s\", the id of a sensor named in the header") }
         guard let index = sensorIndex[id] else {
-            throw fail("expected \"s\" to name a sensor in the header (\(sensorIDs.joined(separator: ", "))), not \"\(id)\"")
+            throw fail(
+                "expected \"s\" to name a sensor in the header (\(sensorIDs.joined(separator: ", "))), not \"\(id)\"")
         }
         return index
     }
@@ -157,8 +190,11 @@ public final class FixtureReader {
     private func fail(_ problem: String) -> FixtureError { FixtureError(file: path, line: lineNumber, problem) }
 
     /// The next line (without its newline) and whether a newline ended it; nil at the end of the file.
-    private static func readLine(handle: FileHandle, buffer: inout [UInt8], start: inout Int, endOfFile: inout Bool)
-        throws(FixtureLine.LineProblem) -> (line: ArraySlice<UInt8>, terminated: Bool)? {
+    private static func readLine(
+        handle: FileHandle, buffer: inout [UInt8], start: inout Int, endOfFile: inout Bool
+    )
+        throws(FixtureLine.LineProblem) -> (line: ArraySlice<UInt8>, terminated: Bool)?
+    {
         var searched = start
         while true {
             if let newline = buffer[searched...].firstIndex(of: 0x0A) {
@@ -172,7 +208,8 @@ public final class FixtureReader {
                 return (buffer[start...], false)
             }
             guard buffer.count - start <= maximumLineLength else {
-                throw FixtureLine.LineProblem("expected a line of at most \(maximumLineLength) bytes: this is not a fixture line")
+                throw FixtureLine.LineProblem(
+                    "expected a line of at most \(maximumLineLength) bytes: this is not a fixture line")
             }
             if start > 0 {
                 buffer.removeSubrange(0 ..< start)
@@ -190,24 +227,32 @@ public final class FixtureReader {
     }
 
     private static func decodeHeader(_ data: Data, file: String) throws(FixtureError) -> FixtureHeader {
-        let expectation = "expected a fixture header: a JSON object with \"format\": \"\(FixtureHeader.formatName)\" and \"version\": \(FixtureHeader.currentVersion)"
+        let expectation =
+            "expected a fixture header: a JSON object with \"format\": \"\(FixtureHeader.formatName)\" and \"version\": \(FixtureHeader.currentVersion)"
         guard let preamble = try? JSONDecoder().decode(Preamble.self, from: data),
-              preamble.format == FixtureHeader.formatName else {
+            preamble.format == FixtureHeader.formatName
+        else {
             throw FixtureError(file: file, line: 1, expectation)
         }
         guard preamble.version == FixtureHeader.currentVersion else {
             let found = preamble.version.map { "version \($0)" } ?? "no version"
-            throw FixtureError(file: file, line: 1, "expected fixture format version \(FixtureHeader.currentVersion), found \(found)")
+            throw FixtureError(
+                file: file, line: 1, "expected fixture format version \(FixtureHeader.currentVersion), found \(found)")
         }
         do {
             return try JSONDecoder().decode(FixtureHeader.self, from: data)
         } catch let DecodingError.keyNotFound(key, context) {
-            throw FixtureError(file: file, line: 1, "expected the header to have \"\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))\"")
+            throw FixtureError(
+                file: file, line: 1,
+                "expected the header to have \"\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))\""
+            )
         } catch let DecodingError.typeMismatch(_, context) {
-            throw FixtureError(file: file, line: 1, "expected a different kind of value at \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" in the header")
+            throw FixtureError(
+                file: file, line: 1,
+                "expected a different kind of value at \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" in the header"
+            )
         } catch {
             throw FixtureError(file: file, line: 1, expectation)
         }
     }
 }
-

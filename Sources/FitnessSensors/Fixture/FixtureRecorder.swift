@@ -36,7 +36,9 @@ public final class FixtureRecorder: NotificationTap {
     }
 
     public func sensor(_ identifier: String, received bytes: [UInt8], characteristic: UInt16, at date: Date) {
-        append(identifier, at: date) { FixtureEvent.Kind.notification(sensor: 0, characteristic: characteristic, bytes: bytes) }
+        append(identifier, at: date) {
+            FixtureEvent.Kind.notification(sensor: 0, characteristic: characteristic, bytes: bytes)
+        }
     }
 
     public func sensor(_ identifier: String, changedTo state: SensorConnectionState, at date: Date) {
@@ -59,7 +61,9 @@ public final class FixtureRecorder: NotificationTap {
             // Arrival times from different sensors can interleave by a hair; the file keeps time order.
             let time = max(state.lastTime, Int64((date.timeIntervalSince(start) * 1000).rounded()))
             state.lastTime = time
-            do throws(FixtureError) { try writer.appendLine(FixtureEvent(time: time, kind: kind()).encodedLine(sensorIDs: ids)) } catch {
+            do throws(FixtureError) {
+                try writer.appendLine(FixtureEvent(time: time, kind: kind()).encodedLine(sensorIDs: ids))
+            } catch {
                 state.failure = error
                 state.writer = nil
             }
@@ -69,7 +73,8 @@ public final class FixtureRecorder: NotificationTap {
     /// Writes the fixture: the header with `session` and `sensors`, then every recorded line.
     ///
     /// - Throws: ``FixtureError`` when writing failed at any point.
-    public func finish(session: FixtureHeader.Session, sensors: [FixtureHeader.SensorDescription]) throws(FixtureError) {
+    public func finish(session: FixtureHeader.Session, sensors: [FixtureHeader.SensorDescription]) throws(FixtureError)
+    {
         let (writer, failure) = state.withLock { state in
             defer { state.writer = nil }
             return (state.writer, state.failure)
@@ -77,7 +82,8 @@ public final class FixtureRecorder: NotificationTap {
         if let failure { throw failure }
         guard let writer else { return }
         try writer.close()
-        let header = FixtureHeader(start: start, session: session, sensors: sensors, source: ["recordedBy": "workout record"])
+        let header = FixtureHeader(
+            start: start, session: session, sensors: sensors, source: ["recordedBy": "workout record"])
         let output = try FixtureWriter(path: path, header: header)
         guard let input = FileHandle(forReadingAtPath: writer.path) else {
             throw FixtureError(file: writer.path, line: 0, "expected the recorded lines, but the file is gone")

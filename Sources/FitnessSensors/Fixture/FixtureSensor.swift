@@ -27,8 +27,10 @@ public final class FixtureSensor: Sensor {
     private let origin: Date
 
     /// A sensor described by a fixture header.
-    public init(_ description: FixtureHeader.SensorDescription, origin: Date,
-                wheelCircumference: Double = WheelSpeedCalculator.defaultWheelCircumference) {
+    public init(
+        _ description: FixtureHeader.SensorDescription, origin: Date,
+        wheelCircumference: Double = WheelSpeedCalculator.defaultWheelCircumference
+    ) {
         identifier = "fixture:" + description.id
         name = description.name
         capabilities = SensorCapabilities(names: description.capabilities) ?? []

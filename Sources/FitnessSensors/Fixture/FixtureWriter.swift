@@ -17,7 +17,8 @@ public final class FixtureWriter {
     public init(path: String, header: FixtureHeader) throws(FixtureError) {
         self.path = path
         guard FileManager.default.createFile(atPath: path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: path) else {
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
             throw FixtureError(file: path, line: 0, "expected a file that can be written, but it cannot be created")
         }
         self.handle = handle
@@ -50,7 +51,9 @@ public final class FixtureWriter {
     public func flush() throws(FixtureError) {
         guard !pending.isEmpty else { return }
         do { try handle.write(contentsOf: pending) } catch {
-            throw FixtureError(file: path, line: 0, "expected to write the fixture, but writing failed (\(error.localizedDescription))")
+            throw FixtureError(
+                file: path, line: 0, "expected to write the fixture, but writing failed (\(error.localizedDescription))"
+            )
         }
         pending.removeAll(keepingCapacity: true)
     }

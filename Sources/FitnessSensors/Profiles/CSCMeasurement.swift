@@ -39,8 +39,10 @@ public struct CSCMeasurement: GATTCharacteristicValue {
     public init(bytes: [UInt8]) throws(DecodeError) {
         var reader = ByteReader(bytes)
         let flags = try reader.readUInt8("flags")
-        wheelRevolutions = flags & Flag.wheelRevolutionDataPresent != 0 ? try WheelRevolutionData.read(from: &reader) : nil
-        crankRevolutions = flags & Flag.crankRevolutionDataPresent != 0 ? try CrankRevolutionData.read(from: &reader) : nil
+        wheelRevolutions =
+            flags & Flag.wheelRevolutionDataPresent != 0 ? try WheelRevolutionData.read(from: &reader) : nil
+        crankRevolutions =
+            flags & Flag.crankRevolutionDataPresent != 0 ? try CrankRevolutionData.read(from: &reader) : nil
     }
 
     /// The flags byte ``encode()`` writes.

@@ -233,18 +233,22 @@ public struct CyclingPowerMeasurement: GATTCharacteristicValue {
         let flags = Flags(rawValue: try reader.readUInt16("flags"))
         instantaneousPower = try reader.readInt16("instantaneous power")
 
-        pedalPowerBalance = flags.contains(.pedalPowerBalancePresent)
+        pedalPowerBalance =
+            flags.contains(.pedalPowerBalancePresent)
             ? PedalPowerBalance(
                 rawValue: try reader.readUInt8("pedal power balance"),
                 reference: flags.contains(.pedalPowerBalanceReferenceLeft) ? .left : .unknown)
             : nil
-        accumulatedTorque = flags.contains(.accumulatedTorquePresent)
+        accumulatedTorque =
+            flags.contains(.accumulatedTorquePresent)
             ? AccumulatedTorque(
                 rawValue: try reader.readUInt16("accumulated torque"),
                 source: flags.contains(.accumulatedTorqueSourceCrank) ? .crank : .wheel)
             : nil
-        wheelRevolutions = flags.contains(.wheelRevolutionDataPresent) ? try WheelRevolutionData.read(from: &reader) : nil
-        crankRevolutions = flags.contains(.crankRevolutionDataPresent) ? try CrankRevolutionData.read(from: &reader) : nil
+        wheelRevolutions =
+            flags.contains(.wheelRevolutionDataPresent) ? try WheelRevolutionData.read(from: &reader) : nil
+        crankRevolutions =
+            flags.contains(.crankRevolutionDataPresent) ? try CrankRevolutionData.read(from: &reader) : nil
         if flags.contains(.extremeForceMagnitudesPresent) {
             let maximum = try reader.readInt16("maximum force magnitude")
             let minimum = try reader.readInt16("minimum force magnitude")
@@ -259,12 +263,15 @@ public struct CyclingPowerMeasurement: GATTCharacteristicValue {
         } else {
             extremeTorqueMagnitudes = nil
         }
-        extremeAngles = flags.contains(.extremeAnglesPresent)
+        extremeAngles =
+            flags.contains(.extremeAnglesPresent)
             ? ExtremeAngles(packed: try reader.readUInt24("extreme angles")) : nil
         topDeadSpotAngle = flags.contains(.topDeadSpotAnglePresent) ? try reader.readUInt16("top dead spot angle") : nil
-        bottomDeadSpotAngle = flags.contains(.bottomDeadSpotAnglePresent)
+        bottomDeadSpotAngle =
+            flags.contains(.bottomDeadSpotAnglePresent)
             ? try reader.readUInt16("bottom dead spot angle") : nil
-        accumulatedEnergy = flags.contains(.accumulatedEnergyPresent) ? try reader.readUInt16("accumulated energy") : nil
+        accumulatedEnergy =
+            flags.contains(.accumulatedEnergyPresent) ? try reader.readUInt16("accumulated energy") : nil
         offsetCompensationIndicator = flags.contains(.offsetCompensationIndicator)
     }
 

@@ -37,8 +37,10 @@ public struct RSCMeasurement: GATTCharacteristicValue {
     /// Whether the person runs (flags bit 2 = 1) or walks.
     public var isRunning: Bool
 
-    public init(speed: UInt16, cadence: UInt8, strideLength: UInt16? = nil, totalDistance: UInt32? = nil,
-                isRunning: Bool = true) {
+    public init(
+        speed: UInt16, cadence: UInt8, strideLength: UInt16? = nil, totalDistance: UInt32? = nil,
+        isRunning: Bool = true
+    ) {
         self.speed = speed
         self.cadence = cadence
         self.strideLength = strideLength

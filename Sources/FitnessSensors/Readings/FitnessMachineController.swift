@@ -50,8 +50,11 @@ public struct FitnessMachineController: Sendable {
     /// An indication of the control point arrived.
     public mutating func received(_ response: FitnessMachineControlPoint.Response, at now: Double) -> Step {
         guard let (request, _) = outstanding, request.opCode == response.requestOpCode else {
-            return Step(errors: [FitnessMachineControlError(request: "answer a request",
-                                                            reason: .unexpectedResponse(requestOpCode: response.requestOpCode))])
+            return Step(errors: [
+                FitnessMachineControlError(
+                    request: "answer a request",
+                    reason: .unexpectedResponse(requestOpCode: response.requestOpCode))
+            ])
         }
         outstanding = nil
         var step: Step
@@ -67,7 +70,9 @@ public struct FitnessMachineController: Sendable {
         } else {
             var errors = [FitnessMachineControlError(request: request.summary, reason: .refused(response.result))]
             if request == .requestControl {
-                errors += queue.map { FitnessMachineControlError(request: $0.summary, reason: .refused(response.result)) }
+                errors += queue.map {
+                    FitnessMachineControlError(request: $0.summary, reason: .refused(response.result))
+                }
                 queue.removeAll()
             }
             step = next(at: now)

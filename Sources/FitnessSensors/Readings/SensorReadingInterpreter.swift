@@ -44,7 +44,9 @@ public struct SensorReadingInterpreter: Sendable {
     /// - Parameters:
     ///   - wheelCircumference: Metres per wheel revolution (default 2.105).
     ///   - staleAfter: Seconds without a new crank or wheel event before cadence or speed is 0.
-    public init(wheelCircumference: Double = WheelSpeedCalculator.defaultWheelCircumference, staleAfter: TimeInterval = 3) {
+    public init(
+        wheelCircumference: Double = WheelSpeedCalculator.defaultWheelCircumference, staleAfter: TimeInterval = 3
+    ) {
         self.wheelCircumference = wheelCircumference
         powerCrank = CrankCadenceCalculator(staleAfter: staleAfter)
         cscCrank = CrankCadenceCalculator(staleAfter: staleAfter)
@@ -62,7 +64,9 @@ public struct SensorReadingInterpreter: Sendable {
         (try? interpret(payload, at: arrivalTime)) ?? []
     }
 
-    mutating func interpret(_ payload: SensorPayload, at arrivalTime: TimeInterval) throws(DecodeError) -> [SensorReadingValue] {
+    mutating func interpret(
+        _ payload: SensorPayload, at arrivalTime: TimeInterval
+    ) throws(DecodeError) -> [SensorReadingValue] {
         switch payload {
         case .heartRateMeasurement(let measurement):
             return [.heartRate(HeartRateReading(measurement))]
@@ -90,8 +94,9 @@ public struct SensorReadingInterpreter: Sendable {
             return podReadings(measurement, at: arrivalTime)
         case .indoorBikeData(let part):
             guard let record = try bike.add(part, at: arrivalTime) else { return [] }
-            var readings = machineReadings(speed: record.speedMetresPerSecond, totalDistance: record.totalDistance,
-                                           power: record.instantaneousPower)
+            var readings = machineReadings(
+                speed: record.speedMetresPerSecond, totalDistance: record.totalDistance,
+                power: record.instantaneousPower)
             if let rpm = record.cadenceRPM { readings.append(.cadence(CadenceReading(rpm: rpm))) }
             return readings
         case .treadmillData(let part):
@@ -102,16 +107,18 @@ public struct SensorReadingInterpreter: Sendable {
                 + machineReadings(speed: record.speedMetresPerSecond, totalDistance: record.totalDistance, power: nil)
         case .rowerData(let part):
             guard let record = try rower.add(part, at: arrivalTime) else { return [] }
-            return machineReadings(speed: record.speedMetresPerSecond, totalDistance: record.totalDistance,
-                                   power: record.instantaneousPower)
+            return machineReadings(
+                speed: record.speedMetresPerSecond, totalDistance: record.totalDistance,
+                power: record.instantaneousPower)
         case .crossTrainerData(let part):
             guard let record = try crossTrainer.add(part, at: arrivalTime) else { return [] }
-            return machineReadings(speed: record.instantaneousSpeed.map { Double($0) * FitnessMachineUnits.metresPerSecondPerSpeedStep },
-                                   totalDistance: record.totalDistance, power: record.instantaneousPower)
+            return machineReadings(
+                speed: record.instantaneousSpeed.map { Double($0) * FitnessMachineUnits.metresPerSecondPerSpeedStep },
+                totalDistance: record.totalDistance, power: record.instantaneousPower)
         case .bodySensorLocation, .cyclingPowerFeature, .cscFeature, .sensorLocation, .deviceInformation, .unrecognized,
-             .rscFeature, .fitnessMachineFeature, .trainingStatus, .supportedSpeedRange, .supportedInclinationRange,
-             .supportedResistanceLevelRange, .supportedPowerRange, .fitnessMachineControlPointResponse,
-             .fitnessMachineStatus:
+            .rscFeature, .fitnessMachineFeature, .trainingStatus, .supportedSpeedRange, .supportedInclinationRange,
+            .supportedResistanceLevelRange, .supportedPowerRange, .fitnessMachineControlPointResponse,
+            .fitnessMachineStatus:
             return []
         }
     }
@@ -122,10 +129,13 @@ public struct SensorReadingInterpreter: Sendable {
             .speed(SpeedReading(metresPerSecond: speed)),
             .stepCadence(StepCadenceReading(stepsPerMinute: Double(measurement.cadence))),
         ]
-        if let stride = measurement.strideLengthMetres { readings.append(.strideLength(StrideLengthReading(metres: stride))) }
+        if let stride = measurement.strideLengthMetres {
+            readings.append(.strideLength(StrideLengthReading(metres: stride)))
+        }
         if let total = measurement.totalDistanceMetres {
             if let distance = podDistance.update(total: total) { readings.append(.distance(distance)) }
-        } else if let previous = podSpeedSince, time > previous.time, time - previous.time <= Self.maximumIntegrationGap {
+        } else if let previous = podSpeedSince, time > previous.time, time - previous.time <= Self.maximumIntegrationGap
+        {
             readings.append(.distance(podDistance.add(previous.metresPerSecond * (time - previous.time))))
         } else {
             readings.append(.distance(podDistance.add(0)))
@@ -134,7 +144,8 @@ public struct SensorReadingInterpreter: Sendable {
         return readings
     }
 
-    private mutating func machineReadings(speed: Double?, totalDistance: UInt32?, power: Int16?) -> [SensorReadingValue] {
+    private mutating func machineReadings(speed: Double?, totalDistance: UInt32?, power: Int16?) -> [SensorReadingValue]
+    {
         var readings: [SensorReadingValue] = []
         if let power { readings.append(.power(PowerReading(watts: Int(power), source: .fitnessMachine))) }
         if let speed { readings.append(.speed(SpeedReading(metresPerSecond: speed))) }
@@ -193,8 +204,10 @@ extension SensorReadingInterpreter {
     /// - Throws: The ``DecodeError`` of a malformed value, or of a fitness machine record whose "More Data" never
     ///   ended (the record is dropped); the caller skips the value (a live sensor logs it, a replay counts it). The
     ///   interpreter's state is otherwise unchanged.
-    public mutating func readings(fromValue bytes: [UInt8], of characteristic: UInt16,
-                                  at arrivalTime: TimeInterval) throws(DecodeError) -> [SensorReadingValue] {
+    public mutating func readings(
+        fromValue bytes: [UInt8], of characteristic: UInt16,
+        at arrivalTime: TimeInterval
+    ) throws(DecodeError) -> [SensorReadingValue] {
         try interpret(try SensorPayload.decode(characteristic: characteristic, bytes: bytes), at: arrivalTime)
     }
 }

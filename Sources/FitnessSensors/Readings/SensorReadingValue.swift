@@ -11,7 +11,10 @@ public struct HeartRateReading: Hashable, Sendable {
     /// Energy expended since the strap's last reset, in kilojoules, when the notification carried it.
     public var energyExpendedKJ: Double?
 
-    public init(bpm: Int, rrIntervals: [Double] = [], contact: HeartRateMeasurement.SensorContact = .notSupported, energyExpendedKJ: Double? = nil) {
+    public init(
+        bpm: Int, rrIntervals: [Double] = [], contact: HeartRateMeasurement.SensorContact = .notSupported,
+        energyExpendedKJ: Double? = nil
+    ) {
         self.bpm = bpm
         self.rrIntervals = rrIntervals
         self.contact = contact
@@ -47,8 +50,11 @@ public struct PowerReading: Hashable, Sendable {
         case fitnessMachine
     }
 
-    public init(watts: Int, pedalPowerBalance: CyclingPowerMeasurement.PedalPowerBalance? = nil, accumulatedEnergyKJ: Double? = nil,
-                source: Source = .powerMeter) {
+    public init(
+        watts: Int, pedalPowerBalance: CyclingPowerMeasurement.PedalPowerBalance? = nil,
+        accumulatedEnergyKJ: Double? = nil,
+        source: Source = .powerMeter
+    ) {
         self.watts = watts
         self.pedalPowerBalance = pedalPowerBalance
         self.accumulatedEnergyKJ = accumulatedEnergyKJ

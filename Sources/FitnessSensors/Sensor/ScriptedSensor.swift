@@ -9,8 +9,10 @@ public final class ScriptedSensor: Sensor {
     public let deviceInformation: DeviceInformation
     private let outlet = SensorOutlet()
 
-    public init(identifier: String, name: String, capabilities: SensorCapabilities,
-                deviceInformation: DeviceInformation = DeviceInformation()) {
+    public init(
+        identifier: String, name: String, capabilities: SensorCapabilities,
+        deviceInformation: DeviceInformation = DeviceInformation()
+    ) {
         self.identifier = identifier
         self.name = name
         self.capabilities = capabilities

@@ -21,9 +21,10 @@ public struct FootPodSignal: Sendable {
         let speed = Self.speed(at: time)
         let cadence = Self.cadence(at: time)
         metres += speed * interval
-        return RSCMeasurement(speed: UInt16((speed * 256).rounded()), cadence: UInt8(cadence.rounded()),
-                              strideLength: UInt16((speed * 60 / cadence * 100).rounded()),
-                              totalDistance: UInt32((metres * 10).rounded()), isRunning: true)
+        return RSCMeasurement(
+            speed: UInt16((speed * 256).rounded()), cadence: UInt8(cadence.rounded()),
+            strideLength: UInt16((speed * 60 / cadence * 100).rounded()),
+            totalDistance: UInt32((metres * 10).rounded()), isRunning: true)
     }
 }
 
@@ -61,12 +62,14 @@ public struct SmartTrainerSignal: Sendable {
         metres += speed * interval
         let cadence = 88 + 3 * sin(2 * Double.pi * time / 50)
         let record = IndoorBikeData(
-            instantaneousSpeed: UInt16((speed * 3.6 * 100).rounded()), instantaneousCadence: UInt16((cadence * 2).rounded()),
+            instantaneousSpeed: UInt16((speed * 3.6 * 100).rounded()),
+            instantaneousCadence: UInt16((cadence * 2).rounded()),
             totalDistance: UInt32(metres), instantaneousPower: Int16(watts.rounded()))
         guard count % 10 == 0 else { return record }
         // More Data: the first part has no speed (bit 0 set); the rest follows in the next notification.
         heldPart = IndoorBikeData(instantaneousSpeed: record.instantaneousSpeed, totalDistance: record.totalDistance)
-        return IndoorBikeData(instantaneousCadence: record.instantaneousCadence, instantaneousPower: record.instantaneousPower)
+        return IndoorBikeData(
+            instantaneousCadence: record.instantaneousCadence, instantaneousPower: record.instantaneousPower)
     }
 }
 
@@ -91,9 +94,10 @@ public struct TreadmillSignal: Sendable {
         let kmh = Self.kilometresPerHour(at: time)
         metres += kmh / 3.6 * interval
         let incline: Int16 = Self.isFast(at: time) ? 40 : 10
-        return TreadmillData(instantaneousSpeed: UInt16(kmh * 100), totalDistance: UInt32(metres),
-                             inclination: .init(inclination: incline, rampAngle: 0),
-                             elapsedTime: UInt16(truncatingIfNeeded: Int(time)))
+        return TreadmillData(
+            instantaneousSpeed: UInt16(kmh * 100), totalDistance: UInt32(metres),
+            inclination: .init(inclination: incline, rampAngle: 0),
+            elapsedTime: UInt16(truncatingIfNeeded: Int(time)))
     }
 }
 
@@ -116,8 +120,9 @@ public struct RowerSignal: Sendable {
         metres += 500 / pace * interval
         strokes += rate / 60 * interval
         let watts = 2.80 / pow(pace / 500, 3)
-        return RowerData(strokes: .init(rate: UInt8(rate * 2), count: UInt16(truncatingIfNeeded: Int(strokes))),
-                         totalDistance: UInt32(metres), instantaneousPace: UInt16(pace.rounded()),
-                         instantaneousPower: Int16(watts.rounded()))
+        return RowerData(
+            strokes: .init(rate: UInt8(rate * 2), count: UInt16(truncatingIfNeeded: Int(strokes))),
+            totalDistance: UInt32(metres), instantaneousPace: UInt16(pace.rounded()),
+            instantaneousPower: Int16(watts.rounded()))
     }
 }

@@ -103,6 +103,7 @@ public final class HKActivitySummary: NSObject, NSCopying, @unchecked Sendable {
 
     public override var description: String {
         let day = day.map { "\($0.year ?? 0)-\($0.month ?? 0)-\($0.day ?? 0)" } ?? "no day"
-        return "HKActivitySummary(\(day): move \(activeEnergyBurned)/\(activeEnergyBurnedGoal), exercise \(appleExerciseTime), stand \(appleStandHours))"
+        return
+            "HKActivitySummary(\(day): move \(activeEnergyBurned)/\(activeEnergyBurnedGoal), exercise \(appleExerciseTime), stand \(appleStandHours))"
     }
 }

@@ -24,7 +24,8 @@ public final class HKActivitySummaryPredicate: NSPredicate {
     func interval() -> (start: Date, end: Date)? {
         let calendar = first.calendar ?? last.calendar ?? Calendar.current
         guard let firstDate = Self.date(first, calendar), let lastDate = Self.date(last, calendar),
-              let end = calendar.dateInterval(of: .day, for: lastDate)?.end else { return nil }
+            let end = calendar.dateInterval(of: .day, for: lastDate)?.end
+        else { return nil }
         return (calendar.startOfDay(for: firstDate), end)
     }
 
@@ -40,7 +41,9 @@ public final class HKActivitySummaryPredicate: NSPredicate {
     }
 
     public override func evaluate(with object: Any?) -> Bool {
-        guard let summary = object as? HKActivitySummary, let start = summary.dayStart, let range = interval() else { return false }
+        guard let summary = object as? HKActivitySummary, let start = summary.dayStart, let range = interval() else {
+            return false
+        }
         return start >= range.start && start < range.end
     }
 
@@ -65,14 +68,22 @@ public final class HKActivitySummaryPredicate: NSPredicate {
         case .and:
             var result = Bounds.unbounded
             for case let .days(start, end) in parts {
-                if case let .days(s, e) = result { result = .days(start: max(s, start), end: min(e, end)) } else { result = .days(start: start, end: end) }
+                if case let .days(s, e) = result {
+                    result = .days(start: max(s, start), end: min(e, end))
+                } else {
+                    result = .days(start: start, end: end)
+                }
             }
             return result
         case .or:
             var result: Bounds? = nil
             for part in parts {
                 guard case let .days(start, end) = part else { return .unbounded }
-                if case let .days(s, e)? = result { result = .days(start: min(s, start), end: max(e, end)) } else { result = part }
+                if case let .days(s, e)? = result {
+                    result = .days(start: min(s, start), end: max(e, end))
+                } else {
+                    result = part
+                }
             }
             return result ?? .unbounded
         default:
@@ -90,16 +101,20 @@ extension HKQuery {
 
     /// Activity summaries from the start day to the end day, both included.
     /// HealthKit: HKQuery.predicate(forActivitySummariesBetweenStart:end:).
-    public class func predicate(forActivitySummariesBetweenStart startDateComponents: DateComponents,
-                                end endDateComponents: DateComponents) -> NSPredicate {
+    public class func predicate(
+        forActivitySummariesBetweenStart startDateComponents: DateComponents,
+        end endDateComponents: DateComponents
+    ) -> NSPredicate {
         HKActivitySummaryPredicate(first: startDateComponents, last: endDateComponents)
     }
 
     /// OpenHealthKit's former spelling of `predicate(forActivitySummariesBetweenStart:end:)` (HealthKit never had it);
     /// kept one release.
     @available(*, deprecated, renamed: "predicate(forActivitySummariesBetweenStart:end:)")
-    public class func predicateForActivitySummaries(withStart startDateComponents: DateComponents,
-                                                    end endDateComponents: DateComponents) -> NSPredicate {
+    public class func predicateForActivitySummaries(
+        withStart startDateComponents: DateComponents,
+        end endDateComponents: DateComponents
+    ) -> NSPredicate {
         predicate(forActivitySummariesBetweenStart: startDateComponents, end: endDateComponents)
     }
 }

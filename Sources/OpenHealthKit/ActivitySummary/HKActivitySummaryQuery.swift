@@ -32,19 +32,21 @@ public final class HKActivitySummaryQuery: HKQuery, StoreObserving, @unchecked S
 
     override func run(in store: HKHealthStore) {
         let predicate = UncheckedBox(self.predicate)
-        store.complete({ UncheckedBox(try store.activitySummaries(matching: predicate.value)) }, { [self] result in
-            let keepRunning = progress.withLock { state -> Bool in
-                if case .success(let summaries) = result {
-                    for summary in summaries.value { if let day = summary.dayStart { state.known[day] = summary } }
+        store.complete(
+            { UncheckedBox(try store.activitySummaries(matching: predicate.value)) },
+            { [self] result in
+                let keepRunning = progress.withLock { state -> Bool in
+                    if case .success(let summaries) = result {
+                        for summary in summaries.value { if let day = summary.dayStart { state.known[day] = summary } }
+                    }
+                    return state.updateHandler != nil && !state.stopped
                 }
-                return state.updateHandler != nil && !state.stopped
-            }
-            if !keepRunning { store.finished(self) }
-            switch result {
-            case .success(let summaries): resultsHandler(self, summaries.value, nil)
-            case .failure(let error): resultsHandler(self, nil, error)
-            }
-        })
+                if !keepRunning { store.finished(self) }
+                switch result {
+                case .success(let summaries): resultsHandler(self, summaries.value, nil)
+                case .failure(let error): resultsHandler(self, nil, error)
+                }
+            })
     }
 
     override func didStop() {
@@ -54,25 +56,29 @@ public final class HKActivitySummaryQuery: HKQuery, StoreObserving, @unchecked S
     func storeDidChange(_ store: HKHealthStore) {
         guard progress.withLock({ !$0.stopped && $0.updateHandler != nil }) else { return }
         let predicate = UncheckedBox(self.predicate)
-        store.complete({ UncheckedBox(try store.activitySummaries(matching: predicate.value)) }, { [self] result in
-            let (handler, changed) = progress.withLock { state -> (Handler?, [HKActivitySummary]) in
-                guard !state.stopped, case .success(let summaries) = result else { return (state.stopped ? nil : state.updateHandler, []) }
-                var changed: [HKActivitySummary] = []
-                for summary in summaries.value {
-                    guard let day = summary.dayStart else { continue }
-                    if state.known[day] != summary {
-                        changed.append(summary)
-                        state.known[day] = summary
+        store.complete(
+            { UncheckedBox(try store.activitySummaries(matching: predicate.value)) },
+            { [self] result in
+                let (handler, changed) = progress.withLock { state -> (Handler?, [HKActivitySummary]) in
+                    guard !state.stopped, case .success(let summaries) = result else {
+                        return (state.stopped ? nil : state.updateHandler, [])
                     }
+                    var changed: [HKActivitySummary] = []
+                    for summary in summaries.value {
+                        guard let day = summary.dayStart else { continue }
+                        if state.known[day] != summary {
+                            changed.append(summary)
+                            state.known[day] = summary
+                        }
+                    }
+                    return (state.updateHandler, changed)
                 }
-                return (state.updateHandler, changed)
-            }
-            guard let handler else { return }
-            switch result {
-            case .success: if !changed.isEmpty { handler(self, changed, nil) }
-            case .failure(let error): handler(self, nil, error)
-            }
-        })
+                guard let handler else { return }
+                switch result {
+                case .success: if !changed.isEmpty { handler(self, changed, nil) }
+                case .failure(let error): handler(self, nil, error)
+                }
+            })
     }
 }
 

@@ -15,15 +15,20 @@ extension HKHealthStore {
     /// `activitySummaries(matching:)` on GRDB's reader queue, the calling task suspended.
     func activitySummaries(matching predicate: NSPredicate?) async throws -> [HKActivitySummary] {
         let request = UncheckedBox(predicate)
-        return try await withStoreRead { UncheckedBox(try Self.activitySummaries(matching: request.value, $0, $1, $2)) }.value
+        return try await withStoreRead { UncheckedBox(try Self.activitySummaries(matching: request.value, $0, $1, $2)) }
+            .value
     }
 
-    private static func activitySummaries(matching predicate: NSPredicate?, _ database: StoreDatabase,
-                                          _ access: ReadAccess, _ db: Database) throws -> [HKActivitySummary] {
+    private static func activitySummaries(
+        matching predicate: NSPredicate?, _ database: StoreDatabase,
+        _ access: ReadAccess, _ db: Database
+    ) throws -> [HKActivitySummary] {
         guard access.canRead(HKActivitySummaryTypeIdentifier) else { return [] }
         let bounds = HKActivitySummaryPredicate.bounds(of: predicate)
         if case .invalid = bounds {
-            throw HKError(.errorInvalidArgument, """
+            throw HKError(
+                .errorInvalidArgument,
+                """
                 An activity summary query takes predicates made by predicateForActivitySummary(with:) or \
                 predicate(forActivitySummariesBetweenStart:end:) (with year, month and day), or compounds of them.
                 """)
@@ -47,9 +52,11 @@ extension HKHealthStore {
                 tiling: tiling, access: everySource, db)
             var energy: [Int: Double] = [:]
             for (index, perSource) in partials where index >= 0 {
-                energy[index] = try database.statisticsValues(perSource, style: energyType.aggregationStyle, db).merged?.sum
+                energy[index] = try database.statisticsValues(perSource, style: energyType.aggregationStyle, db).merged?
+                    .sum
             }
-            let running = ExerciseTime.union(try database.workoutRunningSpans(from: firstDay.storeValue, to: end.storeValue, db))
+            let running = ExerciseTime.union(
+                try database.workoutRunningSpans(from: firstDay.storeValue, to: end.storeValue, db))
             let profile = try database.workoutProfile(db)
             var result: [HKActivitySummary] = []
             var index = 0
@@ -59,8 +66,10 @@ extension HKHealthStore {
                 let worked = running.contains { $0.end > dayStart.storeValue && $0.start < dayEnd.storeValue }
                 if energy[index] != nil || worked {
                     let minutes = ExerciseTime.minutes(of: running, from: dayStart.storeValue, to: dayEnd.storeValue)
-                    result.append(Self.summary(day: dayStart, calendar: calendar, energy: energy[index] ?? 0,
-                                               exerciseMinutes: minutes, profile: profile))
+                    result.append(
+                        Self.summary(
+                            day: dayStart, calendar: calendar, energy: energy[index] ?? 0,
+                            exerciseMinutes: minutes, profile: profile))
                 }
                 index += 1
             }
@@ -83,19 +92,24 @@ extension HKHealthStore {
         }
     }
 
-    private static func summary(day: Date, calendar: Calendar, energy: Double, exerciseMinutes: Int,
-                                profile: WorkoutProfile) -> HKActivitySummary {
+    private static func summary(
+        day: Date, calendar: Calendar, energy: Double, exerciseMinutes: Int,
+        profile: WorkoutProfile
+    ) -> HKActivitySummary {
         let summary = HKActivitySummary()
         var components = calendar.dateComponents([.era, .year, .month, .day], from: day)
         components.calendar = calendar
         summary.day = components
         summary.dayStart = day
         summary.activeEnergyBurned = HKQuantity(unit: .kilocalorie(), doubleValue: energy)
-        summary.activeEnergyBurnedGoal = HKQuantity(unit: .kilocalorie(), doubleValue: profile.moveGoal ?? WorkoutProfile.defaultMoveGoal)
+        summary.activeEnergyBurnedGoal = HKQuantity(
+            unit: .kilocalorie(), doubleValue: profile.moveGoal ?? WorkoutProfile.defaultMoveGoal)
         summary.appleExerciseTime = HKQuantity(unit: .minute(), doubleValue: Double(exerciseMinutes))
-        summary.exerciseTimeGoal = HKQuantity(unit: .minute(), doubleValue: profile.exerciseGoal ?? WorkoutProfile.defaultExerciseGoal)
+        summary.exerciseTimeGoal = HKQuantity(
+            unit: .minute(), doubleValue: profile.exerciseGoal ?? WorkoutProfile.defaultExerciseGoal)
         summary.appleStandHours = HKQuantity(unit: .count(), doubleValue: 0)
-        summary.standHoursGoal = HKQuantity(unit: .count(), doubleValue: profile.standGoal ?? WorkoutProfile.defaultStandGoal)
+        summary.standHoursGoal = HKQuantity(
+            unit: .count(), doubleValue: profile.standGoal ?? WorkoutProfile.defaultStandGoal)
         return summary
     }
 

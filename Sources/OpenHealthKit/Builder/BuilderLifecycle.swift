@@ -35,9 +35,11 @@ struct BuilderLifecycle: Sendable, Equatable {
 
     mutating func end(at date: Date) throws {
         guard phase == .active, let startDate else {
-            throw HKError(.errorInvalidArgument, phase == .notStarted
-                          ? "Collection cannot end before it has begun."
-                          : "Collection is not active for this workout builder.")
+            throw HKError(
+                .errorInvalidArgument,
+                phase == .notStarted
+                    ? "Collection cannot end before it has begun."
+                    : "Collection is not active for this workout builder.")
         }
         guard date > startDate else {
             throw HKError(.errorInvalidArgument, "The end date \(date) must be after the start date \(startDate).")
@@ -48,9 +50,11 @@ struct BuilderLifecycle: Sendable, Equatable {
 
     mutating func finish() throws {
         guard phase == .ended else {
-            throw HKError(.errorInvalidArgument, phase == .finished || phase == .discarded
-                          ? "The workout builder has already been \(phase == .finished ? "finished" : "discarded")."
-                          : "The workout cannot be finished before collection has ended.")
+            throw HKError(
+                .errorInvalidArgument,
+                phase == .finished || phase == .discarded
+                    ? "The workout builder has already been \(phase == .finished ? "finished" : "discarded")."
+                    : "The workout cannot be finished before collection has ended.")
         }
         phase = .finished
     }

@@ -26,7 +26,8 @@ struct BuilderStatistics: Sendable {
 
     /// Begins keeping statistics for an activity spanning `[start, end)` (end open while it runs).
     mutating func beginActivity(_ uuid: UUID, start: Date, end: Date?) {
-        let activity = ActivityAccumulators(uuid: uuid, start: start.storeValue, end: end?.storeValue ?? .greatestFiniteMagnitude)
+        let activity = ActivityAccumulators(
+            uuid: uuid, start: start.storeValue, end: end?.storeValue ?? .greatestFiniteMagnitude)
         let index = activities.firstIndex { $0.start > activity.start } ?? activities.endIndex
         activities.insert(activity, at: index)
     }
@@ -43,8 +44,10 @@ struct BuilderStatistics: Sendable {
         let slot = slotTypes.count
         slotTypes.append(type)
         slotsByCode[Int(code)] = slot
-        workout.append(StatisticsAccumulator(style: type.aggregationStyle, rangeStart: -.greatestFiniteMagnitude,
-                                             rangeEnd: .greatestFiniteMagnitude))
+        workout.append(
+            StatisticsAccumulator(
+                style: type.aggregationStyle, rangeStart: -.greatestFiniteMagnitude,
+                rangeEnd: .greatestFiniteMagnitude))
         return slot
     }
 
@@ -67,12 +70,14 @@ struct BuilderStatistics: Sendable {
         while index >= 0, activities[index].end > start {
             if sampleEnd >= activities[index].start {
                 if activities[index].bySlot.count <= slot {
-                    activities[index].bySlot.append(contentsOf: repeatElement(nil, count: slot + 1 - activities[index].bySlot.count))
+                    activities[index].bySlot.append(
+                        contentsOf: repeatElement(nil, count: slot + 1 - activities[index].bySlot.count))
                 }
                 if activities[index].bySlot[slot] == nil {
-                    activities[index].bySlot[slot] = StatisticsAccumulator(style: workout[slot].style,
-                                                                            rangeStart: activities[index].start,
-                                                                            rangeEnd: activities[index].end)
+                    activities[index].bySlot[slot] = StatisticsAccumulator(
+                        style: workout[slot].style,
+                        rangeStart: activities[index].start,
+                        rangeEnd: activities[index].end)
                 }
                 activities[index].bySlot[slot]!.add(start: start, end: end, value: value, source: 0)
             }
@@ -101,17 +106,21 @@ struct BuilderStatistics: Sendable {
         var result: [HKQuantityType: HKStatistics] = [:]
         for (slot, accumulator) in activity.bySlot.enumerated() {
             guard let accumulator else { continue }
-            result[slotTypes[slot]] = Self.make(slotTypes[slot], accumulator, start: Date(storeValue: activity.start),
-                                                end: Date(storeValue: end), source: source)
+            result[slotTypes[slot]] = Self.make(
+                slotTypes[slot], accumulator, start: Date(storeValue: activity.start),
+                end: Date(storeValue: end), source: source)
         }
         return result
     }
 
-    private static func make(_ type: HKQuantityType, _ accumulator: StatisticsAccumulator, start: Date, end: Date,
-                             source: HKSource) -> HKStatistics? {
+    private static func make(
+        _ type: HKQuantityType, _ accumulator: StatisticsAccumulator, start: Date, end: Date,
+        source: HKSource
+    ) -> HKStatistics? {
         let (merged, bySource) = accumulator.values(through: end)
         guard let merged else { return nil }
-        return HKStatistics(quantityType: type, startDate: start, endDate: max(start, end), merged: merged,
-                            bySource: bySource[0].map { [source: $0] } ?? [:])
+        return HKStatistics(
+            quantityType: type, startDate: start, endDate: max(start, end), merged: merged,
+            bySource: bySource[0].map { [source: $0] } ?? [:])
     }
 }

@@ -50,19 +50,26 @@ struct CollectedSample: Sendable {
         self.deviceCode = deviceCode
     }
 
-    init(uuid: UUID = FastUUID.next(), type: HKQuantityType, start: Double, end: Double, value: Double,
-         unitString: String? = nil, metadataJSON: String? = nil, device: HKDevice? = nil) {
-        self.init(uuid: uuid, typeCode: type.code, start: start, end: end, value: value, deviceCode: DeviceCodes.code(for: device))
-        if unitString != nil || metadataJSON != nil { extras = Extras(unitString: unitString, metadataJSON: metadataJSON) }
+    init(
+        uuid: UUID = FastUUID.next(), type: HKQuantityType, start: Double, end: Double, value: Double,
+        unitString: String? = nil, metadataJSON: String? = nil, device: HKDevice? = nil
+    ) {
+        self.init(
+            uuid: uuid, typeCode: type.code, start: start, end: end, value: value,
+            deviceCode: DeviceCodes.code(for: device))
+        if unitString != nil || metadataJSON != nil {
+            extras = Extras(unitString: unitString, metadataJSON: metadataJSON)
+        }
     }
 
     /// The values of a quantity sample an app passed in.
     init(_ sample: HKQuantitySample) throws {
         let storage = sample.quantityType.storageUnit
-        self.init(uuid: sample.uuid, type: sample.quantityType, start: sample.startDate.storeValue,
-                  end: sample.endDate.storeValue, value: sample.quantity.doubleValue(for: storage),
-                  unitString: sample.quantity.unit == storage ? nil : sample.quantity.unit.unitString,
-                  metadataJSON: try MetadataCoding.encode(sample.metadata), device: sample.device)
+        self.init(
+            uuid: sample.uuid, type: sample.quantityType, start: sample.startDate.storeValue,
+            end: sample.endDate.storeValue, value: sample.quantity.doubleValue(for: storage),
+            unitString: sample.quantity.unit == storage ? nil : sample.quantity.unit.unitString,
+            metadataJSON: try MetadataCoding.encode(sample.metadata), device: sample.device)
     }
 }
 
@@ -113,12 +120,14 @@ enum FastUUID {
     }
 
     private static func make(_ a: UInt64, _ b: UInt64) -> UUID {
-        var bytes = (UInt8(truncatingIfNeeded: a), UInt8(truncatingIfNeeded: a >> 8), UInt8(truncatingIfNeeded: a >> 16),
-                     UInt8(truncatingIfNeeded: a >> 24), UInt8(truncatingIfNeeded: a >> 32), UInt8(truncatingIfNeeded: a >> 40),
-                     UInt8(truncatingIfNeeded: a >> 48), UInt8(truncatingIfNeeded: a >> 56), UInt8(truncatingIfNeeded: b),
-                     UInt8(truncatingIfNeeded: b >> 8), UInt8(truncatingIfNeeded: b >> 16), UInt8(truncatingIfNeeded: b >> 24),
-                     UInt8(truncatingIfNeeded: b >> 32), UInt8(truncatingIfNeeded: b >> 40), UInt8(truncatingIfNeeded: b >> 48),
-                     UInt8(truncatingIfNeeded: b >> 56))
+        var bytes = (
+            UInt8(truncatingIfNeeded: a), UInt8(truncatingIfNeeded: a >> 8), UInt8(truncatingIfNeeded: a >> 16),
+            UInt8(truncatingIfNeeded: a >> 24), UInt8(truncatingIfNeeded: a >> 32), UInt8(truncatingIfNeeded: a >> 40),
+            UInt8(truncatingIfNeeded: a >> 48), UInt8(truncatingIfNeeded: a >> 56), UInt8(truncatingIfNeeded: b),
+            UInt8(truncatingIfNeeded: b >> 8), UInt8(truncatingIfNeeded: b >> 16), UInt8(truncatingIfNeeded: b >> 24),
+            UInt8(truncatingIfNeeded: b >> 32), UInt8(truncatingIfNeeded: b >> 40), UInt8(truncatingIfNeeded: b >> 48),
+            UInt8(truncatingIfNeeded: b >> 56)
+        )
         bytes.6 = (bytes.6 & 0x0F) | 0x40  // version 4
         bytes.8 = (bytes.8 & 0x3F) | 0x80  // RFC 4122 variant
         return UUID(uuid: bytes)

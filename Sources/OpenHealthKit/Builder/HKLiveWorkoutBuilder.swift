@@ -11,7 +11,8 @@ public protocol HKLiveWorkoutBuilderDelegate: AnyObject {
     func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder)
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didBegin workoutActivity: HKWorkoutActivity)
     func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didEnd workoutActivity: HKWorkoutActivity)
-    func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate)
+    func workoutBuilder(
+        _ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate)
 }
 
 extension HKLiveWorkoutBuilderDelegate {
@@ -95,17 +96,23 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         return withCore { $0.currentActivity(through: now) }
     }
 
-    init(session: HKWorkoutSession, healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?) {
+    init(
+        session: HKWorkoutSession, healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?
+    ) {
         links = Mutex(Links(session: session))
         let clocks = healthStore.clocks
-        super.init(healthStore: healthStore, configuration: configuration, device: device,
-                   core: RecordingCore(activity: configuration.activityType, deliverySpacing: clocks.deliverySpacing,
-                                       source: healthStore.sourceRevision.source, sessionRunning: session.state == .running))
+        super.init(
+            healthStore: healthStore, configuration: configuration, device: device,
+            core: RecordingCore(
+                activity: configuration.activityType, deliverySpacing: clocks.deliverySpacing,
+                source: healthStore.sourceRevision.source, sessionRunning: session.state == .running))
     }
 
     /// A recovered session's builder, over the core its journal was folded into.
-    init(recovering session: HKWorkoutSession, healthStore: HKHealthStore, configuration: HKWorkoutConfiguration,
-         device: HKDevice?, core: RecordingCore) {
+    init(
+        recovering session: HKWorkoutSession, healthStore: HKHealthStore, configuration: HKWorkoutConfiguration,
+        device: HKDevice?, core: RecordingCore
+    ) {
         links = Mutex(Links(session: session))
         super.init(healthStore: healthStore, configuration: configuration, device: device, core: core)
     }
@@ -171,8 +178,9 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     }
 
     func sessionBeganActivity(uuid: UUID, configuration: HKWorkoutConfiguration, date: Date, metadata: [String: Any]?) {
-        let activity = RecordingCore.Activity(uuid: uuid, configuration: configuration.copied(), start: date, end: nil,
-                                              metadata: metadata)
+        let activity = RecordingCore.Activity(
+            uuid: uuid, configuration: configuration.copied(), start: date, end: nil,
+            metadata: metadata)
         let actions = try? withCore { core in
             // The session keeps its own account of activities; the builder refuses only when it has finished. The
             // plan follows the new activity either way.
@@ -204,7 +212,8 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     override func didBeginCollection() {
         // The session may have started before the journal existed: record where it stands.
         if let session = workoutSession, session.state != .notStarted {
-            sessionStateChanged(from: .notStarted, to: session.state, date: session.startDate ?? healthStore.wallClock())
+            sessionStateChanged(
+                from: .notStarted, to: session.state, date: session.startDate ?? healthStore.wallClock())
         }
         startFlushing()
         dataSource?.startSensors()

@@ -32,14 +32,17 @@ extension HKWorkoutBuilder {
                         throw HKError(.errorDatabaseInaccessible, "The workout could not be saved.")
                     }
                     if let liveJournal {
-                        _ = try database.moveJournalSamples(builderID: liveJournal.builderID, extra: box.value.1,
-                                                            workoutID: workoutID, source: revision, db)
-                        try self.saveHeartbeats(journaledBy: liveJournal.builderID, then: pending.beats,
-                                                workoutID: workoutID, source: revision, database, db)
+                        _ = try database.moveJournalSamples(
+                            builderID: liveJournal.builderID, extra: box.value.1,
+                            workoutID: workoutID, source: revision, db)
+                        try self.saveHeartbeats(
+                            journaledBy: liveJournal.builderID, then: pending.beats,
+                            workoutID: workoutID, source: revision, database, db)
                         try liveJournal.close(db)
                     } else {
-                        _ = try database.moveJournalSamples(builderID: -1, extra: box.value.1, workoutID: workoutID,
-                                                            source: revision, db)
+                        _ = try database.moveJournalSamples(
+                            builderID: -1, extra: box.value.1, workoutID: workoutID,
+                            source: revision, db)
                     }
                     for uuid in associated {
                         if let id = try database.sampleID(uuid: uuid, db) {
@@ -67,16 +70,21 @@ extension HKWorkoutBuilder {
     /// workout's length. Like the quantities a data source collects, they are saved under the workout's share
     /// authorization (the caller checked `workoutType()`), as a watch saves the heartbeats of a workout whose app
     /// asked to share only the workout type.
-    func saveHeartbeats(journaledBy builderID: Int64, then pending: [HeartbeatCollector.Beat], workoutID: Int64,
-                        source: HKSourceRevision, _ database: StoreDatabase, _ db: Database) throws {
+    func saveHeartbeats(
+        journaledBy builderID: Int64, then pending: [HeartbeatCollector.Beat], workoutID: Int64,
+        source: HKSourceRevision, _ database: StoreDatabase, _ db: Database
+    ) throws {
         let size = HKHeartbeatSeriesBuilder.maximumCount
         var chunk: [HeartbeatCollector.Beat] = []
         func save() throws {
             guard let first = chunk.first, let last = chunk.last else { return }
-            let encoded = chunk.map { HeartbeatSeriesCodec.Beat(offset: $0.time - first.time, precededByGap: $0.precededByGap) }
-            let series = HKHeartbeatSeriesSample(count: encoded.count, startDate: Date(storeValue: first.time),
-                                                 endDate: Date(storeValue: last.time), uuid: FastUUID.next(), metadata: nil,
-                                                 device: device, sourceRevision: source, beats: encoded)
+            let encoded = chunk.map {
+                HeartbeatSeriesCodec.Beat(offset: $0.time - first.time, precededByGap: $0.precededByGap)
+            }
+            let series = HKHeartbeatSeriesSample(
+                count: encoded.count, startDate: Date(storeValue: first.time),
+                endDate: Date(storeValue: last.time), uuid: FastUUID.next(), metadata: nil,
+                device: device, sourceRevision: source, beats: encoded)
             _ = try database.insert([series], source: source, workoutID: workoutID, db)
             chunk.removeAll(keepingCapacity: true)
         }
@@ -96,12 +104,14 @@ extension HKWorkoutBuilder {
     public func discardWorkout() {
         currentJournal?.waitForWrites()
         guard let discarded = withCore({ $0.discard() }), let liveJournal = discarded.writer,
-              let database = try? healthStore.database() else { return }
+            let database = try? healthStore.database()
+        else { return }
         let source = healthStore.sourceRevision
         do {
             try database.write { db in
-                _ = try database.moveJournalSamples(builderID: liveJournal.builderID, extra: discarded.samples, workoutID: nil, source: source,
-                                                    onlyAppAdded: true, db)
+                _ = try database.moveJournalSamples(
+                    builderID: liveJournal.builderID, extra: discarded.samples, workoutID: nil, source: source,
+                    onlyAppAdded: true, db)
                 try liveJournal.close(db)
             }
             withCore { $0.closeJournal() }
@@ -114,7 +124,8 @@ extension HKWorkoutBuilder {
 
     // MARK: Completion-handler forms
 
-    public func beginCollection(withStart startDate: Date, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func beginCollection(withStart startDate: Date, completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+    {
         report({ try await self.beginCollection(at: startDate) }, completion)
     }
 
@@ -127,7 +138,9 @@ extension HKWorkoutBuilder {
         report({ try await self.addSamples(box.value) }, completion)
     }
 
-    public func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func addWorkoutEvents(
+        _ workoutEvents: [HKWorkoutEvent], completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         let box = UncheckedBox(workoutEvents)
         report({ try await self.addWorkoutEvents(box.value) }, completion)
     }
@@ -137,16 +150,22 @@ extension HKWorkoutBuilder {
         report({ try await self.addMetadata(box.value) }, completion)
     }
 
-    public func addWorkoutActivity(_ workoutActivity: HKWorkoutActivity, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func addWorkoutActivity(
+        _ workoutActivity: HKWorkoutActivity, completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         report({ try await self.addWorkoutActivity(workoutActivity) }, completion)
     }
 
-    public func updateActivity(uuid UUID: UUID, end endDate: Date, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func updateActivity(
+        uuid UUID: UUID, end endDate: Date, completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         report({ try await self.updateActivity(uuid: UUID, end: endDate) }, completion)
     }
 
-    public func updateActivity(uuid UUID: UUID, adding metadata: [String: Any],
-                               completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func updateActivity(
+        uuid UUID: UUID, adding metadata: [String: Any],
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         let box = UncheckedBox(metadata)
         report({ try await self.updateActivity(uuid: UUID, adding: box.value) }, completion)
     }
@@ -160,8 +179,10 @@ extension HKWorkoutBuilder {
         }
     }
 
-    private func report(_ operation: @escaping @Sendable () async throws -> Void,
-                        _ completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    private func report(
+        _ operation: @escaping @Sendable () async throws -> Void,
+        _ completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         healthStore.report(operation) { result in
             let (success, error) = result.healthKitPair
             completion(success, error)

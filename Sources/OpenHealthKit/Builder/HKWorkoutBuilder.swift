@@ -41,8 +41,10 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         self.builderUUID = UUID()
         let clocks = healthStore.clocks
         self.monotonic = MonotonicTime(clocks.monotonic)
-        self.core = Mutex(RecordingCore(activity: configuration.activityType, deliverySpacing: clocks.deliverySpacing,
-                                        source: healthStore.sourceRevision.source))
+        self.core = Mutex(
+            RecordingCore(
+                activity: configuration.activityType, deliverySpacing: clocks.deliverySpacing,
+                source: healthStore.sourceRevision.source))
     }
 
     /// A builder over a core made elsewhere: a live session's, or one folded from a journal.
@@ -60,7 +62,8 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     /// Runs `body` with the core locked. Nothing in `body` may wait, touch the store or call out.
     func withCore<T, E: Error>(_ body: (inout RecordingCore) throws(E) -> T) throws(E) -> T {
-        try core.withLock { (core: inout RecordingCore) throws(E) -> UncheckedBox<T> in UncheckedBox(try body(&core)) }.value
+        try core.withLock { (core: inout RecordingCore) throws(E) -> UncheckedBox<T> in UncheckedBox(try body(&core)) }
+            .value
     }
 
     /// Applies an input and, still under the lock, hands the batches it made to the writer; returns the actions
@@ -120,16 +123,19 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         try withCore { try $0.reserveBegin(at: startDate) }
         defer { withCore { $0.releaseBegin() } }
         let database = try healthStore.database()
-        let created = try LiveJournal.create(database: database, builderUUID: builderUUID,
-                                             client: healthStore.clientIdentifier, hasSession: hasSession,
-                                             configuration: configuration, device: device, now: healthStore.wallClock())
+        let created = try LiveJournal.create(
+            database: database, builderUUID: builderUUID,
+            client: healthStore.clientIdentifier, hasSession: hasSession,
+            configuration: configuration, device: device, now: healthStore.wallClock())
         let now = monotonic.now()
         do {
             try withCore { core in
                 var trial = core
                 trial.openJournal(created)
                 var writes = try trial.apply(.began(at: startDate), now: now).writes
-                for zones in zoneConfigurations { writes += try trial.apply(.zoneConfiguration(zones), now: now).writes }
+                for zones in zoneConfigurations {
+                    writes += try trial.apply(.zoneConfiguration(zones), now: now).writes
+                }
                 core = trial
                 send(writes, to: created)
             }
@@ -168,7 +174,9 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             return core.lifecycle.startDate
         }
         if let start, let early = samples.first(where: { $0.startDate < start }) {
-            throw HKError(.errorInvalidArgument, "A sample starting at \(early.startDate) is before the workout's start \(start).")
+            throw HKError(
+                .errorInvalidArgument, "A sample starting at \(early.startDate) is before the workout's start \(start)."
+            )
         }
         if !others.isEmpty {
             try await healthStore.save(others)
@@ -190,9 +198,10 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     }
 
     public func addWorkoutActivity(_ workoutActivity: HKWorkoutActivity) async throws {
-        let activity = RecordingCore.Activity(uuid: workoutActivity.uuid, configuration: workoutActivity.workoutConfiguration,
-                                              start: workoutActivity.startDate, end: workoutActivity.endDate,
-                                              metadata: workoutActivity.metadata)
+        let activity = RecordingCore.Activity(
+            uuid: workoutActivity.uuid, configuration: workoutActivity.workoutConfiguration,
+            start: workoutActivity.startDate, end: workoutActivity.endDate,
+            metadata: workoutActivity.metadata)
         try carryOut(apply(.activityBegan(activity)), through: healthStore.wallClock())
     }
 

@@ -1,6 +1,6 @@
 import ByteCoding
-import Foundation
 import FitnessSensors
+import Foundation
 
 /// One thing a live recording did, as the journal keeps it. Replaying the entries in order rebuilds the session
 /// and the builder after a crash. Dates are seconds since the reference date.
@@ -33,8 +33,9 @@ struct ConfigurationRecord: Codable, Equatable, Sendable {
 
     func configuration() throws -> HKWorkoutConfiguration {
         guard let activity = HKWorkoutActivityType(rawValue: activityType),
-              let location = HKWorkoutSessionLocationType(rawValue: locationType),
-              let swimming = HKWorkoutSwimmingLocationType(rawValue: swimmingLocationType) else {
+            let location = HKWorkoutSessionLocationType(rawValue: locationType),
+            let swimming = HKWorkoutSwimmingLocationType(rawValue: swimmingLocationType)
+        else {
             throw HKError(.errorDatabaseInaccessible, "A journaled workout configuration is damaged.")
         }
         let configuration = HKWorkoutConfiguration()
@@ -53,8 +54,10 @@ struct ConfigurationRecord: Codable, Equatable, Sendable {
 /// Store ids (types, devices) are those of the same store file.
 enum SampleBatchCodec {
     /// Encodes samples; `typeID` and `deviceID` give the store ids of a type code and of a device code (never 0).
-    static func encode(_ samples: [CollectedSample], typeID: (UInt16) throws -> Int64,
-                       deviceID: (UInt32) throws -> Int64) rethrows -> [UInt8] {
+    static func encode(
+        _ samples: [CollectedSample], typeID: (UInt16) throws -> Int64,
+        deviceID: (UInt32) throws -> Int64
+    ) rethrows -> [UInt8] {
         var writer = ByteWriter(capacity: 4 + samples.count * 49)
         writer.write(UInt32(samples.count))
         for sample in samples {
@@ -64,7 +67,8 @@ enum SampleBatchCodec {
             writer.write(sample.end.bitPattern)
             writer.write(sample.value.bitPattern)
             writer.write(UInt32(truncatingIfNeeded: sample.deviceCode == 0 ? 0 : try deviceID(sample.deviceCode)))
-            let flags: UInt8 = (sample.unitString == nil ? 0 : 1) | (sample.metadataJSON == nil ? 0 : 2) | (sample.appAdded ? 4 : 0)
+            let flags: UInt8 =
+                (sample.unitString == nil ? 0 : 1) | (sample.metadataJSON == nil ? 0 : 2) | (sample.appAdded ? 4 : 0)
             writer.write(flags)
             if let unit = sample.unitString {
                 let bytes = Array(unit.utf8)
@@ -101,12 +105,18 @@ enum SampleBatchCodec {
         records.reserveCapacity(count)
         for _ in 0 ..< count {
             let raw = Array(try reader.readBytes(16, "sample UUID"))
-            let uuid = UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10],
-                                   raw[11], raw[12], raw[13], raw[14], raw[15]))
+            let uuid = UUID(
+                uuid: (
+                    raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7], raw[8], raw[9], raw[10],
+                    raw[11], raw[12], raw[13], raw[14], raw[15]
+                ))
             let typeID = Int64(try reader.readUInt32("type id"))
-            let start = Double(bitPattern: UInt64(try reader.readUInt32("start")) | UInt64(try reader.readUInt32("start")) << 32)
-            let end = Double(bitPattern: UInt64(try reader.readUInt32("end")) | UInt64(try reader.readUInt32("end")) << 32)
-            let value = Double(bitPattern: UInt64(try reader.readUInt32("value")) | UInt64(try reader.readUInt32("value")) << 32)
+            let start = Double(
+                bitPattern: UInt64(try reader.readUInt32("start")) | UInt64(try reader.readUInt32("start")) << 32)
+            let end = Double(
+                bitPattern: UInt64(try reader.readUInt32("end")) | UInt64(try reader.readUInt32("end")) << 32)
+            let value = Double(
+                bitPattern: UInt64(try reader.readUInt32("value")) | UInt64(try reader.readUInt32("value")) << 32)
             let device = Int64(try reader.readUInt32("device id"))
             let flags = try reader.readUInt8("flags")
             var unit: String?
@@ -119,9 +129,11 @@ enum SampleBatchCodec {
                 let length = Int(try reader.readUInt32("metadata length"))
                 metadata = String(decoding: try reader.readBytes(length, "metadata"), as: UTF8.self)
             }
-            records.append(Record(uuid: uuid, typeID: typeID, start: start, end: end, value: value,
-                                  deviceID: device == 0 ? nil : device, unitString: unit, metadataJSON: metadata,
-                                  appAdded: flags & 4 != 0))
+            records.append(
+                Record(
+                    uuid: uuid, typeID: typeID, start: start, end: end, value: value,
+                    deviceID: device == 0 ? nil : device, unitString: unit, metadataJSON: metadata,
+                    appAdded: flags & 4 != 0))
         }
         try reader.expectEnd("the sample batch")
         return records

@@ -22,13 +22,16 @@ extension HKObject {
     }
 
     static func decodeObjectFields(_ coder: NSCoder) -> ArchivedObject? {
-        guard let uuid = SecureCoding.decodeUUID(coder, "uuid"), case .some(let metadata) = SecureCoding.decodeMetadata(coder),
-              let revision = coder.decodeObject(of: HKSourceRevision.self, forKey: "sourceRevision") else {
+        guard let uuid = SecureCoding.decodeUUID(coder, "uuid"),
+            case .some(let metadata) = SecureCoding.decodeMetadata(coder),
+            let revision = coder.decodeObject(of: HKSourceRevision.self, forKey: "sourceRevision")
+        else {
             SecureCoding.fail(coder, "an HKObject")
             return nil
         }
-        return ArchivedObject(uuid: uuid, metadata: metadata, device: SecureCoding.decodeOptional(HKDevice.self, coder, "device"),
-                              sourceRevision: revision)
+        return ArchivedObject(
+            uuid: uuid, metadata: metadata, device: SecureCoding.decodeOptional(HKDevice.self, coder, "device"),
+            sourceRevision: revision)
     }
 }
 
@@ -47,9 +50,12 @@ extension HKSample {
     }
 
     static func decodeSampleFields(_ coder: NSCoder) -> ArchivedSample? {
-        guard let object = decodeObjectFields(coder), let type = coder.decodeObject(of: HKSampleType.self, forKey: "sampleType"),
-              let start = SecureCoding.decodeDate(coder, "startDate"), let end = SecureCoding.decodeDate(coder, "endDate"),
-              start <= end else {
+        guard let object = decodeObjectFields(coder),
+            let type = coder.decodeObject(of: HKSampleType.self, forKey: "sampleType"),
+            let start = SecureCoding.decodeDate(coder, "startDate"),
+            let end = SecureCoding.decodeDate(coder, "endDate"),
+            start <= end
+        else {
             SecureCoding.fail(coder, "an HKSample")
             return nil
         }
@@ -68,16 +74,20 @@ extension HKDiscreteQuantitySample {
 
     static func decodeSummary(_ coder: NSCoder) -> DiscreteSummary? {
         guard coder.containsValue(forKey: "minimum"), let start = SecureCoding.decodeDate(coder, "mostRecentStart"),
-              let end = SecureCoding.decodeDate(coder, "mostRecentEnd") else { return nil }
-        return DiscreteSummary(minimum: coder.decodeDouble(forKey: "minimum"), maximum: coder.decodeDouble(forKey: "maximum"),
-                               mostRecent: coder.decodeDouble(forKey: "mostRecent"), mostRecentStart: start, mostRecentEnd: end)
+            let end = SecureCoding.decodeDate(coder, "mostRecentEnd")
+        else { return nil }
+        return DiscreteSummary(
+            minimum: coder.decodeDouble(forKey: "minimum"), maximum: coder.decodeDouble(forKey: "maximum"),
+            mostRecent: coder.decodeDouble(forKey: "mostRecent"), mostRecentStart: start, mostRecentEnd: end)
     }
 }
 
 extension HKDevice: NSSecureCoding {
     public static var supportsSecureCoding: Bool { true }
-    private static let keys = ["name", "manufacturer", "model", "hardwareVersion", "firmwareVersion", "softwareVersion",
-                               "localIdentifier", "udiDeviceIdentifier"]
+    private static let keys = [
+        "name", "manufacturer", "model", "hardwareVersion", "firmwareVersion", "softwareVersion",
+        "localIdentifier", "udiDeviceIdentifier",
+    ]
 
     public func encode(with coder: NSCoder) {
         for (key, value) in zip(Self.keys, fields) {
@@ -87,8 +97,10 @@ extension HKDevice: NSSecureCoding {
 
     public convenience init?(coder: NSCoder) {
         let values = Self.keys.map { SecureCoding.decodeString(coder, $0) }
-        self.init(name: values[0], manufacturer: values[1], model: values[2], hardwareVersion: values[3],
-                  firmwareVersion: values[4], softwareVersion: values[5], localIdentifier: values[6], udiDeviceIdentifier: values[7])
+        self.init(
+            name: values[0], manufacturer: values[1], model: values[2], hardwareVersion: values[3],
+            firmwareVersion: values[4], softwareVersion: values[5], localIdentifier: values[6],
+            udiDeviceIdentifier: values[7])
     }
 }
 
@@ -102,7 +114,8 @@ extension HKSource: NSSecureCoding {
 
     public convenience init?(coder: NSCoder) {
         guard let name = SecureCoding.decodeString(coder, "name"),
-              let bundleIdentifier = SecureCoding.decodeString(coder, "bundleIdentifier") else {
+            let bundleIdentifier = SecureCoding.decodeString(coder, "bundleIdentifier")
+        else {
             SecureCoding.fail(coder, "an HKSource")
             return nil
         }
@@ -127,11 +140,13 @@ extension HKSourceRevision: NSSecureCoding {
             SecureCoding.fail(coder, "an HKSourceRevision")
             return nil
         }
-        self.init(source: source, version: SecureCoding.decodeString(coder, "version"),
-                  productType: SecureCoding.decodeString(coder, "productType"),
-                  operatingSystemVersion: OperatingSystemVersion(majorVersion: coder.decodeInteger(forKey: "osMajor"),
-                                                                 minorVersion: coder.decodeInteger(forKey: "osMinor"),
-                                                                 patchVersion: coder.decodeInteger(forKey: "osPatch")))
+        self.init(
+            source: source, version: SecureCoding.decodeString(coder, "version"),
+            productType: SecureCoding.decodeString(coder, "productType"),
+            operatingSystemVersion: OperatingSystemVersion(
+                majorVersion: coder.decodeInteger(forKey: "osMajor"),
+                minorVersion: coder.decodeInteger(forKey: "osMinor"),
+                patchVersion: coder.decodeInteger(forKey: "osPatch")))
     }
 }
 
@@ -144,7 +159,9 @@ extension HKDeletedObject: NSSecureCoding {
     }
 
     public convenience init?(coder: NSCoder) {
-        guard let uuid = SecureCoding.decodeUUID(coder, "uuid"), case .some(let metadata) = SecureCoding.decodeMetadata(coder) else {
+        guard let uuid = SecureCoding.decodeUUID(coder, "uuid"),
+            case .some(let metadata) = SecureCoding.decodeMetadata(coder)
+        else {
             SecureCoding.fail(coder, "an HKDeletedObject")
             return nil
         }

@@ -10,8 +10,10 @@ import Foundation
 enum SecureCoding {
     /// Fails decoding with a readable reason (swift-corelibs-foundation: `failWithError`).
     static func fail(_ coder: NSCoder, _ what: String) {
-        coder.failWithError(NSError(domain: NSCocoaErrorDomain, code: CocoaError.coderReadCorrupt.rawValue,
-                                    userInfo: [NSLocalizedDescriptionKey: "The archive of \(what) is damaged."]))
+        coder.failWithError(
+            NSError(
+                domain: NSCocoaErrorDomain, code: CocoaError.coderReadCorrupt.rawValue,
+                userInfo: [NSLocalizedDescriptionKey: "The archive of \(what) is damaged."]))
     }
 
     /// An optional object: swift-corelibs-foundation's unarchiver fails the whole archive when `decodeObject`
@@ -75,7 +77,8 @@ extension HKQuantity {
     }
 
     static func decodeFields(_ coder: NSCoder) -> (HKUnit, Double)? {
-        guard let unit = coder.decodeObject(of: HKUnit.self, forKey: "unit"), coder.containsValue(forKey: "value") else {
+        guard let unit = coder.decodeObject(of: HKUnit.self, forKey: "unit"), coder.containsValue(forKey: "value")
+        else {
             SecureCoding.fail(coder, "an HKQuantity")
             return nil
         }

@@ -27,7 +27,8 @@ extension SecureCoding {
     }
 
     static func encodeStatistics(_ statistics: [HKQuantityType: HKStatistics], _ coder: NSCoder) {
-        encodeList(statistics.keys.sorted { $0.identifier < $1.identifier }.compactMap { statistics[$0] }, coder, "statistics")
+        encodeList(
+            statistics.keys.sorted { $0.identifier < $1.identifier }.compactMap { statistics[$0] }, coder, "statistics")
     }
 
     static func decodeStatistics(_ coder: NSCoder) -> [HKQuantityType: HKStatistics]? {
@@ -49,13 +50,17 @@ extension HKWorkoutEvent: NSSecureCoding {
 
     public convenience init?(coder: NSCoder) {
         guard let type = HKWorkoutEventType(rawValue: coder.decodeInteger(forKey: "type")),
-              let start = SecureCoding.decodeDate(coder, "start"), case .some(let metadata) = SecureCoding.decodeMetadata(coder)
+            let start = SecureCoding.decodeDate(coder, "start"),
+            case .some(let metadata) = SecureCoding.decodeMetadata(coder)
         else {
             SecureCoding.fail(coder, "an HKWorkoutEvent")
             return nil
         }
         let duration = coder.decodeDouble(forKey: "duration")
-        guard duration >= 0 else { SecureCoding.fail(coder, "an HKWorkoutEvent"); return nil }
+        guard duration >= 0 else {
+            SecureCoding.fail(coder, "an HKWorkoutEvent")
+            return nil
+        }
         self.init(type: type, dateInterval: DateInterval(start: start, duration: duration), metadata: metadata)
     }
 }
@@ -71,9 +76,11 @@ extension HKWorkoutConfiguration: NSSecureCoding {
     }
 
     public convenience init?(coder: NSCoder) {
-        guard let activity = HKWorkoutActivityType(rawValue: UInt(clamping: coder.decodeInteger(forKey: "activityType"))),
-              let location = HKWorkoutSessionLocationType(rawValue: coder.decodeInteger(forKey: "locationType")),
-              let swimming = HKWorkoutSwimmingLocationType(rawValue: coder.decodeInteger(forKey: "swimmingLocationType")) else {
+        guard
+            let activity = HKWorkoutActivityType(rawValue: UInt(clamping: coder.decodeInteger(forKey: "activityType"))),
+            let location = HKWorkoutSessionLocationType(rawValue: coder.decodeInteger(forKey: "locationType")),
+            let swimming = HKWorkoutSwimmingLocationType(rawValue: coder.decodeInteger(forKey: "swimmingLocationType"))
+        else {
             SecureCoding.fail(coder, "an HKWorkoutConfiguration")
             return nil
         }
@@ -89,9 +96,11 @@ extension HKStatistics: NSSecureCoding {
     public static var supportsSecureCoding: Bool { true }
 
     private static func encode(_ values: Values, _ coder: NSCoder, _ prefix: String) {
-        let numbers: [(String, Double?)] = [("sum", values.sum), ("average", values.average), ("minimum", values.minimum),
-                                            ("maximum", values.maximum), ("mostRecent", values.mostRecent),
-                                            ("duration", values.duration)]
+        let numbers: [(String, Double?)] = [
+            ("sum", values.sum), ("average", values.average), ("minimum", values.minimum),
+            ("maximum", values.maximum), ("mostRecent", values.mostRecent),
+            ("duration", values.duration),
+        ]
         for (key, value) in numbers { if let value { coder.encode(value, forKey: "\(prefix).\(key)") } }
         if let interval = values.mostRecentInterval {
             SecureCoding.encode(interval.start, coder, "\(prefix).mostRecentStart")
@@ -103,10 +112,13 @@ extension HKStatistics: NSSecureCoding {
         func number(_ key: String) -> Double? {
             coder.containsValue(forKey: "\(prefix).\(key)") ? coder.decodeDouble(forKey: "\(prefix).\(key)") : nil
         }
-        var values = Values(sum: number("sum"), average: number("average"), minimum: number("minimum"),
-                            maximum: number("maximum"), mostRecent: number("mostRecent"), duration: number("duration"))
-        if let start = SecureCoding.decodeDate(coder, "\(prefix).mostRecentStart"), let duration = number("mostRecentDuration"),
-           duration >= 0 {
+        var values = Values(
+            sum: number("sum"), average: number("average"), minimum: number("minimum"),
+            maximum: number("maximum"), mostRecent: number("mostRecent"), duration: number("duration"))
+        if let start = SecureCoding.decodeDate(coder, "\(prefix).mostRecentStart"),
+            let duration = number("mostRecentDuration"),
+            duration >= 0
+        {
             values.mostRecentInterval = DateInterval(start: start, duration: duration)
         }
         return values
@@ -119,23 +131,29 @@ extension HKStatistics: NSSecureCoding {
         Self.encode(merged, coder, "merged")
         let sources = bySource.keys.sorted { $0.bundleIdentifier < $1.bundleIdentifier }
         SecureCoding.encodeList(sources, coder, "source")
-        for (index, source) in sources.enumerated() { if let values = bySource[source] { Self.encode(values, coder, "values.\(index)") } }
+        for (index, source) in sources.enumerated() {
+            if let values = bySource[source] { Self.encode(values, coder, "values.\(index)") }
+        }
         if let options { coder.encode(Int(options.rawValue), forKey: "options") }
     }
 
     public convenience init?(coder: NSCoder) {
         guard let type = coder.decodeObject(of: HKQuantityType.self, forKey: "quantityType"),
-              let start = SecureCoding.decodeDate(coder, "startDate"), let end = SecureCoding.decodeDate(coder, "endDate"),
-              let sources = SecureCoding.decodeList(HKSource.self, coder, "source") else {
+            let start = SecureCoding.decodeDate(coder, "startDate"),
+            let end = SecureCoding.decodeDate(coder, "endDate"),
+            let sources = SecureCoding.decodeList(HKSource.self, coder, "source")
+        else {
             SecureCoding.fail(coder, "an HKStatistics")
             return nil
         }
         var bySource: [HKSource: Values] = [:]
         for (index, source) in sources.enumerated() { bySource[source] = Self.decodeValues(coder, "values.\(index)") }
-        let options = coder.containsValue(forKey: "options")
+        let options =
+            coder.containsValue(forKey: "options")
             ? HKStatisticsOptions(rawValue: UInt(clamping: coder.decodeInteger(forKey: "options"))) : nil
-        self.init(quantityType: type, startDate: start, endDate: end, merged: Self.decodeValues(coder, "merged"),
-                  bySource: bySource, options: options)
+        self.init(
+            quantityType: type, startDate: start, endDate: end, merged: Self.decodeValues(coder, "merged"),
+            bySource: bySource, options: options)
     }
 }
 
@@ -155,15 +173,19 @@ extension HKWorkoutActivity: NSSecureCoding {
 
     public convenience init?(coder: NSCoder) {
         guard let uuid = SecureCoding.decodeUUID(coder, "uuid"),
-              let configuration = coder.decodeObject(of: HKWorkoutConfiguration.self, forKey: "configuration"),
-              let start = SecureCoding.decodeDate(coder, "startDate"), case .some(let metadata) = SecureCoding.decodeMetadata(coder),
-              let events = SecureCoding.decodeList(HKWorkoutEvent.self, coder, "event"),
-              let statistics = SecureCoding.decodeStatistics(coder) else {
+            let configuration = coder.decodeObject(of: HKWorkoutConfiguration.self, forKey: "configuration"),
+            let start = SecureCoding.decodeDate(coder, "startDate"),
+            case .some(let metadata) = SecureCoding.decodeMetadata(coder),
+            let events = SecureCoding.decodeList(HKWorkoutEvent.self, coder, "event"),
+            let statistics = SecureCoding.decodeStatistics(coder)
+        else {
             SecureCoding.fail(coder, "an HKWorkoutActivity")
             return nil
         }
-        self.init(uuid: uuid, configuration: configuration, startDate: start, endDate: SecureCoding.decodeDate(coder, "endDate"),
-                  metadata: metadata, parentEvents: events, statistics: statistics)
+        self.init(
+            uuid: uuid, configuration: configuration, startDate: start,
+            endDate: SecureCoding.decodeDate(coder, "endDate"),
+            metadata: metadata, parentEvents: events, statistics: statistics)
     }
 }
 
@@ -188,11 +210,13 @@ extension HKWorkout {
 
     static func decodeWorkoutFields(_ coder: NSCoder) -> ArchivedWorkout? {
         guard let type = HKWorkoutActivityType(rawValue: UInt(clamping: coder.decodeInteger(forKey: "activityType"))),
-              let events = SecureCoding.decodeList(HKWorkoutEvent.self, coder, "event"),
-              let activities = SecureCoding.decodeList(HKWorkoutActivity.self, coder, "activity"),
-              let statistics = SecureCoding.decodeStatistics(coder) else { return nil }
-        return ArchivedWorkout(activityType: type, duration: coder.decodeDouble(forKey: "duration"), events: events,
-                               activities: activities, statistics: statistics)
+            let events = SecureCoding.decodeList(HKWorkoutEvent.self, coder, "event"),
+            let activities = SecureCoding.decodeList(HKWorkoutActivity.self, coder, "activity"),
+            let statistics = SecureCoding.decodeStatistics(coder)
+        else { return nil }
+        return ArchivedWorkout(
+            activityType: type, duration: coder.decodeDouble(forKey: "duration"), events: events,
+            activities: activities, statistics: statistics)
     }
 }
 
@@ -211,8 +235,11 @@ extension HKActivitySummary: NSSecureCoding {
         coder.encode(isPaused, forKey: "isPaused")
         let quantities: [(String, HKQuantity?)] = [
             ("activeEnergyBurned", activeEnergyBurned), ("activeEnergyBurnedGoal", activeEnergyBurnedGoal),
-            ("appleMoveTime", appleMoveTime), ("appleMoveTimeGoal", appleMoveTimeGoal), ("appleExerciseTime", appleExerciseTime),
-            ("exerciseTimeGoal", exerciseTimeGoal), ("appleStandHours", appleStandHours), ("standHoursGoal", standHoursGoal)]
+            ("appleMoveTime", appleMoveTime), ("appleMoveTimeGoal", appleMoveTimeGoal),
+            ("appleExerciseTime", appleExerciseTime),
+            ("exerciseTimeGoal", exerciseTimeGoal), ("appleStandHours", appleStandHours),
+            ("standHoursGoal", standHoursGoal),
+        ]
         for (key, quantity) in quantities { if let quantity { coder.encode(quantity, forKey: key) } }
     }
 
@@ -225,9 +252,12 @@ extension HKActivitySummary: NSSecureCoding {
         dayStart = SecureCoding.decodeDate(coder, "dayStart")
         if coder.containsValue(forKey: "year") {
             var calendar = Calendar(identifier: .gregorian)
-            if let zone = SecureCoding.decodeString(coder, "timeZone").flatMap(TimeZone.init(identifier:)) { calendar.timeZone = zone }
-            var components = DateComponents(year: coder.decodeInteger(forKey: "year"), month: coder.decodeInteger(forKey: "month"),
-                                            day: coder.decodeInteger(forKey: "day"))
+            if let zone = SecureCoding.decodeString(coder, "timeZone").flatMap(TimeZone.init(identifier:)) {
+                calendar.timeZone = zone
+            }
+            var components = DateComponents(
+                year: coder.decodeInteger(forKey: "year"), month: coder.decodeInteger(forKey: "month"),
+                day: coder.decodeInteger(forKey: "day"))
             components.calendar = calendar
             day = components
         }

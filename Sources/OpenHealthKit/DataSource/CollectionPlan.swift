@@ -21,8 +21,10 @@ enum CollectionPlan {
         var identifiers: [HKQuantityTypeIdentifier] = [.heartRate, .activeEnergyBurned, .basalEnergyBurned]
         switch activity {
         case .running:
-            identifiers += [.distanceWalkingRunning, .stepCount, .runningSpeed, .runningPower, .runningStrideLength,
-                            .runningVerticalOscillation, .runningGroundContactTime]
+            identifiers += [
+                .distanceWalkingRunning, .stepCount, .runningSpeed, .runningPower, .runningStrideLength,
+                .runningVerticalOscillation, .runningGroundContactTime,
+            ]
         case .walking, .hiking:
             identifiers += [.distanceWalkingRunning, .stepCount]
         case .cycling, .handCycling:
@@ -86,21 +88,33 @@ struct ReadingMapper {
     /// The longest gap over which step cadence is counted into steps, in seconds.
     static let maximumStepGap: Double = 3
 
-    mutating func samples(for value: SensorReadingValue, at arrival: Double, activity: HKWorkoutActivityType,
-                          deviceCode: UInt32, into out: inout [CollectedSample]) {
+    mutating func samples(
+        for value: SensorReadingValue, at arrival: Double, activity: HKWorkoutActivityType,
+        deviceCode: UInt32, into out: inout [CollectedSample]
+    ) {
         // Sample times are the arrival time to the millisecond (see DerivedResolution.millisecond).
         let time = DerivedResolution.millisecond(arrival)
         switch value {
         case .heartRate(let reading):
             guard reading.contact != .notDetected, reading.bpm > 0 else { return }
-            out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.heartRate, start: time, end: time, value: Double(reading.bpm), deviceCode: deviceCode))
+            out.append(
+                CollectedSample(
+                    uuid: uuids.next(), typeCode: Types.heartRate, start: time, end: time, value: Double(reading.bpm),
+                    deviceCode: deviceCode))
         case .power(let reading):
             let type = activity == .running ? Types.runningPower : Types.cyclingPower
-            out.append(CollectedSample(uuid: uuids.next(), typeCode: type, start: time, end: time, value: Double(reading.watts), deviceCode: deviceCode))
+            out.append(
+                CollectedSample(
+                    uuid: uuids.next(), typeCode: type, start: time, end: time, value: Double(reading.watts),
+                    deviceCode: deviceCode))
             if let previous = lastPower,
-               let stretch = PowerEnergy.energy(watts: previous.watts, at: previous.time, next: time) {
+                let stretch = PowerEnergy.energy(watts: previous.watts, at: previous.time, next: time)
+            {
                 if let kilocalories = energy.add(stretch.kilocalories), kilocalories > 0 {
-                    out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.activeEnergy, start: heldEnergySince ?? previous.time, end: stretch.end, value: kilocalories, deviceCode: deviceCode))
+                    out.append(
+                        CollectedSample(
+                            uuid: uuids.next(), typeCode: Types.activeEnergy, start: heldEnergySince ?? previous.time,
+                            end: stretch.end, value: kilocalories, deviceCode: deviceCode))
                     heldEnergySince = nil
                 } else if heldEnergySince == nil {
                     // Less than half a step: it waits in the running total, with its time span, for the next sample.
@@ -112,41 +126,58 @@ struct ReadingMapper {
             lastPower = (time, Double(reading.watts))
         case .cadence(let reading):
             guard let rpm = DerivedResolution.rounded(reading.rpm, steps: DerivedResolution.cadence) else { return }
-            out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.cyclingCadence, start: time, end: time, value: rpm, deviceCode: deviceCode))
+            out.append(
+                CollectedSample(
+                    uuid: uuids.next(), typeCode: Types.cyclingCadence, start: time, end: time, value: rpm,
+                    deviceCode: deviceCode))
         case .speed(let reading):
-            let type = switch activity {
-            case .running: Types.runningSpeed
-            case .rowing: Types.rowingSpeed
-            default: Types.cyclingSpeed
+            let type =
+                switch activity {
+                case .running: Types.runningSpeed
+                case .rowing: Types.rowingSpeed
+                default: Types.cyclingSpeed
+                }
+            guard let speed = DerivedResolution.rounded(reading.metresPerSecond, steps: DerivedResolution.speed) else {
+                return
             }
-            guard let speed = DerivedResolution.rounded(reading.metresPerSecond, steps: DerivedResolution.speed) else { return }
-            var sample = CollectedSample(uuid: uuids.next(), typeCode: type, start: time, end: time, value: speed, deviceCode: deviceCode)
+            var sample = CollectedSample(
+                uuid: uuids.next(), typeCode: type, start: time, end: time, value: speed, deviceCode: deviceCode)
             if type == Types.runningSpeed, let incline { sample.extras = incline.extras }
             out.append(sample)
         case .stepCadence(let reading):
             defer { lastStepCadence = time }
             guard let previous = lastStepCadence, time > previous, time - previous <= Self.maximumStepGap,
-                  reading.stepsPerMinute > 0 else {
+                reading.stepsPerMinute > 0
+            else {
                 heldStepsSince = nil
                 return
             }
             if let count = steps.add(reading.stepsPerMinute * (time - previous) / 60), count > 0 {
-                out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.stepCount, start: heldStepsSince ?? previous,
-                                           end: time, value: count, deviceCode: deviceCode))
+                out.append(
+                    CollectedSample(
+                        uuid: uuids.next(), typeCode: Types.stepCount, start: heldStepsSince ?? previous,
+                        end: time, value: count, deviceCode: deviceCode))
                 heldStepsSince = nil
             } else if heldStepsSince == nil {
                 heldStepsSince = previous
             }
         case .strideLength(let reading):
             guard let metres = DerivedResolution.rounded(reading.metres, steps: 100), metres > 0 else { return }
-            out.append(CollectedSample(uuid: uuids.next(), typeCode: Types.runningStrideLength, start: time, end: time,
-                                       value: metres, deviceCode: deviceCode))
+            out.append(
+                CollectedSample(
+                    uuid: uuids.next(), typeCode: Types.runningStrideLength, start: time, end: time,
+                    value: metres, deviceCode: deviceCode))
         case .incline(let reading):
             guard reading.percent.isFinite, incline?.percent != reading.percent else { return }
-            let metadata: [String: Any] = [OHKMetadataKeyTreadmillIncline: HKQuantity(unit: .percent(), doubleValue: reading.percent / 100)]
-            incline = (reading.percent, (try? MetadataCoding.encode(metadata)).flatMap { $0 }.map {
-                CollectedSample.Extras(unitString: nil, metadataJSON: $0)
-            })
+            let metadata: [String: Any] = [
+                OHKMetadataKeyTreadmillIncline: HKQuantity(unit: .percent(), doubleValue: reading.percent / 100)
+            ]
+            incline = (
+                reading.percent,
+                (try? MetadataCoding.encode(metadata)).flatMap { $0 }.map {
+                    CollectedSample.Extras(unitString: nil, metadataJSON: $0)
+                }
+            )
         case .distance(let reading):
             guard reading.metres > 0 else {
                 lastDistance = time
@@ -159,8 +190,11 @@ struct ReadingMapper {
             }
             defer { lastDistance = time }
             let type = HKQuantityType.interned(HKWorkout.distanceType(for: activity)).code
-            out.append(CollectedSample(uuid: uuids.next(), typeCode: type, start: min(lastDistance ?? time, time), end: time, value: metres,
-                                       deviceCode: deviceCode))
+            out.append(
+                CollectedSample(
+                    uuid: uuids.next(), typeCode: type, start: min(lastDistance ?? time, time), end: time,
+                    value: metres,
+                    deviceCode: deviceCode))
         case .battery:
             return
         }
@@ -195,8 +229,10 @@ extension HKLiveWorkoutDataSource {
     /// `CollectionPlan` for every activity, the workout type and the heartbeat series. What an app asks to share
     /// (and read) before recording or replaying a workout of any kind. OpenHealthKit extension.
     public static var collectableTypes: Set<HKSampleType> {
-        let every: SensorCapabilities = [.heartRate, .rrIntervals, .power, .cadence, .speed, .distance, .energy, .battery,
-                                         .steps, .control]
+        let every: SensorCapabilities = [
+            .heartRate, .rrIntervals, .power, .cadence, .speed, .distance, .energy, .battery,
+            .steps, .control,
+        ]
         let activities: [HKWorkoutActivityType] = [.swimBikeRun, .walking, .wheelchairWalkPace, .handCycling, .rowing]
         var types: Set<HKSampleType> = [.workoutType(), HKSeriesType.heartbeat()]
         for activity in activities {

@@ -191,8 +191,9 @@ extension HKDevice {
     /// The device a sensor reports itself as.
     convenience init(sensor: any Sensor) {
         let info = sensor.deviceInformation
-        self.init(name: sensor.name, manufacturer: info.manufacturerName, model: info.modelNumber,
-                  hardwareVersion: info.hardwareRevision, firmwareVersion: info.firmwareRevision,
-                  softwareVersion: info.softwareRevision, localIdentifier: sensor.identifier, udiDeviceIdentifier: nil)
+        self.init(
+            name: sensor.name, manufacturer: info.manufacturerName, model: info.modelNumber,
+            hardwareVersion: info.hardwareRevision, firmwareVersion: info.firmwareRevision,
+            softwareVersion: info.softwareRevision, localIdentifier: sensor.identifier, udiDeviceIdentifier: nil)
     }
 }

@@ -31,7 +31,8 @@ extension HKHealthStore {
     /// OpenHealthKit extension.
     public func workoutSensors(for workout: HKWorkout) async throws -> [HKWorkoutSensor] {
         let readable = try await HKSampleQueryDescriptor(
-            predicates: [.workout(HKQuery.predicateForObject(with: workout.uuid))], sortDescriptors: [], limit: 1).result(for: self)
+            predicates: [.workout(HKQuery.predicateForObject(with: workout.uuid))], sortDescriptors: [], limit: 1
+        ).result(for: self)
         guard !readable.isEmpty else { return [] }
         return try database().workoutSensors(workoutUUID: workout.uuid)
     }

@@ -1,9 +1,10 @@
-#if BlueZ
-import BlueZTransport
-#endif
 import FitnessSensors
 import Foundation
 import GRDB
+
+#if BlueZ
+import BlueZTransport
+#endif
 
 /// A sensor paired with the store, as a strap is paired in Settings: data sources read from it in every live
 /// workout. OpenHealthKit.
@@ -41,8 +42,10 @@ public struct SensorConnector: Sendable {
     /// A sensor for a paired one; throws when no transport here reaches its scheme.
     public func connect(_ sensor: PairedSensor) throws -> any Sensor {
         guard schemes.contains(sensor.scheme) else {
-            throw HKError(.errorInvalidArgument,
-                          "No transport can reach \(sensor.identifier): nothing handles '\(sensor.scheme):' sensors in this program.")
+            throw HKError(
+                .errorInvalidArgument,
+                "No transport can reach \(sensor.identifier): nothing handles '\(sensor.scheme):' sensors in this program."
+            )
         }
         return try make(sensor)
     }
@@ -68,7 +71,8 @@ public struct SensorConnector: Sendable {
         var options = BLESensor.Options()
         options.tap = tap
         return SensorConnector(schemes: ["ble", "unix"]) { [options] paired in
-            try makeSensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities, options: options)
+            try makeSensor(
+                identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities, options: options)
         }
     }
 
@@ -81,7 +85,9 @@ extension HKHealthStore {
     /// Pairs a sensor with the store (replacing an earlier pairing of the same identifier). OpenHealthKit.
     public func pairSensor(_ sensor: PairedSensor) throws {
         guard sensor.identifier.contains(":"), !sensor.scheme.isEmpty else {
-            throw HKError(.errorInvalidArgument, "A sensor identifier looks like 'ble:AA:BB:CC:DD:EE:FF', not '\(sensor.identifier)'.")
+            throw HKError(
+                .errorInvalidArgument,
+                "A sensor identifier looks like 'ble:AA:BB:CC:DD:EE:FF', not '\(sensor.identifier)'.")
         }
         let now = wallClock()
         let database = try database()

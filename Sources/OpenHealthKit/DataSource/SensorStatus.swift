@@ -44,7 +44,8 @@ public struct HKSensorStatus: Sendable, Hashable {
     /// Time without data over its dropouts, the current one counted up to `now`.
     public func timeWithoutData(at now: Date) -> TimeInterval {
         switch connection {
-        case .lost(let since, _), .reconnecting(let since, _): return closedDropoutTime + max(0, now.timeIntervalSince(since))
+        case .lost(let since, _), .reconnecting(let since, _):
+            return closedDropoutTime + max(0, now.timeIntervalSince(since))
         default: return closedDropoutTime
         }
     }
@@ -119,12 +120,15 @@ final class SensorStatusTracker: Sendable {
     /// The sensor as a finished workout keeps it: its device (Device Information as known now) and battery levels.
     var workoutSensor: HKWorkoutSensor {
         let first = firstBattery.load(ordering: .relaxed), last = battery.load(ordering: .relaxed)
-        return HKWorkoutSensor(device: HKDevice(sensor: sensor), batteryPercentAtStart: first < 0 ? nil : first,
-                               batteryPercentAtEnd: last < 0 ? nil : last)
+        return HKWorkoutSensor(
+            device: HKDevice(sensor: sensor), batteryPercentAtStart: first < 0 ? nil : first,
+            batteryPercentAtEnd: last < 0 ? nil : last)
     }
 
     var status: HKSensorStatus {
-        let (connection, dropouts, closed, problem) = state.withLock { ($0.connection, $0.dropouts, $0.closedDropoutTime, $0.problem) }
+        let (connection, dropouts, closed, problem) = state.withLock {
+            ($0.connection, $0.dropouts, $0.closedDropoutTime, $0.problem)
+        }
         let contact = contact.load(ordering: .relaxed)
         let battery = battery.load(ordering: .relaxed)
         var shown = connection
@@ -134,7 +138,8 @@ final class SensorStatusTracker: Sendable {
         return HKSensorStatus(
             identifier: sensor.identifier, name: sensor.name, capabilities: sensor.capabilities, connection: shown,
             batteryPercent: battery < 0 ? nil : battery, skinContact: contact == 0 ? nil : contact == 1,
-            dropouts: dropouts, malformedNotifications: sensor.malformedNotifications, problem: problem, closedDropoutTime: closed)
+            dropouts: dropouts, malformedNotifications: sensor.malformedNotifications, problem: problem,
+            closedDropoutTime: closed)
     }
 }
 

@@ -1,6 +1,6 @@
-import UnixSockets
 import Foundation
 import Logging
+import UnixSockets
 
 /// The companion side of workout mirroring.
 extension HKHealthStore {
@@ -27,8 +27,12 @@ extension HKHealthStore {
             }
             stale?.close()
             guard needsCompanion else { return }
-            let companion = databasePath.map { MirrorCompanion(store: self, path: $0) }
-                ?? MirrorCompanion(failed: HKError(.errorInvalidArgument, "A store in memory receives no mirrored workouts: mirroring needs a store file."))
+            let companion =
+                databasePath.map { MirrorCompanion(store: self, path: $0) }
+                ?? MirrorCompanion(
+                    failed: HKError(
+                        .errorInvalidArgument,
+                        "A store in memory receives no mirrored workouts: mirroring needs a store file."))
             state.withLock { $0.mirrorCompanion = companion }
         }
     }
@@ -55,16 +59,22 @@ extension HKHealthStore {
             return stream.close()
         }
         guard case let .start(configuration, current, startDate) = frames[0],
-              let handler = workoutSessionMirroringStartHandler else {
+            let handler = workoutSessionMirroringStartHandler
+        else {
             return stream.close()
         }
-        let machine = SessionStateMachine(state: current, startDate: startDate, endDate: current == .ended ? startDate : nil)
-        let session = HKWorkoutSession(mirroring: self, configuration: configuration.workoutConfiguration, machine: machine)
-        let link = MirrorLink(stream: stream, decoder: decoder, onFrames: { [weak session] frames in
-            session?.receiveFromRemote(frames)
-        }, onEnd: { [weak session] link, error in
-            session?.remoteEnded(error, link: link)
-        })
+        let machine = SessionStateMachine(
+            state: current, startDate: startDate, endDate: current == .ended ? startDate : nil)
+        let session = HKWorkoutSession(
+            mirroring: self, configuration: configuration.workoutConfiguration, machine: machine)
+        let link = MirrorLink(
+            stream: stream, decoder: decoder,
+            onFrames: { [weak session] frames in
+                session?.receiveFromRemote(frames)
+            },
+            onEnd: { [weak session] link, error in
+                session?.remoteEnded(error, link: link)
+            })
         session.attachMirror(link)
         handler(session)
         link.post(.accepted)
@@ -96,7 +106,9 @@ final class MirrorCompanion: @unchecked Sendable {
                         continue
                     } catch {
                         if !Task.isCancelled {
-                            Self.logger.error("This store stopped waiting for mirrored workouts: \((error as? SocketError)?.message ?? "\(error)")")
+                            Self.logger.error(
+                                "This store stopped waiting for mirrored workouts: \((error as? SocketError)?.message ?? "\(error)")"
+                            )
                         }
                         return
                     }

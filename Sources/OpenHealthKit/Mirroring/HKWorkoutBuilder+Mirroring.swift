@@ -6,7 +6,9 @@ extension HKWorkoutBuilder {
     /// `beginCollection(at:)` and `finishWorkout()` on it throw `errorInvalidArgument` with this sentence.
     func refuseOnMirroredSession() throws {
         guard let live = self as? HKLiveWorkoutBuilder, live.workoutSession?.type == .mirrored else { return }
-        throw HKError(.errorInvalidArgument,
-                      "A mirrored workout session's builder does not record: the primary session's builder records and saves the workout.")
+        throw HKError(
+            .errorInvalidArgument,
+            "A mirrored workout session's builder does not record: the primary session's builder records and saves the workout."
+        )
     }
 }

@@ -42,21 +42,29 @@ extension HKWorkoutSession {
         }
         let stream = try MirrorRendezvous.connect(store: path)
         let accepted = MirrorAcceptance()
-        let link = MirrorLink(stream: stream, onFrames: { [weak self] frames in
-            var rest = frames[...]
-            if !accepted.isSettled, let first = rest.first {
-                rest = rest.dropFirst()
-                guard first == .accepted else {
-                    return accepted.settle(HKError(.errorInvalidArgument, "The companion answered mirroring with an unexpected frame."))
+        let link = MirrorLink(
+            stream: stream,
+            onFrames: { [weak self] frames in
+                var rest = frames[...]
+                if !accepted.isSettled, let first = rest.first {
+                    rest = rest.dropFirst()
+                    guard first == .accepted else {
+                        return accepted.settle(
+                            HKError(.errorInvalidArgument, "The companion answered mirroring with an unexpected frame.")
+                        )
+                    }
+                    accepted.settle(nil)
                 }
-                accepted.settle(nil)
-            }
-            if !rest.isEmpty { self?.receiveFromRemote(Array(rest)) }
-        }, onEnd: { [weak self] link, error in
-            let wasAccepted = accepted.isSettled && accepted.error == nil
-            accepted.settle(error ?? HKError(.errorNoData, "The companion closed the connection before accepting the mirrored session."))
-            if wasAccepted { self?.remoteEnded(error, link: link) }
-        })
+                if !rest.isEmpty { self?.receiveFromRemote(Array(rest)) }
+            },
+            onEnd: { [weak self] link, error in
+                let wasAccepted = accepted.isSettled && accepted.error == nil
+                accepted.settle(
+                    error
+                        ?? HKError(
+                            .errorNoData, "The companion closed the connection before accepting the mirrored session."))
+                if wasAccepted { self?.remoteEnded(error, link: link) }
+            })
         // The start frame carries the state as of now; later changes are posted after it, under the same lock.
         enum Outcome { case posted, ended, alreadyMirrored }
         let configuration = configuration
@@ -64,8 +72,10 @@ extension HKWorkoutSession {
             guard state.machine.state != .ended else { return .ended }
             // Two calls at once: the first to get here mirrors, the other succeeds without a second connection.
             if let existing = state.mirrorLink, !existing.isEnded { return .alreadyMirrored }
-            link.post(.start(configuration: MirrorFrame.Configuration(configuration), state: state.machine.state,
-                             startDate: state.machine.startDate))
+            link.post(
+                .start(
+                    configuration: MirrorFrame.Configuration(configuration), state: state.machine.state,
+                    startDate: state.machine.startDate))
             state.mirrorLink = link
             return .posted
         }
@@ -83,7 +93,10 @@ extension HKWorkoutSession {
         let clock = healthStore.clocks.monotonic
         let timer = Task {
             guard (try? await clock.sleep(for: MirrorFrame.answerTimeout)) != nil else { return }
-            accepted.settle(HKError(.errorNoData, "The companion did not answer the mirroring request within \(MirrorFrame.answerTimeout)."))
+            accepted.settle(
+                HKError(
+                    .errorNoData,
+                    "The companion did not answer the mirroring request within \(MirrorFrame.answerTimeout)."))
         }
         defer { timer.cancel() }
         if let error = await accepted.wait() {
@@ -95,7 +108,9 @@ extension HKWorkoutSession {
 
     /// Starts mirroring; `completion` hears whether it began. HealthKit: startMirroringToCompanionDevice(completion:).
     public func startMirroringToCompanionDevice(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        healthStore.report({ try await self.startMirroringToCompanionDevice() }) { completion($0.healthKitPair.0, $0.healthKitPair.1) }
+        healthStore.report({ try await self.startMirroringToCompanionDevice() }) {
+            completion($0.healthKitPair.0, $0.healthKitPair.1)
+        }
     }
 
     /// Stops mirroring: the companion's session hears `didDisconnectFromRemoteDeviceWithError(nil)`, and so does this
@@ -111,7 +126,9 @@ extension HKWorkoutSession {
 
     /// Stops mirroring; `completion` hears the outcome. HealthKit: stopMirroringToCompanionDevice(completion:).
     public func stopMirroringToCompanionDevice(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        healthStore.report({ try await self.stopMirroringToCompanionDevice() }) { completion($0.healthKitPair.0, $0.healthKitPair.1) }
+        healthStore.report({ try await self.stopMirroringToCompanionDevice() }) {
+            completion($0.healthKitPair.0, $0.healthKitPair.1)
+        }
     }
 
     /// Sends `data` to the remote session (the companion's from a primary, the primary's from a mirrored session);
@@ -121,10 +138,14 @@ extension HKWorkoutSession {
     ///   stopped, or the other side went away).
     public func sendToRemoteWorkoutSession(data: Data) async throws {
         guard data.count <= MirrorFrame.maximumPayload else {
-            throw HKError(.errorDataSizeExceeded, "\(data.count) bytes exceed the \(MirrorFrame.maximumPayload) a remote workout session accepts at once.")
+            throw HKError(
+                .errorDataSizeExceeded,
+                "\(data.count) bytes exceed the \(MirrorFrame.maximumPayload) a remote workout session accepts at once."
+            )
         }
         guard let link = locked({ $0.mirrorLink }) else {
-            throw HKError(.errorNoData, "The workout session is not mirrored, so there is no remote session to send to.")
+            throw HKError(
+                .errorNoData, "The workout session is not mirrored, so there is no remote session to send to.")
         }
         try await link.send(.data(data))
     }
@@ -134,11 +155,15 @@ extension HKWorkoutSession {
     public func sendToRemoteWorkoutSession(data: Data, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
         // The frame joins the outbox now, so calls made one after another keep their order.
         guard data.count <= MirrorFrame.maximumPayload else {
-            let error = HKError(.errorDataSizeExceeded, "\(data.count) bytes exceed the \(MirrorFrame.maximumPayload) a remote workout session accepts at once.")
+            let error = HKError(
+                .errorDataSizeExceeded,
+                "\(data.count) bytes exceed the \(MirrorFrame.maximumPayload) a remote workout session accepts at once."
+            )
             return healthStore.callbackQueue.async { completion(false, error) }
         }
         guard let link = locked({ $0.mirrorLink }) else {
-            let error = HKError(.errorNoData, "The workout session is not mirrored, so there is no remote session to send to.")
+            let error = HKError(
+                .errorNoData, "The workout session is not mirrored, so there is no remote session to send to.")
             return healthStore.callbackQueue.async { completion(false, error) }
         }
         let queue = healthStore.callbackQueue
@@ -155,7 +180,8 @@ extension HKWorkoutSession {
 
     func requestPrimary(_ request: MirrorFrame.Request) {
         guard let link = locked({ $0.mirrorLink }) else {
-            return Self.logger.notice("Ignored \(request) on a mirrored workout session that no longer follows its primary.")
+            return Self.logger.notice(
+                "Ignored \(request) on a mirrored workout session that no longer follows its primary.")
         }
         link.post(.request(request))
     }
@@ -176,7 +202,8 @@ extension HKWorkoutSession {
             guard !data.isEmpty else { return }
             let batch = data
             data = []
-            tell { delegate, session in delegate.workoutSession(session, didReceiveDataFromRemoteWorkoutSession: batch) }
+            tell { delegate, session in delegate.workoutSession(session, didReceiveDataFromRemoteWorkoutSession: batch)
+            }
         }
         for frame in frames {
             if case .data(let bytes) = frame {
@@ -202,7 +229,9 @@ extension HKWorkoutSession {
                 case .end: handle(.end, at: now)
                 }
             default:
-                Self.logger.notice("Ignored a mirroring frame a \(sessionType == .primary ? "primary" : "mirrored") session does not take: \(frame.kind).")
+                Self.logger.notice(
+                    "Ignored a mirroring frame a \(sessionType == .primary ? "primary" : "mirrored") session does not take: \(frame.kind)."
+                )
             }
         }
         flush()

@@ -50,7 +50,8 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
         var values: [HKQuantityType: Value] = [:]
         for type in collectedTypes {
             guard let statistics = builder.statistics(for: type), let quantity = statistics.mostRecentQuantity(),
-                  let interval = statistics.mostRecentQuantityDateInterval() else { continue }
+                let interval = statistics.mostRecentQuantityDateInterval()
+            else { continue }
             values[type] = Value(quantityType: type, quantity: quantity, date: interval.start)
         }
         mostRecent = values
@@ -73,10 +74,14 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
     public init(data: Data) throws {
         let wire: Wire
         do { wire = try JSONDecoder().decode(Wire.self, from: data) } catch {
-            throw HKError(.errorInvalidArgument, "The data received is not live workout figures (\(data.count) bytes that do not decode).")
+            throw HKError(
+                .errorInvalidArgument,
+                "The data received is not live workout figures (\(data.count) bytes that do not decode).")
         }
         guard wire.version == Wire.version else {
-            throw HKError(.errorInvalidArgument, "The live workout figures are of version \(wire.version); this build reads version \(Wire.version).")
+            throw HKError(
+                .errorInvalidArgument,
+                "The live workout figures are of version \(wire.version); this build reads version \(Wire.version).")
         }
         self = try wire.figures()
     }
@@ -84,8 +89,18 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
     /// The JSON shape: plain values, identifiers and unit strings.
     private struct Wire: Codable {
         static let version = 1
-        struct Value: Codable { var type: String; var unit: String; var value: Double; var date: Date }
-        struct Zone: Codable { var minimum: Double?; var maximum: Double?; var unit: String; var duration: TimeInterval }
+        struct Value: Codable {
+            var type: String
+            var unit: String
+            var value: Double
+            var date: Date
+        }
+        struct Zone: Codable {
+            var minimum: Double?
+            var maximum: Double?
+            var unit: String
+            var duration: TimeInterval
+        }
         struct Sensor: Codable {
             var identifier: String, name: String, capabilities: UInt16
             /// connecting, connected, lost, reconnecting
@@ -108,26 +123,35 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
             laps = figures.laps
             collectedTypes = figures.collectedTypes.map(\.identifier).sorted()
             threeSecondPower = figures.threeSecondPower?.doubleValue(for: .watt())
-            mostRecent = figures.mostRecent.values.sorted { $0.quantityType.identifier < $1.quantityType.identifier }.map { value in
-                let unit = value.quantityType.storageUnit
-                return Value(type: value.quantityType.identifier, unit: unit.unitString,
-                             value: value.quantity.doubleValue(for: unit), date: value.date)
-            }
+            mostRecent = figures.mostRecent.values.sorted { $0.quantityType.identifier < $1.quantityType.identifier }
+                .map { value in
+                    let unit = value.quantityType.storageUnit
+                    return Value(
+                        type: value.quantityType.identifier, unit: unit.unitString,
+                        value: value.quantity.doubleValue(for: unit), date: value.date)
+                }
             heartRateZones = figures.heartRateZones.map { zones in
                 let unit = HKUnit.count().unitDivided(by: .minute())
-                return zones.map { Zone(minimum: $0.zone.minimum?.doubleValue(for: unit), maximum: $0.zone.maximum?.doubleValue(for: unit),
-                                        unit: unit.unitString, duration: $0.duration) }
+                return zones.map {
+                    Zone(
+                        minimum: $0.zone.minimum?.doubleValue(for: unit),
+                        maximum: $0.zone.maximum?.doubleValue(for: unit),
+                        unit: unit.unitString, duration: $0.duration)
+                }
             }
             sensors = figures.sensors.map { status in
-                var sensor = Sensor(identifier: status.identifier, name: status.name, capabilities: status.capabilities.rawValue,
-                                    connection: "connected", batteryPercent: status.batteryPercent, skinContact: status.skinContact,
-                                    dropouts: status.dropouts, malformedNotifications: status.malformedNotifications,
-                                    problem: status.problem, closedDropoutTime: status.closedDropoutTime)
+                var sensor = Sensor(
+                    identifier: status.identifier, name: status.name, capabilities: status.capabilities.rawValue,
+                    connection: "connected", batteryPercent: status.batteryPercent, skinContact: status.skinContact,
+                    dropouts: status.dropouts, malformedNotifications: status.malformedNotifications,
+                    problem: status.problem, closedDropoutTime: status.closedDropoutTime)
                 switch status.connection {
                 case .connecting(let attempt): (sensor.connection, sensor.attempt) = ("connecting", attempt)
                 case .connected: break
-                case .lost(let since, let reason): (sensor.connection, sensor.since, sensor.reason) = ("lost", since, reason)
-                case .reconnecting(let since, let attempt): (sensor.connection, sensor.since, sensor.attempt) = ("reconnecting", since, attempt)
+                case .lost(let since, let reason):
+                    (sensor.connection, sensor.since, sensor.reason) = ("lost", since, reason)
+                case .reconnecting(let since, let attempt):
+                    (sensor.connection, sensor.since, sensor.attempt) = ("reconnecting", since, attempt)
                 }
                 return sensor
             }
@@ -138,7 +162,9 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
                 HKError(.errorInvalidArgument, "The live workout figures hold \(what).")
             }
             func quantityType(_ identifier: String) throws -> HKQuantityType {
-                guard let type = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: identifier)) else { throw bad("an unknown quantity type, \(identifier)") }
+                guard
+                    let type = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: identifier))
+                else { throw bad("an unknown quantity type, \(identifier)") }
                 return type
             }
             func unit(_ string: String, for type: HKQuantityType?) throws -> HKUnit {
@@ -150,15 +176,19 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
             var values: [HKQuantityType: LiveWorkoutFigures.Value] = [:]
             for value in mostRecent {
                 let type = try quantityType(value.type)
-                values[type] = .init(quantityType: type, quantity: HKQuantity(unit: try unit(value.unit, for: type), doubleValue: value.value),
-                                     date: value.date)
+                values[type] = .init(
+                    quantityType: type,
+                    quantity: HKQuantity(unit: try unit(value.unit, for: type), doubleValue: value.value),
+                    date: value.date)
             }
             let zones = try heartRateZones.map { zones in
                 try zones.enumerated().map { index, zone in
                     let zoneUnit = try unit(zone.unit, for: HKQuantityType(.heartRate))
-                    return HKWorkoutZoneDuration(zone: HKWorkoutZone(index: index, minimum: zone.minimum.map { HKQuantity(unit: zoneUnit, doubleValue: $0) },
-                                                                     maximum: zone.maximum.map { HKQuantity(unit: zoneUnit, doubleValue: $0) }),
-                                                 duration: zone.duration)
+                    return HKWorkoutZoneDuration(
+                        zone: HKWorkoutZone(
+                            index: index, minimum: zone.minimum.map { HKQuantity(unit: zoneUnit, doubleValue: $0) },
+                            maximum: zone.maximum.map { HKQuantity(unit: zoneUnit, doubleValue: $0) }),
+                        duration: zone.duration)
                 }
             }
             let statuses = try sensors.map { sensor in
@@ -167,19 +197,22 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
                 case ("connecting", _, let attempt?): connection = .connecting(attempt: attempt)
                 case ("connected", _, _): connection = .connected
                 case ("lost", let since?, _): connection = .lost(since: since, reason: sensor.reason)
-                case ("reconnecting", let since?, let attempt?): connection = .reconnecting(since: since, attempt: attempt)
+                case ("reconnecting", let since?, let attempt?):
+                    connection = .reconnecting(since: since, attempt: attempt)
                 default: throw bad("a sensor connection \"\(sensor.connection)\" without its date or attempt")
                 }
-                return HKSensorStatus(identifier: sensor.identifier, name: sensor.name,
-                                      capabilities: SensorCapabilities(rawValue: sensor.capabilities), connection: connection,
-                                      batteryPercent: sensor.batteryPercent, skinContact: sensor.skinContact, dropouts: sensor.dropouts,
-                                      malformedNotifications: sensor.malformedNotifications, problem: sensor.problem,
-                                      closedDropoutTime: sensor.closedDropoutTime)
+                return HKSensorStatus(
+                    identifier: sensor.identifier, name: sensor.name,
+                    capabilities: SensorCapabilities(rawValue: sensor.capabilities), connection: connection,
+                    batteryPercent: sensor.batteryPercent, skinContact: sensor.skinContact, dropouts: sensor.dropouts,
+                    malformedNotifications: sensor.malformedNotifications, problem: sensor.problem,
+                    closedDropoutTime: sensor.closedDropoutTime)
             }
-            var figures = LiveWorkoutFigures(date: date, startDate: startDate, elapsedTime: elapsedTime,
-                                             elapsedTimeAtLastLap: elapsedTimeAtLastLap, laps: laps,
-                                             collectedTypes: Set(try collectedTypes.map(quantityType)), mostRecent: values,
-                                             heartRateZones: zones, sensors: statuses)
+            var figures = LiveWorkoutFigures(
+                date: date, startDate: startDate, elapsedTime: elapsedTime,
+                elapsedTimeAtLastLap: elapsedTimeAtLastLap, laps: laps,
+                collectedTypes: Set(try collectedTypes.map(quantityType)), mostRecent: values,
+                heartRateZones: zones, sensors: statuses)
             if let watts = threeSecondPower {
                 guard watts.isFinite else { throw bad("a 3-second power that is not a number") }
                 figures.threeSecondPower = HKQuantity(unit: .watt(), doubleValue: watts)
@@ -188,9 +221,12 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
         }
     }
 
-    init(date: Date, startDate: Date?, elapsedTime: TimeInterval, elapsedTimeAtLastLap: TimeInterval, laps: Int,
-         collectedTypes: Set<HKQuantityType>, mostRecent: [HKQuantityType: Value], heartRateZones: [HKWorkoutZoneDuration]?,
-         sensors: [HKSensorStatus]) {
+    init(
+        date: Date, startDate: Date?, elapsedTime: TimeInterval, elapsedTimeAtLastLap: TimeInterval, laps: Int,
+        collectedTypes: Set<HKQuantityType>, mostRecent: [HKQuantityType: Value],
+        heartRateZones: [HKWorkoutZoneDuration]?,
+        sensors: [HKSensorStatus]
+    ) {
         self.date = date
         self.startDate = startDate
         self.elapsedTime = elapsedTime

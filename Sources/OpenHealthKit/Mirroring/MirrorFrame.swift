@@ -64,8 +64,10 @@ enum MirrorFrame: Equatable, Sendable {
             swimmingLocationType = configuration.swimmingLocationType
         }
 
-        init(activityType: HKWorkoutActivityType, locationType: HKWorkoutSessionLocationType,
-             swimmingLocationType: HKWorkoutSwimmingLocationType) {
+        init(
+            activityType: HKWorkoutActivityType, locationType: HKWorkoutSessionLocationType,
+            swimmingLocationType: HKWorkoutSwimmingLocationType
+        ) {
             self.activityType = activityType
             self.locationType = locationType
             self.swimmingLocationType = swimmingLocationType
@@ -103,7 +105,8 @@ enum MirrorFrame: Equatable, Sendable {
             Self.write(configuration, to: &payload)
             payload.write(UInt8(truncatingIfNeeded: state.rawValue))
             payload.write(UInt8(startDate == nil ? 0 : 1))
-            payload.write((startDate ?? Date(timeIntervalSinceReferenceDate: 0)).timeIntervalSinceReferenceDate.bitPattern)
+            payload.write(
+                (startDate ?? Date(timeIntervalSinceReferenceDate: 0)).timeIntervalSinceReferenceDate.bitPattern)
         case .accepted:
             payload.write(Self.version)
         case let .state(from, to, date):
@@ -172,7 +175,8 @@ enum MirrorFrame: Equatable, Sendable {
             let locationRaw = try reader.readUInt8("location type")
             let swimmingRaw = try reader.readUInt8("swimming location type")
             guard let location = HKWorkoutSessionLocationType(rawValue: Int(locationRaw)),
-                  let swimming = HKWorkoutSwimmingLocationType(rawValue: Int(swimmingRaw)) else {
+                let swimming = HKWorkoutSwimmingLocationType(rawValue: Int(swimmingRaw))
+            else {
                 throw DecodeError("location type \(locationRaw)/\(swimmingRaw) is unknown", at: at + 4)
             }
             return Configuration(activityType: activity, locationType: location, swimmingLocationType: swimming)
@@ -182,7 +186,8 @@ enum MirrorFrame: Equatable, Sendable {
         case 0x01:
             let version = try reader.readUInt8("version")
             guard version == Self.version else {
-                throw DecodeError("protocol version \(version) is not supported (this build speaks \(Self.version))", at: 0)
+                throw DecodeError(
+                    "protocol version \(version) is not supported (this build speaks \(Self.version))", at: 0)
             }
             let configuration = try configuration()
             let current = try state("state")
@@ -192,7 +197,8 @@ enum MirrorFrame: Equatable, Sendable {
         case 0x02:
             let version = try reader.readUInt8("version")
             guard version == Self.version else {
-                throw DecodeError("protocol version \(version) is not supported (this build speaks \(Self.version))", at: 0)
+                throw DecodeError(
+                    "protocol version \(version) is not supported (this build speaks \(Self.version))", at: 0)
             }
             frame = .accepted
         case 0x03:
@@ -222,8 +228,9 @@ enum MirrorFrame: Equatable, Sendable {
             throw DecodeError("frame kind 0x\(String(kind, radix: 16)) is unknown", at: -5)
         }
         guard reader.isAtEnd else {
-            throw DecodeError("\(reader.remaining) unexpected bytes after a frame of kind 0x\(String(kind, radix: 16))",
-                              at: reader.offset)
+            throw DecodeError(
+                "\(reader.remaining) unexpected bytes after a frame of kind 0x\(String(kind, radix: 16))",
+                at: reader.offset)
         }
         return frame
     }
@@ -245,7 +252,9 @@ struct MirrorFrameDecoder: Sendable {
             let kind = try header.readUInt8("kind")
             let length = Int(try header.readUInt32("length"))
             guard length <= MirrorFrame.maximumPayload else {
-                throw DecodeError("a frame's payload of \(length) bytes exceeds \(MirrorFrame.maximumPayload)", at: consumed + start + 1)
+                throw DecodeError(
+                    "a frame's payload of \(length) bytes exceeds \(MirrorFrame.maximumPayload)",
+                    at: consumed + start + 1)
             }
             guard buffer.count - start - 5 >= length else { break }
             let payload = Array(buffer[start + 5 ..< start + 5 + length])

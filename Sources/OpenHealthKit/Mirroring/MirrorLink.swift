@@ -30,8 +30,11 @@ final class MirrorLink: @unchecked Sendable {
     ///   - decoder: the decoder the handshake read with (it may hold the start of the next frame).
     ///   - onFrames: called with each batch of frames read, in order, on the link's reading task.
     ///   - onEnd: called once when the link ends, with the link: `nil` for a clean stop, else why it broke.
-    init(stream: any MirrorByteStream, decoder: MirrorFrameDecoder = MirrorFrameDecoder(),
-         onFrames: @escaping @Sendable ([MirrorFrame]) -> Void, onEnd: @escaping @Sendable (MirrorLink, (any Error)?) -> Void) {
+    init(
+        stream: any MirrorByteStream, decoder: MirrorFrameDecoder = MirrorFrameDecoder(),
+        onFrames: @escaping @Sendable ([MirrorFrame]) -> Void,
+        onEnd: @escaping @Sendable (MirrorLink, (any Error)?) -> Void
+    ) {
         self.stream = stream
         self.decoder = decoder
         self.onFrames = onFrames
@@ -62,17 +65,24 @@ final class MirrorLink: @unchecked Sendable {
                     return
                 }
                 if bytes.isEmpty {
-                    finish(lostWith: HKError(.errorNoData, "The other side of the mirrored workout went away without stopping mirroring."))
+                    finish(
+                        lostWith: HKError(
+                            .errorNoData, "The other side of the mirrored workout went away without stopping mirroring."
+                        ))
                     return
                 }
                 let decoded = lock.withLock { () -> Result<[MirrorFrame], DecodeError> in
-                    do throws(DecodeError) { return .success(try decoder.append(bytes)) } catch { return .failure(error) }
+                    do throws(DecodeError) { return .success(try decoder.append(bytes)) } catch {
+                        return .failure(error)
+                    }
                 }
                 let frames: [MirrorFrame]
                 switch decoded {
                 case .success(let decodedFrames): frames = decodedFrames
                 case .failure(let error):
-                    finish(lostWith: HKError(.errorInvalidArgument, "The other side sent a damaged mirroring frame: \(error)."))
+                    finish(
+                        lostWith: HKError(
+                            .errorInvalidArgument, "The other side sent a damaged mirroring frame: \(error)."))
                     return
                 }
                 if deliver(frames) { return }
@@ -98,7 +108,9 @@ final class MirrorLink: @unchecked Sendable {
             outbox.yield(Outgoing(bytes: frame.encoded, done: done))
             return true
         }
-        if !accepted { done?(HKError(.errorNoData, "The workout session is not mirrored (mirroring stopped or was lost).")) }
+        if !accepted {
+            done?(HKError(.errorNoData, "The workout session is not mirrored (mirroring stopped or was lost)."))
+        }
     }
 
     /// Sends a frame and waits until it is written.
@@ -130,7 +142,8 @@ final class MirrorLink: @unchecked Sendable {
     private func finish(lostWith error: any Error) {
         // After this side stopped, a read ending (the closed stream) is the stop itself.
         if lock.withLock({ stopping }) { return end(with: nil) }
-        let reported = (error as? HKError) ?? HKError(.errorNoData, "The mirrored workout's connection was lost: \(error)")
+        let reported =
+            (error as? HKError) ?? HKError(.errorNoData, "The mirrored workout's connection was lost: \(error)")
         Self.logger.notice("Mirroring ended: \(reported.message)")
         end(with: reported)
     }

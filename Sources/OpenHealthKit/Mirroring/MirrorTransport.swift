@@ -1,5 +1,5 @@
-import UnixSockets
 import Foundation
+import UnixSockets
 
 /// A reliable, ordered byte stream to one peer: what the mirroring protocol (``MirrorFrame``) runs over.
 ///
@@ -25,7 +25,10 @@ enum MirrorRendezvous {
         do {
             return try UnixStreamConnection.connect(path: socket)
         } catch let error as SocketError where error.code == .connectionFailed {
-            throw HKError(.errorNoData, "No companion is listening for mirrored workouts on the store \(path) (no store there has set workoutSessionMirroringStartHandler).")
+            throw HKError(
+                .errorNoData,
+                "No companion is listening for mirrored workouts on the store \(path) (no store there has set workoutSessionMirroringStartHandler)."
+            )
         } catch {
             throw HKError(.unknownError, "Connecting to the companion at \(socket) failed: \(error)")
         }
@@ -37,7 +40,9 @@ enum MirrorRendezvous {
         do {
             return try UnixStreamListener(path: socket, mode: 0o600)
         } catch let error as SocketError where error.code == .busy {
-            throw HKError(.errorInvalidArgument, "Another companion is already waiting for mirrored workouts on the store \(path).")
+            throw HKError(
+                .errorInvalidArgument,
+                "Another companion is already waiting for mirrored workouts on the store \(path).")
         } catch {
             throw HKError(.unknownError, "Waiting for mirrored workouts at \(socket) failed: \(error)")
         }

@@ -28,22 +28,30 @@ open class HKCategorySample: HKSample, @unchecked Sendable {
         self.init(type: type, value: value, start: startDate, end: endDate, device: nil, metadata: nil)
     }
 
-    public convenience init(type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date,
-                            metadata: [String: Any]?) {
+    public convenience init(
+        type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date,
+        metadata: [String: Any]?
+    ) {
         self.init(type: type, value: value, start: startDate, end: endDate, device: nil, metadata: metadata)
     }
 
-    public convenience init(type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date,
-                            device: HKDevice?, metadata: [String: Any]?) {
-        self.init(categoryType: type, value: value, startDate: startDate, endDate: endDate, uuid: UUID(), metadata: metadata,
-                  device: device, sourceRevision: nil)
+    public convenience init(
+        type: HKCategoryType, value: Int, start startDate: Date, end endDate: Date,
+        device: HKDevice?, metadata: [String: Any]?
+    ) {
+        self.init(
+            categoryType: type, value: value, startDate: startDate, endDate: endDate, uuid: UUID(), metadata: metadata,
+            device: device, sourceRevision: nil)
     }
 
-    init(categoryType: HKCategoryType, value: Int, startDate: Date, endDate: Date, uuid: UUID, metadata: [String: Any]?,
-         device: HKDevice?, sourceRevision: HKSourceRevision?) {
+    init(
+        categoryType: HKCategoryType, value: Int, startDate: Date, endDate: Date, uuid: UUID, metadata: [String: Any]?,
+        device: HKDevice?, sourceRevision: HKSourceRevision?
+    ) {
         self.value = value
-        super.init(sampleType: categoryType, startDate: startDate, endDate: endDate, uuid: uuid, metadata: metadata,
-                   device: device, sourceRevision: sourceRevision)
+        super.init(
+            sampleType: categoryType, startDate: startDate, endDate: endDate, uuid: uuid, metadata: metadata,
+            device: device, sourceRevision: sourceRevision)
     }
 
     open override func encode(with coder: NSCoder) {
@@ -53,13 +61,16 @@ open class HKCategorySample: HKSample, @unchecked Sendable {
 
     public required convenience init?(coder: NSCoder) {
         guard let fields = HKSample.decodeSampleFields(coder), let type = HKCategoryType.known(fields.type.identifier),
-              coder.containsValue(forKey: "value") else {
+            coder.containsValue(forKey: "value")
+        else {
             SecureCoding.fail(coder, "an HKCategorySample")
             return nil
         }
-        self.init(categoryType: type, value: coder.decodeInteger(forKey: "value"), startDate: fields.start, endDate: fields.end,
-                  uuid: fields.object.uuid, metadata: fields.object.metadata, device: fields.object.device,
-                  sourceRevision: fields.object.sourceRevision)
+        self.init(
+            categoryType: type, value: coder.decodeInteger(forKey: "value"), startDate: fields.start,
+            endDate: fields.end,
+            uuid: fields.object.uuid, metadata: fields.object.metadata, device: fields.object.device,
+            sourceRevision: fields.object.sourceRevision)
     }
 
     override func validate() throws {
@@ -67,8 +78,10 @@ open class HKCategorySample: HKSample, @unchecked Sendable {
             throw HKError(.errorInvalidArgument, "\(sampleType.identifier) is not a category type this version stores.")
         }
         guard values.contains(value) else {
-            throw HKError(.errorInvalidArgument,
-                          "\(value) is not a value of \(sampleType.identifier) (it takes \(values.lowerBound)…\(values.upperBound)).")
+            throw HKError(
+                .errorInvalidArgument,
+                "\(value) is not a value of \(sampleType.identifier) (it takes \(values.lowerBound)…\(values.upperBound))."
+            )
         }
         try super.validate()
     }

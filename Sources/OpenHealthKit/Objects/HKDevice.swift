@@ -14,9 +14,11 @@ public final class HKDevice: NSObject, NSCopying, @unchecked Sendable {
     public let localIdentifier: String?
     public let udiDeviceIdentifier: String?
 
-    public init(name: String?, manufacturer: String?, model: String?, hardwareVersion: String?,
-                firmwareVersion: String?, softwareVersion: String?, localIdentifier: String?,
-                udiDeviceIdentifier: String?) {
+    public init(
+        name: String?, manufacturer: String?, model: String?, hardwareVersion: String?,
+        firmwareVersion: String?, softwareVersion: String?, localIdentifier: String?,
+        udiDeviceIdentifier: String?
+    ) {
         self.name = name
         self.manufacturer = manufacturer
         self.model = model
@@ -36,13 +38,17 @@ public final class HKDevice: NSObject, NSCopying, @unchecked Sendable {
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
         }
-        return HKDevice(name: ProcessInfo.processInfo.hostName, manufacturer: nil, model: field(uts.sysname),
-                        hardwareVersion: field(uts.machine), firmwareVersion: nil,
-                        softwareVersion: field(uts.release), localIdentifier: nil, udiDeviceIdentifier: nil)
+        return HKDevice(
+            name: ProcessInfo.processInfo.hostName, manufacturer: nil, model: field(uts.sysname),
+            hardwareVersion: field(uts.machine), firmwareVersion: nil,
+            softwareVersion: field(uts.release), localIdentifier: nil, udiDeviceIdentifier: nil)
     }
 
     var fields: [String?] {
-        [name, manufacturer, model, hardwareVersion, firmwareVersion, softwareVersion, localIdentifier, udiDeviceIdentifier]
+        [
+            name, manufacturer, model, hardwareVersion, firmwareVersion, softwareVersion, localIdentifier,
+            udiDeviceIdentifier,
+        ]
     }
 
     public override func isEqual(_ object: Any?) -> Bool {
@@ -54,9 +60,12 @@ public final class HKDevice: NSObject, NSCopying, @unchecked Sendable {
     public func copy(with zone: NSZone? = nil) -> Any { self }
 
     public override var description: String {
-        let parts = [("name", name), ("manufacturer", manufacturer), ("model", model), ("hardware", hardwareVersion),
-                     ("firmware", firmwareVersion), ("software", softwareVersion), ("localIdentifier", localIdentifier)]
-        return "<HKDevice " + parts.compactMap { key, value in value.map { "\(key):\($0)" } }.joined(separator: ", ") + ">"
+        let parts = [
+            ("name", name), ("manufacturer", manufacturer), ("model", model), ("hardware", hardwareVersion),
+            ("firmware", firmwareVersion), ("software", softwareVersion), ("localIdentifier", localIdentifier),
+        ]
+        return "<HKDevice " + parts.compactMap { key, value in value.map { "\(key):\($0)" } }.joined(separator: ", ")
+            + ">"
     }
 }
 

@@ -51,8 +51,10 @@ enum MetadataCoding {
         guard let metadata else { return }
         for (key, value) in metadata {
             guard encodeValue(value) != nil else {
-                throw HKError(.errorInvalidArgument,
-                              "Metadata value for key '\(key)' has type \(type(of: value)); HealthKit accepts String, numbers, Bool, Date and HKQuantity.")
+                throw HKError(
+                    .errorInvalidArgument,
+                    "Metadata value for key '\(key)' has type \(type(of: value)); HealthKit accepts String, numbers, Bool, Date and HKQuantity."
+                )
             }
         }
     }
@@ -110,12 +112,14 @@ enum MetadataCoding {
             case ("d", let v as NSNumber): result[key] = Date(timeIntervalSinceReferenceDate: v.doubleValue)
             case ("q", let v as [Any]):
                 guard v.count == 2, let number = v[0] as? NSNumber, let unitString = v[1] as? String,
-                      let unit = try? HKUnit.parse(unitString) else {
+                    let unit = try? HKUnit.parse(unitString)
+                else {
                     throw HKError(.errorDatabaseInaccessible, "Stored metadata quantity for '\(key)' is damaged.")
                 }
                 result[key] = HKQuantity(unit: unit, doubleValue: number.doubleValue)
             default:
-                throw HKError(.errorDatabaseInaccessible, "Stored metadata value for '\(key)' has unknown tag '\(tag)'.")
+                throw HKError(
+                    .errorDatabaseInaccessible, "Stored metadata value for '\(key)' has unknown tag '\(tag)'.")
             }
         }
         return result.isEmpty ? nil : result

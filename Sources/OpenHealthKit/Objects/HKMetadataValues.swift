@@ -53,8 +53,8 @@ public enum HKHeartRateRecoveryTestType: Int, Sendable, Hashable, CaseIterable {
 /// The weather during an outdoor workout. HealthKit: HKWeatherCondition.
 public enum HKWeatherCondition: Int, Sendable, Hashable, CaseIterable {
     case none = 0, clear, fair, partlyCloudy, mostlyCloudy, cloudy, foggy, haze, windy, blustery, smoky, dust, snow,
-         hail, sleet, freezingDrizzle, freezingRain, mixedRainAndHail, mixedRainAndSnow, mixedRainAndSleet,
-         mixedSnowAndSleet, drizzle, scatteredShowers, showers, thunderstorms, tropicalStorm, hurricane, tornado
+        hail, sleet, freezingDrizzle, freezingRain, mixedRainAndHail, mixedRainAndSnow, mixedRainAndSleet,
+        mixedSnowAndSleet, drizzle, scatteredShowers, showers, thunderstorms, tropicalStorm, hurricane, tornado
 }
 
 /// The key of the salinity of the water of a swim or dive. HealthKit: HKMetadataKeyWaterSalinity.
@@ -70,7 +70,8 @@ public let HKMetadataKeyHeartRateRecoveryActivityType = "HKHeartRateRecoveryActi
 /// The key of the duration of a heart-rate recovery activity. HealthKit: HKMetadataKeyHeartRateRecoveryActivityDuration.
 public let HKMetadataKeyHeartRateRecoveryActivityDuration = "HKHeartRateRecoveryActivityDuration"
 /// The key of the maximum heart rate of a heart-rate recovery. HealthKit: HKMetadataKeyHeartRateRecoveryMaxObservedRecoveryHeartRate.
-public let HKMetadataKeyHeartRateRecoveryMaxObservedRecoveryHeartRate = "HKHeartRateRecoveryMaxObservedRecoveryHeartRate"
+public let HKMetadataKeyHeartRateRecoveryMaxObservedRecoveryHeartRate =
+    "HKHeartRateRecoveryMaxObservedRecoveryHeartRate"
 /// The key of whether a device was calibrated by Apple. HealthKit: HKMetadataKeyAppleDeviceCalibrated.
 public let HKMetadataKeyAppleDeviceCalibrated = "HKMetadataKeyAppleDeviceCalibrated"
 /// The key of a workout's fitness-machine session. HealthKit: HKMetadataKeyAppleFitnessPlusSession.

@@ -23,7 +23,8 @@ open class HKObject: NSObject, NSSecureCoding, @unchecked Sendable {
         self.uuid = uuid
         self.metadata = (metadata?.isEmpty ?? true) ? nil : metadata
         self.device = device
-        self.sourceRevision = sourceRevision ?? HKSourceRevision.current(clientIdentifier: HKHealthStore.defaultClientIdentifier)
+        self.sourceRevision =
+            sourceRevision ?? HKSourceRevision.current(clientIdentifier: HKHealthStore.defaultClientIdentifier)
     }
 
     /// Archives the object (`NSSecureCoding`; see `Coding/ObjectCoding.swift`).
@@ -31,7 +32,8 @@ open class HKObject: NSObject, NSSecureCoding, @unchecked Sendable {
 
     public required convenience init?(coder: NSCoder) {
         guard let fields = HKObject.decodeObjectFields(coder) else { return nil }
-        self.init(uuid: fields.uuid, metadata: fields.metadata, device: fields.device, sourceRevision: fields.sourceRevision)
+        self.init(
+            uuid: fields.uuid, metadata: fields.metadata, device: fields.device, sourceRevision: fields.sourceRevision)
     }
 
     open override func isEqual(_ object: Any?) -> Bool {
@@ -51,8 +53,10 @@ open class HKSample: HKObject, @unchecked Sendable {
     /// Whether the sample has no end yet (HealthKit uses it for some category samples; always false here).
     public var hasUndeterminedDuration: Bool { endDate == .distantFuture }
 
-    init(sampleType: HKSampleType, startDate: Date, endDate: Date, uuid: UUID, metadata: [String: Any]?,
-         device: HKDevice?, sourceRevision: HKSourceRevision?) {
+    init(
+        sampleType: HKSampleType, startDate: Date, endDate: Date, uuid: UUID, metadata: [String: Any]?,
+        device: HKDevice?, sourceRevision: HKSourceRevision?
+    ) {
         self.sampleType = sampleType
         self.startDate = startDate
         self.endDate = endDate
@@ -66,19 +70,25 @@ open class HKSample: HKObject, @unchecked Sendable {
 
     public required convenience init?(coder: NSCoder) {
         guard let fields = HKSample.decodeSampleFields(coder) else { return nil }
-        self.init(sampleType: fields.type, startDate: fields.start, endDate: fields.end, uuid: fields.object.uuid,
-                  metadata: fields.object.metadata, device: fields.object.device, sourceRevision: fields.object.sourceRevision)
+        self.init(
+            sampleType: fields.type, startDate: fields.start, endDate: fields.end, uuid: fields.object.uuid,
+            metadata: fields.object.metadata, device: fields.object.device, sourceRevision: fields.object.sourceRevision
+        )
     }
 
     /// Checks what HealthKit checks when a sample is created or saved. Throws `errorInvalidArgument`.
     func validate() throws {
         guard startDate <= endDate else {
-            throw HKError(.errorInvalidArgument,
-                          "The sample's start date \(startDate) is after its end date \(endDate).")
+            throw HKError(
+                .errorInvalidArgument,
+                "The sample's start date \(startDate) is after its end date \(endDate).")
         }
-        if sampleType.isMaximumDurationRestricted, endDate.timeIntervalSince(startDate) > sampleType.maximumAllowedDuration {
-            throw HKError(.errorInvalidArgument,
-                          "A \(sampleType.identifier) sample may last at most \(sampleType.maximumAllowedDuration) s.")
+        if sampleType.isMaximumDurationRestricted,
+            endDate.timeIntervalSince(startDate) > sampleType.maximumAllowedDuration
+        {
+            throw HKError(
+                .errorInvalidArgument,
+                "A \(sampleType.identifier) sample may last at most \(sampleType.maximumAllowedDuration) s.")
         }
         try MetadataCoding.validate(metadata)
     }
@@ -101,8 +111,10 @@ extension NSSortDescriptor {
         case HKSampleSortIdentifierStartDate: self.init(keyPath: \HKSample.startDate, ascending: ascending)
         case HKSampleSortIdentifierEndDate: self.init(keyPath: \HKSample.endDate, ascending: ascending)
         case HKWorkoutSortIdentifierDuration: self.init(keyPath: \HKWorkout.duration, ascending: ascending)
-        case HKWorkoutSortIdentifierTotalDistance: self.init(keyPath: \HKWorkout.sortTotalDistance, ascending: ascending)
-        case HKWorkoutSortIdentifierTotalEnergyBurned: self.init(keyPath: \HKWorkout.sortTotalEnergyBurned, ascending: ascending)
+        case HKWorkoutSortIdentifierTotalDistance:
+            self.init(keyPath: \HKWorkout.sortTotalDistance, ascending: ascending)
+        case HKWorkoutSortIdentifierTotalEnergyBurned:
+            self.init(keyPath: \HKWorkout.sortTotalEnergyBurned, ascending: ascending)
         case HKWorkoutSortIdentifierTotalSwimmingStrokeCount:
             self.init(keyPath: \HKWorkout.sortTotalSwimmingStrokeCount, ascending: ascending)
         case HKWorkoutSortIdentifierTotalFlightsClimbed:

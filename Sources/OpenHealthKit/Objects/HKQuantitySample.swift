@@ -19,28 +19,39 @@ open class HKQuantitySample: HKSample, @unchecked Sendable {
     /// How many quantities the sample holds: 1, or more for a series.
     public let count: Int
 
-    public convenience init(type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date) {
+    public convenience init(
+        type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date
+    ) {
         self.init(type: quantityType, quantity: quantity, start: startDate, end: endDate, device: nil, metadata: nil)
     }
 
-    public convenience init(type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date,
-                            metadata: [String: Any]?) {
-        self.init(type: quantityType, quantity: quantity, start: startDate, end: endDate, device: nil, metadata: metadata)
+    public convenience init(
+        type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date,
+        metadata: [String: Any]?
+    ) {
+        self.init(
+            type: quantityType, quantity: quantity, start: startDate, end: endDate, device: nil, metadata: metadata)
     }
 
-    public convenience init(type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date,
-                            device: HKDevice?, metadata: [String: Any]?) {
-        self.init(quantityType: quantityType, quantity: quantity, startDate: startDate, endDate: endDate, count: 1,
-                  uuid: UUID(), metadata: metadata, device: device, sourceRevision: nil)
+    public convenience init(
+        type quantityType: HKQuantityType, quantity: HKQuantity, start startDate: Date, end endDate: Date,
+        device: HKDevice?, metadata: [String: Any]?
+    ) {
+        self.init(
+            quantityType: quantityType, quantity: quantity, startDate: startDate, endDate: endDate, count: 1,
+            uuid: UUID(), metadata: metadata, device: device, sourceRevision: nil)
     }
 
-    init(quantityType: HKQuantityType, quantity: HKQuantity, startDate: Date, endDate: Date, count: Int, uuid: UUID,
-         metadata: [String: Any]?, device: HKDevice?, sourceRevision: HKSourceRevision?) {
+    init(
+        quantityType: HKQuantityType, quantity: HKQuantity, startDate: Date, endDate: Date, count: Int, uuid: UUID,
+        metadata: [String: Any]?, device: HKDevice?, sourceRevision: HKSourceRevision?
+    ) {
         self.quantityType = quantityType
         self.quantity = quantity
         self.count = count
-        super.init(sampleType: quantityType, startDate: startDate, endDate: endDate, uuid: uuid, metadata: metadata,
-                   device: device, sourceRevision: sourceRevision)
+        super.init(
+            sampleType: quantityType, startDate: startDate, endDate: endDate, uuid: uuid, metadata: metadata,
+            device: device, sourceRevision: sourceRevision)
     }
 
     open override func encode(with coder: NSCoder) {
@@ -51,30 +62,44 @@ open class HKQuantitySample: HKSample, @unchecked Sendable {
 
     public required convenience init?(coder: NSCoder) {
         guard let fields = HKSample.decodeSampleFields(coder), let type = fields.type as? HKQuantityType,
-              let quantity = coder.decodeObject(of: HKQuantity.self, forKey: "quantity"), quantity.is(compatibleWith: type.storageUnit)
-        else { SecureCoding.fail(coder, "an HKQuantitySample"); return nil }
-        self.init(quantityType: type, quantity: quantity, startDate: fields.start, endDate: fields.end,
-                  count: max(1, coder.decodeInteger(forKey: "count")), uuid: fields.object.uuid, metadata: fields.object.metadata,
-                  device: fields.object.device, sourceRevision: fields.object.sourceRevision)
+            let quantity = coder.decodeObject(of: HKQuantity.self, forKey: "quantity"),
+            quantity.is(compatibleWith: type.storageUnit)
+        else {
+            SecureCoding.fail(coder, "an HKQuantitySample")
+            return nil
+        }
+        self.init(
+            quantityType: type, quantity: quantity, startDate: fields.start, endDate: fields.end,
+            count: max(1, coder.decodeInteger(forKey: "count")), uuid: fields.object.uuid,
+            metadata: fields.object.metadata,
+            device: fields.object.device, sourceRevision: fields.object.sourceRevision)
     }
 
     /// Creates a sample from user input, throwing `errorInvalidArgument` where HealthKit would raise
     /// (incompatible unit, start after end, invalid metadata). OpenHealthKit.
-    public static func validated(type quantityType: HKQuantityType, quantity: HKQuantity, start: Date, end: Date,
-                                 device: HKDevice? = nil, metadata: [String: Any]? = nil) throws -> HKQuantitySample {
-        let sample = HKQuantitySample(type: quantityType, quantity: quantity, start: start, end: end, device: device,
-                                      metadata: metadata)
+    public static func validated(
+        type quantityType: HKQuantityType, quantity: HKQuantity, start: Date, end: Date,
+        device: HKDevice? = nil, metadata: [String: Any]? = nil
+    ) throws -> HKQuantitySample {
+        let sample = HKQuantitySample(
+            type: quantityType, quantity: quantity, start: start, end: end, device: device,
+            metadata: metadata)
         try sample.validate()
         return sample
     }
 
     override func validate() throws {
         guard quantityType.is(compatibleWith: quantity.unit) else {
-            throw HKError(.errorInvalidArgument,
-                          "A quantity in \(quantity.unit.unitString) is not compatible with \(quantityType.identifier), which is measured in units like \(quantityType.storageUnit.unitString).")
+            throw HKError(
+                .errorInvalidArgument,
+                "A quantity in \(quantity.unit.unitString) is not compatible with \(quantityType.identifier), which is measured in units like \(quantityType.storageUnit.unitString)."
+            )
         }
         guard quantity.doubleValue(for: quantity.unit).isFinite else {
-            throw HKError(.errorInvalidArgument, "A \(quantityType.identifier) sample's value must be a finite number, not \(quantity.doubleValue(for: quantity.unit)).")
+            throw HKError(
+                .errorInvalidArgument,
+                "A \(quantityType.identifier) sample's value must be a finite number, not \(quantity.doubleValue(for: quantity.unit))."
+            )
         }
         try super.validate()
     }
@@ -103,23 +128,32 @@ public final class HKDiscreteQuantitySample: HKQuantitySample, @unchecked Sendab
         var mostRecentEnd: Date
     }
 
-    init(quantityType: HKQuantityType, quantity: HKQuantity, startDate: Date, endDate: Date, count: Int, uuid: UUID,
-         metadata: [String: Any]?, device: HKDevice?, sourceRevision: HKSourceRevision?, summary: DiscreteSummary?) {
+    init(
+        quantityType: HKQuantityType, quantity: HKQuantity, startDate: Date, endDate: Date, count: Int, uuid: UUID,
+        metadata: [String: Any]?, device: HKDevice?, sourceRevision: HKSourceRevision?, summary: DiscreteSummary?
+    ) {
         let unit = quantity.unit
         let value = quantity.doubleValue(for: unit)
-        self.summary = summary ?? DiscreteSummary(minimum: value, maximum: value, mostRecent: value,
-                                                  mostRecentStart: startDate, mostRecentEnd: endDate)
-        super.init(quantityType: quantityType, quantity: quantity, startDate: startDate, endDate: endDate, count: count,
-                   uuid: uuid, metadata: metadata, device: device, sourceRevision: sourceRevision)
+        self.summary =
+            summary
+            ?? DiscreteSummary(
+                minimum: value, maximum: value, mostRecent: value,
+                mostRecentStart: startDate, mostRecentEnd: endDate)
+        super.init(
+            quantityType: quantityType, quantity: quantity, startDate: startDate, endDate: endDate, count: count,
+            uuid: uuid, metadata: metadata, device: device, sourceRevision: sourceRevision)
     }
 
     /// A single quantity: minimum, maximum, average and most recent are the quantity. Implementing the superclass's
     /// designated initializer lets this class inherit `init(type:quantity:start:end:device:metadata:)` and its
     /// shorter forms, as HealthKit's subclass answers them.
-    override convenience init(quantityType: HKQuantityType, quantity: HKQuantity, startDate: Date, endDate: Date, count: Int,
-                              uuid: UUID, metadata: [String: Any]?, device: HKDevice?, sourceRevision: HKSourceRevision?) {
-        self.init(quantityType: quantityType, quantity: quantity, startDate: startDate, endDate: endDate, count: count,
-                  uuid: uuid, metadata: metadata, device: device, sourceRevision: sourceRevision, summary: nil)
+    override convenience init(
+        quantityType: HKQuantityType, quantity: HKQuantity, startDate: Date, endDate: Date, count: Int,
+        uuid: UUID, metadata: [String: Any]?, device: HKDevice?, sourceRevision: HKSourceRevision?
+    ) {
+        self.init(
+            quantityType: quantityType, quantity: quantity, startDate: startDate, endDate: endDate, count: count,
+            uuid: uuid, metadata: metadata, device: device, sourceRevision: sourceRevision, summary: nil)
     }
 
     public override func encode(with coder: NSCoder) {
@@ -129,12 +163,18 @@ public final class HKDiscreteQuantitySample: HKQuantitySample, @unchecked Sendab
 
     public required convenience init?(coder: NSCoder) {
         guard let fields = HKSample.decodeSampleFields(coder), let type = fields.type as? HKQuantityType,
-              let quantity = coder.decodeObject(of: HKQuantity.self, forKey: "quantity"), quantity.is(compatibleWith: type.storageUnit)
-        else { SecureCoding.fail(coder, "an HKDiscreteQuantitySample"); return nil }
-        self.init(quantityType: type, quantity: quantity, startDate: fields.start, endDate: fields.end,
-                  count: max(1, coder.decodeInteger(forKey: "count")), uuid: fields.object.uuid, metadata: fields.object.metadata,
-                  device: fields.object.device, sourceRevision: fields.object.sourceRevision,
-                  summary: HKDiscreteQuantitySample.decodeSummary(coder))
+            let quantity = coder.decodeObject(of: HKQuantity.self, forKey: "quantity"),
+            quantity.is(compatibleWith: type.storageUnit)
+        else {
+            SecureCoding.fail(coder, "an HKDiscreteQuantitySample")
+            return nil
+        }
+        self.init(
+            quantityType: type, quantity: quantity, startDate: fields.start, endDate: fields.end,
+            count: max(1, coder.decodeInteger(forKey: "count")), uuid: fields.object.uuid,
+            metadata: fields.object.metadata,
+            device: fields.object.device, sourceRevision: fields.object.sourceRevision,
+            summary: HKDiscreteQuantitySample.decodeSummary(coder))
     }
 
     public var minimumQuantity: HKQuantity { HKQuantity(unit: quantity.unit, doubleValue: summary.minimum) }

@@ -35,7 +35,9 @@ public final class HKSourceRevision: NSObject, NSCopying, @unchecked Sendable {
     public let productType: String?
     public let operatingSystemVersion: OperatingSystemVersion
 
-    public init(source: HKSource, version: String?, productType: String?, operatingSystemVersion: OperatingSystemVersion) {
+    public init(
+        source: HKSource, version: String?, productType: String?, operatingSystemVersion: OperatingSystemVersion
+    ) {
         self.source = source
         self.version = version
         self.productType = productType
@@ -43,15 +45,17 @@ public final class HKSourceRevision: NSObject, NSCopying, @unchecked Sendable {
     }
 
     public convenience init(source: HKSource, version: String?) {
-        self.init(source: source, version: version, productType: nil,
-                  operatingSystemVersion: OperatingSystemVersion(majorVersion: 0, minorVersion: 0, patchVersion: 0))
+        self.init(
+            source: source, version: version, productType: nil,
+            operatingSystemVersion: OperatingSystemVersion(majorVersion: 0, minorVersion: 0, patchVersion: 0))
     }
 
     /// The revision of the running program: its source, and the operating system it runs on.
     static func current(clientIdentifier: String) -> HKSourceRevision {
         if clientIdentifier == defaultRevision.source.bundleIdentifier { return defaultRevision }
-        return HKSourceRevision(source: HKSource(name: processName, bundleIdentifier: clientIdentifier),
-                                version: nil, productType: "Linux", operatingSystemVersion: operatingSystem)
+        return HKSourceRevision(
+            source: HKSource(name: processName, bundleIdentifier: clientIdentifier),
+            version: nil, productType: "Linux", operatingSystemVersion: operatingSystem)
     }
 
     // Read once: ProcessInfo reads files for the OS version, and objects are created by the million.
@@ -79,4 +83,5 @@ public let HKSourceRevisionAnyVersion = "HKSourceRevisionAnyVersion"
 public let HKSourceRevisionAnyProductType = "HKSourceRevisionAnyProductType"
 /// Any operating system version (major version -1). Source-revision predicates here match by bundle identifier and
 /// version only, so every operating system matches already. HealthKit: HKSourceRevisionAnyOperatingSystem.
-public let HKSourceRevisionAnyOperatingSystem = OperatingSystemVersion(majorVersion: -1, minorVersion: 0, patchVersion: 0)
+public let HKSourceRevisionAnyOperatingSystem = OperatingSystemVersion(
+    majorVersion: -1, minorVersion: 0, patchVersion: 0)

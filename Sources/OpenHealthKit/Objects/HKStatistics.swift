@@ -17,8 +17,10 @@ public final class HKStatistics: NSObject, NSCopying, @unchecked Sendable {
         var mostRecentInterval: DateInterval?
         var duration: TimeInterval?
 
-        init(sum: Double? = nil, average: Double? = nil, minimum: Double? = nil, maximum: Double? = nil,
-             mostRecent: Double? = nil, mostRecentInterval: DateInterval? = nil, duration: TimeInterval? = nil) {
+        init(
+            sum: Double? = nil, average: Double? = nil, minimum: Double? = nil, maximum: Double? = nil,
+            mostRecent: Double? = nil, mostRecentInterval: DateInterval? = nil, duration: TimeInterval? = nil
+        ) {
             self.sum = sum
             self.average = average
             self.minimum = minimum
@@ -37,8 +39,11 @@ public final class HKStatistics: NSObject, NSCopying, @unchecked Sendable {
     /// The options a statistics query asked for; nil when every statistic may be read (a builder's statistics).
     let options: HKStatisticsOptions?
 
-    init(quantityType: HKQuantityType, startDate: Date, endDate: Date, merged: Values, bySource: [HKSource: Values] = [:],
-         options: HKStatisticsOptions? = nil) {
+    init(
+        quantityType: HKQuantityType, startDate: Date, endDate: Date, merged: Values,
+        bySource: [HKSource: Values] = [:],
+        options: HKStatisticsOptions? = nil
+    ) {
         self.quantityType = quantityType
         self.startDate = startDate
         self.endDate = endDate
@@ -59,14 +64,19 @@ public final class HKStatistics: NSObject, NSCopying, @unchecked Sendable {
     private func require(_ option: HKStatisticsOptions, _ name: String, perSource: Bool = false) {
         let discrete = quantityType.aggregationStyle.isDiscrete
         if HKStatisticsOptions.discreteOnly.contains(option) && !discrete {
-            preconditionFailure("OpenHealthKit: HKStatistics.\(name) is a discrete statistic; \(quantityType.identifier) is cumulative.")
+            preconditionFailure(
+                "OpenHealthKit: HKStatistics.\(name) is a discrete statistic; \(quantityType.identifier) is cumulative."
+            )
         }
         if option == .cumulativeSum && discrete {
-            preconditionFailure("OpenHealthKit: HKStatistics.\(name) is a cumulative statistic; \(quantityType.identifier) is discrete.")
+            preconditionFailure(
+                "OpenHealthKit: HKStatistics.\(name) is a cumulative statistic; \(quantityType.identifier) is discrete."
+            )
         }
         guard let options else { return }
         if !options.contains(option) {
-            preconditionFailure("OpenHealthKit: HKStatistics.\(name) was not requested: add it to the query's HKStatisticsOptions.")
+            preconditionFailure(
+                "OpenHealthKit: HKStatistics.\(name) was not requested: add it to the query's HKStatisticsOptions.")
         }
         if perSource && !options.contains(.separateBySource) {
             preconditionFailure("OpenHealthKit: HKStatistics.\(name)(for:) needs the separateBySource option.")
@@ -153,6 +163,7 @@ public final class HKStatistics: NSObject, NSCopying, @unchecked Sendable {
         if let v = merged.average { parts.append("avg \(v)") }
         if let v = merged.minimum { parts.append("min \(v)") }
         if let v = merged.maximum { parts.append("max \(v)") }
-        return "<HKStatistics \(quantityType.identifier) \(parts.joined(separator: ", ")) \(quantityType.storageUnit.unitString)>"
+        return
+            "<HKStatistics \(quantityType.identifier) \(parts.joined(separator: ", ")) \(quantityType.storageUnit.unitString)>"
     }
 }

@@ -67,91 +67,115 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
 
     @available(*, deprecated, message: "Use HKWorkoutBuilder")
     public convenience init(activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date) {
-        self.init(legacy: activityType, start: startDate, end: endDate, events: nil, duration: nil, energy: nil,
-                  distance: nil, strokes: nil, flights: nil, device: nil, metadata: nil)
+        self.init(
+            legacy: activityType, start: startDate, end: endDate, events: nil, duration: nil, energy: nil,
+            distance: nil, strokes: nil, flights: nil, device: nil, metadata: nil)
     }
 
     @available(*, deprecated, message: "Use HKWorkoutBuilder")
-    public convenience init(activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
-                            workoutEvents: [HKWorkoutEvent]?, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
-                            metadata: [String: Any]?) {
-        self.init(legacy: activityType, start: startDate, end: endDate, events: workoutEvents, duration: nil,
-                  energy: totalEnergyBurned, distance: totalDistance, strokes: nil, flights: nil, device: nil,
-                  metadata: metadata)
+    public convenience init(
+        activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
+        workoutEvents: [HKWorkoutEvent]?, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
+        metadata: [String: Any]?
+    ) {
+        self.init(
+            legacy: activityType, start: startDate, end: endDate, events: workoutEvents, duration: nil,
+            energy: totalEnergyBurned, distance: totalDistance, strokes: nil, flights: nil, device: nil,
+            metadata: metadata)
     }
 
     @available(*, deprecated, message: "Use HKWorkoutBuilder")
-    public convenience init(activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
-                            workoutEvents: [HKWorkoutEvent]?, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
-                            device: HKDevice?, metadata: [String: Any]?) {
-        self.init(legacy: activityType, start: startDate, end: endDate, events: workoutEvents, duration: nil,
-                  energy: totalEnergyBurned, distance: totalDistance, strokes: nil, flights: nil, device: device,
-                  metadata: metadata)
+    public convenience init(
+        activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
+        workoutEvents: [HKWorkoutEvent]?, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
+        device: HKDevice?, metadata: [String: Any]?
+    ) {
+        self.init(
+            legacy: activityType, start: startDate, end: endDate, events: workoutEvents, duration: nil,
+            energy: totalEnergyBurned, distance: totalDistance, strokes: nil, flights: nil, device: device,
+            metadata: metadata)
     }
 
     /// `duration: 0` means end − start, as in HealthKit.
     @available(*, deprecated, message: "Use HKWorkoutBuilder")
-    public convenience init(activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
-                            duration: TimeInterval, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
-                            metadata: [String: Any]?) {
-        self.init(legacy: activityType, start: startDate, end: endDate, events: nil, duration: duration,
-                  energy: totalEnergyBurned, distance: totalDistance, strokes: nil, flights: nil, device: nil,
-                  metadata: metadata)
+    public convenience init(
+        activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
+        duration: TimeInterval, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
+        metadata: [String: Any]?
+    ) {
+        self.init(
+            legacy: activityType, start: startDate, end: endDate, events: nil, duration: duration,
+            energy: totalEnergyBurned, distance: totalDistance, strokes: nil, flights: nil, device: nil,
+            metadata: metadata)
     }
 
     @available(*, deprecated, message: "Use HKWorkoutBuilder")
-    public convenience init(activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
-                            duration: TimeInterval, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
-                            device: HKDevice?, metadata: [String: Any]?) {
-        self.init(legacy: activityType, start: startDate, end: endDate, events: nil, duration: duration,
-                  energy: totalEnergyBurned, distance: totalDistance, strokes: nil, flights: nil, device: device,
-                  metadata: metadata)
+    public convenience init(
+        activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
+        duration: TimeInterval, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
+        device: HKDevice?, metadata: [String: Any]?
+    ) {
+        self.init(
+            legacy: activityType, start: startDate, end: endDate, events: nil, duration: duration,
+            energy: totalEnergyBurned, distance: totalDistance, strokes: nil, flights: nil, device: device,
+            metadata: metadata)
     }
 
     @available(*, deprecated, message: "Use HKWorkoutBuilder")
-    public convenience init(activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
-                            workoutEvents: [HKWorkoutEvent]?, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
-                            totalSwimmingStrokeCount: HKQuantity?, device: HKDevice?, metadata: [String: Any]?) {
-        self.init(legacy: activityType, start: startDate, end: endDate, events: workoutEvents, duration: nil,
-                  energy: totalEnergyBurned, distance: totalDistance, strokes: totalSwimmingStrokeCount, flights: nil,
-                  device: device, metadata: metadata)
+    public convenience init(
+        activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
+        workoutEvents: [HKWorkoutEvent]?, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
+        totalSwimmingStrokeCount: HKQuantity?, device: HKDevice?, metadata: [String: Any]?
+    ) {
+        self.init(
+            legacy: activityType, start: startDate, end: endDate, events: workoutEvents, duration: nil,
+            energy: totalEnergyBurned, distance: totalDistance, strokes: totalSwimmingStrokeCount, flights: nil,
+            device: device, metadata: metadata)
     }
 
     @available(*, deprecated, message: "Use HKWorkoutBuilder")
-    public convenience init(activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
-                            workoutEvents: [HKWorkoutEvent]?, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
-                            totalFlightsClimbed: HKQuantity?, device: HKDevice?, metadata: [String: Any]?) {
-        self.init(legacy: activityType, start: startDate, end: endDate, events: workoutEvents, duration: nil,
-                  energy: totalEnergyBurned, distance: totalDistance, strokes: nil, flights: totalFlightsClimbed,
-                  device: device, metadata: metadata)
+    public convenience init(
+        activityType: HKWorkoutActivityType, start startDate: Date, end endDate: Date,
+        workoutEvents: [HKWorkoutEvent]?, totalEnergyBurned: HKQuantity?, totalDistance: HKQuantity?,
+        totalFlightsClimbed: HKQuantity?, device: HKDevice?, metadata: [String: Any]?
+    ) {
+        self.init(
+            legacy: activityType, start: startDate, end: endDate, events: workoutEvents, duration: nil,
+            energy: totalEnergyBurned, distance: totalDistance, strokes: nil, flights: totalFlightsClimbed,
+            device: device, metadata: metadata)
     }
 
-    private convenience init(legacy activityType: HKWorkoutActivityType, start: Date, end: Date, events: [HKWorkoutEvent]?,
-                             duration: TimeInterval?, energy: HKQuantity?, distance: HKQuantity?, strokes: HKQuantity?,
-                             flights: HKQuantity?, device: HKDevice?, metadata: [String: Any]?) {
+    private convenience init(
+        legacy activityType: HKWorkoutActivityType, start: Date, end: Date, events: [HKWorkoutEvent]?,
+        duration: TimeInterval?, energy: HKQuantity?, distance: HKQuantity?, strokes: HKQuantity?,
+        flights: HKQuantity?, device: HKDevice?, metadata: [String: Any]?
+    ) {
         let sortedEvents = events.map { $0.sorted { $0.dateInterval.start < $1.dateInterval.start } }
-        let resolvedDuration: TimeInterval = if let duration, duration != 0 {
-            duration
-        } else if duration == nil, let sortedEvents {
-            WorkoutPauses.runningTime(from: start, to: end, events: sortedEvents)
-        } else {
-            end.timeIntervalSince(start)
-        }
+        let resolvedDuration: TimeInterval =
+            if let duration, duration != 0 {
+                duration
+            } else if duration == nil, let sortedEvents {
+                WorkoutPauses.runningTime(from: start, to: end, events: sortedEvents)
+            } else {
+                end.timeIntervalSince(start)
+            }
         var statistics: [HKQuantityType: HKStatistics] = [:]
         func add(_ identifier: HKQuantityTypeIdentifier, _ quantity: HKQuantity?) {
             guard let quantity else { return }
             let type = HKQuantityType(identifier)
             guard quantity.is(compatibleWith: type.storageUnit) else { return }  // reported by validate()
-            statistics[type] = HKStatistics(quantityType: type, startDate: start, endDate: end,
-                                            merged: .init(sum: quantity.doubleValue(for: type.storageUnit)))
+            statistics[type] = HKStatistics(
+                quantityType: type, startDate: start, endDate: end,
+                merged: .init(sum: quantity.doubleValue(for: type.storageUnit)))
         }
         add(.activeEnergyBurned, energy)
         add(HKWorkout.distanceType(for: activityType), distance)
         add(.swimmingStrokeCount, strokes)
         add(.flightsClimbed, flights)
-        self.init(activityType: activityType, startDate: start, endDate: end, duration: resolvedDuration,
-                  events: sortedEvents, activities: [], statistics: statistics, uuid: UUID(), metadata: metadata,
-                  device: device, sourceRevision: nil)
+        self.init(
+            activityType: activityType, startDate: start, endDate: end, duration: resolvedDuration,
+            events: sortedEvents, activities: [], statistics: statistics, uuid: UUID(), metadata: metadata,
+            device: device, sourceRevision: nil)
         legacyTotals = [energy, distance, strokes, flights]
     }
 
@@ -164,23 +188,29 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
 
     public required convenience init?(coder: NSCoder) {
         guard let sample = HKSample.decodeSampleFields(coder), sample.type == HKObjectType.workoutType(),
-              let fields = HKWorkout.decodeWorkoutFields(coder) else {
+            let fields = HKWorkout.decodeWorkoutFields(coder)
+        else {
             SecureCoding.fail(coder, "an HKWorkout")
             return nil
         }
-        self.init(activityType: fields.activityType, startDate: sample.start, endDate: sample.end, duration: fields.duration,
-                  events: fields.events, activities: fields.activities, statistics: fields.statistics, uuid: sample.object.uuid,
-                  metadata: sample.object.metadata, device: sample.object.device, sourceRevision: sample.object.sourceRevision)
+        self.init(
+            activityType: fields.activityType, startDate: sample.start, endDate: sample.end, duration: fields.duration,
+            events: fields.events, activities: fields.activities, statistics: fields.statistics,
+            uuid: sample.object.uuid,
+            metadata: sample.object.metadata, device: sample.object.device, sourceRevision: sample.object.sourceRevision
+        )
     }
 
     /// The totals given to a deprecated initializer, kept so `validate()` can report an incompatible unit.
     private var legacyTotals: [HKQuantity?] = []
 
     /// The designated initializer: everything known. A workout without activities gets one of its own type.
-    init(activityType: HKWorkoutActivityType, startDate: Date, endDate: Date, duration: TimeInterval,
-         events: [HKWorkoutEvent]?, activities: [HKWorkoutActivity], statistics: [HKQuantityType: HKStatistics],
-         uuid: UUID, metadata: [String: Any]?, device: HKDevice?, sourceRevision: HKSourceRevision?,
-         zoneGroups: [HKQuantityType: HKWorkoutZoneGroup]? = nil) {
+    init(
+        activityType: HKWorkoutActivityType, startDate: Date, endDate: Date, duration: TimeInterval,
+        events: [HKWorkoutEvent]?, activities: [HKWorkoutActivity], statistics: [HKQuantityType: HKStatistics],
+        uuid: UUID, metadata: [String: Any]?, device: HKDevice?, sourceRevision: HKSourceRevision?,
+        zoneGroups: [HKQuantityType: HKWorkoutZoneGroup]? = nil
+    ) {
         self.workoutActivityType = activityType
         self.zoneGroupsByType = (zoneGroups?.isEmpty ?? true) ? nil : zoneGroups
         self.duration = duration
@@ -194,15 +224,19 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
             if let indoor = metadata?[HKMetadataKeyIndoorWorkout] as? Bool {
                 configuration.locationType = indoor ? .indoor : .outdoor
             }
-            self.workoutActivities = [HKWorkoutActivity(uuid: uuid, configuration: configuration, startDate: startDate,
-                                                        endDate: endDate, metadata: nil, parentEvents: parentEvents,
-                                                        statistics: statistics, zoneGroups: zoneGroups)]
+            self.workoutActivities = [
+                HKWorkoutActivity(
+                    uuid: uuid, configuration: configuration, startDate: startDate,
+                    endDate: endDate, metadata: nil, parentEvents: parentEvents,
+                    statistics: statistics, zoneGroups: zoneGroups)
+            ]
         } else {
             self.workoutActivities = activities.sorted { $0.startDate < $1.startDate }
                 .map { $0.attached(parentEvents: parentEvents, statistics: $0.allStatistics) }
         }
-        super.init(sampleType: HKWorkoutType.shared, startDate: startDate, endDate: endDate, uuid: uuid,
-                   metadata: metadata, device: device, sourceRevision: sourceRevision)
+        super.init(
+            sampleType: HKWorkoutType.shared, startDate: startDate, endDate: endDate, uuid: uuid,
+            metadata: metadata, device: device, sourceRevision: sourceRevision)
     }
 
     /// The distance type HealthKit uses for an activity type's total distance.
@@ -222,12 +256,18 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
 
     override func validate() throws {
         try super.validate()
-        for (total, identifier) in zip(legacyTotals, [HKQuantityTypeIdentifier.activeEnergyBurned,
-                                                      HKWorkout.distanceType(for: workoutActivityType),
-                                                      .swimmingStrokeCount, .flightsClimbed]) {
+        for (total, identifier) in zip(
+            legacyTotals,
+            [
+                HKQuantityTypeIdentifier.activeEnergyBurned,
+                HKWorkout.distanceType(for: workoutActivityType),
+                .swimmingStrokeCount, .flightsClimbed,
+            ])
+        {
             if let total, !total.is(compatibleWith: HKQuantityType(identifier).storageUnit) {
-                throw HKError(.errorInvalidArgument,
-                              "The workout's total \(total) is not compatible with \(identifier.rawValue).")
+                throw HKError(
+                    .errorInvalidArgument,
+                    "The workout's total \(total) is not compatible with \(identifier.rawValue).")
             }
         }
         guard duration >= 0, duration.isFinite else {
@@ -238,8 +278,9 @@ public final class HKWorkout: HKSample, @unchecked Sendable {
                 throw HKError(.errorInvalidArgument, "A workout's first event cannot be a resume.")
             }
             for event in events where event.dateInterval.start < startDate || event.dateInterval.end > endDate {
-                throw HKError(.errorInvalidArgument,
-                              "The workout event \(event.type.name) at \(event.dateInterval.start) lies outside the workout.")
+                throw HKError(
+                    .errorInvalidArgument,
+                    "The workout event \(event.type.name) at \(event.dateInterval.start) lies outside the workout.")
             }
         }
         var previousEnd: Date?

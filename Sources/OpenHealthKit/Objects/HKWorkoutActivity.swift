@@ -27,15 +27,20 @@ public final class HKWorkoutActivity: NSObject, NSCopying, @unchecked Sendable {
     /// A copy of the activity's configuration.
     public var workoutConfiguration: HKWorkoutConfiguration { configuration.copied() }
 
-    public convenience init(workoutConfiguration: HKWorkoutConfiguration, start startDate: Date, end endDate: Date?,
-                            metadata: [String: Any]?) {
-        self.init(uuid: UUID(), configuration: workoutConfiguration.copied(), startDate: startDate, endDate: endDate,
-                  metadata: metadata, parentEvents: [], statistics: [:])
+    public convenience init(
+        workoutConfiguration: HKWorkoutConfiguration, start startDate: Date, end endDate: Date?,
+        metadata: [String: Any]?
+    ) {
+        self.init(
+            uuid: UUID(), configuration: workoutConfiguration.copied(), startDate: startDate, endDate: endDate,
+            metadata: metadata, parentEvents: [], statistics: [:])
     }
 
-    init(uuid: UUID, configuration: HKWorkoutConfiguration, startDate: Date, endDate: Date?, metadata: [String: Any]?,
-         parentEvents: [HKWorkoutEvent], statistics: [HKQuantityType: HKStatistics],
-         zoneGroups: [HKQuantityType: HKWorkoutZoneGroup]? = nil) {
+    init(
+        uuid: UUID, configuration: HKWorkoutConfiguration, startDate: Date, endDate: Date?, metadata: [String: Any]?,
+        parentEvents: [HKWorkoutEvent], statistics: [HKQuantityType: HKStatistics],
+        zoneGroups: [HKQuantityType: HKWorkoutZoneGroup]? = nil
+    ) {
         self.uuid = uuid
         self.zoneGroupsByType = (zoneGroups?.isEmpty ?? true) ? nil : zoneGroups
         self.configuration = configuration
@@ -52,8 +57,9 @@ public final class HKWorkoutActivity: NSObject, NSCopying, @unchecked Sendable {
 
     /// The same activity as part of a workout with these events and statistics.
     func attached(parentEvents: [HKWorkoutEvent], statistics: [HKQuantityType: HKStatistics]) -> HKWorkoutActivity {
-        HKWorkoutActivity(uuid: uuid, configuration: configuration, startDate: startDate, endDate: endDate,
-                          metadata: metadata, parentEvents: parentEvents, statistics: statistics, zoneGroups: zoneGroupsByType)
+        HKWorkoutActivity(
+            uuid: uuid, configuration: configuration, startDate: startDate, endDate: endDate,
+            metadata: metadata, parentEvents: parentEvents, statistics: statistics, zoneGroups: zoneGroupsByType)
     }
 
     /// The activity's running time: its span less the parent workout's pauses (0 while in progress).

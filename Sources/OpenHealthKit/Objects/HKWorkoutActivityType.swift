@@ -180,7 +180,9 @@ public enum HKWorkoutActivityType: UInt, Sendable, Hashable, CaseIterable {
     /// The activity type for a name as ``name`` spells it, or as the case is spelled (`swimBikeRun`).
     public init?(name: String) {
         let wanted = name.lowercased()
-        guard let match = Self.allCases.first(where: { $0.name == wanted || "\($0)".lowercased() == wanted }) else { return nil }
+        guard let match = Self.allCases.first(where: { $0.name == wanted || "\($0)".lowercased() == wanted }) else {
+            return nil
+        }
         self = match
     }
 }

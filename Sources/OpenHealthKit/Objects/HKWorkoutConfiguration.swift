@@ -46,12 +46,14 @@ public final class HKWorkoutConfiguration: NSObject, NSCopying, @unchecked Senda
 
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? HKWorkoutConfiguration else { return false }
-        let lapsEqual: Bool = switch (lapLength, other.lapLength) {
-        case (nil, nil): true
-        case let (a?, b?): a.is(compatibleWith: HKUnit.meter()) && b.is(compatibleWith: HKUnit.meter())
-            && a.doubleValue(for: .meter()) == b.doubleValue(for: .meter())
-        default: false
-        }
+        let lapsEqual: Bool =
+            switch (lapLength, other.lapLength) {
+            case (nil, nil): true
+            case let (a?, b?):
+                a.is(compatibleWith: HKUnit.meter()) && b.is(compatibleWith: HKUnit.meter())
+                    && a.doubleValue(for: .meter()) == b.doubleValue(for: .meter())
+            default: false
+            }
         return other.activityType == activityType && other.locationType == locationType
             && other.swimmingLocationType == swimmingLocationType && lapsEqual
     }
@@ -66,7 +68,9 @@ public final class HKWorkoutConfiguration: NSObject, NSCopying, @unchecked Senda
 
     public override var description: String {
         var parts = ["activityType: \(activityType.name)", "location: \(locationType)"]
-        if activityType == .swimming || swimmingLocationType != .unknown { parts.append("swimming: \(swimmingLocationType)") }
+        if activityType == .swimming || swimmingLocationType != .unknown {
+            parts.append("swimming: \(swimmingLocationType)")
+        }
         if let lapLength { parts.append("lapLength: \(lapLength)") }
         return "<HKWorkoutConfiguration " + parts.joined(separator: ", ") + ">"
     }
@@ -91,7 +95,8 @@ public final class HKWorkoutConfiguration: NSObject, NSCopying, @unchecked Senda
         if activityType == .swimming {
             switch swimmingLocationType {
             case .unknown:
-                throw HKError(.errorInvalidArgument, "A swimming workout must set swimmingLocationType to .pool or .openWater.")
+                throw HKError(
+                    .errorInvalidArgument, "A swimming workout must set swimmingLocationType to .pool or .openWater.")
             case .pool:
                 guard let lapLength, lapLength.doubleValue(for: .meter()) > 0 else {
                     throw HKError(.errorInvalidArgument, "A pool swim needs a positive lapLength.")

@@ -52,8 +52,9 @@ public final class HKWorkoutEvent: NSObject, NSCopying, @unchecked Sendable {
     /// Creates an event. Only laps and segments may have a duration; giving one to another type is a programmer
     /// error, as in HealthKit.
     public init(type: HKWorkoutEventType, dateInterval: DateInterval, metadata: [String: Any]?) {
-        hkPrecondition(dateInterval.duration == 0 || type.mayHaveDuration,
-                       "a workout event of type \(type.name) cannot have a duration")
+        hkPrecondition(
+            dateInterval.duration == 0 || type.mayHaveDuration,
+            "a workout event of type \(type.name) cannot have a duration")
         self.type = type
         self.dateInterval = dateInterval
         self.metadata = (metadata?.isEmpty ?? true) ? nil : metadata
@@ -70,8 +71,10 @@ public final class HKWorkoutEvent: NSObject, NSCopying, @unchecked Sendable {
     }
 
     /// Creates an event from user input, throwing `errorInvalidArgument` instead of trapping. OpenHealthKit.
-    public static func validated(type: HKWorkoutEventType, dateInterval: DateInterval,
-                                 metadata: [String: Any]? = nil) throws -> HKWorkoutEvent {
+    public static func validated(
+        type: HKWorkoutEventType, dateInterval: DateInterval,
+        metadata: [String: Any]? = nil
+    ) throws -> HKWorkoutEvent {
         guard dateInterval.duration == 0 || type.mayHaveDuration else {
             throw HKError(.errorInvalidArgument, "A workout event of type \(type.name) cannot have a duration.")
         }
@@ -86,5 +89,7 @@ public final class HKWorkoutEvent: NSObject, NSCopying, @unchecked Sendable {
 
     public override var hash: Int { dateInterval.start.hashValue ^ type.rawValue }
     public func copy(with zone: NSZone? = nil) -> Any { self }
-    public override var description: String { "<HKWorkoutEvent \(type.name) \(dateInterval.start) +\(dateInterval.duration)s>" }
+    public override var description: String {
+        "<HKWorkoutEvent \(type.name) \(dateInterval.start) +\(dateInterval.duration)s>"
+    }
 }

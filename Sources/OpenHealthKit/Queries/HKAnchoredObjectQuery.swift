@@ -10,7 +10,8 @@ import Synchronization
 ///
 /// HealthKit: HKAnchoredObjectQuery.
 public final class HKAnchoredObjectQuery: HKQuery, StoreObserving, @unchecked Sendable {
-    public typealias Handler = @Sendable (HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?) -> Void
+    public typealias Handler =
+        @Sendable (HKAnchoredObjectQuery, [HKSample]?, [HKDeletedObject]?, HKQueryAnchor?, (any Error)?) -> Void
 
     public let limit: Int
     private let resultsHandler: Handler
@@ -30,16 +31,22 @@ public final class HKAnchoredObjectQuery: HKQuery, StoreObserving, @unchecked Se
         set { progress.withLock { $0.updateHandler = newValue } }
     }
 
-    public init(type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int,
-                resultsHandler handler: @escaping Handler) {
+    public init(
+        type: HKSampleType, predicate: NSPredicate?, anchor: HKQueryAnchor?, limit: Int,
+        resultsHandler handler: @escaping Handler
+    ) {
         self.limit = limit
         self.resultsHandler = handler
         self.progress = Mutex(Progress(anchor: anchor?.value ?? 0))
-        super.init(objectType: type, predicate: predicate, descriptors: [HKQueryDescriptor(sampleType: type, predicate: predicate)])
+        super.init(
+            objectType: type, predicate: predicate,
+            descriptors: [HKQueryDescriptor(sampleType: type, predicate: predicate)])
     }
 
-    public init(queryDescriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int,
-                resultsHandler handler: @escaping Handler) {
+    public init(
+        queryDescriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int,
+        resultsHandler handler: @escaping Handler
+    ) {
         self.limit = limit
         self.resultsHandler = handler
         self.progress = Mutex(Progress(anchor: anchor?.value ?? 0))
@@ -57,7 +64,10 @@ public final class HKAnchoredObjectQuery: HKQuery, StoreObserving, @unchecked Se
     func storeDidChange(_ store: HKHealthStore) {
         let start = progress.withLock { state -> Bool in
             guard !state.stopped, state.updateHandler != nil else { return false }
-            if state.running { state.pending = true; return false }
+            if state.running {
+                state.pending = true
+                return false
+            }
             return true
         }
         if start { deliver(in: store, initial: false) }
@@ -70,31 +80,38 @@ public final class HKAnchoredObjectQuery: HKQuery, StoreObserving, @unchecked Se
         }
         let descriptors = UncheckedBox(self.descriptors)
         let limit = limit
-        store.complete({
-            UncheckedBox(try store.fetchChanges(descriptors.value, after: from, limit: limit))
-        }, { [self] result in
-            let (handler, again) = progress.withLock { state -> (Handler?, Bool) in
-                if case .success(let changes) = result { state.anchor = max(state.anchor, changes.value.anchor) }
-                state.running = false
-                let again = state.pending && !state.stopped
-                state.pending = false
-                if state.stopped { return (nil, false) }
-                return (initial ? resultsHandler : state.updateHandler, again)
-            }
-            if initial && progress.withLock({ $0.updateHandler == nil }) { store.finished(self) }
-            // An update reports changes; a wake-up that finds none (another connection's commit of other types,
-            // or one already reported) calls nobody.
-            let empty = if case .success(let changes) = result { changes.value.samples.isEmpty && changes.value.deleted.isEmpty } else { false }
-            if let handler, initial || !empty {
-                switch result {
-                case .success(let changes):
-                    handler(self, changes.value.samples, changes.value.deleted, HKQueryAnchor(value: changes.value.anchor), nil)
-                case .failure(let error):
-                    handler(self, nil, nil, nil, error)
+        store.complete(
+            {
+                UncheckedBox(try store.fetchChanges(descriptors.value, after: from, limit: limit))
+            },
+            { [self] result in
+                let (handler, again) = progress.withLock { state -> (Handler?, Bool) in
+                    if case .success(let changes) = result { state.anchor = max(state.anchor, changes.value.anchor) }
+                    state.running = false
+                    let again = state.pending && !state.stopped
+                    state.pending = false
+                    if state.stopped { return (nil, false) }
+                    return (initial ? resultsHandler : state.updateHandler, again)
                 }
-            }
-            if again { deliver(in: store, initial: false) }
-        })
+                if initial && progress.withLock({ $0.updateHandler == nil }) { store.finished(self) }
+                // An update reports changes; a wake-up that finds none (another connection's commit of other types,
+                // or one already reported) calls nobody.
+                let empty =
+                    if case .success(let changes) = result {
+                        changes.value.samples.isEmpty && changes.value.deleted.isEmpty
+                    } else { false }
+                if let handler, initial || !empty {
+                    switch result {
+                    case .success(let changes):
+                        handler(
+                            self, changes.value.samples, changes.value.deleted,
+                            HKQueryAnchor(value: changes.value.anchor), nil)
+                    case .failure(let error):
+                        handler(self, nil, nil, nil, error)
+                    }
+                }
+                if again { deliver(in: store, initial: false) }
+            })
     }
 }
 
@@ -118,8 +135,10 @@ extension HKHealthStore {
         }.value
     }
 
-    private static func changes(_ descriptors: [HKQueryDescriptor], after anchor: Int64, limit: Int,
-                                _ database: StoreDatabase, _ access: ReadAccess, _ db: Database) throws -> Changes {
+    private static func changes(
+        _ descriptors: [HKQueryDescriptor], after anchor: Int64, limit: Int,
+        _ database: StoreDatabase, _ access: ReadAccess, _ db: Database
+    ) throws -> Changes {
         let added = try database.fetchAddedSamples(descriptors, limit: limit, afterAnchor: anchor, access: access, db)
         let deleted = try database.fetchDeletedObjects(descriptors, afterAnchor: anchor, access: access, db)
         var merged: [(Int64, Either)] = added.map { ($0.id, .sample($0.sample)) } + deleted.map { ($0, .deleted($1)) }
@@ -135,9 +154,10 @@ extension HKHealthStore {
             merged.removeLast(merged.count - cut)
         }
         let newest = truncated ? merged.last!.0 : max(anchor, try database.currentAnchor(db))
-        return Changes(samples: merged.compactMap { if case .sample(let s) = $0.1 { s } else { nil } },
-                       deleted: merged.compactMap { if case .deleted(let d) = $0.1 { d } else { nil } },
-                       anchor: newest)
+        return Changes(
+            samples: merged.compactMap { if case .sample(let s) = $0.1 { s } else { nil } },
+            deleted: merged.compactMap { if case .deleted(let d) = $0.1 { d } else { nil } },
+            anchor: newest)
     }
 
     private enum Either {

@@ -8,14 +8,20 @@ extension HKAnchoredObjectQueryDescriptor {
     public func results(for healthStore: HKHealthStore) -> Results {
         let (stream, continuation) = AsyncThrowingStream<Result, any Error>.makeStream()
         let handler: HKAnchoredObjectQuery.Handler = { _, samples, deleted, anchor, error in
-            if let error { continuation.finish(throwing: error); return }
+            if let error {
+                continuation.finish(throwing: error)
+                return
+            }
             if let anchor {
-                continuation.yield(Result(addedSamples: (samples ?? []).compactMap { $0 as? Sample }, deletedObjects: deleted ?? [],
-                                          newAnchor: anchor))
+                continuation.yield(
+                    Result(
+                        addedSamples: (samples ?? []).compactMap { $0 as? Sample }, deletedObjects: deleted ?? [],
+                        newAnchor: anchor))
             }
         }
-        let query = HKAnchoredObjectQuery(queryDescriptors: predicates.map(\.descriptor), anchor: anchor, limit: limit ?? 0,
-                                          resultsHandler: handler)
+        let query = HKAnchoredObjectQuery(
+            queryDescriptors: predicates.map(\.descriptor), anchor: anchor, limit: limit ?? 0,
+            resultsHandler: handler)
         query.updateHandler = handler
         let box = UncheckedBox(query)
         continuation.onTermination = { _ in healthStore.stop(box.value) }

@@ -19,9 +19,13 @@ public typealias HKObserverQueryCompletionHandler = @Sendable () -> Void
 ///
 /// HealthKit: HKObserverQuery.
 public final class HKObserverQuery: HKQuery, StoreObserving, @unchecked Sendable {
-    public typealias UpdateHandler = @Sendable (HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?) -> Void
-    public typealias DescriptorsUpdateHandler = @Sendable (HKObserverQuery, Set<HKSampleType>?,
-                                                           @escaping HKObserverQueryCompletionHandler, (any Error)?) -> Void
+    public typealias UpdateHandler =
+        @Sendable (HKObserverQuery, @escaping HKObserverQueryCompletionHandler, (any Error)?) -> Void
+    public typealias DescriptorsUpdateHandler =
+        @Sendable (
+            HKObserverQuery, Set<HKSampleType>?,
+            @escaping HKObserverQueryCompletionHandler, (any Error)?
+        ) -> Void
 
     private let handler: DescriptorsUpdateHandler
     private struct Progress {
@@ -36,8 +40,9 @@ public final class HKObserverQuery: HKQuery, StoreObserving, @unchecked Sendable
     /// Observes one type (and a predicate on its samples). HealthKit: init(sampleType:predicate:updateHandler:).
     public init(sampleType: HKSampleType, predicate: NSPredicate?, updateHandler: @escaping UpdateHandler) {
         handler = { query, _, completion, error in updateHandler(query, completion, error) }
-        super.init(objectType: sampleType, predicate: predicate,
-                   descriptors: [HKQueryDescriptor(sampleType: sampleType, predicate: predicate)])
+        super.init(
+            objectType: sampleType, predicate: predicate,
+            descriptors: [HKQueryDescriptor(sampleType: sampleType, predicate: predicate)])
     }
 
     /// Observes several types; the handler gets the types that changed (nil on the first call and on errors).
@@ -49,15 +54,17 @@ public final class HKObserverQuery: HKQuery, StoreObserving, @unchecked Sendable
 
     override func run(in store: HKHealthStore) {
         progress.withLock { $0.busy = true }
-        store.complete({ try store.currentAnchorValue() }, { [self] result in
-            switch result {
-            case .success(let anchor):
-                progress.withLock { $0.anchor = anchor }
-                call(nil, nil, in: store)
-            case .failure(let error):
-                call(nil, error, in: store)
-            }
-        })
+        store.complete(
+            { try store.currentAnchorValue() },
+            { [self] result in
+                switch result {
+                case .success(let anchor):
+                    progress.withLock { $0.anchor = anchor }
+                    call(nil, nil, in: store)
+                case .failure(let error):
+                    call(nil, error, in: store)
+                }
+            })
     }
 
     override func didStop() {
@@ -67,32 +74,44 @@ public final class HKObserverQuery: HKQuery, StoreObserving, @unchecked Sendable
     func storeDidChange(_ store: HKHealthStore) {
         let check = progress.withLock { state -> Int64? in
             guard !state.stopped else { return nil }
-            if state.busy { state.pending = true; return nil }
+            if state.busy {
+                state.pending = true
+                return nil
+            }
             state.busy = true
             return state.anchor
         }
         guard let anchor = check else { return }
         let descriptors = UncheckedBox(self.descriptors)
-        store.complete({ UncheckedBox(try store.observedChanges(descriptors.value, after: anchor)) }, { [self] result in
-            switch result {
-            case .success(let box):
-                let (types, newest) = box.value
-                progress.withLock { $0.anchor = max($0.anchor, newest) }
-                if types.isEmpty { finishCall(in: store) } else { call(types, nil, in: store) }
-            case .failure(let error):
-                call(nil, error, in: store)
-            }
-        })
+        store.complete(
+            { UncheckedBox(try store.observedChanges(descriptors.value, after: anchor)) },
+            { [self] result in
+                switch result {
+                case .success(let box):
+                    let (types, newest) = box.value
+                    progress.withLock { $0.anchor = max($0.anchor, newest) }
+                    if types.isEmpty { finishCall(in: store) } else { call(types, nil, in: store) }
+                case .failure(let error):
+                    call(nil, error, in: store)
+                }
+            })
     }
 
     /// Calls the app; the completion handler lets the next change through.
     private func call(_ types: Set<HKSampleType>?, _ error: (any Error)?, in store: HKHealthStore) {
         guard !progress.withLock({ $0.stopped }) else { return }
         let once = Mutex(false)
-        handler(self, types, { [self] in
-            guard !once.withLock({ called in defer { called = true }; return called }) else { return }
-            finishCall(in: store)
-        }, error)
+        handler(
+            self, types,
+            { [self] in
+                guard
+                    !once.withLock({ called in
+                        defer { called = true }
+                        return called
+                    })
+                else { return }
+                finishCall(in: store)
+            }, error)
     }
 
     private func finishCall(in store: HKHealthStore) {

@@ -9,7 +9,9 @@ extension HKQuery {
     /// BETWEEN, …) fail the query with `errorInvalidArgument`.
     ///
     /// HealthKit: HKQuery.predicateForQuantitySamples(with:quantity:).
-    public class func predicateForQuantitySamples(with operatorType: _ComparisonOperator, quantity: HKQuantity) -> NSPredicate {
+    public class func predicateForQuantitySamples(
+        with operatorType: _ComparisonOperator, quantity: HKQuantity
+    ) -> NSPredicate {
         HKQueryPredicate(.quantity(.init(operatorType), quantity))
     }
 
@@ -22,10 +24,14 @@ extension HKQuery {
     /// dictionary) fails the query with `errorInvalidArgument`.
     ///
     /// HealthKit: HKQuery.predicateForObjects(withMetadataKey:operatorType:value:).
-    public class func predicateForObjects(withMetadataKey key: String, operatorType: _ComparisonOperator,
-                                          value: Any) -> NSPredicate {
+    public class func predicateForObjects(
+        withMetadataKey key: String, operatorType: _ComparisonOperator,
+        value: Any
+    ) -> NSPredicate {
         guard let compared = ObjectFilter.MetadataValue(value) else {
-            return HKQueryPredicate(.foreign("metadata \(key) compared with a value that is not a string, number, boolean, date or quantity"))
+            return HKQueryPredicate(
+                .foreign(
+                    "metadata \(key) compared with a value that is not a string, number, boolean, date or quantity"))
         }
         return HKQueryPredicate(.filter(.metadataComparison(key, .init(operatorType), compared)))
     }

@@ -14,125 +14,165 @@ extension HKQuery {
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator,
-                                           duration: TimeInterval) -> NSPredicate {
+    public class func predicateForWorkouts(
+        with operatorType: NSComparisonPredicate.Operator,
+        duration: TimeInterval
+    ) -> NSPredicate {
         predicateForWorkouts(with: comparison(operatorType), duration: duration)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator,
-                                           totalEnergyBurned: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkouts(
+        with operatorType: NSComparisonPredicate.Operator,
+        totalEnergyBurned: HKQuantity
+    ) -> NSPredicate {
         predicateForWorkouts(with: comparison(operatorType), totalEnergyBurned: totalEnergyBurned)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator,
-                                           totalDistance: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkouts(
+        with operatorType: NSComparisonPredicate.Operator,
+        totalDistance: HKQuantity
+    ) -> NSPredicate {
         predicateForWorkouts(with: comparison(operatorType), totalDistance: totalDistance)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator,
-                                           totalSwimmingStrokeCount: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkouts(
+        with operatorType: NSComparisonPredicate.Operator,
+        totalSwimmingStrokeCount: HKQuantity
+    ) -> NSPredicate {
         predicateForWorkouts(with: comparison(operatorType), totalSwimmingStrokeCount: totalSwimmingStrokeCount)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForWorkouts(with operatorType: NSComparisonPredicate.Operator,
-                                           totalFlightsClimbed: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkouts(
+        with operatorType: NSComparisonPredicate.Operator,
+        totalFlightsClimbed: HKQuantity
+    ) -> NSPredicate {
         predicateForWorkouts(with: comparison(operatorType), totalFlightsClimbed: totalFlightsClimbed)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForWorkouts(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
-                                           sumQuantity: HKQuantity) -> NSPredicate {
-        predicateForWorkouts(operatorType: comparison(operatorType),
-                             quantityType: quantityType, sumQuantity: sumQuantity)
+    public class func predicateForWorkouts(
+        operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+        sumQuantity: HKQuantity
+    ) -> NSPredicate {
+        predicateForWorkouts(
+            operatorType: comparison(operatorType),
+            quantityType: quantityType, sumQuantity: sumQuantity)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForWorkouts(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
-                                           minimumQuantity: HKQuantity) -> NSPredicate {
-        predicateForWorkouts(operatorType: comparison(operatorType),
-                             quantityType: quantityType, minimumQuantity: minimumQuantity)
+    public class func predicateForWorkouts(
+        operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+        minimumQuantity: HKQuantity
+    ) -> NSPredicate {
+        predicateForWorkouts(
+            operatorType: comparison(operatorType),
+            quantityType: quantityType, minimumQuantity: minimumQuantity)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForWorkouts(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
-                                           maximumQuantity: HKQuantity) -> NSPredicate {
-        predicateForWorkouts(operatorType: comparison(operatorType),
-                             quantityType: quantityType, maximumQuantity: maximumQuantity)
+    public class func predicateForWorkouts(
+        operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+        maximumQuantity: HKQuantity
+    ) -> NSPredicate {
+        predicateForWorkouts(
+            operatorType: comparison(operatorType),
+            quantityType: quantityType, maximumQuantity: maximumQuantity)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForWorkouts(operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
-                                           averageQuantity: HKQuantity) -> NSPredicate {
-        predicateForWorkouts(operatorType: comparison(operatorType),
-                             quantityType: quantityType, averageQuantity: averageQuantity)
+    public class func predicateForWorkouts(
+        operatorType: NSComparisonPredicate.Operator, quantityType: HKQuantityType,
+        averageQuantity: HKQuantity
+    ) -> NSPredicate {
+        predicateForWorkouts(
+            operatorType: comparison(operatorType),
+            quantityType: quantityType, averageQuantity: averageQuantity)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator,
-                                                    duration: TimeInterval) -> NSPredicate {
+    public class func predicateForWorkoutActivities(
+        operatorType: NSComparisonPredicate.Operator,
+        duration: TimeInterval
+    ) -> NSPredicate {
         predicateForWorkoutActivities(operatorType: comparison(operatorType), duration: duration)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator,
-                                                    quantityType: HKQuantityType,
-                                                    sumQuantity: HKQuantity) -> NSPredicate {
-        predicateForWorkoutActivities(operatorType: comparison(operatorType),
-                                      quantityType: quantityType, sumQuantity: sumQuantity)
+    public class func predicateForWorkoutActivities(
+        operatorType: NSComparisonPredicate.Operator,
+        quantityType: HKQuantityType,
+        sumQuantity: HKQuantity
+    ) -> NSPredicate {
+        predicateForWorkoutActivities(
+            operatorType: comparison(operatorType),
+            quantityType: quantityType, sumQuantity: sumQuantity)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator,
-                                                    quantityType: HKQuantityType,
-                                                    minimumQuantity: HKQuantity) -> NSPredicate {
-        predicateForWorkoutActivities(operatorType: comparison(operatorType),
-                                      quantityType: quantityType, minimumQuantity: minimumQuantity)
+    public class func predicateForWorkoutActivities(
+        operatorType: NSComparisonPredicate.Operator,
+        quantityType: HKQuantityType,
+        minimumQuantity: HKQuantity
+    ) -> NSPredicate {
+        predicateForWorkoutActivities(
+            operatorType: comparison(operatorType),
+            quantityType: quantityType, minimumQuantity: minimumQuantity)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator,
-                                                    quantityType: HKQuantityType,
-                                                    maximumQuantity: HKQuantity) -> NSPredicate {
-        predicateForWorkoutActivities(operatorType: comparison(operatorType),
-                                      quantityType: quantityType, maximumQuantity: maximumQuantity)
+    public class func predicateForWorkoutActivities(
+        operatorType: NSComparisonPredicate.Operator,
+        quantityType: HKQuantityType,
+        maximumQuantity: HKQuantity
+    ) -> NSPredicate {
+        predicateForWorkoutActivities(
+            operatorType: comparison(operatorType),
+            quantityType: quantityType, maximumQuantity: maximumQuantity)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForWorkoutActivities(operatorType: NSComparisonPredicate.Operator,
-                                                    quantityType: HKQuantityType,
-                                                    averageQuantity: HKQuantity) -> NSPredicate {
-        predicateForWorkoutActivities(operatorType: comparison(operatorType),
-                                      quantityType: quantityType, averageQuantity: averageQuantity)
+    public class func predicateForWorkoutActivities(
+        operatorType: NSComparisonPredicate.Operator,
+        quantityType: HKQuantityType,
+        averageQuantity: HKQuantity
+    ) -> NSPredicate {
+        predicateForWorkoutActivities(
+            operatorType: comparison(operatorType),
+            quantityType: quantityType, averageQuantity: averageQuantity)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForQuantitySamples(with operatorType: NSComparisonPredicate.Operator,
-                                                  quantity: HKQuantity) -> NSPredicate {
+    public class func predicateForQuantitySamples(
+        with operatorType: NSComparisonPredicate.Operator,
+        quantity: HKQuantity
+    ) -> NSPredicate {
         predicateForQuantitySamples(with: comparison(operatorType), quantity: quantity)
     }
 
     @available(*, deprecated, message: "NSComparisonPredicate is deprecated on Linux; write .greaterThan")
     @_disfavoredOverload
-    public class func predicateForObjects(withMetadataKey key: String, operatorType: NSComparisonPredicate.Operator,
-                                          value: Any) -> NSPredicate {
+    public class func predicateForObjects(
+        withMetadataKey key: String, operatorType: NSComparisonPredicate.Operator,
+        value: Any
+    ) -> NSPredicate {
         predicateForObjects(withMetadataKey: key, operatorType: comparison(operatorType), value: value)
     }
 }

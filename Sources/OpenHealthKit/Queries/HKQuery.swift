@@ -49,7 +49,9 @@ open class HKQuery: NSObject, @unchecked Sendable {
     /// `relateWorkoutEffortSample(_:with:activity:)`: with `activity` nil, those related to the workout itself;
     /// otherwise those related to that activity of it.
     /// HealthKit: HKQuery.predicateForWorkoutEffortSamplesRelated(workout:activity:).
-    public class func predicateForWorkoutEffortSamplesRelated(workout: HKWorkout, activity: HKWorkoutActivity?) -> NSPredicate {
+    public class func predicateForWorkoutEffortSamplesRelated(
+        workout: HKWorkout, activity: HKWorkoutActivity?
+    ) -> NSPredicate {
         HKQueryPredicate(.effortRelated(workout: workout.uuid, activity: activity?.uuid))
     }
 
@@ -64,8 +66,10 @@ open class HKQuery: NSObject, @unchecked Sendable {
     // MARK: Samples
 
     /// Samples in a date range: by default those overlapping it; see ``HKQueryOptions``.
-    public class func predicateForSamples(withStart startDate: Date?, end endDate: Date?,
-                                         options: HKQueryOptions = []) -> NSPredicate {
+    public class func predicateForSamples(
+        withStart startDate: Date?, end endDate: Date?,
+        options: HKQueryOptions = []
+    ) -> NSPredicate {
         HKQueryPredicate(.sampleDates(start: startDate, end: endDate, options: options))
     }
 
@@ -75,67 +79,93 @@ open class HKQuery: NSObject, @unchecked Sendable {
         HKQueryPredicate(.workoutActivityType(workoutActivityType))
     }
 
-    public class func predicateForWorkouts(with operatorType: _ComparisonOperator,
-                                           duration: TimeInterval) -> NSPredicate {
+    public class func predicateForWorkouts(
+        with operatorType: _ComparisonOperator,
+        duration: TimeInterval
+    ) -> NSPredicate {
         HKQueryPredicate(.workoutDuration(.init(operatorType), duration))
     }
 
     @available(*, deprecated, message: "Use predicateForWorkouts(operatorType:quantityType:sumQuantity:)")
-    public class func predicateForWorkouts(with operatorType: _ComparisonOperator,
-                                           totalEnergyBurned: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkouts(
+        with operatorType: _ComparisonOperator,
+        totalEnergyBurned: HKQuantity
+    ) -> NSPredicate {
         total(operatorType, totalEnergyBurned, [.activeEnergyBurned])
     }
 
     @available(*, deprecated, message: "Use predicateForWorkouts(operatorType:quantityType:sumQuantity:)")
-    public class func predicateForWorkouts(with operatorType: _ComparisonOperator,
-                                           totalDistance: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkouts(
+        with operatorType: _ComparisonOperator,
+        totalDistance: HKQuantity
+    ) -> NSPredicate {
         total(operatorType, totalDistance, distanceTypes)
     }
 
     @available(*, deprecated, message: "Use predicateForWorkouts(operatorType:quantityType:sumQuantity:)")
-    public class func predicateForWorkouts(with operatorType: _ComparisonOperator,
-                                           totalSwimmingStrokeCount: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkouts(
+        with operatorType: _ComparisonOperator,
+        totalSwimmingStrokeCount: HKQuantity
+    ) -> NSPredicate {
         total(operatorType, totalSwimmingStrokeCount, [.swimmingStrokeCount])
     }
 
     @available(*, deprecated, message: "Use predicateForWorkouts(operatorType:quantityType:sumQuantity:)")
-    public class func predicateForWorkouts(with operatorType: _ComparisonOperator,
-                                           totalFlightsClimbed: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkouts(
+        with operatorType: _ComparisonOperator,
+        totalFlightsClimbed: HKQuantity
+    ) -> NSPredicate {
         total(operatorType, totalFlightsClimbed, [.flightsClimbed])
     }
 
     private static let distanceTypes = HKWorkout.distanceTypeIdentifiers
 
-    private class func total(_ operatorType: _ComparisonOperator, _ quantity: HKQuantity,
-                             _ identifiers: [HKQuantityTypeIdentifier]) -> NSPredicate {
+    private class func total(
+        _ operatorType: _ComparisonOperator, _ quantity: HKQuantity,
+        _ identifiers: [HKQuantityTypeIdentifier]
+    ) -> NSPredicate {
         let unit = HKQuantityType(identifiers[0]).storageUnit
-        return HKQueryPredicate(.workoutStatistic(types: identifiers.map(\.rawValue), .sum, .init(operatorType),
-                                                  quantity.doubleValue(for: unit)))
+        return HKQueryPredicate(
+            .workoutStatistic(
+                types: identifiers.map(\.rawValue), .sum, .init(operatorType),
+                quantity.doubleValue(for: unit)))
     }
 
-    private class func statistic(_ operatorType: _ComparisonOperator, _ type: HKQuantityType,
-                                 _ statistic: PredicateNode.Statistic, _ quantity: HKQuantity) -> NSPredicate {
-        HKQueryPredicate(.workoutStatistic(types: [type.identifier], statistic, .init(operatorType),
-                                           quantity.doubleValue(for: type.storageUnit)))
+    private class func statistic(
+        _ operatorType: _ComparisonOperator, _ type: HKQuantityType,
+        _ statistic: PredicateNode.Statistic, _ quantity: HKQuantity
+    ) -> NSPredicate {
+        HKQueryPredicate(
+            .workoutStatistic(
+                types: [type.identifier], statistic, .init(operatorType),
+                quantity.doubleValue(for: type.storageUnit)))
     }
 
-    public class func predicateForWorkouts(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
-                                           sumQuantity: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkouts(
+        operatorType: _ComparisonOperator, quantityType: HKQuantityType,
+        sumQuantity: HKQuantity
+    ) -> NSPredicate {
         statistic(operatorType, quantityType, .sum, sumQuantity)
     }
 
-    public class func predicateForWorkouts(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
-                                           minimumQuantity: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkouts(
+        operatorType: _ComparisonOperator, quantityType: HKQuantityType,
+        minimumQuantity: HKQuantity
+    ) -> NSPredicate {
         statistic(operatorType, quantityType, .minimum, minimumQuantity)
     }
 
-    public class func predicateForWorkouts(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
-                                           maximumQuantity: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkouts(
+        operatorType: _ComparisonOperator, quantityType: HKQuantityType,
+        maximumQuantity: HKQuantity
+    ) -> NSPredicate {
         statistic(operatorType, quantityType, .maximum, maximumQuantity)
     }
 
-    public class func predicateForWorkouts(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
-                                           averageQuantity: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkouts(
+        operatorType: _ComparisonOperator, quantityType: HKQuantityType,
+        averageQuantity: HKQuantity
+    ) -> NSPredicate {
         statistic(operatorType, quantityType, .average, averageQuantity)
     }
 
@@ -151,39 +181,55 @@ open class HKQuery: NSObject, @unchecked Sendable {
         HKQueryPredicate(.activityType(workoutActivityType))
     }
 
-    public class func predicateForWorkoutActivities(operatorType: _ComparisonOperator,
-                                                    duration: TimeInterval) -> NSPredicate {
+    public class func predicateForWorkoutActivities(
+        operatorType: _ComparisonOperator,
+        duration: TimeInterval
+    ) -> NSPredicate {
         HKQueryPredicate(.activityDuration(.init(operatorType), duration))
     }
 
-    public class func predicateForWorkoutActivities(start startDate: Date?, end endDate: Date?,
-                                                    options: HKQueryOptions = []) -> NSPredicate {
+    public class func predicateForWorkoutActivities(
+        start startDate: Date?, end endDate: Date?,
+        options: HKQueryOptions = []
+    ) -> NSPredicate {
         HKQueryPredicate(.activityDates(start: startDate, end: endDate, options: options))
     }
 
-    private class func activityStatistic(_ operatorType: _ComparisonOperator, _ type: HKQuantityType,
-                                         _ statistic: PredicateNode.Statistic, _ quantity: HKQuantity) -> NSPredicate {
-        HKQueryPredicate(.activityStatistic(type: type.identifier, statistic, .init(operatorType),
-                                            quantity.doubleValue(for: type.storageUnit)))
+    private class func activityStatistic(
+        _ operatorType: _ComparisonOperator, _ type: HKQuantityType,
+        _ statistic: PredicateNode.Statistic, _ quantity: HKQuantity
+    ) -> NSPredicate {
+        HKQueryPredicate(
+            .activityStatistic(
+                type: type.identifier, statistic, .init(operatorType),
+                quantity.doubleValue(for: type.storageUnit)))
     }
 
-    public class func predicateForWorkoutActivities(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
-                                                    sumQuantity: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkoutActivities(
+        operatorType: _ComparisonOperator, quantityType: HKQuantityType,
+        sumQuantity: HKQuantity
+    ) -> NSPredicate {
         activityStatistic(operatorType, quantityType, .sum, sumQuantity)
     }
 
-    public class func predicateForWorkoutActivities(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
-                                                    minimumQuantity: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkoutActivities(
+        operatorType: _ComparisonOperator, quantityType: HKQuantityType,
+        minimumQuantity: HKQuantity
+    ) -> NSPredicate {
         activityStatistic(operatorType, quantityType, .minimum, minimumQuantity)
     }
 
-    public class func predicateForWorkoutActivities(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
-                                                    maximumQuantity: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkoutActivities(
+        operatorType: _ComparisonOperator, quantityType: HKQuantityType,
+        maximumQuantity: HKQuantity
+    ) -> NSPredicate {
         activityStatistic(operatorType, quantityType, .maximum, maximumQuantity)
     }
 
-    public class func predicateForWorkoutActivities(operatorType: _ComparisonOperator, quantityType: HKQuantityType,
-                                                    averageQuantity: HKQuantity) -> NSPredicate {
+    public class func predicateForWorkoutActivities(
+        operatorType: _ComparisonOperator, quantityType: HKQuantityType,
+        averageQuantity: HKQuantity
+    ) -> NSPredicate {
         activityStatistic(operatorType, quantityType, .average, averageQuantity)
     }
 }

@@ -11,13 +11,16 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     public let sortDescriptors: [NSSortDescriptor]?
     private let resultsHandler: ResultsHandler
 
-    public init(sampleType: HKSampleType, predicate: NSPredicate?, limit: Int, sortDescriptors: [NSSortDescriptor]?,
-                resultsHandler: @escaping ResultsHandler) {
+    public init(
+        sampleType: HKSampleType, predicate: NSPredicate?, limit: Int, sortDescriptors: [NSSortDescriptor]?,
+        resultsHandler: @escaping ResultsHandler
+    ) {
         self.limit = limit
         self.sortDescriptors = sortDescriptors
         self.resultsHandler = resultsHandler
-        super.init(objectType: sampleType, predicate: predicate,
-                   descriptors: [HKQueryDescriptor(sampleType: sampleType, predicate: predicate)])
+        super.init(
+            objectType: sampleType, predicate: predicate,
+            descriptors: [HKQueryDescriptor(sampleType: sampleType, predicate: predicate)])
     }
 
     public init(queryDescriptors: [HKQueryDescriptor], limit: Int, resultsHandler: @escaping ResultsHandler) {
@@ -27,8 +30,10 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
         super.init(objectType: nil, predicate: nil, descriptors: queryDescriptors)
     }
 
-    public init(queryDescriptors: [HKQueryDescriptor], limit: Int, sortDescriptors: [NSSortDescriptor],
-                resultsHandler: @escaping ResultsHandler) {
+    public init(
+        queryDescriptors: [HKQueryDescriptor], limit: Int, sortDescriptors: [NSSortDescriptor],
+        resultsHandler: @escaping ResultsHandler
+    ) {
         self.limit = limit
         self.sortDescriptors = sortDescriptors
         self.resultsHandler = resultsHandler
@@ -38,15 +43,19 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     override func run(in store: HKHealthStore) {
         let descriptors = UncheckedBox((self.descriptors, sortDescriptors ?? []))
         let limit = limit
-        store.complete({
-            UncheckedBox(try store.fetchSamples(descriptors.value.0, limit: limit, sorts: descriptors.value.1.map(SampleSort.init)))
-        }, { [self] result in
-            store.finished(self)
-            switch result {
-            case .success(let samples): resultsHandler(self, samples.value, nil)
-            case .failure(let error): resultsHandler(self, nil, error)
-            }
-        })
+        store.complete(
+            {
+                UncheckedBox(
+                    try store.fetchSamples(
+                        descriptors.value.0, limit: limit, sorts: descriptors.value.1.map(SampleSort.init)))
+            },
+            { [self] result in
+                store.finished(self)
+                switch result {
+                case .success(let samples): resultsHandler(self, samples.value, nil)
+                case .failure(let error): resultsHandler(self, nil, error)
+                }
+            })
     }
 }
 
@@ -88,7 +97,8 @@ extension HKHealthStore {
     func fetchSamples(_ descriptors: [HKQueryDescriptor], limit: Int, sorts: [SampleSort]) async throws -> [HKSample] {
         let request = UncheckedBox((descriptors, sorts))
         return try await withStoreRead { database, access, db in
-            UncheckedBox(try database.fetchSamples(request.value.0, limit: limit, sorts: request.value.1, access: access, db))
+            UncheckedBox(
+                try database.fetchSamples(request.value.0, limit: limit, sorts: request.value.1, access: access, db))
         }.value
     }
 }

@@ -36,14 +36,18 @@ extension HKSamplePredicate where Sample == HKWorkout {
 
 extension HKSamplePredicate where Sample == HKQuantitySample {
     /// Quantity samples of a type matching an optional predicate.
-    public static func quantitySample(type: HKQuantityType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKQuantitySample> {
+    public static func quantitySample(
+        type: HKQuantityType, predicate: NSPredicate? = nil
+    ) -> HKSamplePredicate<HKQuantitySample> {
         HKSamplePredicate(sampleType: type, predicate: predicate)
     }
 }
 
 extension HKSamplePredicate where Sample == HKCategorySample {
     /// Category samples of a type matching an optional predicate. HealthKit: HKSamplePredicate.categorySample(type:predicate:).
-    public static func categorySample(type: HKCategoryType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCategorySample> {
+    public static func categorySample(
+        type: HKCategoryType, predicate: NSPredicate? = nil
+    ) -> HKSamplePredicate<HKCategorySample> {
         HKSamplePredicate(sampleType: type, predicate: predicate)
     }
 }
@@ -117,7 +121,8 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @
     public func result(for healthStore: HKHealthStore) async throws -> Result {
         let box = UncheckedBox((predicates.map(\.descriptor), anchor?.value ?? 0, limit ?? 0))
         let changes = try await healthStore.fetchChanges(box.value.0, after: box.value.1, limit: box.value.2)
-        return Result(addedSamples: changes.samples.compactMap { $0 as? Sample }, deletedObjects: changes.deleted,
-                      newAnchor: HKQueryAnchor(value: changes.anchor))
+        return Result(
+            addedSamples: changes.samples.compactMap { $0 as? Sample }, deletedObjects: changes.deleted,
+            newAnchor: HKQueryAnchor(value: changes.anchor))
     }
 }

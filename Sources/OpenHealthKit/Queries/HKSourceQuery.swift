@@ -6,22 +6,27 @@ public final class HKSourceQuery: HKQuery, @unchecked Sendable {
     public typealias CompletionHandler = @Sendable (HKSourceQuery, Set<HKSource>?, (any Error)?) -> Void
     private let completionHandler: CompletionHandler
 
-    public init(sampleType: HKSampleType, samplePredicate objectPredicate: NSPredicate?,
-                completionHandler: @escaping CompletionHandler) {
+    public init(
+        sampleType: HKSampleType, samplePredicate objectPredicate: NSPredicate?,
+        completionHandler: @escaping CompletionHandler
+    ) {
         self.completionHandler = completionHandler
-        super.init(objectType: sampleType, predicate: objectPredicate,
-                   descriptors: [HKQueryDescriptor(sampleType: sampleType, predicate: objectPredicate)])
+        super.init(
+            objectType: sampleType, predicate: objectPredicate,
+            descriptors: [HKQueryDescriptor(sampleType: sampleType, predicate: objectPredicate)])
     }
 
     override func run(in store: HKHealthStore) {
         let descriptors = UncheckedBox(self.descriptors)
-        store.complete({ try store.sources(matching: descriptors.value) }, { [self] result in
-            store.finished(self)
-            switch result {
-            case .success(let sources): completionHandler(self, sources, nil)
-            case .failure(let error): completionHandler(self, nil, error)
-            }
-        })
+        store.complete(
+            { try store.sources(matching: descriptors.value) },
+            { [self] result in
+                store.finished(self)
+                switch result {
+                case .success(let sources): completionHandler(self, sources, nil)
+                case .failure(let error): completionHandler(self, nil, error)
+                }
+            })
     }
 }
 
@@ -49,6 +54,7 @@ extension HKHealthStore {
     /// ``sources(matching:)`` on GRDB's reader queue, the calling task suspended.
     func sources(matching descriptors: [HKQueryDescriptor]) async throws -> Set<HKSource> {
         let request = UncheckedBox(descriptors)
-        return try await withStoreRead { database, access, db in try database.sources(request.value, access: access, db) }
+        return try await withStoreRead { database, access, db in try database.sources(request.value, access: access, db)
+        }
     }
 }

@@ -10,8 +10,10 @@ import Synchronization
 ///
 /// HealthKit: HKStatisticsCollectionQuery.
 public final class HKStatisticsCollectionQuery: HKQuery, StoreObserving, @unchecked Sendable {
-    public typealias InitialResultsHandler = @Sendable (HKStatisticsCollectionQuery, HKStatisticsCollection?, (any Error)?) -> Void
-    public typealias UpdateHandler = @Sendable (HKStatisticsCollectionQuery, HKStatistics?, HKStatisticsCollection?, (any Error)?) -> Void
+    public typealias InitialResultsHandler =
+        @Sendable (HKStatisticsCollectionQuery, HKStatisticsCollection?, (any Error)?) -> Void
+    public typealias UpdateHandler =
+        @Sendable (HKStatisticsCollectionQuery, HKStatistics?, HKStatisticsCollection?, (any Error)?) -> Void
 
     public let anchorDate: Date
     public let options: HKStatisticsOptions
@@ -42,16 +44,19 @@ public final class HKStatisticsCollectionQuery: HKQuery, StoreObserving, @unchec
         set { state.withLock { $0.statisticsUpdateHandler = newValue } }
     }
 
-    public init(quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions = [],
-                anchorDate: Date, intervalComponents: DateComponents) {
+    public init(
+        quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions = [],
+        anchorDate: Date, intervalComponents: DateComponents
+    ) {
         options.check(for: quantityType, function: "HKStatisticsCollectionQuery")
         self.quantityType = quantityType
         self.options = options
         self.anchorDate = anchorDate
         self.intervalComponents = intervalComponents
         self.tiling = DateTiling(anchor: anchorDate, components: intervalComponents)
-        super.init(objectType: quantityType, predicate: quantitySamplePredicate,
-                   descriptors: [HKQueryDescriptor(sampleType: quantityType, predicate: quantitySamplePredicate)])
+        super.init(
+            objectType: quantityType, predicate: quantitySamplePredicate,
+            descriptors: [HKQueryDescriptor(sampleType: quantityType, predicate: quantitySamplePredicate)])
     }
 
     override func run(in store: HKHealthStore) {
@@ -65,7 +70,10 @@ public final class HKStatisticsCollectionQuery: HKQuery, StoreObserving, @unchec
     func storeDidChange(_ store: HKHealthStore) {
         let start = state.withLock { state -> Bool in
             guard !state.stopped, state.statisticsUpdateHandler != nil else { return false }
-            if state.running { state.pending = true; return false }
+            if state.running {
+                state.pending = true
+                return false
+            }
             state.running = true
             return true
         }
@@ -75,37 +83,42 @@ public final class HKStatisticsCollectionQuery: HKQuery, StoreObserving, @unchec
     private func deliver(in store: HKHealthStore, initial: Bool) {
         if initial { state.withLock { $0.running = true } }
         let request = UncheckedBox((quantityType, predicate, options, tiling))
-        store.complete({
-            let (type, predicate, options, tiling) = request.value
-            return try store.computeCollection(type: type, predicate: predicate, options: options, tiling: tiling)
-        }, { [self] result in
-            let (initialHandler, updateHandler, previous, again, keepRunning) = state.withLock { state in
-                let previous = state.last
-                if case .success(let collection) = result { state.last = collection }
-                state.running = false
-                let again = state.pending && !state.stopped
-                state.pending = false
-                return (state.stopped ? nil : state.initialResultsHandler, state.stopped ? nil : state.statisticsUpdateHandler,
-                        previous, again, state.statisticsUpdateHandler != nil)
-            }
-            if initial && !keepRunning { store.finished(self) }
-            switch result {
-            case .success(let collection):
-                if initial {
-                    initialHandler?(self, collection, nil)
-                } else if let updateHandler {
-                    let changed = collection.changedIndices(since: previous)
-                    if let newest = changed.last {
-                        updateHandler(self, collection.statistics(for: tiling.start(of: newest)), collection, nil)
-                    }
+        store.complete(
+            {
+                let (type, predicate, options, tiling) = request.value
+                return try store.computeCollection(type: type, predicate: predicate, options: options, tiling: tiling)
+            },
+            { [self] result in
+                let (initialHandler, updateHandler, previous, again, keepRunning) = state.withLock { state in
+                    let previous = state.last
+                    if case .success(let collection) = result { state.last = collection }
+                    state.running = false
+                    let again = state.pending && !state.stopped
+                    state.pending = false
+                    return (
+                        state.stopped ? nil : state.initialResultsHandler,
+                        state.stopped ? nil : state.statisticsUpdateHandler,
+                        previous, again, state.statisticsUpdateHandler != nil
+                    )
                 }
-            case .failure(let error):
-                if initial { initialHandler?(self, nil, error) } else { updateHandler?(self, nil, nil, error) }
-            }
-            if again {
-                state.withLock { $0.running = true }
-                deliver(in: store, initial: false)
-            }
-        })
+                if initial && !keepRunning { store.finished(self) }
+                switch result {
+                case .success(let collection):
+                    if initial {
+                        initialHandler?(self, collection, nil)
+                    } else if let updateHandler {
+                        let changed = collection.changedIndices(since: previous)
+                        if let newest = changed.last {
+                            updateHandler(self, collection.statistics(for: tiling.start(of: newest)), collection, nil)
+                        }
+                    }
+                case .failure(let error):
+                    if initial { initialHandler?(self, nil, error) } else { updateHandler?(self, nil, nil, error) }
+                }
+                if again {
+                    state.withLock { $0.running = true }
+                    deliver(in: store, initial: false)
+                }
+            })
     }
 }

@@ -16,29 +16,37 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
     let options: HKStatisticsOptions
     private let completionHandler: CompletionHandler
 
-    public init(quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions = [],
-                completionHandler handler: @escaping CompletionHandler) {
+    public init(
+        quantityType: HKQuantityType, quantitySamplePredicate: NSPredicate?, options: HKStatisticsOptions = [],
+        completionHandler handler: @escaping CompletionHandler
+    ) {
         options.check(for: quantityType, function: "HKStatisticsQuery")
         self.quantityType = quantityType
         self.options = options
         self.completionHandler = handler
-        super.init(objectType: quantityType, predicate: quantitySamplePredicate,
-                   descriptors: [HKQueryDescriptor(sampleType: quantityType, predicate: quantitySamplePredicate)])
+        super.init(
+            objectType: quantityType, predicate: quantitySamplePredicate,
+            descriptors: [HKQueryDescriptor(sampleType: quantityType, predicate: quantitySamplePredicate)])
     }
 
     override func run(in store: HKHealthStore) {
         let (type, predicate, options) = (quantityType, UncheckedBox(predicate), self.options)
-        store.complete({
-            guard let statistics = try store.computeStatistics(type: type, predicate: predicate.value, options: options) else {
-                throw HKError(.errorNoData, "No data available for the specified predicate.")
-            }
-            return statistics
-        }, { [self] result in
-            store.finished(self)
-            switch result {
-            case .success(let statistics): completionHandler(self, statistics, nil)
-            case .failure(let error): completionHandler(self, nil, error)
-            }
-        })
+        store.complete(
+            {
+                guard
+                    let statistics = try store.computeStatistics(
+                        type: type, predicate: predicate.value, options: options)
+                else {
+                    throw HKError(.errorNoData, "No data available for the specified predicate.")
+                }
+                return statistics
+            },
+            { [self] result in
+                store.finished(self)
+                switch result {
+                case .success(let statistics): completionHandler(self, statistics, nil)
+                case .failure(let error): completionHandler(self, nil, error)
+                }
+            })
     }
 }

@@ -35,8 +35,10 @@ public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, @unchecked Se
     public var anchorDate: Date
     public var intervalComponents: DateComponents
 
-    public init(predicate: HKSamplePredicate<HKQuantitySample>, options: HKStatisticsOptions, anchorDate: Date,
-                intervalComponents: DateComponents) {
+    public init(
+        predicate: HKSamplePredicate<HKQuantitySample>, options: HKStatisticsOptions, anchorDate: Date,
+        intervalComponents: DateComponents
+    ) {
         self.predicate = predicate
         self.options = options
         self.anchorDate = anchorDate
@@ -61,17 +63,20 @@ public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, @unchecked Se
     public func result(for healthStore: HKHealthStore) async throws -> HKStatisticsCollection {
         let type = quantityType
         options.check(for: type, function: "HKStatisticsCollectionQueryDescriptor")
-        let request = UncheckedBox((predicate.nsPredicate, options, DateTiling(anchor: anchorDate, components: intervalComponents)))
-        return try await healthStore.computeCollection(type: type, predicate: request.value.0, options: request.value.1,
-                                                       tiling: request.value.2)
+        let request = UncheckedBox(
+            (predicate.nsPredicate, options, DateTiling(anchor: anchorDate, components: intervalComponents)))
+        return try await healthStore.computeCollection(
+            type: type, predicate: request.value.0, options: request.value.1,
+            tiling: request.value.2)
     }
 
     /// The collection now, then again after every change, until the consuming task is cancelled.
     /// HealthKit: HKStatisticsCollectionQueryDescriptor.results(for:).
     public func results(for healthStore: HKHealthStore) -> Results {
-        let query = HKStatisticsCollectionQuery(quantityType: quantityType, quantitySamplePredicate: predicate.nsPredicate,
-                                                options: options, anchorDate: anchorDate,
-                                                intervalComponents: intervalComponents)
+        let query = HKStatisticsCollectionQuery(
+            quantityType: quantityType, quantitySamplePredicate: predicate.nsPredicate,
+            options: options, anchorDate: anchorDate,
+            intervalComponents: intervalComponents)
         let (stream, continuation) = AsyncThrowingStream<Result, any Error>.makeStream()
         query.initialResultsHandler = { _, collection, error in
             if let collection { continuation.yield(Result(statisticsCollection: collection, updatedStatistics: nil)) }

@@ -32,14 +32,18 @@ extension HKHealthStore {
     /// nothing. Returns true once the relationship is saved (HealthKit's success flag: failures throw).
     /// HealthKit: HKHealthStore.relateWorkoutEffortSample(_:with:activity:).
     @discardableResult
-    public func relateWorkoutEffortSample(_ sample: HKSample, with workout: HKWorkout,
-                                          activity: HKWorkoutActivity?) async throws -> Bool {
+    public func relateWorkoutEffortSample(
+        _ sample: HKSample, with workout: HKWorkout,
+        activity: HKWorkoutActivity?
+    ) async throws -> Bool {
         try await changeEffort(sample, workout, activity, relate: true)
         return true
     }
 
-    public func relateWorkoutEffortSample(_ sample: HKSample, with workout: HKWorkout, activity: HKWorkoutActivity?,
-                                          completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func relateWorkoutEffortSample(
+        _ sample: HKSample, with workout: HKWorkout, activity: HKWorkoutActivity?,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         let box = UncheckedBox((sample, workout, activity))
         report({ try await self.changeEffort(box.value.0, box.value.1, box.value.2, relate: true) }) { result in
             let (success, error) = result.healthKitPair
@@ -50,14 +54,18 @@ extension HKHealthStore {
     /// Removes a relationship made by `relateWorkoutEffortSample`. HealthKit:
     /// HKHealthStore.unrelateWorkoutEffortSample(_:from:activity:). Returns true once the change is saved.
     @discardableResult
-    public func unrelateWorkoutEffortSample(_ sample: HKSample, from workout: HKWorkout,
-                                            activity: HKWorkoutActivity?) async throws -> Bool {
+    public func unrelateWorkoutEffortSample(
+        _ sample: HKSample, from workout: HKWorkout,
+        activity: HKWorkoutActivity?
+    ) async throws -> Bool {
         try await changeEffort(sample, workout, activity, relate: false)
         return true
     }
 
-    public func unrelateWorkoutEffortSample(_ sample: HKSample, from workout: HKWorkout, activity: HKWorkoutActivity?,
-                                            completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func unrelateWorkoutEffortSample(
+        _ sample: HKSample, from workout: HKWorkout, activity: HKWorkoutActivity?,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         let box = UncheckedBox((sample, workout, activity))
         report({ try await self.changeEffort(box.value.0, box.value.1, box.value.2, relate: false) }) { result in
             let (success, error) = result.healthKitPair
@@ -65,20 +73,32 @@ extension HKHealthStore {
         }
     }
 
-    private func changeEffort(_ sample: HKSample, _ workout: HKWorkout, _ activity: HKWorkoutActivity?, relate: Bool) async throws {
-        let effortTypes = [HKQuantityTypeIdentifier.workoutEffortScore.rawValue, HKQuantityTypeIdentifier.estimatedWorkoutEffortScore.rawValue]
+    private func changeEffort(
+        _ sample: HKSample, _ workout: HKWorkout, _ activity: HKWorkoutActivity?, relate: Bool
+    ) async throws {
+        let effortTypes = [
+            HKQuantityTypeIdentifier.workoutEffortScore.rawValue,
+            HKQuantityTypeIdentifier.estimatedWorkoutEffortScore.rawValue,
+        ]
         guard effortTypes.contains(sample.sampleType.identifier) else {
-            throw HKError(.errorInvalidArgument, "Only workoutEffortScore and estimatedWorkoutEffortScore samples relate to a workout, not \(sample.sampleType.identifier).")
+            throw HKError(
+                .errorInvalidArgument,
+                "Only workoutEffortScore and estimatedWorkoutEffortScore samples relate to a workout, not \(sample.sampleType.identifier)."
+            )
         }
         if let activity, !workout.workoutActivities.contains(where: { $0.uuid == activity.uuid }) {
-            throw HKError(.errorInvalidArgument, "The activity \(activity.uuid) is not one of the workout's activities.")
+            throw HKError(
+                .errorInvalidArgument, "The activity \(activity.uuid) is not one of the workout's activities.")
         }
         let database = try database()
         let box = UncheckedBox((sample.uuid, sample.sampleType, workout.uuid, activity?.uuid))
         try await database.write { db in
             try self.checkShareAuthorization(for: [box.value.1], db)
-            guard let ids = try database.effortIDs(workout: box.value.2, sample: box.value.0, sampleType: box.value.1, db) else {
-                throw HKError(.errorInvalidArgument, "The workout and the effort sample must both be saved in the store first.")
+            guard
+                let ids = try database.effortIDs(workout: box.value.2, sample: box.value.0, sampleType: box.value.1, db)
+            else {
+                throw HKError(
+                    .errorInvalidArgument, "The workout and the effort sample must both be saved in the store first.")
             }
             if relate {
                 try database.relateEffort(workoutID: ids.workout, activity: box.value.3, sampleID: ids.sample, db)
@@ -90,31 +110,49 @@ extension HKHealthStore {
     }
 
     /// The relationships of the workouts matching `predicate`, added after `anchor`, and the newest anchor.
-    func effortRelationships(predicate: NSPredicate?, after anchor: Int64, options: HKWorkoutEffortRelationshipQueryOptions)
-        throws -> ([HKWorkoutEffortRelationship], Int64) {
-        try withStoreRead { try Self.effortRelationships(predicate: predicate, after: anchor, options: options, $0, $1, $2) }
+    func effortRelationships(
+        predicate: NSPredicate?, after anchor: Int64, options: HKWorkoutEffortRelationshipQueryOptions
+    )
+        throws -> ([HKWorkoutEffortRelationship], Int64)
+    {
+        try withStoreRead {
+            try Self.effortRelationships(predicate: predicate, after: anchor, options: options, $0, $1, $2)
+        }
     }
 
     /// ``effortRelationships(predicate:after:options:)`` on GRDB's reader queue, the calling task suspended.
-    func effortRelationships(predicate: NSPredicate?, after anchor: Int64, options: HKWorkoutEffortRelationshipQueryOptions)
-        async throws -> ([HKWorkoutEffortRelationship], Int64) {
+    func effortRelationships(
+        predicate: NSPredicate?, after anchor: Int64, options: HKWorkoutEffortRelationshipQueryOptions
+    )
+        async throws -> ([HKWorkoutEffortRelationship], Int64)
+    {
         let request = UncheckedBox(predicate)
         return try await withStoreRead {
-            UncheckedBox(try Self.effortRelationships(predicate: request.value, after: anchor, options: options, $0, $1, $2))
+            UncheckedBox(
+                try Self.effortRelationships(predicate: request.value, after: anchor, options: options, $0, $1, $2))
         }.value
     }
 
-    private static func effortRelationships(predicate: NSPredicate?, after anchor: Int64,
-                                            options: HKWorkoutEffortRelationshipQueryOptions, _ database: StoreDatabase,
-                                            _ access: ReadAccess, _ db: Database) throws -> ([HKWorkoutEffortRelationship], Int64) {
-        let workouts = try database.fetchSamples([HKQueryDescriptor(sampleType: HKObjectType.workoutType(), predicate: predicate)],
-                                                 limit: 0, sorts: [], access: access, db)
-            .compactMap { $0 as? HKWorkout }
-        let (rows, newest) = try database.effortRows(workoutIDs: try database.workoutIDs(workouts.map(\.uuid), db), after: anchor, db)
+    private static func effortRelationships(
+        predicate: NSPredicate?, after anchor: Int64,
+        options: HKWorkoutEffortRelationshipQueryOptions, _ database: StoreDatabase,
+        _ access: ReadAccess, _ db: Database
+    ) throws -> ([HKWorkoutEffortRelationship], Int64) {
+        let workouts = try database.fetchSamples(
+            [HKQueryDescriptor(sampleType: HKObjectType.workoutType(), predicate: predicate)],
+            limit: 0, sorts: [], access: access, db
+        )
+        .compactMap { $0 as? HKWorkout }
+        let (rows, newest) = try database.effortRows(
+            workoutIDs: try database.workoutIDs(workouts.map(\.uuid), db), after: anchor, db)
         let sampleUUIDs = Set(rows.map(\.sample))
-        let effortTypes: [HKSampleType] = [HKQuantityType(.workoutEffortScore), HKQuantityType(.estimatedWorkoutEffortScore)]
+        let effortTypes: [HKSampleType] = [
+            HKQuantityType(.workoutEffortScore), HKQuantityType(.estimatedWorkoutEffortScore),
+        ]
         let samples = try database.fetchSamples(
-            effortTypes.map { HKQueryDescriptor(sampleType: $0, predicate: HKQuery.predicateForObjects(with: sampleUUIDs)) },
+            effortTypes.map {
+                HKQueryDescriptor(sampleType: $0, predicate: HKQuery.predicateForObjects(with: sampleUUIDs))
+            },
             limit: 0, sorts: [], access: access, db)
         let samplesByUUID = Dictionary(samples.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
         let workoutsByUUID = Dictionary(workouts.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
@@ -126,7 +164,9 @@ extension HKHealthStore {
             let key = "\(row.workout)/\(row.activity?.uuidString ?? "")"
             if grouped[key] == nil {
                 order.append(key)
-                grouped[key] = (workout, row.activity.flatMap { uuid in workout.workoutActivities.first { $0.uuid == uuid } }, [])
+                grouped[key] = (
+                    workout, row.activity.flatMap { uuid in workout.workoutActivities.first { $0.uuid == uuid } }, []
+                )
             }
             grouped[key]?.2.append(sample)
         }
@@ -134,7 +174,9 @@ extension HKHealthStore {
             guard let (workout, activity, related) = grouped[key] else { return nil }
             var samples = related
             if options == .mostRelevant {
-                let own = related.last { $0.sampleType.identifier == HKQuantityTypeIdentifier.workoutEffortScore.rawValue }
+                let own = related.last {
+                    $0.sampleType.identifier == HKQuantityTypeIdentifier.workoutEffortScore.rawValue
+                }
                 samples = [own ?? related.last].compactMap { $0 }
             }
             return HKWorkoutEffortRelationship(workout: workout, activity: activity, samples: samples)
@@ -146,14 +188,19 @@ extension HKHealthStore {
 /// Reads the effort samples related to workouts (the predicate selects workouts) since an anchor.
 /// HealthKit: HKWorkoutEffortRelationshipQuery.
 public final class HKWorkoutEffortRelationshipQuery: HKQuery, @unchecked Sendable {
-    public typealias ResultsHandler = @Sendable (HKWorkoutEffortRelationshipQuery, [HKWorkoutEffortRelationship]?, HKQueryAnchor?,
-                                                 (any Error)?) -> Void
+    public typealias ResultsHandler =
+        @Sendable (
+            HKWorkoutEffortRelationshipQuery, [HKWorkoutEffortRelationship]?, HKQueryAnchor?,
+            (any Error)?
+        ) -> Void
     private let anchor: HKQueryAnchor?
     private let options: HKWorkoutEffortRelationshipQueryOptions
     private let resultsHandler: ResultsHandler
 
-    public init(predicate: NSPredicate?, anchor: HKQueryAnchor?, options: HKWorkoutEffortRelationshipQueryOptions,
-                resultsHandler: @escaping ResultsHandler) {
+    public init(
+        predicate: NSPredicate?, anchor: HKQueryAnchor?, options: HKWorkoutEffortRelationshipQueryOptions,
+        resultsHandler: @escaping ResultsHandler
+    ) {
         self.anchor = anchor
         self.options = options
         self.resultsHandler = resultsHandler
@@ -162,15 +209,19 @@ public final class HKWorkoutEffortRelationshipQuery: HKQuery, @unchecked Sendabl
 
     override func run(in store: HKHealthStore) {
         let request = UncheckedBox((predicate, anchor?.value ?? 0, options))
-        store.complete({
-            UncheckedBox(try store.effortRelationships(predicate: request.value.0, after: request.value.1, options: request.value.2))
-        }, { [self] result in
-            store.finished(self)
-            switch result {
-            case .success(let box): resultsHandler(self, box.value.0, HKQueryAnchor(value: box.value.1), nil)
-            case .failure(let error): resultsHandler(self, nil, nil, error)
-            }
-        })
+        store.complete(
+            {
+                UncheckedBox(
+                    try store.effortRelationships(
+                        predicate: request.value.0, after: request.value.1, options: request.value.2))
+            },
+            { [self] result in
+                store.finished(self)
+                switch result {
+                case .success(let box): resultsHandler(self, box.value.0, HKQueryAnchor(value: box.value.1), nil)
+                case .failure(let error): resultsHandler(self, nil, nil, error)
+                }
+            })
     }
 }
 
@@ -195,8 +246,9 @@ public struct HKWorkoutEffortRelationshipQueryDescriptor: HKAsyncQuery, @uncheck
 
     public func result(for healthStore: HKHealthStore) async throws -> Result {
         let request = UncheckedBox((predicate, anchor?.value ?? 0, option))
-        let (relationships, newest) = try await healthStore.effortRelationships(predicate: request.value.0, after: request.value.1,
-                                                                                 options: request.value.2)
+        let (relationships, newest) = try await healthStore.effortRelationships(
+            predicate: request.value.0, after: request.value.1,
+            options: request.value.2)
         return Result(relationships: relationships, newAnchor: HKQueryAnchor(value: newest))
     }
 }

@@ -9,7 +9,8 @@ extension HKWorkoutEffortRelationshipQueryDescriptor {
     /// HealthKit: HKWorkoutEffortRelationshipQueryDescriptor.results(for:).
     public func results(for healthStore: HKHealthStore) -> Results {
         let (stream, continuation) = AsyncThrowingStream<Result, any Error>.makeStream()
-        let query = EffortRelationshipWatch(predicate: predicate, anchor: anchor?.value ?? 0, option: option) { delivery in
+        let query = EffortRelationshipWatch(predicate: predicate, anchor: anchor?.value ?? 0, option: option) {
+            delivery in
             switch delivery {
             case .success(let result): continuation.yield(result)
             case .failure(let error): continuation.finish(throwing: error)
@@ -48,8 +49,11 @@ final class EffortRelationshipWatch: HKQuery, StoreObserving, @unchecked Sendabl
     private let option: HKWorkoutEffortRelationshipQueryOptions
     private let deliver: @Sendable (Swift.Result<HKWorkoutEffortRelationshipQueryDescriptor.Result, any Error>) -> Void
 
-    init(predicate: NSPredicate?, anchor: Int64, option: HKWorkoutEffortRelationshipQueryOptions,
-         deliver: @escaping @Sendable (Swift.Result<HKWorkoutEffortRelationshipQueryDescriptor.Result, any Error>) -> Void) {
+    init(
+        predicate: NSPredicate?, anchor: Int64, option: HKWorkoutEffortRelationshipQueryOptions,
+        deliver:
+            @escaping @Sendable (Swift.Result<HKWorkoutEffortRelationshipQueryDescriptor.Result, any Error>) -> Void
+    ) {
         progress = Mutex(Progress(anchor: anchor))
         self.option = option
         self.deliver = deliver
@@ -65,37 +69,43 @@ final class EffortRelationshipWatch: HKQuery, StoreObserving, @unchecked Sendabl
     private func read(in store: HKHealthStore, first: Bool) {
         let start = progress.withLock { state -> Int64? in
             guard !state.stopped else { return nil }
-            if state.busy { state.pending = true; return nil }
+            if state.busy {
+                state.pending = true
+                return nil
+            }
             state.busy = true
             return state.anchor
         }
         guard let anchor = start else { return }
         let request = UncheckedBox((predicate, option))
-        store.complete({
-            UncheckedBox(try store.effortRelationships(predicate: request.value.0, after: anchor, options: request.value.1))
-        }, { [self] outcome in
-            switch outcome {
-            case .success(let box):
-                let (relationships, newest) = box.value
-                let stopped = progress.withLock { state -> Bool in
-                    state.anchor = max(state.anchor, newest)
-                    return state.stopped
+        store.complete(
+            {
+                UncheckedBox(
+                    try store.effortRelationships(predicate: request.value.0, after: anchor, options: request.value.1))
+            },
+            { [self] outcome in
+                switch outcome {
+                case .success(let box):
+                    let (relationships, newest) = box.value
+                    let stopped = progress.withLock { state -> Bool in
+                        state.anchor = max(state.anchor, newest)
+                        return state.stopped
+                    }
+                    // The first delivery always comes (it carries the anchor to continue from); later ones only with news.
+                    if !stopped && (first || !relationships.isEmpty) {
+                        deliver(.success(.init(relationships: relationships, newAnchor: HKQueryAnchor(value: newest))))
+                    }
+                case .failure(let error):
+                    deliver(.failure(error))
+                    store.stop(self)
+                    return
                 }
-                // The first delivery always comes (it carries the anchor to continue from); later ones only with news.
-                if !stopped && (first || !relationships.isEmpty) {
-                    deliver(.success(.init(relationships: relationships, newAnchor: HKQueryAnchor(value: newest))))
+                let again = progress.withLock { state -> Bool in
+                    state.busy = false
+                    defer { state.pending = false }
+                    return state.pending && !state.stopped
                 }
-            case .failure(let error):
-                deliver(.failure(error))
-                store.stop(self)
-                return
-            }
-            let again = progress.withLock { state -> Bool in
-                state.busy = false
-                defer { state.pending = false }
-                return state.pending && !state.stopped
-            }
-            if again { read(in: store, first: false) }
-        })
+                if again { read(in: store, first: false) }
+            })
     }
 }

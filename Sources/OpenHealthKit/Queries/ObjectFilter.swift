@@ -49,8 +49,10 @@ enum ObjectFilter: Sendable {
             case .bool(let v): return ("json_extract(s.metadata, \(path) || '.b')", [key, v ? 1 : 0])
             case .date(let v): return ("json_extract(s.metadata, \(path) || '.d')", [key, v])
             case .number(let v):
-                return ("COALESCE(json_extract(s.metadata, \(path) || '.n'), json_extract(s.metadata, \(path) || '.i'), json_extract(s.metadata, \(path) || '.q[0]'))",
-                        [key, key, key, v])
+                return (
+                    "COALESCE(json_extract(s.metadata, \(path) || '.n'), json_extract(s.metadata, \(path) || '.i'), json_extract(s.metadata, \(path) || '.q[0]'))",
+                    [key, key, key, v]
+                )
             }
         }
 
@@ -59,20 +61,28 @@ enum ObjectFilter: Sendable {
             case let (.string(wanted), stored as String):
                 return comparison.holds(stored < wanted ? -1 : stored > wanted ? 1 : 0, 0)
             case let (.bool(wanted), stored as Bool): return comparison.holds(stored ? 1 : 0, wanted ? 1 : 0)
-            case let (.date(wanted), stored as Date): return comparison.holds(stored.timeIntervalSinceReferenceDate, wanted)
-            case let (.number(wanted), stored as Bool): _ = stored; _ = wanted; return false
+            case let (.date(wanted), stored as Date):
+                return comparison.holds(stored.timeIntervalSinceReferenceDate, wanted)
+            case let (.number(wanted), stored as Bool):
+                _ = stored
+                _ = wanted
+                return false
             case let (.number(wanted), stored as NSNumber): return comparison.holds(stored.doubleValue, wanted)
-            case let (.number(wanted), stored as HKQuantity): return comparison.holds(stored.doubleValue(for: stored.unit), wanted)
+            case let (.number(wanted), stored as HKQuantity):
+                return comparison.holds(stored.doubleValue(for: stored.unit), wanted)
             default: return false
             }
         }
     }
 
-    private static let deviceColumns = ["name", "manufacturer", "model", "hardware_version", "firmware_version",
-                                        "software_version", "local_identifier", "udi_device_identifier"]
+    private static let deviceColumns = [
+        "name", "manufacturer", "model", "hardware_version", "firmware_version",
+        "software_version", "local_identifier", "udi_device_identifier",
+    ]
     /// HealthKit's device property keys and their columns.
     static let devicePropertyColumns: [String: String] = [
-        HKDevicePropertyKeyName: "name", HKDevicePropertyKeyManufacturer: "manufacturer", HKDevicePropertyKeyModel: "model",
+        HKDevicePropertyKeyName: "name", HKDevicePropertyKeyManufacturer: "manufacturer",
+        HKDevicePropertyKeyModel: "model",
         HKDevicePropertyKeyHardwareVersion: "hardware_version", HKDevicePropertyKeyFirmwareVersion: "firmware_version",
         HKDevicePropertyKeySoftwareVersion: "software_version", HKDevicePropertyKeyLocalIdentifier: "local_identifier",
         HKDevicePropertyKeyUDIDeviceIdentifier: "udi_device_identifier",
@@ -83,7 +93,8 @@ enum ObjectFilter: Sendable {
         switch self {
         case .sources(let bundles):
             guard !bundles.isEmpty else { return SQLFragment("0") }
-            return SQLFragment("s.source_id IN (SELECT id FROM sources WHERE bundle_identifier IN (\(list(bundles.count))))", bundles)
+            return SQLFragment(
+                "s.source_id IN (SELECT id FROM sources WHERE bundle_identifier IN (\(list(bundles.count))))", bundles)
         case .sourceRevisions(let revisions):
             guard !revisions.isEmpty else { return SQLFragment("0") }
             var parts: [SQLFragment] = []
@@ -107,7 +118,8 @@ enum ObjectFilter: Sendable {
                 throw HKError(.errorInvalidArgument, "'\(key)' is not a device property key (HKDevicePropertyKey…).")
             }
             guard !values.isEmpty else { return SQLFragment("0") }
-            return SQLFragment("s.device_id IN (SELECT id FROM devices WHERE \(column) IN (\(list(values.count))))", values)
+            return SQLFragment(
+                "s.device_id IN (SELECT id FROM devices WHERE \(column) IN (\(list(values.count))))", values)
         case .metadataKey(let key):
             return SQLFragment("json_type(s.metadata, '$.\"' || ? || '\"') IS NOT NULL", [key])
         case let .metadataValues(key, values):
@@ -133,14 +145,16 @@ enum ObjectFilter: Sendable {
         case .sourceRevisions(let revisions):
             return revisions.contains { revision in
                 revision.bundle == object.sourceRevision.source.bundleIdentifier
-                    && (revision.version == HKSourceRevisionAnyVersion || revision.version == object.sourceRevision.version)
+                    && (revision.version == HKSourceRevisionAnyVersion
+                        || revision.version == object.sourceRevision.version)
             }
         case .devices(let devices):
             guard let device = object.device else { return false }
             return devices.contains { $0 == device.fields }
         case let .deviceProperty(key, values):
             guard let device = object.device, let column = Self.devicePropertyColumns[key],
-                  let index = Self.deviceColumns.firstIndex(of: column), let value = device.fields[index] else { return false }
+                let index = Self.deviceColumns.firstIndex(of: column), let value = device.fields[index]
+            else { return false }
             return values.contains(value)
         case .metadataKey(let key):
             return object.metadata?[key] != nil
@@ -191,7 +205,9 @@ extension HKQuery {
     /// HealthKit: HKQuery.predicateForObjects(withMetadataKey:allowedValues:).
     public class func predicateForObjects(withMetadataKey key: String, allowedValues: [Any]) -> NSPredicate {
         let values = allowedValues.compactMap(ObjectFilter.MetadataValue.init)
-        return HKQueryPredicate(values.count == allowedValues.count ? .filter(.metadataValues(key, values))
-                                    : .foreign("metadata \(key) among values that are not strings, numbers, booleans or dates"))
+        return HKQueryPredicate(
+            values.count == allowedValues.count
+                ? .filter(.metadataValues(key, values))
+                : .foreign("metadata \(key) among values that are not strings, numbers, booleans or dates"))
     }
 }

@@ -21,14 +21,18 @@ enum PredicateEvaluator {
             return uuids.contains(object.uuid)
         case let .sampleDates(start, end, options):
             guard let sample = object as? HKSample else { return false }
-            return DateRangeRule(start: start, end: end, options: options).matches(start: sample.startDate, end: sample.endDate)
+            return DateRangeRule(start: start, end: end, options: options).matches(
+                start: sample.startDate, end: sample.endDate)
         case .workoutActivityType(let type):
             return (object as? HKWorkout)?.workoutActivityType == type
         case let .quantity(comparison, quantity):
-            guard let sample = object as? HKQuantitySample, let comparison, sample.quantity.is(compatibleWith: quantity.unit) else {
+            guard let sample = object as? HKQuantitySample, let comparison,
+                sample.quantity.is(compatibleWith: quantity.unit)
+            else {
                 return false
             }
-            return comparison.holds(sample.quantity.doubleValue(for: quantity.unit), quantity.doubleValue(for: quantity.unit))
+            return comparison.holds(
+                sample.quantity.doubleValue(for: quantity.unit), quantity.doubleValue(for: quantity.unit))
         case let .workoutDuration(comparison, value):
             guard let workout = object as? HKWorkout, let comparison else { return false }
             return comparison.holds(workout.duration, value)
@@ -36,7 +40,8 @@ enum PredicateEvaluator {
             guard let workout = object as? HKWorkout, let comparison else { return false }
             return types.contains { identifier in
                 guard let stats = workout.allStatistics.first(where: { $0.key.identifier == identifier })?.value,
-                      let actual = stats.merged.value(of: statistic) else { return false }
+                    let actual = stats.merged.value(of: statistic)
+                else { return false }
                 return comparison.holds(actual, value)
             }
         case .workoutsWithActivity(let inner):
@@ -53,8 +58,9 @@ enum PredicateEvaluator {
                 .matches(start: activity.startDate, end: activity.endDate ?? .distantFuture)
         case let .activityStatistic(identifier, statistic, comparison, value):
             guard let activity = object as? HKWorkoutActivity, let comparison,
-                  let stats = activity.allStatistics.first(where: { $0.key.identifier == identifier })?.value,
-                  let actual = stats.merged.value(of: statistic) else { return false }
+                let stats = activity.allStatistics.first(where: { $0.key.identifier == identifier })?.value,
+                let actual = stats.merged.value(of: statistic)
+            else { return false }
             return comparison.holds(actual, value)
         }
     }

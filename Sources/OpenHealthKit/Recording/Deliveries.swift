@@ -75,6 +75,7 @@ struct Deliveries {
             types.removeAll(keepingCapacity: true)
             zoneChanges.removeAll(keepingCapacity: true)
         }
-        return Due(types: types, zoneChanges: zoneChanges, listeners: zoneChanges.isEmpty ? [] : Array(listeners.values))
+        return Due(
+            types: types, zoneChanges: zoneChanges, listeners: zoneChanges.isEmpty ? [] : Array(listeners.values))
     }
 }

@@ -77,7 +77,8 @@ struct JournalBuffer {
     }
 
     /// Buffers samples and heartbeats; hands them over when `maximumPending` wait (the age rule is the tick's).
-    mutating func append(_ samples: [CollectedSample], beats: [HeartbeatCollector.Beat] = [], now: Duration) -> Outcome {
+    mutating func append(_ samples: [CollectedSample], beats: [HeartbeatCollector.Beat] = [], now: Duration) -> Outcome
+    {
         guard !closed, !samples.isEmpty || !beats.isEmpty else { return .nothing }
         pending.append(contentsOf: samples)
         pendingBeats.append(contentsOf: beats)

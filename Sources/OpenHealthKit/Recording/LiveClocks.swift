@@ -17,10 +17,12 @@ public struct LiveClocks: Sendable {
     public var pacing: any Clock<Duration>
     public var deliverySpacing: Duration
 
-    public init(wall: @escaping @Sendable () -> Date = { Date() },
-                monotonic: any Clock<Duration> = ContinuousClock(),
-                pacing: any Clock<Duration> = ContinuousClock(),
-                deliverySpacing: Duration = .milliseconds(1)) {
+    public init(
+        wall: @escaping @Sendable () -> Date = { Date() },
+        monotonic: any Clock<Duration> = ContinuousClock(),
+        pacing: any Clock<Duration> = ContinuousClock(),
+        deliverySpacing: Duration = .milliseconds(1)
+    ) {
         self.wall = wall
         self.monotonic = monotonic
         self.pacing = pacing
@@ -46,8 +48,10 @@ struct MonotonicTime: Sendable {
         self = Self.make(clock)
     }
 
-    private init(now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void,
-                 isSystem: Bool) {
+    private init(
+        now: @escaping @Sendable () -> Duration, sleep: @escaping @Sendable (Duration) async throws -> Void,
+        isSystem: Bool
+    ) {
         self.now = now
         self.sleep = sleep
         self.isSystem = isSystem
@@ -55,9 +59,10 @@ struct MonotonicTime: Sendable {
 
     private static func make<C: Clock>(_ clock: C) -> MonotonicTime where C.Duration == Duration {
         let origin = clock.now
-        return MonotonicTime(now: { origin.duration(to: clock.now) },
-                             sleep: { until in try await clock.sleep(until: origin.advanced(by: until), tolerance: nil) },
-                             isSystem: clock is ContinuousClock)
+        return MonotonicTime(
+            now: { origin.duration(to: clock.now) },
+            sleep: { until in try await clock.sleep(until: origin.advanced(by: until), tolerance: nil) },
+            isSystem: clock is ContinuousClock)
     }
 
     /// Runs `work` on `queue` once `now()` has reached `deadline`: through dispatch's own timer on the machine's
@@ -68,8 +73,9 @@ struct MonotonicTime: Sendable {
             queue.async(execute: work)
         } else if isSystem {
             let (seconds, attoseconds) = delay.components
-            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)),
-                             execute: work)
+            queue.asyncAfter(
+                deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)),
+                execute: work)
         } else {
             let sleep = self.sleep
             Task {

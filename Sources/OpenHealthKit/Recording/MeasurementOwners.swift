@@ -51,7 +51,9 @@ struct MeasurementOwners: Sendable {
 
     /// Notes that `channel` gave `measurement` at `time`; returns whether the reading is taken. A demoted reading
     /// (see ``isDemoted(_:)``) ranks after every channel whose reading is not.
-    mutating func take(_ measurement: Measurement, from channel: Int, at time: Double, demoted isDemoted: Bool = false) -> Bool {
+    mutating func take(
+        _ measurement: Measurement, from channel: Int, at time: Double, demoted isDemoted: Bool = false
+    ) -> Bool {
         let m = measurement.rawValue
         if lastSeen[m].count <= channel {
             lastSeen[m].append(contentsOf: repeatElement(-.infinity, count: channel + 1 - lastSeen[m].count))

@@ -49,11 +49,16 @@ extension RecordingCore {
         guard collecting, sessionRunning, channels.indices.contains(channel) else { return .none }
         var samples = scratch
         scratch = []
-        defer { samples.removeAll(keepingCapacity: true); scratch = samples }
-        channels[channel].mapper.samples(for: value, at: time, activity: settings.activity,
-                                         deviceCode: channels[channel].deviceCode, into: &samples)
+        defer {
+            samples.removeAll(keepingCapacity: true)
+            scratch = samples
+        }
+        channels[channel].mapper.samples(
+            for: value, at: time, activity: settings.activity,
+            deviceCode: channels[channel].deviceCode, into: &samples)
         guard !samples.isEmpty, let measurement = MeasurementOwners.Measurement(value),
-              owners.take(measurement, from: channel, at: time, demoted: MeasurementOwners.isDemoted(value)) else {
+            owners.take(measurement, from: channel, at: time, demoted: MeasurementOwners.isDemoted(value))
+        else {
             return .none
         }
         var beats: [HeartbeatCollector.Beat] = []
@@ -62,7 +67,9 @@ extension RecordingCore {
         }
         // Energy integrated from power counts only while power itself is collected (not from a meter left on
         // during a swim).
-        if case .power = value, let power = samples.first, !collects(power.typeCode) { samples.removeAll(keepingCapacity: true) }
+        if case .power = value, let power = samples.first, !collects(power.typeCode) {
+            samples.removeAll(keepingCapacity: true)
+        }
         if samples.contains(where: { !collects($0.typeCode) }) { samples.removeAll { !collects($0.typeCode) } }
         if !settings.predicates.isEmpty {
             let predicates = settings.predicates
@@ -86,8 +93,10 @@ extension RecordingCore {
     }
 
     /// Samples counted, journaled (while there is a journal), zoned and noted for delivery.
-    mutating func collect(_ samples: [CollectedSample], beats: [HeartbeatCollector.Beat] = [], now: Duration,
-                          into actions: inout Actions) {
+    mutating func collect(
+        _ samples: [CollectedSample], beats: [HeartbeatCollector.Beat] = [], now: Duration,
+        into actions: inout Actions
+    ) {
         guard !samples.isEmpty || !beats.isEmpty else { return }
         for sample in samples { statistics.add(sample) }
         apply(journal.append(samples, beats: beats, now: now), to: &actions)
@@ -147,7 +156,8 @@ extension RecordingCore {
     }
 
     /// Subscribes to zone updates; false once the builder has finished or was discarded.
-    mutating func addZoneListener(_ id: UUID, _ continuation: AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation) -> Bool {
+    mutating func addZoneListener(_ id: UUID, _ continuation: AsyncStream<HKLiveWorkoutZoneUpdate>.Continuation) -> Bool
+    {
         guard lifecycle.phase != .finished && lifecycle.phase != .discarded else { return false }
         deliveries.listeners[id] = continuation
         return true
@@ -192,8 +202,9 @@ extension RecordingCore {
 extension CollectedSample {
     /// The sample as an object, for evaluating a predicate.
     func object() -> HKQuantitySample {
-        HKQuantitySample(quantityType: type, quantity: HKQuantity(unit: type.storageUnit, doubleValue: value),
-                         startDate: Date(storeValue: start), endDate: Date(storeValue: end), count: 1, uuid: uuid,
-                         metadata: nil, device: device, sourceRevision: nil)
+        HKQuantitySample(
+            quantityType: type, quantity: HKQuantity(unit: type.storageUnit, doubleValue: value),
+            startDate: Date(storeValue: start), endDate: Date(storeValue: end), count: 1, uuid: uuid,
+            metadata: nil, device: device, sourceRevision: nil)
     }
 }

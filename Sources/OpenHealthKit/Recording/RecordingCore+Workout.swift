@@ -9,7 +9,9 @@ extension RecordingCore {
     mutating func reserveBegin(at start: Date) throws {
         var next = lifecycle
         try next.begin(at: start)
-        guard !beginning else { throw HKError(.errorInvalidArgument, "Collection has already begun for this workout builder.") }
+        guard !beginning else {
+            throw HKError(.errorInvalidArgument, "Collection has already begun for this workout builder.")
+        }
         beginning = true
     }
 
@@ -34,25 +36,32 @@ extension RecordingCore {
 
     /// What finishing saves: the workout, the samples and heartbeats still buffered, the journal, the samples to
     /// associate. The builder is finished from here; ``finishFailed(restoring:beats:now:)`` undoes it.
-    mutating func finish(configuration: HKWorkoutConfiguration, device: HKDevice?, sourceRevision: HKSourceRevision)
-        throws -> (workout: HKWorkout, samples: [CollectedSample], beats: [HeartbeatCollector.Beat], writer: LiveJournal?,
-                   associated: [UUID]) {
+    mutating func finish(
+        configuration: HKWorkoutConfiguration, device: HKDevice?, sourceRevision: HKSourceRevision
+    )
+        throws -> (
+            workout: HKWorkout, samples: [CollectedSample], beats: [HeartbeatCollector.Beat], writer: LiveJournal?,
+            associated: [UUID]
+        )
+    {
         var next = lifecycle
         try next.finish()
         guard let start = lifecycle.startDate, let end = lifecycle.endDate else {
             throw HKError(.errorInvalidArgument, "The workout cannot be finished before collection has ended.")
         }
-        let workout = HKWorkout(activityType: configuration.activityType, startDate: start, endDate: end,
-                                duration: lifecycle.elapsedTime(at: end, events: events),
-                                events: events, activities: activities.map { activity in
-                                    // An activity ended after the workout (a late clock) ends with it.
-                                    var clamped = activity
-                                    clamped.end = min(activity.end ?? end, end)
-                                    return workoutActivity(clamped, through: end)
-                                },
-                                statistics: statistics.allStatistics(start: start, through: end, source: source),
-                                uuid: UUID(), metadata: metadata, device: device, sourceRevision: sourceRevision,
-                                zoneGroups: zones.groups(from: start, to: end))
+        let workout = HKWorkout(
+            activityType: configuration.activityType, startDate: start, endDate: end,
+            duration: lifecycle.elapsedTime(at: end, events: events),
+            events: events,
+            activities: activities.map { activity in
+                // An activity ended after the workout (a late clock) ends with it.
+                var clamped = activity
+                clamped.end = min(activity.end ?? end, end)
+                return workoutActivity(clamped, through: end)
+            },
+            statistics: statistics.allStatistics(start: start, through: end, source: source),
+            uuid: UUID(), metadata: metadata, device: device, sourceRevision: sourceRevision,
+            zoneGroups: zones.groups(from: start, to: end))
         try workout.validate()
         lifecycle = next
         let pending = journal.takePending()
@@ -105,11 +114,13 @@ extension RecordingCore {
     /// An activity as HealthKit shows it, with its statistics and zones up to `now` (or its end).
     func workoutActivity(_ activity: Activity, through now: Date) -> HKWorkoutActivity {
         let zoneEnd = min(activity.end ?? now, now)
-        return HKWorkoutActivity(uuid: activity.uuid, configuration: activity.configuration, startDate: activity.start,
-                                 endDate: activity.end, metadata: activity.metadata, parentEvents: events,
-                                 statistics: statistics.activityStatistics(activity.uuid, through: activity.end ?? now,
-                                                                           source: source),
-                                 zoneGroups: zoneEnd > activity.start ? zones.groups(from: activity.start, to: zoneEnd) : nil)
+        return HKWorkoutActivity(
+            uuid: activity.uuid, configuration: activity.configuration, startDate: activity.start,
+            endDate: activity.end, metadata: activity.metadata, parentEvents: events,
+            statistics: statistics.activityStatistics(
+                activity.uuid, through: activity.end ?? now,
+                source: source),
+            zoneGroups: zoneEnd > activity.start ? zones.groups(from: activity.start, to: zoneEnd) : nil)
     }
 
     func workoutActivity(withUUID uuid: UUID, through now: Date) -> HKWorkoutActivity? {
@@ -127,8 +138,11 @@ extension RecordingCore {
     }
 
     /// Whether zones are fixed, the configuration in effect for a type, and the custom one set before.
-    func zoneConfigurations(for type: HKQuantityType)
-        -> (started: Bool, inEffect: HKWorkoutZoneConfiguration?, custom: HKWorkoutZoneConfiguration?) {
+    func zoneConfigurations(
+        for type: HKQuantityType
+    )
+        -> (started: Bool, inEffect: HKWorkoutZoneConfiguration?, custom: HKWorkoutZoneConfiguration?)
+    {
         (zones.started, zones.tracks.first { $0.configuration.quantityType == type }?.configuration, zones.custom[type])
     }
 

@@ -79,8 +79,10 @@ struct RecordingCore: Sendable {
 
     /// A core to fold a journal through: it records nothing (its inputs are the journal's), and its session is
     /// whatever the journal's session changes make it. ``openJournal(_:after:)`` lets it record again.
-    static func replaying(activity: HKWorkoutActivityType, deliverySpacing: Duration, source: HKSource) -> RecordingCore {
-        var core = RecordingCore(activity: activity, deliverySpacing: deliverySpacing, source: source, sessionRunning: false)
+    static func replaying(activity: HKWorkoutActivityType, deliverySpacing: Duration, source: HKSource) -> RecordingCore
+    {
+        var core = RecordingCore(
+            activity: activity, deliverySpacing: deliverySpacing, source: source, sessionRunning: false)
         core.journal.close()
         return core
     }
@@ -116,8 +118,9 @@ struct RecordingCore: Sendable {
             var next = lifecycle
             try next.begin(at: start)
             var actions = Actions()
-            try record(.builderPhase(phase: BuilderLifecycle.Phase.active.rawValue, start: start.storeValue, end: nil),
-                       into: &actions)
+            try record(
+                .builderPhase(phase: BuilderLifecycle.Phase.active.rawValue, start: start.storeValue, end: nil),
+                into: &actions)
             lifecycle = next
             zones.begin([], events: events)
             return actions
@@ -131,8 +134,10 @@ struct RecordingCore: Sendable {
             var next = lifecycle
             try next.end(at: end)
             var actions = Actions()
-            try record(.builderPhase(phase: BuilderLifecycle.Phase.ended.rawValue, start: next.startDate?.storeValue,
-                                     end: end.storeValue), into: &actions)
+            try record(
+                .builderPhase(
+                    phase: BuilderLifecycle.Phase.ended.rawValue, start: next.startDate?.storeValue,
+                    end: end.storeValue), into: &actions)
             lifecycle = next
             for index in activities.indices where activities[index].end == nil {
                 activities[index].end = end
@@ -172,9 +177,11 @@ struct RecordingCore: Sendable {
         for event in added { try MetadataCoding.validate(event.metadata) }
         var actions = Actions()
         for event in added {
-            try record(.event(type: event.type.rawValue, start: event.dateInterval.start.storeValue,
-                              end: event.dateInterval.end.storeValue, metadata: MetadataCoding.encode(event.metadata)),
-                       into: &actions)
+            try record(
+                .event(
+                    type: event.type.rawValue, start: event.dateInterval.start.storeValue,
+                    end: event.dateInterval.end.storeValue, metadata: MetadataCoding.encode(event.metadata)),
+                into: &actions)
             events.append(event)
         }
         events.sort { $0.dateInterval.start < $1.dateInterval.start }
@@ -198,10 +205,14 @@ struct RecordingCore: Sendable {
         }
         try MetadataCoding.validate(activity.metadata)
         var actions = Actions()
-        try record(.activityBegan(uuid: activity.uuid, configuration: ConfigurationRecord(activity.configuration),
-                                  start: activity.start.storeValue, metadata: MetadataCoding.encode(activity.metadata)),
-                   into: &actions)
-        if let end = activity.end { try record(.activityEnded(uuid: activity.uuid, end: end.storeValue), into: &actions) }
+        try record(
+            .activityBegan(
+                uuid: activity.uuid, configuration: ConfigurationRecord(activity.configuration),
+                start: activity.start.storeValue, metadata: MetadataCoding.encode(activity.metadata)),
+            into: &actions)
+        if let end = activity.end {
+            try record(.activityEnded(uuid: activity.uuid, end: end.storeValue), into: &actions)
+        }
         activities.append(activity)
         statistics.beginActivity(activity.uuid, start: activity.start, end: activity.end)
         actions.calls = [.began(activity.uuid)]

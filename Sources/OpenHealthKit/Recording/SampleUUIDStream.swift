@@ -41,8 +41,10 @@ struct SampleUUIDStream {
     /// A UUID's two big-endian halves (any UUID: this is only a way of reading its 16 bytes).
     static func halves(_ uuid: UUID) -> (high: UInt64, low: UInt64) {
         withUnsafeBytes(of: uuid.uuid) { bytes in
-            (UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
-             UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+            (
+                UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
+                UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            )
         }
     }
 }

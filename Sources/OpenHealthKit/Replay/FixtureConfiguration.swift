@@ -6,8 +6,10 @@ extension HKWorkoutConfiguration {
     /// and a location — `indoor`, `outdoor`, `unknown`, or for swimming `pool` or `openWater`. OpenHealthKit.
     ///
     /// - Returns: nil when the activity or location is not a known name, or HealthKit would reject the result.
-    static func fixture(activity: String, location: String?, swimmingLocation: String? = nil,
-                        lapLengthMetres: Double? = nil) -> HKWorkoutConfiguration? {
+    static func fixture(
+        activity: String, location: String?, swimmingLocation: String? = nil,
+        lapLengthMetres: Double? = nil
+    ) -> HKWorkoutConfiguration? {
         guard let type = HKWorkoutActivityType(name: activity) else { return nil }
         let configuration = HKWorkoutConfiguration()
         configuration.activityType = type
@@ -22,15 +24,18 @@ extension HKWorkoutConfiguration {
             }
         }
         if let lapLengthMetres { configuration.lapLength = HKQuantity(unit: .meter(), doubleValue: lapLengthMetres) }
-        if type == .swimming, configuration.swimmingLocationType == .unknown { configuration.swimmingLocationType = .openWater }
+        if type == .swimming, configuration.swimmingLocationType == .unknown {
+            configuration.swimmingLocationType = .openWater
+        }
         guard (try? configuration.validate()) != nil else { return nil }
         return configuration
     }
 
     /// The configuration of a fixture header's session.
     static func fixture(_ session: FixtureHeader.Session) -> HKWorkoutConfiguration? {
-        fixture(activity: session.activity, location: session.location, swimmingLocation: session.swimmingLocation,
-                lapLengthMetres: session.lapLengthMetres)
+        fixture(
+            activity: session.activity, location: session.location, swimmingLocation: session.swimmingLocation,
+            lapLengthMetres: session.lapLengthMetres)
     }
 }
 
@@ -48,7 +53,10 @@ public struct FixtureSummary: Sendable {
     public static func scan(path: String) throws(FixtureError) -> FixtureSummary {
         let reader = try FixtureReader(path: path)
         guard HKWorkoutConfiguration.fixture(reader.header.session) != nil else {
-            throw FixtureError(file: path, line: 1, "expected the session to name a workout activity (running, cycling, swimBikeRun, …) and a location (indoor, outdoor, pool, openWater), not \"\(reader.header.session.activity)\" \(reader.header.session.location.map { "\"\($0)\"" } ?? "")")
+            throw FixtureError(
+                file: path, line: 1,
+                "expected the session to name a workout activity (running, cycling, swimBikeRun, …) and a location (indoor, outdoor, pool, openWater), not \"\(reader.header.session.activity)\" \(reader.header.session.location.map { "\"\($0)\"" } ?? "")"
+            )
         }
         var summary = FixtureSummary(header: reader.header, duration: 0, events: 0, notifications: 0)
         while let event = try reader.next() {
@@ -59,9 +67,12 @@ public struct FixtureSummary: Sendable {
             case .connection: break
             case .action(let action):
                 if case let .beginActivity(activity, location) = action,
-                   HKWorkoutConfiguration.fixture(activity: activity, location: location) == nil {
-                    throw FixtureError(file: path, line: reader.lineNumber,
-                                       "expected \"activity\" and \"location\" to name a workout activity and a location, not \"\(activity)\" \(location.map { "\"\($0)\"" } ?? "")")
+                    HKWorkoutConfiguration.fixture(activity: activity, location: location) == nil
+                {
+                    throw FixtureError(
+                        file: path, line: reader.lineNumber,
+                        "expected \"activity\" and \"location\" to name a workout activity and a location, not \"\(activity)\" \(location.map { "\"\($0)\"" } ?? "")"
+                    )
                 }
             }
         }

@@ -164,11 +164,16 @@ public final class WorkoutReplay: @unchecked Sendable {
             case .pause: session.pause()
             case .resume: session.resume()
             case .lap:
-                try await builder.addWorkoutEvents([HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: stepping.lastLap, end: date),
-                                                                   metadata: nil)])
+                try await builder.addWorkoutEvents([
+                    HKWorkoutEvent(
+                        type: .lap, dateInterval: DateInterval(start: stepping.lastLap, end: date),
+                        metadata: nil)
+                ])
                 stepping.lastLap = date
             case .marker:
-                try await builder.addWorkoutEvents([HKWorkoutEvent(type: .marker, dateInterval: DateInterval(start: date, duration: 0), metadata: nil)])
+                try await builder.addWorkoutEvents([
+                    HKWorkoutEvent(type: .marker, dateInterval: DateInterval(start: date, duration: 0), metadata: nil)
+                ])
             case .end: break
             }
         }
@@ -209,11 +214,14 @@ private final class Pacer: @unchecked Sendable {
         sleepUntil = Self.make(clock, speed: speed)
     }
 
-    private static func make<C: Clock>(_ clock: C, speed: Double) -> (Double) async throws -> Void where C.Duration == Duration {
+    private static func make<C: Clock>(_ clock: C, speed: Double) -> (Double) async throws -> Void
+    where C.Duration == Duration {
         let start = clock.now
         return { seconds in
             let target = start.advanced(by: .milliseconds(Int64((seconds / speed * 1000).rounded())))
-            if clock.now.duration(to: target) > .milliseconds(1) { try await clock.sleep(until: target, tolerance: nil) }
+            if clock.now.duration(to: target) > .milliseconds(1) {
+                try await clock.sleep(until: target, tolerance: nil)
+            }
         }
     }
 

@@ -25,6 +25,8 @@ public func CLLocationCoordinate2DIsValid(_ coordinate: CLLocationCoordinate2D) 
 }
 
 /// CoreLocation: CLLocationCoordinate2DMake.
-public func CLLocationCoordinate2DMake(_ latitude: CLLocationDegrees, _ longitude: CLLocationDegrees) -> CLLocationCoordinate2D {
+public func CLLocationCoordinate2DMake(
+    _ latitude: CLLocationDegrees, _ longitude: CLLocationDegrees
+) -> CLLocationCoordinate2D {
     CLLocationCoordinate2D(latitude: latitude, longitude: longitude)
 }

@@ -8,11 +8,14 @@ public final class HKWorkoutRoute: HKSeriesSample, @unchecked Sendable {
     /// The locations, when the route was made in this process (builders); nil for routes read from the store.
     let locations: [CLLocation]?
 
-    init(count: Int, startDate: Date, endDate: Date, uuid: UUID, metadata: [String: Any]?, device: HKDevice?,
-         sourceRevision: HKSourceRevision?, locations: [CLLocation]?) {
+    init(
+        count: Int, startDate: Date, endDate: Date, uuid: UUID, metadata: [String: Any]?, device: HKDevice?,
+        sourceRevision: HKSourceRevision?, locations: [CLLocation]?
+    ) {
         self.locations = locations
-        super.init(seriesType: .workoutRoute(), count: count, startDate: startDate, endDate: endDate, uuid: uuid,
-                   metadata: metadata, device: device, sourceRevision: sourceRevision)
+        super.init(
+            seriesType: .workoutRoute(), count: count, startDate: startDate, endDate: endDate, uuid: uuid,
+            metadata: metadata, device: device, sourceRevision: sourceRevision)
     }
 
     /// Archives the route with its locations when it holds them (one made in this process).
@@ -34,9 +37,10 @@ public final class HKWorkoutRoute: HKSeriesSample, @unchecked Sendable {
             }
             locations = decoded
         }
-        self.init(count: coder.decodeInteger(forKey: "count"), startDate: fields.start, endDate: fields.end,
-                  uuid: fields.object.uuid, metadata: fields.object.metadata, device: fields.object.device,
-                  sourceRevision: fields.object.sourceRevision, locations: locations)
+        self.init(
+            count: coder.decodeInteger(forKey: "count"), startDate: fields.start, endDate: fields.end,
+            uuid: fields.object.uuid, metadata: fields.object.metadata, device: fields.object.device,
+            sourceRevision: fields.object.sourceRevision, locations: locations)
     }
 
     public override var description: String {
@@ -54,10 +58,12 @@ enum WorkoutRouteCodec {
         var out = ByteWriter(capacity: 4 + locations.count * fields * 8)
         out.write(UInt32(locations.count))
         for location in locations {
-            for value in [location.timestamp.timeIntervalSinceReferenceDate, location.coordinate.latitude,
-                          location.coordinate.longitude, location.altitude, location.horizontalAccuracy,
-                          location.verticalAccuracy, location.course, location.courseAccuracy, location.speed,
-                          location.speedAccuracy] {
+            for value in [
+                location.timestamp.timeIntervalSinceReferenceDate, location.coordinate.latitude,
+                location.coordinate.longitude, location.altitude, location.horizontalAccuracy,
+                location.verticalAccuracy, location.course, location.courseAccuracy, location.speed,
+                location.speedAccuracy,
+            ] {
                 out.write(value.bitPattern)
             }
         }
@@ -71,7 +77,9 @@ enum WorkoutRouteCodec {
             throw HKError(.errorDatabaseInaccessible, "A stored workout route is truncated.")
         }
         guard bytes.count == 4 + count * fields * 8 else {
-            throw HKError(.errorDatabaseInaccessible, "A stored workout route is damaged: \(bytes.count) bytes for \(count) locations.")
+            throw HKError(
+                .errorDatabaseInaccessible,
+                "A stored workout route is damaged: \(bytes.count) bytes for \(count) locations.")
         }
         var locations: [CLLocation] = []
         locations.reserveCapacity(count)
@@ -81,10 +89,12 @@ enum WorkoutRouteCodec {
                 let time = try next(), latitude = try next(), longitude = try next(), altitude = try next()
                 let horizontal = try next(), vertical = try next(), course = try next(), courseAccuracy = try next()
                 let speed = try next(), speedAccuracy = try next()
-                locations.append(CLLocation(coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude),
-                                            altitude: altitude, horizontalAccuracy: horizontal, verticalAccuracy: vertical,
-                                            course: course, courseAccuracy: courseAccuracy, speed: speed,
-                                            speedAccuracy: speedAccuracy, timestamp: Date(timeIntervalSinceReferenceDate: time)))
+                locations.append(
+                    CLLocation(
+                        coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude),
+                        altitude: altitude, horizontalAccuracy: horizontal, verticalAccuracy: vertical,
+                        course: course, courseAccuracy: courseAccuracy, speed: speed,
+                        speedAccuracy: speedAccuracy, timestamp: Date(timeIntervalSinceReferenceDate: time)))
             }
         } catch {
             throw HKError(.errorDatabaseInaccessible, "A stored workout route is truncated.")

@@ -31,15 +31,20 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
             if let closed { throw HKError(.errorInvalidArgument, "The route was already \(closed).") }
             for location in routeData {
                 guard CLLocationCoordinate2DIsValid(location.coordinate), location.coordinate.latitude.isFinite,
-                      location.coordinate.longitude.isFinite, location.timestamp.timeIntervalSinceReferenceDate.isFinite else {
-                    throw HKError(.errorInvalidArgument, "A route location needs a valid coordinate, not \(location.coordinate.latitude), \(location.coordinate.longitude).")
+                    location.coordinate.longitude.isFinite, location.timestamp.timeIntervalSinceReferenceDate.isFinite
+                else {
+                    throw HKError(
+                        .errorInvalidArgument,
+                        "A route location needs a valid coordinate, not \(location.coordinate.latitude), \(location.coordinate.longitude)."
+                    )
                 }
             }
             locations.append(contentsOf: routeData)
         }
     }
 
-    public func insertRouteData(_ routeData: [CLLocation], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func insertRouteData(_ routeData: [CLLocation], completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+    {
         let box = UncheckedBox(routeData)
         healthStore.report({ try await self.insertRouteData(box.value) }) {
             let (success, error) = $0.healthKitPair
@@ -68,16 +73,20 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
         if let metadata { try MetadataCoding.validate(metadata) }
         let (locations, allMetadata) = try lock.withLock { () -> ([CLLocation], [String: Any]) in
             if let closed { throw HKError(.errorInvalidArgument, "The route was already \(closed).") }
-            guard !self.locations.isEmpty else { throw HKError(.errorInvalidArgument, "A route needs at least one location.") }
+            guard !self.locations.isEmpty else {
+                throw HKError(.errorInvalidArgument, "A route needs at least one location.")
+            }
             closed = "finished"
             return (self.locations, self.metadata.merging(metadata ?? [:]) { $1 })
         }
         let sorted = locations.enumerated().sorted {
-            $0.element.timestamp != $1.element.timestamp ? $0.element.timestamp < $1.element.timestamp : $0.offset < $1.offset
+            $0.element.timestamp != $1.element.timestamp
+                ? $0.element.timestamp < $1.element.timestamp : $0.offset < $1.offset
         }.map(\.element)
-        let route = HKWorkoutRoute(count: sorted.count, startDate: sorted[0].timestamp, endDate: sorted[sorted.count - 1].timestamp,
-                                   uuid: UUID(), metadata: allMetadata.isEmpty ? nil : allMetadata, device: device,
-                                   sourceRevision: healthStore.sourceRevision, locations: sorted)
+        let route = HKWorkoutRoute(
+            count: sorted.count, startDate: sorted[0].timestamp, endDate: sorted[sorted.count - 1].timestamp,
+            uuid: UUID(), metadata: allMetadata.isEmpty ? nil : allMetadata, device: device,
+            sourceRevision: healthStore.sourceRevision, locations: sorted)
         do {
             try await healthStore.associate([route], with: workout)
         } catch {
@@ -87,8 +96,10 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
         return route
     }
 
-    public func finishRoute(with workout: HKWorkout, metadata: [String: Any]?,
-                            completion: @escaping @Sendable (HKWorkoutRoute?, (any Error)?) -> Void) {
+    public func finishRoute(
+        with workout: HKWorkout, metadata: [String: Any]?,
+        completion: @escaping @Sendable (HKWorkoutRoute?, (any Error)?) -> Void
+    ) {
         let box = UncheckedBox((workout, metadata))
         healthStore.report({ try await self.finishRoute(with: box.value.0, metadata: box.value.1) }) { result in
             switch result {

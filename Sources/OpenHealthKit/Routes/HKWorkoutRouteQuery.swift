@@ -18,37 +18,41 @@ public final class HKWorkoutRouteQuery: HKQuery, @unchecked Sendable {
         self.route = workoutRoute
         self.dateInterval = nil
         self.dataHandler = dataHandler
-        super.init(objectType: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObject(with: workoutRoute.uuid),
-                   descriptors: [])
+        super.init(
+            objectType: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObject(with: workoutRoute.uuid),
+            descriptors: [])
     }
 
     public init(route workoutRoute: HKWorkoutRoute, dateInterval: DateInterval, dataHandler: @escaping DataHandler) {
         self.route = workoutRoute
         self.dateInterval = dateInterval
         self.dataHandler = dataHandler
-        super.init(objectType: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObject(with: workoutRoute.uuid),
-                   descriptors: [])
+        super.init(
+            objectType: HKSeriesType.workoutRoute(), predicate: HKQuery.predicateForObject(with: workoutRoute.uuid),
+            descriptors: [])
     }
 
     override func run(in store: HKHealthStore) {
         let route = UncheckedBox(route)
         let interval = dateInterval
-        store.complete({ try store.routeLocations(of: route.value, within: interval) }, { [self] result in
-            store.finished(self)
-            switch result {
-            case .success(let box):
-                let locations = box.value
-                if locations.isEmpty { dataHandler(self, [], true, nil) }
-                var start = 0
-                while start < locations.count {
-                    let end = min(start + Self.batchSize, locations.count)
-                    dataHandler(self, Array(locations[start ..< end]), end == locations.count, nil)
-                    start = end
+        store.complete(
+            { try store.routeLocations(of: route.value, within: interval) },
+            { [self] result in
+                store.finished(self)
+                switch result {
+                case .success(let box):
+                    let locations = box.value
+                    if locations.isEmpty { dataHandler(self, [], true, nil) }
+                    var start = 0
+                    while start < locations.count {
+                        let end = min(start + Self.batchSize, locations.count)
+                        dataHandler(self, Array(locations[start ..< end]), end == locations.count, nil)
+                        start = end
+                    }
+                case .failure(let error):
+                    dataHandler(self, nil, true, error)
                 }
-            case .failure(let error):
-                dataHandler(self, nil, true, error)
-            }
-        })
+            })
     }
 }
 
@@ -71,14 +75,17 @@ public struct HKWorkoutRouteQueryDescriptor: @unchecked Sendable {
     public func results(for healthStore: HKHealthStore) -> Results {
         let route = UncheckedBox(workoutRoute)
         let interval = dateInterval
-        return Results(stream: AsyncThrowingStream { continuation in
-            do {
-                for location in try healthStore.routeLocations(of: route.value, within: interval).value { continuation.yield(location) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        })
+        return Results(
+            stream: AsyncThrowingStream { continuation in
+                do {
+                    for location in try healthStore.routeLocations(of: route.value, within: interval).value {
+                        continuation.yield(location)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            })
     }
 
     /// The locations of a route query, as an `AsyncSequence`. HealthKit: HKWorkoutRouteQueryDescriptor.Results.
@@ -100,10 +107,16 @@ extension HKHealthStore {
     /// readable: the privacy rule).
     func routeLocations(of route: HKWorkoutRoute, within interval: DateInterval?) throws -> UncheckedBox<[CLLocation]> {
         let database = try database()
-        let readable = try fetchSamples([HKQueryDescriptor(sampleType: HKSeriesType.workoutRoute(),
-                                                           predicate: HKQuery.predicateForObject(with: route.uuid))],
-                                        limit: 1, sorts: [])
-        guard readable.first != nil else { throw HKError(.errorNoData, "The workout route \(route.uuid) is not in the store.") }
+        let readable = try fetchSamples(
+            [
+                HKQueryDescriptor(
+                    sampleType: HKSeriesType.workoutRoute(),
+                    predicate: HKQuery.predicateForObject(with: route.uuid))
+            ],
+            limit: 1, sorts: [])
+        guard readable.first != nil else {
+            throw HKError(.errorNoData, "The workout route \(route.uuid) is not in the store.")
+        }
         let locations = try database.routeLocations(uuid: route.uuid)
         guard let interval else { return UncheckedBox(locations) }
         return UncheckedBox(locations.filter { interval.start <= $0.timestamp && $0.timestamp <= interval.end })

@@ -40,7 +40,9 @@ public final class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendabl
                 throw HKError(.errorInvalidArgument, "A heartbeat cannot come before the series' start.")
             }
             if let last = beats.last, timeInterval < last.offset {
-                throw HKError(.errorInvalidArgument, "Heartbeats must be added in order: \(timeInterval) s comes before \(last.offset) s.")
+                throw HKError(
+                    .errorInvalidArgument,
+                    "Heartbeats must be added in order: \(timeInterval) s comes before \(last.offset) s.")
             }
             guard beats.count < Self.maximumCount else {
                 throw HKError(.errorDataSizeExceeded, "A heartbeat series holds at most \(Self.maximumCount) beats.")
@@ -51,12 +53,16 @@ public final class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendabl
 
     /// OpenHealthKit's former spelling of the async `addHeartbeat(at:precededByGap:)`; kept one release.
     @available(*, deprecated, renamed: "addHeartbeat(at:precededByGap:)")
-    public func addHeartbeatWithTimeInterval(sinceSeriesStartDate timeInterval: TimeInterval, precededByGap: Bool) async throws {
+    public func addHeartbeatWithTimeInterval(
+        sinceSeriesStartDate timeInterval: TimeInterval, precededByGap: Bool
+    ) async throws {
         try await addHeartbeat(at: timeInterval, precededByGap: precededByGap)
     }
 
-    public func addHeartbeatWithTimeInterval(sinceSeriesStartDate timeInterval: TimeInterval, precededByGap: Bool,
-                                             completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func addHeartbeatWithTimeInterval(
+        sinceSeriesStartDate timeInterval: TimeInterval, precededByGap: Bool,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         healthStore.report({ try await self.addHeartbeat(at: timeInterval, precededByGap: precededByGap) }) {
             let (success, error) = $0.healthKitPair
             completion(success, error)
@@ -87,9 +93,10 @@ public final class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendabl
             return (self.beats, self.metadata)
         }
         let end = startDate.addingTimeInterval(beats.last?.offset ?? 0)
-        let sample = HKHeartbeatSeriesSample(count: beats.count, startDate: startDate, endDate: end, uuid: UUID(),
-                                             metadata: metadata, device: device, sourceRevision: healthStore.sourceRevision,
-                                             beats: beats)
+        let sample = HKHeartbeatSeriesSample(
+            count: beats.count, startDate: startDate, endDate: end, uuid: UUID(),
+            metadata: metadata, device: device, sourceRevision: healthStore.sourceRevision,
+            beats: beats)
         do {
             try await healthStore.save(sample)
         } catch {
@@ -127,24 +134,27 @@ public final class HKHeartbeatSeriesQuery: HKQuery, @unchecked Sendable {
     public init(heartbeatSeries: HKHeartbeatSeriesSample, dataHandler: @escaping DataHandler) {
         self.series = heartbeatSeries
         self.dataHandler = dataHandler
-        super.init(objectType: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObject(with: heartbeatSeries.uuid),
-                   descriptors: [])
+        super.init(
+            objectType: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObject(with: heartbeatSeries.uuid),
+            descriptors: [])
     }
 
     override func run(in store: HKHealthStore) {
         let series = UncheckedBox(series)
-        store.complete({ try store.heartbeats(of: series.value) }, { [self] result in
-            store.finished(self)
-            switch result {
-            case .success(let beats):
-                if beats.isEmpty { dataHandler(self, 0, false, true, nil) }
-                for (index, beat) in beats.enumerated() {
-                    dataHandler(self, beat.offset, beat.precededByGap, index == beats.count - 1, nil)
+        store.complete(
+            { try store.heartbeats(of: series.value) },
+            { [self] result in
+                store.finished(self)
+                switch result {
+                case .success(let beats):
+                    if beats.isEmpty { dataHandler(self, 0, false, true, nil) }
+                    for (index, beat) in beats.enumerated() {
+                        dataHandler(self, beat.offset, beat.precededByGap, index == beats.count - 1, nil)
+                    }
+                case .failure(let error):
+                    dataHandler(self, 0, false, true, error)
                 }
-            case .failure(let error):
-                dataHandler(self, 0, false, true, error)
-            }
-        })
+            })
     }
 }
 
@@ -181,16 +191,18 @@ public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, @unchecked
     /// The beats, in order.
     public func results(for healthStore: HKHealthStore) -> Results {
         let sample = UncheckedBox(sample)
-        return Results(stream: AsyncThrowingStream { continuation in
-            do {
-                for beat in try healthStore.heartbeats(of: sample.value) {
-                    continuation.yield(Heartbeat(timeIntervalSinceStart: beat.offset, precededByGap: beat.precededByGap))
+        return Results(
+            stream: AsyncThrowingStream { continuation in
+                do {
+                    for beat in try healthStore.heartbeats(of: sample.value) {
+                        continuation.yield(
+                            Heartbeat(timeIntervalSinceStart: beat.offset, precededByGap: beat.precededByGap))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
                 }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        })
+            })
     }
 }
 
@@ -199,8 +211,12 @@ extension HKHealthStore {
     /// readable: the privacy rule).
     func heartbeats(of series: HKHeartbeatSeriesSample) throws -> [HeartbeatSeriesCodec.Beat] {
         let database = try database()
-        let readable = try fetchSamples([HKQueryDescriptor(sampleType: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObject(with: series.uuid))],
-                                        limit: 1, sorts: [])
+        let readable = try fetchSamples(
+            [
+                HKQueryDescriptor(
+                    sampleType: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObject(with: series.uuid))
+            ],
+            limit: 1, sorts: [])
         guard readable.first != nil else {
             throw HKError(.errorNoData, "The heartbeat series \(series.uuid) is not in the store.")
         }

@@ -5,11 +5,14 @@ open class HKSeriesSample: HKSample, @unchecked Sendable {
     /// How many data points the series holds.
     public let count: Int
 
-    init(seriesType: HKSeriesType, count: Int, startDate: Date, endDate: Date, uuid: UUID, metadata: [String: Any]?,
-         device: HKDevice?, sourceRevision: HKSourceRevision?) {
+    init(
+        seriesType: HKSeriesType, count: Int, startDate: Date, endDate: Date, uuid: UUID, metadata: [String: Any]?,
+        device: HKDevice?, sourceRevision: HKSourceRevision?
+    ) {
         self.count = count
-        super.init(sampleType: seriesType, startDate: startDate, endDate: endDate, uuid: uuid, metadata: metadata,
-                   device: device, sourceRevision: sourceRevision)
+        super.init(
+            sampleType: seriesType, startDate: startDate, endDate: endDate, uuid: uuid, metadata: metadata,
+            device: device, sourceRevision: sourceRevision)
     }
 
     open override func encode(with coder: NSCoder) {
@@ -22,9 +25,10 @@ open class HKSeriesSample: HKSample, @unchecked Sendable {
             SecureCoding.fail(coder, "an HKSeriesSample")
             return nil
         }
-        self.init(seriesType: type, count: coder.decodeInteger(forKey: "count"), startDate: fields.start, endDate: fields.end,
-                  uuid: fields.object.uuid, metadata: fields.object.metadata, device: fields.object.device,
-                  sourceRevision: fields.object.sourceRevision)
+        self.init(
+            seriesType: type, count: coder.decodeInteger(forKey: "count"), startDate: fields.start, endDate: fields.end,
+            uuid: fields.object.uuid, metadata: fields.object.metadata, device: fields.object.device,
+            sourceRevision: fields.object.sourceRevision)
     }
 }
 
@@ -36,11 +40,14 @@ public final class HKHeartbeatSeriesSample: HKSeriesSample, @unchecked Sendable 
     /// The beats, when the sample was made in this process (builders); nil for samples read from the store.
     let beats: [HeartbeatSeriesCodec.Beat]?
 
-    init(count: Int, startDate: Date, endDate: Date, uuid: UUID, metadata: [String: Any]?, device: HKDevice?,
-         sourceRevision: HKSourceRevision?, beats: [HeartbeatSeriesCodec.Beat]?) {
+    init(
+        count: Int, startDate: Date, endDate: Date, uuid: UUID, metadata: [String: Any]?, device: HKDevice?,
+        sourceRevision: HKSourceRevision?, beats: [HeartbeatSeriesCodec.Beat]?
+    ) {
         self.beats = beats
-        super.init(seriesType: .heartbeat(), count: count, startDate: startDate, endDate: endDate, uuid: uuid,
-                   metadata: metadata, device: device, sourceRevision: sourceRevision)
+        super.init(
+            seriesType: .heartbeat(), count: count, startDate: startDate, endDate: endDate, uuid: uuid,
+            metadata: metadata, device: device, sourceRevision: sourceRevision)
     }
 
     /// Archives the sample with its beats when it holds them (one made in this process).
@@ -62,9 +69,10 @@ public final class HKHeartbeatSeriesSample: HKSeriesSample, @unchecked Sendable 
             }
             beats = decoded
         }
-        self.init(count: coder.decodeInteger(forKey: "count"), startDate: fields.start, endDate: fields.end,
-                  uuid: fields.object.uuid, metadata: fields.object.metadata, device: fields.object.device,
-                  sourceRevision: fields.object.sourceRevision, beats: beats)
+        self.init(
+            count: coder.decodeInteger(forKey: "count"), startDate: fields.start, endDate: fields.end,
+            uuid: fields.object.uuid, metadata: fields.object.metadata, device: fields.object.device,
+            sourceRevision: fields.object.sourceRevision, beats: beats)
     }
 
     public override var description: String {

@@ -44,20 +44,24 @@ public final class HKQuantitySeriesSampleBuilder: NSObject, @unchecked Sendable 
     /// HealthKit: HKQuantitySeriesSampleBuilder.insert(_:for:).
     public func insert(_ quantity: HKQuantity, for dateInterval: DateInterval) throws {
         guard quantityType.is(compatibleWith: quantity.unit) else {
-            throw HKError(.errorInvalidArgument,
-                          "A quantity in \(quantity.unit.unitString) cannot be added to a \(quantityType.identifier) series.")
+            throw HKError(
+                .errorInvalidArgument,
+                "A quantity in \(quantity.unit.unitString) cannot be added to a \(quantityType.identifier) series.")
         }
         let value = quantity.doubleValue(for: quantityType.storageUnit)
         guard value.isFinite else {
-            throw HKError(.errorInvalidArgument, "A \(quantityType.identifier) series quantity must be a finite number.")
+            throw HKError(
+                .errorInvalidArgument, "A \(quantityType.identifier) series quantity must be a finite number.")
         }
         guard dateInterval.start >= startDate else {
-            throw HKError(.errorInvalidArgument,
-                          "A quantity starting at \(dateInterval.start) is earlier than the series' start date \(startDate).")
+            throw HKError(
+                .errorInvalidArgument,
+                "A quantity starting at \(dateInterval.start) is earlier than the series' start date \(startDate).")
         }
         if quantityType.isMaximumDurationRestricted, dateInterval.duration > quantityType.maximumAllowedDuration {
-            throw HKError(.errorInvalidArgument,
-                          "A \(quantityType.identifier) quantity may last at most \(quantityType.maximumAllowedDuration) s.")
+            throw HKError(
+                .errorInvalidArgument,
+                "A \(quantityType.identifier) quantity may last at most \(quantityType.maximumAllowedDuration) s.")
         }
         try state.withLock { state in
             try Self.requireBuilding(state.phase)
@@ -100,10 +104,13 @@ public final class HKQuantitySeriesSampleBuilder: NSObject, @unchecked Sendable 
     }
 
     /// HealthKit: HKQuantitySeriesSampleBuilder.finishSeries(metadata:endDate:completion:).
-    public func finishSeries(metadata: [String: Any]?, endDate: Date?,
-                             completion: @escaping @Sendable ([HKQuantitySample]?, (any Error)?) -> Void) {
+    public func finishSeries(
+        metadata: [String: Any]?, endDate: Date?,
+        completion: @escaping @Sendable ([HKQuantitySample]?, (any Error)?) -> Void
+    ) {
         let box = UncheckedBox(metadata)
-        healthStore.report({ UncheckedBox(try await self.finishSeries(metadata: box.value, endDate: endDate)) }) { result in
+        healthStore.report({ UncheckedBox(try await self.finishSeries(metadata: box.value, endDate: endDate)) }) {
+            result in
             switch result {
             case .success(let samples): completion(samples.value, nil)
             case .failure(let error): completion(nil, error)
@@ -112,7 +119,9 @@ public final class HKQuantitySeriesSampleBuilder: NSObject, @unchecked Sendable 
     }
 
     /// HealthKit: HKQuantitySeriesSampleBuilder.finishSeries(metadata:completion:).
-    public func finishSeries(metadata: [String: Any]?, completion: @escaping @Sendable ([HKQuantitySample]?, (any Error)?) -> Void) {
+    public func finishSeries(
+        metadata: [String: Any]?, completion: @escaping @Sendable ([HKQuantitySample]?, (any Error)?) -> Void
+    ) {
         finishSeries(metadata: metadata, endDate: nil, completion: completion)
     }
 
@@ -124,7 +133,9 @@ public final class HKQuantitySeriesSampleBuilder: NSObject, @unchecked Sendable 
         }
     }
 
-    private func save(_ quantities: [SeriesQuantity], metadata: [String: Any]?, endDate: Date?) async throws -> [HKQuantitySample] {
+    private func save(
+        _ quantities: [SeriesQuantity], metadata: [String: Any]?, endDate: Date?
+    ) async throws -> [HKQuantitySample] {
         guard let first = quantities.first else { return [] }
         let latest = quantities.map(\.end).max() ?? first.start
         let end = endDate?.storeValue ?? latest
@@ -139,13 +150,16 @@ public final class HKQuantitySeriesSampleBuilder: NSObject, @unchecked Sendable 
         let store = healthStore
         try await database.write { db in
             try store.checkShareAuthorization(for: [type], db)
-            try database.insertSeries(.init(type: type, quantities: quantities, start: first.start, end: end, uuid: uuid,
-                                            metadata: encodedMetadata, deviceID: try device.map { try database.deviceID($0, db) },
-                                            sourceID: try database.sourceID(source, db)), db)
+            try database.insertSeries(
+                .init(
+                    type: type, quantities: quantities, start: first.start, end: end, uuid: uuid,
+                    metadata: encodedMetadata, deviceID: try device.map { try database.deviceID($0, db) },
+                    sourceID: try database.sourceID(source, db)), db)
         }
         healthStore.notifyChange()
-        let samples = try await store.fetchSamples([HKQueryDescriptor(sampleType: type, predicate: HKQuery.predicateForObject(with: uuid))],
-                                                   limit: 0, sorts: [])
+        let samples = try await store.fetchSamples(
+            [HKQueryDescriptor(sampleType: type, predicate: HKQuery.predicateForObject(with: uuid))],
+            limit: 0, sorts: [])
         return samples.compactMap { $0 as? HKQuantitySample }
     }
 }

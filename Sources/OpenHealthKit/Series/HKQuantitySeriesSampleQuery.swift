@@ -10,8 +10,11 @@ import GRDB
 ///
 /// HealthKit: HKQuantitySeriesSampleQuery.
 public final class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
-    public typealias QuantityHandler = @Sendable (HKQuantitySeriesSampleQuery, HKQuantity?, DateInterval?, HKQuantitySample?,
-                                                  Bool, (any Error)?) -> Void
+    public typealias QuantityHandler =
+        @Sendable (
+            HKQuantitySeriesSampleQuery, HKQuantity?, DateInterval?, HKQuantitySample?,
+            Bool, (any Error)?
+        ) -> Void
 
     /// Whether the handler receives the sample owning each quantity. HealthKit: includeSample.
     public var includeSample = false
@@ -21,15 +24,21 @@ public final class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
 
     public init(quantityType: HKQuantityType, predicate: NSPredicate?, quantityHandler: @escaping QuantityHandler) {
         handler = quantityHandler
-        super.init(objectType: quantityType, predicate: predicate,
-                   descriptors: [HKQueryDescriptor(sampleType: quantityType, predicate: predicate)])
+        super.init(
+            objectType: quantityType, predicate: predicate,
+            descriptors: [HKQueryDescriptor(sampleType: quantityType, predicate: predicate)])
     }
 
     /// The quantities of one sample, each with its start date. HealthKit: init(sample:quantityHandler:) (deprecated).
     @available(*, deprecated, message: "Use init(quantityType:predicate:quantityHandler:)")
-    public convenience init(sample quantitySample: HKQuantitySample,
-                            quantityHandler: @escaping @Sendable (HKQuantitySeriesSampleQuery, HKQuantity?, Date?, Bool, (any Error)?) -> Void) {
-        self.init(quantityType: quantitySample.quantityType, predicate: HKQuery.predicateForObject(with: quantitySample.uuid)) {
+    public convenience init(
+        sample quantitySample: HKQuantitySample,
+        quantityHandler:
+            @escaping @Sendable (HKQuantitySeriesSampleQuery, HKQuantity?, Date?, Bool, (any Error)?) -> Void
+    ) {
+        self.init(
+            quantityType: quantitySample.quantityType, predicate: HKQuery.predicateForObject(with: quantitySample.uuid)
+        ) {
             query, quantity, interval, _, done, error in
             quantityHandler(query, quantity, interval?.start, done, error)
         }
@@ -39,21 +48,23 @@ public final class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
     override func run(in store: HKHealthStore) {
         let descriptors = UncheckedBox(descriptors)
         let grouped = orderByQuantitySampleStartDate
-        store.complete({
-            UncheckedBox(try store.seriesQuantities(descriptors.value[0], grouped: grouped))
-        }, { [self] result in
-            store.finished(self)
-            switch result {
-            case .success(let entries):
-                let include = includeSample
-                for entry in entries.value {
-                    handler(self, entry.quantity, entry.interval, include ? entry.sample : nil, false, nil)
+        store.complete(
+            {
+                UncheckedBox(try store.seriesQuantities(descriptors.value[0], grouped: grouped))
+            },
+            { [self] result in
+                store.finished(self)
+                switch result {
+                case .success(let entries):
+                    let include = includeSample
+                    for entry in entries.value {
+                        handler(self, entry.quantity, entry.interval, include ? entry.sample : nil, false, nil)
+                    }
+                    handler(self, nil, nil, nil, true, nil)
+                case .failure(let error):
+                    handler(self, nil, nil, nil, true, error)
                 }
-                handler(self, nil, nil, nil, true, nil)
-            case .failure(let error):
-                handler(self, nil, nil, nil, true, error)
-            }
-        })
+            })
     }
 }
 
@@ -78,8 +89,10 @@ extension HKHealthStore {
         }.value
     }
 
-    private static func seriesQuantities(_ descriptor: HKQueryDescriptor, grouped: Bool, _ database: StoreDatabase,
-                                         _ access: ReadAccess, _ db: Database) throws -> [SeriesEntry] {
+    private static func seriesQuantities(
+        _ descriptor: HKQueryDescriptor, grouped: Bool, _ database: StoreDatabase,
+        _ access: ReadAccess, _ db: Database
+    ) throws -> [SeriesEntry] {
         let samples = try database.fetchSamples([descriptor], limit: 0, sorts: [], access: access, db)
             .compactMap { $0 as? HKQuantitySample }
             .sorted { ($0.startDate, $0.endDate) < ($1.startDate, $1.endDate) }
@@ -93,17 +106,23 @@ extension HKHealthStore {
         for sample in samples {
             let unit = sample.quantityType.storageUnit
             if sample.count > 1, let typeID = try database.existingTypeID(sample.quantityType.identifier, db),
-               let id = try database.storedID(of: sample, typeID: typeID, db) {
+                let id = try database.storedID(of: sample, typeID: typeID, db)
+            {
                 for point in try database.seriesPoints(sampleID: id, db) {
-                    entries.append(SeriesEntry(quantity: HKQuantity(unit: unit, doubleValue: point.value),
-                                               interval: DateInterval(start: Date(storeValue: point.start),
-                                                                      end: Date(storeValue: max(point.start, point.end))),
-                                               sample: sample))
+                    entries.append(
+                        SeriesEntry(
+                            quantity: HKQuantity(unit: unit, doubleValue: point.value),
+                            interval: DateInterval(
+                                start: Date(storeValue: point.start),
+                                end: Date(storeValue: max(point.start, point.end))),
+                            sample: sample))
                 }
             } else {
-                entries.append(SeriesEntry(quantity: sample.quantity,
-                                           interval: DateInterval(start: sample.startDate, end: sample.endDate),
-                                           sample: sample))
+                entries.append(
+                    SeriesEntry(
+                        quantity: sample.quantity,
+                        interval: DateInterval(start: sample.startDate, end: sample.endDate),
+                        sample: sample))
             }
         }
         if !grouped {
@@ -152,11 +171,14 @@ public struct HKQuantitySeriesSampleQueryDescriptor: @unchecked Sendable {
         let stream = AsyncThrowingStream<Result, any Error> { continuation in
             let task = Task.detached {
                 do {
-                    let entries = try await healthStore.seriesQuantities(descriptor.value,
-                                                                         grouped: options.contains(.orderByQuantitySampleStartDate))
+                    let entries = try await healthStore.seriesQuantities(
+                        descriptor.value,
+                        grouped: options.contains(.orderByQuantitySampleStartDate))
                     for entry in entries {
-                        continuation.yield(Result(quantity: entry.quantity, dateInterval: entry.interval,
-                                                  sample: options.contains(.includeSample) ? entry.sample : nil))
+                        continuation.yield(
+                            Result(
+                                quantity: entry.quantity, dateInterval: entry.interval,
+                                sample: options.contains(.includeSample) ? entry.sample : nil))
                     }
                     continuation.finish()
                 } catch {

@@ -55,8 +55,11 @@ enum HeartbeatSeriesCodec {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(4 + beats.count * 3)
         let count = UInt32(beats.count)
-        bytes += [UInt8(truncatingIfNeeded: count), UInt8(truncatingIfNeeded: count >> 8), UInt8(truncatingIfNeeded: count >> 16),
-                  UInt8(truncatingIfNeeded: count >> 24)]
+        bytes += [
+            UInt8(truncatingIfNeeded: count), UInt8(truncatingIfNeeded: count >> 8),
+            UInt8(truncatingIfNeeded: count >> 16),
+            UInt8(truncatingIfNeeded: count >> 24),
+        ]
         for interval in intervals(beats) {
             var value = UInt64(interval.micros) << 1 | (interval.gap ? 1 : 0)
             repeat {
@@ -83,12 +86,14 @@ enum HeartbeatSeriesCodec {
             QuantitySeriesCodec.writeVarint(UInt64(beats.count), to: &out)
             QuantitySeriesCodec.writeVarint(UInt64(rate), to: &out)
             var previous: Int64 = 0
-            QuantitySeriesCodec.writeColumn(ticks.map { tick in
-                defer { previous = tick }
-                return tick &- previous
-            }, packed: true, to: &out)
-            QuantitySeriesCodec.writeColumn(zip(intervals, ticks).map { $0.micros &- roundedQuotient($1 &* 1_000_000, rate) },
-                                            packed: true, to: &out)
+            QuantitySeriesCodec.writeColumn(
+                ticks.map { tick in
+                    defer { previous = tick }
+                    return tick &- previous
+                }, packed: true, to: &out)
+            QuantitySeriesCodec.writeColumn(
+                zip(intervals, ticks).map { $0.micros &- roundedQuotient($1 &* 1_000_000, rate) },
+                packed: true, to: &out)
             QuantitySeriesCodec.writeColumn(intervals.map { $0.gap ? 1 : 0 }, packed: true, to: &out)
             if best == nil || out.count < best!.count { best = out }
         }
@@ -96,10 +101,14 @@ enum HeartbeatSeriesCodec {
     }
 
     static func decode(_ bytes: [UInt8]) throws -> [Beat] {
-        guard bytes.count >= 4 else { throw HKError(.errorDatabaseInaccessible, "A stored heartbeat series is truncated.") }
+        guard bytes.count >= 4 else {
+            throw HKError(.errorDatabaseInaccessible, "A stored heartbeat series is truncated.")
+        }
         let count = UInt32(bytes[0]) | UInt32(bytes[1]) << 8 | UInt32(bytes[2]) << 16 | UInt32(bytes[3]) << 24
         if count == versionMarker { return try decodeVersion2(bytes) }
-        guard count <= bytes.count else { throw HKError(.errorDatabaseInaccessible, "A stored heartbeat series is damaged.") }
+        guard count <= bytes.count else {
+            throw HKError(.errorDatabaseInaccessible, "A stored heartbeat series is damaged.")
+        }
         var beats: [Beat] = []
         beats.reserveCapacity(Int(count))
         var index = 4

@@ -69,17 +69,19 @@ extension QuantitySeriesCodec {
         ends.reserveCapacity(quantities.count)
         for quantity in quantities {
             guard let start = timeline.positions[quantity.start.bitPattern],
-                  let end = timeline.positions[quantity.end.bitPattern] else { return nil }
+                let end = timeline.positions[quantity.end.bitPattern]
+            else { return nil }
             starts.append(Int64(start))
             ends.append(Int64(end))
         }
         var out = Data([version4])
         writeVarint(UInt64(quantities.count), to: &out)
         var previous: Int64 = 0
-        writeColumn(starts.map { start in
-            defer { previous = start }
-            return start - previous
-        }, packed: true, to: &out)
+        writeColumn(
+            starts.map { start in
+                defer { previous = start }
+                return start - previous
+            }, packed: true, to: &out)
         writeColumn(zip(starts, ends).map { $1 - $0 }, packed: true, to: &out)
         out.append(shortestValues(quantities.map(\.value), packed: true))
         return out
@@ -101,12 +103,16 @@ extension QuantitySeriesCodec {
             return instants[Int(position)]
         }
         var position: Int64 = 0
-        let startPositions = try reader.column(n).map { position &+= $0; return position }
+        let startPositions = try reader.column(n).map {
+            position &+= $0
+            return position
+        }
         let endOffsets = try reader.column(n)
         let values = try decodeValues(&reader, count: n)
         return try (0 ..< n).map { index in
-            SeriesQuantity(start: try instant(startPositions[index]), end: try instant(startPositions[index] &+ endOffsets[index]),
-                           value: values[index])
+            SeriesQuantity(
+                start: try instant(startPositions[index]), end: try instant(startPositions[index] &+ endOffsets[index]),
+                value: values[index])
         }
     }
 }

@@ -64,7 +64,8 @@ extension QuantitySeriesCodec {
     }
 
     /// The corrections that turn each integer form back into its original (see the type's discussion).
-    private static func corrections(_ originals: [Double], _ integers: [Int64], base: Double, scale: Double) -> [Int64] {
+    private static func corrections(_ originals: [Double], _ integers: [Int64], base: Double, scale: Double) -> [Int64]
+    {
         zip(originals, integers).map { original, integer in
             let approximation: Double = base + Double(integer) / scale
             return bits(original) &- bits(approximation)
@@ -97,24 +98,27 @@ extension QuantitySeriesCodec {
         for (base, e) in (packed ? [first, 0] : [first]).flatMap({ base in (0 ... 9).map { (base, $0) } }) {
             let scale = pow(10, Double(e))
             guard let startTicks = ticks(starts, base: base, scale: scale),
-                  let endTicks = ticks(ends, base: base, scale: scale) else { continue }
+                let endTicks = ticks(ends, base: base, scale: scale)
+            else { continue }
             var out = Data([UInt8(e)])
             appendDouble(base, to: &out)
             writeColumn(deltas(startTicks), packed: packed, to: &out)
             let startCorrections = corrections(starts, startTicks, base: base, scale: scale)
             let endCorrections = corrections(ends, endTicks, base: base, scale: scale)
             var toNext = Data([0])
-            writeColumn((0 ..< n).map { endTicks[$0] &- ($0 + 1 < n ? startTicks[$0 + 1] : startTicks[$0]) }, packed: packed,
-                        to: &toNext)
+            writeColumn(
+                (0 ..< n).map { endTicks[$0] &- ($0 + 1 < n ? startTicks[$0 + 1] : startTicks[$0]) }, packed: packed,
+                to: &toNext)
             var toOwn = Data([1])
             writeColumn((0 ..< n).map { endTicks[$0] &- startTicks[$0] }, packed: packed, to: &toOwn)
             let ownReference = toOwn.count < toNext.count
             out.append(ownReference ? toOwn : toNext)
             writeColumn(startCorrections, packed: packed, to: &out)
             // An end on its reference's tick has that start's correction too: stored as a difference, it is 0.
-            writeColumn((0 ..< n).map {
-                endCorrections[$0] &- startCorrections[ownReference || $0 + 1 == n ? $0 : $0 + 1]
-            }, packed: packed, to: &out)
+            writeColumn(
+                (0 ..< n).map {
+                    endCorrections[$0] &- startCorrections[ownReference || $0 + 1 == n ? $0 : $0 + 1]
+                }, packed: packed, to: &out)
             if out.count < best.count { best = out }
         }
         return best
@@ -125,7 +129,9 @@ extension QuantitySeriesCodec {
         writeRaw(values, to: &best)
         if values.allSatisfy({ Double(Float($0)).bitPattern == $0.bitPattern }) {
             var out = Data([rawFloat32])
-            for value in values { withUnsafeBytes(of: Float(value).bitPattern.littleEndian) { out.append(contentsOf: $0) } }
+            for value in values {
+                withUnsafeBytes(of: Float(value).bitPattern.littleEndian) { out.append(contentsOf: $0) }
+            }
             if out.count < best.count { best = out }
         }
         for k in 0 ... 9 {
@@ -167,7 +173,10 @@ extension QuantitySeriesCodec {
             let scale = pow(10, Double(e))
             let base = try reader.double()
             var tick: Int64 = 0
-            let startTicks = try reader.column(n).map { tick &+= $0; return tick }
+            let startTicks = try reader.column(n).map {
+                tick &+= $0
+                return tick
+            }
             let reference = try reader.byte()
             guard reference <= 1 else { throw damaged("end reference \(reference)") }
             let endOffsets = try reader.column(n)
@@ -208,7 +217,13 @@ extension QuantitySeriesCodec {
         case 0 ... 9, directSteps ... directSteps + 9:
             let scale = pow(10, Double(k % directSteps))
             var step: Int64 = 0
-            let steps = k >= directSteps ? try reader.column(n) : try reader.column(n).map { step &+= $0; return step }
+            let steps =
+                k >= directSteps
+                ? try reader.column(n)
+                : try reader.column(n).map {
+                    step &+= $0
+                    return step
+                }
             let corrections = try reader.column(n)
             values = (0 ..< n).map { index in
                 let approximation: Double = 0 + Double(steps[index]) / scale

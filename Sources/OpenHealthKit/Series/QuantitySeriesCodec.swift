@@ -42,7 +42,8 @@ enum QuantitySeriesCodec {
     static func encodeVersion1(_ quantities: [SeriesQuantity]) -> Data {
         var out = Data([version])
         let n = quantities.count
-        let timeExponent = n == 0 ? nil : exponent(for: quantities.flatMap { [$0.start, $0.end] }, base: quantities[0].start)
+        let timeExponent =
+            n == 0 ? nil : exponent(for: quantities.flatMap { [$0.start, $0.end] }, base: quantities[0].start)
         let valueExponent = exponent(for: quantities.map(\.value), base: 0)
         out.append(timeExponent ?? raw)
         out.append(valueExponent ?? raw)
@@ -95,7 +96,10 @@ enum QuantitySeriesCodec {
             var ticks: [Int64] = []
             ticks.reserveCapacity(n)
             var tick: Int64 = 0
-            for delta in startDeltas { tick &+= delta; ticks.append(tick) }
+            for delta in startDeltas {
+                tick &+= delta
+                ticks.append(tick)
+            }
             starts = ticks.map { base + Double($0) / scale }
             ends = (0 ..< n).map { base + Double(endOffsets[$0] &+ ($0 + 1 < n ? ticks[$0 + 1] : ticks[$0])) / scale }
         } else {
@@ -107,7 +111,10 @@ enum QuantitySeriesCodec {
             guard valueExponent <= 9 else { throw damaged("value exponent \(valueExponent)") }
             let scale = pow(10, Double(valueExponent))
             var step: Int64 = 0
-            values = try reader.column(n).map { step &+= $0; return Double(step) / scale }
+            values = try reader.column(n).map {
+                step &+= $0
+                return Double(step) / scale
+            }
         } else {
             values = try reader.rawColumn(n)
         }
@@ -242,7 +249,9 @@ enum QuantitySeriesCodec {
             return value
         }
 
-        static func unzigzagValue(_ value: UInt64) -> Int64 { Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1) }
+        static func unzigzagValue(_ value: UInt64) -> Int64 {
+            Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+        }
         private static func unzigzag(_ value: UInt64) -> Int64 { unzigzagValue(value) }
 
         mutating func column(_ n: Int) throws -> [Int64] {

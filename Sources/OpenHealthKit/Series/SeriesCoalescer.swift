@@ -16,8 +16,10 @@ enum SeriesCoalescer {
     /// - Parameters:
     ///   - quantities: one source's quantities in start order.
     ///   - nextStart: the start of the stream's next quantity after the run (its hold limit), or +∞.
-    static func condense(_ quantities: [SeriesQuantity], nextStart: Double, style: HKQuantityAggregationStyle,
-                         maximumHold: TimeInterval = StatisticsAccumulator.defaultMaximumHold) -> [SeriesQuantity] {
+    static func condense(
+        _ quantities: [SeriesQuantity], nextStart: Double, style: HKQuantityAggregationStyle,
+        maximumHold: TimeInterval = StatisticsAccumulator.defaultMaximumHold
+    ) -> [SeriesQuantity] {
         switch style {
         case .discreteTemporallyWeighted, .discreteEquivalentContinuousLevel:
             var covered = quantities
@@ -40,13 +42,16 @@ enum SeriesCoalescer {
     }
 
     /// Merges neighbours that both cover time, touch, and for which `combine` gives a merged value.
-    private static func merge(_ quantities: [SeriesQuantity],
-                              _ combine: (SeriesQuantity, SeriesQuantity) -> Double?) -> [SeriesQuantity] {
+    private static func merge(
+        _ quantities: [SeriesQuantity],
+        _ combine: (SeriesQuantity, SeriesQuantity) -> Double?
+    ) -> [SeriesQuantity] {
         var result: [SeriesQuantity] = []
         result.reserveCapacity(quantities.count)
         for quantity in quantities {
             if var last = result.last, last.end > last.start, quantity.end > quantity.start, last.end == quantity.start,
-               let value = combine(last, quantity) {
+                let value = combine(last, quantity)
+            {
                 last.end = quantity.end
                 last.value = value
                 result[result.count - 1] = last

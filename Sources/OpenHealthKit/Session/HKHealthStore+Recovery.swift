@@ -16,19 +16,24 @@ extension HKHealthStore {
         let found = try await Task.detached { () -> RecoveredRecording? in
             try database.read { db in
                 guard let journal = try database.latestInterruptedJournal(client: client, db) else { return nil }
-                return try RecoveredRecording(database: database, journal: journal, source: source, deliverySpacing: spacing, db)
+                return try RecoveredRecording(
+                    database: database, journal: journal, source: source, deliverySpacing: spacing, db)
             }
         }.value
         guard var recording = found else { return nil }
-        let session = HKWorkoutSession(recovering: self, configuration: recording.configuration,
-                                       machine: recording.core.session)
-        recording.core.openJournal(LiveJournal(database: database, builderID: recording.builderID), after: recording.sequence)
-        let builder = HKLiveWorkoutBuilder(recovering: session, healthStore: self, configuration: recording.configuration,
-                                           device: recording.device, core: recording.core)
+        let session = HKWorkoutSession(
+            recovering: self, configuration: recording.configuration,
+            machine: recording.core.session)
+        recording.core.openJournal(
+            LiveJournal(database: database, builderID: recording.builderID), after: recording.sequence)
+        let builder = HKLiveWorkoutBuilder(
+            recovering: session, healthStore: self, configuration: recording.configuration,
+            device: recording.device, core: recording.core)
         session.attachRecoveredBuilder(builder)
         if let open = recording.core.activities.last(where: { $0.end == nil }) {
-            session.restoreCurrentActivity(uuid: open.uuid, configuration: open.configuration, start: open.start,
-                                           metadata: open.metadata)
+            session.restoreCurrentActivity(
+                uuid: open.uuid, configuration: open.configuration, start: open.start,
+                metadata: open.metadata)
         }
         if recording.core.collecting { builder.startFlushing() }
         if recording.core.session.isActive { sessionWillStart(session, at: wallClock()) }
@@ -55,16 +60,21 @@ struct RecoveredRecording: Sendable {
     var device: HKDevice?
     var core: RecordingCore
 
-    init(database: StoreDatabase, journal: StoreDatabase.InterruptedJournal, source: HKSource, deliverySpacing: Duration,
-         _ db: Database) throws {
+    init(
+        database: StoreDatabase, journal: StoreDatabase.InterruptedJournal, source: HKSource, deliverySpacing: Duration,
+        _ db: Database
+    ) throws {
         builderID = journal.id
         do {
             configuration = try JSONDecoder().decode(ConfigurationRecord.self, from: Data(journal.configuration.utf8))
                 .configuration()
             if let deviceJSON = journal.device {
-                let f = try JSONDecoder().decode([String?].self, from: Data(deviceJSON.utf8)) + Array(repeating: nil, count: 8)
-                device = HKDevice(name: f[0], manufacturer: f[1], model: f[2], hardwareVersion: f[3], firmwareVersion: f[4],
-                                  softwareVersion: f[5], localIdentifier: f[6], udiDeviceIdentifier: f[7])
+                let f =
+                    try JSONDecoder().decode([String?].self, from: Data(deviceJSON.utf8))
+                    + Array(repeating: nil, count: 8)
+                device = HKDevice(
+                    name: f[0], manufacturer: f[1], model: f[2], hardwareVersion: f[3], firmwareVersion: f[4],
+                    softwareVersion: f[5], localIdentifier: f[6], udiDeviceIdentifier: f[7])
             }
         } catch let error as HKError {
             throw error
@@ -78,8 +88,9 @@ struct RecoveredRecording: Sendable {
             sequence = row.sequence
             guard let input = try decoder.input(row, db) else { continue }
             do { _ = try core.apply(input, now: .zero) } catch {
-                throw HKError(.errorDatabaseInaccessible,
-                              "The journal of an interrupted workout does not replay (row \(row.sequence)): \(error).")
+                throw HKError(
+                    .errorDatabaseInaccessible,
+                    "The journal of an interrupted workout does not replay (row \(row.sequence)): \(error).")
             }
         }
     }
@@ -109,8 +120,9 @@ struct JournalDecoder {
             samples.reserveCapacity(records.count)
             for record in records {
                 guard let type = try type(record.typeID, db) else { continue }
-                var sample = CollectedSample(uuid: record.uuid, type: type, start: record.start, end: record.end,
-                                             value: record.value)
+                var sample = CollectedSample(
+                    uuid: record.uuid, type: type, start: record.start, end: record.end,
+                    value: record.value)
                 sample.appAdded = record.appAdded
                 samples.append(sample)
             }
@@ -118,7 +130,8 @@ struct JournalDecoder {
         case .entry:
             let entry: JournalEntry
             do { entry = try JSONDecoder().decode(JournalEntry.self, from: Data(row.payload)) } catch {
-                throw HKError(.errorDatabaseInaccessible, "A journal entry of an interrupted workout is damaged: \(error).")
+                throw HKError(
+                    .errorDatabaseInaccessible, "A journal entry of an interrupted workout is damaged: \(error).")
             }
             return try Self.input(entry)
         }
@@ -147,14 +160,19 @@ struct JournalDecoder {
             }
         case let .event(type, start, end, metadata):
             guard let type = HKWorkoutEventType(rawValue: type) else { return nil }
-            let event = HKWorkoutEvent(type: type, dateInterval: DateInterval(start: Date(storeValue: start),
-                                                                              end: Date(storeValue: max(start, end))),
-                                       metadata: try MetadataCoding.decode(metadata))
+            let event = HKWorkoutEvent(
+                type: type,
+                dateInterval: DateInterval(
+                    start: Date(storeValue: start),
+                    end: Date(storeValue: max(start, end))),
+                metadata: try MetadataCoding.decode(metadata))
             return .events([event], checkedAt: event.dateInterval.start)
         case let .activityBegan(uuid, configuration, start, metadata):
-            return .activityBegan(RecordingCore.Activity(uuid: uuid, configuration: try configuration.configuration(),
-                                                         start: Date(storeValue: start), end: nil,
-                                                         metadata: try MetadataCoding.decode(metadata)))
+            return .activityBegan(
+                RecordingCore.Activity(
+                    uuid: uuid, configuration: try configuration.configuration(),
+                    start: Date(storeValue: start), end: nil,
+                    metadata: try MetadataCoding.decode(metadata)))
         case let .activityEnded(uuid, end):
             return .activityEnded(uuid: uuid, at: Date(storeValue: end))
         case .metadata(let json):
@@ -162,7 +180,8 @@ struct JournalDecoder {
         case .associated(let uuid):
             return .associated(uuid)
         case let .zoneConfiguration(type, source, boundaries):
-            return .zoneConfiguration(try HKWorkoutZoneConfiguration(journaled: type, source: source, boundaries: boundaries))
+            return .zoneConfiguration(
+                try HKWorkoutZoneConfiguration(journaled: type, source: source, boundaries: boundaries))
         }
     }
 }

@@ -80,7 +80,8 @@ public final class HKWorkoutSession: NSObject, Sendable {
 
     /// Runs `body` with the session's state locked. Nothing in `body` may wait or call out.
     func locked<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
-        try guarded.withLock { (state: inout State) throws(E) -> UncheckedBox<T> in UncheckedBox(try body(&state)) }.value
+        try guarded.withLock { (state: inout State) throws(E) -> UncheckedBox<T> in UncheckedBox(try body(&state)) }
+            .value
     }
 
     // MARK: Properties
@@ -104,12 +105,14 @@ public final class HKWorkoutSession: NSObject, Sendable {
     public var currentActivity: HKWorkoutActivity {
         let (current, machine) = locked { ($0.current, $0.machine) }
         if let current {
-            return HKWorkoutActivity(uuid: current.uuid, configuration: current.configuration.copied(), startDate: current.start,
-                                     endDate: nil, metadata: current.metadata, parentEvents: [], statistics: [:])
+            return HKWorkoutActivity(
+                uuid: current.uuid, configuration: current.configuration.copied(), startDate: current.start,
+                endDate: nil, metadata: current.metadata, parentEvents: [], statistics: [:])
         }
-        return HKWorkoutActivity(uuid: mainActivityUUID, configuration: configuration.copied(),
-                                 startDate: machine.startDate ?? healthStore.wallClock(), endDate: machine.endDate,
-                                 metadata: nil, parentEvents: [], statistics: [:])
+        return HKWorkoutActivity(
+            uuid: mainActivityUUID, configuration: configuration.copied(),
+            startDate: machine.startDate ?? healthStore.wallClock(), endDate: machine.endDate,
+            metadata: nil, parentEvents: [], statistics: [:])
     }
 
     private let mainActivityUUID = UUID()
@@ -118,7 +121,8 @@ public final class HKWorkoutSession: NSObject, Sendable {
     public func associatedWorkoutBuilder() -> HKLiveWorkoutBuilder {
         if let builder = locked({ $0.builder }) { return builder }
         // Made outside the lock (it reads the session's state); the first one stored is the one returned.
-        let made = HKLiveWorkoutBuilder(session: self, healthStore: healthStore, configuration: configuration, device: .local())
+        let made = HKLiveWorkoutBuilder(
+            session: self, healthStore: healthStore, configuration: configuration, device: .local())
         return locked { state in
             if let builder = state.builder { return builder }
             state.builder = made
@@ -198,7 +202,8 @@ public final class HKWorkoutSession: NSObject, Sendable {
                 forwardToMirror(.state(from: from, to: to, date: date))
                 if to == .ended && sessionType == .primary { locked { $0.mirrorLink }?.stop() }
             case let .generate(type, date):
-                let event = HKWorkoutEvent(type: type, dateInterval: DateInterval(start: date, duration: 0), metadata: nil)
+                let event = HKWorkoutEvent(
+                    type: type, dateInterval: DateInterval(start: date, duration: 0), metadata: nil)
                 builder()?.sessionGenerated(event)
                 tell { delegate, session in delegate.workoutSession(session, didGenerate: event) }
                 forwardToMirror(.event(type, date: date))
@@ -242,10 +247,12 @@ public final class HKWorkoutSession: NSObject, Sendable {
     }
 
     func endCurrentActivityIfAny(at date: Date) {
-        guard let taken = locked({ state -> (ended: CurrentActivity, builder: HKLiveWorkoutBuilder?)? in
-            defer { state.current = nil }
-            return state.current.map { ($0, state.builder) }
-        }) else { return }
+        guard
+            let taken = locked({ state -> (ended: CurrentActivity, builder: HKLiveWorkoutBuilder?)? in
+                defer { state.current = nil }
+                return state.current.map { ($0, state.builder) }
+            })
+        else { return }
         let (ended, builder) = taken
         if sessionType == .primary { builder?.sessionEndedActivity(uuid: ended.uuid, date: date) }
         let configuration = ended.configuration
@@ -254,8 +261,12 @@ public final class HKWorkoutSession: NSObject, Sendable {
     }
 
     /// Restores the activity in progress (crash recovery).
-    func restoreCurrentActivity(uuid: UUID, configuration: HKWorkoutConfiguration, start: Date, metadata: [String: Any]?) {
-        locked { $0.current = CurrentActivity(uuid: uuid, configuration: configuration, start: start, metadata: metadata) }
+    func restoreCurrentActivity(
+        uuid: UUID, configuration: HKWorkoutConfiguration, start: Date, metadata: [String: Any]?
+    ) {
+        locked {
+            $0.current = CurrentActivity(uuid: uuid, configuration: configuration, start: start, metadata: metadata)
+        }
     }
 
     func attachRecoveredBuilder(_ recovered: HKLiveWorkoutBuilder) {

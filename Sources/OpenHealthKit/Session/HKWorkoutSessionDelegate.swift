@@ -7,27 +7,39 @@ import Foundation
 ///
 /// HealthKit: HKWorkoutSessionDelegate.
 public protocol HKWorkoutSessionDelegate: AnyObject {
-    func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
-                        from fromState: HKWorkoutSessionState, date: Date)
+    func workoutSession(
+        _ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
+        from fromState: HKWorkoutSessionState, date: Date)
     func workoutSession(_ workoutSession: HKWorkoutSession, didFailWithError error: any Error)
     func workoutSession(_ workoutSession: HKWorkoutSession, didGenerate event: HKWorkoutEvent)
-    func workoutSession(_ workoutSession: HKWorkoutSession, didBeginActivityWith workoutConfiguration: HKWorkoutConfiguration,
-                        date: Date)
-    func workoutSession(_ workoutSession: HKWorkoutSession, didEndActivityWith workoutConfiguration: HKWorkoutConfiguration,
-                        date: Date)
+    func workoutSession(
+        _ workoutSession: HKWorkoutSession, didBeginActivityWith workoutConfiguration: HKWorkoutConfiguration,
+        date: Date)
+    func workoutSession(
+        _ workoutSession: HKWorkoutSession, didEndActivityWith workoutConfiguration: HKWorkoutConfiguration,
+        date: Date)
     func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data])
     func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?)
 }
 
 extension HKWorkoutSessionDelegate {
-    public func workoutSession(_ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
-                               from fromState: HKWorkoutSessionState, date: Date) {}
+    public func workoutSession(
+        _ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
+        from fromState: HKWorkoutSessionState, date: Date
+    ) {}
     public func workoutSession(_ workoutSession: HKWorkoutSession, didFailWithError error: any Error) {}
     public func workoutSession(_ workoutSession: HKWorkoutSession, didGenerate event: HKWorkoutEvent) {}
-    public func workoutSession(_ workoutSession: HKWorkoutSession,
-                               didBeginActivityWith workoutConfiguration: HKWorkoutConfiguration, date: Date) {}
-    public func workoutSession(_ workoutSession: HKWorkoutSession,
-                               didEndActivityWith workoutConfiguration: HKWorkoutConfiguration, date: Date) {}
-    public func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {}
-    public func workoutSession(_ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?) {}
+    public func workoutSession(
+        _ workoutSession: HKWorkoutSession,
+        didBeginActivityWith workoutConfiguration: HKWorkoutConfiguration, date: Date
+    ) {}
+    public func workoutSession(
+        _ workoutSession: HKWorkoutSession,
+        didEndActivityWith workoutConfiguration: HKWorkoutConfiguration, date: Date
+    ) {}
+    public func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data])
+    {}
+    public func workoutSession(
+        _ workoutSession: HKWorkoutSession, didDisconnectFromRemoteDeviceWithError error: (any Error)?
+    ) {}
 }

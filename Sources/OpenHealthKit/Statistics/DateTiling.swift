@@ -20,15 +20,18 @@ struct DateTiling: Sendable {
         self.calendar = calendar
         let next = calendar.date(byAdding: components, to: anchor) ?? anchor
         nominalLength = next.timeIntervalSince(anchor)
-        precondition(nominalLength > 0,
-                     "OpenHealthKit: HKStatisticsCollectionQuery: intervalComponents must describe a positive interval.")
+        precondition(
+            nominalLength > 0,
+            "OpenHealthKit: HKStatisticsCollectionQuery: intervalComponents must describe a positive interval.")
     }
 
     /// The start of interval `index`.
     func start(of index: Int) -> Date {
         guard index != 0 else { return anchor }
         var scaled = DateComponents()
-        let fields: [Calendar.Component] = [.era, .year, .month, .weekOfYear, .day, .hour, .minute, .second, .nanosecond]
+        let fields: [Calendar.Component] = [
+            .era, .year, .month, .weekOfYear, .day, .hour, .minute, .second, .nanosecond,
+        ]
         for field in fields {
             if let value = components.value(for: field), value != 0 { scaled.setValue(value * index, for: field) }
         }

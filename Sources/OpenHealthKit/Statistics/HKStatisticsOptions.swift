@@ -35,10 +35,14 @@ public struct HKStatisticsOptions: OptionSet, Sendable, Hashable {
     func check(for type: HKQuantityType, function: String) {
         let discrete = type.aggregationStyle.isDiscrete
         if discrete && contains(.cumulativeSum) {
-            preconditionFailure("OpenHealthKit: \(function): the cumulativeSum option cannot be used with the discrete type \(type.identifier).")
+            preconditionFailure(
+                "OpenHealthKit: \(function): the cumulativeSum option cannot be used with the discrete type \(type.identifier)."
+            )
         }
         if !discrete && !intersection(Self.discreteOnly).isEmpty {
-            preconditionFailure("OpenHealthKit: \(function): discrete options (discreteAverage, discreteMin, discreteMax) cannot be used with the cumulative type \(type.identifier).")
+            preconditionFailure(
+                "OpenHealthKit: \(function): discrete options (discreteAverage, discreteMin, discreteMax) cannot be used with the cumulative type \(type.identifier)."
+            )
         }
     }
 }

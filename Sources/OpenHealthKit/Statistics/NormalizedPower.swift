@@ -47,9 +47,13 @@ public enum NormalizedPower {
         while second <= lastStart || second < lastEnd {
             while index + 1 < sorted.count, sorted[index + 1].start <= second { index += 1 }
             let sample = sorted[index]
-            let covered = sample.end > sample.start ? second < sample.end
+            let covered =
+                sample.end > sample.start
+                ? second < sample.end
                 : second.timeIntervalSince(sample.start) <= ReadingHold.power
-            if covered, !pauses.contains(where: { $0.start <= second && second < $0.end }) { values.append(sample.watts) }
+            if covered, !pauses.contains(where: { $0.start <= second && second < $0.end }) {
+                values.append(sample.watts)
+            }
             second = second.addingTimeInterval(1)
         }
         return values
@@ -86,24 +90,29 @@ extension HKHealthStore {
     /// 30 s of power. With `interval`, only the samples starting in it (a lap, an activity).
     ///
     /// OpenHealthKit extension.
-    public func normalizedPower(for workout: HKWorkout, during interval: DateInterval? = nil) async throws -> HKQuantity? {
+    public func normalizedPower(
+        for workout: HKWorkout, during interval: DateInterval? = nil
+    ) async throws -> HKQuantity? {
         var predicate: NSPredicate = HKQuery.predicateForObjects(from: workout)
         if let interval {
             predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [
-                predicate, HKQuery.predicateForSamples(withStart: interval.start, end: interval.end, options: .strictStartDate),
+                predicate,
+                HKQuery.predicateForSamples(withStart: interval.start, end: interval.end, options: .strictStartDate),
             ])
         }
         var samples: [HKQuantitySample] = []
         for identifier in [HKQuantityTypeIdentifier.cyclingPower, .runningPower] where samples.isEmpty {
             samples = try await HKSampleQueryDescriptor(
                 predicates: [.quantitySample(type: HKQuantityType(identifier), predicate: predicate)],
-                sortDescriptors: [SortDescriptor(\.startDate)]).result(for: self)
+                sortDescriptors: [SortDescriptor(\.startDate)]
+            ).result(for: self)
         }
         let power = samples.map {
             NormalizedPower.Sample(start: $0.startDate, end: $0.endDate, watts: $0.quantity.doubleValue(for: .watt()))
         }
-        let pauses = WorkoutPauses.intervals(in: workout.workoutEvents ?? [], from: workout.startDate,
-                                             to: workout.endDate)
+        let pauses = WorkoutPauses.intervals(
+            in: workout.workoutEvents ?? [], from: workout.startDate,
+            to: workout.endDate)
         return NormalizedPower.normalized(power, pauses: pauses).map { HKQuantity(unit: .watt(), doubleValue: $0) }
     }
 }

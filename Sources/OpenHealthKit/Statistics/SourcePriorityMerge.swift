@@ -24,7 +24,7 @@ enum SourcePriorityMerge {
     ///   key (revisions of one source share a level). Any order within a level.
     /// - Returns: the merged pieces in start order.
     static func merge(_ streams: [[Piece]]) -> [Piece] {
-        var claimed: [(start: Double, end: Double)] = []   // disjoint, in start order
+        var claimed: [(start: Double, end: Double)] = []  // disjoint, in start order
         var result: [Piece] = []
         for stream in streams {
             var covering: [(start: Double, end: Double)] = []
@@ -34,9 +34,12 @@ enum SourcePriorityMerge {
                     covering.append((quantity.start, quantity.end))
                     for gap in uncovered(quantity.start, quantity.end, by: claimed) {
                         let share = (gap.end - gap.start) / (quantity.end - quantity.start)
-                        result.append(Piece(source: piece.source,
-                                            quantity: SeriesQuantity(start: gap.start, end: gap.end,
-                                                                     value: quantity.value * share)))
+                        result.append(
+                            Piece(
+                                source: piece.source,
+                                quantity: SeriesQuantity(
+                                    start: gap.start, end: gap.end,
+                                    value: quantity.value * share)))
                     }
                 } else if !isCovered(quantity.start, by: claimed) {
                     result.append(piece)
@@ -65,8 +68,10 @@ enum SourcePriorityMerge {
     }
 
     /// The parts of `[start, end)` outside the claimed intervals.
-    private static func uncovered(_ start: Double, _ end: Double,
-                                  by claimed: [(start: Double, end: Double)]) -> [(start: Double, end: Double)] {
+    private static func uncovered(
+        _ start: Double, _ end: Double,
+        by claimed: [(start: Double, end: Double)]
+    ) -> [(start: Double, end: Double)] {
         var gaps: [(start: Double, end: Double)] = []
         var cursor = start
         var index = firstEnding(after: start, in: claimed)
@@ -83,8 +88,10 @@ enum SourcePriorityMerge {
     }
 
     /// The union of two sets of intervals, as disjoint intervals in start order.
-    private static func union(_ a: [(start: Double, end: Double)],
-                              _ b: [(start: Double, end: Double)]) -> [(start: Double, end: Double)] {
+    private static func union(
+        _ a: [(start: Double, end: Double)],
+        _ b: [(start: Double, end: Double)]
+    ) -> [(start: Double, end: Double)] {
         let all = (a + b).sorted { $0.start < $1.start }
         var merged: [(start: Double, end: Double)] = []
         for interval in all {

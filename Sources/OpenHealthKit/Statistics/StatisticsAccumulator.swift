@@ -59,8 +59,10 @@ struct StatisticsAccumulator: Sendable {
         self.init(style: style, rangeStart: start.storeValue, rangeEnd: end.storeValue, maximumHold: maximumHold)
     }
 
-    init(style: HKQuantityAggregationStyle, rangeStart: Double, rangeEnd: Double,
-         maximumHold: TimeInterval = defaultMaximumHold) {
+    init(
+        style: HKQuantityAggregationStyle, rangeStart: Double, rangeEnd: Double,
+        maximumHold: TimeInterval = defaultMaximumHold
+    ) {
         self.style = style
         self.rangeStart = rangeStart
         self.rangeEnd = rangeEnd
@@ -86,7 +88,8 @@ struct StatisticsAccumulator: Sendable {
         if holds && end <= start {
             stream.pending = Pending(instant: start, value: value, holdLimit: min(start + maximumHold, holdLimit))
         } else {
-            contribute(start: start, coverEnd: max(start, end), value: value, end: end, source: source, to: &stream.partial)
+            contribute(
+                start: start, coverEnd: max(start, end), value: value, end: end, source: source, to: &stream.partial)
         }
         putStream(stream, source)
     }
@@ -136,7 +139,8 @@ struct StatisticsAccumulator: Sendable {
     }
 
     /// The statistics merged over sources and per source; `merged` is nil when nothing was a member.
-    func values(through horizon: Date? = nil) -> (merged: HKStatistics.Values?, bySource: [Int64: HKStatistics.Values]) {
+    func values(through horizon: Date? = nil) -> (merged: HKStatistics.Values?, bySource: [Int64: HKStatistics.Values])
+    {
         let partials = partials(through: horizon)
         var merged = StatisticsPartial()
         var bySource: [Int64: HKStatistics.Values] = [:]
@@ -149,8 +153,9 @@ struct StatisticsAccumulator: Sendable {
 
     private func apply(_ pending: Pending, until next: Double, to partial: inout StatisticsPartial, source: Int64) {
         let coverEnd = max(pending.instant, min(next, pending.holdLimit))
-        contribute(start: pending.instant, coverEnd: coverEnd, value: pending.value, end: pending.instant, source: source,
-                   to: &partial)
+        contribute(
+            start: pending.instant, coverEnd: coverEnd, value: pending.value, end: pending.instant, source: source,
+            to: &partial)
     }
 
     /// Adds a quantity whose coverage is already known: `[start, coverEnd)`, an instant when equal, its own
@@ -169,8 +174,10 @@ struct StatisticsAccumulator: Sendable {
     }
 
     /// Adds a quantity covering `[start, coverEnd)` (an instant when equal) whose own interval ends at `end`.
-    private func contribute(start: Double, coverEnd: Double, value: Double, end: Double, source: Int64,
-                            to partial: inout StatisticsPartial) {
+    private func contribute(
+        start: Double, coverEnd: Double, value: Double, end: Double, source: Int64,
+        to partial: inout StatisticsPartial
+    ) {
         let overlap: Double
         if coverEnd > start {
             guard start < rangeEnd && coverEnd > rangeStart else { return }
@@ -201,8 +208,9 @@ struct StatisticsAccumulator: Sendable {
             partial.minimum = min(partial.minimum, value)
             partial.maximum = max(partial.maximum, value)
         }
-        let candidate = StatisticsPartial.MostRecent(clippedEnd: min(coverEnd, rangeEnd), source: source, value: value,
-                                                     start: start, end: max(start, end))
+        let candidate = StatisticsPartial.MostRecent(
+            clippedEnd: min(coverEnd, rangeEnd), source: source, value: value,
+            start: start, end: max(start, end))
         if partial.mostRecent.map({ candidate.isMoreRecent(than: $0) }) ?? true { partial.mostRecent = candidate }
     }
 }
@@ -211,14 +219,18 @@ extension StatisticsAccumulator {
     /// The summary of a whole series: its quantities' partial over `[first start, +∞)`, the last zero-length value
     /// holding at most until `seriesEnd`. Adding it to an accumulator whose range contains the series gives the
     /// same statistics as adding each quantity.
-    static func summary(style: HKQuantityAggregationStyle, of quantities: [SeriesQuantity], seriesEnd: Double,
-                        maximumHold: TimeInterval = defaultMaximumHold) -> StatisticsPartial {
+    static func summary(
+        style: HKQuantityAggregationStyle, of quantities: [SeriesQuantity], seriesEnd: Double,
+        maximumHold: TimeInterval = defaultMaximumHold
+    ) -> StatisticsPartial {
         guard let first = quantities.first else { return StatisticsPartial() }
-        var accumulator = StatisticsAccumulator(style: style, rangeStart: first.start, rangeEnd: .infinity,
-                                                maximumHold: maximumHold)
+        var accumulator = StatisticsAccumulator(
+            style: style, rangeStart: first.start, rangeEnd: .infinity,
+            maximumHold: maximumHold)
         for quantity in quantities {
-            accumulator.add(start: quantity.start, end: quantity.end, value: quantity.value, source: 0,
-                            holdLimit: seriesEnd)
+            accumulator.add(
+                start: quantity.start, end: quantity.end, value: quantity.value, source: 0,
+                holdLimit: seriesEnd)
         }
         return accumulator.partials(through: Date(storeValue: seriesEnd))[0] ?? StatisticsPartial()
     }
@@ -228,8 +240,10 @@ extension StatisticsAccumulator {
     /// (its sum or average) over its interval.
     ///
     /// HealthKit: HKStatistics (what HKLiveWorkoutBuilder.statistics(for:) reports).
-    static func statistics(for type: HKQuantityType, samples: [HKQuantitySample], start: Date,
-                           end: Date) -> HKStatistics? {
+    static func statistics(
+        for type: HKQuantityType, samples: [HKQuantitySample], start: Date,
+        end: Date
+    ) -> HKStatistics? {
         var accumulator = StatisticsAccumulator(style: type.aggregationStyle, start: start, end: end)
         var sources: [HKSource: Int64] = [:]
         var sourceOrder: [HKSource] = []
@@ -237,13 +251,16 @@ extension StatisticsAccumulator {
         for sample in samples.sorted(by: { $0.startDate < $1.startDate }) where sample.quantityType == type {
             let source = sample.sourceRevision.source
             let key: Int64
-            if let known = sources[source] { key = known } else {
+            if let known = sources[source] {
+                key = known
+            } else {
                 key = Int64(sourceOrder.count)
                 sources[source] = key
                 sourceOrder.append(source)
             }
-            accumulator.add(start: sample.startDate, end: sample.endDate,
-                            value: sample.quantity.doubleValue(for: unit), source: key)
+            accumulator.add(
+                start: sample.startDate, end: sample.endDate,
+                value: sample.quantity.doubleValue(for: unit), source: key)
         }
         let (merged, bySource) = accumulator.values()
         guard let merged else { return nil }

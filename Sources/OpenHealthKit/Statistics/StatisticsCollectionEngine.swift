@@ -16,8 +16,10 @@ struct StatisticsCollectionEngine: Sendable {
     private var pending: [Int64: (instant: Double, value: Double, holdLimit: Double)] = [:]
     private var cached: (index: Int, start: Double, end: Double)?
 
-    init(style: HKQuantityAggregationStyle, tiling: DateTiling,
-         maximumHold: TimeInterval = StatisticsAccumulator.defaultMaximumHold) {
+    init(
+        style: HKQuantityAggregationStyle, tiling: DateTiling,
+        maximumHold: TimeInterval = StatisticsAccumulator.defaultMaximumHold
+    ) {
         self.style = style
         self.tiling = tiling
         self.maximumHold = maximumHold
@@ -63,7 +65,8 @@ struct StatisticsCollectionEngine: Sendable {
         var bucket = locate(start)
         while true {
             let fresh = accumulator(bucket)
-            buckets[bucket.index, default: fresh].addCovered(start: start, coverEnd: coverEnd, value: value, end: end, source: source)
+            buckets[bucket.index, default: fresh].addCovered(
+                start: start, coverEnd: coverEnd, value: value, end: end, source: source)
             guard coverEnd > bucket.end else { return }
             bucket = locate(bucket.end)
         }

@@ -82,8 +82,9 @@ struct StatisticsPartial: Sendable, Equatable {
         var values = HKStatistics.Values()
         if let recent = mostRecent {
             values.mostRecent = recent.value
-            values.mostRecentInterval = DateInterval(start: Date(storeValue: recent.start),
-                                                     end: Date(storeValue: Swift.max(recent.start, recent.end)))
+            values.mostRecentInterval = DateInterval(
+                start: Date(storeValue: recent.start),
+                end: Date(storeValue: Swift.max(recent.start, recent.end)))
         }
         values.duration = duration
         switch style {

@@ -54,6 +54,8 @@ extension TrailingAverage {
     static func threeSecondPower() -> TrailingAverage { TrailingAverage(window: 3) }
 
     /// The type codes of the power types.
-    static let powerCodes: [UInt16] = [HKQuantityType.interned(.cyclingPower).code,
-                                       HKQuantityType.interned(.runningPower).code]
+    static let powerCodes: [UInt16] = [
+        HKQuantityType.interned(.cyclingPower).code,
+        HKQuantityType.interned(.runningPower).code,
+    ]
 }

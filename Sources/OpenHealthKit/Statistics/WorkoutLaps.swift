@@ -25,7 +25,9 @@ public enum WorkoutLaps {
         var laps: [DateInterval] = []
         var lapStart = start
         for event in events.sorted(by: { $0.dateInterval.start < $1.dateInterval.start }) where event.type == .lap {
-            let lap = event.dateInterval.duration > 0 ? event.dateInterval
+            let lap =
+                event.dateInterval.duration > 0
+                ? event.dateInterval
                 : DateInterval(start: lapStart, end: max(lapStart, event.dateInterval.start))
             lapStart = max(lapStart, lap.end)
             guard lap.duration > 0, lap.start >= start, lap.start < end else { continue }
@@ -49,18 +51,23 @@ extension HKHealthStore {
     /// interval is left out. See ``WorkoutLaps`` for the rules.
     ///
     /// OpenHealthKit extension.
-    public func statistics(for workout: HKWorkout,
-                           during interval: DateInterval) async throws -> [HKQuantityType: HKStatistics] {
+    public func statistics(
+        for workout: HKWorkout,
+        during interval: DateInterval
+    ) async throws -> [HKQuantityType: HKStatistics] {
         let within = NSCompoundPredicate(andPredicateWithSubpredicates: [
             HKQuery.predicateForObjects(from: workout),
             HKQuery.predicateForSamples(withStart: interval.start, end: interval.end, options: []),
         ])
         var result: [HKQuantityType: HKStatistics] = [:]
         for type in workout.allStatistics.keys.sorted(by: { $0.identifier < $1.identifier }) {
-            let options: HKStatisticsOptions = type.aggregationStyle == .cumulative ? .cumulativeSum
+            let options: HKStatisticsOptions =
+                type.aggregationStyle == .cumulative
+                ? .cumulativeSum
                 : [.discreteAverage, .discreteMin, .discreteMax]
             let statistics = try await HKStatisticsQueryDescriptor(
-                predicate: .quantitySample(type: type, predicate: within), options: options).result(for: self)
+                predicate: .quantitySample(type: type, predicate: within), options: options
+            ).result(for: self)
             if let statistics { result[type] = statistics }
         }
         return result

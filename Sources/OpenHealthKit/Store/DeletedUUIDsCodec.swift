@@ -23,7 +23,11 @@ enum DeletedUUIDsCodec {
         var groups: [(high: UInt64, lows: [UInt64])] = []
         for uuid in uuids {
             let (high, low) = SampleUUIDStream.halves(uuid)
-            if groups.last?.high == high { groups[groups.count - 1].lows.append(low) } else { groups.append((high, [low])) }
+            if groups.last?.high == high {
+                groups[groups.count - 1].lows.append(low)
+            } else {
+                groups.append((high, [low]))
+            }
         }
         var grouped = Data()
         QuantitySeriesCodec.writeVarint(UInt64(groups.count), to: &grouped)
@@ -92,6 +96,8 @@ enum DeletedUUIDsCodec {
     }
 
     static func damaged(_ reason: String) -> HKError {
-        HKError(.errorDatabaseInaccessible, "The health store is damaged: a deletion record does not list its UUIDs (\(reason)).")
+        HKError(
+            .errorDatabaseInaccessible,
+            "The health store is damaged: a deletion record does not list its UUIDs (\(reason)).")
     }
 }

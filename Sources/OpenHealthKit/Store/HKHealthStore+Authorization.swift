@@ -25,7 +25,10 @@ public struct HKAuthorizationPolicy: Sendable {
     /// Answers one request: given the types asked for sharing and reading, the subsets granted.
     public var decide: @Sendable (_ share: Set<String>, _ read: Set<String>) -> (share: Set<String>, read: Set<String>)
 
-    public init(decide: @escaping @Sendable (_ share: Set<String>, _ read: Set<String>) -> (share: Set<String>, read: Set<String>)) {
+    public init(
+        decide:
+            @escaping @Sendable (_ share: Set<String>, _ read: Set<String>) -> (share: Set<String>, read: Set<String>)
+    ) {
         self.decide = decide
     }
 
@@ -40,7 +43,9 @@ extension HKHealthStore {
 
     /// Asks for permission to save (share) and read types. Succeeds once the request has been answered, whatever
     /// the answer: as in HealthKit, success does not mean access was granted.
-    public func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
+    public func requestAuthorization(
+        toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>
+    ) async throws {
         let database = try database()
         let client = clientIdentifier
         let policy = authorizationPolicy
@@ -63,17 +68,21 @@ extension HKHealthStore {
             guard !undecidedShare.isEmpty || !undecidedRead.isEmpty else { return }
             let granted = policy.decide(undecidedShare, undecidedRead)
             for identifier in undecidedShare {
-                try database.setShare(granted.share.contains(identifier) ? .sharingAuthorized : .sharingDenied, client: client,
-                                      type: identifier, db)
+                try database.setShare(
+                    granted.share.contains(identifier) ? .sharingAuthorized : .sharingDenied, client: client,
+                    type: identifier, db)
             }
             for identifier in undecidedRead {
-                try database.setRead(granted.read.contains(identifier) ? .granted : .denied, client: client, type: identifier, db)
+                try database.setRead(
+                    granted.read.contains(identifier) ? .granted : .denied, client: client, type: identifier, db)
             }
         }
     }
 
-    public func requestAuthorization(toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
-                                     completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func requestAuthorization(
+        toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         let box = UncheckedBox((typesToShare ?? [], typesToRead ?? []))
         report({ try await self.requestAuthorization(toShare: box.value.0, read: box.value.1) }) { result in
             let (success, error) = result.healthKitPair
@@ -85,13 +94,17 @@ extension HKHealthStore {
     public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
         guard let database = try? database() else { return .notDetermined }
         let client = clientIdentifier
-        let raw = try? database.read { db in try database.authorization(client: client, type: type.identifier, db)?.share }
+        let raw = try? database.read { db in
+            try database.authorization(client: client, type: type.identifier, db)?.share
+        }
         return raw.flatMap { $0 }.flatMap(HKAuthorizationStatus.init(rawValue:)) ?? .notDetermined
     }
 
     /// Whether requesting these types would ask anything: `.unnecessary` once every type has been decided.
-    public func statusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>,
-                                              read typesToRead: Set<HKObjectType>) async throws -> HKAuthorizationRequestStatus {
+    public func statusForAuthorizationRequest(
+        toShare typesToShare: Set<HKSampleType>,
+        read typesToRead: Set<HKObjectType>
+    ) async throws -> HKAuthorizationRequestStatus {
         let database = try database()
         let client = clientIdentifier
         return try await database.read { db in
@@ -107,8 +120,10 @@ extension HKHealthStore {
         }
     }
 
-    public func getRequestStatusForAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
-                                                 completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void) {
+    public func getRequestStatusForAuthorization(
+        toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
+        completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void
+    ) {
         let box = UncheckedBox((typesToShare, typesToRead))
         report({ try await self.statusForAuthorizationRequest(toShare: box.value.0, read: box.value.1) }) { result in
             switch result {
@@ -129,7 +144,9 @@ extension HKHealthStore {
     public func setReadAuthorization(_ granted: Bool, for type: HKObjectType) throws {
         let database = try database()
         let client = clientIdentifier
-        try database.write { db in try database.setRead(granted ? .granted : .denied, client: client, type: type.identifier, db) }
+        try database.write { db in
+            try database.setRead(granted ? .granted : .denied, client: client, type: type.identifier, db)
+        }
     }
 
     /// Throws unless this client may save every one of these types. Runs inside the write transaction.
@@ -143,10 +160,14 @@ extension HKHealthStore {
             case .sharingAuthorized:
                 continue
             case .sharingDenied:
-                throw HKError(.errorAuthorizationDenied, "Authorization to share \(identifier) was denied for \(clientIdentifier).")
+                throw HKError(
+                    .errorAuthorizationDenied,
+                    "Authorization to share \(identifier) was denied for \(clientIdentifier).")
             case .notDetermined:
-                throw HKError(.errorAuthorizationNotDetermined,
-                              "\(clientIdentifier) has not requested authorization to share \(identifier); call requestAuthorization(toShare:read:) first.")
+                throw HKError(
+                    .errorAuthorizationNotDetermined,
+                    "\(clientIdentifier) has not requested authorization to share \(identifier); call requestAuthorization(toShare:read:) first."
+                )
             }
         }
     }

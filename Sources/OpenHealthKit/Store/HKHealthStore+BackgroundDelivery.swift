@@ -19,8 +19,10 @@ extension HKHealthStore {
         state.withLock { $0.backgroundDelivery[type.identifier] = frequency }
     }
 
-    public func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency,
-                                         withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func enableBackgroundDelivery(
+        for type: HKObjectType, frequency: HKUpdateFrequency,
+        withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         report({ try await self.enableBackgroundDelivery(for: type, frequency: frequency) }) { result in
             let (success, error) = result.healthKitPair
             completion(success, error)
@@ -32,8 +34,10 @@ extension HKHealthStore {
         _ = state.withLock { $0.backgroundDelivery.removeValue(forKey: type.identifier) }
     }
 
-    public func disableBackgroundDelivery(for type: HKObjectType,
-                                          withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func disableBackgroundDelivery(
+        for type: HKObjectType,
+        withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         report({ try await self.disableBackgroundDelivery(for: type) }) { result in
             let (success, error) = result.healthKitPair
             completion(success, error)

@@ -3,7 +3,9 @@ import Foundation
 /// The person's biological sex. HealthKit: HKBiologicalSex.
 public enum HKBiologicalSex: Int, Sendable, Hashable { case notSet = 0, female, male, other }
 /// The person's blood type. HealthKit: HKBloodType.
-public enum HKBloodType: Int, Sendable, Hashable { case notSet = 0, aPositive, aNegative, bPositive, bNegative, abPositive, abNegative, oPositive, oNegative }
+public enum HKBloodType: Int, Sendable, Hashable {
+    case notSet = 0, aPositive, aNegative, bPositive, bNegative, abPositive, abNegative, oPositive, oNegative
+}
 /// The person's skin type. HealthKit: HKFitzpatrickSkinType.
 public enum HKFitzpatrickSkinType: Int, Sendable, Hashable { case notSet = 0, I, II, III, IV, V, VI }
 /// Whether the person uses a wheelchair. HealthKit: HKWheelchairUse.
@@ -41,8 +43,12 @@ extension HKHealthStore {
     /// `.dateOfBirth` (read denial looks like no data). HealthKit: HKHealthStore.dateOfBirthComponents().
     public func dateOfBirthComponents() throws -> DateComponents {
         let database = try database()
-        guard try readAccess(database).canRead(HKCharacteristicTypeIdentifier.dateOfBirth.rawValue) else { return DateComponents() }
-        guard var components = try database.read({ db in try database.workoutProfile(db) }).dateOfBirth else { return DateComponents() }
+        guard try readAccess(database).canRead(HKCharacteristicTypeIdentifier.dateOfBirth.rawValue) else {
+            return DateComponents()
+        }
+        guard var components = try database.read({ db in try database.workoutProfile(db) }).dateOfBirth else {
+            return DateComponents()
+        }
         components.calendar = Calendar(identifier: .gregorian)
         return components
     }
@@ -87,7 +93,7 @@ extension HKHealthStore {
         for type in quantityTypes {
             switch HKQuantityTypeIdentifier(rawValue: type.identifier) {
             case .distanceWalkingRunning, .distanceCycling, .distanceWheelchair, .distanceDownhillSnowSports,
-                 .distanceCrossCountrySkiing, .distancePaddleSports, .distanceRowing, .distanceSkatingSports:
+                .distanceCrossCountrySkiing, .distancePaddleSports, .distanceRowing, .distanceSkatingSports:
                 units[type] = HKUnit(from: metric ? "km" : "mi")
             case .distanceSwimming: units[type] = HKUnit(from: metric ? "m" : "yd")
             case .cyclingSpeed, .runningSpeed: units[type] = HKUnit(from: metric ? "km/hr" : "mi/hr")
@@ -99,8 +105,10 @@ extension HKHealthStore {
         return units
     }
 
-    public func preferredUnits(for quantityTypes: Set<HKQuantityType>,
-                               completion: @escaping @Sendable ([HKQuantityType: HKUnit], (any Error)?) -> Void) {
+    public func preferredUnits(
+        for quantityTypes: Set<HKQuantityType>,
+        completion: @escaping @Sendable ([HKQuantityType: HKUnit], (any Error)?) -> Void
+    ) {
         let box = UncheckedBox(quantityTypes)
         report({ UncheckedBox(try await self.preferredUnits(for: box.value)) }) { result in
             switch result {
@@ -113,11 +121,15 @@ extension HKHealthStore {
     /// Fails with `errorHealthDataUnavailable`: there is no paired Apple Watch to launch on Linux. A companion here
     /// is another store object that mirrors a session (see the README). HealthKit: HKHealthStore.startWatchApp(toHandle:).
     public func startWatchApp(toHandle workoutConfiguration: HKWorkoutConfiguration) async throws {
-        throw HKError(.errorHealthDataUnavailable, "There is no paired Apple Watch to start an app on; OpenHealthKit runs on Linux.")
+        throw HKError(
+            .errorHealthDataUnavailable,
+            "There is no paired Apple Watch to start an app on; OpenHealthKit runs on Linux.")
     }
 
-    public func startWatchApp(with workoutConfiguration: HKWorkoutConfiguration,
-                              completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func startWatchApp(
+        with workoutConfiguration: HKWorkoutConfiguration,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         let box = UncheckedBox(workoutConfiguration)
         report({ try await self.startWatchApp(toHandle: box.value) }) { result in
             let (success, error) = result.healthKitPair

@@ -14,8 +14,10 @@ public struct CondenseReport: Sendable, Equatable {
     /// Deleted objects older than ``HKHealthStore/deletedObjectRetention`` that anchored queries no longer report.
     public var deletedObjectsPurged: Int
 
-    public init(workouts: Int = 0, samplesRemoved: Int = 0, seriesCreated: Int = 0, quantitiesStored: Int = 0,
-                deletedObjectsPurged: Int = 0) {
+    public init(
+        workouts: Int = 0, samplesRemoved: Int = 0, seriesCreated: Int = 0, quantitiesStored: Int = 0,
+        deletedObjectsPurged: Int = 0
+    ) {
         self.workouts = workouts
         self.samplesRemoved = samplesRemoved
         self.seriesCreated = seriesCreated
@@ -53,8 +55,9 @@ extension HKHealthStore {
                 throw HKError(.errorInvalidArgument, "The workout \(uuid) is not in the health store.")
             }
             let counts = try database.condenseWorkout(id: id, now: now, db)
-            return CondenseReport(workouts: 1, samplesRemoved: counts.samplesRemoved, seriesCreated: counts.seriesCreated,
-                                  quantitiesStored: counts.quantitiesStored)
+            return CondenseReport(
+                workouts: 1, samplesRemoved: counts.samplesRemoved, seriesCreated: counts.seriesCreated,
+                quantitiesStored: counts.quantitiesStored)
         }
         if report.samplesRemoved > 0 { notifyChange() }
         return report

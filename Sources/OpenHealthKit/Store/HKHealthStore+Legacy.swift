@@ -46,8 +46,10 @@ extension HKHealthStore {
         }
     }
 
-    public func recalibrateEstimates(sampleType: HKSampleType, date: Date,
-                                     completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func recalibrateEstimates(
+        sampleType: HKSampleType, date: Date,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         let box = UncheckedBox(sampleType)
         report({ try await self.recalibrateEstimates(sampleType: box.value, date: date) }) { result in
             let (success, error) = result.healthKitPair
@@ -61,8 +63,10 @@ extension HKHealthStore {
         .distantPast
     }
 
-    public func getEarliestAuthorizedSampleDate(for sampleType: HKSampleType,
-                                                completion: @escaping @Sendable (Date?, (any Error)?) -> Void) {
+    public func getEarliestAuthorizedSampleDate(
+        for sampleType: HKSampleType,
+        completion: @escaping @Sendable (Date?, (any Error)?) -> Void
+    ) {
         let box = UncheckedBox(sampleType)
         report({ try await self.earliestAuthorizedSampleDate(for: box.value) }) { result in
             switch result {

@@ -29,7 +29,8 @@ extension HKHealthStore {
         save([object], withCompletion: completion)
     }
 
-    public func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+    {
         let box = UncheckedBox(objects)
         report({ try await self.save(box.value) }) { result in
             let (success, error) = result.healthKitPair
@@ -64,11 +65,13 @@ extension HKHealthStore {
             var ids: [Int64] = []
             for sample in samples.value {
                 guard let typeID = try database.existingTypeID(sample.sampleType.identifier, db),
-                      let id = try database.storedID(of: sample, typeID: typeID, db),
-                      let sourceID = try database.sourceID(ofSample: id, db)
+                    let id = try database.storedID(of: sample, typeID: typeID, db),
+                    let sourceID = try database.sourceID(ofSample: id, db)
                 else { continue }
                 guard own.contains(sourceID) else {
-                    throw HKError(.errorAuthorizationDenied, "Object \(sample.uuid) was saved by another program and cannot be deleted by \(client).")
+                    throw HKError(
+                        .errorAuthorizationDenied,
+                        "Object \(sample.uuid) was saved by another program and cannot be deleted by \(client).")
                 }
                 ids.append(id)
             }
@@ -81,11 +84,14 @@ extension HKHealthStore {
         try await delete([object])
     }
 
-    public func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
+    {
         delete([object], withCompletion: completion)
     }
 
-    public func delete(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func delete(
+        _ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         let box = UncheckedBox(objects)
         report({ try await self.delete(box.value) }) { result in
             let (success, error) = result.healthKitPair
@@ -103,7 +109,10 @@ extension HKHealthStore {
         let client = clientIdentifier
         let box = UncheckedBox(descriptor)
         let count = try await database.write { db -> Int in
-            guard let condition = try database.whereClause(for: [box.value], access: ReadAccess(readableTypes: nil, clientIdentifier: client), db) else {
+            guard
+                let condition = try database.whereClause(
+                    for: [box.value], access: ReadAccess(readableTypes: nil, clientIdentifier: client), db)
+            else {
                 return 0
             }
             let own = try database.ownSourceIDs(client: client, db)
@@ -115,8 +124,10 @@ extension HKHealthStore {
         return count
     }
 
-    public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate,
-                              withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void) {
+    public func deleteObjects(
+        of objectType: HKObjectType, predicate: NSPredicate,
+        withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void
+    ) {
         let box = UncheckedBox((objectType, predicate))
         report({ try await self.deleteObjects(of: box.value.0, predicate: box.value.1) }) { result in
             switch result {
@@ -138,8 +149,10 @@ extension HKHealthStore {
     }
 
     @available(*, deprecated, message: "Use HKWorkoutBuilder")
-    public func add(_ samples: [HKSample], to workout: HKWorkout,
-                    completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+    public func add(
+        _ samples: [HKSample], to workout: HKWorkout,
+        completion: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
         let box = UncheckedBox((samples, workout))
         report({ try await self.associate(box.value.0, with: box.value.1) }) { result in
             let (success, error) = result.healthKitPair
@@ -158,8 +171,9 @@ extension HKHealthStore {
         try await database.write { db in
             try self.checkShareAuthorization(for: types, db)
             guard let workoutID = try database.workoutID(uuid: workoutUUID, db) else {
-                throw HKError(.errorInvalidArgument,
-                              "The workout \(workoutUUID) must be saved before samples can be added to it.")
+                throw HKError(
+                    .errorInvalidArgument,
+                    "The workout \(workoutUUID) must be saved before samples can be added to it.")
             }
             _ = try database.insert(box.value, source: source, workoutID: workoutID, db)
         }

@@ -8,20 +8,28 @@ extension HKHealthStore {
         let database = try database()
         let client = clientIdentifier
         return try database.read { db in
-            try body(database, ReadAccess(readableTypes: Set(try database.readableTypes(client: client, db)),
-                                          clientIdentifier: client), db)
+            try body(
+                database,
+                ReadAccess(
+                    readableTypes: Set(try database.readableTypes(client: client, db)),
+                    clientIdentifier: client), db)
         }
     }
 
     /// Runs `body` in one read of the store with this client's read access, on one of GRDB's reader queues while
     /// the calling task is suspended: the `async` queries never hold one of Swift's cooperative threads while
     /// SQLite works.
-    func withStoreRead<T>(_ body: @escaping @Sendable (StoreDatabase, ReadAccess, Database) throws -> T) async throws -> T {
+    func withStoreRead<T>(
+        _ body: @escaping @Sendable (StoreDatabase, ReadAccess, Database) throws -> T
+    ) async throws -> T {
         let database = try database()
         let client = clientIdentifier
         return try await database.read { db in
-            try body(database, ReadAccess(readableTypes: Set(try database.readableTypes(client: client, db)),
-                                          clientIdentifier: client), db)
+            try body(
+                database,
+                ReadAccess(
+                    readableTypes: Set(try database.readableTypes(client: client, db)),
+                    clientIdentifier: client), db)
         }
     }
 }

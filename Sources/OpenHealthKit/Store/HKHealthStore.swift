@@ -77,22 +77,26 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
 
     /// Opens a store that reports a failure to open on each call instead of throwing here.
     convenience init(openingLazily path: String, clientIdentifier: String) {
-        self.init(opened: Result { try StoreDatabase.open(path: path) }.mapError { error in
-            (error as? HKError) ?? HKError(.errorDatabaseInaccessible, "\(error)")
-        }, clientIdentifier: clientIdentifier)
+        self.init(
+            opened: Result { try StoreDatabase.open(path: path) }.mapError { error in
+                (error as? HKError) ?? HKError(.errorDatabaseInaccessible, "\(error)")
+            }, clientIdentifier: clientIdentifier)
     }
 
     /// Opens the store at a path, creating it if needed. Throws `errorDatabaseInaccessible` with the reason
     /// (a directory, an unreadable file, a file that is not a store). OpenHealthKit.
     public convenience init(databasePath: String, clientIdentifier: String? = nil) throws {
         let database = try StoreDatabase.open(path: databasePath)
-        self.init(opened: .success(database), clientIdentifier: clientIdentifier ?? HKHealthStore.defaultClientIdentifier)
+        self.init(
+            opened: .success(database), clientIdentifier: clientIdentifier ?? HKHealthStore.defaultClientIdentifier)
     }
 
     /// Opens the store at a path, with the clocks its live recordings run on and the connector that reaches its
     /// paired sensors. OpenHealthKit.
-    public convenience init(databasePath: String, clientIdentifier: String? = nil, clocks: LiveClocks,
-                            sensorConnector: SensorConnector = .standard) throws {
+    public convenience init(
+        databasePath: String, clientIdentifier: String? = nil, clocks: LiveClocks,
+        sensorConnector: SensorConnector = .standard
+    ) throws {
         try self.init(databasePath: databasePath, clientIdentifier: clientIdentifier)
         state.withLock {
             $0.clocks = clocks
@@ -101,10 +105,13 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     }
 
     /// A private store in memory. OpenHealthKit.
-    public static func inMemory(clientIdentifier: String? = nil, clocks: LiveClocks = .system,
-                                sensorConnector: SensorConnector = .standard) -> HKHealthStore {
-        let store = HKHealthStore(opened: .success(StoreDatabase.inMemory()),
-                                  clientIdentifier: clientIdentifier ?? HKHealthStore.defaultClientIdentifier)
+    public static func inMemory(
+        clientIdentifier: String? = nil, clocks: LiveClocks = .system,
+        sensorConnector: SensorConnector = .standard
+    ) -> HKHealthStore {
+        let store = HKHealthStore(
+            opened: .success(StoreDatabase.inMemory()),
+            clientIdentifier: clientIdentifier ?? HKHealthStore.defaultClientIdentifier)
         store.state.withLock {
             $0.clocks = clocks
             $0.sensorConnector = sensorConnector
@@ -167,8 +174,10 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     var sourceRevision: HKSourceRevision { HKSourceRevision.current(clientIdentifier: clientIdentifier) }
 
     /// Runs `body` on a background thread and calls `completion` on the callback queue.
-    func complete<T: Sendable>(_ body: @escaping @Sendable () throws -> T,
-                               _ completion: @escaping @Sendable (Result<T, Error>) -> Void) {
+    func complete<T: Sendable>(
+        _ body: @escaping @Sendable () throws -> T,
+        _ completion: @escaping @Sendable (Result<T, Error>) -> Void
+    ) {
         DispatchQueue.global(qos: .userInitiated).async {
             let result = Result { try body() }
             self.callbackQueue.async { completion(result) }
@@ -176,8 +185,10 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     }
 
     /// Runs an async operation for a completion-handler API and reports its result on the callback queue.
-    func report<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T,
-                             _ completion: @escaping @Sendable (Result<T, Error>) -> Void) {
+    func report<T: Sendable>(
+        _ operation: @escaping @Sendable () async throws -> T,
+        _ completion: @escaping @Sendable (Result<T, Error>) -> Void
+    ) {
         Task.detached {
             let result: Result<T, Error>
             do { result = .success(try await operation()) } catch { result = .failure(error) }

@@ -18,13 +18,17 @@ final class LiveJournal: Sendable {
     private let writer = DispatchQueue(label: "OpenHealthKit.LiveJournal.writer")
 
     /// Creates the journal row for a new builder.
-    static func create(database: StoreDatabase, builderUUID: UUID, client: String, hasSession: Bool,
-                       configuration: HKWorkoutConfiguration, device: HKDevice?, now: Date) throws -> LiveJournal {
-        let configurationJSON = try String(decoding: JSONEncoder().encode(ConfigurationRecord(configuration)), as: UTF8.self)
+    static func create(
+        database: StoreDatabase, builderUUID: UUID, client: String, hasSession: Bool,
+        configuration: HKWorkoutConfiguration, device: HKDevice?, now: Date
+    ) throws -> LiveJournal {
+        let configurationJSON = try String(
+            decoding: JSONEncoder().encode(ConfigurationRecord(configuration)), as: UTF8.self)
         let deviceJSON = try device.map { try String(decoding: JSONEncoder().encode($0.fields), as: UTF8.self) }
         let id = try database.write { db in
-            try database.insertJournal(uuid: builderUUID, client: client, hasSession: hasSession,
-                                       configuration: configurationJSON, device: deviceJSON, created: now.storeValue, db)
+            try database.insertJournal(
+                uuid: builderUUID, client: client, hasSession: hasSession,
+                configuration: configurationJSON, device: deviceJSON, created: now.storeValue, db)
         }
         return LiveJournal(database: database, builderID: id)
     }
@@ -66,23 +70,27 @@ final class LiveJournal: Sendable {
                 // Ids looked up once per type and device in the batch, not once per sample.
                 var typeIDs: [UInt16: Int64] = [:]
                 var deviceIDs: [UInt32: Int64] = [:]
-                let encoded = try SampleBatchCodec.encode(batch.samples, typeID: { code in
-                    if let id = typeIDs[code] { return id }
-                    let id = try database.typeID(HKQuantityType.forCode(code).identifier, db)
-                    typeIDs[code] = id
-                    return id
-                }, deviceID: { code in
-                    if let id = deviceIDs[code] { return id }
-                    guard let device = DeviceCodes.device(code) else { return 0 }
-                    let id = try database.deviceID(device, db)
-                    deviceIDs[code] = id
-                    return id
-                })
+                let encoded = try SampleBatchCodec.encode(
+                    batch.samples,
+                    typeID: { code in
+                        if let id = typeIDs[code] { return id }
+                        let id = try database.typeID(HKQuantityType.forCode(code).identifier, db)
+                        typeIDs[code] = id
+                        return id
+                    },
+                    deviceID: { code in
+                        if let id = deviceIDs[code] { return id }
+                        guard let device = DeviceCodes.device(code) else { return 0 }
+                        let id = try database.deviceID(device, db)
+                        deviceIDs[code] = id
+                        return id
+                    })
                 try insert.add(builderID: builderID, sequence: batch.samplesSequence, kind: .samples, payload: encoded)
             }
             if !batch.beats.isEmpty {
-                try insert.add(builderID: builderID, sequence: batch.beatsSequence, kind: .heartbeats,
-                               payload: HeartbeatBatchCodec.encode(batch.beats))
+                try insert.add(
+                    builderID: builderID, sequence: batch.beatsSequence, kind: .heartbeats,
+                    payload: HeartbeatBatchCodec.encode(batch.beats))
             }
             if let entry = batch.entry {
                 try insert.add(builderID: builderID, sequence: entry.sequence, kind: entry.kind, payload: entry.payload)
@@ -116,7 +124,9 @@ enum HeartbeatBatchCodec {
         var beats: [HeartbeatCollector.Beat] = []
         beats.reserveCapacity(count)
         for _ in 0 ..< count {
-            let time = Double(bitPattern: UInt64(try reader.readUInt32("beat time")) | UInt64(try reader.readUInt32("beat time")) << 32)
+            let time = Double(
+                bitPattern: UInt64(try reader.readUInt32("beat time")) | UInt64(try reader.readUInt32("beat time"))
+                    << 32)
             beats.append(.init(time: time, precededByGap: try reader.readUInt8("gap flag") != 0))
         }
         try reader.expectEnd("the heartbeat batch")

@@ -39,7 +39,8 @@ struct SampleRow {
     /// Runs a statement whose rows are bound (`code`: what binding returned), then resets it.
     static func step(_ handle: OpaquePointer?, bound code: Int32, _ database: Database) throws {
         guard code == SQLITE_OK else {
-            throw HKError(.errorDatabaseInaccessible, "A sample could not be prepared for the store (SQLite code \(code)).")
+            throw HKError(
+                .errorDatabaseInaccessible, "A sample could not be prepared for the store (SQLite code \(code)).")
         }
         let step = sqlite3_step(handle)
         sqlite3_reset(handle)
@@ -70,14 +71,19 @@ struct SampleInsert {
 
     init(_ db: Database) throws {
         database = db
-        statement = try db.cachedStatement(sql: "INSERT INTO samples \(SampleRow.columns) VALUES \(SampleRow.placeholders)")
+        statement = try db.cachedStatement(
+            sql: "INSERT INTO samples \(SampleRow.columns) VALUES \(SampleRow.placeholders)")
     }
 
     /// Inserts one row and returns its id.
-    func callAsFunction(uuid: UUID, typeID: Int64, start: Double, end: Double, value: Double?, unit: String?,
-                        sourceID: Int64, deviceID: Int64?, metadata: String?, workoutID: Int64?) throws -> Int64 {
-        try insert(SampleRow(uuid: uuid, typeID: typeID, start: start, end: end, value: value, unit: unit, sourceID: sourceID,
-                             deviceID: deviceID, metadata: metadata, workoutID: workoutID))
+    func callAsFunction(
+        uuid: UUID, typeID: Int64, start: Double, end: Double, value: Double?, unit: String?,
+        sourceID: Int64, deviceID: Int64?, metadata: String?, workoutID: Int64?
+    ) throws -> Int64 {
+        try insert(
+            SampleRow(
+                uuid: uuid, typeID: typeID, start: start, end: end, value: value, unit: unit, sourceID: sourceID,
+                deviceID: deviceID, metadata: metadata, workoutID: workoutID))
     }
 
     /// Inserts one row and returns its id.

@@ -32,7 +32,8 @@ extension HKHealthStore {
                 configuration.readonly = true
                 configuration.label = "OpenHealthKit (change watcher)"
                 guard let connection = try? DatabaseQueue(path: path, configuration: configuration),
-                      var last = try? Self.dataVersion(connection) else {
+                    var last = try? Self.dataVersion(connection)
+                else {
                     self?.state.withLock { $0.watcher = nil }
                     return
                 }

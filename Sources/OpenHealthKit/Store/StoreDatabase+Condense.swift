@@ -20,17 +20,20 @@ extension StoreDatabase {
             var device: Int64?
             var quantity: SeriesQuantity
         }
-        var groups: [[Int64]: [Int64: Candidate]] = [:]   // [type, source] → candidates by id
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT s.id, s.type_id, s.source_id, s.device_id, s.start, s."end", s.value FROM samples s
-            WHERE s.workout_id = ? AND s.metadata IS NULL AND s.value IS NOT NULL
-              AND NOT EXISTS (SELECT 1 FROM workout_samples ws WHERE ws.sample_id = s.id)
-              AND NOT EXISTS (SELECT 1 FROM quantity_series q WHERE q.sample_id = s.id)
-            """, arguments: [workoutID])
+        var groups: [[Int64]: [Int64: Candidate]] = [:]  // [type, source] → candidates by id
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT s.id, s.type_id, s.source_id, s.device_id, s.start, s."end", s.value FROM samples s
+                WHERE s.workout_id = ? AND s.metadata IS NULL AND s.value IS NOT NULL
+                  AND NOT EXISTS (SELECT 1 FROM workout_samples ws WHERE ws.sample_id = s.id)
+                  AND NOT EXISTS (SELECT 1 FROM quantity_series q WHERE q.sample_id = s.id)
+                """, arguments: [workoutID])
         while let row = try cursor(rows) {
             let key: [Int64] = [row[1], row[2]]
-            groups[key, default: [:]][row[0]] = Candidate(id: row[0], device: row[3],
-                                                         quantity: SeriesQuantity(start: row[4], end: row[5], value: row[6]))
+            groups[key, default: [:]][row[0]] = Candidate(
+                id: row[0], device: row[3],
+                quantity: SeriesQuantity(start: row[4], end: row[5], value: row[6]))
         }
         var counts = CondenseCounts()
         // The series are stored after every run is known, so that the series of one source and device share one
@@ -38,23 +41,30 @@ extension StoreDatabase {
         var pending: [SeriesRecord] = []
         for (key, candidates) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
             guard candidates.count > 1, let type = try sampleType(id: key[0], db) as? HKQuantityType,
-                  SeriesCoalescer.isCondensable(type) else { continue }
+                SeriesCoalescer.isCondensable(type)
+            else { continue }
             let low = candidates.values.map(\.quantity.start).min()!
             let high = candidates.values.map(\.quantity.start).max()!
             // The source's whole stream over the candidates' span, plus the hold after it (its next quantity).
-            let stream = try Row.fetchAll(db, sql: """
-                SELECT id, start FROM samples WHERE type_id = ? AND source_id = ? AND start BETWEEN ? AND ?
-                ORDER BY start, id
-                """, arguments: [key[0], key[1], low, high + StatisticsAccumulator.defaultMaximumHold + 1])
+            let stream = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, start FROM samples WHERE type_id = ? AND source_id = ? AND start BETWEEN ? AND ?
+                    ORDER BY start, id
+                    """, arguments: [key[0], key[1], low, high + StatisticsAccumulator.defaultMaximumHold + 1])
             var run: [Candidate] = []
             func flush(next: Double) throws {
                 defer { run = [] }
                 guard run.count > 1 else { return }
-                let quantities = SeriesCoalescer.condense(run.map(\.quantity), nextStart: next, style: type.aggregationStyle)
-                pending.append(SeriesRecord(type: type, quantities: quantities, start: quantities[0].start,
-                                            end: quantities.map(\.end).max()!, deviceID: run[0].device,
-                                            sourceID: key[1], workoutID: workoutID))
-                counts.samplesRemoved += try deleteFolded(ids: run.map(\.id), typeID: key[0], sourceID: key[1], now: now, db)
+                let quantities = SeriesCoalescer.condense(
+                    run.map(\.quantity), nextStart: next, style: type.aggregationStyle)
+                pending.append(
+                    SeriesRecord(
+                        type: type, quantities: quantities, start: quantities[0].start,
+                        end: quantities.map(\.end).max()!, deviceID: run[0].device,
+                        sourceID: key[1], workoutID: workoutID))
+                counts.samplesRemoved += try deleteFolded(
+                    ids: run.map(\.id), typeID: key[0], sourceID: key[1], now: now, db)
                 counts.seriesCreated += 1
                 counts.quantitiesStored += quantities.count
             }
@@ -75,8 +85,10 @@ extension StoreDatabase {
 
     /// Inserts condensed series; those of one source and device, when there are several, on one shared timeline.
     private func insertSharingTimelines(_ records: [SeriesRecord], _ db: Database) throws {
-        var groups: [[Int64]: [Int]] = [:]   // [source, device or -1] → indices in records, in order
-        for (index, record) in records.enumerated() { groups[[record.sourceID, record.deviceID ?? -1], default: []].append(index) }
+        var groups: [[Int64]: [Int]] = [:]  // [source, device or -1] → indices in records, in order
+        for (index, record) in records.enumerated() {
+            groups[[record.sourceID, record.deviceID ?? -1], default: []].append(index)
+        }
         var records = records
         for (_, indices) in groups.sorted(by: { $0.value[0] < $1.value[0] }) where indices.count > 1 {
             let timeline = QuantitySeriesCodec.Timeline(covering: indices.map { records[$0].quantities })
@@ -104,9 +116,10 @@ extension StoreDatabase {
         }
         guard !uuids.isEmpty else { return 0 }
         let (format, blob) = DeletedUUIDsCodec.encode(uuids)
-        try db.execute(sql: """
-            INSERT INTO deleted_ranges (anchor, type_id, source_id, count, uuids, deleted, format) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [try nextAnchor(db), typeID, sourceID, uuids.count, blob, now.storeValue, format])
+        try db.execute(
+            sql: """
+                INSERT INTO deleted_ranges (anchor, type_id, source_id, count, uuids, deleted, format) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [try nextAnchor(db), typeID, sourceID, uuids.count, blob, now.storeValue, format])
         return uuids.count
     }
 }
@@ -114,18 +127,23 @@ extension StoreDatabase {
 extension StoreDatabase {
     /// The ids of the workouts that ended before a date, oldest first.
     func workoutIDs(endedBefore date: Date, _ db: Database) throws -> [Int64] {
-        try Int64.fetchAll(db, sql: """
-            SELECT w.sample_id FROM workouts w JOIN samples s ON s.id = w.sample_id WHERE s."end" < ? ORDER BY s.start
-            """, arguments: [date.storeValue])
+        try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT w.sample_id FROM workouts w JOIN samples s ON s.id = w.sample_id WHERE s."end" < ? ORDER BY s.start
+                """, arguments: [date.storeValue])
     }
 
     /// Removes deletion records made before `cutoff` (and those of unknown age, from before deletion dates were
     /// kept). Returns how many deleted objects anchored queries no longer report.
     func purgeDeletionRecords(before cutoff: Date, _ db: Database) throws -> Int {
-        let ranged = try Int.fetchOne(db, sql: "SELECT coalesce(sum(count), 0) FROM deleted_ranges WHERE deleted < ?",
-                                      arguments: [cutoff.storeValue]) ?? 0
+        let ranged =
+            try Int.fetchOne(
+                db, sql: "SELECT coalesce(sum(count), 0) FROM deleted_ranges WHERE deleted < ?",
+                arguments: [cutoff.storeValue]) ?? 0
         try db.execute(sql: "DELETE FROM deleted_ranges WHERE deleted < ?", arguments: [cutoff.storeValue])
-        try db.execute(sql: "DELETE FROM deleted_objects WHERE deleted IS NULL OR deleted < ?", arguments: [cutoff.storeValue])
+        try db.execute(
+            sql: "DELETE FROM deleted_objects WHERE deleted IS NULL OR deleted < ?", arguments: [cutoff.storeValue])
         return ranged + db.changesCount
     }
 }

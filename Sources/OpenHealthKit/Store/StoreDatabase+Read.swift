@@ -38,8 +38,9 @@ extension StoreDatabase {
     func compile(_ node: PredicateNode, _ context: PredicateContext) throws -> SQLFragment {
         func comparison(_ comparison: PredicateNode.Comparison?) throws -> PredicateNode.Comparison {
             guard let comparison else {
-                throw HKError(.errorInvalidArgument,
-                              "HealthKit predicates compare with <, <=, >, >=, == or != only.")
+                throw HKError(
+                    .errorInvalidArgument,
+                    "HealthKit predicates compare with <, <=, >, >=, == or != only.")
             }
             return comparison
         }
@@ -62,18 +63,23 @@ extension StoreDatabase {
             let fragment = try compile(inner, context)
             return SQLFragment("(NOT \(fragment.sql))", fragment.arguments)
         case .foreign(let format):
-            throw HKError(.errorInvalidArgument,
-                          "The predicate \(format) cannot run in the health store; build predicates with HKQuery's predicate functions and NSCompoundPredicate.")
+            throw HKError(
+                .errorInvalidArgument,
+                "The predicate \(format) cannot run in the health store; build predicates with HKQuery's predicate functions and NSCompoundPredicate."
+            )
         case .activityType, .activityDuration, .activityDates, .activityStatistic:
             guard inActivities else {
-                throw HKError(.errorInvalidArgument,
-                              "Workout-activity predicates must be wrapped in HKQuery.predicateForWorkouts(activityPredicate:).")
+                throw HKError(
+                    .errorInvalidArgument,
+                    "Workout-activity predicates must be wrapped in HKQuery.predicateForWorkouts(activityPredicate:).")
             }
-        case .uuids, .associatedWithWorkout, .effortRelated, .sampleDates, .workoutActivityType, .workoutDuration, .workoutStatistic,
-             .workoutsWithActivity, .filter, .quantity:
+        case .uuids, .associatedWithWorkout, .effortRelated, .sampleDates, .workoutActivityType, .workoutDuration,
+            .workoutStatistic,
+            .workoutsWithActivity, .filter, .quantity:
             if inActivities {
-                throw HKError(.errorInvalidArgument,
-                              "Only workout-activity predicates may be used inside predicateForWorkouts(activityPredicate:).")
+                throw HKError(
+                    .errorInvalidArgument,
+                    "Only workout-activity predicates may be used inside predicateForWorkouts(activityPredicate:).")
             }
         }
 
@@ -82,10 +88,12 @@ extension StoreDatabase {
             guard !uuids.isEmpty else { return SQLFragment("0") }
             let list = Array(repeating: "?", count: uuids.count).joined(separator: ",")
             // Workouts are found through their UUID index; other samples by a scan of their type.
-            return isWorkout ? SQLFragment("s.id IN (SELECT sample_id FROM workouts WHERE uuid IN (\(list)))", uuids)
+            return isWorkout
+                ? SQLFragment("s.id IN (SELECT sample_id FROM workouts WHERE uuid IN (\(list)))", uuids)
                 : SQLFragment("s.uuid IN (\(list))", uuids)
         case .associatedWithWorkout(let uuid):
-            return SQLFragment("""
+            return SQLFragment(
+                """
                 s.id IN (SELECT a.id FROM samples a WHERE a.workout_id = (SELECT sample_id FROM workouts WHERE uuid = ?)
                          UNION ALL
                          SELECT ws.sample_id FROM workout_samples ws
@@ -93,7 +101,8 @@ extension StoreDatabase {
                 """, [uuid, uuid])
         case let .effortRelated(workout, activity):
             // activity_uuid IS ?: NULL matches the relationships with the workout itself.
-            return SQLFragment("""
+            return SQLFragment(
+                """
                 s.id IN (SELECT e.sample_id FROM workout_effort e
                          WHERE e.workout_id = (SELECT sample_id FROM workouts WHERE uuid = ?) AND e.activity_uuid IS ?)
                 """, [workout, activity])
@@ -109,16 +118,21 @@ extension StoreDatabase {
         case let .quantity(op, quantity):
             let op = try comparison(op)
             // Values are stored in the type's storage unit; the quantity is converted to it once, here.
-            guard case .samples(_, let type?) = context, let quantityType = type as? HKQuantityType else { return SQLFragment("0") }
+            guard case .samples(_, let type?) = context, let quantityType = type as? HKQuantityType else {
+                return SQLFragment("0")
+            }
             guard quantityType.is(compatibleWith: quantity.unit) else {
-                throw HKError(.errorInvalidArgument,
-                              "The quantity \(quantity) cannot be compared with \(quantityType.identifier) samples: its unit does not fit.")
+                throw HKError(
+                    .errorInvalidArgument,
+                    "The quantity \(quantity) cannot be compared with \(quantityType.identifier) samples: its unit does not fit."
+                )
             }
             return SQLFragment("s.value \(op.sql) ?", [quantity.doubleValue(for: quantityType.storageUnit)])
         case let .workoutStatistic(types, statistic, op, value):
             let op = try comparison(op)
             guard isWorkout else { return SQLFragment("0") }
-            return SQLFragment("""
+            return SQLFragment(
+                """
                 EXISTS (SELECT 1 FROM workout_statistics st JOIN types t ON t.id = st.type_id
                         WHERE st.workout_id = s.id AND t.identifier IN (\(Array(repeating: "?", count: types.count).joined(separator: ",")))
                           AND \(statisticColumn(statistic)) \(op.sql) ?)
@@ -126,8 +140,9 @@ extension StoreDatabase {
         case .workoutsWithActivity(let inner):
             guard isWorkout else { return SQLFragment("0") }
             let fragment = try compile(inner, .activities)
-            return SQLFragment("EXISTS (SELECT 1 FROM workout_activities a WHERE a.workout_id = s.id AND \(fragment.sql))",
-                               fragment.arguments)
+            return SQLFragment(
+                "EXISTS (SELECT 1 FROM workout_activities a WHERE a.workout_id = s.id AND \(fragment.sql))",
+                fragment.arguments)
         case .activityType(let type):
             return SQLFragment("a.activity_type = ?", [Int64(type.rawValue)])
         case let .activityDuration(op, value):
@@ -138,7 +153,8 @@ extension StoreDatabase {
             return SQLFragment(sql, arguments)
         case let .activityStatistic(identifier, statistic, op, value):
             let op = try comparison(op)
-            return SQLFragment("""
+            return SQLFragment(
+                """
                 EXISTS (SELECT 1 FROM activity_statistics st JOIN types t ON t.id = st.type_id
                         WHERE st.activity_id = a.id AND t.identifier = ? AND \(statisticColumn(statistic)) \(op.sql) ?)
                 """, [identifier, value])
@@ -166,8 +182,11 @@ extension StoreDatabase {
                 fragment.sql += " AND s.source_id IN (\(own.map(String.init).joined(separator: ",")))"
             }
             if let predicate = descriptor.predicate {
-                let compiled = try compile(PredicateNode(predicate), .samples(isWorkout: descriptor.sampleType is HKWorkoutType,
-                                                                                  type: descriptor.sampleType))
+                let compiled = try compile(
+                    PredicateNode(predicate),
+                    .samples(
+                        isWorkout: descriptor.sampleType is HKWorkoutType,
+                        type: descriptor.sampleType))
                 fragment.sql += " AND " + compiled.sql
                 fragment.arguments += compiled.arguments
             }
@@ -196,8 +215,10 @@ extension StoreDatabase {
         """
 
     /// Fetches the samples matching the descriptors, sorted and limited.
-    func fetchSamples(_ descriptors: [HKQueryDescriptor], limit: Int, sorts: [SampleSort], access: ReadAccess,
-                      _ db: Database) throws -> [HKSample] {
+    func fetchSamples(
+        _ descriptors: [HKQueryDescriptor], limit: Int, sorts: [SampleSort], access: ReadAccess,
+        _ db: Database
+    ) throws -> [HKSample] {
         guard var condition = try whereClause(for: descriptors, access: access, db) else { return [] }
         let order = orderClause(for: sorts)
         var sql = Self.sampleSelect + " WHERE \(condition.sql) ORDER BY \(order ?? "s.id ASC")"
@@ -205,7 +226,8 @@ extension StoreDatabase {
             sql += " LIMIT ?"
             condition.arguments.append(limit)
         }
-        var samples = try decodeSamples(db, sql: sql, arguments: StatementArguments(condition.arguments), access: access)
+        var samples = try decodeSamples(
+            db, sql: sql, arguments: StatementArguments(condition.arguments), access: access)
         if order == nil {
             samples.sort { a, b in
                 for sort in sorts {
@@ -220,8 +242,10 @@ extension StoreDatabase {
     }
 
     /// Samples added after an anchor, in anchor order, with their anchors.
-    func fetchAddedSamples(_ descriptors: [HKQueryDescriptor], limit: Int, afterAnchor: Int64, access: ReadAccess,
-                           _ db: Database) throws -> [(id: Int64, sample: HKSample)] {
+    func fetchAddedSamples(
+        _ descriptors: [HKQueryDescriptor], limit: Int, afterAnchor: Int64, access: ReadAccess,
+        _ db: Database
+    ) throws -> [(id: Int64, sample: HKSample)] {
         guard var condition = try whereClause(for: descriptors, access: access, db) else { return [] }
         condition.sql += " AND s.id > ?"
         condition.arguments.append(afterAnchor)
@@ -234,26 +258,32 @@ extension StoreDatabase {
     }
 
     /// Deleted objects of the descriptors' types after an anchor: (anchor, object).
-    func fetchDeletedObjects(_ descriptors: [HKQueryDescriptor], afterAnchor: Int64, access: ReadAccess,
-                             _ db: Database) throws -> [(Int64, HKDeletedObject)] {
+    func fetchDeletedObjects(
+        _ descriptors: [HKQueryDescriptor], afterAnchor: Int64, access: ReadAccess,
+        _ db: Database
+    ) throws -> [(Int64, HKDeletedObject)] {
         var typeIDs: [Int64] = []
         for descriptor in descriptors where access.canRead(descriptor.sampleType.identifier) {
             if let id = try existingTypeID(descriptor.sampleType.identifier, db) { typeIDs.append(id) }
         }
         guard !typeIDs.isEmpty else { return [] }
         let types = typeIDs.map(String.init).joined(separator: ",")
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT anchor, uuid, metadata FROM deleted_objects
-            WHERE anchor > ? AND type_id IN (\(types))
-            ORDER BY anchor
-            """, arguments: [afterAnchor])
+        let rows = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT anchor, uuid, metadata FROM deleted_objects
+                WHERE anchor > ? AND type_id IN (\(types))
+                ORDER BY anchor
+                """, arguments: [afterAnchor])
         var deleted = try rows.map { row in
             (row[0] as Int64, HKDeletedObject(uuid: row[1], metadata: try MetadataCoding.decode(row[2])))
         }
         // Condensed ranges: every original's UUID, all at the range's anchor.
-        let ranges = try Row.fetchAll(db, sql: """
-            SELECT anchor, uuids, format, count FROM deleted_ranges WHERE anchor > ? AND type_id IN (\(types)) ORDER BY anchor
-            """, arguments: [afterAnchor])
+        let ranges = try Row.fetchAll(
+            db,
+            sql: """
+                SELECT anchor, uuids, format, count FROM deleted_ranges WHERE anchor > ? AND type_id IN (\(types)) ORDER BY anchor
+                """, arguments: [afterAnchor])
         for range in ranges {
             let anchor: Int64 = range[0]
             for uuid in try DeletedUUIDsCodec.decode(range[1], format: range[2], count: range[3]) {
@@ -306,10 +336,10 @@ enum SortColumns {
     static func column(for keyPath: AnyKeyPath) -> String? {
         switch keyPath {
         case \HKSample.startDate, \HKQuantitySample.startDate, \HKWorkout.startDate,
-             \HKCumulativeQuantitySample.startDate, \HKDiscreteQuantitySample.startDate:
+            \HKCumulativeQuantitySample.startDate, \HKDiscreteQuantitySample.startDate:
             return "s.start"
         case \HKSample.endDate, \HKQuantitySample.endDate, \HKWorkout.endDate,
-             \HKCumulativeQuantitySample.endDate, \HKDiscreteQuantitySample.endDate:
+            \HKCumulativeQuantitySample.endDate, \HKDiscreteQuantitySample.endDate:
             return "s.\"end\""
         case \HKWorkout.duration:
             return "w.duration"
@@ -326,6 +356,7 @@ enum SortColumns {
 
     private static func statistic(_ identifiers: [HKQuantityTypeIdentifier]) -> String {
         let list = identifiers.map { "'\($0.rawValue)'" }.joined(separator: ",")
-        return "COALESCE((SELECT max(st.sum) FROM workout_statistics st JOIN types t ON t.id = st.type_id WHERE st.workout_id = s.id AND t.identifier IN (\(list))), -1e300)"
+        return
+            "COALESCE((SELECT max(st.sum) FROM workout_statistics st JOIN types t ON t.id = st.type_id WHERE st.workout_id = s.id AND t.identifier IN (\(list))), -1e300)"
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import FitnessSensors
+import Foundation
 import GRDB
 
 /// Sensors paired with the store (`paired_sensors`): what live data sources connect to.
@@ -7,10 +7,11 @@ extension StoreDatabase {
     /// Pairs a sensor, replacing the name and capabilities of an earlier pairing of the same identifier (its pairing
     /// date stays, so the order of `pairedSensors` does not change).
     func pairSensor(_ sensor: PairedSensor, at date: Date, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO paired_sensors (identifier, name, capabilities, paired) VALUES (?, ?, ?, ?)
-            ON CONFLICT (identifier) DO UPDATE SET name = excluded.name, capabilities = excluded.capabilities
-            """, arguments: [sensor.identifier, sensor.name, Int(sensor.capabilities.rawValue), date.storeValue])
+        try db.execute(
+            sql: """
+                INSERT INTO paired_sensors (identifier, name, capabilities, paired) VALUES (?, ?, ?, ?)
+                ON CONFLICT (identifier) DO UPDATE SET name = excluded.name, capabilities = excluded.capabilities
+                """, arguments: [sensor.identifier, sensor.name, Int(sensor.capabilities.rawValue), date.storeValue])
     }
 
     /// Forgets a paired sensor; returns whether it was paired.
@@ -21,8 +22,12 @@ extension StoreDatabase {
 
     /// The paired sensors, in the order they were paired.
     func pairedSensors(_ db: Database) throws -> [PairedSensor] {
-        try Row.fetchAll(db, sql: "SELECT identifier, name, capabilities FROM paired_sensors ORDER BY paired, identifier").map {
-            PairedSensor(identifier: $0[0], name: $0[1], capabilities: SensorCapabilities(rawValue: UInt16(truncatingIfNeeded: $0[2] as Int)))
+        try Row.fetchAll(
+            db, sql: "SELECT identifier, name, capabilities FROM paired_sensors ORDER BY paired, identifier"
+        ).map {
+            PairedSensor(
+                identifier: $0[0], name: $0[1],
+                capabilities: SensorCapabilities(rawValue: UInt16(truncatingIfNeeded: $0[2] as Int)))
         }
     }
 }

@@ -35,21 +35,25 @@ extension StoreDatabase {
     func insertSeries(_ record: SeriesRecord, _ db: Database) throws -> Int64 {
         let style = record.type.aggregationStyle
         let summary = StatisticsAccumulator.summary(style: style, of: record.quantities, seriesEnd: record.end)
-        let insertSample = try db.cachedStatement(sql: """
-            INSERT INTO samples (uuid, type_id, start, "end", value, unit, source_id, device_id, metadata, workout_id)
-            VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
-            """)
-        try insertSample.execute(arguments: [record.uuid, try typeID(record.type.identifier, db), record.start, record.end,
-                                             Self.seriesQuantity(summary, style: style), record.sourceID, record.deviceID,
-                                             record.metadata, record.workoutID])
+        let insertSample = try db.cachedStatement(
+            sql: """
+                INSERT INTO samples (uuid, type_id, start, "end", value, unit, source_id, device_id, metadata, workout_id)
+                VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?)
+                """)
+        try insertSample.execute(arguments: [
+            record.uuid, try typeID(record.type.identifier, db), record.start, record.end,
+            Self.seriesQuantity(summary, style: style), record.sourceID, record.deviceID,
+            record.metadata, record.workoutID,
+        ])
         let id = db.lastInsertedRowID
         let recent = summary.mostRecent
-        let insertSeries = try db.cachedStatement(sql: """
-            INSERT INTO quantity_series (sample_id, count, sum, weighted_sum, weight, minimum, maximum, most_recent,
-                                         most_recent_start, most_recent_end, most_recent_clipped_end, duration, points,
-                                         timeline_id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+        let insertSeries = try db.cachedStatement(
+            sql: """
+                INSERT INTO quantity_series (sample_id, count, sum, weighted_sum, weight, minimum, maximum, most_recent,
+                                             most_recent_start, most_recent_end, most_recent_clipped_end, duration, points,
+                                             timeline_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
         // On its timeline when it has one (and every time is an instant of it), else with its own times.
         let shared = record.timeline.flatMap { timeline in
             QuantitySeriesCodec.encode(record.quantities, on: timeline.timeline).map { (timeline.id, $0) }
@@ -68,9 +72,11 @@ extension StoreDatabase {
 extension StoreDatabase {
     /// The encoded beats of a stored heartbeat series (HeartbeatSeriesCodec), or nil when it is not in the store.
     func heartbeatBeats(uuid: UUID, _ db: Database) throws -> Data? {
-        try Data.fetchOne(db, sql: """
-            SELECT hb.beats FROM heartbeat_series hb JOIN samples s ON s.id = hb.sample_id
-            WHERE s.uuid = ? AND s.type_id = (SELECT id FROM types WHERE identifier = ?)
-            """, arguments: [uuid, HKDataTypeIdentifierHeartbeatSeries])
+        try Data.fetchOne(
+            db,
+            sql: """
+                SELECT hb.beats FROM heartbeat_series hb JOIN samples s ON s.id = hb.sample_id
+                WHERE s.uuid = ? AND s.type_id = (SELECT id FROM types WHERE identifier = ?)
+                """, arguments: [uuid, HKDataTypeIdentifierHeartbeatSeries])
     }
 }

@@ -7,7 +7,9 @@ extension StoreDatabase {
     /// Objects already stored (same UUID) are left as they are. Returns the row id of every object, in order.
     ///
     /// With `workoutID`, every sample is associated with that workout (`HKHealthStore.add(_:to:)`).
-    func insert(_ objects: [HKObject], source: HKSourceRevision, workoutID: Int64? = nil, _ db: Database) throws -> [Int64] {
+    func insert(
+        _ objects: [HKObject], source: HKSourceRevision, workoutID: Int64? = nil, _ db: Database
+    ) throws -> [Int64] {
         let sourceRowID = try self.sourceID(source, db)
         let insertSample = try SampleInsert(db)
         let stored = try storedIDs(of: objects.compactMap { $0 as? HKSample }, db)
@@ -37,74 +39,96 @@ extension StoreDatabase {
                 ids.append(existing)
                 continue
             }
-            let id = try insertSample(uuid: sample.uuid, typeID: typeRowID, start: sample.startDate.storeValue,
-                                      end: sample.endDate.storeValue, value: value, unit: unit, sourceID: sourceRowID,
-                                      deviceID: deviceRowID, metadata: try MetadataCoding.encode(sample.metadata),
-                                      workoutID: workoutID)
+            let id = try insertSample(
+                uuid: sample.uuid, typeID: typeRowID, start: sample.startDate.storeValue,
+                end: sample.endDate.storeValue, value: value, unit: unit, sourceID: sourceRowID,
+                deviceID: deviceRowID, metadata: try MetadataCoding.encode(sample.metadata),
+                workoutID: workoutID)
             ids.append(id)
             if let workout = sample as? HKWorkout {
                 try insertWorkoutDetails(workout, id: id, db)
             } else if let series = sample as? HKHeartbeatSeriesSample {
                 guard let beats = series.beats else {
-                    throw HKError(.errorInvalidArgument, "A heartbeat series can only be saved by the builder that made it.")
+                    throw HKError(
+                        .errorInvalidArgument, "A heartbeat series can only be saved by the builder that made it.")
                 }
-                try db.execute(sql: "INSERT INTO heartbeat_series (sample_id, count, beats) VALUES (?, ?, ?)",
-                               arguments: [id, beats.count, Data(HeartbeatSeriesCodec.encode(beats))])
+                try db.execute(
+                    sql: "INSERT INTO heartbeat_series (sample_id, count, beats) VALUES (?, ?, ?)",
+                    arguments: [id, beats.count, Data(HeartbeatSeriesCodec.encode(beats))])
             } else if let route = sample as? HKWorkoutRoute {
                 guard let locations = route.locations else {
-                    throw HKError(.errorInvalidArgument, "A workout route can only be saved by the builder that made it.")
+                    throw HKError(
+                        .errorInvalidArgument, "A workout route can only be saved by the builder that made it.")
                 }
-                try db.execute(sql: "INSERT INTO workout_routes (sample_id, count, locations) VALUES (?, ?, ?)",
-                               arguments: [id, locations.count, Data(WorkoutRouteCodec.encode(locations))])
+                try db.execute(
+                    sql: "INSERT INTO workout_routes (sample_id, count, locations) VALUES (?, ?, ?)",
+                    arguments: [id, locations.count, Data(WorkoutRouteCodec.encode(locations))])
             }
         }
         return ids
     }
 
     private func insertWorkoutDetails(_ workout: HKWorkout, id: Int64, _ db: Database) throws {
-        try db.execute(sql: "INSERT INTO workouts (sample_id, uuid, activity_type, duration) VALUES (?, ?, ?, ?)",
-                       arguments: [id, workout.uuid, Int64(workout.workoutActivityType.rawValue), workout.duration])
+        try db.execute(
+            sql: "INSERT INTO workouts (sample_id, uuid, activity_type, duration) VALUES (?, ?, ?, ?)",
+            arguments: [id, workout.uuid, Int64(workout.workoutActivityType.rawValue), workout.duration])
         for (position, event) in (workout.workoutEvents ?? []).enumerated() {
-            try db.execute(sql: """
-                INSERT INTO workout_events (workout_id, position, type, start, "end", metadata) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [id, position, event.type.rawValue, event.dateInterval.start.storeValue,
-                                 event.dateInterval.end.storeValue, try MetadataCoding.encode(event.metadata)])
+            try db.execute(
+                sql: """
+                    INSERT INTO workout_events (workout_id, position, type, start, "end", metadata) VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    id, position, event.type.rawValue, event.dateInterval.start.storeValue,
+                    event.dateInterval.end.storeValue, try MetadataCoding.encode(event.metadata),
+                ])
         }
         for (type, statistics) in workout.allStatistics {
-            try insertStatistics(statistics, table: "workout_statistics", owner: "workout_id", ownerID: id,
-                                 typeID: typeID(type.identifier, db), db)
+            try insertStatistics(
+                statistics, table: "workout_statistics", owner: "workout_id", ownerID: id,
+                typeID: typeID(type.identifier, db), db)
         }
         try insertZoneGroups(workout.zoneGroupsByType, workoutID: id, activityID: nil, db)
         for activity in workout.workoutActivities {
             let configuration = activity.workoutConfiguration
-            try db.execute(sql: """
-                INSERT INTO workout_activities (uuid, workout_id, activity_type, location_type, swimming_location_type,
-                    lap_length_meters, start, "end", duration, metadata)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [activity.uuid, id, Int64(configuration.activityType.rawValue), configuration.locationType.rawValue,
-                                 configuration.swimmingLocationType.rawValue,
-                                 configuration.lapLength.map { $0.doubleValue(for: .meter()) },
-                                 activity.startDate.storeValue, activity.endDate?.storeValue, activity.duration,
-                                 try MetadataCoding.encode(activity.metadata)])
+            try db.execute(
+                sql: """
+                    INSERT INTO workout_activities (uuid, workout_id, activity_type, location_type, swimming_location_type,
+                        lap_length_meters, start, "end", duration, metadata)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    activity.uuid, id, Int64(configuration.activityType.rawValue), configuration.locationType.rawValue,
+                    configuration.swimmingLocationType.rawValue,
+                    configuration.lapLength.map { $0.doubleValue(for: .meter()) },
+                    activity.startDate.storeValue, activity.endDate?.storeValue, activity.duration,
+                    try MetadataCoding.encode(activity.metadata),
+                ])
             let activityID = db.lastInsertedRowID
             try insertZoneGroups(activity.zoneGroupsByType, workoutID: id, activityID: activityID, db)
             for (type, statistics) in activity.allStatistics {
-                try insertStatistics(statistics, table: "activity_statistics", owner: "activity_id", ownerID: activityID,
-                                     typeID: typeID(type.identifier, db), db)
+                try insertStatistics(
+                    statistics, table: "activity_statistics", owner: "activity_id", ownerID: activityID,
+                    typeID: typeID(type.identifier, db), db)
             }
         }
     }
 
-    private func insertStatistics(_ statistics: HKStatistics, table: String, owner: String, ownerID: Int64, typeID: Int64,
-                                  _ db: Database) throws {
+    private func insertStatistics(
+        _ statistics: HKStatistics, table: String, owner: String, ownerID: Int64, typeID: Int64,
+        _ db: Database
+    ) throws {
         let v = statistics.merged
-        try db.execute(sql: """
-            INSERT INTO \(table) (\(owner), type_id, start, "end", sum, average, minimum, maximum, most_recent,
-                                  most_recent_start, most_recent_end, duration)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [ownerID, typeID, statistics.startDate.storeValue, statistics.endDate.storeValue, v.sum, v.average,
-                             v.minimum, v.maximum, v.mostRecent, v.mostRecentInterval?.start.storeValue,
-                             v.mostRecentInterval?.end.storeValue, v.duration])
+        try db.execute(
+            sql: """
+                INSERT INTO \(table) (\(owner), type_id, start, "end", sum, average, minimum, maximum, most_recent,
+                                      most_recent_start, most_recent_end, duration)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                ownerID, typeID, statistics.startDate.storeValue, statistics.endDate.storeValue, v.sum, v.average,
+                v.minimum, v.maximum, v.mostRecent, v.mostRecentInterval?.start.storeValue,
+                v.mostRecentInterval?.end.storeValue, v.duration,
+            ])
     }
 
     /// The row id of a stored workout, or nil.
@@ -124,10 +148,12 @@ extension StoreDatabase {
 
     /// The ids of the samples matching a compiled condition (over `s`, workouts joined as `w`) saved by these sources.
     func sampleIDs(matching condition: SQLFragment, sources: [Int64], _ db: Database) throws -> [Int64] {
-        try Int64.fetchAll(db, sql: """
-            SELECT s.id FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
-            WHERE \(condition.sql) AND s.source_id IN (\(sources.map(String.init).joined(separator: ",")))
-            """, arguments: StatementArguments(condition.arguments))
+        try Int64.fetchAll(
+            db,
+            sql: """
+                SELECT s.id FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
+                WHERE \(condition.sql) AND s.source_id IN (\(sources.map(String.init).joined(separator: ",")))
+                """, arguments: StatementArguments(condition.arguments))
     }
 
     /// The row ids of those samples that are already stored, by UUID: one query per type and batch, through the
@@ -148,8 +174,11 @@ extension StoreDatabase {
                 let list = Array(repeating: "?", count: chunk.count).joined(separator: ",")
                 var arguments: [any DatabaseValueConvertible] = [typeID, low, high]
                 arguments += chunk.map(\.uuid)
-                let rows = try Row.fetchAll(db, sql: "SELECT id, uuid FROM samples WHERE type_id = ? AND start BETWEEN ? AND ? AND uuid IN (\(list))",
-                                            arguments: StatementArguments(arguments))
+                let rows = try Row.fetchAll(
+                    db,
+                    sql:
+                        "SELECT id, uuid FROM samples WHERE type_id = ? AND start BETWEEN ? AND ? AND uuid IN (\(list))",
+                    arguments: StatementArguments(arguments))
                 for row in rows { found[row[1]] = row[0] }
             }
         }
@@ -158,7 +187,8 @@ extension StoreDatabase {
 
     /// The row id of a sample if it is stored, found through its type and start date.
     func storedID(of sample: HKSample, typeID: Int64, _ db: Database) throws -> Int64? {
-        let statement = try db.cachedStatement(sql: "SELECT id FROM samples WHERE type_id = ? AND start = ? AND uuid = ?")
+        let statement = try db.cachedStatement(
+            sql: "SELECT id FROM samples WHERE type_id = ? AND start = ? AND uuid = ?")
         return try Int64.fetchOne(statement, arguments: [typeID, sample.startDate.storeValue, sample.uuid])
     }
 
@@ -166,10 +196,14 @@ extension StoreDatabase {
     /// after that.
     func associate(sampleID: Int64, workoutID: Int64, _ db: Database) throws {
         guard sampleID != workoutID else { return }
-        let current = try Int64?.fetchOne(db.cachedStatement(sql: "SELECT workout_id FROM samples WHERE id = ?"), arguments: [sampleID]) ?? nil
+        let current =
+            try Int64?.fetchOne(
+                db.cachedStatement(sql: "SELECT workout_id FROM samples WHERE id = ?"), arguments: [sampleID]) ?? nil
         switch current {
         case nil:
-            try db.cachedStatement(sql: "UPDATE samples SET workout_id = ? WHERE id = ?").execute(arguments: [workoutID, sampleID])
+            try db.cachedStatement(sql: "UPDATE samples SET workout_id = ? WHERE id = ?").execute(arguments: [
+                workoutID, sampleID,
+            ])
         case workoutID:
             return
         default:
@@ -183,13 +217,18 @@ extension StoreDatabase {
     func deleteSamples(ids: [Int64], now: Date, _ db: Database) throws -> Int {
         guard !ids.isEmpty else { return 0 }
         let select = try db.cachedStatement(sql: "SELECT uuid, type_id, source_id, metadata FROM samples WHERE id = ?")
-        let record = try db.cachedStatement(sql: "INSERT INTO deleted_objects (anchor, uuid, type_id, source_id, metadata, deleted) VALUES (?, ?, ?, ?, ?, ?)")
+        let record = try db.cachedStatement(
+            sql:
+                "INSERT INTO deleted_objects (anchor, uuid, type_id, source_id, metadata, deleted) VALUES (?, ?, ?, ?, ?, ?)"
+        )
         let delete = try db.cachedStatement(sql: "DELETE FROM samples WHERE id = ?")
         var count = 0
         for id in ids {
             guard let row = try Row.fetchOne(select, arguments: [id]) else { continue }
-            try record.execute(arguments: [try nextAnchor(db), row[0] as Data, row[1] as Int64, row[2] as Int64, row[3] as String?,
-                                           now.storeValue])
+            try record.execute(arguments: [
+                try nextAnchor(db), row[0] as Data, row[1] as Int64, row[2] as Int64, row[3] as String?,
+                now.storeValue,
+            ])
             try delete.execute(arguments: [id])
             count += 1
         }

@@ -4,34 +4,50 @@ import GRDB
 /// SQL for workout zones and the person's workout profile (schema "v4: workout zones").
 extension StoreDatabase {
     /// Writes zone groups of a workout (`activityID` nil) or of one of its activities.
-    func insertZoneGroups(_ groups: [HKQuantityType: HKWorkoutZoneGroup]?, workoutID: Int64, activityID: Int64?,
-                          _ db: Database) throws {
+    func insertZoneGroups(
+        _ groups: [HKQuantityType: HKWorkoutZoneGroup]?, workoutID: Int64, activityID: Int64?,
+        _ db: Database
+    ) throws {
         guard let groups else { return }
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO workout_zone_groups (workout_id, activity_id, type_id, source, boundaries, durations)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """)
+        let statement = try db.cachedStatement(
+            sql: """
+                INSERT INTO workout_zone_groups (workout_id, activity_id, type_id, source, boundaries, durations)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """)
         for (type, group) in groups {
-            try statement.execute(arguments: [workoutID, activityID, try typeID(type.identifier, db),
-                                              Self.sourceCode(group.configuration.source),
-                                              Self.encodeList(group.configuration.boundaryValues), Self.encodeList(group.durations)])
+            try statement.execute(arguments: [
+                workoutID, activityID, try typeID(type.identifier, db),
+                Self.sourceCode(group.configuration.source),
+                Self.encodeList(group.configuration.boundaryValues), Self.encodeList(group.durations),
+            ])
         }
     }
 
     /// Zone groups of the workouts in `list` (comma-separated row ids): the workouts' own and their activities'.
-    func zoneGroups(workoutIDs list: String, _ db: Database)
-        throws -> (workouts: [Int64: [HKQuantityType: HKWorkoutZoneGroup]], activities: [Int64: [HKQuantityType: HKWorkoutZoneGroup]]) {
+    func zoneGroups(
+        workoutIDs list: String, _ db: Database
+    )
+        throws -> (
+            workouts: [Int64: [HKQuantityType: HKWorkoutZoneGroup]],
+            activities: [Int64: [HKQuantityType: HKWorkoutZoneGroup]]
+        )
+    {
         var workouts: [Int64: [HKQuantityType: HKWorkoutZoneGroup]] = [:]
         var activities: [Int64: [HKQuantityType: HKWorkoutZoneGroup]] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            SELECT workout_id, activity_id, type_id, source, boundaries, durations FROM workout_zone_groups
-            WHERE workout_id IN (\(list))
-            """) {
+        for row in try Row.fetchAll(
+            db,
+            sql: """
+                SELECT workout_id, activity_id, type_id, source, boundaries, durations FROM workout_zone_groups
+                WHERE workout_id IN (\(list))
+                """)
+        {
             guard let type = try sampleType(id: row[2], db) as? HKQuantityType,
-                  let source = Self.source(code: row[3]), let boundaries = Self.decodeList(row[4]),
-                  let durations = Self.decodeList(row[5]), durations.count == boundaries.count + 1,
-                  let configuration = try? HKWorkoutZoneConfiguration(quantityType: type, boundaryValues: boundaries,
-                                                                      source: source) else {
+                let source = Self.source(code: row[3]), let boundaries = Self.decodeList(row[4]),
+                let durations = Self.decodeList(row[5]), durations.count == boundaries.count + 1,
+                let configuration = try? HKWorkoutZoneConfiguration(
+                    quantityType: type, boundaryValues: boundaries,
+                    source: source)
+            else {
                 throw HKError(.errorDatabaseInaccessible, "The health store holds damaged workout zones.")
             }
             let group = HKWorkoutZoneGroup(configuration: configuration, durations: durations)
@@ -46,10 +62,14 @@ extension StoreDatabase {
 
     /// The person's workout profile (empty if never set).
     func workoutProfile(_ db: Database) throws -> WorkoutProfile {
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT date_of_birth, resting_heart_rate, maximum_heart_rate, functional_threshold_power, heart_rate_zones,
-                   cycling_power_zones, move_goal, exercise_goal, stand_goal FROM workout_profile WHERE id = 1
-            """) else { return WorkoutProfile() }
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT date_of_birth, resting_heart_rate, maximum_heart_rate, functional_threshold_power, heart_rate_zones,
+                           cycling_power_zones, move_goal, exercise_goal, stand_goal FROM workout_profile WHERE id = 1
+                    """)
+        else { return WorkoutProfile() }
         var profile = WorkoutProfile()
         profile.dateOfBirth = (row[0] as String?).flatMap(WorkoutProfile.parseDate)
         profile.restingHeartRate = row[1]
@@ -64,23 +84,29 @@ extension StoreDatabase {
     }
 
     func setWorkoutProfile(_ profile: WorkoutProfile, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO workout_profile (id, date_of_birth, resting_heart_rate, maximum_heart_rate,
-                functional_threshold_power, heart_rate_zones, cycling_power_zones, move_goal, exercise_goal, stand_goal)
-                VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [profile.dateOfBirth.flatMap(WorkoutProfile.formatDate), profile.restingHeartRate,
-                             profile.maximumHeartRate, profile.functionalThresholdPower,
-                             profile.heartRateZoneBoundaries.map(Self.encodeList),
-                             profile.cyclingPowerZoneBoundaries.map(Self.encodeList), profile.moveGoal,
-                             profile.exerciseGoal, profile.standGoal])
+        try db.execute(
+            sql: """
+                INSERT OR REPLACE INTO workout_profile (id, date_of_birth, resting_heart_rate, maximum_heart_rate,
+                    functional_threshold_power, heart_rate_zones, cycling_power_zones, move_goal, exercise_goal, stand_goal)
+                    VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                profile.dateOfBirth.flatMap(WorkoutProfile.formatDate), profile.restingHeartRate,
+                profile.maximumHeartRate, profile.functionalThresholdPower,
+                profile.heartRateZoneBoundaries.map(Self.encodeList),
+                profile.cyclingPowerZoneBoundaries.map(Self.encodeList), profile.moveGoal,
+                profile.exerciseGoal, profile.standGoal,
+            ])
     }
 
     /// The value (storage unit) of the latest sample of a type, by start date, whoever saved it.
     func latestValue(of type: HKQuantityType, _ db: Database) throws -> Double? {
-        try Double.fetchOne(db, sql: """
-            SELECT s.value FROM samples s JOIN types t ON t.id = s.type_id WHERE t.identifier = ?
-            ORDER BY s.start DESC, s.id DESC LIMIT 1
-            """, arguments: [type.identifier])
+        try Double.fetchOne(
+            db,
+            sql: """
+                SELECT s.value FROM samples s JOIN types t ON t.id = s.type_id WHERE t.identifier = ?
+                ORDER BY s.start DESC, s.id DESC LIMIT 1
+                """, arguments: [type.identifier])
     }
 
     static func sourceCode(_ source: HKWorkoutZoneConfiguration.Source) -> Int {

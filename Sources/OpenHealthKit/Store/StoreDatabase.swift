@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Synchronization
 
 /// The SQL layer of a health store: every statement the store runs lives in this folder, in this type and its
 /// extensions by subject (`+Read`, `+Write`, `+Statistics`, `+Series`, `+Condense`, `+Sources`, `+Sensors`,
@@ -84,8 +85,9 @@ final class StoreDatabase: Sendable {
             return
         }
         if superseded {
-            throw HKError(.errorDatabaseInaccessible,
-                          "The health store \(path) was written by a newer version of OpenHealthKit; it was left untouched.")
+            throw HKError(
+                .errorDatabaseInaccessible,
+                "The health store \(path) was written by a newer version of OpenHealthKit; it was left untouched.")
         }
     }
 
@@ -104,8 +106,9 @@ final class StoreDatabase: Sendable {
         let migrator = StoreSchema.migrator
         try writer.write { db in
             if try migrator.hasBeenSuperseded(db) {
-                throw HKError(.errorDatabaseInaccessible,
-                              "The health store \(path ?? "in memory") was written by a newer version of OpenHealthKit.")
+                throw HKError(
+                    .errorDatabaseInaccessible,
+                    "The health store \(path ?? "in memory") was written by a newer version of OpenHealthKit.")
             }
         }
         try migrator.migrate(writer)
@@ -115,17 +118,23 @@ final class StoreDatabase: Sendable {
         let place = path ?? "in memory"
         switch error.resultCode {
         case .SQLITE_NOTADB:
-            return HKError(.errorDatabaseInaccessible, "The file \(place) is not an OpenHealthKit store (not an SQLite database).")
+            return HKError(
+                .errorDatabaseInaccessible, "The file \(place) is not an OpenHealthKit store (not an SQLite database).")
         case .SQLITE_CORRUPT:
-            return HKError(.errorDatabaseInaccessible, "The health store \(place) is damaged (\(error.message ?? "corrupt")).")
+            return HKError(
+                .errorDatabaseInaccessible, "The health store \(place) is damaged (\(error.message ?? "corrupt")).")
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
-            return HKError(.errorDatabaseInaccessible, "The health store \(place) cannot be opened for writing (\(error.message ?? "\(error.resultCode)")).")
+            return HKError(
+                .errorDatabaseInaccessible,
+                "The health store \(place) cannot be opened for writing (\(error.message ?? "\(error.resultCode)")).")
         case .SQLITE_FULL:
             return HKError(.errorDatabaseInaccessible, "The disk holding the health store \(place) is full.")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return HKError(.errorDatabaseInaccessible, "The health store \(place) is locked by another process.")
         default:
-            return HKError(.errorDatabaseInaccessible, "The health store \(place) failed: \(error.message ?? "\(error.resultCode)").")
+            return HKError(
+                .errorDatabaseInaccessible,
+                "The health store \(place) failed: \(error.message ?? "\(error.resultCode)").")
         }
     }
 
@@ -145,10 +154,13 @@ final class StoreDatabase: Sendable {
     /// cancelled with the calling task: once asked for, a write happens or fails on its own terms.
     func write<T>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let path = path
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedBox<T>, any Error>) in
-            writer.asyncWrite({ db in UncheckedBox(try body(db)) }, completion: { _, result in
-                continuation.resume(with: result.mapError { Self.mapped($0, path: path) })
-            })
+        return try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<UncheckedBox<T>, any Error>) in
+            writer.asyncWrite(
+                { db in UncheckedBox(try body(db)) },
+                completion: { _, result in
+                    continuation.resume(with: result.mapError { Self.mapped($0, path: path) })
+                })
         }.value
     }
 
@@ -156,9 +168,11 @@ final class StoreDatabase: Sendable {
     /// `HKError`.
     func read<T>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let path = path
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<UncheckedBox<T>, any Error>) in
+        return try await withCheckedThrowingContinuation {
+            (continuation: CheckedContinuation<UncheckedBox<T>, any Error>) in
             writer.asyncRead { result in
-                continuation.resume(with: Result { UncheckedBox(try body(try result.get())) }.mapError { Self.mapped($0, path: path) })
+                continuation.resume(
+                    with: Result { UncheckedBox(try body(try result.get())) }.mapError { Self.mapped($0, path: path) })
             }
         }.value
     }
@@ -208,27 +222,30 @@ final class StoreDatabase: Sendable {
             return caches.staged == nil
         }
         guard first else { return }
-        db.afterNextTransaction(onCommit: { [self] _ in
-            caches.withLock { caches in
-                guard let staged = caches.staged else { return }
-                caches.committed.typeIDs.merge(staged.typeIDs) { $1 }
-                caches.committed.typesByID.merge(staged.typesByID) { $1 }
-                caches.committed.sourceIDs.merge(staged.sourceIDs) { $1 }
-                caches.committed.sourcesByID.merge(staged.sourcesByID) { $1 }
-                caches.committed.deviceIDs.merge(staged.deviceIDs) { $1 }
-                caches.committed.devicesByID.merge(staged.devicesByID) { $1 }
-                caches.staged = nil
-            }
-        }, onRollback: { [self] _ in
-            caches.withLock { $0.staged = nil }
-        })
+        db.afterNextTransaction(
+            onCommit: { [self] _ in
+                caches.withLock { caches in
+                    guard let staged = caches.staged else { return }
+                    caches.committed.typeIDs.merge(staged.typeIDs) { $1 }
+                    caches.committed.typesByID.merge(staged.typesByID) { $1 }
+                    caches.committed.sourceIDs.merge(staged.sourceIDs) { $1 }
+                    caches.committed.sourcesByID.merge(staged.sourcesByID) { $1 }
+                    caches.committed.deviceIDs.merge(staged.deviceIDs) { $1 }
+                    caches.committed.devicesByID.merge(staged.devicesByID) { $1 }
+                    caches.staged = nil
+                }
+            },
+            onRollback: { [self] _ in
+                caches.withLock { $0.staged = nil }
+            })
     }
 
     /// The id of a type, inserted on first use.
     func typeID(_ identifier: String, _ db: Database) throws -> Int64 {
         if let id = cached(db, { $0.typeIDs[identifier] }) { return id }
         try db.execute(sql: "INSERT OR IGNORE INTO types (identifier) VALUES (?)", arguments: [identifier])
-        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM types WHERE identifier = ?", arguments: [identifier]) else {
+        guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM types WHERE identifier = ?", arguments: [identifier])
+        else {
             throw HKError(.errorDatabaseInaccessible, "The type table is damaged.")
         }
         remember(db) { $0.typeIDs[identifier] = id }
@@ -246,8 +263,11 @@ final class StoreDatabase: Sendable {
     /// The sample type stored under an id.
     func sampleType(id: Int64, _ db: Database) throws -> HKSampleType {
         if let type = cached(db, { $0.typesByID[id] }) { return type }
-        guard let identifier = try String.fetchOne(db, sql: "SELECT identifier FROM types WHERE id = ?", arguments: [id]) else {
-            throw HKError(.errorDatabaseInaccessible, "The health store is damaged: a sample refers to unknown type \(id).")
+        guard
+            let identifier = try String.fetchOne(db, sql: "SELECT identifier FROM types WHERE id = ?", arguments: [id])
+        else {
+            throw HKError(
+                .errorDatabaseInaccessible, "The health store is damaged: a sample refers to unknown type \(id).")
         }
         let type: HKSampleType
         if identifier == HKWorkoutTypeIdentifier {
@@ -259,7 +279,9 @@ final class StoreDatabase: Sendable {
         } else if let categoryType = HKCategoryType.known(identifier) {
             type = categoryType
         } else {
-            throw HKError(.errorDatabaseInaccessible, "The health store holds samples of type \(identifier), unknown to this version.")
+            throw HKError(
+                .errorDatabaseInaccessible,
+                "The health store holds samples of type \(identifier), unknown to this version.")
         }
         remember(db) { $0.typesByID[id] = type }
         return type
@@ -267,20 +289,26 @@ final class StoreDatabase: Sendable {
 
     private static func key(_ revision: HKSourceRevision) -> String {
         let os = revision.operatingSystemVersion
-        return [revision.source.name, revision.source.bundleIdentifier, revision.version ?? "\u{0}",
-                revision.productType ?? "\u{0}", "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)"]
-            .joined(separator: "\u{1}")
+        return [
+            revision.source.name, revision.source.bundleIdentifier, revision.version ?? "\u{0}",
+            revision.productType ?? "\u{0}", "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)",
+        ]
+        .joined(separator: "\u{1}")
     }
 
     func sourceID(_ revision: HKSourceRevision, _ db: Database) throws -> Int64 {
         let key = Self.key(revision)
         if let id = cached(db, { $0.sourceIDs[key] }) { return id }
         let os = revision.operatingSystemVersion
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO sources (key, name, bundle_identifier, version, product_type, os_version)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [key, revision.source.name, revision.source.bundleIdentifier, revision.version,
-                             revision.productType, "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)"])
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO sources (key, name, bundle_identifier, version, product_type, os_version)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                key, revision.source.name, revision.source.bundleIdentifier, revision.version,
+                revision.productType, "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)",
+            ])
         guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM sources WHERE key = ?", arguments: [key]) else {
             throw HKError(.errorDatabaseInaccessible, "The source table is damaged.")
         }
@@ -290,15 +318,20 @@ final class StoreDatabase: Sendable {
 
     func sourceRevision(id: Int64, _ db: Database) throws -> HKSourceRevision {
         if let revision = cached(db, { $0.sourcesByID[id] }) { return revision }
-        guard let row = try Row.fetchOne(db, sql: "SELECT name, bundle_identifier, version, product_type, os_version FROM sources WHERE id = ?",
-                                         arguments: [id]) else {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT name, bundle_identifier, version, product_type, os_version FROM sources WHERE id = ?",
+                arguments: [id])
+        else {
             throw HKError(.errorDatabaseInaccessible, "The health store is damaged: unknown source \(id).")
         }
         let parts = (row[4] as String).split(separator: ".").map { Int($0) ?? 0 } + [0, 0, 0]
-        let revision = HKSourceRevision(source: HKSource(name: row[0], bundleIdentifier: row[1]), version: row[2],
-                                        productType: row[3],
-                                        operatingSystemVersion: OperatingSystemVersion(majorVersion: parts[0], minorVersion: parts[1],
-                                                                                       patchVersion: parts[2]))
+        let revision = HKSourceRevision(
+            source: HKSource(name: row[0], bundleIdentifier: row[1]), version: row[2],
+            productType: row[3],
+            operatingSystemVersion: OperatingSystemVersion(
+                majorVersion: parts[0], minorVersion: parts[1],
+                patchVersion: parts[2]))
         remember(db) { $0.sourcesByID[id] = revision }
         return revision
     }
@@ -311,11 +344,12 @@ final class StoreDatabase: Sendable {
     func deviceID(_ device: HKDevice, _ db: Database) throws -> Int64 {
         let key = device.fields.map { $0 ?? "\u{0}" }.joined(separator: "\u{1}")
         if let id = cached(db, { $0.deviceIDs[key] }) { return id }
-        try db.execute(sql: """
-            INSERT OR IGNORE INTO devices (key, name, manufacturer, model, hardware_version, firmware_version,
-                                           software_version, local_identifier, udi_device_identifier)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: StatementArguments([key] + device.fields))
+        try db.execute(
+            sql: """
+                INSERT OR IGNORE INTO devices (key, name, manufacturer, model, hardware_version, firmware_version,
+                                               software_version, local_identifier, udi_device_identifier)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: StatementArguments([key] + device.fields))
         guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM devices WHERE key = ?", arguments: [key]) else {
             throw HKError(.errorDatabaseInaccessible, "The device table is damaged.")
         }
@@ -325,15 +359,20 @@ final class StoreDatabase: Sendable {
 
     func device(id: Int64, _ db: Database) throws -> HKDevice {
         if let device = cached(db, { $0.devicesByID[id] }) { return device }
-        guard let row = try Row.fetchOne(db, sql: """
-            SELECT name, manufacturer, model, hardware_version, firmware_version, software_version, local_identifier,
-                   udi_device_identifier FROM devices WHERE id = ?
-            """, arguments: [id]) else {
+        guard
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT name, manufacturer, model, hardware_version, firmware_version, software_version, local_identifier,
+                           udi_device_identifier FROM devices WHERE id = ?
+                    """, arguments: [id])
+        else {
             throw HKError(.errorDatabaseInaccessible, "The health store is damaged: unknown device \(id).")
         }
-        let device = HKDevice(name: row[0], manufacturer: row[1], model: row[2], hardwareVersion: row[3],
-                              firmwareVersion: row[4], softwareVersion: row[5], localIdentifier: row[6],
-                              udiDeviceIdentifier: row[7])
+        let device = HKDevice(
+            name: row[0], manufacturer: row[1], model: row[2], hardwareVersion: row[3],
+            firmwareVersion: row[4], softwareVersion: row[5], localIdentifier: row[6],
+            udiDeviceIdentifier: row[7])
         remember(db) { $0.devicesByID[id] = device }
         return device
     }

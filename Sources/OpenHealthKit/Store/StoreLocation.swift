@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,16 +34,18 @@ enum StoreLocation {
                 throw HKError(.errorDatabaseInaccessible, "The health store path \(path) is a directory, not a file.")
             }
             if access(path, R_OK | W_OK) != 0 {
-                throw HKError(.errorDatabaseInaccessible,
-                              "The health store \(path) cannot be read and written (\(String(cString: strerror(errno)))).")
+                throw HKError(
+                    .errorDatabaseInaccessible,
+                    "The health store \(path) cannot be read and written (\(String(cString: strerror(errno)))).")
             }
             return
         }
         let fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
         if fd < 0 {
             if errno == EEXIST { return }
-            throw HKError(.errorDatabaseInaccessible,
-                          "The health store \(path) cannot be created (\(String(cString: strerror(errno)))).")
+            throw HKError(
+                .errorDatabaseInaccessible,
+                "The health store \(path) cannot be created (\(String(cString: strerror(errno)))).")
         }
         close(fd)
     }
@@ -60,8 +63,9 @@ enum StoreLocation {
             try makeDirectory(parent)
         }
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
-            throw HKError(.errorDatabaseInaccessible,
-                          "The health store's folder \(directory) cannot be created (\(String(cString: strerror(errno)))).")
+            throw HKError(
+                .errorDatabaseInaccessible,
+                "The health store's folder \(directory) cannot be created (\(String(cString: strerror(errno)))).")
         }
     }
 }

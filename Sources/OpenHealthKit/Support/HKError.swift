@@ -125,7 +125,9 @@ extension HKError: CustomStringConvertible {
 }
 
 /// Raises a programmer error with a clear message, as HealthKit raises an Objective-C exception.
-func hkPrecondition(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
-                    file: StaticString = #fileID, line: UInt = #line) {
+func hkPrecondition(
+    _ condition: @autoclosure () -> Bool, _ message: @autoclosure () -> String,
+    file: StaticString = #fileID, line: UInt = #line
+) {
     if !condition() { fatalError("OpenHealthKit: \(message())", file: file, line: line) }
 }

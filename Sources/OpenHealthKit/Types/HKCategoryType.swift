@@ -105,7 +105,9 @@ public enum HKCategoryValueSleepAnalysis: Int, Sendable, Hashable, CaseIterable 
     public static var asleep: Self { .asleepUnspecified }
 
     /// Every value that means asleep. HealthKit: HKCategoryValueSleepAnalysis.allAsleepValues.
-    public static var allAsleepValues: Set<HKCategoryValueSleepAnalysis> { [.asleepUnspecified, .asleepCore, .asleepDeep, .asleepREM] }
+    public static var allAsleepValues: Set<HKCategoryValueSleepAnalysis> {
+        [.asleepUnspecified, .asleepCore, .asleepDeep, .asleepREM]
+    }
 }
 
 /// Stand hour values. Raw values as HealthKit's. HealthKit: HKCategoryValueAppleStandHour.

@@ -44,7 +44,9 @@ open class HKObjectType: NSObject, NSCopying, NSSecureCoding, @unchecked Sendabl
     }
 
     /// The characteristic type for an identifier.
-    public class func characteristicType(forIdentifier identifier: HKCharacteristicTypeIdentifier) -> HKCharacteristicType? {
+    public class func characteristicType(
+        forIdentifier identifier: HKCharacteristicTypeIdentifier
+    ) -> HKCharacteristicType? {
         HKCharacteristicType(identifier)
     }
 

@@ -39,7 +39,8 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
 
     public required convenience init?(coder: NSCoder) {
         guard let identifier = SecureCoding.decodeString(coder, "identifier"),
-              let entry = QuantityTypeCatalog.entry(for: identifier) else {
+            let entry = QuantityTypeCatalog.entry(for: identifier)
+        else {
             SecureCoding.fail(coder, "an HKQuantityType")
             return nil
         }
@@ -108,7 +109,8 @@ enum QuantityTypeCatalog {
     static let all: [Entry] = {
         typealias I = HKQuantityTypeIdentifier
         func e(_ i: I, _ unit: String, _ style: HKQuantityAggregationStyle, max: TimeInterval? = nil) -> Entry {
-            Entry(identifier: i.rawValue, unitString: unit, style: style, unit: HKUnit(from: unit), maximumDuration: max)
+            Entry(
+                identifier: i.rawValue, unitString: unit, style: style, unit: HKUnit(from: unit), maximumDuration: max)
         }
         let entries = [
             e(.heartRate, "count/min", .discreteTemporallyWeighted),

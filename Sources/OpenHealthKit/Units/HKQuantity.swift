@@ -50,8 +50,9 @@ open class HKQuantity: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     /// HealthKit: HKQuantity.doubleValue(for:).
     public func doubleValue(for unit: HKUnit) -> Double {
         if unit === self.unit { return value }
-        hkPrecondition(self.unit.scale.dimension == unit.scale.dimension,
-                       "Cannot express \(self) in \(unit): the units are incompatible.")
+        hkPrecondition(
+            self.unit.scale.dimension == unit.scale.dimension,
+            "Cannot express \(self) in \(unit): the units are incompatible.")
         return self.unit.scale.convert(value, to: unit.scale)
     }
 
@@ -60,8 +61,9 @@ open class HKQuantity: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     /// - Throws: ``HKError`` `.errorInvalidArgument` if `unit` is incompatible.
     public func convertedValue(to unit: HKUnit) throws(HKError) -> Double {
         guard self.is(compatibleWith: unit) else {
-            throw HKError(.errorInvalidArgument,
-                          "Cannot express \(self) in \(unit): the units are incompatible.")
+            throw HKError(
+                .errorInvalidArgument,
+                "Cannot express \(self) in \(unit): the units are incompatible.")
         }
         return doubleValue(for: unit)
     }
@@ -71,8 +73,9 @@ open class HKQuantity: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable 
     ///
     /// HealthKit: HKQuantity.compare(_:).
     public func compare(_ quantity: HKQuantity) -> ComparisonResult {
-        hkPrecondition(self.is(compatibleWith: quantity.unit),
-                       "Cannot compare \(self) with \(quantity): the units are incompatible.")
+        hkPrecondition(
+            self.is(compatibleWith: quantity.unit),
+            "Cannot compare \(self) with \(quantity): the units are incompatible.")
         let other = quantity.doubleValue(for: unit)
         if value < other { return .orderedAscending }
         if value > other { return .orderedDescending }

@@ -58,7 +58,8 @@ extension HKUnit {
     public class func lengthFormatterUnit(from unit: HKUnit) -> LengthFormatter.Unit {
         let units: [LengthFormatter.Unit] = [.millimeter, .centimeter, .meter, .kilometer, .inch, .foot, .yard, .mile]
         guard let found = units.first(where: { HKUnit(from: $0) == unit }) else {
-            fatalError("OpenHealthKit: \(unit.unitString) is not a length formatter unit (mm, cm, m, km, in, ft, yd, mi)")
+            fatalError(
+                "OpenHealthKit: \(unit.unitString) is not a length formatter unit (mm, cm, m, km, in, ft, yd, mi)")
         }
         return found
     }

@@ -39,8 +39,9 @@ struct UnitParser {
 
     private mutating func parseAll() throws(HKError) -> [UnitFactor] {
         if scalars.isEmpty {
-            throw HKError(.errorInvalidArgument,
-                          "Invalid unit string \"\": the string is empty; expected a unit such as \"count/min\".")
+            throw HKError(
+                .errorInvalidArgument,
+                "Invalid unit string \"\": the string is empty; expected a unit such as \"count/min\".")
         }
         if let blank = scalars.firstIndex(where: { $0.properties.isWhitespace }) {
             throw failure("whitespace is not allowed in a unit string", at: blank)
@@ -107,9 +108,10 @@ struct UnitParser {
             factors = try factors.map { (factor) throws(HKError) -> UnitFactor in
                 let (product, overflow) = factor.power.multipliedReportingOverflow(by: power)
                 guard !overflow, product.magnitude <= UnitRepresentation.maximumPower else {
-                    throw failure("the power of \"\(factor.key)\" is out of range "
-                                  + "-\(UnitRepresentation.maximumPower)…\(UnitRepresentation.maximumPower)",
-                                  at: powerStart)
+                    throw failure(
+                        "the power of \"\(factor.key)\" is out of range "
+                            + "-\(UnitRepresentation.maximumPower)…\(UnitRepresentation.maximumPower)",
+                        at: powerStart)
                 }
                 return factor.withPower(product)
             }
@@ -125,18 +127,19 @@ struct UnitParser {
             index += 1
         }
         let digitsStart = index
-        while let next = peek, ("0"..."9").contains(next) { index += 1 }
+        while let next = peek, ("0" ... "9").contains(next) { index += 1 }
         guard index > digitsStart else {
             throw failure("expected an integer power after '^', found \(describe(index))", at: index)
         }
-        if peek == ".", index + 1 < scalars.count, ("0"..."9").contains(scalars[index + 1]) {
+        if peek == ".", index + 1 < scalars.count, ("0" ... "9").contains(scalars[index + 1]) {
             var end = index + 1
-            while end < scalars.count, ("0"..."9").contains(scalars[end]) { end += 1 }
+            while end < scalars.count, ("0" ... "9").contains(scalars[end]) { end += 1 }
             throw failure("powers must be integers, found \"\(slice(start, end))\"", at: start)
         }
         guard let magnitude = Int(slice(digitsStart, index)), magnitude <= Self.maximumPower else {
-            throw failure("the power \"\(slice(start, index))\" is out of range "
-                          + "-\(Self.maximumPower)…\(Self.maximumPower)", at: start)
+            throw failure(
+                "the power \"\(slice(start, index))\" is out of range "
+                    + "-\(Self.maximumPower)…\(Self.maximumPower)", at: start)
         }
         return negative ? -magnitude : magnitude
     }
@@ -153,14 +156,16 @@ struct UnitParser {
             let numberStart = index
             while let next = peek, next != ">" { index += 1 }
             guard peek == ">" else {
-                throw failure("expected '>' to close the molar mass opened at offset \(open), "
-                              + "found the end of the string", at: index)
+                throw failure(
+                    "expected '>' to close the molar mass opened at offset \(open), "
+                        + "found the end of the string", at: index)
             }
             let number = slice(numberStart, index)
             index += 1
             guard let value = Double(number), value.isFinite, value > 0 else {
-                throw failure("the molar mass \"\(number)\" is not a positive number of grams per mole",
-                              at: numberStart)
+                throw failure(
+                    "the molar mass \"\(number)\" is not a positive number of grams per mole",
+                    at: numberStart)
             }
             molarMass = value
         }
@@ -174,8 +179,9 @@ struct UnitParser {
         case .failure(.notPrefixable(let base)):
             throw failure("\"\(base)\" does not take a metric prefix, so \"\(name)\" is not a unit", at: start)
         case .failure(.unknown):
-            throw failure("unknown unit \"\(name)\"; expected a HealthKit unit such as \"g\", \"m\", \"s\", "
-                          + "\"count\" or \"kcal\", optionally with a metric prefix", at: start)
+            throw failure(
+                "unknown unit \"\(name)\"; expected a HealthKit unit such as \"g\", \"m\", \"s\", "
+                    + "\"count\" or \"kcal\", optionally with a metric prefix", at: start)
         }
     }
 
@@ -184,13 +190,13 @@ struct UnitParser {
     private var peek: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
 
     private static func isNameScalar(_ s: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(s) || ("A"..."Z").contains(s) || s == "_" || s == "%"
+        ("a" ... "z").contains(s) || ("A" ... "Z").contains(s) || s == "_" || s == "%"
             || s == "\u{00B5}" || s == "\u{03BC}"
     }
 
     private func slice(_ from: Int, _ to: Int) -> String {
         var result = String.UnicodeScalarView()
-        result.append(contentsOf: scalars[from..<to])
+        result.append(contentsOf: scalars[from ..< to])
         return String(result)
     }
 

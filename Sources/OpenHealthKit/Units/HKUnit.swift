@@ -108,8 +108,9 @@ open class HKUnit: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     ///
     /// HealthKit: HKUnit.unitDivided(by:).
     public func unitDivided(by unit: HKUnit) -> HKUnit {
-        combine(representation.factors + unit.representation.factors.map { $0.withPower(-$0.power) },
-                operation: "divide \(self) by \(unit)")
+        combine(
+            representation.factors + unit.representation.factors.map { $0.withPower(-$0.power) },
+            operation: "divide \(self) by \(unit)")
     }
 
     /// This unit raised to an integer power; power 0 gives the null unit.
@@ -117,11 +118,13 @@ open class HKUnit: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     /// HealthKit: HKUnit.unitRaised(toPower:).
     public func unitRaised(toPower power: Int) -> HKUnit {
         if power == 1 { return self }
-        hkPrecondition(power.magnitude <= UnitRepresentation.maximumPower,
-                       "Cannot raise \(self) to the power \(power): powers must be within "
-                       + "-\(UnitRepresentation.maximumPower)…\(UnitRepresentation.maximumPower).")
-        return combine(representation.factors.map { $0.withPower($0.power * power) },
-                       operation: "raise \(self) to the power \(power)")
+        hkPrecondition(
+            power.magnitude <= UnitRepresentation.maximumPower,
+            "Cannot raise \(self) to the power \(power): powers must be within "
+                + "-\(UnitRepresentation.maximumPower)…\(UnitRepresentation.maximumPower).")
+        return combine(
+            representation.factors.map { $0.withPower($0.power * power) },
+            operation: "raise \(self) to the power \(power)")
     }
 
     /// The reciprocal of this unit (`s` → `s^-1`).
@@ -168,8 +171,9 @@ extension HKUnit {
     @inline(__always)
     package func convert(_ value: Double, to unit: HKUnit) -> Double {
         if unit === self { return value }
-        hkPrecondition(scale.dimension == unit.scale.dimension,
-                       "Cannot convert a value in \(self) to \(unit): the units are incompatible.")
+        hkPrecondition(
+            scale.dimension == unit.scale.dimension,
+            "Cannot convert a value in \(self) to \(unit): the units are incompatible.")
         return scale.convert(value, to: unit.scale)
     }
 }

@@ -69,8 +69,10 @@ struct BaseUnit: Sendable {
     /// Offset and logarithmic units (and `dBHL`) are only meaningful alone, at power 1.
     let standaloneOnly: Bool
 
-    init(_ symbol: String, prefixable: Bool, _ dimension: UnitDimension, _ mantissa: Double = 1,
-         e exponent: Int = 0, kind: UnitConversionKind = .linear, standaloneOnly: Bool = false) {
+    init(
+        _ symbol: String, prefixable: Bool, _ dimension: UnitDimension, _ mantissa: Double = 1,
+        e exponent: Int = 0, kind: UnitConversionKind = .linear, standaloneOnly: Bool = false
+    ) {
         self.symbol = symbol
         self.prefixable = prefixable
         self.dimension = dimension
@@ -122,15 +124,16 @@ enum UnitCatalog {
         BaseUnit("cmAq", prefixable: false, UnitDimension.pressure, 980_665, e: -4 + 3),
         BaseUnit("atm", prefixable: false, UnitDimension.pressure, 101_325, e: 3),
         BaseUnit("inHg", prefixable: false, UnitDimension.pressure, 3_386_389, e: -3 + 3),
-        BaseUnit("dBASPL", prefixable: false, UnitDimension.pressure, 1, e: 3,
-                 kind: .soundPressureLevel, standaloneOnly: true),
+        BaseUnit(
+            "dBASPL", prefixable: false, UnitDimension.pressure, 1, e: 3,
+            kind: .soundPressureLevel, standaloneOnly: true),
         // Volume (m³). 1 US fl oz = 29.5735295625 mL; 1 imperial fl oz = 28.4130625 mL.
         BaseUnit("fl_oz_us", prefixable: false, volume, 295_735_295_625, e: -10 - 6),
         BaseUnit("fl_oz_imp", prefixable: false, volume, 284_130_625, e: -7 - 6),
-        BaseUnit("pt_us", prefixable: false, volume, 473_176_473, e: -6 - 6),       // 16 US fl oz
-        BaseUnit("pt_imp", prefixable: false, volume, 56_826_125, e: -5 - 6),       // 20 imp fl oz
-        BaseUnit("cup_us", prefixable: false, volume, 2_365_882_365, e: -7 - 6),    // 8 US fl oz
-        BaseUnit("cup_imp", prefixable: false, volume, 284_130_625, e: -6 - 6),     // 10 imp fl oz
+        BaseUnit("pt_us", prefixable: false, volume, 473_176_473, e: -6 - 6),  // 16 US fl oz
+        BaseUnit("pt_imp", prefixable: false, volume, 56_826_125, e: -5 - 6),  // 20 imp fl oz
+        BaseUnit("cup_us", prefixable: false, volume, 2_365_882_365, e: -7 - 6),  // 8 US fl oz
+        BaseUnit("cup_imp", prefixable: false, volume, 284_130_625, e: -6 - 6),  // 10 imp fl oz
         // Time.
         BaseUnit("min", prefixable: false, time, 60),
         BaseUnit("hr", prefixable: false, time, 3600),
@@ -141,8 +144,9 @@ enum UnitCatalog {
         BaseUnit("Cal", prefixable: false, energy, 4184, e: 3),
         // Temperature with offsets: standalone only.
         BaseUnit("degC", prefixable: false, UnitDimension.temperature, kind: .celsius, standaloneOnly: true),
-        BaseUnit("degF", prefixable: false, UnitDimension.temperature, 5.0 / 9.0, kind: .fahrenheit,
-                 standaloneOnly: true),
+        BaseUnit(
+            "degF", prefixable: false, UnitDimension.temperature, 5.0 / 9.0, kind: .fahrenheit,
+            standaloneOnly: true),
         // Scalars and kinds.
         BaseUnit("IU", prefixable: false, UnitDimension([.internationalUnit: 1])),
         BaseUnit("count", prefixable: false, .dimensionless),
@@ -187,14 +191,14 @@ enum UnitCatalog {
 func scaleByPowerOfTen(_ x: Double, _ e: Int) -> Double {
     switch e {
     case 0: return x
-    case 1...22: return x * exactPowersOfTen[e]
+    case 1 ... 22: return x * exactPowersOfTen[e]
     case -22 ... -1: return x / exactPowersOfTen[-e]
     default: return x * pow(10, Double(e))
     }
 }
 
-private let exactPowersOfTen: [Double] = (0...22).map { e in
+private let exactPowersOfTen: [Double] = (0 ... 22).map { e in
     var p = 1.0
-    for _ in 0..<e { p *= 10 }
+    for _ in 0 ..< e { p *= 10 }
     return p
 }

@@ -68,7 +68,8 @@ struct UnitRepresentation: Sendable {
     /// sole factor at power 1; anything else throws, even when the factors would cancel (`degC/degC`).
     static func make(_ rawFactors: [UnitFactor]) throws(UnitBuildError) -> UnitRepresentation {
         if let special = rawFactors.first(where: { $0.base.standaloneOnly }),
-           rawFactors.count != 1 || special.power != 1 {
+            rawFactors.count != 1 || special.power != 1
+        {
             throw UnitBuildError(
                 reason: "\"\(special.key)\" has an offset or logarithmic scale, so it cannot be combined "
                     + "with other units or raised to a power",
@@ -137,7 +138,7 @@ struct UnitRepresentation: Sendable {
 func integerPower(_ x: Double, _ n: Int) -> Double {
     if n == 0 { return 1 }
     var result = 1.0
-    for _ in 0..<abs(n) { result *= x }
+    for _ in 0 ..< abs(n) { result *= x }
     return n > 0 ? result : 1 / result
 }
 

@@ -52,8 +52,9 @@ struct BuilderZones: Sendable {
         started = true
         let pauses = ZonePause.from(events)
         tracks = configurations.map { configuration in
-            var accumulator = ZoneAccumulator(boundaries: configuration.boundaryValues,
-                                              maximumHold: ReadingHold.hold(for: configuration.quantityType))
+            var accumulator = ZoneAccumulator(
+                boundaries: configuration.boundaryValues,
+                maximumHold: ReadingHold.hold(for: configuration.quantityType))
             accumulator.setPauses(pauses)
             return Track(configuration: configuration, accumulator: accumulator)
         }
@@ -61,8 +62,9 @@ struct BuilderZones: Sendable {
 
     /// Adds a zoned type's configuration once collection has begun (the journal records them one by one).
     mutating func add(_ configuration: HKWorkoutZoneConfiguration, events: [HKWorkoutEvent]) {
-        var accumulator = ZoneAccumulator(boundaries: configuration.boundaryValues,
-                                          maximumHold: ReadingHold.hold(for: configuration.quantityType))
+        var accumulator = ZoneAccumulator(
+            boundaries: configuration.boundaryValues,
+            maximumHold: ReadingHold.hold(for: configuration.quantityType))
         accumulator.setPauses(ZonePause.from(events))
         tracks.append(Track(configuration: configuration, accumulator: accumulator))
     }
@@ -75,19 +77,26 @@ struct BuilderZones: Sendable {
         var latest = -Double.infinity
         var ordered = true
         for position in samples.indices where trackIndex(of: samples[position].typeCode) != nil {
-            if samples[position].start < latest { ordered = false; break }
+            if samples[position].start < latest {
+                ordered = false
+                break
+            }
             latest = samples[position].start
         }
         if ordered {
             for position in samples.indices {
                 if let index = trackIndex(of: samples[position].typeCode) {
-                    take(start: samples[position].start, end: samples[position].end, value: samples[position].value, track: index,
-                         into: &changes)
+                    take(
+                        start: samples[position].start, end: samples[position].end, value: samples[position].value,
+                        track: index,
+                        into: &changes)
                 }
             }
         } else {
             for sample in samples.filter({ trackIndex(of: $0.typeCode) != nil }).sorted(by: { $0.start < $1.start }) {
-                take(start: sample.start, end: sample.end, value: sample.value, track: trackIndex(of: sample.typeCode)!, into: &changes)
+                take(
+                    start: sample.start, end: sample.end, value: sample.value, track: trackIndex(of: sample.typeCode)!,
+                    into: &changes)
             }
         }
         return changes
@@ -98,7 +107,9 @@ struct BuilderZones: Sendable {
         tracks.firstIndex { $0.code == code }
     }
 
-    private mutating func take(start: Double, end: Double, value: Double, track index: Int, into changes: inout [ZoneChange]) {
+    private mutating func take(
+        start: Double, end: Double, value: Double, track index: Int, into changes: inout [ZoneChange]
+    ) {
         // A value gone stale before this sample is a change to "no zone" first.
         noteCurrentZone(index, at: start, into: &changes)
         guard tracks[index].accumulator.add(start: start, end: end, value: value) else { return }
@@ -139,14 +150,18 @@ struct BuilderZones: Sendable {
             previous = reported
         }
         tracks[index].reported = .some(current)
-        changes.append(ZoneChange(configuration: tracks[index].configuration,
-                                  durations: tracks[index].accumulator.durations(at: time), previous: previous,
-                                  current: current, lastSampleDate: tracks[index].lastSampleDate))
+        changes.append(
+            ZoneChange(
+                configuration: tracks[index].configuration,
+                durations: tracks[index].accumulator.durations(at: time), previous: previous,
+                current: current, lastSampleDate: tracks[index].lastSampleDate))
     }
 
     /// The running zone group of a type as of `now`, or nil before any sample of it.
     func group(for type: HKQuantityType, at now: Date) -> HKWorkoutZoneGroup? {
-        guard let track = tracks.first(where: { $0.configuration.quantityType == type }), track.collected else { return nil }
+        guard let track = tracks.first(where: { $0.configuration.quantityType == type }), track.collected else {
+            return nil
+        }
         return track.group(track.accumulator.durations(at: now.storeValue))
     }
 
@@ -154,7 +169,8 @@ struct BuilderZones: Sendable {
     func groups(from start: Date, to end: Date) -> [HKQuantityType: HKWorkoutZoneGroup]? {
         var result: [HKQuantityType: HKWorkoutZoneGroup] = [:]
         for track in tracks where track.collected {
-            result[track.configuration.quantityType] = track.group(track.accumulator.durations(from: start.storeValue, to: end.storeValue))
+            result[track.configuration.quantityType] = track.group(
+                track.accumulator.durations(from: start.storeValue, to: end.storeValue))
         }
         return result.isEmpty ? nil : result
     }

@@ -10,7 +10,9 @@ extension HKHealthStore {
     ///   be read.
     ///
     /// HealthKit: HKHealthStore.preferredWorkoutZoneConfiguration(for:).
-    public func preferredWorkoutZoneConfiguration(for quantityType: HKQuantityType) async throws -> HKWorkoutZoneConfiguration? {
+    public func preferredWorkoutZoneConfiguration(
+        for quantityType: HKQuantityType
+    ) async throws -> HKWorkoutZoneConfiguration? {
         try preferredZoneConfiguration(for: quantityType)
     }
 
@@ -19,11 +21,14 @@ extension HKHealthStore {
         try HKWorkoutBuilder.checkZoned(quantityType)
         let database = try database()
         let (profile, resting, ftp) = try database.read { db in
-            (try database.workoutProfile(db), try database.latestValue(of: HKQuantityType(.restingHeartRate), db),
-             try database.latestValue(of: HKQuantityType(.cyclingFunctionalThresholdPower), db))
+            (
+                try database.workoutProfile(db), try database.latestValue(of: HKQuantityType(.restingHeartRate), db),
+                try database.latestValue(of: HKQuantityType(.cyclingFunctionalThresholdPower), db)
+            )
         }
-        return try SystemZones.preferred(for: quantityType, profile: profile, latestRestingHeartRate: resting,
-                                         latestFunctionalThresholdPower: ftp, now: wallClock())
+        return try SystemZones.preferred(
+            for: quantityType, profile: profile, latestRestingHeartRate: resting,
+            latestFunctionalThresholdPower: ftp, now: wallClock())
     }
 
     /// The person's workout profile: date of birth, resting and maximum heart rate, FTP and their own zones.

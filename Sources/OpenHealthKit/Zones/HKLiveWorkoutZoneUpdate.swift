@@ -48,7 +48,9 @@ extension HKLiveWorkoutBuilderDelegate {
     /// Does nothing unless the delegate implements it.
     ///
     /// HealthKit: HKLiveWorkoutBuilderDelegate.workoutBuilder(_:didUpdateWorkoutZone:) (optional there).
-    public func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate) {}
+    public func workoutBuilder(
+        _ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate
+    ) {}
 }
 
 extension HKLiveWorkoutBuilder {

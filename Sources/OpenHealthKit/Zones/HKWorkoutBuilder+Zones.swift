@@ -10,12 +10,16 @@ extension HKWorkoutBuilder {
     ///   of another type.
     ///
     /// HealthKit: HKWorkoutBuilder.setCustomZoneConfiguration(_:for:).
-    public func setCustomZoneConfiguration(_ configuration: HKWorkoutZoneConfiguration?,
-                                           for quantityType: HKQuantityType) async throws {
+    public func setCustomZoneConfiguration(
+        _ configuration: HKWorkoutZoneConfiguration?,
+        for quantityType: HKQuantityType
+    ) async throws {
         try Self.checkZoned(quantityType)
         if let configuration, configuration.quantityType != quantityType {
-            throw HKError(.errorInvalidArgument, "The zone configuration is for \(configuration.quantityType.identifier), "
-                          + "not \(quantityType.identifier).")
+            throw HKError(
+                .errorInvalidArgument,
+                "The zone configuration is for \(configuration.quantityType.identifier), "
+                    + "not \(quantityType.identifier).")
         }
         try withCore { try $0.setCustomZones(configuration, for: quantityType) }
     }
@@ -63,8 +67,9 @@ extension HKWorkoutBuilder {
 
     static func checkZoned(_ type: HKQuantityType) throws {
         guard HKWorkoutZoneConfiguration.zonedTypes.contains(type) else {
-            throw HKError(.errorInvalidArgument,
-                          "Workout zones exist for heart rate and cycling power only, not for \(type.identifier).")
+            throw HKError(
+                .errorInvalidArgument,
+                "Workout zones exist for heart rate and cycling power only, not for \(type.identifier).")
         }
     }
 }

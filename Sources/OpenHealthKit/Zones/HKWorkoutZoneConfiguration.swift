@@ -54,11 +54,14 @@ public struct HKWorkoutZoneConfiguration: Sendable, Hashable {
         try Self.checkType(quantityType)
         let unit = quantityType.storageUnit
         for boundary in zoneBoundaries where !boundary.is(compatibleWith: unit) {
-            throw HKError(.errorInvalidArgument, "The zone boundary \(boundary) is not compatible with "
-                          + "\(Self.name(of: quantityType)), which is measured in \(unit.unitString).")
+            throw HKError(
+                .errorInvalidArgument,
+                "The zone boundary \(boundary) is not compatible with "
+                    + "\(Self.name(of: quantityType)), which is measured in \(unit.unitString).")
         }
         let values = zoneBoundaries.map { $0.doubleValue(for: unit) }
-        try self.init(quantityType: quantityType, boundaryValues: values, source: .app, units: zoneBoundaries.map(\.unit))
+        try self.init(
+            quantityType: quantityType, boundaryValues: values, source: .app, units: zoneBoundaries.map(\.unit))
     }
 
     /// A configuration from thresholds already in the type's storage unit.
@@ -72,30 +75,37 @@ public struct HKWorkoutZoneConfiguration: Sendable, Hashable {
         // Each threshold is shown in the unit it was given in; a zone's minimum is the previous zone's maximum.
         let quantities = boundaryValues.enumerated().map { index, value in
             let unit = units?[index] ?? storage
-            return HKQuantity(unit: unit, doubleValue: unit == storage ? value : HKQuantity(unit: storage, doubleValue: value).doubleValue(for: unit))
+            return HKQuantity(
+                unit: unit,
+                doubleValue: unit == storage
+                    ? value : HKQuantity(unit: storage, doubleValue: value).doubleValue(for: unit))
         }
         self.zones = (0 ... boundaryValues.count).map { index in
-            HKWorkoutZone(index: index, minimum: index == 0 ? nil : quantities[index - 1],
-                          maximum: index == boundaryValues.count ? nil : quantities[index])
+            HKWorkoutZone(
+                index: index, minimum: index == 0 ? nil : quantities[index - 1],
+                maximum: index == boundaryValues.count ? nil : quantities[index])
         }
     }
 
     /// The same zones with another source.
     func with(source: Source) -> HKWorkoutZoneConfiguration {
         // The thresholds were checked when this configuration was made.
-        try! HKWorkoutZoneConfiguration(quantityType: quantityType, boundaryValues: boundaryValues, source: source,
-                                        units: zones.dropLast().map { $0.maximum?.unit ?? quantityType.storageUnit })
+        try! HKWorkoutZoneConfiguration(
+            quantityType: quantityType, boundaryValues: boundaryValues, source: source,
+            units: zones.dropLast().map { $0.maximum?.unit ?? quantityType.storageUnit })
     }
 
     /// How the journal keeps the configuration a builder began with.
     var journalEntry: JournalEntry {
-        .zoneConfiguration(type: quantityType.identifier, source: StoreDatabase.sourceCode(source), boundaries: boundaryValues)
+        .zoneConfiguration(
+            type: quantityType.identifier, source: StoreDatabase.sourceCode(source), boundaries: boundaryValues)
     }
 
     /// A configuration read back from the journal.
     init(journaled type: String, source: Int, boundaries: [Double]) throws {
         guard let quantityType = Self.zonedTypes.first(where: { $0.identifier == type }),
-              let source = StoreDatabase.source(code: source) else {
+            let source = StoreDatabase.source(code: source)
+        else {
             throw HKError(.errorDatabaseInaccessible, "A journaled zone configuration is damaged.")
         }
         try self.init(quantityType: quantityType, boundaryValues: boundaries, source: source)
@@ -113,8 +123,9 @@ public struct HKWorkoutZoneConfiguration: Sendable, Hashable {
 
     private static func checkType(_ type: HKQuantityType) throws {
         guard zonedTypes.contains(type) else {
-            throw HKError(.errorInvalidArgument,
-                          "Workout zones exist for heart rate and cycling power only, not for \(type.identifier).")
+            throw HKError(
+                .errorInvalidArgument,
+                "Workout zones exist for heart rate and cycling power only, not for \(type.identifier).")
         }
     }
 
@@ -122,24 +133,31 @@ public struct HKWorkoutZoneConfiguration: Sendable, Hashable {
     static func check(_ values: [Double], of type: HKQuantityType) throws {
         let boundaries = zoneCountRange.lowerBound - 1 ... zoneCountRange.upperBound - 1
         guard boundaries.contains(values.count) else {
-            throw HKError(.errorInvalidArgument, "A zone configuration has 3 to 9 zones, so 2 to 8 boundaries; "
-                          + "\(values.count) boundar\(values.count == 1 ? "y makes" : "ies make") \(values.count + 1).")
+            throw HKError(
+                .errorInvalidArgument,
+                "A zone configuration has 3 to 9 zones, so 2 to 8 boundaries; "
+                    + "\(values.count) boundar\(values.count == 1 ? "y makes" : "ies make") \(values.count + 1).")
         }
         // As HKQuantity writes itself: "120 count/min", "137.5 W".
         func quantity(_ value: Double) -> String { HKQuantity(unit: type.storageUnit, doubleValue: value).description }
         for (index, value) in values.enumerated() {
             guard value.isFinite, value > 0 else {
-                throw HKError(.errorInvalidArgument, "Zone boundaries must be positive numbers; boundary \(index + 1) is \(quantity(value)).")
+                throw HKError(
+                    .errorInvalidArgument,
+                    "Zone boundaries must be positive numbers; boundary \(index + 1) is \(quantity(value)).")
             }
             if index > 0, value <= values[index - 1] {
-                throw HKError(.errorInvalidArgument, "Zone boundaries must be strictly ascending; boundary \(index + 1) "
-                              + "(\(quantity(value))) is not above boundary \(index) (\(quantity(values[index - 1]))).")
+                throw HKError(
+                    .errorInvalidArgument,
+                    "Zone boundaries must be strictly ascending; boundary \(index + 1) "
+                        + "(\(quantity(value))) is not above boundary \(index) (\(quantity(values[index - 1]))).")
             }
         }
     }
 
     static func name(of type: HKQuantityType) -> String {
-        type == HKQuantityType(.heartRate) ? "heart rate" : type == HKQuantityType(.cyclingPower) ? "cycling power" : type.identifier
+        type == HKQuantityType(.heartRate)
+            ? "heart rate" : type == HKQuantityType(.cyclingPower) ? "cycling power" : type.identifier
     }
 }
 
@@ -150,7 +168,8 @@ extension HKWorkoutZoneConfiguration {
     /// OpenHealthKit extension.
     public func zone(containing quantity: HKQuantity) -> HKWorkoutZone? {
         guard quantity.is(compatibleWith: quantityType.storageUnit) else { return nil }
-        let index = ZoneAccumulator.zone(of: quantity.doubleValue(for: quantityType.storageUnit), boundaries: boundaryValues)
+        let index = ZoneAccumulator.zone(
+            of: quantity.doubleValue(for: quantityType.storageUnit), boundaries: boundaryValues)
         return zones[index]
     }
 }

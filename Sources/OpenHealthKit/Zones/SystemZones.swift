@@ -20,14 +20,17 @@ enum SystemZones {
     static let defaultMaximumHeartRate = 180.0
 
     /// The person's preferred configuration for a zoned type: their own zones, else the system zones, else nil.
-    static func preferred(for type: HKQuantityType, profile: WorkoutProfile, latestRestingHeartRate: Double?,
-                          latestFunctionalThresholdPower: Double?, now: Date) throws -> HKWorkoutZoneConfiguration? {
+    static func preferred(
+        for type: HKQuantityType, profile: WorkoutProfile, latestRestingHeartRate: Double?,
+        latestFunctionalThresholdPower: Double?, now: Date
+    ) throws -> HKWorkoutZoneConfiguration? {
         if type == HKQuantityType(.heartRate) {
             if let own = profile.heartRateZoneBoundaries {
                 return try HKWorkoutZoneConfiguration(quantityType: type, boundaryValues: own, source: .user)
             }
             var resting = latestRestingHeartRate ?? profile.restingHeartRate ?? defaultRestingHeartRate
-            var maximum = profile.maximumHeartRate
+            var maximum =
+                profile.maximumHeartRate
                 ?? profile.dateOfBirth.flatMap { WorkoutProfile.age(born: $0, at: now) }.map { 220 - Double($0) }
                 ?? defaultMaximumHeartRate
             if resting >= maximum { (resting, maximum) = (defaultRestingHeartRate, defaultMaximumHeartRate) }
@@ -37,16 +40,21 @@ enum SystemZones {
             if let own = profile.cyclingPowerZoneBoundaries {
                 return try HKWorkoutZoneConfiguration(quantityType: type, boundaryValues: own, source: .user)
             }
-            guard let ftp = latestFunctionalThresholdPower ?? profile.functionalThresholdPower, ftp > 0 else { return nil }
+            guard let ftp = latestFunctionalThresholdPower ?? profile.functionalThresholdPower, ftp > 0 else {
+                return nil
+            }
             return try cyclingPower(functionalThresholdPower: ftp)
         }
-        throw HKError(.errorInvalidArgument, "Workout zones exist for heart rate and cycling power only, not for \(type.identifier).")
+        throw HKError(
+            .errorInvalidArgument,
+            "Workout zones exist for heart rate and cycling power only, not for \(type.identifier).")
     }
 
     static func heartRate(resting: Double, maximum: Double) throws -> HKWorkoutZoneConfiguration {
-        try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate),
-                                       boundaryValues: heartRateReserveBoundaries(resting: resting, maximum: maximum),
-                                       source: .system)
+        try HKWorkoutZoneConfiguration(
+            quantityType: HKQuantityType(.heartRate),
+            boundaryValues: heartRateReserveBoundaries(resting: resting, maximum: maximum),
+            source: .system)
     }
 
     /// The heart-rate-reserve boundaries: resting + 60/70/80/90 % of (maximum − resting), to 0.1 count/min.
@@ -56,7 +64,8 @@ enum SystemZones {
 
     static func cyclingPower(functionalThresholdPower ftp: Double) throws -> HKWorkoutZoneConfiguration {
         let boundaries = functionalThresholdPowerFractions.map { rounded($0 * ftp) }
-        return try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.cyclingPower), boundaryValues: boundaries, source: .system)
+        return try HKWorkoutZoneConfiguration(
+            quantityType: HKQuantityType(.cyclingPower), boundaryValues: boundaries, source: .system)
     }
 
     private static func rounded(_ value: Double) -> Double { (value * 10).rounded() / 10 }
@@ -83,10 +92,12 @@ extension HKWorkoutZoneConfiguration {
         let top = maximum ?? defaultMaximumHeartRate
         let rest = resting ?? defaultRestingHeartRate
         guard rest > 0, top > rest else {
-            throw HKError(.errorInvalidArgument,
-                          "A maximum heart rate of \(top) count/min is not above the resting rate of \(rest).")
+            throw HKError(
+                .errorInvalidArgument,
+                "A maximum heart rate of \(top) count/min is not above the resting rate of \(rest).")
         }
         let boundaries = SystemZones.heartRateReserveBoundaries(resting: rest, maximum: top)
-        return try HKWorkoutZoneConfiguration(quantityType: HKQuantityType(.heartRate), boundaryValues: boundaries, source: .app)
+        return try HKWorkoutZoneConfiguration(
+            quantityType: HKQuantityType(.heartRate), boundaryValues: boundaries, source: .app)
     }
 }

@@ -32,10 +32,12 @@ public struct WorkoutProfile: Sendable, Equatable, Codable {
     /// 12 hours: Apple's default stand goal.
     public static let defaultStandGoal = 12.0
 
-    public init(dateOfBirth: DateComponents? = nil, restingHeartRate: Double? = nil, maximumHeartRate: Double? = nil,
-                functionalThresholdPower: Double? = nil, heartRateZoneBoundaries: [Double]? = nil,
-                cyclingPowerZoneBoundaries: [Double]? = nil, moveGoal: Double? = nil, exerciseGoal: Double? = nil,
-                standGoal: Double? = nil) {
+    public init(
+        dateOfBirth: DateComponents? = nil, restingHeartRate: Double? = nil, maximumHeartRate: Double? = nil,
+        functionalThresholdPower: Double? = nil, heartRateZoneBoundaries: [Double]? = nil,
+        cyclingPowerZoneBoundaries: [Double]? = nil, moveGoal: Double? = nil, exerciseGoal: Double? = nil,
+        standGoal: Double? = nil
+    ) {
         self.moveGoal = moveGoal
         self.exerciseGoal = exerciseGoal
         self.standGoal = standGoal
@@ -51,20 +53,26 @@ public struct WorkoutProfile: Sendable, Equatable, Codable {
     func validate(now: Date) throws {
         if let born = dateOfBirth {
             guard let date = Self.date(born), date <= now else {
-                throw HKError(.errorInvalidArgument, "The date of birth must be a valid date (year, month, day) in the past.")
+                throw HKError(
+                    .errorInvalidArgument, "The date of birth must be a valid date (year, month, day) in the past.")
             }
         }
         if let resting = restingHeartRate, !(20 ... 150).contains(resting) {
-            throw HKError(.errorInvalidArgument, "A resting heart rate must be between 20 and 150 count/min, not \(resting).")
+            throw HKError(
+                .errorInvalidArgument, "A resting heart rate must be between 20 and 150 count/min, not \(resting).")
         }
         if let maximum = maximumHeartRate, !(80 ... 250).contains(maximum) {
-            throw HKError(.errorInvalidArgument, "A maximum heart rate must be between 80 and 250 count/min, not \(maximum).")
+            throw HKError(
+                .errorInvalidArgument, "A maximum heart rate must be between 80 and 250 count/min, not \(maximum).")
         }
         if let resting = restingHeartRate, let maximum = maximumHeartRate, maximum <= resting {
-            throw HKError(.errorInvalidArgument, "The maximum heart rate (\(maximum)) must be above the resting heart rate (\(resting)).")
+            throw HKError(
+                .errorInvalidArgument,
+                "The maximum heart rate (\(maximum)) must be above the resting heart rate (\(resting)).")
         }
         if let ftp = functionalThresholdPower, !(ftp > 0 && ftp <= 2500) {
-            throw HKError(.errorInvalidArgument, "A functional threshold power must be above 0 and at most 2500 W, not \(ftp).")
+            throw HKError(
+                .errorInvalidArgument, "A functional threshold power must be above 0 and at most 2500 W, not \(ftp).")
         }
         if let goal = moveGoal, !(goal > 0 && goal <= 10_000) {
             throw HKError(.errorInvalidArgument, "A move goal must be above 0 and at most 10000 kcal, not \(goal).")
@@ -75,8 +83,12 @@ public struct WorkoutProfile: Sendable, Equatable, Codable {
         if let goal = standGoal, !(goal >= 1 && goal <= 24) {
             throw HKError(.errorInvalidArgument, "A stand goal must be between 1 and 24 hours, not \(goal).")
         }
-        if let zones = heartRateZoneBoundaries { try HKWorkoutZoneConfiguration.check(zones, of: HKQuantityType(.heartRate)) }
-        if let zones = cyclingPowerZoneBoundaries { try HKWorkoutZoneConfiguration.check(zones, of: HKQuantityType(.cyclingPower)) }
+        if let zones = heartRateZoneBoundaries {
+            try HKWorkoutZoneConfiguration.check(zones, of: HKQuantityType(.heartRate))
+        }
+        if let zones = cyclingPowerZoneBoundaries {
+            try HKWorkoutZoneConfiguration.check(zones, of: HKQuantityType(.cyclingPower))
+        }
     }
 
     static let calendar: Calendar = {
@@ -89,7 +101,9 @@ public struct WorkoutProfile: Sendable, Equatable, Codable {
     static func date(_ components: DateComponents) -> Date? {
         guard let year = components.year, let month = components.month, let day = components.day else { return nil }
         let date = calendar.date(from: DateComponents(year: year, month: month, day: day))
-        guard let date, calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day)
+        guard let date,
+            calendar.dateComponents([.year, .month, .day], from: date)
+                == DateComponents(year: year, month: month, day: day)
         else { return nil }
         return date
     }

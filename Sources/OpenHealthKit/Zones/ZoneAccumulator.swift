@@ -98,8 +98,10 @@ package struct ZoneAccumulator: Sendable {
     /// - Parameters:
     ///   - exactWindow: how many of the latest samples are kept individually (at least 1).
     ///   - runCapacity: how many runs are kept before the oldest half is coarsened into blocks (at least 2).
-    package init(boundaries: [Double], maximumHold: Double = StatisticsAccumulator.defaultMaximumHold,
-                 exactWindow: Int = 4096, runCapacity: Int = 65_536) {
+    package init(
+        boundaries: [Double], maximumHold: Double = StatisticsAccumulator.defaultMaximumHold,
+        exactWindow: Int = 4096, runCapacity: Int = 65_536
+    ) {
         self.boundaries = boundaries
         self.maximumHold = maximumHold
         self.exactWindow = max(1, exactWindow)
@@ -404,7 +406,8 @@ package struct ZoneAccumulator: Sendable {
     /// A time no later than the first instant at which two pause lists disagree.
     static func earliestDifference(_ a: [ZonePause], _ b: [ZonePause]) -> Double {
         for index in 0 ..< min(a.count, b.count) where a[index] != b[index] {
-            return a[index].start != b[index].start ? min(a[index].start, b[index].start) : min(a[index].end, b[index].end)
+            return a[index].start != b[index].start
+                ? min(a[index].start, b[index].start) : min(a[index].end, b[index].end)
         }
         if a.count > b.count { return a[b.count].start }
         if b.count > a.count { return b[a.count].start }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(HealthKit)
 import HealthKit
 #else
@@ -25,12 +26,17 @@ public final class IntervalCoach: NSObject, HKLiveWorkoutBuilderDelegate, @unche
     /// What the coach has said so far.
     public var announcements: [Announcement] { lock.withLock { said } }
 
-    public func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>) {}
+    public func workoutBuilder(
+        _ workoutBuilder: HKLiveWorkoutBuilder, didCollectDataOf collectedTypes: Set<HKSampleType>
+    ) {}
     public func workoutBuilderDidCollectEvent(_ workoutBuilder: HKLiveWorkoutBuilder) {}
 
-    public func workoutBuilder(_ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate) {
+    public func workoutBuilder(
+        _ workoutBuilder: HKLiveWorkoutBuilder, didUpdateWorkoutZone zoneUpdate: HKLiveWorkoutZoneUpdate
+    ) {
         guard zoneUpdate.zoneGroup?.configuration.quantityType == HKQuantityType(.heartRate),
-              let index = zoneUpdate.currentZoneDuration?.zone.index else { return }
+            let index = zoneUpdate.currentZoneDuration?.zone.index
+        else { return }
         let zone = index + 1
         let date = zoneUpdate.lastSampleProcessedDate ?? Date()
         lock.withLock {

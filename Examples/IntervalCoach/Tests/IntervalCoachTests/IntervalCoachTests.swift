@@ -62,11 +62,13 @@ import Testing
     /// 5-minute efforts at 285 W) shows in what it said. How long this takes is the kit's benchmark.
     @Test func theNinetyMinuteRide() async throws {
         let started = ContinuousClock.now
-        let (replay, coach) = try await replaying(Self.repository.appendingPathComponent("fixtures/ride-90min.jsonl").path)
+        let (replay, coach) = try await replaying(
+            Self.repository.appendingPathComponent("fixtures/ride-90min.jsonl").path)
         let workout = try await replay.finish()
         let elapsed = started.duration(to: .now)
         #expect(workout.duration == 90 * 60)
-        let power = try #require(workout.statistics(for: HKQuantityType(.cyclingPower))?.averageQuantity()?.doubleValue(for: .watt()))
+        let power = try #require(
+            workout.statistics(for: HKQuantityType(.cyclingPower))?.averageQuantity()?.doubleValue(for: .watt()))
         #expect((190 ... 200).contains(power), "the ride averages about 195 W")
         #expect(coach.announcements.map(\.zone).max() ?? 0 >= 4)
         print("replayed the 90-minute ride with the coach in \(elapsed)")

@@ -48,12 +48,14 @@ public struct CrossTrainerData: FitnessMachineData {
     public var remainingTime: UInt16?
     public var movesBackward: Bool
 
-    public init(instantaneousSpeed: UInt16? = nil, averageSpeed: UInt16? = nil, totalDistance: UInt32? = nil,
-                stepRate: [UInt16]? = nil, strideCount: UInt16? = nil, elevationGain: [UInt16]? = nil,
-                inclination: [Int16]? = nil, resistanceLevel: Int16? = nil, instantaneousPower: Int16? = nil,
-                averagePower: Int16? = nil, expendedEnergy: FitnessMachineEnergy? = nil, heartRate: UInt8? = nil,
-                metabolicEquivalent: UInt8? = nil, elapsedTime: UInt16? = nil, remainingTime: UInt16? = nil,
-                movesBackward: Bool = false) {
+    public init(
+        instantaneousSpeed: UInt16? = nil, averageSpeed: UInt16? = nil, totalDistance: UInt32? = nil,
+        stepRate: [UInt16]? = nil, strideCount: UInt16? = nil, elevationGain: [UInt16]? = nil,
+        inclination: [Int16]? = nil, resistanceLevel: Int16? = nil, instantaneousPower: Int16? = nil,
+        averagePower: Int16? = nil, expendedEnergy: FitnessMachineEnergy? = nil, heartRate: UInt8? = nil,
+        metabolicEquivalent: UInt8? = nil, elapsedTime: UInt16? = nil, remainingTime: UInt16? = nil,
+        movesBackward: Bool = false
+    ) {
         self.instantaneousSpeed = instantaneousSpeed
         self.averageSpeed = averageSpeed
         self.totalDistance = totalDistance.map { $0 & 0xFF_FFFF }
@@ -81,11 +83,17 @@ public struct CrossTrainerData: FitnessMachineData {
         instantaneousSpeed = f.has(0) ? nil : try reader.readUInt16("instantaneous speed")
         averageSpeed = try f.uint16(1, &reader, "average speed")
         totalDistance = try f.uint24(2, &reader, "total distance")
-        stepRate = f.has(3) ? [try reader.readUInt16("steps per minute"), try reader.readUInt16("average step rate")] : nil
+        stepRate =
+            f.has(3) ? [try reader.readUInt16("steps per minute"), try reader.readUInt16("average step rate")] : nil
         strideCount = try f.uint16(4, &reader, "stride count")
-        elevationGain = f.has(5) ? [try reader.readUInt16("positive elevation gain"),
-                                    try reader.readUInt16("negative elevation gain")] : nil
-        inclination = f.has(6) ? [try reader.readInt16("inclination"), try reader.readInt16("ramp angle setting")] : nil
+        elevationGain =
+            f.has(5)
+            ? [
+                try reader.readUInt16("positive elevation gain"),
+                try reader.readUInt16("negative elevation gain"),
+            ] : nil
+        inclination =
+            f.has(6) ? [try reader.readInt16("inclination"), try reader.readInt16("ramp angle setting")] : nil
         resistanceLevel = try f.int16(7, &reader, "resistance level")
         instantaneousPower = try f.int16(8, &reader, "instantaneous power")
         averagePower = try f.int16(9, &reader, "average power")
@@ -132,13 +140,16 @@ public struct CrossTrainerData: FitnessMachineData {
 
     public func merging(_ later: CrossTrainerData) -> CrossTrainerData {
         CrossTrainerData(
-            instantaneousSpeed: later.instantaneousSpeed ?? instantaneousSpeed, averageSpeed: later.averageSpeed ?? averageSpeed,
+            instantaneousSpeed: later.instantaneousSpeed ?? instantaneousSpeed,
+            averageSpeed: later.averageSpeed ?? averageSpeed,
             totalDistance: later.totalDistance ?? totalDistance, stepRate: later.stepRate ?? stepRate,
             strideCount: later.strideCount ?? strideCount, elevationGain: later.elevationGain ?? elevationGain,
             inclination: later.inclination ?? inclination, resistanceLevel: later.resistanceLevel ?? resistanceLevel,
-            instantaneousPower: later.instantaneousPower ?? instantaneousPower, averagePower: later.averagePower ?? averagePower,
+            instantaneousPower: later.instantaneousPower ?? instantaneousPower,
+            averagePower: later.averagePower ?? averagePower,
             expendedEnergy: later.expendedEnergy ?? expendedEnergy, heartRate: later.heartRate ?? heartRate,
-            metabolicEquivalent: later.metabolicEquivalent ?? metabolicEquivalent, elapsedTime: later.elapsedTime ?? elapsedTime,
+            metabolicEquivalent: later.metabolicEquivalent ?? metabolicEquivalent,
+            elapsedTime: later.elapsedTime ?? elapsedTime,
             remainingTime: later.remainingTime ?? remainingTime, movesBackward: later.movesBackward)
     }
 }

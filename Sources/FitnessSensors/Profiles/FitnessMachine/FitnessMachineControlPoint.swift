@@ -64,8 +64,10 @@ public enum FitnessMachineControlPoint {
             case 0x00 where reader.isAtEnd: self = .requestControl
             case 0x01 where reader.isAtEnd: self = .reset
             case 0x02 where reader.remaining == 2: self = .setTargetSpeed(try reader.readUInt16("target speed"))
-            case 0x03 where reader.remaining == 2: self = .setTargetInclination(try reader.readInt16("target inclination"))
-            case 0x04 where reader.remaining == 1: self = .setTargetResistanceLevel(try reader.readUInt8("target resistance level"))
+            case 0x03 where reader.remaining == 2:
+                self = .setTargetInclination(try reader.readInt16("target inclination"))
+            case 0x04 where reader.remaining == 1:
+                self = .setTargetResistanceLevel(try reader.readUInt8("target resistance level"))
             case 0x05 where reader.remaining == 2: self = .setTargetPower(try reader.readInt16("target power"))
             case 0x07 where reader.isAtEnd: self = .startOrResume
             case 0x08 where reader.remaining == 1: self = .stopOrPause(try reader.readUInt8("stop or pause"))
@@ -75,7 +77,8 @@ public enum FitnessMachineControlPoint {
                     rollingResistance: try reader.readUInt8("rolling resistance"),
                     windResistance: try reader.readUInt8("wind resistance"))
             case 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x07, 0x08, 0x11:
-                throw DecodeError("op code 0x\(String(opCode, radix: 16)) with \(reader.remaining) parameter bytes", at: 1)
+                throw DecodeError(
+                    "op code 0x\(String(opCode, radix: 16)) with \(reader.remaining) parameter bytes", at: 1)
             default:
                 self = .other(opCode: opCode, parameters: Array(reader.readRemaining()))
             }
@@ -166,7 +169,8 @@ public enum FitnessMachineControlPoint {
             var reader = ByteReader(bytes)
             let code = try reader.readUInt8("response code")
             guard code == Self.responseCode else {
-                throw DecodeError("expected response code 0x80, found 0x\(String(code, radix: 16, uppercase: true))", at: 0)
+                throw DecodeError(
+                    "expected response code 0x80, found 0x\(String(code, radix: 16, uppercase: true))", at: 0)
             }
             requestOpCode = try reader.readUInt8("request op code")
             result = ResultCode(rawValue: try reader.readUInt8("result code"))

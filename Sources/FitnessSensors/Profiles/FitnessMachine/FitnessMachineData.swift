@@ -33,9 +33,10 @@ public struct FitnessMachineEnergy: Hashable, Sendable {
 
     static func read(if present: Bool, from reader: inout ByteReader) throws(DecodeError) -> FitnessMachineEnergy? {
         guard present else { return nil }
-        return FitnessMachineEnergy(total: try reader.readUInt16("total energy"),
-                                    perHour: try reader.readUInt16("energy per hour"),
-                                    perMinute: try reader.readUInt8("energy per minute"))
+        return FitnessMachineEnergy(
+            total: try reader.readUInt16("total energy"),
+            perHour: try reader.readUInt16("energy per hour"),
+            perMinute: try reader.readUInt8("energy per minute"))
     }
 
     func write(to writer: inout ByteWriter) {

@@ -29,7 +29,9 @@ public struct FitnessMachineStatus: GATTCharacteristicValue {
         var reader = ByteReader(bytes)
         opCode = try reader.readUInt8("op code")
         if let length = Self.parameterLengths[opCode], reader.remaining < length {
-            throw DecodeError("expected \(length) parameter bytes for status 0x\(String(opCode, radix: 16, uppercase: true)), found \(reader.remaining)", at: 1)
+            throw DecodeError(
+                "expected \(length) parameter bytes for status 0x\(String(opCode, radix: 16, uppercase: true)), found \(reader.remaining)",
+                at: 1)
         }
         parameters = Array(reader.readRemaining())
     }

@@ -53,11 +53,13 @@ public struct IndoorBikeData: FitnessMachineData {
     public var elapsedTime: UInt16?
     public var remainingTime: UInt16?
 
-    public init(instantaneousSpeed: UInt16? = nil, averageSpeed: UInt16? = nil, instantaneousCadence: UInt16? = nil,
-                averageCadence: UInt16? = nil, totalDistance: UInt32? = nil, resistanceLevel: Int16? = nil,
-                instantaneousPower: Int16? = nil, averagePower: Int16? = nil, expendedEnergy: FitnessMachineEnergy? = nil,
-                heartRate: UInt8? = nil, metabolicEquivalent: UInt8? = nil, elapsedTime: UInt16? = nil,
-                remainingTime: UInt16? = nil) {
+    public init(
+        instantaneousSpeed: UInt16? = nil, averageSpeed: UInt16? = nil, instantaneousCadence: UInt16? = nil,
+        averageCadence: UInt16? = nil, totalDistance: UInt32? = nil, resistanceLevel: Int16? = nil,
+        instantaneousPower: Int16? = nil, averagePower: Int16? = nil, expendedEnergy: FitnessMachineEnergy? = nil,
+        heartRate: UInt8? = nil, metabolicEquivalent: UInt8? = nil, elapsedTime: UInt16? = nil,
+        remainingTime: UInt16? = nil
+    ) {
         self.instantaneousSpeed = instantaneousSpeed
         self.averageSpeed = averageSpeed
         self.instantaneousCadence = instantaneousCadence
@@ -98,11 +100,13 @@ public struct IndoorBikeData: FitnessMachineData {
 
     /// The flags field ``encode()`` writes.
     public var flags: UInt16 {
-        UInt16(FlagFields.flags([
-            instantaneousSpeed == nil, averageSpeed != nil, instantaneousCadence != nil, averageCadence != nil,
-            totalDistance != nil, resistanceLevel != nil, instantaneousPower != nil, averagePower != nil,
-            expendedEnergy != nil, heartRate != nil, metabolicEquivalent != nil, elapsedTime != nil, remainingTime != nil,
-        ]))
+        UInt16(
+            FlagFields.flags([
+                instantaneousSpeed == nil, averageSpeed != nil, instantaneousCadence != nil, averageCadence != nil,
+                totalDistance != nil, resistanceLevel != nil, instantaneousPower != nil, averagePower != nil,
+                expendedEnergy != nil, heartRate != nil, metabolicEquivalent != nil, elapsedTime != nil,
+                remainingTime != nil,
+            ]))
     }
 
     public func encode() -> [UInt8] {
@@ -126,18 +130,22 @@ public struct IndoorBikeData: FitnessMachineData {
 
     public func merging(_ later: IndoorBikeData) -> IndoorBikeData {
         IndoorBikeData(
-            instantaneousSpeed: later.instantaneousSpeed ?? instantaneousSpeed, averageSpeed: later.averageSpeed ?? averageSpeed,
+            instantaneousSpeed: later.instantaneousSpeed ?? instantaneousSpeed,
+            averageSpeed: later.averageSpeed ?? averageSpeed,
             instantaneousCadence: later.instantaneousCadence ?? instantaneousCadence,
             averageCadence: later.averageCadence ?? averageCadence, totalDistance: later.totalDistance ?? totalDistance,
             resistanceLevel: later.resistanceLevel ?? resistanceLevel,
-            instantaneousPower: later.instantaneousPower ?? instantaneousPower, averagePower: later.averagePower ?? averagePower,
+            instantaneousPower: later.instantaneousPower ?? instantaneousPower,
+            averagePower: later.averagePower ?? averagePower,
             expendedEnergy: later.expendedEnergy ?? expendedEnergy, heartRate: later.heartRate ?? heartRate,
             metabolicEquivalent: later.metabolicEquivalent ?? metabolicEquivalent,
             elapsedTime: later.elapsedTime ?? elapsedTime, remainingTime: later.remainingTime ?? remainingTime)
     }
 
     /// Instantaneous speed in m/s, when present.
-    public var speedMetresPerSecond: Double? { instantaneousSpeed.map { Double($0) * FitnessMachineUnits.metresPerSecondPerSpeedStep } }
+    public var speedMetresPerSecond: Double? {
+        instantaneousSpeed.map { Double($0) * FitnessMachineUnits.metresPerSecondPerSpeedStep }
+    }
     /// Instantaneous cadence in rpm, when present.
     public var cadenceRPM: Double? { instantaneousCadence.map { Double($0) / 2 } }
 }

@@ -52,11 +52,13 @@ public struct RowerData: FitnessMachineData {
     public var elapsedTime: UInt16?
     public var remainingTime: UInt16?
 
-    public init(strokes: Strokes? = nil, averageStrokeRate: UInt8? = nil, totalDistance: UInt32? = nil,
-                instantaneousPace: UInt16? = nil, averagePace: UInt16? = nil, instantaneousPower: Int16? = nil,
-                averagePower: Int16? = nil, resistanceLevel: Int16? = nil, expendedEnergy: FitnessMachineEnergy? = nil,
-                heartRate: UInt8? = nil, metabolicEquivalent: UInt8? = nil, elapsedTime: UInt16? = nil,
-                remainingTime: UInt16? = nil) {
+    public init(
+        strokes: Strokes? = nil, averageStrokeRate: UInt8? = nil, totalDistance: UInt32? = nil,
+        instantaneousPace: UInt16? = nil, averagePace: UInt16? = nil, instantaneousPower: Int16? = nil,
+        averagePower: Int16? = nil, resistanceLevel: Int16? = nil, expendedEnergy: FitnessMachineEnergy? = nil,
+        heartRate: UInt8? = nil, metabolicEquivalent: UInt8? = nil, elapsedTime: UInt16? = nil,
+        remainingTime: UInt16? = nil
+    ) {
         self.strokes = strokes
         self.averageStrokeRate = averageStrokeRate
         self.totalDistance = totalDistance.map { $0 & 0xFF_FFFF }
@@ -78,7 +80,9 @@ public struct RowerData: FitnessMachineData {
     public init(bytes: [UInt8]) throws(DecodeError) {
         var reader = ByteReader(bytes)
         let f = FlagFields(flags: UInt32(try reader.readUInt16("flags")))
-        strokes = f.has(0) ? nil : Strokes(rate: try reader.readUInt8("stroke rate"), count: try reader.readUInt16("stroke count"))
+        strokes =
+            f.has(0)
+            ? nil : Strokes(rate: try reader.readUInt8("stroke rate"), count: try reader.readUInt16("stroke count"))
         averageStrokeRate = try f.uint8(1, &reader, "average stroke rate")
         totalDistance = try f.uint24(2, &reader, "total distance")
         instantaneousPace = try f.uint16(3, &reader, "instantaneous pace")
@@ -97,11 +101,13 @@ public struct RowerData: FitnessMachineData {
 
     /// The flags field ``encode()`` writes.
     public var flags: UInt16 {
-        UInt16(FlagFields.flags([
-            strokes == nil, averageStrokeRate != nil, totalDistance != nil, instantaneousPace != nil, averagePace != nil,
-            instantaneousPower != nil, averagePower != nil, resistanceLevel != nil, expendedEnergy != nil,
-            heartRate != nil, metabolicEquivalent != nil, elapsedTime != nil, remainingTime != nil,
-        ]))
+        UInt16(
+            FlagFields.flags([
+                strokes == nil, averageStrokeRate != nil, totalDistance != nil, instantaneousPace != nil,
+                averagePace != nil,
+                instantaneousPower != nil, averagePower != nil, resistanceLevel != nil, expendedEnergy != nil,
+                heartRate != nil, metabolicEquivalent != nil, elapsedTime != nil, remainingTime != nil,
+            ]))
     }
 
     public func encode() -> [UInt8] {
@@ -130,10 +136,14 @@ public struct RowerData: FitnessMachineData {
         RowerData(
             strokes: later.strokes ?? strokes, averageStrokeRate: later.averageStrokeRate ?? averageStrokeRate,
             totalDistance: later.totalDistance ?? totalDistance,
-            instantaneousPace: later.instantaneousPace ?? instantaneousPace, averagePace: later.averagePace ?? averagePace,
-            instantaneousPower: later.instantaneousPower ?? instantaneousPower, averagePower: later.averagePower ?? averagePower,
-            resistanceLevel: later.resistanceLevel ?? resistanceLevel, expendedEnergy: later.expendedEnergy ?? expendedEnergy,
-            heartRate: later.heartRate ?? heartRate, metabolicEquivalent: later.metabolicEquivalent ?? metabolicEquivalent,
+            instantaneousPace: later.instantaneousPace ?? instantaneousPace,
+            averagePace: later.averagePace ?? averagePace,
+            instantaneousPower: later.instantaneousPower ?? instantaneousPower,
+            averagePower: later.averagePower ?? averagePower,
+            resistanceLevel: later.resistanceLevel ?? resistanceLevel,
+            expendedEnergy: later.expendedEnergy ?? expendedEnergy,
+            heartRate: later.heartRate ?? heartRate,
+            metabolicEquivalent: later.metabolicEquivalent ?? metabolicEquivalent,
             elapsedTime: later.elapsedTime ?? elapsedTime, remainingTime: later.remainingTime ?? remainingTime)
     }
 

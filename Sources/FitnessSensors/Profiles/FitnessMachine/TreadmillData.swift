@@ -74,11 +74,13 @@ public struct TreadmillData: FitnessMachineData {
     public var remainingTime: UInt16?
     public var beltPower: BeltPower?
 
-    public init(instantaneousSpeed: UInt16? = nil, averageSpeed: UInt16? = nil, totalDistance: UInt32? = nil,
-                inclination: Inclination? = nil, elevationGain: ElevationGain? = nil, instantaneousPace: UInt8? = nil,
-                averagePace: UInt8? = nil, expendedEnergy: FitnessMachineEnergy? = nil, heartRate: UInt8? = nil,
-                metabolicEquivalent: UInt8? = nil, elapsedTime: UInt16? = nil, remainingTime: UInt16? = nil,
-                beltPower: BeltPower? = nil) {
+    public init(
+        instantaneousSpeed: UInt16? = nil, averageSpeed: UInt16? = nil, totalDistance: UInt32? = nil,
+        inclination: Inclination? = nil, elevationGain: ElevationGain? = nil, instantaneousPace: UInt8? = nil,
+        averagePace: UInt8? = nil, expendedEnergy: FitnessMachineEnergy? = nil, heartRate: UInt8? = nil,
+        metabolicEquivalent: UInt8? = nil, elapsedTime: UInt16? = nil, remainingTime: UInt16? = nil,
+        beltPower: BeltPower? = nil
+    ) {
         self.instantaneousSpeed = instantaneousSpeed
         self.averageSpeed = averageSpeed
         self.totalDistance = totalDistance.map { $0 & 0xFF_FFFF }
@@ -103,10 +105,16 @@ public struct TreadmillData: FitnessMachineData {
         instantaneousSpeed = f.has(0) ? nil : try reader.readUInt16("instantaneous speed")
         averageSpeed = try f.uint16(1, &reader, "average speed")
         totalDistance = try f.uint24(2, &reader, "total distance")
-        inclination = f.has(3) ? Inclination(inclination: try reader.readInt16("inclination"),
-                                             rampAngle: try reader.readInt16("ramp angle setting")) : nil
-        elevationGain = f.has(4) ? ElevationGain(positive: try reader.readUInt16("positive elevation gain"),
-                                                 negative: try reader.readUInt16("negative elevation gain")) : nil
+        inclination =
+            f.has(3)
+            ? Inclination(
+                inclination: try reader.readInt16("inclination"),
+                rampAngle: try reader.readInt16("ramp angle setting")) : nil
+        elevationGain =
+            f.has(4)
+            ? ElevationGain(
+                positive: try reader.readUInt16("positive elevation gain"),
+                negative: try reader.readUInt16("negative elevation gain")) : nil
         instantaneousPace = try f.uint8(5, &reader, "instantaneous pace")
         averagePace = try f.uint8(6, &reader, "average pace")
         expendedEnergy = try FitnessMachineEnergy.read(if: f.has(7), from: &reader)
@@ -114,19 +122,24 @@ public struct TreadmillData: FitnessMachineData {
         metabolicEquivalent = try f.uint8(9, &reader, "metabolic equivalent")
         elapsedTime = try f.uint16(10, &reader, "elapsed time")
         remainingTime = try f.uint16(11, &reader, "remaining time")
-        beltPower = f.has(12) ? BeltPower(force: try reader.readInt16("force on belt"),
-                                          power: try reader.readInt16("power output")) : nil
+        beltPower =
+            f.has(12)
+            ? BeltPower(
+                force: try reader.readInt16("force on belt"),
+                power: try reader.readInt16("power output")) : nil
     }
 
     public var hasMoreData: Bool { instantaneousSpeed == nil }
 
     /// The flags field ``encode()`` writes.
     public var flags: UInt16 {
-        UInt16(FlagFields.flags([
-            instantaneousSpeed == nil, averageSpeed != nil, totalDistance != nil, inclination != nil,
-            elevationGain != nil, instantaneousPace != nil, averagePace != nil, expendedEnergy != nil, heartRate != nil,
-            metabolicEquivalent != nil, elapsedTime != nil, remainingTime != nil, beltPower != nil,
-        ]))
+        UInt16(
+            FlagFields.flags([
+                instantaneousSpeed == nil, averageSpeed != nil, totalDistance != nil, inclination != nil,
+                elevationGain != nil, instantaneousPace != nil, averagePace != nil, expendedEnergy != nil,
+                heartRate != nil,
+                metabolicEquivalent != nil, elapsedTime != nil, remainingTime != nil, beltPower != nil,
+            ]))
     }
 
     public func encode() -> [UInt8] {
@@ -159,10 +172,12 @@ public struct TreadmillData: FitnessMachineData {
 
     public func merging(_ later: TreadmillData) -> TreadmillData {
         TreadmillData(
-            instantaneousSpeed: later.instantaneousSpeed ?? instantaneousSpeed, averageSpeed: later.averageSpeed ?? averageSpeed,
+            instantaneousSpeed: later.instantaneousSpeed ?? instantaneousSpeed,
+            averageSpeed: later.averageSpeed ?? averageSpeed,
             totalDistance: later.totalDistance ?? totalDistance, inclination: later.inclination ?? inclination,
             elevationGain: later.elevationGain ?? elevationGain,
-            instantaneousPace: later.instantaneousPace ?? instantaneousPace, averagePace: later.averagePace ?? averagePace,
+            instantaneousPace: later.instantaneousPace ?? instantaneousPace,
+            averagePace: later.averagePace ?? averagePace,
             expendedEnergy: later.expendedEnergy ?? expendedEnergy, heartRate: later.heartRate ?? heartRate,
             metabolicEquivalent: later.metabolicEquivalent ?? metabolicEquivalent,
             elapsedTime: later.elapsedTime ?? elapsedTime, remainingTime: later.remainingTime ?? remainingTime,
@@ -170,5 +185,7 @@ public struct TreadmillData: FitnessMachineData {
     }
 
     /// Instantaneous speed in m/s, when present.
-    public var speedMetresPerSecond: Double? { instantaneousSpeed.map { Double($0) * FitnessMachineUnits.metresPerSecondPerSpeedStep } }
+    public var speedMetresPerSecond: Double? {
+        instantaneousSpeed.map { Double($0) * FitnessMachineUnits.metresPerSecondPerSpeedStep }
+    }
 }
