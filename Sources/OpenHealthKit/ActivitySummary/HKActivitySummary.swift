@@ -24,7 +24,7 @@ extension HKObjectType {
 ///
 /// As in HealthKit, summaries are read with ``HKActivitySummaryQuery`` (or its descriptor), are mutable, and are
 /// never saved. OpenHealthKit computes them from the store for each calendar day (see
-/// ``HKHealthStore/activitySummaries(matching:)``):
+/// `HKHealthStore.activitySummaries(matching:)`):
 /// - **move**: the active energy burned that day (`activeEnergyBurned` samples of every source, prorated across
 ///   midnight as statistics are), in kcal; move mode is always `.activeEnergy` and move time 0;
 /// - **exercise**: the full minutes of workout time that day (running time between pauses, overlapping workouts

@@ -65,7 +65,7 @@ open class HKUnit: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
         self.init(representation: representation)
     }
 
-    /// Returns the unit described by `string`; traps on an invalid string, like ``init(from:)``.
+    /// Returns the unit described by `string`; traps on an invalid string, like `init(from:)` with a string.
     ///
     /// HealthKit: +[HKUnit unitFromString:].
     public class func unit(from string: String) -> Self {

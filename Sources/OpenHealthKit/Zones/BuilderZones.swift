@@ -17,7 +17,7 @@ struct ZoneChange: Sendable {
 /// zoned type (heart rate, cycling power) with the configuration that applies, fed with every sample the builder
 /// collects. Guarded by the builder's lock.
 ///
-/// Live reporting: the zone in effect is the latest sample's until its coverage ends (see ``ZoneAccumulator``).
+/// Live reporting: the zone in effect is the latest sample's until its coverage ends (see `ZoneAccumulator`).
 /// A change is reported when that zone differs from the one last reported — on a sample, a pause, or when the
 /// builder is asked at a later time and the latest value has gone stale — never once per sample.
 struct BuilderZones: Sendable {

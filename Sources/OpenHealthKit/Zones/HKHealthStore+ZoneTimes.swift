@@ -2,7 +2,7 @@ import Foundation
 
 extension HKHealthStore {
     /// Time in zones of a saved workout under another zone configuration: its samples of the configuration's type
-    /// (associated with the workout) timed by the same engine and rule a builder uses (``ZoneAccumulator``: a reading
+    /// (associated with the workout) timed by the same engine and rule a builder uses (`ZoneAccumulator`: a reading
     /// holds until the next, at most its ``ReadingHold``, pauses count nothing), over the workout or over `interval`
     /// within it.
     ///

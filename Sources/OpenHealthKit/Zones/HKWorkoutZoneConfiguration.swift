@@ -162,7 +162,7 @@ public struct HKWorkoutZoneConfiguration: Sendable, Hashable {
 }
 
 extension HKWorkoutZoneConfiguration {
-    /// The zone a value falls in, by the zone engine's rule (``ZoneAccumulator``: min-inclusive, max-exclusive, the
+    /// The zone a value falls in, by the zone engine's rule (`ZoneAccumulator`: min-inclusive, max-exclusive, the
     /// first zone open below and the last open above); nil for a quantity of another dimension.
     ///
     /// OpenHealthKit extension.
