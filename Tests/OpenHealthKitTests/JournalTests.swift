@@ -26,7 +26,8 @@ import Testing
             journal.write(batch) { [self] result in
                 lock.withLock {
                     switch result {
-                    case .success(let emptied): buffer.written(buffer: emptied)
+                    case .success(let emptied):
+                        send(buffer.written(buffer: emptied, count: batch.samples.count + batch.beats.count))
                     case .failure(let error): buffer.failed(batch, error: error, now: .zero)
                     }
                 }
@@ -37,14 +38,14 @@ import Testing
             let outcome = lock.withLock { buffer.append(samples, now: .zero) }
             switch outcome {
             case .nothing: break
-            case .write(let batch), .writeAndWait(let batch): send(batch)
+            case .write(let batch): send(batch)
             case .fail(let error): throw error
             }
         }
 
-        func flush() throws {
+        func flush() async throws {
             send(lock.withLock { buffer.handOver(entry: nil) })
-            journal.waitForWrites()
+            await journal.waitForWrites()
             if let failure = lock.withLock({ buffer.takeFailure() }) { throw failure }
         }
 
@@ -54,7 +55,7 @@ import Testing
     func harness() async throws -> Harness {
         let (store, _) = try await liveStore()
         let database = try store.database()
-        let journal = try LiveJournal.create(
+        let journal = try await LiveJournal.create(
             database: database, builderUUID: UUID(), client: "tests", hasSession: false,
             configuration: configuration(.cycling), device: nil, now: t0)
         return Harness(database: database, journal: journal)
@@ -80,7 +81,7 @@ import Testing
     @Test func batchesAreWrittenInOrderBesideTheCaller() async throws {
         let h = try await harness()
         for start in stride(from: 0, to: 10_000, by: 100) { try h.append(samples(start ..< start + 100)) }
-        try h.flush()
+        try await h.flush()
         #expect(h.pendingCount == 0)
         #expect(try Self.journaledStarts(h.database, builderID: h.journal.builderID) == (0 ..< 10_000).map(Double.init))
     }
@@ -100,7 +101,7 @@ import Testing
             try db.execute(sql: "DELETE FROM live_builders WHERE id = ?", arguments: [journal.builderID])
         }
         try h.append(samples(0 ..< 5_000))  // a full batch is handed to the writer, which fails
-        #expect(throws: (any Error).self) { try h.flush() }
+        await #expect(throws: (any Error).self) { try await h.flush() }
         #expect(h.pendingCount == 5_000)
         // The store takes writes again: the same samples are written, once, in order.
         try await database.write { db in
@@ -110,7 +111,7 @@ import Testing
                 arguments: StatementArguments(values))
         }
         try h.append(samples(5_000 ..< 5_010))
-        try h.flush()
+        try await h.flush()
         #expect(h.pendingCount == 0)
         #expect(try Self.journaledStarts(database, builderID: journal.builderID) == (0 ..< 5_010).map(Double.init))
     }
@@ -127,7 +128,7 @@ import Testing
 
     func batch(_ outcome: JournalBuffer.Outcome) -> JournalBatch? {
         switch outcome {
-        case .write(let batch), .writeAndWait(let batch): batch
+        case .write(let batch): batch
         default: nil
         }
     }
@@ -159,23 +160,85 @@ import Testing
         #expect(batch(buffer.append(samples(1), now: .zero))?.samples.count == JournalBuffer.maximumPending)
     }
 
-    @Test func backPressureAsksTheShellToWaitPastFourBatchesInFlight() {
+    @Test func pastFourBatchesInFlightTheFullBufferIsHeldAndGoesAsOneLargerBatch() {
         var buffer = JournalBuffer(sequence: 0)
+        let full = JournalBuffer.maximumPending
         var outcomes: [String] = []
         for _ in 0 ..< 6 {
-            switch buffer.append(samples(JournalBuffer.maximumPending), now: .zero) {
+            switch buffer.append(samples(full), now: .zero) {
             case .write: outcomes.append("write")
-            case .writeAndWait: outcomes.append("wait")
-            default: outcomes.append("other")
+            case .nothing: outcomes.append("held")
+            case .fail: outcomes.append("fail")
             }
         }
-        #expect(outcomes == ["write", "write", "write", "write", "wait", "wait"])
-        // Three written: 3 in flight, and the next batch makes 4, which need not wait.
-        for _ in 0 ..< 3 { buffer.written(buffer: []) }
-        if case .write = buffer.append(samples(JournalBuffer.maximumPending), now: .zero) {
-        } else {
-            Issue.record("with 4 in flight the append should not wait")
+        // Never a wait: the fifth and sixth full buffers stay, as one.
+        #expect(outcomes == ["write", "write", "write", "write", "held", "held"])
+        #expect(buffer.pending.count == 2 * full)
+        #expect(buffer.batchIfDue(now: .seconds(10)) == nil, "the tick does not add a fifth batch either")
+        // A write completes: what was held goes at once, as one batch.
+        let next = buffer.written(buffer: [], count: full)
+        #expect(next?.samples.count == 2 * full)
+        #expect(buffer.inFlight == 4)
+        #expect(buffer.pending.isEmpty)
+        #expect(buffer.written(buffer: [], count: full) == nil, "nothing held: nothing more to hand over")
+    }
+
+    @Test func theBacklogPastItsBoundAsksProducersToWaitUntilHalfIsWritten() {
+        var buffer = JournalBuffer(sequence: 0)
+        let full = JournalBuffer.maximumPending
+        let bound = JournalBuffer.maximumBacklog / full
+        // Four batches go to a writer that takes none of them; the rest is held, up to the bound.
+        for index in 0 ..< bound - 1 {
+            _ = buffer.append(samples(full), now: .zero)
+            #expect(buffer.takePressureChange() == nil, "batch \(index): under the bound")
         }
+        _ = buffer.append(samples(full), now: .zero)
+        #expect(buffer.backlog == JournalBuffer.maximumBacklog)
+        #expect(buffer.takePressureChange() == true, "at the bound, with the writer busy: producers wait")
+        #expect(buffer.takePressureChange() == nil, "reported once")
+        // A producer that cannot wait goes on: what it sends is kept and counted.
+        _ = buffer.append(samples(10), now: .zero)
+        #expect(buffer.heldPastBound == 10)
+        #expect(buffer.backlog == JournalBuffer.maximumBacklog + 10)
+        // The first write completes and hands the held buffer over; the backlog comes down only as batches are written.
+        var written = [buffer.written(buffer: [], count: full)]
+        #expect(written[0]?.samples.count == JournalBuffer.maximumBacklog - 4 * full + 10)
+        #expect(buffer.takePressureChange() == nil, "still over half")
+        for _ in 0 ..< 3 { written.append(buffer.written(buffer: [], count: full)) }
+        #expect(buffer.takePressureChange() == nil, "the held batch is still in flight: over half")
+        _ = buffer.written(buffer: [], count: JournalBuffer.maximumBacklog - 4 * full + 10)
+        #expect(buffer.backlog == 0)
+        #expect(buffer.takePressureChange() == false, "caught up: producers go on")
+    }
+
+    @Test func aFailingWriterIsNeverWaitedFor() {
+        struct DiskFull: Error {}
+        var buffer = JournalBuffer(sequence: 0)
+        let full = JournalBuffer.maximumPending
+        var inFlight: [JournalBatch] = []
+        for _ in 0 ..< JournalBuffer.maximumBacklog / full {
+            if case .write(let batch) = buffer.append(samples(full), now: .zero) { inFlight.append(batch) }
+        }
+        #expect(buffer.takePressureChange() == true)
+        // The disk is full: the first write fails. The recording goes on in memory, nobody waits for the disk.
+        buffer.failed(inFlight[0], error: DiskFull(), now: .zero)
+        #expect(buffer.takePressureChange() == false)
+        #expect(buffer.backlog == JournalBuffer.maximumBacklog, "nothing lost")
+    }
+
+    @Test func batchesFailingInARowComeBackInTheirOrder() {
+        struct DiskFull: Error {}
+        var buffer = JournalBuffer(sequence: 0)
+        _ = buffer.append(samples(2), now: .zero)
+        let first = buffer.handOver(entry: nil)!
+        _ = buffer.append(
+            [CollectedSample(type: HKQuantityType(.heartRate), start: 5, end: 5, value: 1)], now: .zero)
+        let second = buffer.handOver(entry: nil)!
+        _ = buffer.append(
+            [CollectedSample(type: HKQuantityType(.heartRate), start: 9, end: 9, value: 1)], now: .zero)
+        buffer.failed(first, error: DiskFull(), now: .zero)
+        buffer.failed(second, error: DiskFull(), now: .zero)
+        #expect(buffer.pending.map(\.start) == [0, 1, 5, 9])
     }
 
     @Test func anEntryGoesAfterWhatWasBufferedBeforeIt() {
@@ -224,18 +287,18 @@ import Testing
         for second in 0 ..< 5 {
             strap.send(.heartRate(HeartRateReading(bpm: 120 + second, contact: .detected)), at: t0 + Double(second))
         }
-        builder.currentJournal?.waitForWrites()
+        await builder.currentJournal?.waitForWrites()
         #expect(
             try JournalTests.journaledStarts(database, builderID: builderID).isEmpty, "younger than 500 ms: buffered")
         // 250 ms: the timer ticks, nothing is due yet.
         clock.monotonic.advance(by: .milliseconds(250))
         await clock.monotonic.waitForSleepers(1)
-        builder.currentJournal?.waitForWrites()
+        await builder.currentJournal?.waitForWrites()
         #expect(try JournalTests.journaledStarts(database, builderID: builderID).isEmpty)
         // 500 ms: the oldest sample is due, and the tick hands everything over.
         clock.monotonic.advance(by: .milliseconds(250))
         await clock.monotonic.waitForSleepers(1)
-        builder.currentJournal?.waitForWrites()
+        await builder.currentJournal?.waitForWrites()
         #expect(
             try JournalTests.journaledStarts(database, builderID: builderID)
                 == (0 ..< 5).map { t0.storeValue + Double($0) })

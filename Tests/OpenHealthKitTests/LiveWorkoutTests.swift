@@ -268,7 +268,7 @@ import Testing
             clock.set(30)
             session.pause()
             // The journal holds what arrived more than half a second ago; flush the rest as the timer would.
-            try builder.flushJournal()
+            try await builder.flushJournal()
             // The program "crashes" here: nothing is finished, the objects are abandoned.
             source.stopSensors()
         }

@@ -157,7 +157,7 @@ final class ZoneRecorder: HKLiveWorkoutBuilderDelegate, @unchecked Sendable {
             }
             clock.set(30)
             session.pause()
-            try builder.flushJournal()
+            try await builder.flushJournal()
             source.stopSensors()  // the program "crashes" here
         }
         let store = try HKHealthStore(databasePath: path, clientIdentifier: "tests")

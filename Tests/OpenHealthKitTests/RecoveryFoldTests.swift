@@ -56,7 +56,7 @@ import Testing
         ])
         clock.set(62)
         try await live.endCollection(at: t0 + 62)
-        try live.flushJournal()
+        try await live.flushJournal()
         source.stopSensors()
 
         let other = try HKHealthStore(databasePath: path, clientIdentifier: "tests")

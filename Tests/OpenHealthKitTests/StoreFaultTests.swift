@@ -40,23 +40,23 @@ import Testing
         let directory = try TemporaryDirectory()
         let (store, _) = try await liveStore(databasePath: directory.file("health.sqlite"))
         let database = try store.database()
-        let journal = try LiveJournal.create(
+        let journal = try await LiveJournal.create(
             database: database, builderUUID: UUID(), client: "tests", hasSession: true,
             configuration: configuration(.cycling), device: nil, now: t0)
         let h = JournalTests.Harness(database: database, journal: journal)
         let samples = JournalTests().samples
         try h.append(samples(0 ..< 1_000))
-        try h.flush()
+        try await h.flush()
         try database.limitGrowth(toExtraPages: 0)
         for start in stride(from: 1_000, to: 41_000, by: 1_000) { try? h.append(samples(start ..< start + 1_000)) }
-        let error = await expectHKError(.errorDatabaseInaccessible) { try h.flush() }
+        let error = await expectHKError(.errorDatabaseInaccessible) { try await h.flush() }
         #expect(error?.message.hasSuffix("is full.") == true, "\(error?.message ?? "")")
         #expect(
             try JournalTests.journaledStarts(database, builderID: journal.builderID) == (0 ..< 1_000).map(Double.init),
             "what was journaled before the disk filled is there, once")
         #expect(h.pendingCount == 40_000, "the rest waits in memory")
         try database.limitGrowth(toExtraPages: nil)
-        try h.flush()
+        try await h.flush()
         #expect(h.pendingCount == 0)
         // Every sample journaled once. (Their order in the journal follows the batches' sequence: samples that came
         // back from a failed write can follow a batch handed over while they were away.)

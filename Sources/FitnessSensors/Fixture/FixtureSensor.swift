@@ -43,8 +43,18 @@ public final class FixtureSensor: Sensor {
         outlet.start(handler)
     }
 
+    public func start(_ handler: @escaping @Sendable (SensorEvent) -> Void, backPressure: SensorBackPressure) {
+        outlet.start(handler, backPressure: backPressure)
+    }
+
     public func stop() {
         outlet.stop()
+    }
+
+    /// Returns once the handler's owner has caught up: a replay awaits it after each notification, so a replay
+    /// faster than the store waits for the store (``SensorOutlet/waitForDemand()``). OpenHealthKit.
+    public func waitForDemand() async {
+        await outlet.waitForDemand()
     }
 
     /// Notifications that did not decode and were skipped.

@@ -23,8 +23,18 @@ public final class ScriptedSensor: Sensor {
         outlet.start(handler)
     }
 
+    public func start(_ handler: @escaping @Sendable (SensorEvent) -> Void, backPressure: SensorBackPressure) {
+        outlet.start(handler, backPressure: backPressure)
+    }
+
     public func stop() {
         outlet.stop()
+    }
+
+    /// Returns once the handler's owner has caught up; a script that sends faster than its consumer takes awaits it
+    /// between sends (``SensorOutlet/waitForDemand()``). OpenHealthKit.
+    public func waitForDemand() async {
+        await outlet.waitForDemand()
     }
 
     /// Whether a handler is attached.

@@ -76,6 +76,10 @@ public protocol Sensor: AnyObject, Sendable {
     var deviceInformation: DeviceInformation { get }
     /// Begins delivering events to `handler`. Calling it again replaces the handler.
     func start(_ handler: @escaping @Sendable (SensorEvent) -> Void)
+    /// Begins delivering events to `handler`, whose owner raises `backPressure` when it falls behind: a sensor
+    /// whose producer can wait (a fixture being replayed, a script) waits for it after sending, outside its lock. A
+    /// sensor that cannot wait ignores it (the default). OpenHealthKit.
+    func start(_ handler: @escaping @Sendable (SensorEvent) -> Void, backPressure: SensorBackPressure)
     /// Stops delivering events; no event reaches the handler after this returns.
     func stop()
     /// Notifications that did not decode, counted and skipped (0 unless the sensor counts them).
@@ -84,4 +88,8 @@ public protocol Sensor: AnyObject, Sendable {
 
 extension Sensor {
     public var malformedNotifications: Int { 0 }
+
+    public func start(_ handler: @escaping @Sendable (SensorEvent) -> Void, backPressure: SensorBackPressure) {
+        start(handler)
+    }
 }

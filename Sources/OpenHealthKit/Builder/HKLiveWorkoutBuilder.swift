@@ -28,7 +28,10 @@ extension HKLiveWorkoutBuilderDelegate {
 ///
 /// It is the shell of its `RecordingCore`: a reading takes the builder's one lock, the core answers with actions,
 /// and the builder carries them out — a journal batch handed to the writer, a delivery queued for the delegate —
-/// without waiting while it holds the lock.
+/// without waiting while it holds the lock. A reading never waits for the journal's writer at all: it arrives under
+/// its sensor outlet's lock, on whatever thread the sensor runs (one of Swift's cooperative threads for a replay).
+/// When the writer falls behind, the builder raises its back-pressure and the sensors that can wait await it after
+/// sending (``FitnessSensors/SensorOutlet/waitForDemand()``).
 ///
 /// HealthKit: HKLiveWorkoutBuilder.
 public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
@@ -166,15 +169,23 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
 
     // MARK: Session events
 
-    /// The session changed state: journaled, and readings are taken only while it runs.
+    /// The session changed state: journaled, and readings are taken only while it runs. The session's calls are
+    /// synchronous (HealthKit's), so its entries are handed to the journal's writer in order, not waited for; an
+    /// `async` call of the builder's (or ``HKWorkoutBuilder/waitForJournal()``) after it finds them written.
     func sessionStateChanged(from: HKWorkoutSessionState, to: HKWorkoutSessionState, date: Date) {
         _ = try? apply(.sessionState(from: from, to: to, date: date))
-        try? awaitJournal()
     }
 
     func sessionGenerated(_ event: HKWorkoutEvent) {
         guard shouldCollectWorkoutEvents, phase == .active else { return }
-        try? carryOut(apply(.events([event], checkedAt: event.dateInterval.start)))
+        guard let actions = try? apply(.events([event], checkedAt: event.dateInterval.start)) else { return }
+        carryOutWithoutWaiting(actions)
+    }
+
+    /// The session's synchronous calls carry out their actions without waiting for the journal's writer.
+    private func carryOutWithoutWaiting(_ actions: RecordingCore.Actions, through: Date? = nil) {
+        try? finish(actions)
+        tell(actions, through: through)
     }
 
     func sessionBeganActivity(uuid: UUID, configuration: HKWorkoutConfiguration, date: Date, metadata: [String: Any]?) {
@@ -186,10 +197,10 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
             // plan follows the new activity either way.
             defer { core.activityChanged(to: configuration.activityType) }
             let actions = try core.apply(.activityBegan(activity), now: monotonic.now())
-            send(actions.writes, to: core.journalWriter)
+            handOver(actions, of: core)
             return actions
         }
-        if let actions { try? carryOut(actions, through: date) }
+        if let actions { carryOutWithoutWaiting(actions, through: date) }
     }
 
     func sessionEndedActivity(uuid: UUID, date: Date) {
@@ -197,10 +208,10 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
         let actions = try? withCore { core in
             defer { core.activityChanged(to: activity) }
             let actions = try core.apply(.activityEnded(uuid: uuid, at: date), now: monotonic.now())
-            send(actions.writes, to: core.journalWriter)
+            handOver(actions, of: core)
             return actions
         }
-        if let actions { try? carryOut(actions, through: date) }
+        if let actions { carryOutWithoutWaiting(actions, through: date) }
     }
 
     func sessionDidEnd() {
@@ -242,8 +253,9 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     /// How often the flush timer ticks.
     static let flushPeriod: Duration = .milliseconds(250)
 
+    /// Hands everything buffered to the writer; `endCollection` awaits it.
     override func didEndCollection() {
-        try? flushJournal()
+        handOverJournal()
     }
 
     override func workoutSensorsToSave() -> [HKWorkoutSensor] {
@@ -251,6 +263,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     }
 
     override func didFinish() {
+        super.didFinish()
         links.withLock { $0.flushTask }?.cancel()
         dataSource?.stopSensors()
         finishZoneUpdates()

@@ -9,7 +9,7 @@ extension HKWorkoutBuilder {
         let database = try healthStore.database()
         // Everything handed to the journal's writer is written first, outside the lock; what is still buffered is
         // saved with the workout in its transaction.
-        currentJournal?.waitForWrites()
+        await currentJournal?.waitForWrites()
         let finishing = try withCore { core in
             try core.finish(configuration: configuration, device: device, sourceRevision: healthStore.sourceRevision)
         }
@@ -25,33 +25,32 @@ extension HKWorkoutBuilder {
         let sensors = workoutSensorsToSave()
         let box = UncheckedBox((workout, pending.samples))
         do {
-            try await Task.detached {
-                try database.write { db in
-                    try self.healthStore.checkShareAuthorization(for: types, db)
-                    guard let workoutID = try database.insert([box.value.0], source: revision, db).first else {
-                        throw HKError(.errorDatabaseInaccessible, "The workout could not be saved.")
-                    }
-                    if let liveJournal {
-                        _ = try database.moveJournalSamples(
-                            builderID: liveJournal.builderID, extra: box.value.1,
-                            workoutID: workoutID, source: revision, db)
-                        try self.saveHeartbeats(
-                            journaledBy: liveJournal.builderID, then: pending.beats,
-                            workoutID: workoutID, source: revision, database, db)
-                        try liveJournal.close(db)
-                    } else {
-                        _ = try database.moveJournalSamples(
-                            builderID: -1, extra: box.value.1, workoutID: workoutID,
-                            source: revision, db)
-                    }
-                    for uuid in associated {
-                        if let id = try database.sampleID(uuid: uuid, db) {
-                            try database.associate(sampleID: id, workoutID: workoutID, db)
-                        }
-                    }
-                    try database.insertWorkoutSensors(sensors, workoutID: workoutID, db)
+            // On GRDB's writer queue, the task suspended: no cooperative thread waits on the store's lock.
+            try await database.write { db in
+                try self.healthStore.checkShareAuthorization(for: types, db)
+                guard let workoutID = try database.insert([box.value.0], source: revision, db).first else {
+                    throw HKError(.errorDatabaseInaccessible, "The workout could not be saved.")
                 }
-            }.value
+                if let liveJournal {
+                    _ = try database.moveJournalSamples(
+                        builderID: liveJournal.builderID, extra: box.value.1,
+                        workoutID: workoutID, source: revision, db)
+                    try self.saveHeartbeats(
+                        journaledBy: liveJournal.builderID, then: pending.beats,
+                        workoutID: workoutID, source: revision, database, db)
+                    try liveJournal.close(db)
+                } else {
+                    _ = try database.moveJournalSamples(
+                        builderID: -1, extra: box.value.1, workoutID: workoutID,
+                        source: revision, db)
+                }
+                for uuid in associated {
+                    if let id = try database.sampleID(uuid: uuid, db) {
+                        try database.associate(sampleID: id, workoutID: workoutID, db)
+                    }
+                }
+                try database.insertWorkoutSensors(sensors, workoutID: workoutID, db)
+            }
         } catch {
             // Nothing was saved: the builder can be finished again.
             let now = monotonic.now()
@@ -102,7 +101,9 @@ extension HKWorkoutBuilder {
     /// Discards the workout. Samples the app added stay in the store, unassociated; samples a data source
     /// collected are dropped. Nothing can be added afterwards.
     public func discardWorkout() {
-        currentJournal?.waitForWrites()
+        // HealthKit's call is synchronous, and its store write blocks the caller anyway: the one place that blocks
+        // on the journal's writer. Never on the path of a reading.
+        currentJournal?.waitForWritesBlocking()
         guard let discarded = withCore({ $0.discard() }), let liveJournal = discarded.writer,
             let database = try? healthStore.database()
         else { return }

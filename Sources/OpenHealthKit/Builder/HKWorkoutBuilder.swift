@@ -1,3 +1,4 @@
+import FitnessSensors
 import Foundation
 import Synchronization
 
@@ -14,8 +15,9 @@ import Synchronization
 ///
 /// The builder is the shell of its `RecordingCore`, which it keeps in a `Mutex`: each call becomes an input to the
 /// core, and the builder carries out the actions the core returns. Under the lock it only hands journal batches to
-/// the writer (which queues them) and queues delegate calls; it waits for the journal, touches the store and calls
-/// anyone only after unlocking.
+/// the writer (which queues them), raises or releases its producers' back-pressure and queues delegate calls; it
+/// touches the store and calls anyone only after unlocking. Its `async` calls await the journal's writer; nothing
+/// on the path of a reading waits for it (see `JournalBuffer` for what the journal's back-pressure is).
 ///
 /// HealthKit: HKWorkoutBuilder. (Its `Sendable` conformance is unchecked only because the class is open, as
 /// HealthKit's is, and the compiler checks no class that can be subclassed: every stored property is a constant of
@@ -33,6 +35,9 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     let seriesBuilders = Mutex<[String: HKSeriesBuilder]>([:])
     /// The store's monotonic clock, as the shell reads it for the core.
     let monotonic: MonotonicTime
+    /// Raised while the journal's writer is behind (``JournalBuffer``): the producers that can wait (the data
+    /// source's sensors, `addSamples`) wait for it, outside every lock.
+    let backPressure = SensorBackPressure()
 
     public init(healthStore: HKHealthStore, configuration: HKWorkoutConfiguration, device: HKDevice?) {
         self.healthStore = healthStore
@@ -66,16 +71,31 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             .value
     }
 
-    /// Applies an input and, still under the lock, hands the batches it made to the writer; returns the actions
-    /// left for after unlocking (``finish(_:)``).
+    /// Applies an input and, still under the lock, hands the batches it made to the writer and changes the
+    /// back-pressure as the core asked (``handOver(_:of:)``); returns the actions left for after unlocking
+    /// (``finish(_:)``).
     @discardableResult
     func apply(_ input: RecordingInput, now: Duration? = nil) throws -> RecordingCore.Actions {
         let now = now ?? monotonic.now()
         return try withCore { core in
             let actions = try core.apply(input, now: now)
-            send(actions.writes, to: core.journalWriter)
+            handOver(actions, of: core)
             return actions
         }
+    }
+
+    /// Under the lock: the batches an input made go to the writer, and the back-pressure follows the journal's
+    /// backlog. Both under the lock, so that they happen in the order the core decided them (a release from the
+    /// writer's thread cannot overtake the raise it follows).
+    func handOver(_ actions: RecordingCore.Actions, of core: RecordingCore) {
+        send(actions.writes, to: core.journalWriter)
+        if let pressure = actions.pressure { changePressure(to: pressure) }
+    }
+
+    /// Raises or releases the producers' back-pressure. Under the lock: it neither waits nor calls anyone (a
+    /// release only schedules the waiting tasks).
+    private func changePressure(to raised: Bool) {
+        if raised { backPressure.raise() } else { backPressure.release() }
     }
 
     // MARK: Properties
@@ -123,7 +143,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         try withCore { try $0.reserveBegin(at: startDate) }
         defer { withCore { $0.releaseBegin() } }
         let database = try healthStore.database()
-        let created = try LiveJournal.create(
+        let created = try await LiveJournal.create(
             database: database, builderUUID: builderUUID,
             client: healthStore.clientIdentifier, hasSession: hasSession,
             configuration: configuration, device: device, now: healthStore.wallClock())
@@ -143,14 +163,14 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             _ = try? await database.write { db in try created.close(db) }
             throw error
         }
-        try awaitJournal()
+        try await awaitJournal()
         didBeginCollection()
     }
 
     public func endCollection(at endDate: Date) async throws {
         try apply(.ended(at: endDate))
-        try awaitJournal()
         didEndCollection()
+        try await awaitJournal()
     }
 
     /// Adds samples: quantity samples count towards the statistics and are saved with the workout; other samples
@@ -181,20 +201,22 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         if !others.isEmpty {
             try await healthStore.save(others)
             for sample in others { try apply(.associated(sample.uuid)) }
-            try awaitJournal()
+            try await awaitJournal()
         }
         guard !collected.isEmpty else { return }
         try finish(apply(.samples(collected)))
+        // An app adding samples faster than the store takes them waits for it here, suspended.
+        await backPressure.wait()
     }
 
     public func addWorkoutEvents(_ workoutEvents: [HKWorkoutEvent]) async throws {
-        try carryOut(apply(.events(workoutEvents, checkedAt: healthStore.wallClock())))
+        try await carryOut(apply(.events(workoutEvents, checkedAt: healthStore.wallClock())))
     }
 
     /// Merges metadata, as `addEntries(from:)` does.
     public func addMetadata(_ metadata: [String: Any]) async throws {
         try apply(.metadata(metadata))
-        try awaitJournal()
+        try await awaitJournal()
     }
 
     public func addWorkoutActivity(_ workoutActivity: HKWorkoutActivity) async throws {
@@ -202,11 +224,11 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
             uuid: workoutActivity.uuid, configuration: workoutActivity.workoutConfiguration,
             start: workoutActivity.startDate, end: workoutActivity.endDate,
             metadata: workoutActivity.metadata)
-        try carryOut(apply(.activityBegan(activity)), through: healthStore.wallClock())
+        try await carryOut(apply(.activityBegan(activity)), through: healthStore.wallClock())
     }
 
     public func updateActivity(uuid UUID: UUID, end endDate: Date) async throws {
-        try carryOut(apply(.activityEnded(uuid: UUID, at: endDate)), through: endDate)
+        try await carryOut(apply(.activityEnded(uuid: UUID, at: endDate)), through: endDate)
     }
 
     /// Adds metadata to an activity. (HealthKit's Objective-C selector spells it `addMedatata`.)
@@ -222,11 +244,16 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     // MARK: The shell
 
-    /// After unlocking: waits for the journal's entries, then tells the delegate, in order: each call (an event,
-    /// an activity begun or ended, made up to `through`), then the zone changes the input made.
-    func carryOut(_ actions: RecordingCore.Actions, through: Date? = nil) throws {
+    /// After unlocking: awaits the journal's entries, then tells the delegate (``tell(_:through:)``).
+    func carryOut(_ actions: RecordingCore.Actions, through: Date? = nil) async throws {
         try finish(actions)
-        try awaitJournal()
+        try await awaitJournal()
+        tell(actions, through: through)
+    }
+
+    /// After unlocking: tells the delegate, in order, each call an input made (an event, an activity begun or
+    /// ended, made up to `through`), then its zone changes.
+    func tell(_ actions: RecordingCore.Actions, through: Date? = nil) {
         for call in actions.calls {
             switch call {
             case .collectedEvents: didCollectEvents()
@@ -245,8 +272,9 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         if !actions.zoneChanges.isEmpty { didUpdateZones(actions.zoneChanges) }
     }
 
-    /// After unlocking: queues the delivery the core scheduled, waits for the writer if the core asked, and reports
-    /// a failed write.
+    /// After unlocking: queues the delivery the core scheduled and reports a failed write. It never waits: it runs
+    /// on the path of a reading, under the sensor outlet's lock, and the journal's back-pressure is the producers'
+    /// to await (``backPressure``), after they have left that lock.
     ///
     /// The delivery is queued after unlocking because waking the delegate queue's thread takes a system call of
     /// several microseconds: under the lock, the woken thread would find the lock still held and sleep again on
@@ -255,33 +283,41 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     /// took it), and calls of another kind are queued under the lock (``HKLiveWorkoutBuilder/queueDelegateCall``).
     func finish(_ actions: RecordingCore.Actions) throws {
         if let delivery = actions.delivery { queueDelivery(delivery) }
-        if actions.waitForWriter { currentJournal?.waitForWrites() }
         if let failure = actions.failure { throw failure }
     }
 
     /// Under the lock: hands batches to the journal's writer, without waiting. The writer reports back under the
-    /// lock, so nothing may wait for the writer while holding it.
+    /// lock (and hands over what was held back for it, and changes the back-pressure), so nothing may wait for the
+    /// writer while holding it.
     func send(_ batches: [JournalBatch], to journal: LiveJournal?) {
         guard let journal else { return }
         for batch in batches {
             let monotonic = monotonic
+            let count = batch.samples.count + batch.beats.count
             journal.write(batch) { [weak self] result in
                 guard let self else { return }
                 let now = monotonic.now()
                 withCore { core in
                     switch result {
-                    case .success(let buffer): core.written(buffer: buffer)
-                    case .failure(let error): core.writeFailed(batch, error: error, now: now)
+                    case .success(let buffer):
+                        let (next, pressure) = core.written(buffer: buffer, count: count)
+                        if let next { send([next], to: journal) }
+                        if let pressure { changePressure(to: pressure) }
+                    case .failure(let error):
+                        if let pressure = core.writeFailed(batch, error: error, now: now) {
+                            changePressure(to: pressure)
+                        }
                     }
                 }
             }
         }
     }
 
-    /// Outside the lock: returns once everything handed to the writer is written; throws a write's failure.
-    func awaitJournal() throws {
+    /// Outside the lock: returns once everything handed to the writer is written, the calling task suspended
+    /// meanwhile; throws a write's failure.
+    func awaitJournal() async throws {
         guard let journal = currentJournal else { return }
-        journal.waitForWrites()
+        await journal.waitForWrites()
         if let failure = withCore({ $0.takeWriteFailure() }) { throw failure }
     }
 
@@ -289,15 +325,20 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     /// buffered (younger than the flush interval) stay buffered. OpenHealthKit (tests: a crash test uses it to know
     /// what a kill may lose).
     public func waitForJournal() async throws {
-        try awaitJournal()
+        try await awaitJournal()
     }
 
-    /// Hands every buffered sample to the writer and waits until it is written.
-    func flushJournal() throws {
+    /// Hands every buffered sample to the writer and awaits its writing.
+    func flushJournal() async throws {
+        handOverJournal()
+        try await awaitJournal()
+    }
+
+    /// Hands every buffered sample to the writer, without waiting.
+    func handOverJournal() {
         withCore { core in
             if let batch = core.flush() { send([batch], to: core.journalWriter) }
         }
-        try awaitJournal()
     }
 
     // MARK: Hooks for the live builder
@@ -316,8 +357,10 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         // Queued after unlocking, as a reading's delivery is (see ``finish(_:)``).
         if let delivery = withCore({ $0.zonesChanged(changes, now: now) }) { queueDelivery(delivery) }
     }
-    /// The builder finished or was discarded.
-    func didFinish() {}
+    /// The builder finished or was discarded: no producer waits for its journal any more.
+    func didFinish() {
+        backPressure.release()
+    }
     /// The sensors to save with the finished workout (a live builder's data source's).
     func workoutSensorsToSave() -> [HKWorkoutSensor] { [] }
 }

@@ -176,7 +176,9 @@ public final class HKLiveWorkoutDataSource: NSObject, Sendable {
             state.trackers.append(tracker)
             return tracker
         }
-        sensor.start { [weak builder] event in
+        // The builder's back-pressure goes with the handler: a sensor whose producer can wait (a replay, a script)
+        // awaits it after sending when the journal's writer is behind.
+        let handler: @Sendable (SensorEvent) -> Void = { [weak builder] event in
             tracker.observe(event)
             if case .connection(.connected) = event.kind {
                 // A BLE sensor has read its Device Information by now: its samples name the manufacturer and model.
@@ -184,6 +186,7 @@ public final class HKLiveWorkoutDataSource: NSObject, Sendable {
             }
             builder?.received(event, channel: channel)
         }
+        sensor.start(handler, backPressure: builder.backPressure)
     }
 }
 

@@ -29,16 +29,25 @@ enum JournalKind: Int, Sendable {
 /// A batch is due when the oldest buffered item has waited `flushInterval` on the shell's monotonic clock (checked
 /// on every tick of the flush timer, so a batch waits at most `flushInterval` plus a tick), or when `maximumPending`
 /// items wait (checked on every append). An append never hands a batch over for its age: that would wake the
-/// writer's thread on the path of the reading that happened to come last, and delay its delivery to the delegate. An entry (a state
-/// change, an event) goes with everything buffered before it, so the order is kept. When more than
-/// `maximumInFlight` batches are handed over and not yet written, appending asks the shell to wait for the writer
-/// (outside its lock): memory stays bounded when readings arrive faster than the store takes them.
+/// writer's thread on the path of the reading that happened to come last, and delay its delivery to the delegate.
+/// An entry (a state change, an event) goes with everything buffered before it, so the order is kept.
 ///
-/// A batch that fails to write comes back (``failed(_:error:now:)``): its samples wait again, in front, and the
-/// next append or entry reports the error.
+/// Back-pressure never blocks the path of a reading. While `maximumInFlight` batches are handed over and not yet
+/// written, the buffer keeps what arrives, and the write that completes next hands it over as one larger batch
+/// (``written(buffer:count:)``): a writer that fell behind catches up with fewer, larger transactions. Once the backlog
+/// (buffered and in flight) reaches `maximumBacklog` while the writer is busy, the buffer is ``behind``: its shell
+/// raises the producers' back-pressure, and producers that can wait are suspended until the backlog is down to half
+/// (`SensorBackPressure`). What producers that cannot wait send meanwhile is kept, never dropped,
+/// and counted (``heldPastBound``). A writer that fails is never waited for: the recording goes on in memory.
+///
+/// A batch that fails to write comes back (``failed(_:error:now:)``): its samples wait again, in front and in their
+/// order, and the next append or entry reports the error.
 struct JournalBuffer {
     static let maximumPending = 4096
     static let maximumInFlight = 4
+    /// The backlog past which producers are asked to wait: 16 full batches, about 5 MB of samples, over an hour of
+    /// a live recording's readings.
+    static let maximumBacklog = 16 * maximumPending
 
     var flushInterval: Duration
     private(set) var sequence: Int64
@@ -47,6 +56,17 @@ struct JournalBuffer {
     /// When the oldest buffered item arrived, on the shell's monotonic clock.
     private(set) var oldestPending: Duration?
     private(set) var inFlight = 0
+    /// Samples and beats handed over and not yet written.
+    private(set) var inFlightItems = 0
+    /// The backlog reached `maximumBacklog` while the writer was busy, and has not come down to half of it since.
+    private(set) var behind = false
+    /// What ``takePressureChange()`` last reported.
+    private var reportedBehind = false
+    /// Items appended while ``behind``: what producers that could not wait sent past the bound, kept in memory.
+    private(set) var heldPastBound = 0
+    /// How many samples and beats at the front of the buffer came back from failed writes: the next failed batch's
+    /// go after them, so that several batches failing in a row come back in their order.
+    private var returned = (samples: 0, beats: 0)
     /// The error of a write that failed, reported by the next call that can throw.
     private var failure: (any Error)?
     private(set) var closed = false
@@ -64,36 +84,50 @@ struct JournalBuffer {
         case nothing
         /// Write this batch on the writer's queue.
         case write(JournalBatch)
-        /// Write this batch, then wait for the writer (outside the lock): too many batches are in flight.
-        case writeAndWait(JournalBatch)
         /// A write failed earlier: report this error to the caller.
         case fail(any Error)
     }
 
     private var isFull: Bool { pending.count + pendingBeats.count >= Self.maximumPending }
 
+    /// Whether another batch may be handed over for the rules of size and age (entries always are).
+    private var writerHasRoom: Bool { inFlight < Self.maximumInFlight }
+
+    /// What waits for the store: buffered, and handed over but not yet written.
+    var backlog: Int { pending.count + pendingBeats.count + inFlightItems }
+
     private func isDue(now: Duration) -> Bool {
         isFull || oldestPending.map { now - $0 >= flushInterval } ?? false
+    }
+
+    /// Whether ``behind`` changed since it was last asked: true when producers are to wait, false when they may go
+    /// on, nil when nothing changed. The shell raises or releases its back-pressure accordingly.
+    mutating func takePressureChange() -> Bool? {
+        guard behind != reportedBehind else { return nil }
+        reportedBehind = behind
+        return behind
     }
 
     /// Buffers samples and heartbeats; hands them over when `maximumPending` wait (the age rule is the tick's).
     mutating func append(_ samples: [CollectedSample], beats: [HeartbeatCollector.Beat] = [], now: Duration) -> Outcome
     {
         guard !closed, !samples.isEmpty || !beats.isEmpty else { return .nothing }
+        if behind { heldPastBound += samples.count + beats.count }
         pending.append(contentsOf: samples)
         pendingBeats.append(contentsOf: beats)
         if oldestPending == nil { oldestPending = now }
+        if !behind, inFlight > 0, backlog >= Self.maximumBacklog { behind = true }
         if let failure {
             self.failure = nil
             return .fail(failure)
         }
-        guard isFull, let batch = handOver(entry: nil) else { return .nothing }
-        return inFlight > Self.maximumInFlight ? .writeAndWait(batch) : .write(batch)
+        guard isFull, writerHasRoom, let batch = handOver(entry: nil) else { return .nothing }
+        return .write(batch)
     }
 
-    /// The batch to write if the oldest buffered item is due (the flush timer's tick).
+    /// The batch to write if the oldest buffered item is due (the flush timer's tick) and the writer has room.
     mutating func batchIfDue(now: Duration) -> JournalBatch? {
-        guard !closed, isDue(now: now) else { return nil }
+        guard !closed, writerHasRoom, isDue(now: now) else { return nil }
         return handOver(entry: nil)
     }
 
@@ -118,25 +152,36 @@ struct JournalBuffer {
             batch.entry = (sequence, entry.kind, entry.payload)
         }
         oldestPending = nil
+        returned = (0, 0)
         guard !batch.isEmpty else { return nil }
         inFlight += 1
+        inFlightItems += batch.samples.count + batch.beats.count
         return batch
     }
 
-    /// The writer wrote a batch; its emptied sample buffer is kept for reuse.
-    mutating func written(buffer: [CollectedSample]) {
+    /// The writer wrote a batch of `count` samples and beats; its emptied sample buffer is kept for reuse. Returns
+    /// the batch to write next when a full buffer was held back for the writer.
+    mutating func written(buffer: [CollectedSample], count: Int) -> JournalBatch? {
         inFlight -= 1
+        inFlightItems -= count
         if spareBuffers.count < 2 { spareBuffers.append(buffer) }
+        if behind, backlog <= Self.maximumBacklog / 2 { behind = false }
+        return isFull && !closed ? handOver(entry: nil) : nil
     }
 
     /// The writer could not write a batch: nothing of it is in the store, so its samples wait again and the error
     /// is reported by the next call that can throw.
     mutating func failed(_ batch: JournalBatch, error: any Error, now: Duration) {
         inFlight -= 1
+        inFlightItems -= batch.samples.count + batch.beats.count
+        // A writer that fails is not waited for: the recording goes on in memory.
+        behind = false
         guard !closed else { return }
         failure = error
-        pending.insert(contentsOf: batch.samples, at: 0)
-        pendingBeats.insert(contentsOf: batch.beats, at: 0)
+        pending.insert(contentsOf: batch.samples, at: returned.samples)
+        pendingBeats.insert(contentsOf: batch.beats, at: returned.beats)
+        returned.samples += batch.samples.count
+        returned.beats += batch.beats.count
         if oldestPending == nil, !pending.isEmpty || !pendingBeats.isEmpty { oldestPending = now }
     }
 
@@ -149,6 +194,8 @@ struct JournalBuffer {
     /// The buffered samples and heartbeats, taken out (to be saved with the workout in its transaction).
     mutating func takePending() -> (samples: [CollectedSample], beats: [HeartbeatCollector.Beat]) {
         defer {
+            returned = (0, 0)
+            behind = false
             pending.removeAll()
             pendingBeats.removeAll()
             oldestPending = nil
@@ -166,6 +213,8 @@ struct JournalBuffer {
     /// The journal was deleted: nothing more is buffered or handed over.
     mutating func close() {
         closed = true
+        returned = (0, 0)
+        behind = false
         pending.removeAll()
         pendingBeats.removeAll()
         oldestPending = nil

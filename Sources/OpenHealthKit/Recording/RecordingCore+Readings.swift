@@ -120,15 +120,13 @@ extension RecordingCore {
         return actions
     }
 
-    private func apply(_ outcome: JournalBuffer.Outcome, to actions: inout Actions) {
+    private mutating func apply(_ outcome: JournalBuffer.Outcome, to actions: inout Actions) {
         switch outcome {
         case .nothing: break
         case .write(let batch): actions.writes.append(batch)
-        case .writeAndWait(let batch):
-            actions.writes.append(batch)
-            actions.waitForWriter = true
         case .fail(let error): actions.failure = error
         }
+        actions.pressure = journal.takePressureChange()
     }
 
     // MARK: Deliveries
@@ -175,14 +173,18 @@ extension RecordingCore {
 
     // MARK: The journal's writer
 
-    /// The writer wrote a batch; its emptied sample buffer is kept for reuse.
-    mutating func written(buffer: [CollectedSample]) {
-        journal.written(buffer: buffer)
+    /// The writer wrote a batch of `count` samples and beats; its emptied sample buffer is kept for reuse. Returns
+    /// the batch to write next (a full buffer held back for the writer) and a change of the back-pressure.
+    mutating func written(buffer: [CollectedSample], count: Int) -> (next: JournalBatch?, pressure: Bool?) {
+        let next = journal.written(buffer: buffer, count: count)
+        return (next, journal.takePressureChange())
     }
 
     /// The writer could not write a batch: its samples wait again and the next call that can throw reports it.
-    mutating func writeFailed(_ batch: JournalBatch, error: any Error, now: Duration) {
+    /// Producers are not kept waiting for a writer that fails. Returns a change of the back-pressure.
+    mutating func writeFailed(_ batch: JournalBatch, error: any Error, now: Duration) -> Bool? {
         journal.failed(batch, error: error, now: now)
+        return journal.takePressureChange()
     }
 
     /// The error of a failed write, once.

@@ -43,8 +43,9 @@ extension RecordingCore {
     struct Actions {
         /// Hand these batches to the journal's writer, in order (under the lock, so that batches keep their order).
         var writes: [JournalBatch] = []
-        /// Then wait for the writer, after unlocking: too many batches are in flight.
-        var waitForWriter = false
+        /// Raise (true) or release (false) the producers' back-pressure, after unlocking: the journal's backlog
+        /// passed its bound while the writer is busy, or came back down (``JournalBuffer/behind``).
+        var pressure: Bool?
         /// A journal write failed earlier: report it.
         var failure: (any Error)?
         /// Queue a delivery to the delegate queue (after unlocking).

@@ -152,6 +152,8 @@ public final class WorkoutReplay: @unchecked Sendable {
         case let .notification(sensor, characteristic, bytes):
             let readings = sensors[sensor].deliver(bytes, characteristic: characteristic, at: date)
             readingCount.add(readings, ordering: .relaxed)
+            // A replay faster than the store waits for the journal's writer here, suspended, not blocked.
+            await sensors[sensor].waitForDemand()
         case let .connection(sensor, state):
             sensors[sensor].deliver(state, at: date)
         case .action(let action):

@@ -13,13 +13,12 @@ extension HKHealthStore {
         let client = clientIdentifier
         let source = sourceRevision.source
         let spacing = clocks.deliverySpacing
-        let found = try await Task.detached { () -> RecoveredRecording? in
-            try database.read { db in
-                guard let journal = try database.latestInterruptedJournal(client: client, db) else { return nil }
-                return try RecoveredRecording(
-                    database: database, journal: journal, source: source, deliverySpacing: spacing, db)
-            }
-        }.value
+        // On one of GRDB's reader queues, the task suspended.
+        let found = try await database.read { db -> RecoveredRecording? in
+            guard let journal = try database.latestInterruptedJournal(client: client, db) else { return nil }
+            return try RecoveredRecording(
+                database: database, journal: journal, source: source, deliverySpacing: spacing, db)
+        }
         guard var recording = found else { return nil }
         let session = HKWorkoutSession(
             recovering: self, configuration: recording.configuration,

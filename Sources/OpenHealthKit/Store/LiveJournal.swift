@@ -2,6 +2,7 @@ import ByteCoding
 import FitnessSensors
 import Foundation
 import GRDB
+import Synchronization
 
 /// The crash-safe record of a workout builder: the writer of its journal rows.
 ///
@@ -9,23 +10,34 @@ import GRDB
 /// sequence numbers; this writes each batch in one transaction on a serial queue of its own, beside the thread that
 /// collects readings and never under the builder's lock. Batches are written in the order they were handed over.
 /// When a write is done (or has failed), `completion` tells the builder, which updates its buffer. Entries (state
-/// changes, events, activities, metadata) go in batches too; the builder call that made one waits for the writer
-/// (``waitForWrites()``), outside the builder's lock, so the entry is in the store when that call returns. The
-/// journal is deleted when its builder finishes or is discarded.
+/// changes, events, activities, metadata) go in batches too; the builder's `async` calls that record one await
+/// ``waitForWrites()`` outside its lock, so the entry is in the store when they return. Waiting suspends the
+/// calling task: no thread blocks on the writer, which can wait up to the busy timeout for another process's lock.
+/// The journal is deleted when its builder finishes or is discarded.
 final class LiveJournal: Sendable {
     let database: StoreDatabase
     let builderID: Int64
     private let writer = DispatchQueue(label: "OpenHealthKit.LiveJournal.writer")
+    private let progress = Mutex(Progress())
+    /// Runs on the writer's queue before each batch's transaction: the seam of the tests of a slow disk.
+    let beforeEachWrite = Mutex<(@Sendable () -> Void)?>(nil)
 
-    /// Creates the journal row for a new builder.
+    /// How many batches were handed over and how many are done, and the tasks waiting for a number to be done.
+    private struct Progress {
+        var queued = 0
+        var done = 0
+        var waiters: [(upTo: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    }
+
+    /// Creates the journal row for a new builder, on GRDB's writer queue while the calling task is suspended.
     static func create(
         database: StoreDatabase, builderUUID: UUID, client: String, hasSession: Bool,
         configuration: HKWorkoutConfiguration, device: HKDevice?, now: Date
-    ) throws -> LiveJournal {
+    ) async throws -> LiveJournal {
         let configurationJSON = try String(
             decoding: JSONEncoder().encode(ConfigurationRecord(configuration)), as: UTF8.self)
         let deviceJSON = try device.map { try String(decoding: JSONEncoder().encode($0.fields), as: UTF8.self) }
-        let id = try database.write { db in
+        let id = try await database.write { db in
             try database.insertJournal(
                 uuid: builderUUID, client: client, hasSession: hasSession,
                 configuration: configurationJSON, device: deviceJSON, created: now.storeValue, db)
@@ -41,7 +53,9 @@ final class LiveJournal: Sendable {
     /// Queues a batch's write. `completion` runs on the writer's queue with the batch's emptied sample buffer (for
     /// reuse) or the error; on an error nothing of the batch is in the store.
     func write(_ batch: JournalBatch, completion: @escaping @Sendable (Result<[CollectedSample], any Error>) -> Void) {
+        progress.withLock { $0.queued += 1 }
         writer.async { [self] in
+            beforeEachWrite.withLock { $0 }?()
             do {
                 try write(batch)
                 // The written samples are released here, on the writer's thread, and their buffer given back.
@@ -52,11 +66,33 @@ final class LiveJournal: Sendable {
             } catch {
                 completion(.failure(error))
             }
+            // After the builder has heard of it: a waiter then finds the builder's buffer up to date.
+            let ready = progress.withLock { progress in
+                progress.done += 1
+                let done = progress.done
+                let ready = progress.waiters.filter { $0.upTo <= done }.map(\.continuation)
+                progress.waiters.removeAll { $0.upTo <= done }
+                return ready
+            }
+            for continuation in ready { continuation.resume() }
         }
     }
 
-    /// Returns once every batch queued so far is written (or has failed).
-    func waitForWrites() {
+    /// Returns once every batch queued so far is written (or has failed); the calling task is suspended meanwhile.
+    func waitForWrites() async {
+        await withCheckedContinuation { continuation in
+            let waiting = progress.withLock { progress in
+                guard progress.done < progress.queued else { return false }
+                progress.waiters.append((progress.queued, continuation))
+                return true
+            }
+            if !waiting { continuation.resume() }
+        }
+    }
+
+    /// Blocks the calling thread until every batch queued so far is written (or has failed): only for HealthKit's
+    /// synchronous `discardWorkout()`, whose store write blocks its caller anyway; never on the path of a reading.
+    func waitForWritesBlocking() {
         writer.sync {}
     }
 
