@@ -80,4 +80,66 @@ import Testing
         let again = try Tool.run(["list", "--store", store])
         #expect(again.status == 1 && again.stderr == list.stderr)
     }
+
+    /// A GPX track of `count` points, one a second from `start` (FIT-free: the positions become the route).
+    static func gpx(_ count: Int, start: Int, longitude: Double) -> String {
+        let formatter = ISO8601DateFormatter()
+        let points = (0 ..< count).map { second in
+            let time = formatter.string(from: Date(timeIntervalSince1970: Double(start + second)))
+            return #"<trkpt lat="\#(47 + Double(second) * 1e-4)" lon="\#(longitude)"><time>\#(time)</time></trkpt>"#
+        }
+        return #"<?xml version="1.0"?><gpx version="1.1" creator="tests"><trk><type>running</type><trkseg>"#
+            + points.joined() + "</trkseg></trk></gpx>"
+    }
+
+    /// A route whose stored bytes are damaged (cut short by another program): exporting its workout, in any format
+    /// that carries positions, is one sentence naming the route and the store and exit status 1, with no file left
+    /// behind; the other workout exports, and the list shows both.
+    @Test func aDamagedRouteIsOneSentenceAndTheRestOfTheStoreStays() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.file("store.sqlite")
+        var ids: [String] = []
+        for (index, start) in [1_731_065_600, 1_731_072_800].enumerated() {
+            let file = directory.file("run\(index).gpx")
+            try Data(Self.gpx(60, start: start, longitude: 8 + Double(index)).utf8).write(
+                to: URL(fileURLWithPath: file))
+            let imported = try Tool.run(["import", file, "--store", store])
+            #expect(imported.status == 0, "\(imported.transcript)")
+            ids.append(try #require(firstWorkoutID(in: imported.stdout)))
+        }
+        // The first route's bytes cut to 400 (60 locations need 4,804), by sqlite3 as another program would.
+        let damage = try Self.together(
+            [
+                [
+                    store,
+                    """
+                    UPDATE workout_routes SET locations = substr(locations, 1, 400)
+                    WHERE sample_id = (SELECT MIN(sample_id) FROM workout_routes);
+                    """,
+                ]
+            ],
+            executable: URL(fileURLWithPath: "/usr/bin/sqlite3"))
+        #expect(damage.first??.status == 0)
+        for format in ["gpx", "tcx", "fit"] {
+            let export = try Tool.run(
+                ["export", ids[0], "--store", store, "--format", format, "-o", "run.\(format)"],
+                directory: directory.path)
+            #expect(export.status == 1, "\(format): \(export.transcript)")
+            #expect(export.stdout == "")
+            #expect(export.stderr.hasPrefix("workout: The workout route "), "\(export.transcript)")
+            #expect(
+                export.stderr.hasSuffix(" in the health store \(store) is damaged: 400 bytes for 60 locations.\n"),
+                "\(export.transcript)")
+            #expect(export.stderr.components(separatedBy: "\n").count == 2, "one line: \(export.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.file("run.\(format)")), "no partial file")
+        }
+        let other = try Tool.run(
+            ["export", ids[1], "--store", store, "--format", "gpx", "-o", "other.gpx"], directory: directory.path)
+        #expect(other.status == 0, "\(other.transcript)")
+        let exported = try String(contentsOfFile: directory.file("other.gpx"), encoding: .utf8)
+        #expect(exported.components(separatedBy: "<trkpt").count == 61, "the other route, whole")
+        let list = try Tool.run(["list", "--store", store])
+        #expect(list.status == 0, "\(list.transcript)")
+        for id in ids { #expect(list.stdout.contains(id), "\(list.stdout)") }
+    }
 }

@@ -70,34 +70,44 @@ enum WorkoutRouteCodec {
         return out.bytes
     }
 
-    static func decode(_ bytes: [UInt8]) throws -> [CLLocation] {
+    /// Why stored bytes are not a route, in words that follow "is damaged: ".
+    struct Damage: Error, Equatable {
+        let reason: String
+    }
+
+    /// Decodes a route, checking what every route the builder saves holds: as many bytes as its count says, valid
+    /// coordinates, finite times in order.
+    static func decode(_ bytes: [UInt8]) throws(Damage) -> [CLLocation] {
         var reader = ByteReader(bytes)
         let count: Int
         do throws(DecodeError) { count = Int(try reader.readUInt32("location count")) } catch {
-            throw HKError(.errorDatabaseInaccessible, "A stored workout route is truncated.")
+            throw Damage(reason: "\(bytes.count) bytes, too few for a location count")
         }
         guard bytes.count == 4 + count * fields * 8 else {
-            throw HKError(
-                .errorDatabaseInaccessible,
-                "A stored workout route is damaged: \(bytes.count) bytes for \(count) locations.")
+            throw Damage(reason: "\(bytes.count) bytes for \(count) locations")
         }
         var locations: [CLLocation] = []
         locations.reserveCapacity(count)
-        do throws(DecodeError) {
-            func next() throws(DecodeError) -> Double { Double(bitPattern: try reader.readUInt64("location field")) }
-            for _ in 0 ..< count {
-                let time = try next(), latitude = try next(), longitude = try next(), altitude = try next()
-                let horizontal = try next(), vertical = try next(), course = try next(), courseAccuracy = try next()
-                let speed = try next(), speedAccuracy = try next()
-                locations.append(
-                    CLLocation(
-                        coordinate: CLLocationCoordinate2D(latitude: latitude, longitude: longitude),
-                        altitude: altitude, horizontalAccuracy: horizontal, verticalAccuracy: vertical,
-                        course: course, courseAccuracy: courseAccuracy, speed: speed,
-                        speedAccuracy: speedAccuracy, timestamp: Date(timeIntervalSinceReferenceDate: time)))
+        var values = [Double](repeating: 0, count: fields)
+        for index in 0 ..< count {
+            for field in 0 ..< fields {
+                // The length was checked: every read is inside the bytes.
+                values[field] = Double(bitPattern: (try? reader.readUInt64("location field")) ?? 0)
             }
-        } catch {
-            throw HKError(.errorDatabaseInaccessible, "A stored workout route is truncated.")
+            let (time, latitude, longitude) = (values[0], values[1], values[2])
+            let coordinate = CLLocationCoordinate2D(latitude: latitude, longitude: longitude)
+            guard latitude.isFinite, longitude.isFinite, CLLocationCoordinate2DIsValid(coordinate) else {
+                throw Damage(
+                    reason: "location \(index + 1) of \(count) has no valid coordinate (\(latitude), \(longitude))")
+            }
+            guard time.isFinite, time >= (locations.last?.timestamp.timeIntervalSinceReferenceDate ?? -.infinity) else {
+                throw Damage(reason: "location \(index + 1) of \(count) has a time out of order (\(time))")
+            }
+            locations.append(
+                CLLocation(
+                    coordinate: coordinate, altitude: values[3], horizontalAccuracy: values[4],
+                    verticalAccuracy: values[5], course: values[6], courseAccuracy: values[7], speed: values[8],
+                    speedAccuracy: values[9], timestamp: Date(timeIntervalSinceReferenceDate: time)))
         }
         return locations
     }
