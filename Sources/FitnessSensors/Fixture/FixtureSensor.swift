@@ -53,7 +53,7 @@ public final class FixtureSensor: Sensor {
 
     /// Returns once the handler's owner has caught up: a replay awaits it after each notification, so a replay
     /// faster than the store waits for the store (``SensorOutlet/waitForDemand()``). OpenHealthKit.
-    public func waitForDemand() async {
+    nonisolated(nonsending) public func waitForDemand() async {
         await outlet.waitForDemand()
     }
 

@@ -33,7 +33,7 @@ public final class ScriptedSensor: Sensor {
 
     /// Returns once the handler's owner has caught up; a script that sends faster than its consumer takes awaits it
     /// between sends (``SensorOutlet/waitForDemand()``). OpenHealthKit.
-    public func waitForDemand() async {
+    nonisolated(nonsending) public func waitForDemand() async {
         await outlet.waitForDemand()
     }
 

@@ -8,7 +8,9 @@ import Synchronization
 /// ``SensorOutlet/waitForDemand()``): the task is suspended, no thread blocks. A producer that cannot wait (a
 /// callback on a thread that must not stall) goes on sending; its consumer keeps what it sends and counts it.
 ///
-/// Checking costs one atomic load while the pressure is off, as it is unless the disk is slower than the sensors.
+/// Checking costs one atomic load while the pressure is off, as it is unless the disk is slower than the sensors:
+/// ``wait()`` runs on its caller's executor (`nonisolated(nonsending)`), so a producer on the main actor pays no hop
+/// to the global executor and back for a check that finds nothing to wait for.
 public final class SensorBackPressure: Sendable {
     private let raised = Atomic<Bool>(false)
     private let waiters = Mutex<Waiters>(Waiters())
@@ -40,7 +42,7 @@ public final class SensorBackPressure: Sendable {
 
     /// Returns at once while the pressure is off; otherwise suspends the calling task until ``release()``. A
     /// cancelled task returns at once (its producer is being torn down).
-    public func wait() async {
+    nonisolated(nonsending) public func wait() async {
         guard isRaised else { return }
         let id = waiters.withLock { waiters in
             defer { waiters.next += 1 }

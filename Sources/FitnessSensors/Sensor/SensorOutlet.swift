@@ -43,7 +43,7 @@ public final class SensorOutlet: @unchecked Sendable {
 
     /// Returns once the handler's owner has caught up (at once unless it raised its back-pressure); the calling
     /// task is suspended meanwhile, and the outlet's lock is not held. OpenHealthKit.
-    public func waitForDemand() async {
+    nonisolated(nonsending) public func waitForDemand() async {
         guard let backPressure = lock.withLock({ self.backPressure }) else { return }
         await backPressure.wait()
     }
