@@ -160,35 +160,37 @@ import Testing
         #expect(batch(buffer.append(samples(1), now: .zero))?.samples.count == JournalBuffer.maximumPending)
     }
 
-    @Test func pastFourBatchesInFlightTheFullBufferIsHeldAndGoesAsOneLargerBatch() {
+    @Test func pastTheBatchesInFlightAFullBufferIsHeldAndGoesAsOneLargerBatch() {
         var buffer = JournalBuffer(sequence: 0)
         let full = JournalBuffer.maximumPending
+        let most = JournalBuffer.maximumInFlight
         var outcomes: [String] = []
-        for _ in 0 ..< 6 {
+        for _ in 0 ..< most + 2 {
             switch buffer.append(samples(full), now: .zero) {
             case .write: outcomes.append("write")
             case .nothing: outcomes.append("held")
             case .fail: outcomes.append("fail")
             }
         }
-        // Never a wait: the fifth and sixth full buffers stay, as one.
-        #expect(outcomes == ["write", "write", "write", "write", "held", "held"])
+        // Never a wait: the two full buffers past the batches in flight stay, as one.
+        #expect(outcomes == Array(repeating: "write", count: most) + ["held", "held"])
         #expect(buffer.pending.count == 2 * full)
-        #expect(buffer.batchIfDue(now: .seconds(10)) == nil, "the tick does not add a fifth batch either")
+        #expect(buffer.batchIfDue(now: .seconds(10)) == nil, "the tick does not add a batch either")
         // A write completes: what was held goes at once, as one batch.
         let next = buffer.written(buffer: [], count: full)
         #expect(next?.samples.count == 2 * full)
-        #expect(buffer.inFlight == 4)
+        #expect(buffer.inFlight == most)
         #expect(buffer.pending.isEmpty)
         #expect(buffer.written(buffer: [], count: full) == nil, "nothing held: nothing more to hand over")
     }
 
-    @Test func theBacklogPastItsBoundAsksProducersToWaitUntilHalfIsWritten() {
+    @Test func theBacklogAtItsBoundAsksProducersToWaitUntilHalfIsWritten() {
         var buffer = JournalBuffer(sequence: 0)
         let full = JournalBuffer.maximumPending
-        let bound = JournalBuffer.maximumBacklog / full
-        // Four batches go to a writer that takes none of them; the rest is held, up to the bound.
-        for index in 0 ..< bound - 1 {
+        let batches = JournalBuffer.maximumBacklog / full
+        #expect(batches == JournalBuffer.maximumInFlight, "the bound is the batches in flight, each full")
+        // Full batches go to a writer that takes none of them.
+        for index in 0 ..< batches - 1 {
             _ = buffer.append(samples(full), now: .zero)
             #expect(buffer.takePressureChange() == nil, "batch \(index): under the bound")
         }
@@ -200,15 +202,14 @@ import Testing
         _ = buffer.append(samples(10), now: .zero)
         #expect(buffer.heldPastBound == 10)
         #expect(buffer.backlog == JournalBuffer.maximumBacklog + 10)
-        // The first write completes and hands the held buffer over; the backlog comes down only as batches are written.
-        var written = [buffer.written(buffer: [], count: full)]
-        #expect(written[0]?.samples.count == JournalBuffer.maximumBacklog - 4 * full + 10)
-        #expect(buffer.takePressureChange() == nil, "still over half")
-        for _ in 0 ..< 3 { written.append(buffer.written(buffer: [], count: full)) }
-        #expect(buffer.takePressureChange() == nil, "the held batch is still in flight: over half")
-        _ = buffer.written(buffer: [], count: JournalBuffer.maximumBacklog - 4 * full + 10)
-        #expect(buffer.backlog == 0)
-        #expect(buffer.takePressureChange() == false, "caught up: producers go on")
+        // The backlog comes down as batches are written: producers go on once it is at half.
+        for index in 0 ..< batches / 2 {
+            _ = buffer.written(buffer: [], count: full)
+            #expect(buffer.takePressureChange() == nil, "\(index + 1) written: over half (10 more than half after 8)")
+        }
+        _ = buffer.written(buffer: [], count: full)
+        #expect(buffer.backlog == JournalBuffer.maximumBacklog / 2 - full + 10)
+        #expect(buffer.takePressureChange() == false, "caught up to under half: producers go on")
     }
 
     @Test func aFailingWriterIsNeverWaitedFor() {

@@ -32,22 +32,25 @@ enum JournalKind: Int, Sendable {
 /// writer's thread on the path of the reading that happened to come last, and delay its delivery to the delegate.
 /// An entry (a state change, an event) goes with everything buffered before it, so the order is kept.
 ///
-/// Back-pressure never blocks the path of a reading. While `maximumInFlight` batches are handed over and not yet
-/// written, the buffer keeps what arrives, and the write that completes next hands it over as one larger batch
-/// (``written(buffer:count:)``): a writer that fell behind catches up with fewer, larger transactions. Once the backlog
-/// (buffered and in flight) reaches `maximumBacklog` while the writer is busy, the buffer is ``behind``: its shell
-/// raises the producers' back-pressure, and producers that can wait are suspended until the backlog is down to half
-/// (`SensorBackPressure`). What producers that cannot wait send meanwhile is kept, never dropped,
-/// and counted (``heldPastBound``). A writer that fails is never waited for: the recording goes on in memory.
+/// Back-pressure never blocks the path of a reading. Up to `maximumInFlight` full batches queue for the writer, each
+/// at most `maximumPending` items in a buffer that comes back for reuse, so memory stays the same from one hour to
+/// the next however far the writer falls behind. Once the backlog (buffered and in flight) reaches `maximumBacklog`
+/// while the writer is busy, the buffer is ``behind``: its shell raises the producers' back-pressure, and producers
+/// that can wait are suspended until the backlog is down to half (`SensorBackPressure`). What producers that cannot
+/// wait send meanwhile is kept, never dropped, and counted (``heldPastBound``); it goes to the writer as one larger
+/// batch when a write completes (``written(buffer:count:)``). A writer that fails is never waited for: the recording
+/// goes on in memory.
 ///
 /// A batch that fails to write comes back (``failed(_:error:now:)``): its samples wait again, in front and in their
 /// order, and the next append or entry reports the error.
 struct JournalBuffer {
     static let maximumPending = 4096
-    static let maximumInFlight = 4
-    /// The backlog past which producers are asked to wait: 16 full batches, about 5 MB of samples, over an hour of
-    /// a live recording's readings.
-    static let maximumBacklog = 16 * maximumPending
+    static let maximumInFlight = 16
+    /// The backlog past which producers are asked to wait: 16 full batches in flight, about 4 MB of samples, over an
+    /// hour of a live recording's readings.
+    static let maximumBacklog = maximumInFlight * maximumPending
+    /// Emptied buffers kept for reuse: a full one is a few hundred KB, which malloc would map afresh and zero.
+    static let maximumSpareBuffers = 4
 
     var flushInterval: Duration
     private(set) var sequence: Int64
@@ -164,7 +167,7 @@ struct JournalBuffer {
     mutating func written(buffer: [CollectedSample], count: Int) -> JournalBatch? {
         inFlight -= 1
         inFlightItems -= count
-        if spareBuffers.count < 2 { spareBuffers.append(buffer) }
+        if spareBuffers.count < Self.maximumSpareBuffers { spareBuffers.append(buffer) }
         if behind, backlog <= Self.maximumBacklog / 2 { behind = false }
         return isFull && !closed ? handOver(entry: nil) : nil
     }
