@@ -167,8 +167,8 @@ import Testing
         #expect(await controlEvents.next() == .disconnected)
         #expect(!rig.control.state.hasControl)
         while let seen = await readings.seen(), seen != .disconnected("The sensor closed the link.") {}
-        // The first reconnection waits the initial backoff, 250 ms (the other sleeper: the control's tick).
-        await rig.clock.waitForSleepers(2)
+        // The first reconnection waits the initial backoff, 250 ms.
+        await rig.clock.waitForSleepers(1)
         rig.clock.advance(by: .milliseconds(250))
         #expect(await controlEvents.next() == .connected(offersControl: true))
         #expect(await controlEvents.next() == .accepted(.requestControl))

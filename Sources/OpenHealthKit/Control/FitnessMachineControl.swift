@@ -6,8 +6,9 @@ import Foundation
 ///
 /// A thin shell over the pure ``FitnessMachineController``: it writes the requests the controller asks for through
 /// the sensor's ``ControllableSensor/writeWithResponse(_:to:)``, hands it the control point's indications and the
-/// machine's status from ``ControllableSensor/watchControlLink(_:)``, and ticks it on an injected clock so that a
-/// request the machine never answers fails after ``FitnessMachineController/responseTimeout``.
+/// machine's status from ``ControllableSensor/watchControlLink(_:)``, and, while a request waits, sleeps on an
+/// injected clock so that a request the machine never answers fails after
+/// ``FitnessMachineController/responseTimeout``.
 ///
 /// ```swift
 /// let control = FitnessMachineControl(sensor: trainer)
@@ -53,6 +54,9 @@ public final class FitnessMachineControl: @unchecked Sendable {
         public var requestedTargetPower: Int?
         /// The last failure, cleared when a request is accepted.
         public var lastError: FitnessMachineControlError?
+        /// The machine's answer when it refused control (another app holds it, say); nil once control is granted.
+        /// It is still recorded from.
+        public var refusedControl: FitnessMachineControlPoint.ResultCode?
     }
 
     public let sensor: any ControllableSensor
@@ -63,7 +67,9 @@ public final class FitnessMachineControl: @unchecked Sendable {
     private var current = State()
     private var handler: (@Sendable (Event) -> Void)?
     private var waiters: [(request: Request, continuation: CheckedContinuation<Void, any Error>)] = []
-    private var ticking: Task<Void, Never>?
+    /// Fails the request written last when it is not answered in time; runs only while a request waits, so an idle
+    /// control has nothing asleep on the clock.
+    private var timeout: Task<Void, Never>?
 
     /// Creates a control for `sensor`; nothing happens until ``start(_:)``.
     ///
@@ -74,7 +80,7 @@ public final class FitnessMachineControl: @unchecked Sendable {
         seconds = Self.seconds(on: clock)
     }
 
-    deinit { ticking?.cancel() }
+    deinit { timeout?.cancel() }
 
     /// Where control stands now.
     public var state: State { lock.withLock { current } }
@@ -82,17 +88,7 @@ public final class FitnessMachineControl: @unchecked Sendable {
     /// Begins watching the sensor's link and delivering events to `handler` (the sensor itself is started by the
     /// data source, as for any sensor).
     public func start(_ handler: @escaping @Sendable (Event) -> Void = { _ in }) {
-        lock.withLock {
-            self.handler = handler
-            guard ticking == nil else { return }
-            ticking = Task { [weak self, clock] in
-                while !Task.isCancelled {
-                    do { try await clock.sleep(for: .seconds(1)) } catch { return }
-                    guard let self else { return }
-                    self.perform { $0.tick(at: self.seconds()) }
-                }
-            }
-        }
+        lock.withLock { self.handler = handler }
         sensor.watchControlLink { [weak self] event in self?.linkEvent(event) }
     }
 
@@ -101,11 +97,11 @@ public final class FitnessMachineControl: @unchecked Sendable {
         sensor.watchControlLink(nil)
         let (task, pending) = lock.withLock {
             defer {
-                ticking = nil
+                timeout = nil
                 handler = nil
                 waiters.removeAll()
             }
-            return (ticking, waiters)
+            return (timeout, waiters)
         }
         task?.cancel()
         for waiter in pending {
@@ -241,8 +237,25 @@ public final class FitnessMachineControl: @unchecked Sendable {
             }
             current.hasControl = controller.hasControl
             current.targetPower = controller.targetPower
+            if controller.hasControl { current.refusedControl = nil }
+            for error in step.errors where error.request == Request.requestControl.summary {
+                if case .refused(let code) = error.reason { current.refusedControl = code }
+            }
             if !step.succeeded.isEmpty { current.lastError = nil }
             if let last = step.errors.last { current.lastError = last }
+            if step.write != nil || controller.pending == nil {
+                timeout?.cancel()
+                timeout = nil
+            }
+            if step.write != nil {
+                timeout = Task { [weak self, clock] in
+                    do { try await clock.sleep(for: .seconds(FitnessMachineController.responseTimeout)) } catch {
+                        return
+                    }
+                    guard let self else { return }
+                    self.perform { $0.tick(at: self.seconds()) }
+                }
+            }
             return (step, self.handler)
         }
         for (continuation, error) in resumes {
