@@ -4,11 +4,11 @@ import Foundation
 /// Controls a fitness machine — a smart trainer's target power (ERG), resistance level or simulated grade — over its
 /// Fitness Machine Control Point, while its readings are recorded as usual.
 ///
-/// A thin shell over the pure ``FitnessMachineController``: it writes the requests the controller asks for through
-/// the sensor's ``ControllableSensor/writeWithResponse(_:to:)``, hands it the control point's indications and the
-/// machine's status from ``ControllableSensor/watchControlLink(_:)``, and, while a request waits, sleeps on an
+/// A thin shell over the pure `FitnessMachineController`: it writes the requests the controller asks for through
+/// the sensor's `ControllableSensor.writeWithResponse(_:to:)`, hands it the control point's indications and the
+/// machine's status from `ControllableSensor.watchControlLink(_:)`, and, while a request waits, sleeps on an
 /// injected clock so that a request the machine never answers fails after
-/// ``FitnessMachineController/responseTimeout``.
+/// `FitnessMachineController.responseTimeout`.
 ///
 /// ```swift
 /// let control = FitnessMachineControl(sensor: trainer)
@@ -20,7 +20,7 @@ import Foundation
 ///   target after a reconnection (a machine forgets its client when the link drops): the call then returns at once
 ///   and the machine's answer arrives as an ``Event``.
 /// - A machine that refuses control is still recorded from: control only writes to its control point.
-/// - The machine's result codes other than success are thrown as ``FitnessMachineControlError``
+/// - The machine's result codes other than success are thrown as `FitnessMachineControlError`
 ///   (`.refused(.controlNotPermitted)`, …), and reported as ``Event/failed(_:)``.
 ///
 /// OpenHealthKit: HealthKit has no control of fitness machines. Bluetooth FTMS 1.0 §4.16.
