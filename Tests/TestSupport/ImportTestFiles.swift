@@ -109,6 +109,61 @@ public enum ImportTestFiles {
         return file.finish()
     }
 
+    /// A run's speed at record second `t`, in mm/s: 3.00 m/s plus 0.05 m/s per second of a 10-second cycle.
+    public static func runSpeed(_ t: Int) -> UInt64 { UInt64(3000 + 50 * (t % 10)) }
+    /// A run's cadence at record second `t`, in strides a minute as FIT keeps it: 84, 85 or 86, plus a fractional
+    /// cadence of 0.25 (32/128).
+    public static func runCadence(_ t: Int) -> Double { Double(84 + t % 3) + 0.25 }
+
+    /// A 120 s outdoor run: records every second from 0 to 119 with heart rate 140 + t mod 10, speed ``runSpeed(_:)``,
+    /// cadence ``runCadence(_:)`` (field 4 and fractional_cadence, 53) and distance the sum of the speeds so far
+    /// (each record's speed held for one second, in cm); timer start at 0 and stop_all at 120; one running session.
+    public static func run() -> [UInt8] {
+        var file = FITFileBuilder()
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.fileId,
+                fields: [field(0, 1, .enum), field(1, 2, .uint16), field(2, 2, .uint16), field(4, 4, .uint32)]),
+            localType: 0)
+        file.write([.unsigned(4), .unsigned(1), .unsigned(3122), .unsigned(UInt64(t0))], localType: 0)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.event,
+                fields: [field(253, 4, .uint32), field(0, 1, .enum), field(1, 1, .enum)]), localType: 1)
+        file.write([.unsigned(UInt64(t0)), .unsigned(0), .unsigned(0)], localType: 1)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.record,
+                fields: [
+                    field(253, 4, .uint32), field(3, 1, .uint8), field(4, 1, .uint8), field(53, 1, .uint8),
+                    field(6, 2, .uint16), field(5, 4, .uint32),
+                ]), localType: 2)
+        var distance: UInt64 = 0
+        for t in 0 ..< 120 {
+            distance += runSpeed(t) / 10  // mm/s held 1 s, in cm
+            let cadence = runCadence(t)
+            file.write(
+                [
+                    .unsigned(UInt64(t0) + UInt64(t)), .unsigned(UInt64(140 + t % 10)),
+                    .unsigned(UInt64(cadence.rounded(.down))),
+                    .unsigned(UInt64((cadence - cadence.rounded(.down)) * 128)), .unsigned(runSpeed(t)),
+                    .unsigned(distance),
+                ], localType: 2)
+        }
+        file.write([.unsigned(UInt64(t0) + 120), .unsigned(0), .unsigned(4)], localType: 1)
+        file.define(
+            FITMessageDefinition(
+                globalMessageNumber: FITMessageNumber.session,
+                fields: [
+                    field(253, 4, .uint32), field(2, 4, .uint32), field(5, 1, .enum), field(6, 1, .enum),
+                    field(7, 4, .uint32),
+                ]), localType: 3)
+        file.write(
+            [.unsigned(UInt64(t0) + 120), .unsigned(UInt64(t0)), .unsigned(1), .unsigned(0), .unsigned(120_000)],
+            localType: 3)
+        return file.finish()
+    }
+
     public static func write(_ bytes: [UInt8], name: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("import-\(UUID())-\(name)").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
