@@ -135,7 +135,7 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
             powerZone: powerZone, powerZoneBoundaries: powerBoundaries,
             laps: laps.count, lapTime: max(0, moving - lapStart),
             sensors: dataSource.sensorStatuses.map { LiveView.sensorLine($0, at: now) },
-            machines: trainers?.lines() ?? [])
+            machines: trainers?.lines() ?? [], trainerNotice: trainers?.notice)
     }
 
     /// Notes an event line of the recording's own (a trainer's target taken or refused).

@@ -39,6 +39,8 @@ struct LiveSnapshot: Sendable, Equatable {
     var sensors: [SensorLine]
     /// The trainers under control (`--target-power`, `+` and `-`): each one's control, as the library keeps it.
     var machines: [MachineLine] = []
+    /// Why a target power asked for is not set (no sensor offers control), when that is so.
+    var trainerNotice: String? = nil
 
     /// A controlled trainer.
     struct MachineLine: Sendable, Equatable {
@@ -94,6 +96,7 @@ enum LiveView {
             lines.append(line)
         }
         lines += s.machines.map(machineLine)
+        if let notice = s.trainerNotice { lines.append(notice) }
         return lines
     }
 

@@ -16,6 +16,8 @@ final class TrainerControls: @unchecked Sendable {
     let controls: [FitnessMachineControl]
     private let lock = NSLock()
     private var target: Int?
+    private var noticed = false
+    private var note: (@Sendable (String) -> Void)?
 
     init(sensors: [any Sensor], clock: any Clock<Duration>) {
         controls = sensors.compactMap { $0 as? any ControllableSensor }.map {
@@ -28,11 +30,13 @@ final class TrainerControls: @unchecked Sendable {
     func start(
         target: Int?, note: @escaping @Sendable (String) -> Void, changed: @escaping @Sendable () -> Void
     ) {
+        lock.withLock { self.note = note }
         for control in controls {
             let name = control.sensor.name
-            control.start { [control] event in
-                defer { if case .connected(offersControl: false) = event {} else { changed() } }
+            control.start { [control, self] event in
+                defer { changed() }
                 switch event {
+                case .connected(offersControl: false): self.noteIfUncontrollable()
                 case .accepted(.setTargetPower(let watts)): note("\(name): target power \(watts) W")
                 case .failed(let error) where error.reason != .notControllable:
                     if error.request == FitnessMachineControlPoint.Request.requestControl.summary,
@@ -60,10 +64,29 @@ final class TrainerControls: @unchecked Sendable {
     private func set(_ watts: Int) {
         let watts = min(max(watts, 0), Self.maximum)
         lock.withLock { target = watts }
+        noteIfUncontrollable()
         for control in controls where control.state.offersControl != false {
             // The outcome arrives as an event (and in the control's state, which the view shows).
             Task { try? await control.setTargetPower(watts) }
         }
+    }
+
+    /// When a target was asked for and every sensor turned out to offer no control point: one sentence saying so.
+    var notice: String? {
+        guard lock.withLock({ target }) != nil, !controls.isEmpty,
+            controls.allSatisfy({ $0.state.offersControl == false })
+        else { return nil }
+        return "No sensor offers a fitness machine control point: the target power is not set."
+    }
+
+    /// Notes ``notice`` the first time it holds.
+    private func noteIfUncontrollable() {
+        guard let notice else { return }
+        let note = lock.withLock { () -> (@Sendable (String) -> Void)? in
+            defer { noticed = true }
+            return noticed ? nil : self.note
+        }
+        note?(notice)
     }
 
     /// What the live view shows of each trainer that offers control.

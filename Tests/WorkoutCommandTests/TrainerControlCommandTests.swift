@@ -108,4 +108,24 @@ import Testing
                 $0.hasPrefix("  power           average 15") || $0.hasPrefix("  power           average 14")
             }, "\(transcript)")
     }
+
+    /// A target power asked of sensors none of which offers control: one sentence says it is not set.
+    @Test func noSensorOffersControl() throws {
+        let directory = try TemporaryDirectory()
+        let clock = try SteppedClock(directory: directory)
+        let socket = directory.file("strap.sock")
+        let strap = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket]).member
+        defer { SteppedClock.stop([strap]) }
+        let (recording, result) = try clock.startRecording(
+            [
+                "--sensor", "unix:\(socket)", "--target-power", "200", "--duration", "2", "--store",
+                directory.file("strap.sqlite"),
+            ], peripherals: [strap])
+        #expect(clock.runUntilEnded(recording, [strap]) == 8, "2 s in steps of 250 ms")
+        let transcript = result().transcript
+        #expect(
+            transcript.contains(
+                "0:00  No sensor offers a fitness machine control point: the target power is not set.\n"),
+            "\(transcript)")
+    }
 }
