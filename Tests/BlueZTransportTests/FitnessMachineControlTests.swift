@@ -201,4 +201,25 @@ import Testing
         }
         #expect(await peripheral.controlRequests.isEmpty)
     }
+
+    /// An indication of the control point that answers no request (a machine's bug, or another client's answer):
+    /// one error, nothing changes, and the next request is answered as usual.
+    @Test func anAnswerToARequestNeverSentIsAnErrorAndChangesNothing() async throws {
+        let rig = await Rig()
+        defer { rig.close() }
+        var controlEvents = rig.controlEvents.makeAsyncIterator()
+        #expect(await controlEvents.next() == .connected(offersControl: true))
+        let database = GATTDatabase(services: PeripheralProfile.smartTrainer().database)
+        let handle = try #require(
+            database.characteristic(BluetoothUUID(GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint))?
+                .valueHandle)
+        // Handle Value Indication (0x1D) of the control point: `80 05 01`, Set Target Power succeeded.
+        try await rig.link.sendRaw([0x1D, UInt8(handle & 0xFF), UInt8(handle >> 8), 0x80, 0x05, 0x01])
+        #expect(
+            await controlEvents.next()
+                == .failed(.init(request: "answer a request", reason: .unexpectedResponse(requestOpCode: 0x05))))
+        #expect(rig.control.state.targetPower == nil)
+        try await rig.control.setTargetPower(180)
+        #expect(rig.control.state.targetPower == 180)
+    }
 }
