@@ -137,4 +137,38 @@ import WorkoutImport
         let strides = try await samples(.runningStrideLength, .meter())
         #expect(strides.count == 120 && strides.allSatisfy { (1.0 ... 1.25).contains($0) }, "\(strides)")
     }
+
+    /// A run's power (a running power meter's, Stryd's) becomes Cycling Power Measurements with power alone, beside
+    /// the foot pod: the replay records it as running power with the file's values, and no cycling cadence or speed.
+    @Test(.timeLimit(.minutes(1)))
+    func aRunsPowerReplaysAsRunningPower() async throws {
+        let path = try ImportTestFiles.write(ImportTestFiles.runWithDynamics(stryd: false), name: "power-run.fit")
+        let fixture = path + ".jsonl"
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(atPath: fixture)
+        }
+        let imported = try WorkoutImporter.read(path: path)
+        let summary = try WorkoutFixture.write(imported, to: fixture, source: "power-run.fit")
+        #expect(summary.notifications == 120)  // 60 RSC and 60 power measurements
+        let header = try FixtureReader(path: fixture).header
+        #expect(header.sensors.map(\.services) == [["1814"], ["1818"]])
+        #expect(header.sensors.last?.capabilities == ["power", "energy"])
+
+        let store = try await store()
+        let replayed = try await WorkoutReplay(fixtureAt: fixture, healthStore: store).run(pace: .instant)
+        func samples(_ identifier: HKQuantityTypeIdentifier, _ unit: HKUnit) async throws -> [Double] {
+            try await HKSampleQueryDescriptor(
+                predicates: [
+                    .quantitySample(
+                        type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: replayed))
+                ],
+                sortDescriptors: [SortDescriptor(\.startDate)]
+            ).result(for: store).map { $0.quantity.doubleValue(for: unit) }
+        }
+        #expect(try await samples(.runningPower, .watt()) == (0 ..< 60).map(ImportTestFiles.runPower))
+        #expect(try await samples(.cyclingPower, .watt()).isEmpty)
+        #expect(try await samples(.cyclingCadence, HKUnit.count().unitDivided(by: .minute())).isEmpty)
+        #expect(try await samples(.cyclingSpeed, HKUnit.meter().unitDivided(by: .second())).isEmpty)
+    }
 }
