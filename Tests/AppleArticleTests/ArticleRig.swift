@@ -60,3 +60,18 @@ final class Box<Value: Sendable>: @unchecked Sendable {
         set { lock.withLock { stored = newValue } }
     }
 }
+
+/// A store in a file of its own (mirroring needs a file: the companion is another store object on it), removed when
+/// the rig goes away.
+final class FileRig: Sendable {
+    let clock = TestClock()
+    private let temporary: TemporaryHealthStore
+    var store: HKHealthStore { temporary.store }
+    var path: String { temporary.path }
+
+    init(client: String) throws {
+        temporary = try TemporaryHealthStore(clock: clock, clientIdentifier: client)
+    }
+
+    func authorizeWorkoutTypes() async throws { try await store.authorizeWorkoutTypes() }
+}
