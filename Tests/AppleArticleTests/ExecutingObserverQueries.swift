@@ -2,7 +2,8 @@
 // https://developer.apple.com/documentation/healthkit/executing-observer-queries
 //
 // Its listings that create and run the query. Changed for Linux: `import HealthKit` is `import OpenHealthKit`.
-// Changed for the test: the app's update ("Take whatever steps are necessary…") counts the calls for the test.
+// Changed for the test: the app's update ("Take whatever steps are necessary…") counts the calls for the test;
+// `_ = error` uses the listing's unhandled error binding, which the build (no warnings allowed) would flag.
 import OpenHealthKit
 import Testing
 

@@ -6,7 +6,8 @@
 // printed): the `guard success else { // Handle errors. }` bodies gain the `return` Swift requires; the delegate
 // methods and properties the article leaves to the app (`session`, `builder`, `labelForQuantityType`, the two
 // `HKWorkoutSessionDelegate` methods it does not show) are written here. The `DispatchQueue.main.async` UI updates
-// are kept, with their empty bodies.
+// are kept, with their empty bodies; the statistics and label the listing computes for the interface are kept in
+// `shown`, and the last event in `lastEvent`, for the test to read.
 import OpenHealthKit
 import Testing
 
