@@ -4,8 +4,8 @@
 // Its listings, in the order the article gives them, inside the class an app would put them in. Changed for Linux:
 // `import HealthKit` is `import OpenHealthKit`. Changed for Swift (the listings do not compile on any platform as
 // printed): the `guard success else { // Handle errors. }` bodies gain the `return` Swift requires; the delegate
-// methods and properties the article leaves to the app (`session`, `builder`, `labelForQuantityType`, the two
-// `HKWorkoutSessionDelegate` methods it does not show) are written here. The `DispatchQueue.main.async` UI updates
+// method and properties the article leaves to the app (`session`, `builder`, `labelForQuantityType`,
+// `workoutSession(_:didFailWithError:)`) are written here. The `DispatchQueue.main.async` UI updates
 // are kept, with their empty bodies; the statistics and label the listing computes for the interface are kept in
 // `shown`, and the last event in `lastEvent`, for the test to read.
 import OpenHealthKit
