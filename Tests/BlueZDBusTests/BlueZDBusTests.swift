@@ -44,7 +44,8 @@ import Testing
         }
         _ = try await fake.addSensor(Self.strap, name: "Polar H10 8A1C2D3E")
         _ = try await fake.addSensor("00:22:D0:11:22:33", name: "Assioma", random: false, service: 0x1818)
-        _ = try await fake.fake("ConnectCount", [.string("/org/bluez/hci0/dev_00_22_D0_11_22_33")])  // a round trip: the signals are out
+        // A round trip: the signals sent before its reply are out.
+        _ = try await fake.fake("ConnectCount", [.string("/org/bluez/hci0/dev_00_22_D0_11_22_33")])
         scan.cancel()  // Ctrl-C
         let devices = try await scan.value
         #expect(devices.map(\.addressSpelling) == ["C7:3A:10:5E:22:F1/random", "00:22:D0:11:22:33"])
