@@ -63,29 +63,47 @@ public final class BluetoothSensor: Sensor {
     }
 }
 
-/// Makes a ``Sensor`` for an identifier as ``makeSensor(identifier:name:capabilities:options:clock:wallClock:logger:adapter:)``
-/// does, but a `ble:` one through bluetoothd when it runs (``BluetoothBackend``): `unix:` paths stay simulated
-/// peripherals. OpenHealthKit.
+/// Makes a ``Sensor`` for an identifier as `makeSensor(identifier:name:capabilities:options:clock:wallClock:logger:adapter:)`
+/// does, with the same options, but reaches a `ble:` sensor through the process's Bluetooth path
+/// (``BluetoothBackend``): bluetoothd's D-Bus API where it runs, else a raw L2CAP socket. `unix:` paths stay
+/// simulated peripherals. The path is decided when the sensor starts, so making one never blocks. OpenHealthKit.
 public func makeBluetoothSensor(
-    identifier: String, name: String? = nil, capabilities: SensorCapabilities? = nil,
-    tap: (any NotificationTap)? = nil
+    identifier: String,
+    name: String? = nil,
+    capabilities: SensorCapabilities? = nil,
+    options: BLESensor.Options = BLESensor.Options(),
+    clock: any Clock<Duration> = ContinuousClock(),
+    wallClock: @escaping @Sendable () -> Date = { Date() },
+    adapter: String? = nil
 ) throws -> any Sensor {
     let address = try SensorAddress(parsing: identifier)
-    var raw = BLESensor.Options()
-    raw.tap = tap
     guard case .bluetooth(let device) = address else {
-        return try makeSensor(identifier: identifier, name: name, capabilities: capabilities, options: raw)
+        return try makeSensor(
+            identifier: identifier, name: name, capabilities: capabilities, options: options, clock: clock,
+            wallClock: wallClock, adapter: adapter)
     }
-    var options = DBusSensor.Options()
-    options.tap = tap
+    var dbus = DBusSensor.Options()
+    dbus.adapter = adapter
+    dbus.tap = options.tap
+    dbus.staleAfter = options.staleAfter
+    dbus.initialBackoff = options.initialBackoff
+    dbus.maximumBackoff = options.maximumBackoff
+    dbus.wheelCircumference = options.wheelCircumference
+    dbus.duplicateWindow = options.duplicateWindow
     let capabilities = capabilities ?? SensorCapabilities.heartRateStrap.union(.powerMeter)
     return BluetoothSensor(
         identifier: address.identifier, name: name ?? address.description, capabilities: capabilities
     ) {
-        [raw, options] kind in
+        [dbus] kind in
         switch kind {
-        case .dbus: DBusSensor(address: device, name: name, capabilities: capabilities, options: options)
-        case .raw: try makeSensor(identifier: identifier, name: name, capabilities: capabilities, options: raw)
+        case .dbus:
+            DBusSensor(
+                address: device, name: name, capabilities: capabilities, options: dbus, clock: clock,
+                wallClock: wallClock)
+        case .raw:
+            try makeSensor(
+                identifier: identifier, name: name, capabilities: capabilities, options: options, clock: clock,
+                wallClock: wallClock, adapter: adapter)
         }
     }
 }
