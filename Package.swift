@@ -190,6 +190,9 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
+        // Apple's HealthKit articles, their code compiled with only `import HealthKit` changed; one file per article.
+        .testTarget(
+            name: "AppleArticleTests", dependencies: ["OpenHealthKit", "OpenHealthKitTesting", "FitnessSensors"]),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["ByteCoding", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
         .testTarget(name: "FITFileTests", dependencies: ["ByteCoding", "FITFile"], exclude: ["Oracle"]),

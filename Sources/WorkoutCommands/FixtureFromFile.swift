@@ -11,12 +11,15 @@ extension Workout {
             discussion: """
                 Heart rate becomes Heart Rate Measurements (0x2A37) with the RR intervals of the file's hrv \
                 messages; power becomes Cycling Power Measurements (0x2A63) with crank revolutions synthesized from \
-                cadence and wheel revolutions from speed (2.105 m wheel), counters wrapping; pauses, laps and legs \
-                become session actions. `workout replay` then drives the real ride through the same decoders, \
+                cadence and wheel revolutions from speed (2.105 m wheel), counters wrapping. A run, walk or hike \
+                becomes a foot pod's RSC Measurements (0x2A53) instead: speed, steps a minute (twice FIT's strides), \
+                stride length and the file's distance, with its power (a running power meter's) alone; pauses, laps \
+                and legs become session actions. `workout replay` then drives the real ride through the same decoders, \
                 builder and zone callbacks a strap's bytes go through. Nothing is written to the store.
 
                 Examples:
                   workout fixture ride.fit --output ride.jsonl
+                  workout fixture run.fit --output run.jsonl
                   workout replay ride.jsonl --instant
                 """
         )
@@ -29,9 +32,11 @@ extension Workout {
         func run() async throws {
             do {
                 let imported = try WorkoutImporter.read(path: file, salvage: salvage)
-                guard !imported.heartRate.isEmpty || !imported.power.isEmpty else {
+                let pod = WorkoutFixture.isOnFoot(imported.activityType) && !imported.speed.isEmpty
+                guard !imported.heartRate.isEmpty || !imported.power.isEmpty || pod else {
                     throw ImportError(
-                        "\(file): holds no heart rate or power, so a fixture would hold no notifications.")
+                        "\(file): holds no heart rate, power or (on foot) speed, so a fixture would hold no notifications."
+                    )
                 }
                 let summary = try WorkoutFixture.write(
                     imported, to: output, source: (file as NSString).lastPathComponent)

@@ -18,6 +18,8 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
     var zoneBoundaries: [Double] = []
     /// Upper thresholds of the power zones the builder times, in W (none without an FTP or the person's zones).
     var powerZoneBoundaries: [Double] = []
+    /// The trainers the recording controls, shown in the view; set before the display starts.
+    var trainers: TrainerControls?
 
     private let lock = NSLock()
     private var zone: Int?
@@ -132,7 +134,13 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
             zoneTimes: zoneTimes ?? Array(repeating: 0, count: boundaries.count + 1),
             powerZone: powerZone, powerZoneBoundaries: powerBoundaries,
             laps: laps.count, lapTime: max(0, moving - lapStart),
-            sensors: dataSource.sensorStatuses.map { LiveView.sensorLine($0, at: now) })
+            sensors: dataSource.sensorStatuses.map { LiveView.sensorLine($0, at: now) },
+            machines: trainers?.lines() ?? [], trainerNotice: trainers?.notice)
+    }
+
+    /// Notes an event line of the recording's own (a trainer's target taken or refused).
+    func note(_ text: String, at date: Date) {
+        lock.withLock { events.note(text, at: date) }
     }
 
     /// The events since the last call, as plain lines (`12:31  lap 3`): pauses, resumes, laps, zone changes, and

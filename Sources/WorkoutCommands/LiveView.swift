@@ -37,6 +37,16 @@ struct LiveSnapshot: Sendable, Equatable {
     /// Moving time since the last lap (or the start).
     var lapTime: TimeInterval
     var sensors: [SensorLine]
+    /// The trainers under control (`--target-power`, `+` and `-`): each one's control, as the library keeps it.
+    var machines: [MachineLine] = []
+    /// Why a target power asked for is not set (no sensor offers control), when that is so.
+    var trainerNotice: String? = nil
+
+    /// A controlled trainer.
+    struct MachineLine: Sendable, Equatable {
+        var name: String
+        var state: FitnessMachineControl.State
+    }
 
     /// One sensor's state, already in words.
     struct SensorLine: Sendable, Equatable {
@@ -85,7 +95,29 @@ enum LiveView {
             if let contact = sensor.skinContact { line += "   skin contact \(contact ? "yes" : "no")" }
             lines.append(line)
         }
+        lines += s.machines.map(machineLine)
+        if let notice = s.trainerNotice { lines.append(notice) }
         return lines
+    }
+
+    /// A trainer's control in words: `Trainer  ERG 200 W  (+/- 10 W)`, `ERG 210 W asked`, or why there is none.
+    static func machineLine(_ machine: LiveSnapshot.MachineLine) -> String {
+        let state = machine.state
+        let keys = "(+/- \(TrainerControls.step) W)"
+        var line = machine.name + "  "
+        if let code = state.refusedControl {
+            line += "refused control (\(code)); recording only"
+        } else if let target = state.targetPower {
+            line += "ERG \(target) W"
+            if let asked = state.requestedTargetPower, asked != target { line += ", \(asked) W asked" }
+            line += "  \(keys)"
+        } else if let asked = state.requestedTargetPower {
+            line += "ERG \(asked) W asked  \(keys)"
+        } else {
+            line += "no target  (+ or - sets one)"
+        }
+        if let error = state.lastError, state.refusedControl == nil { line += "  \(error)" }
+        return line
     }
 
     /// The plain line printed once a minute when the output is not a terminal.

@@ -58,6 +58,9 @@ extension Workout {
         @Option(help: ArgumentHelp("Send every Nth notification malformed (cut to one byte).", valueName: "N"))
         var malformedEvery: Int?
 
+        @Flag(help: "Refuse control of the machine (a smart trainer another app holds).")
+        var refuseControl = false
+
         /// The faults the options ask for.
         func faults() throws -> PeripheralFaults {
             var faults = PeripheralFaults()
@@ -112,6 +115,7 @@ extension Workout {
                 defer { listener.close() }
                 let faults = try faults()
                 let peripheral = SimulatedPeripheral(profile: faults.applied(to: profile))
+                if refuseControl { await peripheral.setGrantsControl(false) }
                 print("Simulated \(profile.kind.rawValue) sensor '\(profile.name)' at unix:\(listen); Ctrl-C stops it.")
                 fflush(nil)
                 let dropped = DropCounter()

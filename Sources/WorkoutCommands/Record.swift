@@ -12,11 +12,14 @@ extension Workout {
             abstract:
                 "Record a live workout from the paired sensors (and any --sensor); q or Ctrl-C ends and saves it.",
             discussion: """
-                On a terminal a live view is redrawn in place (moving time, heart rate, power, cadence, speed, the heart-rate zone and the time in each, laps, and a status line per sensor); space pauses and resumes, l marks a lap, q or Ctrl-C ends and saves (a second Ctrl-C while saving quits at once: the store's journal keeps the workout and `workout recover` offers it). Piped, it prints one line a minute and one per event. A recording in which nothing was collected is not saved (exit 1) unless --keep-empty.
+                On a terminal a live view is redrawn in place (moving time, heart rate, power, cadence, speed, the heart-rate zone and the time in each, laps, a status line per sensor, and a smart trainer's target power); space pauses and resumes, l marks a lap, + and - raise and lower a smart trainer's target power by \(TrainerControls.step) W (ERG; the first press starts from the current power), q or Ctrl-C ends and saves (a second Ctrl-C while saving quits at once: the store's journal keeps the workout and `workout recover` offers it). Piped, it prints one line a minute and one per event. A recording in which nothing was collected is not saved (exit 1) unless --keep-empty.
 
                 Example:
                   workout record --activity cycling --sensor unix:/tmp/power.sock
                   workout record --activity running --save-fixture run.jsonl
+                  workout record --sensor unix:/tmp/trainer.sock --target-power 200
+
+                --target-power holds that power on a smart trainer (any sensor with a Fitness Machine Control Point): the tool asks for control, then sets the target; a trainer that refuses control (another app holds it) is recorded from all the same, and the view says so.
                 """
         )
 
@@ -33,6 +36,11 @@ extension Workout {
             help: ArgumentHelp(
                 "Also write what the sensors send, raw, as a fixture (see fixtures/FORMAT.md).", valueName: "FILE"))
         var saveFixture: String?
+        @Option(
+            help: ArgumentHelp(
+                "Hold this power on a smart trainer (ERG); + and - change it by \(TrainerControls.step) W.",
+                valueName: "WATTS"))
+        var targetPower: Int?
         @Flag(help: "Mirror the recording to `workout watch` in another terminal on the same store.")
         var mirror = false
         @Flag(help: "Save the workout even if nothing was collected.")
@@ -46,6 +54,10 @@ extension Workout {
             }
             if let duration, !(duration > 0) {
                 throw ValidationError("--duration must be a positive number of seconds.")
+            }
+            if let targetPower, !(1 ... TrainerControls.maximum).contains(targetPower) {
+                throw ValidationError(
+                    "--target-power must be between 1 and \(TrainerControls.maximum) W, not \(targetPower).")
             }
         }
 
@@ -99,10 +111,19 @@ extension Workout {
                 await monitor.loadZones()
                 let terminal = isatty(STDOUT_FILENO) == 1
                 let display = LiveDisplay(monitor: monitor, terminal: terminal, now: { [store] in store.wallClock() })
+                let trainers = TrainerControls(sensors: dataSource.sensors, clock: sensorClock)
+                monitor.trainers = trainers
+                // A trainer's answer comes a moment after the request: the view shows it at once.
+                trainers.start(target: targetPower) { [store] line in
+                    monitor.note(line, at: store.wallClock())
+                } changed: { [store] in
+                    display.tick(at: store.wallClock())
+                }
                 let names = (attached.map(\.name) + paired.map(\.name)).joined(separator: ", ")
                 let keys =
                     isatty(STDIN_FILENO) == 1
-                    ? "space pauses, l marks a lap, q or Ctrl-C ends and saves" : "Ctrl-C ends and saves"
+                    ? "space pauses, l marks a lap, \(targetPower == nil ? "" : "+ and - change the target power, ")q or Ctrl-C ends and saves"
+                    : "Ctrl-C ends and saves"
                 print("Recording a \(configuration.activityType.name) workout from \(names); \(keys).")
                 let mirroring =
                     mirror ? await MirrorSender.start(session: session, builder: builder, store: store) : nil
@@ -138,6 +159,11 @@ extension Workout {
                         ])
                         lastLap = now
                         display.tick(at: now)
+                    case .raiseTarget, .lowerTarget:
+                        let now = store.wallClock()
+                        let power = builder.threeSecondPower(at: now)?.doubleValue(for: .watt())
+                        trainers.change(by: command == .raiseTarget ? 1 : -1, from: power)
+                        display.tick(at: now)
                     case .end:
                         break
                     }
@@ -145,6 +171,7 @@ extension Workout {
                 }
                 timer?.cancel()
                 mirroring?.cancel()
+                trainers.close()
                 time.ended()
                 terminalKeys.restore()
                 let end = store.wallClock()

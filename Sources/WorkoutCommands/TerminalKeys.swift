@@ -12,6 +12,10 @@ enum RecordingCommand: Sendable, Equatable {
     case lap
     /// `q`, Ctrl-C (SIGINT), SIGTERM or the end of `--duration`: end and save.
     case end
+    /// `+` (or `=`, the same key unshifted): raise a trainer's target power by ``TrainerControls/step`` watts.
+    case raiseTarget
+    /// `-` (or `_`): lower it.
+    case lowerTarget
 }
 
 /// The keys of a recording on a terminal: standard input switched out of canonical mode and echo (signals stay
@@ -29,6 +33,8 @@ final class TerminalKeys: @unchecked Sendable {
         case UInt8(ascii: " "): return .togglePause
         case UInt8(ascii: "l"), UInt8(ascii: "L"): return .lap
         case UInt8(ascii: "q"), UInt8(ascii: "Q"): return .end
+        case UInt8(ascii: "+"), UInt8(ascii: "="): return .raiseTarget
+        case UInt8(ascii: "-"), UInt8(ascii: "_"): return .lowerTarget
         default: return nil
         }
     }

@@ -78,7 +78,7 @@ extension Workout {
                         } else if session.state == .running {
                             session.pause()
                         }
-                    case .key(.lap):
+                    case .key(.lap), .key(.raiseTarget), .key(.lowerTarget):
                         continue
                     case .key(.end):
                         await stopDrawing()

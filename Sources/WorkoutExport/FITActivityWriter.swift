@@ -14,7 +14,8 @@ import OpenHealthKit
 ///    sensor at the end with its last battery level, as watches write one at the start and one at the end;
 /// 3. an `event` timer start at the start, timer stop_all and start around each pause (``WorkoutPauses``: motion
 ///    pauses are not timer stops), timer stop_all at the end;
-/// 4. a `record` per second that has a reading (heart rate, power, cadence, speed, cumulative distance, and
+/// 4. a `record` per second that has a reading (heart rate, power, cadence, speed, cumulative distance, a run's
+///    vertical_oscillation, stance_time and step_length, and
 ///    position and altitude when the workout has a route), an `hrv` message per 5 beat-to-beat intervals after the
 ///    record of the last beat in it (a gap before a beat is an invalid element, then the beat's interval);
 /// 5. a `lap` per lap (``WorkoutLaps``: the lap events and the time after the last one, with the library's lap
@@ -168,6 +169,9 @@ public enum FITActivityWriter {
                 "distance": record.distance.map { .number($0) },
                 "enhanced_speed": record.speed.map { .number($0) },
                 "power": record.power.map { .number($0) },
+                "vertical_oscillation": record.verticalOscillation.map { .number($0 * 10) },
+                "stance_time": record.groundContactTime.map { .number($0) },
+                "step_length": record.strideLength.map { .number($0 * 1000) },
             ])
     }
 

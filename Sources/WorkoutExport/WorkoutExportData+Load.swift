@@ -9,6 +9,8 @@ extension WorkoutExportData {
         HKQuantityType(.cyclingCadence), HKQuantityType(.cyclingSpeed), HKQuantityType(.runningSpeed),
         HKQuantityType(.distanceCycling), HKQuantityType(.distanceWalkingRunning), HKQuantityType(.distanceSwimming),
         HKQuantityType(.activeEnergyBurned), HKSeriesType.heartbeat(), HKSeriesType.workoutRoute(),
+        HKQuantityType(.runningStrideLength), HKQuantityType(.runningVerticalOscillation),
+        HKQuantityType(.runningGroundContactTime),
     ]
 
     private static let bpm = HKUnit.count().unitDivided(by: .minute())
@@ -65,6 +67,15 @@ extension WorkoutExportData {
         }
         for (interval, value) in try await readings([.cyclingSpeed, .runningSpeed], unit: metresPerSecond) {
             update(interval.start) { $0.speed = value }
+        }
+        for (interval, value) in try await readings([.runningStrideLength], unit: .meter()) {
+            update(interval.start) { $0.strideLength = value }
+        }
+        for (interval, value) in try await readings([.runningVerticalOscillation], unit: .meterUnit(with: .centi)) {
+            update(interval.start) { $0.verticalOscillation = value }
+        }
+        for (interval, value) in try await readings([.runningGroundContactTime], unit: .secondUnit(with: .milli)) {
+            update(interval.start) { $0.groundContactTime = value }
         }
         // Cumulative distance at each sample's end; the first sample's start holds 0, so a reader that counts
         // from its first record's distance (as FIT readers and the import do) gets the whole of it.

@@ -20,6 +20,11 @@ public struct WorkoutExportData: Sendable {
         public var longitude: Double?
         /// Metres.
         public var altitude: Double?
+        /// Running dynamics: stride (step) length in metres, vertical oscillation in centimetres, ground contact
+        /// time in milliseconds.
+        public var strideLength: Double?
+        public var verticalOscillation: Double?
+        public var groundContactTime: Double?
 
         public init(date: Date) { self.date = date }
         public var hasPosition: Bool { latitude != nil && longitude != nil }

@@ -84,6 +84,9 @@ public enum FITActivityReader {
         var cadence: [ImportedWorkout.Reading] = []
         var speed: [ImportedWorkout.Reading] = []
         var distance: [ImportedWorkout.Reading] = []
+        var strideLength: [ImportedWorkout.Reading] = []
+        var verticalOscillation: [ImportedWorkout.Reading] = []
+        var groundContactTime: [ImportedWorkout.Reading] = []
         var route: [ImportedWorkout.Position] = []
         var rr: [Double] = []
         var laps: [DateInterval] = []
@@ -163,7 +166,13 @@ public enum FITActivityReader {
                 recordCount += 1
                 recordDates.append(date)
                 if let value = message.value(3) { heartRate.append(.init(date: date, value: value)) }
-                if let value = message.value(7) { power.append(.init(date: date, value: value)) }
+                let dynamics = RunningDynamics(message)
+                if let value = message.value(7) ?? dynamics.power { power.append(.init(date: date, value: value)) }
+                if let value = dynamics.strideLength { strideLength.append(.init(date: date, value: value)) }
+                if let value = dynamics.verticalOscillation {
+                    verticalOscillation.append(.init(date: date, value: value))
+                }
+                if let value = dynamics.groundContactTime { groundContactTime.append(.init(date: date, value: value)) }
                 if let value = message.value(4) {
                     let fraction = message.value(53) ?? 0
                     cadence.append(.init(date: date, value: value + fraction))
@@ -230,6 +239,9 @@ public enum FITActivityReader {
             workout.cadence = upToEnd(cadence)
             workout.speed = upToEnd(speed)
             workout.distance = upToEnd(distance)
+            workout.strideLength = upToEnd(strideLength)
+            workout.verticalOscillation = upToEnd(verticalOscillation)
+            workout.groundContactTime = upToEnd(groundContactTime)
             workout.route = route.filter { $0.date <= end }
             workout.rrIntervals = rr
             workout.laps = laps.filter { $0.start < end }.map { DateInterval(start: $0.start, end: min($0.end, end)) }

@@ -60,6 +60,11 @@ public struct ImportedWorkout: Sendable {
     public var speed: [Reading] = []
     /// Cumulative distance in metres, as the file gives it.
     public var distance: [Reading] = []
+    /// Running dynamics, from a watch's standard fields or a pod's developer fields (``RunningDynamics``): stride
+    /// (step) length in metres, vertical oscillation in centimetres, ground contact time in milliseconds.
+    public var strideLength: [Reading] = []
+    public var verticalOscillation: [Reading] = []
+    public var groundContactTime: [Reading] = []
     /// Beat-to-beat intervals in seconds, in order (FIT `hrv`), and the time of the first beat.
     public var rrIntervals: [Double] = []
     public var pauses: [DateInterval] = []

@@ -12,8 +12,39 @@ import OpenHealthKit
 ///   last crank event time (1/1024 s) synthesized from cadence, and wheel revolutions and last wheel event time
 ///   (1/2048 s) from speed on a 2.105 m wheel (the replay's default); counters wrap as a meter's do. A gap longer
 ///   than 10 s adds no revolutions (the meter was not turning).
+/// - On foot (running, walking, hiking), speed and cadence become a foot pod's RSC Measurements (0x2A53, RSCS 1.0)
+///   instead: see ``footPodMeasurement(metresPerSecond:strideCadence:totalDistance:isRunning:)``; power, a running
+///   power meter's, becomes Cycling Power Measurements with power alone (a Stryd serves CPS on a foot).
 /// - Pauses, laps and a multisport file's legs become session actions; the fixture ends at the workout's end.
 public enum WorkoutFixture {
+    /// Whether an activity is one a foot pod measures.
+    public static func isOnFoot(_ activity: HKWorkoutActivityType) -> Bool {
+        [.running, .walking, .hiking].contains(activity)
+    }
+
+    /// The RSC Measurement a foot pod sends for one of a run's records.
+    ///
+    /// - Parameters:
+    ///   - metresPerSecond: The record's speed (enhanced_speed, else speed); sent in 1/256 m/s.
+    ///   - strideCadence: The record's cadence with its fractional part, in strides (cycles of both feet) a minute,
+    ///     as FIT keeps a run's cadence; a foot pod sends steps a minute, twice that, rounded to a whole step.
+    ///   - totalDistance: The record's cumulative distance in metres, sent in 1/10 m, if the file has it (the
+    ///     replay then takes distance from its differences, as from a pod that counts; otherwise it integrates
+    ///     speed).
+    ///   - isRunning: The walking-or-running bit: set for a run.
+    /// - Returns: Stride length from speed and cadence (a stride is one step here, as RSCS counts it: speed × 60 /
+    ///   steps a minute), in 1/100 m, when the cadence is above zero.
+    public static func footPodMeasurement(
+        metresPerSecond: Double, strideCadence: Double?, totalDistance: Double?, isRunning: Bool
+    ) -> RSCMeasurement {
+        let steps = strideCadence.map { min(255, max(0, (2 * $0).rounded())) } ?? 0
+        let stride = steps > 0 ? metresPerSecond * 60 / steps : nil
+        return RSCMeasurement(
+            speed: UInt16(clamping: Int((metresPerSecond * 256).rounded())), cadence: UInt8(steps),
+            strideLength: stride.map { UInt16(clamping: Int(($0 * 100).rounded())) },
+            totalDistance: totalDistance.map { UInt32(clamping: Int64(($0 * 10).rounded())) }, isRunning: isRunning)
+    }
+
     /// What was written.
     public struct Summary: Sendable, Hashable {
         public var notifications: Int
@@ -37,11 +68,20 @@ public enum WorkoutFixture {
                     id: "strap", name: "\(deviceName) heart rate", services: ["180D"],
                     capabilities: workout.rrIntervals.isEmpty ? ["heartRate"] : ["heartRate", "rrIntervals"]))
         }
+        let onFoot = isOnFoot(workout.activityType)
+        var pod: Int?
+        if onFoot, !workout.speed.isEmpty {
+            pod = sensors.count
+            sensors.append(
+                .init(
+                    id: "pod", name: "\(deviceName) foot pod", services: ["1814"],
+                    capabilities: ["speed", "steps", "distance"]))
+        }
         if !workout.power.isEmpty {
             meter = sensors.count
             var capabilities = ["power", "energy"]
-            if !workout.cadence.isEmpty { capabilities.append("cadence") }
-            if !workout.speed.isEmpty { capabilities += ["speed", "distance"] }
+            if !workout.cadence.isEmpty, !onFoot { capabilities.append("cadence") }
+            if !workout.speed.isEmpty, !onFoot { capabilities += ["speed", "distance"] }
             sensors.append(
                 .init(id: "power", name: "\(deviceName) power", services: ["1818"], capabilities: capabilities))
         }
@@ -102,9 +142,19 @@ public enum WorkoutFixture {
                     (ms(reading.date), 1, .notification(sensor: strap, characteristic: 0x2A37, bytes: value.encode())))
             }
         }
+        let cadence = Dictionary(workout.cadence.map { ($0.date, $0.value) }, uniquingKeysWith: { a, _ in a })
+        let speed = Dictionary(workout.speed.map { ($0.date, $0.value) }, uniquingKeysWith: { a, _ in a })
+        if let pod {
+            let distance = Dictionary(workout.distance.map { ($0.date, $0.value) }, uniquingKeysWith: { a, _ in a })
+            for reading in workout.speed {
+                let value = footPodMeasurement(
+                    metresPerSecond: reading.value, strideCadence: cadence[reading.date],
+                    totalDistance: distance[reading.date], isRunning: workout.activityType == .running)
+                events.append(
+                    (ms(reading.date), 1, .notification(sensor: pod, characteristic: 0x2A53, bytes: value.encode())))
+            }
+        }
         if let meter {
-            let cadence = Dictionary(workout.cadence.map { ($0.date, $0.value) }, uniquingKeysWith: { a, _ in a })
-            let speed = Dictionary(workout.speed.map { ($0.date, $0.value) }, uniquingKeysWith: { a, _ in a })
             var crank = Revolutions(ticksPerSecond: 1024)
             var wheel = Revolutions(ticksPerSecond: 2048)
             var previous: Date?
@@ -114,13 +164,13 @@ public enum WorkoutFixture {
                 previous = reading.date
                 var measurement = CyclingPowerMeasurement(
                     instantaneousPower: Int16(clamping: Int(reading.value.rounded())))
-                if let rpm = cadence[reading.date] {
+                if let rpm = cadence[reading.date], !onFoot {
                     crank.advance(rate: rpm / 60, over: dt, to: t)
                     measurement.crankRevolutions = CrankRevolutionData(
                         cumulativeRevolutions: UInt16(truncatingIfNeeded: crank.whole),
                         lastEventTime: UInt16(truncatingIfNeeded: crank.lastEventTicks))
                 }
-                if let metresPerSecond = speed[reading.date] {
+                if let metresPerSecond = speed[reading.date], !onFoot {
                     wheel.advance(rate: metresPerSecond / wheelCircumference, over: dt, to: t)
                     measurement.wheelRevolutions = WheelRevolutionData(
                         cumulativeRevolutions: UInt32(truncatingIfNeeded: wheel.whole),

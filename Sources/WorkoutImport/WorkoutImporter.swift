@@ -7,7 +7,9 @@ import OpenHealthKit
 /// What becomes what (OpenHealthKit's choices; HealthKit documents no import):
 /// - heart rate, power, cadence and speed become zero-length samples at each record's time (the live builder's
 ///   readings are the same), of the leg's types: power is cycling or running power, cadence cycling cadence,
-///   speed cycling or running speed; other activities keep heart rate and distance only;
+///   speed cycling or running speed; a run's stride length, vertical oscillation and ground contact time (standard
+///   fields or a pod's developer fields, ``RunningDynamics``) become running samples too; other activities keep
+///   heart rate and distance only;
 /// - cumulative distance becomes one distance sample per record interval (the leg's distance type);
 /// - energy is integrated from power by the live data source's rule (``PowerEnergy``); without power,
 ///   the file's total calories become one sample over the workout;
@@ -22,6 +24,8 @@ public enum WorkoutImporter {
         HKQuantityType(.cyclingSpeed), HKQuantityType(.runningPower), HKQuantityType(.runningSpeed),
         HKQuantityType(.distanceCycling), HKQuantityType(.distanceWalkingRunning), HKQuantityType(.distanceSwimming),
         HKQuantityType(.activeEnergyBurned), HKSeriesType.heartbeat(), HKSeriesType.workoutRoute(),
+        HKQuantityType(.runningStrideLength), HKQuantityType(.runningVerticalOscillation),
+        HKQuantityType(.runningGroundContactTime),
     ]
 
     /// Reads a FIT, TCX or GPX file (by its content: FIT files carry ".FIT" at byte 8, TCX and GPX files are XML).
@@ -153,6 +157,16 @@ public enum WorkoutImporter {
                 type == .cycling ? .cyclingSpeed : type == .running ? .runningSpeed : nil, metresPerSecond,
                 reading.value,
                 reading.date, reading.date)
+        }
+        let dynamics: [(HKQuantityTypeIdentifier, HKUnit, [ImportedWorkout.Reading])] = [
+            (.runningStrideLength, .meter(), imported.strideLength),
+            (.runningVerticalOscillation, .meterUnit(with: .centi), imported.verticalOscillation),
+            (.runningGroundContactTime, .secondUnit(with: .milli), imported.groundContactTime),
+        ]
+        for (identifier, unit, readings) in dynamics {
+            for reading in readings where activityType(at: reading.date, in: imported) == .running {
+                add(identifier, unit, reading.value, reading.date, reading.date)
+            }
         }
         for (previous, reading) in zip(imported.distance, imported.distance.dropFirst())
         where reading.date > previous.date {

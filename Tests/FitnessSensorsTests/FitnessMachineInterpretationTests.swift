@@ -124,14 +124,36 @@ struct FitnessMachineControllerTests {
     @Test func timeoutAndNewerTargetReplacesQueued() {
         var controller = FitnessMachineController()
         _ = controller.send(.setTargetPower(200), at: 0)
-        _ = controller.send(.setTargetPower(210), at: 0.1)
-        _ = controller.send(.setTargetPower(220), at: 0.2)
+        #expect(controller.send(.setTargetPower(210), at: 0.1).superseded == [.setTargetPower(200)])
+        #expect(controller.send(.setTargetPower(220), at: 0.2).superseded == [.setTargetPower(210)])
         #expect(controller.tick(at: 10).errors.isEmpty)
         let timedOut = controller.tick(at: 30)
-        #expect(timedOut.errors.map(\.reason) == [.noResponse])
+        // Request Control went unanswered: it and the target queued behind it fail, each saying so.
+        #expect(
+            timedOut.errors.map(\.description) == [
+                "The machine did not answer the request to request control.",
+                "The machine did not answer the request to set target power to 220 W.",
+            ])
         #expect(timedOut.write == nil)
         #expect(controller.send(.setTargetPower(230), at: 31).write == .requestControl)
         _ = controller.received(CP.Response(requestOpCode: 0x00, result: .success), at: 31.1)
         #expect(controller.pending == .setTargetPower(230))
+    }
+
+    /// The transport could not write the request: it fails with the transport's sentence; the next one goes out.
+    @Test func aFailedWriteDropsTheRequest() {
+        var controller = FitnessMachineController()
+        _ = controller.send(.requestControl, at: 0)
+        #expect(controller.send(.reset, at: 0.1).write == nil)
+        let failed = controller.writeFailed(.writeFailed("Trainer is not connected."), at: 0.2)
+        #expect(
+            failed.errors.map(\.description) == [
+                "The request to request control could not be sent: Trainer is not connected.",
+                "The request to reset could not be sent: Trainer is not connected.",
+            ])
+        // The reset queued behind Request Control needed control, so it went with it.
+        #expect(failed.write == nil)
+        #expect(controller.pending == nil)
+        #expect(controller.writeFailed(.noResponse, at: 0.3).errors.isEmpty)
     }
 }

@@ -17,11 +17,21 @@ import Testing
         HKCategorySample(type: HKCategoryType(.sleepAnalysis), value: value.rawValue, start: t0 + start, end: t0 + end)
     }
 
+    /// A store whose app may share the category types apps may write, and read them all.
     func categoryStore() async throws -> HKHealthStore {
         let store = try await authorizedStore()
         let types = Set(Self.categoryTypes.map { HKCategoryType($0) })
-        try await store.requestAuthorization(toShare: types, read: types)
+        let writable = types.filter { !SystemOnlyTypes.identifiers.contains($0.identifier) }
+        try await store.requestAuthorization(toShare: writable, read: types)
         return store
+    }
+
+    /// The same store as the system (Apple's Health app), which writes the types apps may only read.
+    func systemWriter(_ store: HKHealthStore) async throws -> HKHealthStore {
+        let system = store.asClient("com.apple.health")
+        let types = Set(Self.categoryTypes.map { HKCategoryType($0) })
+        try await system.requestAuthorization(toShare: types, read: types)
+        return system
     }
 
     @Test func typesAreEqualByIdentifierAndHaveApplesRawValues() {
@@ -47,7 +57,8 @@ import Testing
         let stand = HKCategorySample(
             type: HKCategoryType(.appleStandHour), value: HKCategoryValueAppleStandHour.stood.rawValue,
             start: t0, end: t0 + 3600, metadata: [HKMetadataKeyWasUserEntered: true])
-        try await store.save([inBed, deep, stand])
+        try await store.save([inBed, deep])
+        try await systemWriter(store).save(stand)
 
         let night = try await HKSampleQueryDescriptor(
             predicates: [.categorySample(type: HKCategoryType(.sleepAnalysis))],
@@ -97,8 +108,9 @@ import Testing
             try await store.save(
                 HKCategorySample(type: HKCategoryType(.mindfulSession), value: 0, start: t0 + 60, end: t0))
         }
+        let system = try await systemWriter(store)
         await expectHKError(.errorInvalidArgument) {
-            try await store.save(
+            try await system.save(
                 HKCategorySample(type: HKCategoryType(.lowCardioFitnessEvent), value: 0, start: t0, end: t0))
         }
         #expect(try await fetch(store, HKCategoryType(.sleepAnalysis), nil).isEmpty)
@@ -121,12 +133,14 @@ import Testing
                     unit: .count().unitDivided(by: .minute()), doubleValue: 120)
             ])
         do {
-            let store = try await authorizedStore(databasePath: path)
+            // Heart-rate notifications are the system's to write (Apple's Health app here).
+            let store = try await authorizedStore(client: "com.apple.health", databasePath: path)
             try await store.requestAuthorization(
                 toShare: [HKCategoryType(.highHeartRateEvent)], read: [HKCategoryType(.highHeartRateEvent)])
             try await store.save(event)
         }
         let reopened = try await authorizedStore(databasePath: path)
+        try await reopened.requestAuthorization(toShare: [], read: [HKCategoryType(.highHeartRateEvent)])
         let read = try #require(
             try await fetch(reopened, HKCategoryType(.highHeartRateEvent), nil).first as? HKCategorySample)
         #expect(read.uuid == event.uuid && read.value == 0 && read.startDate == t0 && read.endDate == t0 + 600)
@@ -139,17 +153,17 @@ import Testing
         let store = try await categoryStore()
         let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration(.running), device: nil)
         try await builder.beginCollection(at: t0)
-        let stands = (0 ..< 3).map { hour in
+        let sessions = (0 ..< 3).map { hour in
             HKCategorySample(
-                type: HKCategoryType(.appleStandHour), value: 0, start: t0 + Double(hour) * 600,
+                type: HKCategoryType(.mindfulSession), value: 0, start: t0 + Double(hour) * 600,
                 end: t0 + Double(hour + 1) * 600)
         }
-        try await builder.addSamples(stands + (0 ..< 30).map { heartRate(140, at: Double($0)) })
+        try await builder.addSamples(sessions + (0 ..< 30).map { heartRate(140, at: Double($0)) })
         try await builder.endCollection(at: t0 + 1800)
         let workout = try #require(try await builder.finishWorkout())
         _ = try await store.condenseWorkout(workout)
-        let kept = try await fetch(store, HKCategoryType(.appleStandHour), HKQuery.predicateForObjects(from: workout))
-        #expect(Set(kept.map(\.uuid)) == Set(stands.map(\.uuid)))
+        let kept = try await fetch(store, HKCategoryType(.mindfulSession), HKQuery.predicateForObjects(from: workout))
+        #expect(Set(kept.map(\.uuid)) == Set(sessions.map(\.uuid)))
         // The workout has no statistics for category types: they are counted, not summed.
         #expect(workout.allStatistics.keys.allSatisfy { $0.identifier.hasPrefix("HKQuantityTypeIdentifier") })
     }

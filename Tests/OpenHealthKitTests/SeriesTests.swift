@@ -89,8 +89,8 @@ func collect(
             }
             store.execute(query)
         }
-        #expect(calls.map(\.0) == [80, 90, nil])
-        #expect(calls.map(\.1) == [false, false, true])
+        #expect(calls.map(\.0) == [80, 90])
+        #expect(calls.map(\.1) == [false, true])
     }
 
     @Test func badInputIsHealthKitsErrorAndChangesNothing() async throws {

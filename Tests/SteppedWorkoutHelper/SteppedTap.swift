@@ -12,9 +12,10 @@ final class SteppedTap: NotificationTap, @unchecked Sendable {
         var connecting: Set<String> = []
     }
 
-    /// Heart Rate Measurement, Cycling Power Measurement, CSC Measurement: what peripherals notify (values read at
-    /// connection, such as the battery level, are not notifications and are not counted).
-    static let measurements: Set<UInt16> = [0x2A37, 0x2A63, 0x2A5B]
+    /// Every measurement (heart rate, cycling power, CSC, RSC, the fitness machines' data) and Fitness Machine Status:
+    /// what peripherals notify (values read at connection, such as the battery level, are not notifications and are
+    /// not counted; nor are the control point's indications, which answer the recording's own requests).
+    static let measurements: Set<UInt16> = Set(FitnessProfiles.measurementCharacteristics + [0x2ADA])
 
     let next: (any NotificationTap)?
     private let lock = NSLock()

@@ -229,4 +229,33 @@ import Testing
             LiveView.state(status(.reconnecting(since: Self.t0 + 88, attempt: 3)), at: now)
                 == "reconnecting (attempt 3)")
     }
+
+    /// A trainer's line in each state its control can be in, and the keys that change the target.
+    @Test func trainerLines() {
+        typealias State = FitnessMachineControl.State
+        func line(_ state: State) -> String { LiveView.machineLine(.init(name: "Kickr", state: state)) }
+        var state = State(isConnected: true, offersControl: true)
+        #expect(line(state) == "Kickr  no target  (+ or - sets one)")
+        state.requestedTargetPower = 200
+        #expect(line(state) == "Kickr  ERG 200 W asked  (+/- 10 W)")
+        state.hasControl = true
+        state.targetPower = 200
+        #expect(line(state) == "Kickr  ERG 200 W  (+/- 10 W)")
+        state.requestedTargetPower = 210
+        #expect(line(state) == "Kickr  ERG 200 W, 210 W asked  (+/- 10 W)")
+        state.lastError = FitnessMachineControlError(
+            request: "set target power to 3000 W", reason: .refused(.invalidParameter))
+        #expect(
+            line(state)
+                == "Kickr  ERG 200 W, 210 W asked  (+/- 10 W)  The machine refused to set target power to 3000 W: invalid parameter."
+        )
+        let refused = State(
+            isConnected: true, offersControl: true, requestedTargetPower: 200,
+            lastError: FitnessMachineControlError(request: "request control", reason: .refused(.controlNotPermitted)),
+            refusedControl: .controlNotPermitted)
+        #expect(line(refused) == "Kickr  refused control (control not permitted); recording only")
+        #expect(TerminalKeys.command(for: UInt8(ascii: "+")) == .raiseTarget)
+        #expect(TerminalKeys.command(for: UInt8(ascii: "=")) == .raiseTarget)
+        #expect(TerminalKeys.command(for: UInt8(ascii: "-")) == .lowerTarget)
+    }
 }

@@ -34,6 +34,8 @@ extension BLESensor {
                 client, security: SecurityRetry(upgrade: bearer.securityUpgrade))
             continuity.backoff.reset()
             emit(.connection(.connected))
+            controlLinkUp(client, handles: Dictionary(subscribed.map { ($1, $0) }, uniquingKeysWith: { $1 }))
+            defer { controlLinkDown() }
             let receiver = NotificationReceiver(
                 sensor: self, peer: bearer.peer, subscribed: subscribed,
                 continuity: continuity, clock: clock, origin: origin)
@@ -90,9 +92,15 @@ extension BLESensor {
                 )
                 return
             }
+            if BLESensor.controlCharacteristics.contains(uuid) { sensor.controlValue(uuid, notification.value) }
             let now = clock.now
             let arrival = sensor.seconds(from: origin, to: now)
-            if continuity.deduplicator.isDuplicate(characteristic: uuid, bytes: notification.value, at: arrival) {
+            // Answers to control requests are never re-deliveries, however alike (two targets accepted: `80 05 01`
+            // twice); indications are confirmed, so a peer does not send one twice.
+            let isAnswer = uuid == GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint
+            if !isAnswer,
+                continuity.deduplicator.isDuplicate(characteristic: uuid, bytes: notification.value, at: arrival)
+            {
                 sensor.logger.debug("\(peer): duplicate notification \(notification); dropped")
                 return
             }

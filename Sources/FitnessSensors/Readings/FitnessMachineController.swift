@@ -23,6 +23,8 @@ public struct FitnessMachineController: Sendable {
         public var succeeded: [Request] = []
         /// Errors to report (a refusal, an unexpected indication, a timeout).
         public var errors: [FitnessMachineControlError] = []
+        /// Queued requests a newer one of the same kind replaced before they were written: never sent.
+        public var superseded: [Request] = []
     }
 
     public private(set) var hasControl = false
@@ -42,9 +44,12 @@ public struct FitnessMachineController: Sendable {
         let controlAsked = outstanding?.request == .requestControl || queue.contains(.requestControl)
         if needsControl, !hasControl, !controlAsked { queue.append(.requestControl) }
         // A newer target of the same kind replaces one still queued (a person pressing + five times sends one).
+        let replaced = queue.filter { $0.opCode == request.opCode && request.opCode != Request.requestControl.opCode }
         queue.removeAll { $0.opCode == request.opCode && request.opCode != Request.requestControl.opCode }
         queue.append(request)
-        return next(at: now)
+        var step = next(at: now)
+        step.superseded = replaced
+        return step
     }
 
     /// An indication of the control point arrived.
@@ -89,11 +94,27 @@ public struct FitnessMachineController: Sendable {
 
     /// Checks the waiting request against ``responseTimeout``.
     public mutating func tick(at now: Double) -> Step {
-        guard let (request, sentAt) = outstanding, now - sentAt >= Self.responseTimeout else { return Step() }
+        guard let (_, sentAt) = outstanding, now - sentAt >= Self.responseTimeout else { return Step() }
+        return failOutstanding(.noResponse, at: now)
+    }
+
+    /// Writing the waiting request failed (the transport refused the write, or the link is not up): it is dropped
+    /// with `reason`, and with it the targets behind a Request Control that never went out.
+    public mutating func writeFailed(_ reason: FitnessMachineControlError.Reason, at now: Double) -> Step {
+        guard outstanding != nil else { return Step() }
+        return failOutstanding(reason, at: now)
+    }
+
+    private mutating func failOutstanding(_ reason: FitnessMachineControlError.Reason, at now: Double) -> Step {
+        guard let (request, _) = outstanding else { return Step() }
         outstanding = nil
-        if request == .requestControl { queue.removeAll() }
+        var errors = [FitnessMachineControlError(request: request.summary, reason: reason)]
+        if request == .requestControl {
+            errors += queue.map { FitnessMachineControlError(request: $0.summary, reason: reason) }
+            queue.removeAll()
+        }
         var step = next(at: now)
-        step.errors.insert(FitnessMachineControlError(request: request.summary, reason: .noResponse), at: 0)
+        step.errors = errors + step.errors
         return step
     }
 

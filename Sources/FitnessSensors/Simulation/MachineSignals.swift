@@ -97,7 +97,7 @@ public struct TreadmillSignal: Sendable {
         return TreadmillData(
             instantaneousSpeed: UInt16(kmh * 100), totalDistance: UInt32(metres),
             inclination: .init(inclination: incline, rampAngle: 0),
-            elapsedTime: UInt16(truncatingIfNeeded: Int(time)))
+            tail: .init(elapsedTime: UInt16(truncatingIfNeeded: Int(time))))
     }
 }
 

@@ -124,18 +124,29 @@ open class HKQuery: NSObject, @unchecked Sendable {
         _ operatorType: _ComparisonOperator, _ quantity: HKQuantity,
         _ identifiers: [HKQuantityTypeIdentifier]
     ) -> NSPredicate {
-        let unit = HKQuantityType(identifiers[0]).storageUnit
+        let type = HKQuantityType(identifiers[0])
+        if let invalid = incompatible(quantity, type) { return invalid }
         return HKQueryPredicate(
             .workoutStatistic(
                 types: identifiers.map(\.rawValue), .sum, .init(operatorType),
-                quantity.doubleValue(for: unit)))
+                quantity.doubleValue(for: type.storageUnit)))
+    }
+
+    /// The predicate that fails its query when a quantity's unit does not fit the type (HealthKit raises).
+    private class func incompatible(_ quantity: HKQuantity, _ type: HKQuantityType) -> NSPredicate? {
+        if type.is(compatibleWith: quantity.unit) { return nil }
+        return HKQueryPredicate(
+            .invalid(
+                "A predicate compares \(type.identifier) with \(quantity), whose unit (\(quantity.unit.unitString)) "
+                    + "is not one of the type's (\(type.storageUnit.unitString))."))
     }
 
     private class func statistic(
         _ operatorType: _ComparisonOperator, _ type: HKQuantityType,
         _ statistic: PredicateNode.Statistic, _ quantity: HKQuantity
     ) -> NSPredicate {
-        HKQueryPredicate(
+        if let invalid = incompatible(quantity, type) { return invalid }
+        return HKQueryPredicate(
             .workoutStatistic(
                 types: [type.identifier], statistic, .init(operatorType),
                 quantity.doubleValue(for: type.storageUnit)))
@@ -199,7 +210,8 @@ open class HKQuery: NSObject, @unchecked Sendable {
         _ operatorType: _ComparisonOperator, _ type: HKQuantityType,
         _ statistic: PredicateNode.Statistic, _ quantity: HKQuantity
     ) -> NSPredicate {
-        HKQueryPredicate(
+        if let invalid = incompatible(quantity, type) { return invalid }
+        return HKQueryPredicate(
             .activityStatistic(
                 type: type.identifier, statistic, .init(operatorType),
                 quantity.doubleValue(for: type.storageUnit)))

@@ -12,7 +12,7 @@ enum PredicateEvaluator {
             return nodes.contains { evaluate($0, object) }
         case .not(let inner):
             return !evaluate(inner, object)
-        case .foreign, .associatedWithWorkout, .effortRelated:
+        case .foreign, .invalid, .associatedWithWorkout, .effortRelated:
             return false
         case .filter(let filter):
             return filter.matches(object)

@@ -75,11 +75,14 @@ indirect enum PredicateNode: Sendable {
     case filter(ObjectFilter)
     /// A predicate OpenHealthKit cannot run as SQL (a block predicate); kept for the error message.
     case foreign(String)
+    /// A predicate built from a bad argument (a quantity whose unit does not fit the type): a query using it fails
+    /// with `errorInvalidArgument` and this sentence, where HealthKit raises an exception.
+    case invalid(String)
 
     /// Whether the node only makes sense inside `predicateForWorkouts(activityPredicate:)`.
     var isActivityNode: Bool {
         switch self {
-        case .activityType, .activityDuration, .activityDates, .activityStatistic: true
+        case .activityType, .activityDuration, .activityDates, .activityStatistic, .invalid: true
         case .and(let nodes), .or(let nodes): !nodes.isEmpty && nodes.allSatisfy(\.isActivityNode)
         case .not(let node): node.isActivityNode
         default: false

@@ -5,7 +5,9 @@ import GRDB
 /// sample.
 ///
 /// The handler is called once per quantity (in quantity start order, or grouped by sample in sample start order
-/// with ``orderByQuantitySampleStartDate``), then once with `done` true and no quantity. A predicate naming sample
+/// with ``orderByQuantitySampleStartDate``), `done` true with the last one, as HealthKit does (Apple's article
+/// "Accessing condensed workout samples" unwraps the quantity of every call); with no quantities, once with `done`
+/// true and none. A predicate naming sample
 /// UUIDs (`predicateForObject(with:)`) that are not in the store, or not readable, fails with `errorNoData`.
 ///
 /// HealthKit: HKQuantitySeriesSampleQuery.
@@ -57,10 +59,12 @@ public final class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
                 switch result {
                 case .success(let entries):
                     let include = includeSample
-                    for entry in entries.value {
-                        handler(self, entry.quantity, entry.interval, include ? entry.sample : nil, false, nil)
+                    let last = entries.value.count - 1
+                    for (index, entry) in entries.value.enumerated() {
+                        handler(
+                            self, entry.quantity, entry.interval, include ? entry.sample : nil, index == last, nil)
                     }
-                    handler(self, nil, nil, nil, true, nil)
+                    if last < 0 { handler(self, nil, nil, nil, true, nil) }
                 case .failure(let error):
                     handler(self, nil, nil, nil, true, error)
                 }

@@ -43,13 +43,18 @@ extension HKHealthStore {
 
     /// Asks for permission to save (share) and read types. Succeeds once the request has been answered, whatever
     /// the answer: as in HealthKit, success does not mean access was granted.
+    ///
+    /// Asking to share a type only the system writes (heart-rate notifications, stand hours, exercise time: see
+    /// `SystemOnlyTypes`) fails with `errorInvalidArgument` and decides nothing, where HealthKit raises
+    /// "Authorization to share the following types is disallowed".
     public func requestAuthorization(
         toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>
     ) async throws {
-        let database = try database()
         let client = clientIdentifier
-        let policy = authorizationPolicy
         let share = Set(typesToShare.map(\.identifier))
+        try SystemOnlyTypes.checkRequest(share: share, client: client)
+        let database = try database()
+        let policy = authorizationPolicy
         let read = Set(typesToRead.map(\.identifier))
         try await database.write { db in
             var undecidedShare = Set<String>()
@@ -90,10 +95,12 @@ extension HKHealthStore {
         }
     }
 
-    /// Whether this client may save a type. As in HealthKit it says nothing about reading.
+    /// Whether this client may save a type. As in HealthKit it says nothing about reading; a type only the system
+    /// writes is `sharingDenied` to every app.
     public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
-        guard let database = try? database() else { return .notDetermined }
         let client = clientIdentifier
+        if SystemOnlyTypes.isReadOnly(type.identifier, for: client) { return .sharingDenied }
+        guard let database = try? database() else { return .notDetermined }
         let raw = try? database.read { db in
             try database.authorization(client: client, type: type.identifier, db)?.share
         }
@@ -105,8 +112,9 @@ extension HKHealthStore {
         toShare typesToShare: Set<HKSampleType>,
         read typesToRead: Set<HKObjectType>
     ) async throws -> HKAuthorizationRequestStatus {
-        let database = try database()
         let client = clientIdentifier
+        try SystemOnlyTypes.checkRequest(share: Set(typesToShare.map(\.identifier)), client: client)
+        let database = try database()
         return try await database.read { db in
             for type in typesToShare {
                 let share = try database.authorization(client: client, type: type.identifier, db)?.share ?? 0
@@ -134,9 +142,13 @@ extension HKHealthStore {
     }
 
     /// Changes this client's sharing decision for a type, as the person would in Settings. OpenHealthKit.
+    /// Throws `errorInvalidArgument` for granting a type only the system writes.
     public func setAuthorizationStatus(_ status: HKAuthorizationStatus, forSharing type: HKSampleType) throws {
-        let database = try database()
         let client = clientIdentifier
+        if status == .sharingAuthorized && SystemOnlyTypes.isReadOnly(type.identifier, for: client) {
+            throw SystemOnlyTypes.disallowed([type.identifier])
+        }
+        let database = try database()
         try database.write { db in try database.setShare(status, client: client, type: type.identifier, db) }
     }
 
@@ -155,6 +167,11 @@ extension HKHealthStore {
         var checked = Set<String>()
         for type in types where checked.insert(type.identifier).inserted {
             let identifier = type.identifier
+            if SystemOnlyTypes.isReadOnly(identifier, for: clientIdentifier) {
+                throw HKError(
+                    .errorAuthorizationDenied,
+                    "Only the system saves \(identifier); \(clientIdentifier) may read it but not share it.")
+            }
             let raw = try database.authorization(client: clientIdentifier, type: identifier, db)?.share
             switch raw.flatMap(HKAuthorizationStatus.init(rawValue:)) ?? .notDetermined {
             case .sharingAuthorized:

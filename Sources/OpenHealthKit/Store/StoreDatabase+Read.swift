@@ -67,6 +67,8 @@ extension StoreDatabase {
                 .errorInvalidArgument,
                 "The predicate \(format) cannot run in the health store; build predicates with HKQuery's predicate functions and NSCompoundPredicate."
             )
+        case .invalid(let reason):
+            throw HKError(.errorInvalidArgument, reason)
         case .activityType, .activityDuration, .activityDates, .activityStatistic:
             guard inActivities else {
                 throw HKError(
@@ -160,7 +162,7 @@ extension StoreDatabase {
                 """, [identifier, value])
         case .filter(let filter):
             return try filter.sql()
-        case .constant, .and, .or, .not, .foreign:
+        case .constant, .and, .or, .not, .foreign, .invalid:
             preconditionFailure("handled above")
         }
     }
@@ -171,6 +173,12 @@ extension StoreDatabase {
         var ownSources: [Int64]?
         for descriptor in descriptors {
             let identifier = descriptor.sampleType.identifier
+            // Compiled first, so a bad predicate fails the query whatever the store holds.
+            let compiled = try descriptor.predicate.map {
+                try compile(
+                    PredicateNode($0),
+                    .samples(isWorkout: descriptor.sampleType is HKWorkoutType, type: descriptor.sampleType))
+            }
             guard let typeID = try existingTypeID(identifier, db) else { continue }
             // When the predicate names a workout's samples, those few rows drive the query: `+` keeps SQLite from
             // walking the whole type index instead.
@@ -181,12 +189,7 @@ extension StoreDatabase {
                 guard let own = ownSources, !own.isEmpty else { continue }
                 fragment.sql += " AND s.source_id IN (\(own.map(String.init).joined(separator: ",")))"
             }
-            if let predicate = descriptor.predicate {
-                let compiled = try compile(
-                    PredicateNode(predicate),
-                    .samples(
-                        isWorkout: descriptor.sampleType is HKWorkoutType,
-                        type: descriptor.sampleType))
+            if let compiled {
                 fragment.sql += " AND " + compiled.sql
                 fragment.arguments += compiled.arguments
             }

@@ -173,6 +173,7 @@ enum QuantityTypeCatalog {
             e(.walkingDoubleSupportPercentage, "%", .discreteArithmetic),
             e(.sixMinuteWalkTestDistance, "m", .discreteArithmetic),
             e(.nikeFuel, "count", .cumulative),
+            e(.dietaryEnergyConsumed, "kcal", .cumulative),
         ]
         return entries.enumerated().map { index, entry in
             var entry = entry

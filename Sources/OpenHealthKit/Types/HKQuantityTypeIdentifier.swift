@@ -77,4 +77,8 @@ public struct HKQuantityTypeIdentifier: RawRepresentable, Hashable, Sendable {
     public static let bodyFatPercentage = make("BodyFatPercentage")
     public static let environmentalAudioExposure = make("EnvironmentalAudioExposure")
     public static let headphoneAudioExposure = make("HeadphoneAudioExposure")
+
+    // Nutrition
+    /// Food energy eaten (cumulative, kilocalories): what Apple's article "Executing Statistical Queries" sums.
+    public static let dietaryEnergyConsumed = make("DietaryEnergyConsumed")
 }

@@ -41,19 +41,15 @@ public struct CrossTrainerData: FitnessMachineData {
     public var resistanceLevel: Int16?
     public var instantaneousPower: Int16?
     public var averagePower: Int16?
-    public var expendedEnergy: FitnessMachineEnergy?
-    public var heartRate: UInt8?
-    public var metabolicEquivalent: UInt8?
-    public var elapsedTime: UInt16?
-    public var remainingTime: UInt16?
+    /// Energy, heart rate, metabolic equivalent, elapsed and remaining time: the fields every machine shares.
+    public var tail: FitnessMachineDataTail
     public var movesBackward: Bool
 
     public init(
         instantaneousSpeed: UInt16? = nil, averageSpeed: UInt16? = nil, totalDistance: UInt32? = nil,
         stepRate: [UInt16]? = nil, strideCount: UInt16? = nil, elevationGain: [UInt16]? = nil,
         inclination: [Int16]? = nil, resistanceLevel: Int16? = nil, instantaneousPower: Int16? = nil,
-        averagePower: Int16? = nil, expendedEnergy: FitnessMachineEnergy? = nil, heartRate: UInt8? = nil,
-        metabolicEquivalent: UInt8? = nil, elapsedTime: UInt16? = nil, remainingTime: UInt16? = nil,
+        averagePower: Int16? = nil, tail: FitnessMachineDataTail = FitnessMachineDataTail(),
         movesBackward: Bool = false
     ) {
         self.instantaneousSpeed = instantaneousSpeed
@@ -66,11 +62,7 @@ public struct CrossTrainerData: FitnessMachineData {
         self.resistanceLevel = resistanceLevel
         self.instantaneousPower = instantaneousPower
         self.averagePower = averagePower
-        self.expendedEnergy = expendedEnergy
-        self.heartRate = heartRate
-        self.metabolicEquivalent = metabolicEquivalent
-        self.elapsedTime = elapsedTime
-        self.remainingTime = remainingTime
+        self.tail = tail
         self.movesBackward = movesBackward
     }
 
@@ -97,11 +89,7 @@ public struct CrossTrainerData: FitnessMachineData {
         resistanceLevel = try f.int16(7, &reader, "resistance level")
         instantaneousPower = try f.int16(8, &reader, "instantaneous power")
         averagePower = try f.int16(9, &reader, "average power")
-        expendedEnergy = try FitnessMachineEnergy.read(if: f.has(10), from: &reader)
-        heartRate = try f.uint8(11, &reader, "heart rate")
-        metabolicEquivalent = try f.uint8(12, &reader, "metabolic equivalent")
-        elapsedTime = try f.uint16(13, &reader, "elapsed time")
-        remainingTime = try f.uint16(14, &reader, "remaining time")
+        tail = try FitnessMachineDataTail.read(f, firstBit: 10, from: &reader)
         movesBackward = f.has(15)
     }
 
@@ -109,12 +97,15 @@ public struct CrossTrainerData: FitnessMachineData {
 
     /// The flags field ``encode()`` writes (24 bits).
     public var flags: UInt32 {
-        FlagFields.flags([
-            instantaneousSpeed == nil, averageSpeed != nil, totalDistance != nil, stepRate != nil, strideCount != nil,
-            elevationGain != nil, inclination != nil, resistanceLevel != nil, instantaneousPower != nil,
-            averagePower != nil, expendedEnergy != nil, heartRate != nil, metabolicEquivalent != nil,
-            elapsedTime != nil, remainingTime != nil, movesBackward,
-        ])
+        FlagFields.flags(
+            [
+                instantaneousSpeed == nil, averageSpeed != nil, totalDistance != nil, stepRate != nil,
+                strideCount != nil,
+                elevationGain != nil, inclination != nil, resistanceLevel != nil, instantaneousPower != nil,
+                averagePower != nil,
+            ] + tail.presence + [
+                movesBackward
+            ])
     }
 
     public func encode() -> [UInt8] {
@@ -130,11 +121,7 @@ public struct CrossTrainerData: FitnessMachineData {
         writer.writeIfPresent(resistanceLevel)
         writer.writeIfPresent(instantaneousPower)
         writer.writeIfPresent(averagePower)
-        expendedEnergy?.write(to: &writer)
-        writer.writeIfPresent(heartRate)
-        writer.writeIfPresent(metabolicEquivalent)
-        writer.writeIfPresent(elapsedTime)
-        writer.writeIfPresent(remainingTime)
+        tail.write(to: &writer)
         return writer.bytes
     }
 
@@ -147,9 +134,6 @@ public struct CrossTrainerData: FitnessMachineData {
             inclination: later.inclination ?? inclination, resistanceLevel: later.resistanceLevel ?? resistanceLevel,
             instantaneousPower: later.instantaneousPower ?? instantaneousPower,
             averagePower: later.averagePower ?? averagePower,
-            expendedEnergy: later.expendedEnergy ?? expendedEnergy, heartRate: later.heartRate ?? heartRate,
-            metabolicEquivalent: later.metabolicEquivalent ?? metabolicEquivalent,
-            elapsedTime: later.elapsedTime ?? elapsedTime,
-            remainingTime: later.remainingTime ?? remainingTime, movesBackward: later.movesBackward)
+            tail: tail.merging(later.tail), movesBackward: later.movesBackward)
     }
 }

@@ -196,6 +196,9 @@ public struct FitnessMachineControlError: Error, Hashable, Sendable, CustomStrin
         case noResponse
         /// The machine does not offer a control point.
         case notControllable
+        /// The transport could not write the request (the link is down, or the write was refused): the sentence
+        /// says why.
+        case writeFailed(String)
     }
 
     public var request: String
@@ -213,6 +216,7 @@ public struct FitnessMachineControlError: Error, Hashable, Sendable, CustomStrin
             "The machine answered a request never sent (op code 0x\(String(opCode, radix: 16, uppercase: true))); ignored."
         case .noResponse: "The machine did not answer the request to \(request)."
         case .notControllable: "The machine offers no fitness machine control point; it cannot \(request)."
+        case .writeFailed(let why): "The request to \(request) could not be sent: \(why)"
         }
     }
 }

@@ -45,20 +45,14 @@ public struct IndoorBikeData: FitnessMachineData {
     /// Instantaneous power in watts.
     public var instantaneousPower: Int16?
     public var averagePower: Int16?
-    public var expendedEnergy: FitnessMachineEnergy?
-    public var heartRate: UInt8?
-    /// Metabolic equivalent in 1/10.
-    public var metabolicEquivalent: UInt8?
-    /// Seconds since the machine's workout began.
-    public var elapsedTime: UInt16?
-    public var remainingTime: UInt16?
+    /// Energy, heart rate, metabolic equivalent, elapsed and remaining time: the fields every machine shares.
+    public var tail: FitnessMachineDataTail
 
     public init(
         instantaneousSpeed: UInt16? = nil, averageSpeed: UInt16? = nil, instantaneousCadence: UInt16? = nil,
         averageCadence: UInt16? = nil, totalDistance: UInt32? = nil, resistanceLevel: Int16? = nil,
-        instantaneousPower: Int16? = nil, averagePower: Int16? = nil, expendedEnergy: FitnessMachineEnergy? = nil,
-        heartRate: UInt8? = nil, metabolicEquivalent: UInt8? = nil, elapsedTime: UInt16? = nil,
-        remainingTime: UInt16? = nil
+        instantaneousPower: Int16? = nil, averagePower: Int16? = nil,
+        tail: FitnessMachineDataTail = FitnessMachineDataTail()
     ) {
         self.instantaneousSpeed = instantaneousSpeed
         self.averageSpeed = averageSpeed
@@ -68,11 +62,7 @@ public struct IndoorBikeData: FitnessMachineData {
         self.resistanceLevel = resistanceLevel
         self.instantaneousPower = instantaneousPower
         self.averagePower = averagePower
-        self.expendedEnergy = expendedEnergy
-        self.heartRate = heartRate
-        self.metabolicEquivalent = metabolicEquivalent
-        self.elapsedTime = elapsedTime
-        self.remainingTime = remainingTime
+        self.tail = tail
     }
 
     /// Decodes an Indoor Bike Data value.
@@ -89,11 +79,7 @@ public struct IndoorBikeData: FitnessMachineData {
         resistanceLevel = try f.int16(5, &reader, "resistance level")
         instantaneousPower = try f.int16(6, &reader, "instantaneous power")
         averagePower = try f.int16(7, &reader, "average power")
-        expendedEnergy = try FitnessMachineEnergy.read(if: f.has(8), from: &reader)
-        heartRate = try f.uint8(9, &reader, "heart rate")
-        metabolicEquivalent = try f.uint8(10, &reader, "metabolic equivalent")
-        elapsedTime = try f.uint16(11, &reader, "elapsed time")
-        remainingTime = try f.uint16(12, &reader, "remaining time")
+        tail = try FitnessMachineDataTail.read(f, firstBit: 8, from: &reader)
     }
 
     public var hasMoreData: Bool { instantaneousSpeed == nil }
@@ -101,12 +87,11 @@ public struct IndoorBikeData: FitnessMachineData {
     /// The flags field ``encode()`` writes.
     public var flags: UInt16 {
         UInt16(
-            FlagFields.flags([
-                instantaneousSpeed == nil, averageSpeed != nil, instantaneousCadence != nil, averageCadence != nil,
-                totalDistance != nil, resistanceLevel != nil, instantaneousPower != nil, averagePower != nil,
-                expendedEnergy != nil, heartRate != nil, metabolicEquivalent != nil, elapsedTime != nil,
-                remainingTime != nil,
-            ]))
+            FlagFields.flags(
+                [
+                    instantaneousSpeed == nil, averageSpeed != nil, instantaneousCadence != nil, averageCadence != nil,
+                    totalDistance != nil, resistanceLevel != nil, instantaneousPower != nil, averagePower != nil,
+                ] + tail.presence))
     }
 
     public func encode() -> [UInt8] {
@@ -120,11 +105,7 @@ public struct IndoorBikeData: FitnessMachineData {
         writer.writeIfPresent(resistanceLevel)
         writer.writeIfPresent(instantaneousPower)
         writer.writeIfPresent(averagePower)
-        expendedEnergy?.write(to: &writer)
-        writer.writeIfPresent(heartRate)
-        writer.writeIfPresent(metabolicEquivalent)
-        writer.writeIfPresent(elapsedTime)
-        writer.writeIfPresent(remainingTime)
+        tail.write(to: &writer)
         return writer.bytes
     }
 
@@ -137,9 +118,7 @@ public struct IndoorBikeData: FitnessMachineData {
             resistanceLevel: later.resistanceLevel ?? resistanceLevel,
             instantaneousPower: later.instantaneousPower ?? instantaneousPower,
             averagePower: later.averagePower ?? averagePower,
-            expendedEnergy: later.expendedEnergy ?? expendedEnergy, heartRate: later.heartRate ?? heartRate,
-            metabolicEquivalent: later.metabolicEquivalent ?? metabolicEquivalent,
-            elapsedTime: later.elapsedTime ?? elapsedTime, remainingTime: later.remainingTime ?? remainingTime)
+            tail: tail.merging(later.tail))
     }
 
     /// Instantaneous speed in m/s, when present.

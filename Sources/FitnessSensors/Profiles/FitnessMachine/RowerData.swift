@@ -46,18 +46,14 @@ public struct RowerData: FitnessMachineData {
     public var instantaneousPower: Int16?
     public var averagePower: Int16?
     public var resistanceLevel: Int16?
-    public var expendedEnergy: FitnessMachineEnergy?
-    public var heartRate: UInt8?
-    public var metabolicEquivalent: UInt8?
-    public var elapsedTime: UInt16?
-    public var remainingTime: UInt16?
+    /// Energy, heart rate, metabolic equivalent, elapsed and remaining time: the fields every machine shares.
+    public var tail: FitnessMachineDataTail
 
     public init(
         strokes: Strokes? = nil, averageStrokeRate: UInt8? = nil, totalDistance: UInt32? = nil,
         instantaneousPace: UInt16? = nil, averagePace: UInt16? = nil, instantaneousPower: Int16? = nil,
-        averagePower: Int16? = nil, resistanceLevel: Int16? = nil, expendedEnergy: FitnessMachineEnergy? = nil,
-        heartRate: UInt8? = nil, metabolicEquivalent: UInt8? = nil, elapsedTime: UInt16? = nil,
-        remainingTime: UInt16? = nil
+        averagePower: Int16? = nil, resistanceLevel: Int16? = nil,
+        tail: FitnessMachineDataTail = FitnessMachineDataTail()
     ) {
         self.strokes = strokes
         self.averageStrokeRate = averageStrokeRate
@@ -67,11 +63,7 @@ public struct RowerData: FitnessMachineData {
         self.instantaneousPower = instantaneousPower
         self.averagePower = averagePower
         self.resistanceLevel = resistanceLevel
-        self.expendedEnergy = expendedEnergy
-        self.heartRate = heartRate
-        self.metabolicEquivalent = metabolicEquivalent
-        self.elapsedTime = elapsedTime
-        self.remainingTime = remainingTime
+        self.tail = tail
     }
 
     /// Decodes a Rower Data value.
@@ -90,11 +82,7 @@ public struct RowerData: FitnessMachineData {
         instantaneousPower = try f.int16(5, &reader, "instantaneous power")
         averagePower = try f.int16(6, &reader, "average power")
         resistanceLevel = try f.int16(7, &reader, "resistance level")
-        expendedEnergy = try FitnessMachineEnergy.read(if: f.has(8), from: &reader)
-        heartRate = try f.uint8(9, &reader, "heart rate")
-        metabolicEquivalent = try f.uint8(10, &reader, "metabolic equivalent")
-        elapsedTime = try f.uint16(11, &reader, "elapsed time")
-        remainingTime = try f.uint16(12, &reader, "remaining time")
+        tail = try FitnessMachineDataTail.read(f, firstBit: 8, from: &reader)
     }
 
     public var hasMoreData: Bool { strokes == nil }
@@ -102,12 +90,12 @@ public struct RowerData: FitnessMachineData {
     /// The flags field ``encode()`` writes.
     public var flags: UInt16 {
         UInt16(
-            FlagFields.flags([
-                strokes == nil, averageStrokeRate != nil, totalDistance != nil, instantaneousPace != nil,
-                averagePace != nil,
-                instantaneousPower != nil, averagePower != nil, resistanceLevel != nil, expendedEnergy != nil,
-                heartRate != nil, metabolicEquivalent != nil, elapsedTime != nil, remainingTime != nil,
-            ]))
+            FlagFields.flags(
+                [
+                    strokes == nil, averageStrokeRate != nil, totalDistance != nil, instantaneousPace != nil,
+                    averagePace != nil,
+                    instantaneousPower != nil, averagePower != nil, resistanceLevel != nil,
+                ] + tail.presence))
     }
 
     public func encode() -> [UInt8] {
@@ -124,11 +112,7 @@ public struct RowerData: FitnessMachineData {
         writer.writeIfPresent(instantaneousPower)
         writer.writeIfPresent(averagePower)
         writer.writeIfPresent(resistanceLevel)
-        expendedEnergy?.write(to: &writer)
-        writer.writeIfPresent(heartRate)
-        writer.writeIfPresent(metabolicEquivalent)
-        writer.writeIfPresent(elapsedTime)
-        writer.writeIfPresent(remainingTime)
+        tail.write(to: &writer)
         return writer.bytes
     }
 
@@ -141,10 +125,7 @@ public struct RowerData: FitnessMachineData {
             instantaneousPower: later.instantaneousPower ?? instantaneousPower,
             averagePower: later.averagePower ?? averagePower,
             resistanceLevel: later.resistanceLevel ?? resistanceLevel,
-            expendedEnergy: later.expendedEnergy ?? expendedEnergy,
-            heartRate: later.heartRate ?? heartRate,
-            metabolicEquivalent: later.metabolicEquivalent ?? metabolicEquivalent,
-            elapsedTime: later.elapsedTime ?? elapsedTime, remainingTime: later.remainingTime ?? remainingTime)
+            tail: tail.merging(later.tail))
     }
 
     /// Boat speed in m/s from the instantaneous pace (500 m over the pace), when present and not zero.

@@ -67,18 +67,14 @@ public struct TreadmillData: FitnessMachineData {
     /// Instantaneous pace in 1/10 km/min.
     public var instantaneousPace: UInt8?
     public var averagePace: UInt8?
-    public var expendedEnergy: FitnessMachineEnergy?
-    public var heartRate: UInt8?
-    public var metabolicEquivalent: UInt8?
-    public var elapsedTime: UInt16?
-    public var remainingTime: UInt16?
+    /// Energy, heart rate, metabolic equivalent, elapsed and remaining time: the fields every machine shares.
+    public var tail: FitnessMachineDataTail
     public var beltPower: BeltPower?
 
     public init(
         instantaneousSpeed: UInt16? = nil, averageSpeed: UInt16? = nil, totalDistance: UInt32? = nil,
         inclination: Inclination? = nil, elevationGain: ElevationGain? = nil, instantaneousPace: UInt8? = nil,
-        averagePace: UInt8? = nil, expendedEnergy: FitnessMachineEnergy? = nil, heartRate: UInt8? = nil,
-        metabolicEquivalent: UInt8? = nil, elapsedTime: UInt16? = nil, remainingTime: UInt16? = nil,
+        averagePace: UInt8? = nil, tail: FitnessMachineDataTail = FitnessMachineDataTail(),
         beltPower: BeltPower? = nil
     ) {
         self.instantaneousSpeed = instantaneousSpeed
@@ -88,11 +84,7 @@ public struct TreadmillData: FitnessMachineData {
         self.elevationGain = elevationGain
         self.instantaneousPace = instantaneousPace
         self.averagePace = averagePace
-        self.expendedEnergy = expendedEnergy
-        self.heartRate = heartRate
-        self.metabolicEquivalent = metabolicEquivalent
-        self.elapsedTime = elapsedTime
-        self.remainingTime = remainingTime
+        self.tail = tail
         self.beltPower = beltPower
     }
 
@@ -117,11 +109,7 @@ public struct TreadmillData: FitnessMachineData {
                 negative: try reader.readUInt16("negative elevation gain")) : nil
         instantaneousPace = try f.uint8(5, &reader, "instantaneous pace")
         averagePace = try f.uint8(6, &reader, "average pace")
-        expendedEnergy = try FitnessMachineEnergy.read(if: f.has(7), from: &reader)
-        heartRate = try f.uint8(8, &reader, "heart rate")
-        metabolicEquivalent = try f.uint8(9, &reader, "metabolic equivalent")
-        elapsedTime = try f.uint16(10, &reader, "elapsed time")
-        remainingTime = try f.uint16(11, &reader, "remaining time")
+        tail = try FitnessMachineDataTail.read(f, firstBit: 7, from: &reader)
         beltPower =
             f.has(12)
             ? BeltPower(
@@ -134,12 +122,13 @@ public struct TreadmillData: FitnessMachineData {
     /// The flags field ``encode()`` writes.
     public var flags: UInt16 {
         UInt16(
-            FlagFields.flags([
-                instantaneousSpeed == nil, averageSpeed != nil, totalDistance != nil, inclination != nil,
-                elevationGain != nil, instantaneousPace != nil, averagePace != nil, expendedEnergy != nil,
-                heartRate != nil,
-                metabolicEquivalent != nil, elapsedTime != nil, remainingTime != nil, beltPower != nil,
-            ]))
+            FlagFields.flags(
+                [
+                    instantaneousSpeed == nil, averageSpeed != nil, totalDistance != nil, inclination != nil,
+                    elevationGain != nil, instantaneousPace != nil, averagePace != nil,
+                ] + tail.presence + [
+                    beltPower != nil
+                ]))
     }
 
     public func encode() -> [UInt8] {
@@ -158,11 +147,7 @@ public struct TreadmillData: FitnessMachineData {
         }
         writer.writeIfPresent(instantaneousPace)
         writer.writeIfPresent(averagePace)
-        expendedEnergy?.write(to: &writer)
-        writer.writeIfPresent(heartRate)
-        writer.writeIfPresent(metabolicEquivalent)
-        writer.writeIfPresent(elapsedTime)
-        writer.writeIfPresent(remainingTime)
+        tail.write(to: &writer)
         if let beltPower {
             writer.write(beltPower.force)
             writer.write(beltPower.power)
@@ -178,9 +163,7 @@ public struct TreadmillData: FitnessMachineData {
             elevationGain: later.elevationGain ?? elevationGain,
             instantaneousPace: later.instantaneousPace ?? instantaneousPace,
             averagePace: later.averagePace ?? averagePace,
-            expendedEnergy: later.expendedEnergy ?? expendedEnergy, heartRate: later.heartRate ?? heartRate,
-            metabolicEquivalent: later.metabolicEquivalent ?? metabolicEquivalent,
-            elapsedTime: later.elapsedTime ?? elapsedTime, remainingTime: later.remainingTime ?? remainingTime,
+            tail: tail.merging(later.tail),
             beltPower: later.beltPower ?? beltPower)
     }
 

@@ -1,0 +1,293 @@
+import FitnessSensors
+import Foundation
+
+/// Controls a fitness machine — a smart trainer's target power (ERG), resistance level or simulated grade — over its
+/// Fitness Machine Control Point, while its readings are recorded as usual.
+///
+/// A thin shell over the pure `FitnessMachineController`: it writes the requests the controller asks for through
+/// the sensor's `ControllableSensor.writeWithResponse(_:to:)`, hands it the control point's indications and the
+/// machine's status from `ControllableSensor.watchControlLink(_:)`, and, while a request waits, sleeps on an
+/// injected clock so that a request the machine never answers fails after
+/// `FitnessMachineController.responseTimeout`.
+///
+/// ```swift
+/// let control = FitnessMachineControl(sensor: trainer)
+/// control.start { event in print(event) }
+/// try await control.setTargetPower(200)     // asks for control first; throws the machine's refusal
+/// ```
+///
+/// - A target asked for before the machine is connected is kept and asked for once it connects, as is the last
+///   target after a reconnection (a machine forgets its client when the link drops): the call then returns at once
+///   and the machine's answer arrives as an ``Event``.
+/// - A machine that refuses control is still recorded from: control only writes to its control point.
+/// - The machine's result codes other than success are thrown as `FitnessMachineControlError`
+///   (`.refused(.controlNotPermitted)`, …), and reported as ``Event/failed(_:)``.
+///
+/// OpenHealthKit: HealthKit has no control of fitness machines. Bluetooth FTMS 1.0 §4.16.
+public final class FitnessMachineControl: @unchecked Sendable {
+    public typealias Request = FitnessMachineControlPoint.Request
+
+    /// What happened, for a display.
+    public enum Event: Sendable, Equatable {
+        /// The link came up; whether the machine offers a control point.
+        case connected(offersControl: Bool)
+        case disconnected
+        /// The machine accepted a request.
+        case accepted(Request)
+        /// A request failed (refused, unanswered, not sent) or the machine answered one never sent.
+        case failed(FitnessMachineControlError)
+        /// The machine announced a status (Fitness Machine Status, 0x2ADA).
+        case status(FitnessMachineStatus)
+    }
+
+    /// Where control stands.
+    public struct State: Sendable, Equatable {
+        /// Whether the link is up.
+        public var isConnected = false
+        /// Whether the machine offers a control point; nil until it first connects.
+        public var offersControl: Bool?
+        /// Whether the machine granted control.
+        public var hasControl = false
+        /// The target power the machine accepted last, in watts (nil after a reset or stop).
+        public var targetPower: Int?
+        /// The target power asked for last, in watts: asked for again after a reconnection.
+        public var requestedTargetPower: Int?
+        /// The last failure, cleared when a request is accepted.
+        public var lastError: FitnessMachineControlError?
+        /// The machine's answer when it refused control (another app holds it, say); nil once control is granted.
+        /// It is still recorded from.
+        public var refusedControl: FitnessMachineControlPoint.ResultCode?
+    }
+
+    public let sensor: any ControllableSensor
+    private let clock: any Clock<Duration>
+    private let seconds: @Sendable () -> Double
+    private let lock = NSLock()
+    private var controller = FitnessMachineController()
+    private var current = State()
+    private var handler: (@Sendable (Event) -> Void)?
+    private var waiters: [(request: Request, continuation: CheckedContinuation<Void, any Error>)] = []
+    /// Fails the request written last when it is not answered in time; runs only while a request waits, so an idle
+    /// control has nothing asleep on the clock.
+    private var timeout: Task<Void, Never>?
+
+    /// Creates a control for `sensor`; nothing happens until ``start(_:)``.
+    ///
+    /// - Parameter clock: What request timeouts are measured on.
+    public init(sensor: any ControllableSensor, clock: any Clock<Duration> = ContinuousClock()) {
+        self.sensor = sensor
+        self.clock = clock
+        seconds = Self.seconds(on: clock)
+    }
+
+    deinit { timeout?.cancel() }
+
+    /// Where control stands now.
+    public var state: State { lock.withLock { current } }
+
+    /// Begins watching the sensor's link and delivering events to `handler` (the sensor itself is started by the
+    /// data source, as for any sensor).
+    public func start(_ handler: @escaping @Sendable (Event) -> Void = { _ in }) {
+        lock.withLock { self.handler = handler }
+        sensor.watchControlLink { [weak self] event in self?.linkEvent(event) }
+    }
+
+    /// Stops watching; requests still waiting fail with `.noResponse`. The machine keeps its last target.
+    public func close() {
+        sensor.watchControlLink(nil)
+        let (task, pending) = lock.withLock {
+            defer {
+                timeout = nil
+                handler = nil
+                waiters.removeAll()
+            }
+            return (timeout, waiters)
+        }
+        task?.cancel()
+        for waiter in pending {
+            waiter.continuation.resume(
+                throwing: FitnessMachineControlError(request: waiter.request.summary, reason: .noResponse))
+        }
+    }
+
+    // MARK: Requests
+
+    /// Asks the machine for control (Request Control, 0x00).
+    public func requestControl() async throws { try await send(.requestControl) }
+
+    /// Sets the target power in watts (ERG, 0x05), asking for control first when needed.
+    public func setTargetPower(_ watts: Int) async throws {
+        guard let value = Int16(exactly: watts), value >= 0 else {
+            throw FitnessMachineControlError(
+                request: "set target power to \(watts) W", reason: .refused(.invalidParameter))
+        }
+        lock.withLock { current.requestedTargetPower = watts }
+        try await send(.setTargetPower(value), keptUntilConnected: true)
+    }
+
+    /// Sets the resistance level (0x04), in the machine's own unitless steps with a resolution of 0.1.
+    public func setResistanceLevel(_ level: Double) async throws {
+        guard let value = UInt8(exactly: (level * 10).rounded()) else {
+            throw FitnessMachineControlError(
+                request: "set target resistance level to \(level)", reason: .refused(.invalidParameter))
+        }
+        try await send(.setTargetResistanceLevel(value))
+    }
+
+    /// Simulates riding up (or down) a grade in percent (Set Indoor Bike Simulation Parameters, 0x11), with no wind,
+    /// a rolling resistance coefficient of 0.004 and a wind resistance coefficient of 0.51 kg/m.
+    public func setSimulatedGrade(_ percent: Double) async throws {
+        guard let grade = Int16(exactly: (percent * 100).rounded()) else {
+            throw FitnessMachineControlError(
+                request: "set simulated grade to \(percent) %", reason: .refused(.invalidParameter))
+        }
+        try await send(.setIndoorBikeSimulation(windSpeed: 0, grade: grade, rollingResistance: 40, windResistance: 51))
+    }
+
+    /// Stops the machine (Stop or Pause with Stop, 0x08 01): a trainer drops its target.
+    public func stop() async throws {
+        lock.withLock { current.requestedTargetPower = nil }
+        try await send(.stopOrPause(1))
+    }
+
+    /// Sends a request and waits for the machine's answer.
+    private func send(_ request: Request, keptUntilConnected: Bool = false) async throws {
+        let state = self.state
+        if state.offersControl == false {
+            throw FitnessMachineControlError(request: request.summary, reason: .notControllable)
+        }
+        if !state.isConnected {
+            if keptUntilConnected { return }
+            throw FitnessMachineControlError(request: request.summary, reason: .writeFailed("it is not connected."))
+        }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            perform { controller in
+                waiters.append((request, continuation))
+                return controller.send(request, at: seconds())
+            }
+        }
+    }
+
+    // MARK: The shell
+
+    private func linkEvent(_ event: ControlLinkEvent) {
+        switch event {
+        case .connected(let offersControl):
+            let target = lock.withLock { () -> Int? in
+                current.isConnected = true
+                current.offersControl = offersControl
+                return offersControl ? current.requestedTargetPower : nil
+            }
+            emit(.connected(offersControl: offersControl))
+            if let target, let value = Int16(exactly: target) {
+                perform { $0.send(.setTargetPower(value), at: seconds()) }
+            }
+        case .disconnected:
+            let pending = lock.withLock {
+                defer { waiters.removeAll() }
+                controller.disconnected()
+                current.isConnected = false
+                current.hasControl = false
+                return waiters
+            }
+            for waiter in pending {
+                waiter.continuation.resume(
+                    throwing: FitnessMachineControlError(request: waiter.request.summary, reason: .noResponse))
+            }
+            emit(.disconnected)
+        case .value(GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint, let bytes):
+            // A malformed answer is counted and logged by the sensor; the request then times out.
+            guard let response = try? FitnessMachineControlPoint.Response(bytes: bytes) else { return }
+            perform { $0.received(response, at: seconds()) }
+        case .value(GATTAssignedNumbers.Characteristic.fitnessMachineStatus, let bytes):
+            guard let status = try? FitnessMachineStatus(bytes: bytes) else { return }
+            lock.withLock {
+                controller.received(status)
+                current.hasControl = controller.hasControl
+                current.targetPower = controller.targetPower
+            }
+            emit(.status(status))
+        case .value: break
+        }
+    }
+
+    /// Runs `change` on the controller under the lock, then carries out its step: resumes the waiters it answers,
+    /// reports, and writes the next request.
+    private func perform(_ change: (inout FitnessMachineController) -> FitnessMachineController.Step) {
+        var resumes: [(CheckedContinuation<Void, any Error>, (any Error)?)] = []
+        let (step, handler) = lock.withLock { () -> (FitnessMachineController.Step, (@Sendable (Event) -> Void)?) in
+            let step = change(&controller)
+            for replaced in step.superseded {
+                // A target replaced before it was sent: its caller waits for the one that replaced it.
+                if let index = waiters.firstIndex(where: { $0.request == replaced }),
+                    let newer = waiters.last(where: { $0.request.opCode == replaced.opCode })
+                {
+                    waiters[index].request = newer.request
+                }
+            }
+            for request in step.succeeded {
+                while let index = waiters.firstIndex(where: { $0.request == request }) {
+                    resumes.append((waiters.remove(at: index).continuation, nil))
+                }
+            }
+            for error in step.errors {
+                if let index = waiters.firstIndex(where: { $0.request.summary == error.request }) {
+                    resumes.append((waiters.remove(at: index).continuation, error))
+                }
+            }
+            current.hasControl = controller.hasControl
+            current.targetPower = controller.targetPower
+            if controller.hasControl { current.refusedControl = nil }
+            for error in step.errors where error.request == Request.requestControl.summary {
+                if case .refused(let code) = error.reason { current.refusedControl = code }
+            }
+            if !step.succeeded.isEmpty { current.lastError = nil }
+            if let last = step.errors.last { current.lastError = last }
+            if step.write != nil || controller.pending == nil {
+                timeout?.cancel()
+                timeout = nil
+            }
+            if step.write != nil {
+                timeout = Task { [weak self, clock] in
+                    do { try await clock.sleep(for: .seconds(FitnessMachineController.responseTimeout)) } catch {
+                        return
+                    }
+                    guard let self else { return }
+                    self.perform { $0.tick(at: self.seconds()) }
+                }
+            }
+            return (step, self.handler)
+        }
+        for (continuation, error) in resumes {
+            if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+        }
+        for request in step.succeeded { handler?(.accepted(request)) }
+        for error in step.errors { handler?(.failed(error)) }
+        if let request = step.write { write(request) }
+    }
+
+    private func write(_ request: Request) {
+        let sensor = self.sensor
+        Task {
+            do {
+                try await sensor.writeWithResponse(
+                    request.encode(), to: GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint)
+            } catch {
+                perform { $0.writeFailed(.writeFailed("\(error)"), at: seconds()) }
+            }
+        }
+    }
+
+    private func emit(_ event: Event) {
+        let handler = lock.withLock { self.handler }
+        handler?(event)
+    }
+
+    private static func seconds<C: Clock>(on clock: C) -> @Sendable () -> Double where C.Duration == Duration {
+        let origin = clock.now
+        return {
+            let elapsed = origin.duration(to: clock.now).components
+            return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+        }
+    }
+}
