@@ -27,7 +27,7 @@ public struct BluetoothBackend: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .dbus: "bluetoothd's D-Bus API (\(reason))"
-        case .raw: "raw HCI and L2CAP sockets (\(reason))"
+        case .raw: "the kernel's sockets, management and L2CAP (\(reason))"
         }
     }
 
@@ -57,7 +57,7 @@ public struct BluetoothBackend: Sendable, Hashable, CustomStringConvertible {
             }
             return BluetoothBackend(kind: .raw, reason: "no bluetoothd on the system bus (nothing owns org.bluez)")
         } catch {
-            return BluetoothBackend(kind: .raw, reason: "the system bus cannot be reached: \(error)")
+            return BluetoothBackend(kind: .raw, reason: "no system bus to find bluetoothd on")
         }
     }
 
