@@ -154,21 +154,41 @@ import Testing
         #expect(objects == BlueZObjects())
     }
 
-    @Test func pairingAsksThroughTheAgentAndTrustsTheSensor() async throws {
+    @Test func pairingTrustsTheSensorAndBondsOnlyWhenItsMeasurementIsProtected() async throws {
         let fake = try await FakeBlueZ()
         defer { fake.stop() }
         try await fake.addAdapter()
         let path = try await fake.addSensor(Self.strap, name: "Polar H10 8A1C2D3E")
         let pairing = DBusPairing(client: fake.client, adapter: "hci0", timeout: .seconds(5))
         let outcome = try await pairing.pair(BluetoothAddress(Self.strap, type: .public)!, clock: ContinuousClock())
-        #expect(outcome.bonding == "bonded")
+        #expect(outcome.bonding == "no bond needed")
         #expect(outcome.trusted)
         // bluetoothd knows the address is random, whatever the person typed.
         #expect(SensorAddress.bluetooth(outcome.address).identifier == "ble:C7:3A:10:5E:22:F1/random")
         #expect(outcome.probe.capabilities.contains(.heartRate))
         #expect(outcome.probe.deviceName == "Polar H10 8A1C2D3E")
         let device = try #require(try await fake.client.managedObjects().device(at: path))
-        #expect(device.isPaired && device.isTrusted && !device.isConnected)
+        #expect(!device.isPaired && device.isTrusted && !device.isConnected)
+        #expect(try await fake.count("SocketCount", path) == 0)
+    }
+
+    @Test func aSensorThatProtectsItsMeasurementIsBondedThroughTheAgentWithNoDialog() async throws {
+        let fake = try await FakeBlueZ()
+        defer { fake.stop() }
+        try await fake.addAdapter()
+        let path = try await fake.addSensor(Self.strap, name: "Strap")
+        try await fake.fake("RequireEncryption", [.string(path)])
+        let pairing = DBusPairing(client: fake.client, adapter: "hci0", timeout: .seconds(5))
+        let outcome = try await pairing.pair(BluetoothAddress(Self.strap, type: .random)!, clock: ContinuousClock())
+        #expect(outcome.bonding == "bonded")
+        let device = try #require(try await fake.client.managedObjects().device(at: path))
+        #expect(device.isPaired && device.isTrusted)
+        // Once bonded, a recording subscribes.
+        let (sensor, events) = start(fake)
+        defer { sensor.stop() }
+        var iterator = events.makeAsyncIterator()
+        #expect(try await next(&iterator) == "connecting")
+        #expect(try await next(&iterator) == "connected")
     }
 
     @Test func theAgentAuthorisesJustWorksAndRejectsWhatNeedsAPerson() {

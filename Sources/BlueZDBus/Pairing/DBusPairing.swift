@@ -2,6 +2,7 @@ import BlueZTransport
 import BluetoothLE
 import FitnessSensors
 import Foundation
+import Glibc
 
 /// `workout pair` through bluetoothd: connect, learn what the sensor measures from its services, bond it when it is
 /// not bonded yet (Just Works, through this program's ``PairingAgent``: no dialog), and mark it `Trusted` so
@@ -43,10 +44,18 @@ public struct DBusPairing: Sendable {
                 options.servicesTimeout = timeout
                 return options
             }(), clock: clock, bus: { [client] in client.connection })
-        let (path, connectedHere) = try await sensor.connectForPairing(client: client, clock: clock)
+        // The agent first: bluetoothd bonds by itself when a characteristic asks for encryption, and asks it.
         let agent = try await PairingAgent.register(with: client)
+        let path: String
+        let connectedHere: Bool
         do {
-            let bonding = try await bond(path)
+            (path, connectedHere) = try await sensor.connectForPairing(client: client, clock: clock)
+        } catch {
+            await agent.unregister()
+            throw error
+        }
+        do {
+            let bonding = try await bondIfNeeded(path)
             try await client.set(path, BlueZ.device, "Trusted", .boolean(true))
             let objects = try await client.managedObjects()
             guard let device = objects.device(at: path), let known = device.address else {
@@ -68,17 +77,49 @@ public struct DBusPairing: Sendable {
 }
 
 extension DBusPairing {
-    /// Bonds the device unless bluetoothd says it is bonded: "bonded", "already bonded", or why it was not (a
-    /// sensor that refuses bonding is still usable). Only a lost bus fails.
-    func bond(_ path: String) async throws(BlueZError) -> String {
-        let objects = try await client.managedObjects()
-        if objects.device(at: path)?.isPaired == true { return "already bonded" }
+    /// Bonds the sensor when it needs it: each measurement is subscribed to once and released, as a recording
+    /// would. A sensor that protects one makes bluetoothd raise the link's security and bond through the agent by
+    /// itself; where a subscription is refused for want of it all the same, `Device1.Pair` is called and the
+    /// subscription tried again. "already bonded", "bonded", "no bond needed", or why bonding failed (the sensor is
+    /// paired with the store all the same). Only a lost bus fails.
+    func bondIfNeeded(_ path: String) async throws(BlueZError) -> String {
+        let before = try await client.managedObjects()
+        if before.device(at: path)?.isPaired == true { return "already bonded" }
+        let measurements = before.characteristics(of: path).filter { characteristic in
+            characteristic.canNotify
+                && characteristic.uuid.shortValue.map(FitnessProfiles.measurementCharacteristics.contains) == true
+        }
+        var refused = false
+        for characteristic in measurements where try await !trySubscribing(characteristic.path) { refused = true }
+        if try await client.managedObjects().device(at: path)?.isPaired == true { return "bonded" }
+        guard refused else { return "no bond needed" }
         do {
             _ = try await client.call(path, BlueZ.device, "Pair", timeout: timeout)
-            return "bonded"
         } catch {
             if error.code == .closed { throw error }
             return "not bonded: \(error.message)"
+        }
+        return "bonded"
+    }
+
+    /// Subscribes to a characteristic and releases it at once; false when bluetoothd refused it as not permitted or
+    /// not authorised (the sensor wants an encrypted link), true otherwise.
+    private func trySubscribing(_ path: String) async throws(BlueZError) -> Bool {
+        do {
+            let reply = try await client.call(path, BlueZ.characteristic, "AcquireNotify", [.properties([])])
+            for case .unixFD(let descriptor) in reply { Glibc.close(descriptor.take()) }
+            return true
+        } catch {
+            if error.code == .closed { throw error }
+            if error.code == .permissionDenied { return false }
+        }
+        do {
+            _ = try await client.call(path, BlueZ.characteristic, "StartNotify")
+            _ = try? await client.call(path, BlueZ.characteristic, "StopNotify", timeout: .seconds(5))
+            return true
+        } catch {
+            if error.code == .closed { throw error }
+            return error.code != .permissionDenied
         }
     }
 

@@ -71,8 +71,16 @@ def add_gatt(device):
                        [dbus.ObjectPath(path), {CHARACTERISTIC_IFACE: props}])
 
 
+def require_encryption(device):
+    '''A sensor that protects its measurement: refused as bluetoothd refuses it (Insufficient Encryption) until
+    bonded.'''
+    if device.secure and not device.props[DEVICE_IFACE]['Paired']:
+        raise dbus.exceptions.DBusException('Operation Not Authorized', name='org.bluez.Error.NotAuthorized')
+
+
 def AcquireNotify(characteristic, _options):
     device = characteristic.device
+    require_encryption(device)
     if device.acquire == 'refuse':
         raise dbus.exceptions.DBusException('Operation is not supported', name='org.bluez.Error.NotSupported')
     if device.acquire == 'malformed':
@@ -85,6 +93,7 @@ def AcquireNotify(characteristic, _options):
 
 
 def StartNotify(characteristic):
+    require_encryption(characteristic.device)
     emit_changed(characteristic, CHARACTERISTIC_IFACE, {'Notifying': dbus.Boolean(True, variant_level=1)})
 
 
@@ -148,6 +157,7 @@ def AddSensor(self, adapter, address, name, address_type, service):
     device.service = int(service)
     device.measurement = {0x180D: 0x2A37, 0x1818: 0x2A63, 0x1816: 0x2A5B}[int(service)]
     device.acquire = 'ok'
+    device.secure = False
     device.sockets = []
     device.connects = 0
     # What bluetoothd learns from the advertisement, announced as it would announce a change.
@@ -168,6 +178,12 @@ def AddSensor(self, adapter, address, name, address_type, service):
 def SetAcquireNotify(self, device_path, mode):
     '''How AcquireNotify answers: ok (a socket), refuse (NotSupported: StartNotify then), malformed (a string).'''
     mockobject.objects[device_path].acquire = mode
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='')
+def RequireEncryption(self, device_path):
+    '''The measurement is refused until the device is bonded.'''
+    mockobject.objects[device_path].secure = True
 
 
 @dbus.service.method(FAKE_IFACE, in_signature='say', out_signature='')
