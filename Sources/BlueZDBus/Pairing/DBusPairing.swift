@@ -168,18 +168,24 @@ extension DBusSensor {
         let path = try await find(in: objects, adapter: adapter, client: client, watch: watch, clock: clock)
         watch.follow(path)
         var connectedHere = false
-        if !watch.state.withLock(\.connected) {
-            _ = try await client.call(path, BlueZ.device, "Connect", timeout: options.connectTimeout)
-            connectedHere = true
-        }
-        try await waitFor(
-            watch, clock: clock, within: options.servicesTimeout, "bluetoothd to resolve the sensor's services"
-        ) {
-            $0.servicesResolved || !$0.connected
-        }
-        guard watch.state.withLock(\.connected) else {
-            throw BlueZError(
-                .connectionFailed, "\(SensorAddress.bluetooth(address)) disconnected while its services were resolved.")
+        // Twice at most: a link that was going down as this began (a recording that just ended disconnecting it)
+        // is connected again here.
+        for attempt in 1 ... 2 {
+            if !watch.state.withLock(\.connected) {
+                _ = try await client.call(path, BlueZ.device, "Connect", timeout: options.connectTimeout)
+                connectedHere = true
+            }
+            try await waitFor(
+                watch, clock: clock, within: options.servicesTimeout, "bluetoothd to resolve the sensor's services"
+            ) {
+                $0.servicesResolved || !$0.connected
+            }
+            if watch.state.withLock(\.connected) { break }
+            guard attempt == 1, !connectedHere else {
+                throw BlueZError(
+                    .connectionFailed,
+                    "\(SensorAddress.bluetooth(address)) disconnected while its services were resolved.")
+            }
         }
         return (path, connectedHere)
     }
