@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "BluetoothLE", targets: ["BluetoothLE"]),
         .library(name: "UnixSockets", targets: ["UnixSockets"]),
         .library(name: "BlueZTransport", targets: ["BlueZTransport"]),
+        .library(name: "BlueZDBus", targets: ["BlueZDBus"]),
         .library(name: "OpenHealthKitTesting", targets: ["OpenHealthKitTesting"]),
         .library(name: "FixtureSynthesis", targets: ["FixtureSynthesis"]),
         .executable(name: "workout", targets: ["workout"]),
@@ -47,6 +48,8 @@ let package = Package(
         // BlueZ's libbluetooth (HCI device sockets, LE scan commands) and libudev, wrapped as GRDB wraps SQLite.
         .systemLibrary(name: "CBlueZ", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CUdev", providers: [.apt(["libudev-dev"])]),
+        // libsystemd's sd-bus: the D-Bus client BlueZDBus speaks to bluetoothd with.
+        .systemLibrary(name: "CSystemd", providers: [.apt(["libsystemd-dev"])]),
         // eventfd, which Swift's Glibc module does not show.
         .target(name: "CUnixSockets"),
         // Non-blocking sockets that can be awaited and woken, and AF_UNIX listeners and streams: what mirroring's byte
@@ -64,12 +67,22 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // bluetoothd's D-Bus API (sd-bus): discovery, Device1.Connect, AcquireNotify, pairing through an agent, as
+        // Sensors; the default `ble:` path wherever bluetoothd runs (issue 24).
+        .target(
+            name: "BlueZDBus",
+            dependencies: [
+                "FitnessSensors", "BluetoothLE", "UnixSockets", "BlueZTransport", "CSystemd",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The HealthKit-compatible public API and the SQLite store. Bluetooth only with the `BlueZ` trait.
         .target(
             name: "OpenHealthKit",
             dependencies: [
                 "ByteCoding", "FitnessSensors", "UnixSockets",
                 .target(name: "BlueZTransport", condition: .when(traits: ["BlueZ"])),
+                .target(name: "BlueZDBus", condition: .when(traits: ["BlueZ"])),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -84,7 +97,8 @@ let package = Package(
         .target(
             name: "WorkoutCommands",
             dependencies: [
-                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "WorkoutImport", "WorkoutExport",
+                "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "BlueZDBus", "WorkoutImport",
+                "WorkoutExport",
                 "FITFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -215,6 +229,14 @@ let package = Package(
             dependencies: [
                 "BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport", "OpenHealthKit",
                 .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            exclude: ["Fixtures"]
+        ),
+        // bluetoothd's D-Bus API over a private dbus-daemon, with python-dbusmock's bluez5 template and a GATT of ours.
+        .testTarget(
+            name: "BlueZDBusTests",
+            dependencies: [
+                "BlueZDBus", "BlueZTransport", "UnixSockets", "BluetoothLE", "FitnessSensors", "TestSupport",
             ],
             exclude: ["Fixtures"]
         ),

@@ -99,6 +99,9 @@ start_advertising || setup_failed "the advertisement registered"
 btmon -w "$logs/hci.btsnoop" > /dev/null 2>&1 &
 sleep 1
 
+# --- The raw path beside bluetoothd (forced): the checks it has always had ----------------------------
+export OPENHEALTHKIT_BLUETOOTH=raw
+
 # doctor: a working setup.
 "$workout" doctor --store "$store" > "$logs/doctor.txt" 2>&1
 status=$?
@@ -226,12 +229,116 @@ else
 fi
 wait "$holder" && pass "the recording that held the link saved its workout" \
     || fail "the recording that held the link saved its workout"
+# --- bluetoothd's D-Bus API, the default where it runs, as an unprivileged user -----------------------
+# nobody, in the bluetooth group, with no capability at all: what a desktop user or a Pi's default user has.
+unset OPENHEALTHKIT_BLUETOOTH
+bluetooth_group=$(getent group bluetooth | cut -d: -f3)
+as_user() { setpriv --reuid=65534 --regid=65534 --groups="${bluetooth_group:-65534}" --inh-caps=-all --bounding-set=-all "$@"; }
+dbus_store=/dev/shm/vm-test-dbus.sqlite
+as_user "$workout" doctor --store "$dbus_store" > "$logs/doctor-dbus.txt" 2>&1
+status=$?
+cat "$logs/doctor-dbus.txt"
+if [ "$status" -eq 0 ] && grep -q "^✔ Bluetooth path: bluetoothd's D-Bus API (bluetoothd owns org.bluez on the system bus)" "$logs/doctor-dbus.txt" \
+    && grep -q "^✔ This binary can scan without bluetoothd: not needed" "$logs/doctor-dbus.txt"; then
+    pass "as an unprivileged user, workout doctor says the path is bluetoothd's D-Bus API and scanning needs no capability"
+else
+    fail "as an unprivileged user, workout doctor says the path is bluetoothd's D-Bus API and scanning needs no capability (exit $status)"
+fi
+as_user "$workout" scan --adapter hci1 --timeout 5 > "$logs/scan-dbus.txt" 2>&1
+status=$?
+cat "$logs/scan-dbus.txt"
+if [ "$status" -eq 0 ] && grep -E "^TestAdvertisement +$peripheral .*0x180D" "$logs/scan-dbus.txt" > /dev/null; then
+    pass "as an unprivileged user, workout scan hears TestAdvertisement through bluetoothd"
+else
+    fail "as an unprivileged user, workout scan hears TestAdvertisement through bluetoothd (exit $status)"
+fi
+# bluetoothd holds the link (what `bluetoothctl connect` asks of it: Device1.Connect, here on hci1), and workout
+# simply uses it.
+device_path=/org/bluez/hci1/dev_${peripheral//:/_}
+timeout 30 dbus-send --system --print-reply --dest=org.bluez "$device_path" org.bluez.Device1.Connect \
+    > "$logs/bluetoothd-connect.txt" 2>&1
+held_by_bluetoothd() {
+    timeout 5 dbus-send --system --print-reply --dest=org.bluez "$device_path" org.freedesktop.DBus.Properties.Get \
+        string:org.bluez.Device1 string:Connected | grep -q "boolean true"
+}
+wait_for 10 held_by_bluetoothd || fail "bluetoothd connected hci1 to the sensor (see bluetoothd-connect.txt)"
+before=$(grep -c "Updating value" "$logs/gatt-server.log")
+OPENHEALTHKIT_ADAPTER=hci1 as_user "$workout" record --store "$dbus_store" --activity running --sensor "ble:$peripheral" --duration 15 \
+    --save-fixture /dev/shm/vm-test-dbus.jsonl > "$logs/record-dbus.txt" 2>&1
+status=$?
+cat "$logs/record-dbus.txt"
+cp /dev/shm/vm-test-dbus.jsonl "$logs/record-dbus.jsonl" 2> /dev/null
+received=$(grep -c '"c":"2A37"' "$logs/record-dbus.jsonl" 2> /dev/null || echo 0)
+notified=$(($(grep -c "Updating value" "$logs/gatt-server.log") - before))
+if [ "$status" -eq 0 ] && [ "$received" -ge 5 ]; then
+    pass "as an unprivileged user, workout record read $received heart rates through bluetoothd from the link it held ($notified notified meanwhile)"
+else
+    fail "as an unprivileged user, workout record read heart rates through bluetoothd from the link it held (exit $status, $received received, $notified notified)"
+fi
+held_by_bluetoothd && pass "the link bluetoothd held is still up after workout's recording" \
+    || fail "the link bluetoothd held is still up after workout's recording"
+timeout 10 dbus-send --system --print-reply --dest=org.bluez "$device_path" org.bluez.Device1.Disconnect \
+    > /dev/null 2>&1
+# A link loss through bluetoothd: hci0 powered off mid-recording (as the raw check above does), then back with
+# its server and advertisement; the sensor must see bluetoothd report the drop, and connect and subscribe again.
+OPENHEALTHKIT_ADAPTER=hci1 as_user "$workout" record --store "$dbus_store" --activity running --sensor "ble:$peripheral" \
+    --duration 40 --save-fixture /dev/shm/vm-test-dbus-loss.jsonl > "$logs/record-dbus-loss.txt" 2>&1 &
+recorder=$!
+before=$(grep -c "Updating value" "$logs/gatt-server.log")
+wait_for 60 notified_since_start $((before + 5)) || echo "(fewer than five notifications before the link loss)"
+btmgmt --index 0 power off > /dev/null
+kill "$advertiser" "$gatt_server"
+wait "$advertiser" "$gatt_server" 2> /dev/null
+sleep 3
+btmgmt --index 0 power on > /dev/null
+start_gatt_server || fail "the GATT server registered again"
+start_advertising || fail "the advertisement registered again"
+wait "$recorder"
+status=$?
+cat "$logs/record-dbus-loss.txt"
+cp /dev/shm/vm-test-dbus-loss.jsonl "$logs/record-dbus-loss.jsonl" 2> /dev/null
+python3 - "$logs/record-dbus-loss.jsonl" "$status" <<'PY'
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1]).read().splitlines()[1:] if line.strip()]
+changes = [(e["t"], e["connection"], e.get("reason", "")) for e in events if "connection" in e]
+drop = next((t for t, c, _ in changes if c == "disconnected"), None)
+back = next((t for t, c, _ in changes if c == "connected" and drop is not None and t > drop), None)
+after = [e for e in events if e.get("c") == "2A37" and back is not None and e["t"] > back]
+ok = sys.argv[2] == "0" and drop is not None and back is not None and len(after) >= 3
+print(("PASS " if ok else "FAIL ") + f"through bluetoothd, a link loss is reported and the sensor reconnects by itself: "
+      f"{changes}, {len(after)} heart rates after it (exit {sys.argv[2]})")
+sys.exit(0 if ok else 1)
+PY
+[ $? -eq 0 ] || failures=$((failures + 1))
+
+# Pairing last: it bonds where the sensor needs it (BlueZ's example server's heart rate does not).
+as_user "$workout" pair "$peripheral" --adapter hci1 --store "$dbus_store" --timeout 20 > "$logs/pair-dbus.txt" 2>&1
+status=$?
+cat "$logs/pair-dbus.txt"
+if [ "$status" -eq 0 ] && grep -q "^bluetoothd: .*trusted" "$logs/pair-dbus.txt" \
+    && grep -q "^Paired .*(ble:$peripheral): heart rate" "$logs/pair-dbus.txt"; then
+    pass "as an unprivileged user, workout pair pairs through bluetoothd with its own agent (no dialog) and trusts the sensor"
+else
+    fail "as an unprivileged user, workout pair pairs through bluetoothd with its own agent (exit $status)"
+fi
+timeout 10 dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci1 org.bluez.Adapter1.RemoveDevice \
+    "objpath:$device_path" > /dev/null 2>&1
+
 # --- The raw path, with bluetoothd stopped (a box that runs none) ---------------------------------
 # bluetoothd powers its adapters off as it exits; without it hci0 advertises through the kernel alone
 # (mgmt Add Advertising: connectable, 0x180D, its name in the scan response). No GATT server runs
 # without bluetoothd here, so the raw path's recording is the one checked above (L2CAP, the same code).
+if timeout 5 dbus-send --system --print-reply --dest=org.bluez / org.freedesktop.DBus.ObjectManager.GetManagedObjects \
+    > /dev/null 2>&1; then
+    echo "bluetoothd answers on the bus before it is stopped"
+else
+    echo "bluetoothd does not answer on the bus before it is stopped (noted, not a check of workout)"
+fi
 kill "$advertiser" "$gatt_server" 2> /dev/null
 kill "$bluetoothd"
+# Bounded: a bluetoothd that does not act on SIGTERM within 5 s is killed.
+for _ in $(seq 25); do kill -0 "$bluetoothd" 2> /dev/null || break; sleep 0.2; done
+kill -9 "$bluetoothd" 2> /dev/null
 wait "$advertiser" "$gatt_server" "$bluetoothd" 2> /dev/null
 for index in 0 1; do
     btmgmt --index "$index" power on > /dev/null

@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZDBus
 import BlueZTransport
 import BluetoothLE
 import Foundation
@@ -8,6 +9,10 @@ extension Workout {
         static let configuration = CommandConfiguration(
             abstract: "Scan for Bluetooth LE sensors nearby: heart-rate, power and speed/cadence devices first.",
             discussion: """
+                Where bluetoothd runs (every desktop, Raspberry Pi OS) the scan goes through it and \
+                needs no capability: a user in the bluetooth group, or at the console, may scan. \
+                OPENHEALTHKIT_BLUETOOTH=raw or =dbus forces either path.
+
                 Without bluetoothd the scan goes through the kernel's management channel \
                 (Start Discovery), which needs CAP_NET_ADMIN: run it as root, or grant it to \
                 the real binary (`workout doctor` prints the exact line). The kernel keeps \
@@ -69,10 +74,20 @@ extension Workout {
 }
 
 /// Scans with `adapter`, else `$OPENHEALTHKIT_ADAPTER`, else the first adapter that is up (``AdapterSelection``), through
-/// the kernel's management channel; Ctrl-C (or SIGTERM) ends the scan early, stops discovery and returns what was heard.
+/// the kernel's management channel where bluetoothd does not run; Ctrl-C (or SIGTERM) ends the scan early, stops discovery and returns what was heard.
+///
+/// Through bluetoothd's D-Bus API when it runs (``BluetoothBackend``): no capability needed, its discovery stopped
+/// at the end or on Ctrl-C.
 func scanNearby(seconds: Double, adapter: String? = nil) async throws -> [DiscoveredDevice] {
-    let scanner = try await ManagementScanner.open(adapter: adapter)
-    let scan = Task { try await scanner.scan(for: .milliseconds(Int64(seconds * 1000))) }
+    let duration = Duration.milliseconds(Int64(seconds * 1000))
+    let scan: Task<[DiscoveredDevice], any Error>
+    if try await BluetoothBackend.current().kind == .dbus {
+        let scanner = DBusScanner(client: BlueZClient(connection: try SystemBus.shared()), adapter: adapter)
+        scan = Task { try await scanner.scan(for: duration) }
+    } else {
+        let scanner = try await ManagementScanner.open(adapter: adapter)
+        scan = Task { try await scanner.scan(for: duration) }
+    }
     let watcher = Task {
         await interrupted()
         scan.cancel()

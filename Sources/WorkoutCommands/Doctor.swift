@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZDBus
 import BlueZTransport
 import Foundation
 import OpenHealthKit
@@ -10,7 +11,8 @@ extension Workout {
                 "Check whether this machine can record from a Bluetooth LE sensor, and say how to fix what cannot.",
             discussion: """
                 One line per check, ✔ or ✘, with the exact fix: the kernel's Bluetooth \
-                support; each adapter (up, LE enabled, not blocked by rfkill); whether \
+                support; which path reaches Bluetooth (bluetoothd's D-Bus API where it runs, \
+                raw sockets without it; OPENHEALTHKIT_BLUETOOTH=dbus|raw forces one); each adapter (up, LE enabled, not blocked by rfkill); whether \
                 this binary may scan without bluetoothd (CAP_NET_ADMIN); bluetoothd, and \
                 whether it holds a paired sensor's connection; the [LE] connection \
                 parameters of /etc/bluetooth/main.conf that keep straps connected; the store.
@@ -35,10 +37,19 @@ extension Workout {
             if FileManager.default.fileExists(atPath: path), SystemSnapshot.storeProblem(path) == nil {
                 paired = ((try? await options.open().pairedSensors()) ?? []).map(\.identifier)
             }
+            let bluetoothPath: BluetoothPath
+            do {
+                let backend = try await BluetoothBackend.current()
+                bluetoothPath = BluetoothPath(
+                    throughBluetoothd: backend.kind == .dbus, description: backend.description)
+            } catch {
+                bluetoothPath = BluetoothPath(throughBluetoothd: false, description: "", problem: error.description)
+            }
             let report = DoctorReport(
                 SystemSnapshot.gather(
                     storePath: path, pairedIdentifiers: paired,
-                    mainConfigurationPath: bluetoothConfiguration))
+                    mainConfigurationPath: bluetoothConfiguration),
+                path: bluetoothPath)
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

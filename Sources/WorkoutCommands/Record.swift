@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZDBus
 import BlueZTransport
 import FitnessSensors
 import Foundation
@@ -83,13 +84,13 @@ extension Workout {
                 if sensorOptions.tap != nil {
                     // BlueZ's connector with the tap, on the command's clocks (the machine's: `.bluez(tap:)`).
                     store.sensorConnector = SensorConnector(schemes: ["ble", "unix"]) { [sensorOptions] paired in
-                        try makeSensor(
+                        try makeBluetoothSensor(
                             identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities,
                             options: sensorOptions, clock: time.clock, wallClock: time.now)
                     }
                 }
                 let attached = try sensors.map {
-                    try makeSensor(
+                    try makeBluetoothSensor(
                         identifier: $0, options: sensorOptions, clock: sensorClock, wallClock: store.wallClock)
                 }
                 // Fixture ids: the sensors' identifiers, as they are unique.

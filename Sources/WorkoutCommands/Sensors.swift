@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZDBus
 import BlueZTransport
 import FitnessSensors
 import Foundation
@@ -11,7 +12,9 @@ extension Workout {
             discussion: """
                 ADDRESS is AA:BB:CC:DD:EE:FF (add /random for a random address, as `workout scan` shows) \
                 or unix:PATH for a simulated peripheral. The sensor is contacted once to learn what it \
-                measures; --no-probe pairs it without contact.
+                measures; --no-probe pairs it without contact. Where bluetoothd runs, the sensor is also \
+                bonded through workout's own agent when it accepts (no dialog, also on a headless Pi) and \
+                marked trusted.
 
                 Example:
                   workout pair C7:3A:10:5E:22:F1/random --name "Chest strap"
@@ -32,13 +35,24 @@ extension Workout {
 
         func run() async throws {
             try await reportingErrors {
-                let parsed = try SensorAddress(parsing: address)
+                var parsed = try SensorAddress(parsing: address)
                 var capabilities = SensorCapabilities.heartRateStrap.union(.powerMeter)
                 var sensorName = name ?? parsed.description
                 if !noProbe {
-                    let probe = try await SensorProbe.probe(
-                        parsed, adapter: adapter,
-                        timeout: .milliseconds(Int64(timeout * 1000)))
+                    let probe: SensorProbe
+                    let limit = Duration.milliseconds(Int64(timeout * 1000))
+                    if case .bluetooth(let device) = parsed, try await BluetoothBackend.current().kind == .dbus {
+                        // Through bluetoothd: bonded through this program's agent (no dialog) and trusted.
+                        let pairing = DBusPairing(
+                            client: BlueZClient(connection: try SystemBus.shared()), adapter: adapter, timeout: limit)
+                        let outcome = try await pairing.pair(device)
+                        parsed = .bluetooth(outcome.address)
+                        if name == nil { sensorName = parsed.description }
+                        print("bluetoothd: \(outcome.bonding)\(outcome.trusted ? ", trusted" : "").")
+                        probe = outcome.probe
+                    } else {
+                        probe = try await SensorProbe.probe(parsed, adapter: adapter, timeout: limit)
+                    }
                     guard !probe.capabilities.subtracting(.battery).isEmpty else {
                         throw CommandFailure(
                             "\(parsed) offers no \(FitnessProfiles.measuringNames) service, so it cannot be paired as a fitness sensor."

@@ -36,8 +36,11 @@ public struct DoctorReport: Hashable, Sendable, Codable {
     /// Whether recording can work: no failing check blocks it.
     public var canRecord: Bool
 
-    public init(_ system: SystemSnapshot) {
+    /// - Parameter path: the way this process reaches Bluetooth (bluetoothd's D-Bus API or raw sockets), when
+    ///   known: through bluetoothd, scanning needs no capability and a sensor bluetoothd holds is simply used.
+    public init(_ system: SystemSnapshot, path: BluetoothPath? = nil) {
         var checks: [DoctorCheck] = []
+        let throughBluetoothd = path?.throughBluetoothd == true
         checks.append(
             DoctorCheck(
                 id: "kernel", title: "Kernel Bluetooth support", passed: system.kernelProblem == nil,
@@ -80,12 +83,23 @@ public struct DoctorReport: Hashable, Sendable, Codable {
                     blocksRecording: !usable))
         }
 
+        if let path {
+            checks.append(
+                DoctorCheck(
+                    id: "bluetooth-path", title: "Bluetooth path", passed: path.problem == nil,
+                    detail: path.problem ?? path.description,
+                    fix: "unset OPENHEALTHKIT_BLUETOOTH, or set it to dbus or raw", blocksRecording: true))
+        }
+
         checks.append(
             DoctorCheck(
-                id: "scan-permission", title: "This binary can scan without bluetoothd", passed: system.canScan,
-                detail: system.canScan
-                    ? "it holds CAP_NET_ADMIN, which the kernel's management channel asks of a program that discovers"
-                    : "it lacks CAP_NET_ADMIN, which scanning through the kernel's management channel (without bluetoothd) needs; connecting and recording need no capability",
+                id: "scan-permission", title: "This binary can scan without bluetoothd",
+                passed: system.canScan || throughBluetoothd,
+                detail: throughBluetoothd && !system.canScan
+                    ? "not needed: scans go through bluetoothd, which asks no capability of a user in the bluetooth group or at the console"
+                    : system.canScan
+                        ? "it holds CAP_NET_ADMIN, which the kernel's management channel asks of a program that discovers"
+                        : "it lacks CAP_NET_ADMIN, which scanning through the kernel's management channel (without bluetoothd) needs; connecting and recording need no capability",
                 fix: "run `workout scan` as root, or `sudo setcap cap_net_admin+eip \(system.executablePath)`",
                 blocksRecording: false))
 
@@ -101,8 +115,20 @@ public struct DoctorReport: Hashable, Sendable, Codable {
         // By the 48-bit value alone: the kernel's connection list carries no address type, and a
         // strap paired as /random is the same device.
         let connected = Set(system.adapters.flatMap(\.connections).map(\.rawValue))
-        let held = system.pairedSensors.filter { connected.contains($0.address.rawValue) }
-        if held.isEmpty {
+        // Through bluetoothd, a sensor it holds is simply used: only the raw path needs the link free.
+        let held = throughBluetoothd ? [] : system.pairedSensors.filter { connected.contains($0.address.rawValue) }
+        if throughBluetoothd {
+            let shared = system.pairedSensors.filter { connected.contains($0.address.rawValue) }.count
+            checks.append(
+                DoctorCheck(
+                    id: "paired-sensors", title: "Paired sensors are free", passed: true,
+                    detail: system.pairedSensors.isEmpty
+                        ? "no Bluetooth sensor is paired yet"
+                        : shared == 0
+                            ? "none of the \(system.pairedSensors.count) paired is connected now"
+                            : "\(shared) of the \(system.pairedSensors.count) paired connected through bluetoothd, which workout shares",
+                    blocksRecording: false))
+        } else if held.isEmpty {
             checks.append(
                 DoctorCheck(
                     id: "paired-sensors", title: "Paired sensors are free", passed: true,
@@ -169,5 +195,21 @@ public struct DoctorReport: Hashable, Sendable, Codable {
                     "add `ConnectionSupervisionTimeout=\(C.recommendedSupervisionTimeout)` (5 s, in 10 ms units) under [LE] in \(path), \(afterwards)",
                 blocksRecording: false),
         ]
+    }
+}
+
+/// How this process reaches Bluetooth, as `workout doctor` reports it: through bluetoothd's D-Bus API, or raw
+/// sockets, and why (the decision itself is BlueZDBus's `BluetoothBackend`).
+public struct BluetoothPath: Hashable, Sendable {
+    public var throughBluetoothd: Bool
+    /// "bluetoothd's D-Bus API (bluetoothd owns org.bluez on the system bus)".
+    public var description: String
+    /// Why no path could be chosen (an `OPENHEALTHKIT_BLUETOOTH` of another value), nil when one was.
+    public var problem: String?
+
+    public init(throughBluetoothd: Bool, description: String, problem: String? = nil) {
+        self.throughBluetoothd = throughBluetoothd
+        self.description = description
+        self.problem = problem
     }
 }

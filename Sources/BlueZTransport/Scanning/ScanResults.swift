@@ -86,6 +86,18 @@ public struct ScanResults: Sendable {
         byAddress[address] = device
     }
 
+    /// Takes a device another source already merged (bluetoothd's Device1 properties): its name, RSSI and
+    /// appearance replace earlier ones, its services join them.
+    public mutating func add(_ device: DiscoveredDevice) {
+        var merged = byAddress[device.address] ?? DiscoveredDevice(address: device.address)
+        if byAddress[device.address] == nil { order.append(device.address) }
+        if let name = device.name { merged.name = name }
+        if let rssi = device.rssi { merged.rssi = rssi }
+        if let appearance = device.appearance { merged.appearance = appearance }
+        for uuid in device.services where !merged.services.contains(uuid) { merged.services.append(uuid) }
+        byAddress[device.address] = merged
+    }
+
     /// Heart-rate, power and speed/cadence devices first, then the rest; strongest signal first
     /// within each group.
     public var devices: [DiscoveredDevice] {

@@ -7,14 +7,14 @@ import Synchronization
 /// clears the stale flag, so the watch costs the reading path no lock. The watchdog compares the
 /// latest arrival with its deadline; an arrival racing the check at the very deadline may be
 /// reported stale once and live again at the next notification.
-final class ArrivalWatch<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
+package final class ArrivalWatch<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration {
     private let connectedAt: Instant
     /// The latest arrival, in nanoseconds after `connectedAt`.
     private let last = Atomic<Int64>(0)
     private let isStale = Atomic<Bool>(false)
-    let staleAfter: Duration
+    package let staleAfter: Duration
 
-    init(connectedAt instant: Instant, staleAfter: Duration) {
+    package init(connectedAt instant: Instant, staleAfter: Duration) {
         connectedAt = instant
         self.staleAfter = staleAfter
     }
@@ -24,10 +24,10 @@ final class ArrivalWatch<Instant: InstantProtocol>: Sendable where Instant.Durat
     }
 
     /// The instant at which the sensor becomes stale if nothing arrives before it.
-    var deadline: Instant { lastArrival.advanced(by: staleAfter) }
+    package var deadline: Instant { lastArrival.advanced(by: staleAfter) }
 
     /// Records an arrival; returns whether the sensor had been reported stale (so it is live again).
-    func arrived(at instant: Instant) -> Bool {
+    package func arrived(at instant: Instant) -> Bool {
         let (seconds, attoseconds) = connectedAt.duration(to: instant).components
         last.store(seconds * 1_000_000_000 + attoseconds / 1_000_000_000, ordering: .releasing)
         return isStale.exchange(false, ordering: .acquiringAndReleasing)
@@ -35,7 +35,7 @@ final class ArrivalWatch<Instant: InstantProtocol>: Sendable where Instant.Durat
 
     /// Marks the sensor stale if nothing arrived for `staleAfter` before `now`; returns whether
     /// this call did so (each silence is reported once).
-    func markStaleIfSilent(now: Instant) -> Bool {
+    package func markStaleIfSilent(now: Instant) -> Bool {
         guard !isStale.load(ordering: .acquiring), lastArrival.advanced(by: staleAfter) <= now else { return false }
         return isStale.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     }

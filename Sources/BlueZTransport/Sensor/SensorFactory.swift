@@ -58,6 +58,16 @@ public struct SensorProbe: Sendable {
     /// The services found, as UUID strings.
     public var services: [BluetoothUUID]
 
+    public init(
+        capabilities: SensorCapabilities, deviceName: String?, deviceInformation: DeviceInformation,
+        services: [BluetoothUUID]
+    ) {
+        self.capabilities = capabilities
+        self.deviceName = deviceName
+        self.deviceInformation = deviceInformation
+        self.services = services
+    }
+
     /// Connects, discovers services, reads the Device Name and Device Information, then disconnects.
     ///
     /// - Throws: ``BlueZError`` when the device cannot be reached, `GATTClientError` when it

@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 
 #if BlueZ
+import BlueZDBus
 import BlueZTransport
 #endif
 
@@ -65,13 +66,14 @@ public struct SensorConnector: Sendable {
     }
 
     #if BlueZ
-    /// BlueZ: `ble:` addresses over L2CAP, `unix:` paths to simulated peripherals. With a `tap`, every sensor it makes
-    /// passes its raw notifications to it (`workout record --save-fixture`).
+    /// BlueZ: `ble:` addresses through bluetoothd's D-Bus API where it runs, else over L2CAP
+    /// (`OPENHEALTHKIT_BLUETOOTH=dbus|raw` forces either); `unix:` paths to simulated peripherals. With a `tap`,
+    /// every sensor it makes passes its raw notifications to it (`workout record --save-fixture`).
     public static func bluez(tap: (any NotificationTap)? = nil) -> SensorConnector {
         var options = BLESensor.Options()
         options.tap = tap
         return SensorConnector(schemes: ["ble", "unix"]) { [options] paired in
-            try makeSensor(
+            try makeBluetoothSensor(
                 identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities, options: options)
         }
     }

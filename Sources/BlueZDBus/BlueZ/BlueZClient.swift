@@ -1,0 +1,128 @@
+import BlueZTransport
+import BluetoothLE
+import Foundation
+
+/// bluetoothd over one bus connection: its objects, its adapters, and the calls the scanner, the sensors and
+/// pairing make, each turning bluetoothd's errors into one sentence (``BlueZError``).
+public struct BlueZClient: Sendable {
+    public let connection: BusConnection
+    /// How long a call waits for bluetoothd's reply.
+    public var callTimeout: Duration
+
+    public init(connection: BusConnection, callTimeout: Duration = .seconds(25)) {
+        self.connection = connection
+        self.callTimeout = callTimeout
+    }
+
+    /// Calls one of bluetoothd's methods; a D-Bus error becomes a ``BlueZError`` sentence.
+    public func call(
+        _ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = [],
+        timeout: Duration? = nil
+    ) async throws(BlueZError) -> [DBusValue] {
+        do throws(DBusError) {
+            return try await connection.call(
+                BlueZ.service, path, interface, member, arguments, timeout: timeout ?? callTimeout)
+        } catch {
+            throw Self.sentence(for: error, calling: member, at: path)
+        }
+    }
+
+    /// Everything bluetoothd exports now.
+    public func managedObjects() async throws(BlueZError) -> BlueZObjects {
+        let body = try await call("/", BlueZ.objectManager, "GetManagedObjects")
+        var objects = BlueZObjects()
+        do throws(BlueZReplyError) { try objects.load(managedObjects: body) } catch {
+            throw BlueZError(.unexpectedReply, error.description)
+        }
+        return objects
+    }
+
+    /// The adapter to use: `/org/bluez/NAME` for the one named (or `$OPENHEALTHKIT_ADAPTER`'s), else the first
+    /// powered one whose address is not `peer`'s.
+    public func adapter(
+        named name: String?, in objects: BlueZObjects, avoiding peer: BluetoothAddress? = nil
+    ) throws(BlueZError) -> String {
+        let adapters = objects.adapters
+        if let name = name ?? AdapterSelection.adapterFromEnvironment() {
+            guard let adapter = adapters.first(where: { $0.path == "/org/bluez/\(name)" }) else {
+                throw BlueZError(
+                    .noAdapter, "bluetoothd has no adapter \(name); `bluetoothctl list` shows the ones it has.")
+            }
+            guard adapter.powered else { throw Self.poweredOff(name) }
+            return adapter.path
+        }
+        guard !adapters.isEmpty else {
+            throw BlueZError(
+                .noAdapter,
+                "bluetoothd has no Bluetooth adapter; plug one in or unblock it with `rfkill unblock bluetooth`.")
+        }
+        let candidates = adapters.filter { adapter in
+            guard let peer, let text = objects.properties(adapter.path, BlueZ.adapter)?["Address"]?.string else {
+                return true
+            }
+            return BluetoothAddress(text)?.rawValue != peer.rawValue
+        }
+        guard let powered = candidates.first(where: \.powered) else {
+            throw Self.poweredOff(String((candidates.first ?? adapters[0]).path.split(separator: "/").last ?? "hci0"))
+        }
+        return powered.path
+    }
+
+    private static func poweredOff(_ name: String) -> BlueZError {
+        BlueZError(
+            .adapterDown,
+            "\(name) is powered off: run `bluetoothctl power on` (with `bluetoothctl select` for another adapter).")
+    }
+
+    /// Sets a property through `org.freedesktop.DBus.Properties.Set`.
+    public func set(
+        _ path: String, _ interface: String, _ property: String, _ value: DBusValue
+    ) async throws(BlueZError) {
+        _ = try await call(path, BlueZ.properties, "Set", [.string(interface), .string(property), .variant(value)])
+    }
+
+    // MARK: - Errors
+
+    /// One sentence for a failed call, saying what to do where there is something to do.
+    static func sentence(for error: DBusError, calling member: String, at path: String) -> BlueZError {
+        let detail = error.message.isEmpty ? "" : " (\(error.message))"
+        switch error.name {
+        case DBusError.disconnectedName:
+            return BlueZError(.closed, "The system bus connection was lost while calling \(member).")
+        case DBusError.malformedName:
+            return BlueZError(.system, "bluetoothd sent an unexpected reply to \(member): \(error.message).")
+        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
+            return BlueZError(
+                .bluetoothUnavailable,
+                "bluetoothd is not running; start it with `sudo systemctl start bluetooth` (or set OPENHEALTHKIT_BLUETOOTH=raw)."
+            )
+        case "org.freedesktop.DBus.Error.AccessDenied":
+            return BlueZError(
+                .permissionDenied,
+                "The system bus refused \(member) for this user\(detail); add the user to the bluetooth group (`sudo usermod -aG bluetooth $USER`, then log in again)."
+            )
+        case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout":
+            return BlueZError(.timedOut, "bluetoothd did not answer \(member) in time.")
+        case "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.UnknownMethod":
+            return BlueZError(.connectionFailed, "bluetoothd no longer has \(path) (\(member) failed\(detail)).")
+        case "org.bluez.Error.NotReady":
+            return BlueZError(.adapterDown, "The adapter is not ready (powered off?); run `bluetoothctl power on`.")
+        case "org.bluez.Error.NotPermitted", "org.bluez.Error.NotAuthorized":
+            return BlueZError(
+                .permissionDenied, "bluetoothd did not permit \(member)\(detail); pair the sensor with `workout pair`.")
+        case "org.bluez.Error.AuthenticationFailed", "org.bluez.Error.AuthenticationRejected",
+            "org.bluez.Error.AuthenticationCanceled", "org.bluez.Error.AuthenticationTimeout":
+            return BlueZError(.connectionFailed, "Pairing failed\(detail).")
+        case "org.bluez.Error.InProgress":
+            return BlueZError(.busy, "bluetoothd is already doing \(member) for this device\(detail).")
+        default:
+            let name = error.name.hasPrefix("org.bluez.Error.") ? String(error.name.dropFirst(16)) : error.name
+            return BlueZError(.connectionFailed, "bluetoothd could not \(member): \(name)\(detail).")
+        }
+    }
+}
+
+extension BlueZError.Code {
+    /// bluetoothd sent a reply or a signal of a shape its API does not document.
+    public static let unexpectedReply = BlueZError.Code(rawValue: "unexpectedReply")
+}

@@ -1,0 +1,192 @@
+import BlueZTransport
+import BluetoothLE
+import FitnessSensors
+import Foundation
+import Glibc
+
+/// `workout pair` through bluetoothd: connect, learn what the sensor measures from its services, bond it when it is
+/// not bonded yet (Just Works, through this program's ``PairingAgent``: no dialog), and mark it `Trusted` so
+/// bluetoothd lets it reconnect on its own.
+///
+/// A sensor that refuses bonding (many straps do not bond at all) is still paired with the store: the refusal is
+/// reported in ``Outcome/bonding`` and nothing else fails. A connection this made is closed again at the end.
+public struct DBusPairing: Sendable {
+    public let client: BlueZClient
+    public var adapter: String?
+    public var timeout: Duration
+
+    public init(client: BlueZClient, adapter: String? = nil, timeout: Duration = .seconds(20)) {
+        self.client = client
+        self.adapter = adapter
+        self.timeout = timeout
+    }
+
+    /// What pairing learned and did.
+    public struct Outcome: Sendable {
+        public var probe: SensorProbe
+        /// The address as bluetoothd knows it (with its type).
+        public var address: BluetoothAddress
+        /// "bonded", "already bonded", or why bonding failed.
+        public var bonding: String
+        public var trusted: Bool
+    }
+
+    public func pair(
+        _ address: BluetoothAddress, clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> Outcome {
+        // A sensor just for this: connecting, discovery when bluetoothd has not seen it, services resolved.
+        let sensor = DBusSensor(
+            address: address,
+            options: {
+                var options = DBusSensor.Options()
+                options.adapter = adapter
+                options.connectTimeout = timeout
+                options.servicesTimeout = timeout
+                return options
+            }(), clock: clock, bus: { [client] in client.connection })
+        // The agent first: bluetoothd bonds by itself when a characteristic asks for encryption, and asks it.
+        let agent = try await PairingAgent.register(with: client)
+        let path: String
+        let connectedHere: Bool
+        do {
+            (path, connectedHere) = try await sensor.connectForPairing(client: client, clock: clock)
+        } catch {
+            await agent.unregister()
+            throw error
+        }
+        do {
+            let bonding = try await bondIfNeeded(path)
+            try await client.set(path, BlueZ.device, "Trusted", .boolean(true))
+            let objects = try await client.managedObjects()
+            guard let device = objects.device(at: path), let known = device.address else {
+                throw BlueZError(.connectionFailed, "bluetoothd no longer knows \(SensorAddress.bluetooth(address)).")
+            }
+            let information = await deviceInformation(objects.characteristics(of: path))
+            let probe = SensorProbe(
+                capabilities: SensorProbe.capabilities(of: device.services), deviceName: device.name,
+                deviceInformation: information, services: device.services)
+            await agent.unregister()
+            if connectedHere { _ = try? await client.call(path, BlueZ.device, "Disconnect", timeout: .seconds(5)) }
+            return Outcome(probe: probe, address: known, bonding: bonding, trusted: device.isTrusted)
+        } catch {
+            await agent.unregister()
+            if connectedHere { _ = try? await client.call(path, BlueZ.device, "Disconnect", timeout: .seconds(5)) }
+            throw error
+        }
+    }
+}
+
+extension DBusPairing {
+    /// Bonds the sensor when it needs it: each measurement is subscribed to once and released, as a recording
+    /// would. A sensor that protects one makes bluetoothd raise the link's security and bond through the agent by
+    /// itself; where a subscription is refused for want of it all the same, `Device1.Pair` is called and the
+    /// subscription tried again. "already bonded", "bonded", "no bond needed", or why bonding failed (the sensor is
+    /// paired with the store all the same). Only a lost bus fails.
+    func bondIfNeeded(_ path: String) async throws(BlueZError) -> String {
+        let before = try await client.managedObjects()
+        if before.device(at: path)?.isPaired == true { return "already bonded" }
+        let measurements = before.characteristics(of: path).filter { characteristic in
+            characteristic.canNotify
+                && characteristic.uuid.shortValue.map(FitnessProfiles.measurementCharacteristics.contains) == true
+        }
+        var refused = false
+        for characteristic in measurements where try await !trySubscribing(characteristic.path) { refused = true }
+        if try await client.managedObjects().device(at: path)?.isPaired == true { return "bonded" }
+        guard refused else { return "no bond needed" }
+        do {
+            _ = try await client.call(path, BlueZ.device, "Pair", timeout: timeout)
+        } catch {
+            if error.code == .closed { throw error }
+            return "not bonded: \(error.message)"
+        }
+        return "bonded"
+    }
+
+    /// Subscribes to a characteristic and releases it at once; false when bluetoothd refused it as not permitted or
+    /// not authorised (the sensor wants an encrypted link), true otherwise.
+    private func trySubscribing(_ path: String) async throws(BlueZError) -> Bool {
+        do {
+            let reply = try await client.call(path, BlueZ.characteristic, "AcquireNotify", [.properties([])])
+            for case .unixFD(let descriptor) in reply { Glibc.close(descriptor.take()) }
+            return true
+        } catch {
+            if error.code == .closed { throw error }
+            if error.code == .permissionDenied { return false }
+        }
+        do {
+            _ = try await client.call(path, BlueZ.characteristic, "StartNotify")
+            _ = try? await client.call(path, BlueZ.characteristic, "StopNotify", timeout: .seconds(5))
+            return true
+        } catch {
+            if error.code == .closed { throw error }
+            return error.code != .permissionDenied
+        }
+    }
+
+    /// The Device Information characteristics that can be read, read once each; one that fails is left out.
+    func deviceInformation(_ characteristics: [BlueZCharacteristic]) async -> DeviceInformation {
+        var information = DeviceInformation()
+        for characteristic in characteristics where characteristic.canRead {
+            guard let uuid = characteristic.uuid.shortValue, DeviceInformationField(rawValue: uuid) != nil else {
+                continue
+            }
+            guard let bytes = await readValue(characteristic.path) else { continue }
+            _ = try? information.update(characteristic: uuid, bytes: bytes)
+        }
+        return information
+    }
+
+    private func readValue(_ path: String) async -> [UInt8]? {
+        do {
+            let reply = try await client.call(
+                path, BlueZ.characteristic, "ReadValue", [.properties([])], timeout: .seconds(10))
+            return reply.first?.byteArray
+        } catch {
+            return nil
+        }
+    }
+}
+
+extension DBusSensor {
+    /// Finds and connects the device as a session would, and waits for its services; returns its path and whether
+    /// the connection was made here.
+    func connectForPairing(client: BlueZClient, clock: some Clock<Duration>) async throws -> (String, Bool) {
+        let watch = DeviceWatch(objects: BlueZObjects(), address: address.rawValue)
+        defer { watch.finish() }
+        let signals: BusConnection.Subscription
+        do throws(DBusError) {
+            signals = try await client.connection.addMatch("type='signal',sender='\(BlueZ.service)'") {
+                watch.handle($0)
+            }
+        } catch {
+            throw BlueZClient.sentence(for: error, calling: "AddMatch", at: "/")
+        }
+        defer { signals.cancel() }
+        let objects = try await client.managedObjects()
+        watch.state.withLock { $0.objects = objects }
+        let adapter = try client.adapter(named: options.adapter, in: objects, avoiding: address)
+        let path = try await find(in: objects, adapter: adapter, client: client, watch: watch, clock: clock)
+        watch.follow(path)
+        var connectedHere = false
+        // Twice at most: a link that was going down as this began (a recording that just ended disconnecting it)
+        // is connected again here.
+        for attempt in 1 ... 2 {
+            if !watch.state.withLock(\.connected) {
+                _ = try await client.call(path, BlueZ.device, "Connect", timeout: options.connectTimeout)
+                connectedHere = true
+            }
+            try await waitFor(
+                watch, clock: clock, within: options.servicesTimeout, "bluetoothd to resolve the sensor's services"
+            ) {
+                $0.servicesResolved || !$0.connected
+            }
+            if watch.state.withLock(\.connected) { break }
+            guard attempt == 1, !connectedHere else {
+                throw BlueZError(
+                    .connectionFailed,
+                    "\(SensorAddress.bluetooth(address)) disconnected while its services were resolved.")
+            }
+        }
+        return (path, connectedHere)
+    }
+}

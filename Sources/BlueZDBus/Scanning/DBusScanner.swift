@@ -1,0 +1,119 @@
+import BlueZTransport
+import BluetoothLE
+import FitnessSensors
+import Foundation
+import Synchronization
+
+/// Scans through bluetoothd: a discovery filter for LE fitness sensors, `StartDiscovery`, the devices bluetoothd
+/// reports while it runs, `StopDiscovery`. Needs no capability: a user bluetoothd's D-Bus policy lets in (the
+/// `bluetooth` group, or the console seat) is enough.
+///
+/// Discovery is stopped however the scan ends: its time is up, it is cancelled (Ctrl-C), or a call fails. Should
+/// the process die first, bluetoothd stops the discovery itself when this client leaves the bus.
+///
+/// BlueZ `doc/org.bluez.Adapter.rst` (SetDiscoveryFilter, StartDiscovery, StopDiscovery).
+public struct DBusScanner: Sendable {
+    /// The services fitness sensors advertise: heart rate, cycling power, cycling speed and cadence, running speed
+    /// and cadence, fitness machine.
+    public static let fitnessServices: [UInt16] = [0x180D, 0x1818, 0x1816, 0x1814, 0x1826]
+
+    public let client: BlueZClient
+    public let adapter: String?
+
+    /// - Parameter adapter: `hciN`; nil: `$OPENHEALTHKIT_ADAPTER`, else the first powered adapter.
+    public init(client: BlueZClient, adapter: String? = nil) {
+        self.client = client
+        self.adapter = adapter
+    }
+
+    /// The discovery filter: LE only, fitness services only.
+    public static var discoveryFilter: DBusValue {
+        .properties([
+            ("Transport", .string("le")),
+            ("UUIDs", .strings(fitnessServices.map { BluetoothUUID($0).longForm.description.lowercased() })),
+        ])
+    }
+
+    /// Scans for `duration` on `clock` (or until cancelled) and returns what was heard, in ``ScanResults``'
+    /// order: heart rate, power, speed and cadence first, strongest first.
+    public func scan(
+        for duration: Duration, clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> [DiscoveredDevice] {
+        let heard = Locked(Heard())
+        // Subscribed before the first look, so nothing bluetoothd announces in between is missed.
+        let added = try await subscribe(
+            "type='signal',sender='\(BlueZ.service)',interface='\(BlueZ.objectManager)'", heard)
+        defer { added.cancel() }
+        var objects = try await client.managedObjects()
+        let adapterPath = try client.adapter(named: adapter, in: objects)
+        let changed = try await subscribe(
+            "type='signal',sender='\(BlueZ.service)',interface='\(BlueZ.properties)',member='PropertiesChanged',path_namespace='\(adapterPath)'",
+            heard)
+        defer { changed.cancel() }
+        heard.withLock { state in
+            for (path, interfaces) in objects.objects where interfaces[BlueZ.device]?["RSSI"] != nil {
+                state.paths.insert(path)
+            }
+        }
+        _ = try await client.call(adapterPath, BlueZ.adapter, "SetDiscoveryFilter", [Self.discoveryFilter])
+        _ = try await client.call(adapterPath, BlueZ.adapter, "StartDiscovery")
+        do {
+            try await clock.sleep(for: duration)
+        } catch {
+            // Cancelled: stop below, then report what was heard.
+        }
+        // A fresh task: a cancelled one's calls would still go out, but stop what was started whatever happens.
+        let stopping = Task { [client] in
+            try? await client.call(adapterPath, BlueZ.adapter, "StopDiscovery", timeout: .seconds(5))
+        }
+        _ = await stopping.value
+        let (paths, events) = heard.withLock { ($0.paths, $0.events) }
+        for event in events {
+            switch event {
+            case .added(let body): _ = try? objects.interfacesAdded(body)
+            case .removed(let body): _ = try? objects.interfacesRemoved(body)
+            case .changed(let path, let body): _ = try? objects.propertiesChanged(at: path, body)
+            }
+        }
+        var results = ScanResults()
+        for device in objects.devices(under: adapterPath) where paths.contains(device.path) {
+            if let discovered = device.discovered { results.add(discovered) }
+        }
+        return results.devices
+    }
+
+    private struct Heard: Sendable {
+        var paths: Set<String> = []
+        var events: [Event] = []
+    }
+
+    private enum Event: Sendable {
+        case added([DBusValue])
+        case removed([DBusValue])
+        case changed(String, [DBusValue])
+    }
+
+    private func subscribe(
+        _ rule: String, _ heard: Locked<Heard>
+    ) async throws(BlueZError) -> BusConnection.Subscription {
+        do throws(DBusError) {
+            return try await client.connection.addMatch(rule) { signal in
+                heard.withLock { state in
+                    switch signal.member {
+                    case "InterfacesAdded":
+                        state.events.append(Event.added(signal.body))
+                        if case .objectPath(let path)? = signal.body.first { state.paths.insert(path) }
+                    case "InterfacesRemoved":
+                        state.events.append(.removed(signal.body))
+                    case "PropertiesChanged":
+                        state.events.append(.changed(signal.path, signal.body))
+                        if case .string(BlueZ.device)? = signal.body.first { state.paths.insert(signal.path) }
+                    default: break
+                    }
+                }
+            }
+        } catch {
+            throw BlueZClient.sentence(for: error, calling: "AddMatch", at: rule)
+        }
+    }
+}

@@ -1,0 +1,332 @@
+import BlueZTransport
+import BluetoothLE
+import FitnessSensors
+import Foundation
+import Synchronization
+import UnixSockets
+
+extension DBusSensor {
+    /// Serves one connection until bluetoothd reports it gone; returns the reason (or throws why it never came up).
+    func runSession<C: Clock>(clock: C, origin: C.Instant, continuity: Locked<Continuity>) async throws -> String
+    where C.Duration == Duration {
+        let client = BlueZClient(connection: try bus())
+        let watch = DeviceWatch(objects: BlueZObjects(), address: address.rawValue)
+        defer { watch.finish() }
+        let signals: BusConnection.Subscription
+        do throws(DBusError) {
+            signals = try await client.connection.addMatch("type='signal',sender='\(BlueZ.service)'") {
+                watch.handle($0)
+            }
+        } catch {
+            throw BlueZClient.sentence(for: error, calling: "AddMatch", at: "/")
+        }
+        defer { signals.cancel() }
+        let objects = try await client.managedObjects()
+        watch.state.withLock { state in
+            // Signals that came between the match and the reply were applied to an empty tree; the reply is newer.
+            state.objects = objects
+        }
+        let adapter = try client.adapter(named: options.adapter, in: objects, avoiding: address)
+        let devicePath = try await find(in: objects, adapter: adapter, client: client, watch: watch, clock: clock)
+        watch.follow(devicePath)
+
+        var connectedHere = false
+        if !watch.state.withLock(\.connected) {
+            _ = try await client.call(devicePath, BlueZ.device, "Connect", timeout: options.connectTimeout)
+            connectedHere = true
+        }
+        var subscriptions: [Subscription] = []
+        do {
+            try await waitFor(
+                watch, clock: clock, within: options.servicesTimeout, "bluetoothd to resolve the sensor's services"
+            ) {
+                $0.servicesResolved || !$0.connected
+            }
+            guard watch.state.withLock(\.connected) else {
+                return try reason(watch, fallback: "The sensor disconnected while connecting.")
+            }
+            let objects = try await client.managedObjects()
+            watch.state.withLock { $0.objects = objects }
+            let reads = await readOptional(objects, devicePath: devicePath, client: client)
+            let arrivals = ArrivalWatch(connectedAt: clock.now, staleAfter: options.staleAfter)
+            subscriptions = try await subscribe(
+                objects.characteristics(of: devicePath), client: client, watch: watch, clock: clock, origin: origin,
+                arrivals: arrivals, continuity: continuity)
+            continuity.withLock { $0.backoff.reset() }
+            emit(.connection(.connected))
+            for (uuid, bytes) in reads {
+                deliver(
+                    uuid, bytes, at: seconds(from: origin, to: clock.now), continuity: continuity,
+                    checkingDuplicates: false)
+            }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    try await self.waitFor(watch, clock: clock, within: nil, "the link to end") {
+                        !$0.connected || $0.removed || $0.notificationsEnded != nil
+                    }
+                }
+                group.addTask { try await self.watchForSilence(arrivals, clock: clock) }
+                defer { group.cancelAll() }
+                try await group.next()
+            }
+            if watch.state.withLock({ $0.connected && !$0.removed }) {
+                // A notification socket ended while the link still looks up: bluetoothd closes those sockets as a
+                // link drops, possibly before its signals about the drop reach us. One call to it is a barrier
+                // (a bus delivers one sender's messages in order): its reply comes after every signal it sent
+                // first, so the reason below is bluetoothd's when it gave one.
+                _ = try? await client.call(
+                    devicePath, BlueZ.properties, "Get", [.string(BlueZ.device), .string("Connected")],
+                    timeout: .seconds(5))
+            }
+        } catch {
+            await release(subscriptions, client: client, devicePath: connectedHere ? devicePath : nil)
+            throw error
+        }
+        await release(subscriptions, client: client, devicePath: nil)
+        return try reason(watch, fallback: "bluetoothd reports the link to the sensor ended (it gives no reason).")
+    }
+
+    /// The sentence for a link that ended: bluetoothd's own reason where it sent one.
+    private func reason(_ watch: DeviceWatch, fallback: String) throws -> String {
+        let state = watch.state.withLock { $0 }
+        if let reason = state.disconnectReason { return "bluetoothd reports the link ended: \(reason)." }
+        if state.removed { return "bluetoothd no longer knows the sensor (it was removed)." }
+        if state.connected, let ended = state.notificationsEnded { return ended }
+        return fallback
+    }
+
+    /// The device's object path; when bluetoothd has not seen it yet, a discovery until it does.
+    func find<C: Clock>(
+        in objects: BlueZObjects, adapter: String, client: BlueZClient, watch: DeviceWatch,
+        clock: C
+    ) async throws -> String where C.Duration == Duration {
+        if let device = objects.devices(under: adapter).first(where: { $0.matches(address) }) { return device.path }
+        logger.info("\(identifier): bluetoothd has not seen the sensor yet; discovering")
+        _ = try await client.call(
+            adapter, BlueZ.adapter, "SetDiscoveryFilter",
+            [.properties([("Transport", .string("le"))])])
+        _ = try await client.call(adapter, BlueZ.adapter, "StartDiscovery")
+        let found: BlueZDevice?
+        do {
+            try await waitFor(watch, clock: clock, within: options.connectTimeout, "the sensor to advertise") { state in
+                state.objects.devices(under: adapter).contains { $0.matches(self.address) }
+            }
+            found = watch.state.withLock { $0.objects.devices(under: adapter).first { $0.matches(self.address) } }
+        } catch let error as BlueZError where error.code == .timedOut {
+            found = nil
+        }
+        _ = try? await client.call(adapter, BlueZ.adapter, "StopDiscovery", timeout: .seconds(5))
+        guard let found else {
+            throw BlueZError(
+                .connectionFailed,
+                "bluetoothd did not hear \(SensorAddress.bluetooth(address)) advertise; wake the sensor (wet a strap's contacts, spin the cranks) and check `workout scan`."
+            )
+        }
+        return found.path
+    }
+
+    /// Waits until `condition` holds for what bluetoothd said, at most `limit` on the clock (nil: no limit).
+    func waitFor<C: Clock>(
+        _ watch: DeviceWatch, clock: C, within limit: Duration?, _ what: String,
+        until condition: @escaping @Sendable (DeviceWatch.State) -> Bool
+    ) async throws
+    where C.Duration == Duration {
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                if watch.state.withLock({ condition($0) }) { return true }
+                for await _ in watch.changes where watch.state.withLock({ condition($0) }) { return true }
+                return watch.state.withLock { condition($0) }
+            }
+            if let limit {
+                group.addTask {
+                    try await clock.sleep(for: limit)
+                    return false
+                }
+            }
+            defer { group.cancelAll() }
+            guard try await group.next() == true else {
+                throw BlueZError(
+                    .timedOut,
+                    "Waiting for \(what) took longer than \(limit.map { "\($0.components.seconds) s" } ?? "allowed").")
+            }
+        }
+    }
+
+    /// Reads what is read once at a connection: the battery level (`Battery1`, bluetoothd's battery plugin, else the
+    /// GATT characteristic), the profiles' reads (``FitnessProfiles/readCharacteristics``: features, ranges) and
+    /// Device Information. All optional: a read that fails (refused, or needing security the link cannot get) is
+    /// logged and skipped. Returns the values for the interpreter (battery, profile reads), delivered once connected.
+    private func readOptional(
+        _ objects: BlueZObjects, devicePath: String, client: BlueZClient
+    ) async -> [(UInt16, [UInt8])] {
+        let battery = GATTAssignedNumbers.Characteristic.batteryLevel
+        var reads: [(UInt16, [UInt8])] = []
+        let percentage = objects.properties(devicePath, BlueZ.battery)?["Percentage"]?.integer
+        if let percentage, let level = UInt8(exactly: percentage) { reads.append((battery, [level])) }
+        var information = DeviceInformation()
+        for characteristic in objects.characteristics(of: devicePath) where characteristic.canRead {
+            guard let uuid = characteristic.uuid.shortValue else { continue }
+            let isProfileRead = FitnessProfiles.readCharacteristics.contains(uuid)
+            let isBattery = uuid == battery && percentage == nil
+            guard isBattery || isProfileRead || DeviceInformationField(rawValue: uuid) != nil else { continue }
+            let bytes: [UInt8]
+            do {
+                bytes = try await readValue(characteristic.path, client: client)
+            } catch {
+                logger.info(
+                    "\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped"
+                )
+                continue
+            }
+            if isBattery || isProfileRead {
+                reads.append((uuid, bytes))
+            } else {
+                do { _ = try information.update(characteristic: uuid, bytes: bytes) } catch {
+                    logger.warning(
+                        "\(identifier): device information 0x\(String(uuid, radix: 16)) is malformed (\(error)); skipped"
+                    )
+                }
+            }
+        }
+        self.information.withLock { $0 = information }
+        return reads
+    }
+
+    /// `ReadValue` of one characteristic: its bytes.
+    private func readValue(_ path: String, client: BlueZClient) async throws -> [UInt8] {
+        let reply = try await client.call(
+            path, BlueZ.characteristic, "ReadValue", [.properties([])], timeout: .seconds(10))
+        guard reply.count == 1, let bytes = reply[0].byteArray else {
+            throw BlueZError(
+                .unexpectedReply,
+                "bluetoothd sent an unexpected reply to ReadValue: '\(reply.map(\.signature).joined())', not 'ay'.")
+        }
+        return bytes
+    }
+
+    /// How one characteristic's notifications arrive.
+    enum Subscription {
+        /// `AcquireNotify`'s socket, read on its own queue.
+        case socket(Task<Void, Never>)
+        /// `StartNotify`: values come as `PropertiesChanged`; `StopNotify` at the end.
+        case properties(path: String)
+    }
+
+    /// Subscribes to the measurements (at least one is required) and, when offered, to the profiles' status and
+    /// control point indications and to the battery level (optional: a refusal is logged and skipped), as the raw
+    /// path does (``FitnessProfiles``).
+    private func subscribe<C: Clock>(
+        _ characteristics: [BlueZCharacteristic], client: BlueZClient, watch: DeviceWatch, clock: C, origin: C.Instant,
+        arrivals: ArrivalWatch<C.Instant>, continuity: Locked<Continuity>
+    ) async throws -> [Subscription] where C.Duration == Duration {
+        let measurements = FitnessProfiles.measurementCharacteristics
+        let optional = FitnessProfiles.indicationCharacteristics + [GATTAssignedNumbers.Characteristic.batteryLevel]
+        var subscriptions: [Subscription] = []
+        var measuring = false
+        do {
+            for uuid in measurements + optional {
+                for characteristic in characteristics
+                where characteristic.uuid.shortValue == uuid && characteristic.canNotify {
+                    do {
+                        subscriptions.append(
+                            try await subscribe(
+                                characteristic, uuid: uuid, client: client, watch: watch, clock: clock, origin: origin,
+                                arrivals: arrivals, continuity: continuity))
+                        if measurements.contains(uuid) { measuring = true }
+                    } catch let error as BlueZError where optional.contains(uuid) && error.code != .closed {
+                        logger.info(
+                            "\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) notifications refused (\(error.message)); skipped"
+                        )
+                    }
+                }
+            }
+            guard measuring else {
+                throw BlueZError(
+                    .connectionFailed,
+                    "\(name) offers no measurement to subscribe to (\(FitnessProfiles.measuringNames)).")
+            }
+        } catch {
+            await release(subscriptions, client: client, devicePath: nil)
+            throw error
+        }
+        return subscriptions
+    }
+
+    /// One characteristic: `AcquireNotify` (values as datagrams on a socket), else `StartNotify` (values as
+    /// `PropertiesChanged`) where bluetoothd does not offer it (an indicating characteristic, an older version).
+    private func subscribe<C: Clock>(
+        _ characteristic: BlueZCharacteristic, uuid: UInt16, client: BlueZClient, watch: DeviceWatch, clock: C,
+        origin: C.Instant, arrivals: ArrivalWatch<C.Instant>, continuity: Locked<Continuity>
+    ) async throws -> Subscription where C.Duration == Duration {
+        let received: @Sendable ([UInt8]) -> Void = { bytes in
+            let now = clock.now
+            if arrivals.arrived(at: now) { self.emit(.connection(.connected)) }
+            self.deliver(uuid, bytes, at: self.seconds(from: origin, to: now), continuity: continuity)
+        }
+        let hex = "0x" + String(uuid, radix: 16, uppercase: true)
+        do {
+            let reply = try await client.call(
+                characteristic.path, BlueZ.characteristic, "AcquireNotify", [.properties([])])
+            guard reply.count == 2, case .unixFD(let descriptor) = reply[0], case .uint16 = reply[1] else {
+                throw BlueZError(
+                    .unexpectedReply,
+                    "bluetoothd sent an unexpected reply to AcquireNotify: '\(reply.map(\.signature).joined())', not 'hq'."
+                )
+            }
+            let socket: SocketDescriptor
+            do { socket = try SocketDescriptor(taking: descriptor.take()) } catch {
+                throw BlueZError(.system, "The notification socket of \(hex) could not be used: \(error).")
+            }
+            return .socket(
+                Task {
+                    do {
+                        while true { received(try await socket.nextMessage()) }
+                    } catch {
+                        if !Task.isCancelled {
+                            watch.notificationsEnded("bluetoothd closed the notification socket of \(hex).")
+                        }
+                    }
+                    socket.shutdown()
+                })
+        } catch let error as BlueZError where error.code != .unexpectedReply && error.code != .closed {
+            logger.info("\(identifier): AcquireNotify of \(hex) refused (\(error.message)); using StartNotify")
+            watch.onValue(at: characteristic.path, received)
+            _ = try await client.call(characteristic.path, BlueZ.characteristic, "StartNotify")
+            return .properties(path: characteristic.path)
+        }
+    }
+
+    /// Reports the sensor stale each time nothing arrives for `staleAfter`, as the raw path does.
+    private func watchForSilence<C: Clock>(_ arrivals: ArrivalWatch<C.Instant>, clock: C) async throws
+    where C.Duration == Duration {
+        while true {
+            try await clock.sleep(until: arrivals.deadline, tolerance: nil)
+            if arrivals.markStaleIfSilent(now: clock.now) {
+                let seconds = arrivals.staleAfter.components.seconds
+                emit(.connection(.disconnected(reason: "No data from the sensor for \(seconds) seconds.")))
+                try await clock.sleep(for: arrivals.staleAfter)
+            }
+        }
+    }
+
+    /// Ends the subscriptions (closing an acquired socket releases it in bluetoothd) and, when given, disconnects.
+    private func release(_ subscriptions: [Subscription], client: BlueZClient, devicePath: String?) async {
+        for subscription in subscriptions {
+            switch subscription {
+            case .socket(let reader):
+                reader.cancel()
+                await reader.value
+            case .properties(let path):
+                _ = try? await client.call(path, BlueZ.characteristic, "StopNotify", timeout: .seconds(5))
+            }
+        }
+        if let devicePath {
+            _ = try? await client.call(devicePath, BlueZ.device, "Disconnect", timeout: .seconds(5))
+        }
+    }
+
+    func seconds<I: InstantProtocol>(from origin: I, to now: I) -> TimeInterval where I.Duration == Duration {
+        let elapsed = origin.duration(to: now).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import BlueZDBus
+
+/// A private `dbus-daemon` with python-dbusmock's `bluez5` template and this suite's GATT additions
+/// (`Fixtures/fitness_bluez.py`) on it, standing in for the system bus and bluetoothd: real processes, real
+/// messages. Every wait has a deadline that fails the test.
+final class FakeBlueZ: @unchecked Sendable {
+    let address: String
+    let connection: BusConnection
+    let client: BlueZClient
+    private let daemon: Process
+    private let mock: Process
+    private let directory: URL
+
+    static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/fitness_bluez.py").path
+
+    init() async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-bluez-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let socket = directory.appendingPathComponent("bus").path
+        address = "unix:path=\(socket)"
+        daemon = Process()
+        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        daemon.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)"]
+        daemon.standardOutput = FileHandle.nullDevice
+        try daemon.run()
+        // The daemon listens once its socket exists; a connection made earlier fails, so try again until the deadline.
+        var bus: BusConnection?
+        let deadline = Date().addingTimeInterval(10)
+        while bus == nil {
+            bus = try? BusConnection.connect(address: address)
+            if bus == nil {
+                guard Date() < deadline else {
+                    throw FakeBlueZError("dbus-daemon did not listen at \(socket) within 10 s")
+                }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        connection = bus!
+        client = BlueZClient(connection: connection, callTimeout: .seconds(10))
+        let owned = try await Self.waitForOwner(connection)
+        mock = Process()
+        mock.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        mock.arguments = ["-m", "dbusmock", "--system", "--template", Self.template]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
+        mock.environment = environment
+        mock.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try mock.run()
+        try await owned()
+    }
+
+    /// Returns a wait for `org.bluez` to get an owner (subscribed before the mock starts, so it cannot be missed).
+    private static func waitForOwner(_ connection: BusConnection) async throws -> () async throws -> Void {
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+        let subscription = try await connection.addMatch(
+            "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.bluez'"
+        ) { _ in
+            continuation.yield()
+        }
+        return {
+            defer { subscription.cancel() }
+            try await withDeadline(seconds: 15, "python-dbusmock to own org.bluez") {
+                for await _ in stream { return }
+            }
+        }
+    }
+
+    func stop() {
+        connection.close()
+        // SIGKILL to each group: dbus-daemon started by the test runner does not act on SIGTERM, and a daemon left
+        // running keeps the runner's output open after the last test.
+        for process in [mock, daemon] {
+            process.killGroup()
+            _ = process.waitUntilExit(within: 10)
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    // MARK: - Driving the fake
+
+    @discardableResult
+    func fake(
+        _ member: String, _ arguments: [DBusValue] = [], interface: String = "org.openhealthkit.FakeBlueZ"
+    ) async throws -> [DBusValue] {
+        try await connection.call("org.bluez", "/", interface, member, arguments, timeout: .seconds(10))
+    }
+
+    func addAdapter(_ name: String = "hci0") async throws {
+        try await fake("AddAdapter", [.string(name), .string("test host")], interface: "org.bluez.Mock")
+    }
+
+    /// Adds a sensor bluetoothd has heard; returns its object path.
+    func addSensor(
+        _ address: String, name: String, random: Bool = true, service: UInt16 = 0x180D,
+        adapter: String = "hci0"
+    ) async throws -> String {
+        let reply = try await fake(
+            "AddSensor",
+            [
+                .string(adapter), .string(address), .string(name),
+                .string(random ? "random" : "public"), .uint16(service),
+            ])
+        return reply.first?.string ?? ""
+    }
+
+    func notify(_ path: String, _ bytes: [UInt8]) async throws {
+        try await fake("Notify", [.string(path), .bytes(bytes)])
+    }
+
+    func count(_ member: String, _ path: String) async throws -> Int {
+        try await fake(member, [.string(path)]).first?.integer ?? -1
+    }
+}
+
+struct FakeBlueZError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Runs `body`, failing when it takes longer than `seconds` of real time (a test's guard against hanging on another
+/// process, not a way of waiting for anything).
+func withDeadline<T: Sendable>(
+    seconds: Double, _ what: String,
+    _ body: @escaping @Sendable () async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let result = try await group.next(), let value = result else {
+            throw FakeBlueZError("waited more than \(seconds) s for \(what)")
+        }
+        return value
+    }
+}

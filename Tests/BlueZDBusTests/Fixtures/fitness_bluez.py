@@ -1,0 +1,219 @@
+# bluetoothd as python-dbusmock's bluez5 template has it (adapters, devices, discovery, the agent manager),
+# plus what the template stops short of and the BlueZDBus tests need: a fitness sensor's GATT objects
+# (GattService1, GattCharacteristic1 with AcquireNotify handing over one end of a socketpair, StartNotify),
+# Device1.Connect resolving services, a link loss with bluetoothd's Disconnected signal, and Device1.Pair
+# asking the registered agent. Loaded with `python3 -m dbusmock --system --template THIS_FILE`.
+import os
+import socket
+
+import dbus
+from dbusmock import mockobject
+from dbusmock.templates.bluez5 import *  # noqa: F401,F403 (the template's methods and names become this one's)
+from dbusmock.templates import bluez5
+
+BUS_NAME = 'org.bluez'
+MAIN_OBJ = '/'
+SYSTEM_BUS = True
+IS_OBJECT_MANAGER = True
+
+FAKE_IFACE = 'org.openhealthkit.FakeBlueZ'
+SERVICE_IFACE = 'org.bluez.GattService1'
+CHARACTERISTIC_IFACE = 'org.bluez.GattCharacteristic1'
+BATTERY_IFACE = 'org.bluez.Battery1'
+
+
+def load(mock, parameters):
+    bluez5.load(mock, parameters)
+
+
+def uuid16(short):
+    return f'0000{short:04x}-0000-1000-8000-00805f9b34fb'
+
+
+def emit_changed(obj, interface, changes):
+    for key, value in changes.items():
+        obj.props[interface][key] = value
+    obj.EmitSignal(dbus.PROPERTIES_IFACE, 'PropertiesChanged', 'sa{sv}as', [interface, changes, []])
+
+
+def add_gatt(device):
+    '''The sensor's heart rate service, with the measurement characteristic: exported once services resolve.'''
+    manager = mockobject.objects['/']
+    service = device.__dbus_object_path__ + '/service000c'
+    if service in mockobject.objects:
+        return
+    service_props = {
+        'UUID': dbus.String(uuid16(device.service), variant_level=1),
+        'Primary': dbus.Boolean(True, variant_level=1),
+        'Device': dbus.ObjectPath(device.__dbus_object_path__, variant_level=1),
+    }
+    device.AddObject(service, SERVICE_IFACE, service_props, [])
+    manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
+                       [dbus.ObjectPath(service), {SERVICE_IFACE: service_props}])
+    path = service + '/char000d'
+    props = {
+        'UUID': dbus.String(uuid16(device.measurement), variant_level=1),
+        'Service': dbus.ObjectPath(service, variant_level=1),
+        'Flags': dbus.Array(['notify'], signature='s', variant_level=1),
+        'Notifying': dbus.Boolean(False, variant_level=1),
+        'Value': dbus.Array([], signature='y', variant_level=1),
+    }
+    out = 's' if device.acquire == 'malformed' else 'hq'
+    device.AddObject(path, CHARACTERISTIC_IFACE, props, [
+        ('AcquireNotify', 'a{sv}', out, AcquireNotify),
+        ('StartNotify', '', '', StartNotify),
+        ('StopNotify', '', '', StopNotify),
+        ('ReadValue', 'a{sv}', 'ay', 'ret = dbus.Array([], signature="y")'),
+    ])
+    characteristic = mockobject.objects[path]
+    characteristic.device = device
+    manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
+                       [dbus.ObjectPath(path), {CHARACTERISTIC_IFACE: props}])
+
+
+def require_encryption(device):
+    '''A sensor that protects its measurement: refused as bluetoothd refuses it (Insufficient Encryption) until
+    bonded.'''
+    if device.secure and not device.props[DEVICE_IFACE]['Paired']:
+        raise dbus.exceptions.DBusException('Operation Not Authorized', name='org.bluez.Error.NotAuthorized')
+
+
+def AcquireNotify(characteristic, _options):
+    device = characteristic.device
+    require_encryption(device)
+    if device.acquire == 'refuse':
+        raise dbus.exceptions.DBusException('Operation is not supported', name='org.bluez.Error.NotSupported')
+    if device.acquire == 'malformed':
+        return 'not a file descriptor'
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    device.sockets.append(ours)
+    handed = dbus.types.UnixFd(theirs.fileno())
+    theirs.close()
+    return (handed, dbus.UInt16(23))
+
+
+def StartNotify(characteristic):
+    require_encryption(characteristic.device)
+    emit_changed(characteristic, CHARACTERISTIC_IFACE, {'Notifying': dbus.Boolean(True, variant_level=1)})
+
+
+def StopNotify(characteristic):
+    emit_changed(characteristic, CHARACTERISTIC_IFACE, {'Notifying': dbus.Boolean(False, variant_level=1)})
+
+
+def Connect(device):
+    if device.props[DEVICE_IFACE]['Connected']:
+        raise dbus.exceptions.DBusException('Already Connected', name='org.bluez.Error.AlreadyConnected')
+    device.connects += 1
+    emit_changed(device, DEVICE_IFACE, {'Connected': dbus.Boolean(True, variant_level=1)})
+    add_gatt(device)
+    emit_changed(device, DEVICE_IFACE, {'ServicesResolved': dbus.Boolean(True, variant_level=1)})
+
+
+def Disconnect(device):
+    drop(device)
+
+
+def drop(device):
+    for sock in device.sockets:
+        sock.close()
+    device.sockets = []
+    emit_changed(device, DEVICE_IFACE, {'ServicesResolved': dbus.Boolean(False, variant_level=1),
+                                        'Connected': dbus.Boolean(False, variant_level=1)})
+
+
+def Pair(device):
+    '''Just Works through the registered agent: it must authorise, as bluetoothd asks an agent to.'''
+    manager = mockobject.objects['/org/bluez']
+    agent = manager.default_agent
+    if agent is None:
+        raise dbus.exceptions.DBusException('No agent', name='org.bluez.Error.AuthenticationFailed')
+    bus = dbus.SystemBus()
+    answered = False
+    for name in bus.list_names():
+        if not name.startswith(':') or name == bus.get_unique_name():
+            continue
+        try:
+            bus.call_blocking(name, agent, AGENT_IFACE, 'RequestAuthorization', 'o',
+                              [dbus.ObjectPath(device.__dbus_object_path__)], timeout=5)
+            answered = True
+            break
+        except dbus.exceptions.DBusException as error:
+            if error.get_dbus_name() == 'org.bluez.Error.Rejected':
+                raise dbus.exceptions.DBusException('Rejected by agent', name='org.bluez.Error.AuthenticationRejected')
+    if not answered:
+        raise dbus.exceptions.DBusException('No agent answered', name='org.bluez.Error.AuthenticationFailed')
+    emit_changed(device, DEVICE_IFACE, {'Paired': dbus.Boolean(True, variant_level=1)})
+
+
+AGENT_IFACE = 'org.bluez.Agent1'
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='ssssq', out_signature='s')
+def AddSensor(self, adapter, address, name, address_type, service):
+    '''A fitness sensor bluetoothd has heard advertise: random or public address, one service (0x180D, 0x1818).'''
+    path = bluez5.AddDevice(self, adapter, address, name)
+    device = mockobject.objects[path]
+    device.service = int(service)
+    device.measurement = {0x180D: 0x2A37, 0x1818: 0x2A63, 0x1816: 0x2A5B}[int(service)]
+    device.acquire = 'ok'
+    device.secure = False
+    device.sockets = []
+    device.connects = 0
+    # What bluetoothd learns from the advertisement, announced as it would announce a change.
+    emit_changed(device, DEVICE_IFACE, {
+        'AddressType': dbus.String(address_type, variant_level=1),
+        'UUIDs': dbus.Array([uuid16(int(service))], signature='s', variant_level=1),
+        'RSSI': dbus.Int16(-58, variant_level=1),
+    })
+    device.AddMethods(DEVICE_IFACE, [
+        ('Connect', '', '', Connect),
+        ('Disconnect', '', '', Disconnect),
+        ('Pair', '', '', Pair),
+    ])
+    return path
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='ss', out_signature='')
+def SetAcquireNotify(self, device_path, mode):
+    '''How AcquireNotify answers: ok (a socket), refuse (NotSupported: StartNotify then), malformed (a string).'''
+    mockobject.objects[device_path].acquire = mode
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='')
+def RequireEncryption(self, device_path):
+    '''The measurement is refused until the device is bonded.'''
+    mockobject.objects[device_path].secure = True
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='say', out_signature='')
+def Notify(self, device_path, value):
+    '''Sends a value: as a datagram on every acquired socket, else as PropertiesChanged(Value) when notifying.'''
+    device = mockobject.objects[device_path]
+    data = bytes(value)
+    if device.sockets:
+        for sock in device.sockets:
+            sock.send(data)
+        return
+    characteristic = mockobject.objects[device_path + '/service000c/char000d']
+    if characteristic.props[CHARACTERISTIC_IFACE]['Notifying']:
+        emit_changed(characteristic, CHARACTERISTIC_IFACE,
+                     {'Value': dbus.Array([dbus.Byte(b) for b in data], signature='y', variant_level=1)})
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='sss', out_signature='')
+def DropLink(self, device_path, reason, message):
+    '''The link is lost: bluetoothd's Disconnected(reason, message) signal (BlueZ 5.82), then Connected false.'''
+    device = mockobject.objects[device_path]
+    device.EmitSignal(DEVICE_IFACE, 'Disconnected', 'ss', [reason, message])
+    drop(device)
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='u')
+def ConnectCount(self, device_path):
+    return dbus.UInt32(mockobject.objects[device_path].connects)
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='u')
+def SocketCount(self, device_path):
+    return dbus.UInt32(len(mockobject.objects[device_path].sockets))
