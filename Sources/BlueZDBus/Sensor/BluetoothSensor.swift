@@ -7,12 +7,16 @@ import Synchronization
 /// A `ble:` sensor that takes the process's Bluetooth backend (``BluetoothBackend/current()``) when started: a
 /// ``DBusSensor`` where bluetoothd runs, else the raw L2CAP ``BLESensor``. What ``makeBluetoothSensor`` returns,
 /// so a paired sensor reaches a live workout without its caller deciding (or blocking to ask the bus).
-public final class BluetoothSensor: Sensor {
+///
+/// It is a ``ControllableSensor`` for what it wraps: the raw path's sensor controls a fitness machine; through
+/// bluetoothd, control is not offered yet (the link reports no control point, and a write fails with one sentence).
+public final class BluetoothSensor: ControllableSensor {
     public let identifier: String
     public let name: String
     public let capabilities: SensorCapabilities
     private let make: @Sendable (BluetoothBackend.Kind) throws -> any Sensor
     private let state = Mutex<(sensor: (any Sensor)?, task: Task<Void, Never>?, generation: Int)>((nil, nil, 0))
+    private let controlHandler = Mutex<(@Sendable (ControlLinkEvent) -> Void)?>(nil)
 
     init(
         identifier: String, name: String, capabilities: SensorCapabilities,
@@ -48,9 +52,40 @@ public final class BluetoothSensor: Sensor {
                 state.sensor = sensor
                 return true
             }
-            if current { sensor.start(handler) }
+            guard current else { return }
+            if let watch = controlHandler.withLock({ $0 }) { Self.watch(sensor, watch) }
+            sensor.start(handler)
         }
         state.withLock { $0.task = task }
+    }
+
+    public func writeWithResponse(_ bytes: [UInt8], to characteristic: UInt16) async throws {
+        switch state.withLock({ $0.sensor }) {
+        case let controllable as any ControllableSensor:
+            try await controllable.writeWithResponse(bytes, to: characteristic)
+        case .some:
+            throw BlueZError(
+                .connectionFailed,
+                "\(name) is reached through bluetoothd, which workout cannot control a fitness machine through yet; OPENHEALTHKIT_BLUETOOTH=raw controls it."
+            )
+        case nil:
+            throw BlueZError(.connectionFailed, "\(name) is not connected.")
+        }
+    }
+
+    public func watchControlLink(_ handler: (@Sendable (ControlLinkEvent) -> Void)?) {
+        controlHandler.withLock { $0 = handler }
+        if let sensor = state.withLock({ $0.sensor }) { Self.watch(sensor, handler) }
+    }
+
+    /// Hands the control link's handler to the sensor made; one that cannot be controlled is reported as a link
+    /// without a control point.
+    private static func watch(_ sensor: any Sensor, _ handler: (@Sendable (ControlLinkEvent) -> Void)?) {
+        if let controllable = sensor as? any ControllableSensor {
+            controllable.watchControlLink(handler)
+        } else {
+            handler?(.connected(controlPoint: false))
+        }
     }
 
     public func stop() {
