@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZDBus
 import BlueZTransport
 import FitnessSensors
 import Foundation
@@ -93,6 +94,8 @@ private func oneSentence(_ error: any Error) -> any Error {
     case let error as BlueZError: message = error.message
     case let error as CommandFailure: message = error.message
     case let error as FixtureError: message = error.description
+    case let error as BluetoothBackendError: message = error.message
+    case let error as DBusError: message = "bluetoothd cannot be reached: \(error.message)."
     default: return error
     }
     FileHandle.standardError.write(Data("workout: \(message)\n".utf8))

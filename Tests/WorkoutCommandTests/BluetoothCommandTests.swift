@@ -66,6 +66,29 @@ let kernelLacksBluetooth: Bool = {
                 """)
     }
 
+    @Test func aBluetoothPathOtherThanDBusOrRawIsOneSentence() throws {
+        let result = try Tool.run(["scan", "--timeout", "1"], environment: ["OPENHEALTHKIT_BLUETOOTH": "bogus"])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "workout: OPENHEALTHKIT_BLUETOOTH must be 'dbus' or 'raw', not 'bogus'; unset it to choose by whether bluetoothd runs.\n"
+        )
+    }
+
+    @Test func theDBusPathWithoutASystemBusIsOneSentence() throws {
+        let result = try Tool.run(
+            ["scan", "--timeout", "1"],
+            environment: [
+                "OPENHEALTHKIT_BLUETOOTH": "dbus",
+                "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/system_bus_socket",
+            ])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "workout: bluetoothd cannot be reached: The system bus could not be reached: No such file or directory.\n"
+        )
+    }
+
     /// The real binary on this kernel: the first line names the missing kernel support with its
     /// fix, and the exit is 1 because recording cannot work; --json says the same.
     @Test(.enabled(if: kernelLacksBluetooth, "this kernel has Bluetooth"))
