@@ -12,9 +12,9 @@ extension Workout {
             discussion: """
                 ADDRESS is AA:BB:CC:DD:EE:FF (add /random for a random address, as `workout scan` shows) \
                 or unix:PATH for a simulated peripheral. The sensor is contacted once to learn what it \
-                measures; --no-probe pairs it without contact. Where bluetoothd runs, the sensor is also \
-                bonded through workout's own agent when it accepts (no dialog, also on a headless Pi) and \
-                marked trusted.
+                measures; --no-probe pairs it without contact. Where bluetoothd runs, the sensor is marked \
+                trusted, and bonded through workout's own agent when it protects its measurements (no \
+                dialog, also on a headless Pi).
 
                 Example:
                   workout pair C7:3A:10:5E:22:F1/random --name "Chest strap"
