@@ -33,6 +33,17 @@ import Testing
         }
     }
 
+    /// Six processes that open one fresh store at the same moment: one migrates it, the others wait for that and
+    /// find it migrated (two used to both apply v1, and one failed with "table … already exists").
+    @Test func processesOpeningAFreshStoreTogetherAllSucceed() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.file("store.sqlite")
+        let results = try Self.together(Array(repeating: ["list", "--store", store], count: 6))
+        for result in results {
+            #expect(result?.status == 0, "\(result?.transcript ?? "did not end within 50 s")")
+        }
+    }
+
     /// An import while a recording (a replay through a live builder) writes the same store: both succeed, through
     /// SQLite's WAL mode and the store's busy timeout, and both workouts are there.
     @Test func anImportWhileARecordingRunsBothSucceed() throws {

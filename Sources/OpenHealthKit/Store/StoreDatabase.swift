@@ -103,6 +103,18 @@ final class StoreDatabase: Sendable {
     }
 
     private func migrate() throws {
+        // One process migrates a store at a time. GRDB reads which migrations are applied before it takes the write
+        // lock for each one, so two processes opening a fresh store together both applied v1 and the second failed
+        // ("table … already exists"). An exclusive flock on the store file serialises them; SQLite's own locks are
+        // POSIX record locks, which flock does not touch on Linux. The second process then finds everything applied.
+        let lock = path.map { Glibc.open($0, O_RDONLY | O_CLOEXEC) } ?? -1
+        if lock >= 0 { _ = flock(lock, LOCK_EX) }
+        defer {
+            if lock >= 0 {
+                _ = flock(lock, LOCK_UN)
+                Glibc.close(lock)
+            }
+        }
         let migrator = StoreSchema.migrator
         try writer.write { db in
             if try migrator.hasBeenSuperseded(db) {
