@@ -56,7 +56,7 @@ extension DBusSensor {
             emit(.connection(.connected))
             for (uuid, bytes) in reads {
                 deliver(
-                    uuid, bytes, at: seconds(from: origin, to: clock.now), continuity: continuity,
+                    uuid, bytes, at: clock.now.seconds(since: origin), continuity: continuity,
                     checkingDuplicates: false)
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -65,7 +65,9 @@ extension DBusSensor {
                         !$0.connected || $0.removed || $0.notificationsEnded != nil
                     }
                 }
-                group.addTask { try await self.watchForSilence(arrivals, clock: clock) }
+                group.addTask {
+                    try await arrivals.reportSilences(on: clock) { self.emit(.connection(.disconnected(reason: $0))) }
+                }
                 defer { group.cancelAll() }
                 try await group.next()
             }
@@ -261,7 +263,7 @@ extension DBusSensor {
         let received: @Sendable ([UInt8]) -> Void = { bytes in
             let now = clock.now
             if arrivals.arrived(at: now) { self.emit(.connection(.connected)) }
-            self.deliver(uuid, bytes, at: self.seconds(from: origin, to: now), continuity: continuity)
+            self.deliver(uuid, bytes, at: now.seconds(since: origin), continuity: continuity)
         }
         let hex = "0x" + String(uuid, radix: 16, uppercase: true)
         do {
@@ -296,19 +298,6 @@ extension DBusSensor {
         }
     }
 
-    /// Reports the sensor stale each time nothing arrives for `staleAfter`, as the raw path does.
-    private func watchForSilence<C: Clock>(_ arrivals: ArrivalWatch<C.Instant>, clock: C) async throws
-    where C.Duration == Duration {
-        while true {
-            try await clock.sleep(until: arrivals.deadline, tolerance: nil)
-            if arrivals.markStaleIfSilent(now: clock.now) {
-                let seconds = arrivals.staleAfter.components.seconds
-                emit(.connection(.disconnected(reason: "No data from the sensor for \(seconds) seconds.")))
-                try await clock.sleep(for: arrivals.staleAfter)
-            }
-        }
-    }
-
     /// Ends the subscriptions (closing an acquired socket releases it in bluetoothd) and, when given, disconnects.
     private func release(_ subscriptions: [Subscription], client: BlueZClient, devicePath: String?) async {
         for subscription in subscriptions {
@@ -325,8 +314,4 @@ extension DBusSensor {
         }
     }
 
-    func seconds<I: InstantProtocol>(from origin: I, to now: I) -> TimeInterval where I.Duration == Duration {
-        let elapsed = origin.duration(to: now).components
-        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-    }
 }

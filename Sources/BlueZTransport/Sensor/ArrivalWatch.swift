@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// When a connected sensor last delivered, shared between the notification loop and the stale
@@ -38,5 +39,26 @@ package final class ArrivalWatch<Instant: InstantProtocol>: Sendable where Insta
     package func markStaleIfSilent(now: Instant) -> Bool {
         guard !isStale.load(ordering: .acquiring), lastArrival.advanced(by: staleAfter) <= now else { return false }
         return isStale.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Reports the sensor stale (`report`, with the sentence both transports print) each time nothing arrives for
+    /// `staleAfter`, until cancelled: the watchdog of the raw and the D-Bus sensor alike.
+    package func reportSilences<C: Clock>(on clock: C, _ report: (String) -> Void) async throws
+    where C.Instant == Instant {
+        while true {
+            try await clock.sleep(until: deadline, tolerance: nil)
+            if markStaleIfSilent(now: clock.now) {
+                report("No data from the sensor for \(staleAfter.components.seconds) seconds.")
+                try await clock.sleep(for: staleAfter)
+            }
+        }
+    }
+}
+
+extension InstantProtocol where Duration == Swift.Duration {
+    /// Seconds from `origin` to this instant: the arrival time a sensor stamps its readings with.
+    package func seconds(since origin: Self) -> TimeInterval {
+        let elapsed = origin.duration(to: self).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
     }
 }

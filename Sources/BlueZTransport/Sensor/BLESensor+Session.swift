@@ -41,7 +41,11 @@ extension BLESensor {
                 continuity: continuity, clock: clock, origin: origin)
             sessionReceiver = receiver
             for (uuid, bytes) in initialReads { receiver.deliverRead(uuid, bytes) }
-            group.addTask { try await self.watchForSilence(receiver.arrivals, clock: clock) }
+            group.addTask {
+                try await receiver.arrivals.reportSilences(on: clock) {
+                    self.emit(.connection(.disconnected(reason: $0)))
+                }
+            }
             await client.deliverNotifications(to: receiver.received)
             // Notifications now reach the receiver on the client's executor; the session lasts until the bearer
             // closes: surface why.
@@ -81,7 +85,7 @@ extension BLESensor {
         /// A value read at connection (battery), delivered before any notification.
         func deliverRead(_ characteristic: UInt16, _ bytes: [UInt8]) {
             sensor.deliver(
-                characteristic, bytes, at: sensor.seconds(from: origin, to: clock.now),
+                characteristic, bytes, at: clock.now.seconds(since: origin),
                 interpreter: &continuity.interpreter)
         }
 
@@ -94,7 +98,7 @@ extension BLESensor {
             }
             if BLESensor.controlCharacteristics.contains(uuid) { sensor.controlValue(uuid, notification.value) }
             let now = clock.now
-            let arrival = sensor.seconds(from: origin, to: now)
+            let arrival = now.seconds(since: origin)
             // Answers to control requests are never re-deliveries, however alike (two targets accepted: `80 05 01`
             // twice); indications are confirmed, so a peer does not send one twice.
             let isAnswer = uuid == GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint
@@ -210,25 +214,6 @@ extension BLESensor {
             return
         }
         for reading in readings { emit(.reading(reading)) }
-    }
-
-    /// Reports the sensor stale each time nothing arrives for `staleAfter`.
-    private func watchForSilence<C: Clock>(_ arrivals: ArrivalWatch<C.Instant>, clock: C) async throws
-    where C.Duration == Duration {
-        while true {
-            try await clock.sleep(until: arrivals.deadline, tolerance: nil)
-            if arrivals.markStaleIfSilent(now: clock.now) {
-                let seconds = arrivals.staleAfter.components.seconds
-                emit(.connection(.disconnected(reason: "No data from the sensor for \(seconds) seconds.")))
-                try await clock.sleep(for: arrivals.staleAfter)
-            }
-        }
-    }
-
-    fileprivate func seconds<I: InstantProtocol>(from origin: I, to now: I) -> TimeInterval
-    where I.Duration == Duration {
-        let elapsed = origin.duration(to: now).components
-        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
     }
 
     static func isRelevant(_ service: BluetoothUUID) -> Bool {
