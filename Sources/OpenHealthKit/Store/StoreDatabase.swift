@@ -49,6 +49,21 @@ final class StoreDatabase: Sendable {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         configuration.label = "OpenHealthKit"
+        // One process opens and migrates a store at a time. GRDB reads which migrations are applied before it takes
+        // the write lock for each one, so two processes opening a fresh store together both applied v1 and the
+        // second failed ("table … already exists"); and a process that opens while another migrates waits on
+        // SQLite's busy timeout. An exclusive flock on the store file (created here if new: SQLite takes an empty
+        // file for a new database) serialises the whole opening; SQLite's own locks are POSIX record locks, which
+        // flock does not touch on Linux. A file that cannot be opened for the lock is opened without it.
+        var lock = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if lock < 0 { lock = Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+        if lock >= 0 { _ = flock(lock, LOCK_EX) }
+        defer {
+            if lock >= 0 {
+                _ = flock(lock, LOCK_UN)
+                Glibc.close(lock)
+            }
+        }
         do {
             try refuseNewerSchema(path: path)
             let pool = try DatabasePool(path: path, configuration: configuration)
@@ -103,18 +118,6 @@ final class StoreDatabase: Sendable {
     }
 
     private func migrate() throws {
-        // One process migrates a store at a time. GRDB reads which migrations are applied before it takes the write
-        // lock for each one, so two processes opening a fresh store together both applied v1 and the second failed
-        // ("table … already exists"). An exclusive flock on the store file serialises them; SQLite's own locks are
-        // POSIX record locks, which flock does not touch on Linux. The second process then finds everything applied.
-        let lock = path.map { Glibc.open($0, O_RDONLY | O_CLOEXEC) } ?? -1
-        if lock >= 0 { _ = flock(lock, LOCK_EX) }
-        defer {
-            if lock >= 0 {
-                _ = flock(lock, LOCK_UN)
-                Glibc.close(lock)
-            }
-        }
         let migrator = StoreSchema.migrator
         try writer.write { db in
             if try migrator.hasBeenSuperseded(db) {
