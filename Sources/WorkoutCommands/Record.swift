@@ -134,8 +134,7 @@ extension Workout {
                 let terminalKeys = TerminalKeys()
                 terminalKeys.start { send.yield($0) }
                 let timer = duration.map { seconds in
-                    Task {
-                        try? await store.clocks.monotonic.sleep(for: .milliseconds(Int64(seconds * 1000)))
+                    endTimer(after: .milliseconds(Int64(seconds * 1000)), on: store.clocks.monotonic) {
                         send.yield(.end)
                     }
                 }
@@ -210,5 +209,17 @@ extension Workout {
                 print(lines.joined(separator: "\n"))
             }
         }
+    }
+}
+
+/// Calls `end` once `clock` has moved `duration` past the instant of this call (not of the task's first run: on a
+/// loaded machine that can come after time moved, and `--duration` would then end late, or, on a test's clock, never).
+private func endTimer<C: Clock>(
+    after duration: Duration, on clock: C, _ end: @escaping @Sendable () -> Void
+) -> Task<Void, Never> where C.Duration == Duration {
+    let deadline = clock.now.advanced(by: duration)
+    return Task {
+        guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
+        end()
     }
 }
