@@ -168,6 +168,12 @@ let package = Package(
             dependencies: ["FitnessSensors", "BluetoothLE", "BlueZTransport"],
             path: "Benchmarks/BLEBenchmark"
         ),
+        // From a sensor's notification to the builder's delegate, in the real-stack test's VM.
+        .executableTarget(
+            name: "BluetoothLatency",
+            dependencies: ["OpenHealthKit", "FitnessSensors", "BlueZDBus"],
+            path: "Benchmarks/BluetoothLatency"
+        ),
         // A live workout that runs until killed, for the crash-safety test.
         .executableTarget(
             name: "SessionCrashHelper",

@@ -8,6 +8,8 @@
 set -u
 workout=$1
 logs=$2
+latency=$(dirname "$workout")/BluetoothLatency
+scripts=$(dirname "$0")
 examples=/usr/share/doc/bluez-test-scripts/examples
 store=/dev/shm/vm-test.sqlite   # SQLite's WAL needs a real file system, not the shared folder
 failures=0
@@ -83,11 +85,19 @@ central=$(controller_address 1)
 echo "peripheral (hci0) $peripheral, workout (hci1) $central"
 
 # 4. BlueZ's example heart-rate GATT server and advertisement, on hci0 (the first adapter bluetoothd lists).
+# Every line it prints is stamped with the time it printed it: its notifications, for the latency measure.
 start_gatt_server() {
-    python3 -u "$examples/example-gatt-server" >> "$logs/gatt-server.log" 2>&1 &
+    python3 -u -c 'import builtins, runpy, sys, time
+plain = builtins.print
+builtins.print = lambda *values, **options: plain(f"{time.time():.6f}", *values, **options)
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")' "${gatt_server_script:-$examples/example-gatt-server}" \
+        >> "$logs/gatt-server.log" 2>&1 &
     gatt_server=$!
-    wait_for 30 grep -q "GATT application registered" "$logs/gatt-server.log"
+    wait_for 30 registered_since "$(grep -c "GATT application registered" "$logs/gatt-server.log")"
 }
+# registered_since COUNT: the log has more than COUNT registrations (this start's, not an earlier one's).
+registered_since() { [ "$(grep -c "GATT application registered" "$logs/gatt-server.log")" -gt "$1" ]; }
 start_gatt_server || setup_failed "the GATT server registered"
 start_advertising() {
     : > "$logs/advertisement.log"
@@ -311,6 +321,23 @@ sys.exit(0 if ok else 1)
 PY
 [ $? -eq 0 ] || failures=$((failures + 1))
 
+# --- Latency: the same server through bluetoothd and through the raw path, side by side -------------------
+# BluetoothLatency stamps each heart rate as the builder's delegate hears it, the server's log each notification as
+# it sends it; bluetooth-latency.py pairs them: none lost, and the latency's p50 and p99 (a debug build, under QEMU
+# without KVM: upper bounds of what a real machine sees).
+OPENHEALTHKIT_ADAPTER=hci1 as_user "$latency" "ble:$peripheral" 30 > "$logs/latency-dbus.txt" 2> "$logs/latency-dbus.err"
+timeout 10 dbus-send --system --print-reply --dest=org.bluez "$device_path" org.bluez.Device1.Disconnect \
+    > /dev/null 2>&1
+wait_for 10 bash -c "! timeout 5 dbus-send --system --print-reply --dest=org.bluez $device_path \
+    org.freedesktop.DBus.Properties.Get string:org.bluez.Device1 string:Connected | grep -q 'boolean true'"
+OPENHEALTHKIT_ADAPTER=hci1 OPENHEALTHKIT_BLUETOOTH=raw "$latency" "ble:$peripheral" 30 \
+    > "$logs/latency-raw.txt" 2> "$logs/latency-raw.err"
+python3 "$scripts/bluetooth-latency.py" "$logs/gatt-server.log" "$logs/latency-dbus.txt" "$logs/latency-raw.txt" \
+    > "$logs/latency.txt" 2>&1
+status=$?
+cat "$logs/latency.txt"
+[ "$status" -eq 0 ] || { failures=$((failures + 1)); tail -3 "$logs/latency-dbus.err" "$logs/latency-raw.err"; }
+
 # Pairing last: it bonds where the sensor needs it (BlueZ's example server's heart rate does not).
 as_user "$workout" pair "$peripheral" --adapter hci1 --store "$dbus_store" --timeout 20 > "$logs/pair-dbus.txt" 2>&1
 status=$?
@@ -323,6 +350,85 @@ else
 fi
 timeout 10 dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci1 org.bluez.Adapter1.RemoveDevice \
     "objpath:$device_path" > /dev/null 2>&1
+
+# A sensor that protects its measurement: the example server again, its heart rate measurement flagged
+# `encrypt-notify` (bluetoothd then lets only an encrypted link enable its notifications). `workout pair` must bond
+# with it through its own agent (Just Works, no dialog), and a recording through bluetoothd must then read it.
+gatt_server_script=$logs/example-gatt-server-encrypted
+sed "/self.HR_MSRMT_UUID,/{n;s/\['notify'\]/['encrypt-notify']/}" "$examples/example-gatt-server" > "$gatt_server_script"
+if grep -q "'encrypt-notify'" "$gatt_server_script"; then
+    kill "$gatt_server"
+    wait "$gatt_server" 2> /dev/null
+    start_gatt_server || fail "the GATT server with an encrypted heart rate registered"
+    # The sensor's side of Just Works: a strap's firmware accepts it by itself; hci0's bluetoothd asks its default
+    # agent, so one stands in for that firmware. It answers only for hci0 (the sensor's side), never for hci1's.
+    python3 -u - "/org/bluez/hci0/dev_${central//:/_}" > "$logs/sensor-agent.log" 2>&1 <<'PY' &
+import sys
+import dbus, dbus.mainloop.glib, dbus.service
+from gi.repository import GLib
+dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+central = sys.argv[1]
+class Agent(dbus.service.Object):
+    def answer(self, device, what):
+        print(f"{what} for {device}: {'accepted' if device == central else 'refused'}", flush=True)
+        if device != central:
+            raise dbus.DBusException("org.bluez.Error.Rejected", "not the sensor's side")
+    @dbus.service.method("org.bluez.Agent1", in_signature="ou")
+    def RequestConfirmation(self, device, passkey): self.answer(device, "RequestConfirmation")
+    @dbus.service.method("org.bluez.Agent1", in_signature="o")
+    def RequestAuthorization(self, device): self.answer(device, "RequestAuthorization")
+    @dbus.service.method("org.bluez.Agent1", in_signature="os")
+    def AuthorizeService(self, device, uuid): self.answer(device, "AuthorizeService")
+    @dbus.service.method("org.bluez.Agent1")
+    def Cancel(self): print("Cancel", flush=True)
+    @dbus.service.method("org.bluez.Agent1")
+    def Release(self): pass
+bus = dbus.SystemBus()
+Agent(bus, "/openhealthkit/sensor_agent")
+manager = dbus.Interface(bus.get_object("org.bluez", "/org/bluez"), "org.bluez.AgentManager1")
+manager.RegisterAgent("/openhealthkit/sensor_agent", "NoInputNoOutput")
+manager.RequestDefaultAgent("/openhealthkit/sensor_agent")
+print("sensor agent registered", flush=True)
+GLib.MainLoop().run()
+PY
+    sensor_agent=$!
+    wait_for 10 grep -q "sensor agent registered" "$logs/sensor-agent.log" || fail "the sensor side's agent registered"
+    as_user "$workout" pair "$peripheral" --adapter hci1 --store "$dbus_store" --timeout 30 \
+        > "$logs/pair-encrypted.txt" 2>&1
+    status=$?
+    cat "$logs/pair-encrypted.txt"
+    paired=$(timeout 5 dbus-send --system --print-reply --dest=org.bluez "$device_path" \
+        org.freedesktop.DBus.Properties.Get string:org.bluez.Device1 string:Paired 2>&1 | grep -c "boolean true")
+    if [ "$status" -eq 0 ] && [ "$paired" -eq 1 ] && grep -q "^bluetoothd: bonded, trusted" "$logs/pair-encrypted.txt"; then
+        pass "as an unprivileged user, workout pair bonds a sensor whose measurement needs encryption, with no dialog"
+    else
+        fail "as an unprivileged user, workout pair bonds a sensor whose measurement needs encryption (exit $status, bluetoothd's Paired: $paired)"
+    fi
+    before=$(grep -c "Updating value" "$logs/gatt-server.log")
+    OPENHEALTHKIT_ADAPTER=hci1 as_user "$workout" record --store "$dbus_store" --activity running \
+        --sensor "ble:$peripheral" --duration 15 --save-fixture /dev/shm/vm-test-encrypted.jsonl \
+        > "$logs/record-encrypted.txt" 2>&1
+    status=$?
+    cat "$logs/record-encrypted.txt"
+    cp /dev/shm/vm-test-encrypted.jsonl "$logs/record-encrypted.jsonl" 2> /dev/null
+    received=$(grep -c '"c":"2A37"' "$logs/record-encrypted.jsonl" 2> /dev/null || echo 0)
+    notified=$(($(grep -c "Updating value" "$logs/gatt-server.log") - before))
+    if [ "$status" -eq 0 ] && [ "$received" -ge 5 ]; then
+        pass "through bluetoothd, workout record read $received encrypted heart rates from the bonded sensor ($notified notified)"
+    else
+        fail "through bluetoothd, workout record read encrypted heart rates from the bonded sensor (exit $status, $received received, $notified notified)"
+    fi
+    cat "$logs/sensor-agent.log"
+    kill "$sensor_agent"
+    wait "$sensor_agent" 2> /dev/null
+    # Both sides forget the bond, so the checks after this one start from the state they always had.
+    timeout 10 dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci1 org.bluez.Adapter1.RemoveDevice \
+        "objpath:$device_path" > /dev/null 2>&1
+    timeout 10 dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci0 org.bluez.Adapter1.RemoveDevice \
+        "objpath:/org/bluez/hci0/dev_${central//:/_}" > /dev/null 2>&1
+else
+    fail "the example server's heart rate measurement could be flagged encrypt-notify (its source changed?)"
+fi
 
 # --- The raw path, with bluetoothd stopped (a box that runs none) ---------------------------------
 # bluetoothd powers its adapters off as it exits; without it hci0 advertises through the kernel alone

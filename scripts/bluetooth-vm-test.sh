@@ -24,6 +24,7 @@ if [ -z "$kernel" ] || [ ! -d "/lib/modules/${kernel#/boot/vmlinuz-}" ]; then
     exit 2
 fi
 swift build --product workout
+swift build --product BluetoothLatency
 workout=$PWD/.build/debug/workout
 # boot_and_test: one VM; sets $logs and $failures (a count, or "setup" when the bench did not come up).
 boot_and_test() {
