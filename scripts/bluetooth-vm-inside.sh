@@ -4,10 +4,11 @@
 # advertising on hci0, and the freshly built `workout` on hci1. Prints PASS/FAIL lines; exits 1 if
 # any check failed.
 #
-#   scripts/bluetooth-vm-inside.sh WORKOUT LOGS
+#   scripts/bluetooth-vm-inside.sh WORKOUT LOGS [--bond]
 set -u
 workout=$1
 logs=$2
+bond=${3:-}
 latency=$(dirname "$workout")/BluetoothLatency
 scripts=$(dirname "$0")
 examples=/usr/share/doc/bluez-test-scripts/examples
@@ -62,6 +63,9 @@ bluez_has_both_adapters() {
         2> /dev/null | grep -c 'object path "/org/bluez/hci[0-9]*"')
     [ "$count" -ge 2 ]
 }
+# bluetoothd keeps bonds under /var/lib/bluetooth, which is this machine's (read-only in the VM): a writable one of
+# the VM's own, as a real machine has (bluetoothd 5.66 dies storing a new bond's keys where it cannot write them).
+mount -t tmpfs -o mode=0700 tmpfs /var/lib/bluetooth || setup_failed "a writable /var/lib/bluetooth"
 start_bluetoothd() {
     /usr/libexec/bluetooth/bluetoothd -n -E >> "$logs/bluetoothd.log" 2>&1 &
     bluetoothd=$!
@@ -351,15 +355,20 @@ fi
 timeout 10 dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci1 org.bluez.Adapter1.RemoveDevice \
     "objpath:$device_path" > /dev/null 2>&1
 
-# A sensor that protects its measurement: the example server again, its heart rate measurement flagged
-# `encrypt-notify` (bluetoothd then lets only an encrypted link enable its notifications). `workout pair` must bond
-# with it through its own agent (Just Works, no dialog), and a recording through bluetoothd must then read it.
+# A sensor that protects its measurement (only with --bond): the example server again, its heart rate measurement
+# flagged `encrypt-notify` (bluetoothd then lets only an encrypted link enable its notifications). `workout pair` must
+# bond with it through its own agent (Just Works, no dialog), and a recording through bluetoothd must then read it.
+# Not in CI: on this bench, once the two virtual controllers have bonded, bluetoothd (5.66) stops answering on the
+# bus (alive, nothing logged), so everything after fails; `workout pair` itself gets as far as "bonded, trusted".
 gatt_server_script=$logs/example-gatt-server-encrypted
 sed "/self.HR_MSRMT_UUID,/{n;s/\['notify'\]/['encrypt-notify']/}" "$examples/example-gatt-server" > "$gatt_server_script"
-if grep -q "'encrypt-notify'" "$gatt_server_script"; then
-    kill "$gatt_server"
-    wait "$gatt_server" 2> /dev/null
+if [ "$bond" != --bond ]; then
+    echo "(the bonding check runs with scripts/bluetooth-vm-test.sh --bond)"
+elif grep -q "'encrypt-notify'" "$gatt_server_script"; then
+    kill "$advertiser" "$gatt_server"
+    wait "$advertiser" "$gatt_server" 2> /dev/null
     start_gatt_server || fail "the GATT server with an encrypted heart rate registered"
+    start_advertising || fail "the advertisement registered again"
     # The sensor's side of Just Works: a strap's firmware accepts it by itself; hci0's bluetoothd asks its default
     # agent, so one stands in for that firmware. It answers only for hci0 (the sensor's side), never for hci1's.
     python3 -u - "/org/bluez/hci0/dev_${central//:/_}" > "$logs/sensor-agent.log" 2>&1 <<'PY' &
@@ -396,6 +405,20 @@ PY
     as_user "$workout" pair "$peripheral" --adapter hci1 --store "$dbus_store" --timeout 30 \
         > "$logs/pair-encrypted.txt" 2>&1
     status=$?
+    # What bluetoothd and the kernel are doing after the bond (the bench's hang, see above).
+    {
+        ps -o pid,stat,wchan:32,cmd -C bluetoothd -C dbus-daemon
+        cat "/proc/$bluetoothd/stack"
+        timeout 5 dbus-send --system --print-reply --dest=org.freedesktop.DBus / org.freedesktop.DBus.ListNames \
+            > /dev/null && echo "dbus-daemon answers" || echo "dbus-daemon does not answer"
+        timeout 5 btmgmt --index 1 info > /dev/null && echo "the kernel's management interface answers" \
+            || echo "the kernel's management interface does not answer"
+    } > "$logs/bond-state.txt" 2>&1
+    cat "$logs/bond-state.txt"
+    if ! kill -0 "$bluetoothd" 2> /dev/null; then
+        wait "$bluetoothd"
+        echo "bluetoothd ended after the bond (exit $?)"
+    fi
     cat "$logs/pair-encrypted.txt"
     paired=$(timeout 5 dbus-send --system --print-reply --dest=org.bluez "$device_path" \
         org.freedesktop.DBus.Properties.Get string:org.bluez.Device1 string:Paired 2>&1 | grep -c "boolean true")
@@ -460,7 +483,16 @@ absent=C0:DE:AD:00:00:01
 btmgmt --index 1 add-device -a 2 -t 2 "$absent" > "$logs/add-device.txt" 2>&1
 sleep 1
 # 12 s: longer than the kernel's 10.24 s LE discovery, which it ends by itself; workout starts it again.
-"$workout" scan --adapter hci1 --timeout 12 > "$logs/scan-raw.txt" 2>&1
+# BlueZ 5.66's emulated controller reports an advertiser only when scanning is enabled and when the advertiser
+# enables advertising, never periodically as a real one does; the reports at scan enable reach the kernel before its
+# discovery is marked active, and it drops them (mgmt Device Found is sent only while discovery is active). So the
+# advertisement is started again while workout scans: a real strap's next advertisement, 2 s in.
+"$workout" scan --adapter hci1 --timeout 12 > "$logs/scan-raw.txt" 2>&1 &
+scanner=$!
+sleep 2
+btmgmt --index 0 rm-adv 1 > /dev/null 2>&1
+btmgmt --index 0 add-adv -c -g -n -u 180d 1 >> "$logs/add-adv.txt" 2>&1
+wait "$scanner"
 status=$?
 cat "$logs/scan-raw.txt"
 if [ "$status" -eq 0 ] && grep -E "^RawStrap +$peripheral .*0x180D" "$logs/scan-raw.txt" > /dev/null; then
