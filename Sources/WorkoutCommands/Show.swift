@@ -214,38 +214,12 @@ func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
         print(line)
     }
     print("\n  Associated samples:")
-    let bpm = HKUnit.count().unitDivided(by: .minute())
-    let kinds: [(HKQuantityTypeIdentifier, String, HKUnit, Bool)] = [
-        (.heartRate, "heart rate", bpm, false),
-        (.activeEnergyBurned, "active energy", .kilocalorie(), true),
-        (.distanceWalkingRunning, "distance", .meter(), true),
-        (.distanceCycling, "distance", .meter(), true),
-        (.cyclingPower, "power", .watt(), false),
-    ]
-    var any = false
-    for (identifier, name, unit, cumulative) in kinds {
-        let samples = try await HKSampleQueryDescriptor(
-            predicates: [
-                .quantitySample(type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout))
-            ],
-            sortDescriptors: [SortDescriptor(\.startDate)]
-        ).result(for: store)
-        guard !samples.isEmpty else { continue }
-        any = true
-        // Statistics, not sample values: a condensed series sample holds many quantities.
-        let statistics = try await HKStatisticsQueryDescriptor(
-            predicate: .quantitySample(
-                type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout)),
-            options: cumulative ? .cumulativeSum : [.discreteAverage, .discreteMax]
-        ).result(for: store)
-        let value = { (quantity: HKQuantity?) in Format.number(quantity?.doubleValue(for: unit) ?? 0) }
-        let line =
-            cumulative
-            ? "total \(value(statistics?.sumQuantity())) \(unit.unitString)"
-            : "average \(value(statistics?.averageQuantity())), max \(value(statistics?.maximumQuantity())) \(Format.unitName(unit))"
-        print("    " + pad(name, 14) + pad("\(samples.count) sample\(samples.count == 1 ? "" : "s")", 13) + line)
+    let rows = try await AssociatedSamples.rows(of: workout, store: store)
+    let width = max(14, (rows.map(\.name.count).max() ?? 0) + 1)
+    for row in rows {
+        print("    " + pad(row.name, width) + pad("\(row.count) sample\(row.count == 1 ? "" : "s")", 13) + row.figures)
     }
-    if !any { print("    none") }
+    if rows.isEmpty { print("    none") }
 }
 
 func pad(_ text: String, _ width: Int) -> String {

@@ -30,7 +30,10 @@ enum WorkoutSummary {
         } else {
             row("heart rate", "–")
         }
-        let power = workout.statistics(for: HKQuantityType(.cyclingPower))
+        // A run's power is running power (a Stryd-style pod); normalized power falls back to it too.
+        let power =
+            workout.statistics(for: HKQuantityType(.cyclingPower))
+            ?? workout.statistics(for: HKQuantityType(.runningPower))
         if let average = power?.averageQuantity()?.doubleValue(for: .watt()),
             let maximum = power?.maximumQuantity()?.doubleValue(for: .watt())
         {
@@ -41,8 +44,7 @@ enum WorkoutSummary {
         } else {
             row("power", "–")
         }
-        let cadence = workout.statistics(for: HKQuantityType(.cyclingCadence))?.averageQuantity()?.doubleValue(for: bpm)
-        row("cadence", cadence.map { "average \(whole($0)) rpm" } ?? "–")
+        row("cadence", try await cadence(workout, store: store) ?? "–")
         lines += zoneLines(workout)
         lines += try await lapLines(workout, store: store)
         for (index, sensor) in sensors.enumerated() {
@@ -122,6 +124,22 @@ enum WorkoutSummary {
                     + pad(heart.map { "\(whole($0)) bpm" } ?? "–", 12) + (power.map { "\(whole($0)) W" } ?? "–"))
         }
         return lines
+    }
+
+    /// The cadence figures: a ride's average cycling cadence (the workout's statistics) and a run's average and
+    /// maximum steps a minute (`HKHealthStore.runningCadence(for:)`, from its step samples); nil without either.
+    static func cadence(_ workout: HKWorkout, store: HKHealthStore) async throws -> String? {
+        var parts: [String] = []
+        if let rpm = workout.statistics(for: HKQuantityType(.cyclingCadence))?.averageQuantity()?.doubleValue(for: bpm)
+        {
+            parts.append("average \(whole(rpm)) rpm")
+        }
+        if let running = try await store.runningCadence(for: workout) {
+            parts.append(
+                "\(parts.isEmpty ? "" : "running ")average \(whole(running.averageStepsPerMinute)), "
+                    + "max \(whole(running.maximumStepsPerMinute)) steps/min")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     private static func whole(_ value: Double) -> String { "\(Int(value.rounded()))" }
