@@ -1,0 +1,101 @@
+import FITFile
+import Foundation
+import TestSupport
+import Testing
+
+/// A foot pod's cadence end to end through the real tool: `workout replay` of the foot-pod fixture, `workout show`,
+/// `workout export` to FIT (read by Garmin's FIT SDK and fitparse) and TCX, and `workout import` of the FIT file.
+/// The expected figures are worked out here from the fixture's own bytes (RSC Measurement: cadence is byte 3, steps a
+/// minute), by the rule written down in the test: each reading's cadence counts over the time since the previous one.
+@Suite(.timeLimit(.minutes(3))) struct RunningCadenceCommandTests {
+    /// The fixture's readings: arrival time in seconds and cadence in steps a minute.
+    static func readings() throws -> [(time: Double, cadence: Double)] {
+        let text = try String(contentsOfFile: fixture("foot-pod-run-20min.jsonl"), encoding: .utf8)
+        return try text.split(separator: "\n").dropFirst().map { line in
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let hex = try #require(object["v"] as? String)
+            let byte = try #require(UInt8(hex.dropFirst(6).prefix(2), radix: 16))
+            return (try #require(object["t"] as? Double), Double(byte))
+        }
+    }
+
+    /// Average: steps ÷ minutes, each reading after the first counting its cadence since the previous one;
+    /// maximum: the highest cadence so counted.
+    static func expected() throws -> (average: Double, maximum: Double, steps: Double, counted: [Double]) {
+        let all = try readings()
+        let pairs = zip(all, all.dropFirst())
+        let steps = pairs.reduce(0.0) { $0 + $1.1.cadence * ($1.1.time - $1.0.time) / 60 }
+        let minutes = (all.last!.time - all.first!.time) / 60
+        let counted = all.dropFirst().map(\.cadence)
+        return (steps / minutes, counted.max()!, steps, counted)
+    }
+
+    @Test func footPodRunShowsItsCadenceEverywhere() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.file("run.sqlite")
+        let expected = try Self.expected()
+        // Worked out from the fixture: 3459.5 steps in 19:59, 173.1 steps a minute; the highest reading 176.
+        #expect(Int(expected.average.rounded()) == 173 && expected.maximum == 176)
+        let cadenceLine = "  cadence         average 173, max 176 steps/min"
+
+        let replay = try Tool.run(["replay", fixture("foot-pod-run-20min.jsonl"), "--instant", "--store", store])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.split(separator: "\n").contains { $0 == cadenceLine }, "\(replay.stdout)")
+        let id = try #require(firstWorkoutID(in: replay.stdout))
+
+        // show lists every type stored with the workout, with the summary's figures.
+        let show = try Tool.run(["show", id, "--store", store])
+        #expect(show.status == 0, "\(show.stderr)")
+        let listed = show.stdout.components(separatedBy: "  Associated samples:\n").last ?? ""
+        #expect(
+            listed == """
+                    distance      1199 samples total 3969 m
+                    steps         1199 samples total 3460 count, cadence average 173, max 176 steps/min
+                    speed         1200 samples average 3.3, max 3.6 m/s
+                    stride length 1200 samples average 1.1, max 1.2 m
+
+                """)
+
+        // FIT: each record's cadence (field 4) and fractional_cadence (53, 1/128) is the reading's, in strides
+        // (two steps) a minute; the session's average (18 + 92) and maximum (19 + 93), and its strides (10 + 94).
+        // Within 0.05 strides a minute: a sample's steps are kept to a thousandth of a step (with the running total's
+        // rounding, at most 0.001 step off over about a second: 0.03 strides a minute), and FIT keeps 1/128.
+        let fit = directory.file("run.fit")
+        let exported = try Tool.run(["export", id, "--store", store, "--output", fit])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        for reader in ["decode-garmin", "decode-fitparse"] {
+            let messages = try ExportOracle.decode(reader, path: fit)
+            let cadences = messages.filter { $0.number == Int(FITMessageNumber.record) }.compactMap { record in
+                record.number(4).map { $0 + (record.number(53) ?? 0) / 128 }
+            }
+            #expect(cadences.count == expected.counted.count, "\(reader)")
+            let worst = zip(cadences, expected.counted).map { abs($0 - $1 / 2) }.max() ?? .infinity
+            #expect(worst < 0.05, "\(reader): a record's cadence is off by \(worst) strides a minute")
+            let session = try #require(messages.first { $0.number == Int(FITMessageNumber.session) })
+            let average = try #require(session.number(18)) + (session.number(92) ?? 0) / 128
+            let maximum = try #require(session.number(19)) + (session.number(93) ?? 0) / 128
+            let strides = try #require(session.number(10)) + (session.number(94) ?? 0) / 128
+            #expect(abs(average - expected.average / 2) < 0.05, "\(reader): average \(average)")
+            #expect(abs(maximum - expected.maximum / 2) < 0.05, "\(reader): maximum \(maximum)")
+            #expect(abs(strides - expected.steps / 2) < 0.5, "\(reader): strides \(strides)")
+        }
+
+        // Imported back, the file's cadence is the workout's again.
+        let imported = try Tool.run(["import", fit, "--store", directory.file("back.sqlite")])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.split(separator: "\n").contains { $0 == cadenceLine }, "\(imported.stdout)")
+
+        // TCX: a run's cadence in TPX/RunCadence (strides a minute, whole), never in the bike's Cadence.
+        let tcx = directory.file("run.tcx")
+        #expect(try Tool.run(["export", id, "--store", store, "--format", "tcx", "--output", tcx]).status == 0)
+        let xml = try String(contentsOfFile: tcx, encoding: .utf8)
+        let values = xml.matches(of: try Regex("<ns3:RunCadence>([0-9]+)</ns3:RunCadence>")).compactMap {
+            $0.output[1].substring.flatMap { Double($0) }
+        }
+        #expect(values.count == expected.counted.count)
+        #expect(zip(values, expected.counted).allSatisfy { abs($0 - $1 / 2) <= 0.55 })
+        #expect(!xml.contains("<Cadence>"))
+        #expect(xml.contains("<ns3:AvgRunCadence>87</ns3:AvgRunCadence><ns3:MaxRunCadence>88</ns3:MaxRunCadence>"))
+    }
+}
