@@ -102,7 +102,9 @@ extension Workout {
                     let normalized = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt())
                     print(
                         try workoutJSON(
-                            workout, normalizedPower: normalized, sensors: try await store.workoutSensors(for: workout))
+                            workout, normalizedPower: normalized,
+                            runningCadence: try await store.runningCadence(for: workout),
+                            sensors: try await store.workoutSensors(for: workout))
                     )
                 } else {
                     try await printWorkout(workout.uuid, store: store)
@@ -113,11 +115,16 @@ extension Workout {
 }
 
 /// A workout as JSON: dates in ISO 8601, durations in seconds, statistics in their type's storage unit (named),
-/// `normalizedPower` in W (`HKHealthStore.normalizedPower(for:)`, null without power), and `timeInZones`: per
-/// zoned type, the seconds in each zone the builder kept with the workout (`zoneGroup(for:)`), each zone with its
-/// bounds in the type's storage unit; `sensors`, the sensors a live recording kept (`workoutSensors(for:)`: identifier,
-/// name, manufacturer, model, and battery percent at the start and the end, null when unknown), empty otherwise.
-func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?, sensors: [HKWorkoutSensor]) throws -> String {
+/// `normalizedPower` in W (`HKHealthStore.normalizedPower(for:)`, null without power), `runningCadence` (average
+/// and maximum steps a minute from the step samples, `HKHealthStore.runningCadence(for:)`, null without), and
+/// `timeInZones`: per zoned type, the seconds in each zone the builder kept with the workout (`zoneGroup(for:)`),
+/// each zone with its bounds in the type's storage unit; `sensors`, the sensors a live recording kept
+/// (`workoutSensors(for:)`: identifier, name, manufacturer, model, and battery percent at the start and the end, null
+/// when unknown), empty otherwise.
+func workoutJSON(
+    _ workout: HKWorkout, normalizedPower: Double?, runningCadence: RunningCadence.Statistics? = nil,
+    sensors: [HKWorkoutSensor]
+) throws -> String {
     let iso = ISO8601DateFormatter()
     func statistics(_ all: [HKQuantityType: HKStatistics]) -> [String: Any] {
         var result: [String: Any] = [:]
@@ -155,6 +162,12 @@ func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?, sensors: [HKWor
     let object: [String: Any] = [
         "uuid": workout.uuid.uuidString,
         "normalizedPower": normalizedPower ?? NSNull(),
+        "runningCadence": runningCadence.map {
+            [
+                "average": $0.averageStepsPerMinute, "maximum": $0.maximumStepsPerMinute,
+                "unit": RunningCadence.unit.unitString,
+            ] as [String: Any]
+        } ?? NSNull(),
         "timeInZones": zones(workout.zoneGroupsByType),
         "activityType": workout.workoutActivityType.name,
         "start": iso.string(from: workout.startDate),

@@ -57,6 +57,14 @@ import Testing
 
                 """)
 
+        // show --json gives the same figures unrounded.
+        let json = try Tool.run(["show", id, "--json", "--store", store])
+        let object = try #require(try JSONSerialization.jsonObject(with: json.output) as? [String: Any])
+        let running = try #require(object["runningCadence"] as? [String: Any])
+        #expect(abs((running["average"] as? Double ?? 0) - expected.average) < 0.05, "\(running)")
+        #expect(abs((running["maximum"] as? Double ?? 0) - expected.maximum) < 0.1, "\(running)")
+        #expect(running["unit"] as? String == "count/min")
+
         // FIT: each record's cadence (field 4) and fractional_cadence (53, 1/128) is the reading's, in strides
         // (two steps) a minute; the session's average (18 + 92) and maximum (19 + 93), and its strides (10 + 94).
         // Within 0.05 strides a minute: a sample's steps are kept to a thousandth of a step (with the running total's
