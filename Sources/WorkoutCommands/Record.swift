@@ -89,12 +89,19 @@ extension Workout {
                             options: sensorOptions, clock: time.clock, wallClock: time.now)
                     }
                 }
-                let attached = try sensors.map {
-                    try makeBluetoothSensor(
-                        identifier: $0, options: sensorOptions, clock: sensorClock, wallClock: store.wallClock)
+                // A --sensor that is paired too keeps the name and measures it was paired with.
+                let attached = try sensors.map { address in
+                    let identifier = try SensorAddress(parsing: address).identifier
+                    let record = paired.first { $0.identifier == identifier }
+                    return try makeBluetoothSensor(
+                        identifier: identifier, name: record?.name, capabilities: record?.capabilities,
+                        options: sensorOptions, clock: sensorClock, wallClock: store.wallClock)
                 }
+                // The paired sensors the data source connects: not those a --sensor already reaches (it stands for
+                // them, see HKLiveWorkoutDataSource).
+                let alsoPaired = paired.filter { record in !attached.contains { $0.identifier == record.identifier } }
                 // Fixture ids: the sensors' identifiers, as they are unique.
-                for identifier in attached.map(\.identifier) + paired.map(\.identifier) {
+                for identifier in attached.map(\.identifier) + alsoPaired.map(\.identifier) {
                     recorder?.register(identifier: identifier, as: identifier)
                 }
                 let configuration = HKWorkoutConfiguration()
@@ -119,7 +126,7 @@ extension Workout {
                 } changed: { [store] in
                     display.tick(at: store.wallClock())
                 }
-                let names = (attached.map(\.name) + paired.map(\.name)).joined(separator: ", ")
+                let names = (attached.map(\.name) + alsoPaired.map(\.name)).joined(separator: ", ")
                 let keys =
                     isatty(STDIN_FILENO) == 1
                     ? "space pauses, l marks a lap, \(targetPower == nil ? "" : "+ and - change the target power, ")q or Ctrl-C ends and saves"
@@ -139,7 +146,7 @@ extension Workout {
                     }
                 }
                 let drawing = Task { await display.run(clock: sensorClock) }
-                time.recordingStarted(sensors: attached.count + paired.count, duration: duration)
+                time.recordingStarted(sensors: attached.count + alsoPaired.count, duration: duration)
                 var lastLap = start
                 for await command in commands {
                     switch command {

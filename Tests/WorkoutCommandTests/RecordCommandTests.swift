@@ -111,6 +111,30 @@ import Testing
         #expect(longestGap == 4, "\(trainerTimes)")
     }
 
+    /// A strap both paired and named with --sensor is read once, by the name it was paired with: one connection, one
+    /// name in the banner, one line among the sensors (two would contend for the device: through bluetoothd, the
+    /// second finds its notifications taken).
+    @Test func aPairedSensorNamedAgainIsReadOnce() throws {
+        let directory = try TemporaryDirectory()
+        let clock = try SteppedClock(directory: directory)
+        let socket = directory.file("strap.sock")
+        let peripheral = try clock.startPeripheral(["--profile", "heart-rate", "--listen", socket]).member
+        defer { SteppedClock.stop([peripheral]) }
+        let store = directory.file("paired.sqlite")
+        let pair = try Tool.run(["pair", "unix:\(socket)", "--name", "Strap", "--no-probe", "--store", store])
+        #expect(pair.status == 0, "\(pair.stderr)")
+        let (recording, result) = try clock.startRecording(
+            ["--sensor", "unix:\(socket)", "--duration", "3", "--store", store], peripherals: [peripheral])
+        #expect(clock.runUntilEnded(recording, [peripheral]) == 12)
+        let transcript = normalized(result().transcript, directory: directory.path)
+        #expect(transcript.hasPrefix("Recording a cycling workout from Strap; Ctrl-C ends and saves.\n"))
+        let sensorLines = transcript.split(separator: "\n").filter {
+            $0.contains("strap.sock:") || $0.contains("Strap:")
+        }
+        #expect(
+            sensorLines == ["  sensors         Strap: 0 dropouts, 0:00 without data"], "\(transcript)")
+    }
+
     /// A sensor that never delivers: nothing is saved, the tool says so and exits 1; with --keep-empty it is saved.
     @Test func anEmptyRecordingSavesNothingUnlessKept() throws {
         let directory = try TemporaryDirectory()

@@ -134,11 +134,15 @@ public final class HKLiveWorkoutDataSource: NSObject, Sendable {
         if let settings = builder?.collectionSettings { locked { $0.settings = settings } }
     }
 
-    /// Connects the paired sensors through the store's connector and starts every sensor.
+    /// Connects the paired sensors through the store's connector and starts every sensor. A paired sensor that an
+    /// attached one already reaches (the same identifier: `workout record --sensor` naming a paired strap) is not
+    /// connected a second time: a device has one connection, and two would contend for it (the second refused as
+    /// busy, or through bluetoothd its notifications already taken). The attached sensor stands for it.
     func startSensors() {
+        let attached = Set(locked { $0.explicitSensors }.map(\.identifier))
         let paired = connectsPairedSensors ? (try? healthStore.pairedSensors()) ?? [] : []
         var connected: [any Sensor] = []
-        for record in paired {
+        for record in paired where !attached.contains(record.identifier) {
             do {
                 connected.append(try healthStore.sensorConnector.connect(record))
             } catch {
