@@ -105,5 +105,19 @@ import Testing
         #expect(zip(values, expected.counted).allSatisfy { abs($0 - $1 / 2) <= 0.55 })
         #expect(!xml.contains("<Cadence>"))
         #expect(xml.contains("<ns3:AvgRunCadence>87</ns3:AvgRunCadence><ns3:MaxRunCadence>88</ns3:MaxRunCadence>"))
+        let fromTCX = try Tool.run(["import", tcx, "--store", directory.file("tcx.sqlite")])
+        #expect(fromTCX.status == 0, "\(fromTCX.stderr)")
+        // Whole strides a minute: the readings' 86.5 come back as 86 or 87, the average still 173.
+        #expect(
+            fromTCX.stdout.split(separator: "\n").contains { $0.hasPrefix("  cadence         average 173, max ") },
+            "\(fromTCX.stdout)")
+
+        // Condensed into series, the step samples give the same figures.
+        #expect(try Tool.run(["condense", "--all", "--store", store]).status == 0)
+        let condensed = try Tool.run(["show", id, "--store", store])
+        #expect(
+            condensed.stdout.contains(
+                "    steps         1 sample     total 3460 count, cadence average 173, max 176 steps/min\n"),
+            "\(condensed.stdout)")
     }
 }
