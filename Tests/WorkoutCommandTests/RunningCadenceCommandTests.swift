@@ -31,6 +31,27 @@ import Testing
         return (steps / minutes, counted.max()!, steps, counted)
     }
 
+    /// `workout record` from a simulated foot pod (its cadence 173 + 3·sin(2πt / 180 s) steps/min, whole: 173 and
+    /// 174 in the first 10 s): the summary's cadence is between them, the highest reading 174.
+    @Test func aRunRecordedFromAFootPodSaysItsCadence() throws {
+        let directory = try TemporaryDirectory()
+        let clock = try SteppedClock(directory: directory)
+        let socket = directory.file("pod.sock")
+        let peripheral = try clock.startPeripheral(["--profile", "foot-pod", "--listen", socket]).member
+        defer { SteppedClock.stop([peripheral]) }
+        let (recording, result) = try clock.startRecording(
+            [
+                "--activity", "running", "--sensor", "unix:\(socket)", "--duration", "10", "--store",
+                directory.file("pod.sqlite"),
+            ], peripherals: [peripheral])
+        #expect(clock.runUntilEnded(recording, [peripheral]) == 40)
+        let transcript = result().transcript
+        let line = transcript.split(separator: "\n").first { $0.hasPrefix("  cadence ") }.map(String.init)
+        #expect(
+            line == "  cadence         average 173, max 174 steps/min"
+                || line == "  cadence         average 174, max 174 steps/min", "\(transcript)")
+    }
+
     @Test func footPodRunShowsItsCadenceEverywhere() throws {
         let directory = try TemporaryDirectory()
         let store = directory.file("run.sqlite")
