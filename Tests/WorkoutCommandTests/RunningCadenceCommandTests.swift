@@ -52,6 +52,45 @@ import Testing
                 || line == "  cadence         average 174, max 174 steps/min", "\(transcript)")
     }
 
+    /// An imported run with running dynamics (``ImportTestFiles/runWithDynamics(stryd:)``: 60 records of power
+    /// 240 + t mod 30 W, stride 1.10–1.19 m, vertical oscillation 8.0–8.4 cm, ground contact 240–259 ms, 3 m/s) and
+    /// one with cadence (``ImportTestFiles/run()``: 84.25, 85.25, 86.25 strides a minute by turns, so steps a minute
+    /// 168.5, 170.5, 172.5; records 1…119 count: 40 of 170.5, 40 of 172.5, 39 of 168.5, average 170.52): show
+    /// lists each type stored, with the figures of the summary.
+    @Test func showListsEveryTypeARunStored() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.file("runs.sqlite")
+        let dynamics = directory.file("dynamics.fit")
+        try Data(ImportTestFiles.runWithDynamics(stryd: false)).write(to: URL(fileURLWithPath: dynamics))
+        let imported = try Tool.run(["import", dynamics, "--store", store])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let id = try #require(firstWorkoutID(in: imported.stdout))
+        let show = try Tool.run(["show", id, "--store", store])
+        // By hand: energy 15,001 J (each power held until the next record: 59 × 240 + 435 + 406 W·s) as 15.0 kcal;
+        // distance 59 × 3 m; power average 254.5 W and ground contact 249.5 ms, shown whole from 100 up.
+        #expect(
+            show.stdout.components(separatedBy: "  Associated samples:\n").last == """
+                    active energy        59 samples   total 15.0 kcal
+                    distance             59 samples   total 177 m
+                    power                60 samples   average 255, max 269 W
+                    speed                60 samples   average 3, max 3 m/s
+                    stride length        60 samples   average 1.1, max 1.2 m
+                    vertical oscillation 60 samples   average 8.2, max 8.4 cm
+                    ground contact time  60 samples   average 250, max 259 ms
+
+                """, "\(show.stdout)")
+
+        let run = directory.file("run.fit")
+        try Data(ImportTestFiles.run()).write(to: URL(fileURLWithPath: run))
+        let second = try Tool.run(["import", run, "--store", directory.file("cadence.sqlite")])
+        #expect(second.stdout.contains("\n  cadence         average 171, max 173 steps/min\n"), "\(second.stdout)")
+        let runID = try #require(firstWorkoutID(in: second.stdout))
+        let listed = try Tool.run(["show", runID, "--store", directory.file("cadence.sqlite")]).stdout
+        #expect(
+            listed.contains("    steps         119 samples  total 338 count, cadence average 171, max 173 steps/min\n"),
+            "\(listed)")
+    }
+
     @Test func footPodRunShowsItsCadenceEverywhere() throws {
         let directory = try TemporaryDirectory()
         let store = directory.file("run.sqlite")
