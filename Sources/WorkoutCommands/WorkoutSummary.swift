@@ -109,21 +109,33 @@ enum WorkoutSummary {
     }
 
     /// The laps (``WorkoutLaps``: Apple's lap events, the time after the last one a lap of its own) with their
-    /// duration, average heart rate and average power, from the library's lap statistics (the figures an export
-    /// writes for them).
+    /// duration, average heart rate and average power (a run's running power), and a run's average cadence when it
+    /// has step samples, from the library's lap statistics and ``RunningCadence`` (the figures an export writes for
+    /// them).
     static func lapLines(_ workout: HKWorkout, store: HKHealthStore) async throws -> [String] {
         let spans = WorkoutLaps.intervals(of: workout)
         guard !spans.isEmpty else { return ["  " + pad("laps", 16) + "none"] }
-        var lines = ["  " + pad("laps", 16) + pad("lap", 5) + pad("duration", 10) + pad("heart rate", 12) + "power"]
+        // A run with step samples adds each lap's cadence (RunningCadence over the lap), as its FIT lap has it.
+        let steps = try await store.stepSamples(for: workout)
+        var lines = [
+            "  " + pad("laps", 16) + pad("lap", 5) + pad("duration", 10) + pad("heart rate", 12)
+                + (steps.isEmpty ? "power" : pad("power", 8) + "cadence")
+        ]
         for (index, span) in spans.enumerated() {
             let statistics = try await store.statistics(for: workout, during: span)
             let heart = statistics[HKQuantityType(.heartRate)]?.averageQuantity()?.doubleValue(for: bpm)
-            let power = statistics[HKQuantityType(.cyclingPower)]?.averageQuantity()?.doubleValue(for: .watt())
-            lines.append(
+            let power = (statistics[HKQuantityType(.cyclingPower)] ?? statistics[HKQuantityType(.runningPower)])?
+                .averageQuantity()?.doubleValue(for: .watt())
+            var line =
                 "  " + pad("", 16) + pad("\(index + 1)", 5) + pad(Format.duration(span.duration), 10)
-                    + pad(heart.map { "\(whole($0)) bpm" } ?? "–", 12) + (power.map { "\(whole($0)) W" } ?? "–"))
+                + pad(heart.map { "\(whole($0)) bpm" } ?? "–", 12) + (power.map { "\(whole($0)) W" } ?? "–")
+            if !steps.isEmpty {
+                let cadence = RunningCadence.statistics(steps, within: span)?.averageStepsPerMinute
+                line = pad(line, 16 + 2 + 5 + 10 + 12 + 8) + (cadence.map { "\(whole($0)) steps/min" } ?? "–")
+            }
+            lines.append(line)
         }
-        return lines
+        return lines.map(Format.trimmed)
     }
 
     /// The cadence figures: a ride's average cycling cadence (the workout's statistics) and a run's average and

@@ -91,6 +91,44 @@ import Testing
             "\(listed)")
     }
 
+    /// A TCX run of two 5 s laps, `RunCadence` 85 then 88 strides a minute (170 and 176 steps) at each second from
+    /// 0 to 10: each second's steps belong to the lap they were taken in, so lap 1 holds 4 s at 170 and the second
+    /// from 4 to 5 at 176 (171.2), lap 2 five seconds at 176; the whole run (4 × 170 + 6 × 176) / 10 = 173.6.
+    @Test func eachLapHasItsCadence() throws {
+        let directory = try TemporaryDirectory()
+        func points(_ seconds: Range<Int>, _ cadence: Int) -> String {
+            seconds.map { t in
+                "<Trackpoint><Time>2026-11-20T07:00:\(t < 10 ? "0" : "")\(t)Z</Time><DistanceMeters>\(3 * t)"
+                    + "</DistanceMeters><Extensions><ns3:TPX><ns3:RunCadence>\(cadence)</ns3:RunCadence></ns3:TPX>"
+                    + "</Extensions></Trackpoint>"
+            }.joined()
+        }
+        func lap(_ start: Int, _ track: String) -> String {
+            "<Lap StartTime=\"2026-11-20T07:00:0\(start)Z\"><TotalTimeSeconds>5</TotalTimeSeconds>"
+                + "<DistanceMeters>15</DistanceMeters><Calories>0</Calories><Intensity>Active</Intensity>"
+                + "<TriggerMethod>Manual</TriggerMethod><Track>\(track)</Track></Lap>"
+        }
+        let tcx = directory.file("laps.tcx")
+        try
+            (#"<?xml version="1.0" encoding="UTF-8"?><TrainingCenterDatabase "#
+            + #"xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2" "#
+            + #"xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2"><Activities>"#
+            + #"<Activity Sport="Running"><Id>2026-11-20T07:00:00Z</Id>"# + lap(0, points(0 ..< 5, 85))
+            + lap(5, points(5 ..< 11, 88)) + "</Activity></Activities></TrainingCenterDatabase>")
+            .write(toFile: tcx, atomically: true, encoding: .utf8)
+        let imported = try Tool.run(["import", tcx, "--store", directory.file("laps.sqlite")])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let lines = imported.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("  cadence         average 174, max 176 steps/min"), "\(imported.stdout)")
+        let laps = lines.drop { !$0.hasPrefix("  laps") }.prefix(3)
+        #expect(
+            Array(laps) == [
+                "  laps            lap  duration  heart rate  power   cadence",
+                "                  1    0:05      –           –       171 steps/min",
+                "                  2    0:05      –           –       176 steps/min",
+            ], "\(imported.stdout)")
+    }
+
     @Test func footPodRunShowsItsCadenceEverywhere() throws {
         let directory = try TemporaryDirectory()
         let store = directory.file("run.sqlite")
