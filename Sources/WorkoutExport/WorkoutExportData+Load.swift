@@ -22,8 +22,10 @@ extension WorkoutExportData {
     /// for the legs, `HKHealthStore.workoutSensors(for:)` for the sensors' Device Information and battery levels,
     /// `allStatistics`, `zoneGroup(for:)` and `HKHealthStore.normalizedPower(for:during:)` for each session's
     /// figures, ``WorkoutLaps`` and `HKHealthStore.statistics(for:during:)` for each lap's, and
-    /// `HKWorkoutRouteQueryDescriptor` for its route's positions. Readings are placed at the whole second of their
-    /// start (distance at its end, summed); pauses are ``WorkoutPauses``'.
+    /// `HKWorkoutRouteQueryDescriptor` for its route's positions, and a run's step samples for its cadence
+    /// (``RunningCadence``, `HKHealthStore.stepSamples(for:)`). Readings are placed at the whole second of their
+    /// start (distance at its end, summed; a step sample's cadence at its end, the reading that counted it); pauses
+    /// are ``WorkoutPauses``'.
     public static func load(_ workout: HKWorkout, from store: HKHealthStore) async throws -> WorkoutExportData {
         let indoor = workout.metadata?[HKMetadataKeyIndoorWorkout] as? Bool
         var data = WorkoutExportData(
