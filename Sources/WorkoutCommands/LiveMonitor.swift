@@ -112,19 +112,11 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
             return statistics.mostRecentQuantity()?.doubleValue(for: unit)
         }
         let types = dataSource.typesToCollect
-        // A run's cadence, once a foot pod has counted steps: the last step sample's (RunningCadence), when a ride's
-        // cadence is not collected.
+        // A run's cadence, once a foot pod has counted steps (`runningCadence(at:)`), when a ride's cadence is not
+        // collected.
         let runs =
             !types.contains(HKQuantityType(.cyclingCadence)) && types.contains(Self.steps)
             && builder.statistics(for: Self.steps) != nil
-        var stepCadence: Double? {
-            guard let statistics = builder.statistics(for: Self.steps),
-                let interval = statistics.mostRecentQuantityDateInterval(),
-                now.timeIntervalSince(interval.end) <= Self.freshness,
-                let steps = statistics.mostRecentQuantity()?.doubleValue(for: .count())
-            else { return nil }
-            return RunningCadence.stepsPerMinute(steps: steps, over: interval)
-        }
         let laps = builder.workoutEvents.filter { $0.type == .lap }
         let moving = builder.elapsedTime(at: now)
         let lapStart = laps.last.map { builder.elapsedTime(at: $0.dateInterval.end) } ?? 0
@@ -139,7 +131,9 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
             paused: session.state == .paused,
             heartRate: fresh(Self.heartRate, Self.bpm),
             power: fresh(Self.power, .watt()), power3s: power3s,
-            cadence: runs ? stepCadence : fresh(HKQuantityType(.cyclingCadence), Self.bpm),
+            cadence: runs
+                ? builder.runningCadence(at: now)?.doubleValue(for: RunningCadence.unit)
+                : fresh(HKQuantityType(.cyclingCadence), Self.bpm),
             cadenceUnit: runs ? "steps/min" : "rpm",
             speed: fresh(HKQuantityType(.cyclingSpeed), HKUnit.meter().unitDivided(by: .second()))
                 ?? fresh(HKQuantityType(.runningSpeed), HKUnit.meter().unitDivided(by: .second())),
