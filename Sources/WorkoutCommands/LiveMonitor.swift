@@ -32,6 +32,7 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
     private static let bpm = HKUnit.count().unitDivided(by: .minute())
     private static let heartRate = HKQuantityType(.heartRate)
     private static let power = HKQuantityType(.cyclingPower)
+    private static let steps = HKQuantityType(.stepCount)
 
     init(session: HKWorkoutSession, builder: HKLiveWorkoutBuilder, dataSource: HKLiveWorkoutDataSource, start: Date) {
         self.session = session
@@ -111,6 +112,11 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
             return statistics.mostRecentQuantity()?.doubleValue(for: unit)
         }
         let types = dataSource.typesToCollect
+        // A run's cadence, once a foot pod has counted steps (`runningCadence(at:)`), when a ride's cadence is not
+        // collected.
+        let runs =
+            !types.contains(HKQuantityType(.cyclingCadence)) && types.contains(Self.steps)
+            && builder.statistics(for: Self.steps) != nil
         let laps = builder.workoutEvents.filter { $0.type == .lap }
         let moving = builder.elapsedTime(at: now)
         let lapStart = laps.last.map { builder.elapsedTime(at: $0.dateInterval.end) } ?? 0
@@ -125,10 +131,14 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, @unchecked Se
             paused: session.state == .paused,
             heartRate: fresh(Self.heartRate, Self.bpm),
             power: fresh(Self.power, .watt()), power3s: power3s,
-            cadence: fresh(HKQuantityType(.cyclingCadence), Self.bpm),
+            cadence: runs
+                ? builder.runningCadence(at: now)?.doubleValue(for: RunningCadence.unit)
+                : fresh(HKQuantityType(.cyclingCadence), Self.bpm),
+            cadenceUnit: runs ? "steps/min" : "rpm",
             speed: fresh(HKQuantityType(.cyclingSpeed), HKUnit.meter().unitDivided(by: .second()))
                 ?? fresh(HKQuantityType(.runningSpeed), HKUnit.meter().unitDivided(by: .second())),
-            showsPower: types.contains(Self.power), showsCadence: types.contains(HKQuantityType(.cyclingCadence)),
+            showsPower: types.contains(Self.power),
+            showsCadence: types.contains(HKQuantityType(.cyclingCadence)) || runs,
             showsSpeed: types.contains(HKQuantityType(.cyclingSpeed)) || types.contains(HKQuantityType(.runningSpeed)),
             zone: zone, zoneBoundaries: boundaries,
             zoneTimes: zoneTimes ?? Array(repeating: 0, count: boundaries.count + 1),

@@ -17,6 +17,8 @@ struct LiveSnapshot: Sendable, Equatable {
     var power: Double?
     var power3s: Double?
     var cadence: Double?
+    /// What the cadence counts: a ride's rpm, or a run's steps/min (from its step samples, `RunningCadence`).
+    var cadenceUnit = "rpm"
     /// Metres per second.
     var speed: Double?
     /// Whether the workout collects these at all (the line is left out otherwise).
@@ -79,7 +81,9 @@ enum LiveView {
         if s.showsPower {
             values.append("power \(watts(s.power)) (3 s \(watts(s.power3s)))")
         }
-        if s.showsCadence { values.append("cadence \(s.cadence.map { "\(Int($0.rounded())) rpm" } ?? "–")") }
+        if s.showsCadence {
+            values.append("cadence \(s.cadence.map { "\(Int($0.rounded())) \(s.cadenceUnit)" } ?? "–")")
+        }
         if s.showsSpeed { values.append("speed \(s.speed.map { String(format: "%.1f km/h", $0 * 3.6) } ?? "–")") }
         lines.append(values.joined(separator: "   "))
         lines.append(zoneLine("zone", s.zone, s.zoneBoundaries, unit: "bpm"))
@@ -127,7 +131,9 @@ enum LiveView {
             "heart rate \(s.heartRate.map { "\(Int($0.rounded())) bpm" } ?? "–")",
         ]
         if s.showsPower { parts.append("power \(watts(s.power)) (3 s \(watts(s.power3s)))") }
-        if s.showsCadence { parts.append("cadence \(s.cadence.map { "\(Int($0.rounded())) rpm" } ?? "–")") }
+        if s.showsCadence {
+            parts.append("cadence \(s.cadence.map { "\(Int($0.rounded())) \(s.cadenceUnit)" } ?? "–")")
+        }
         parts.append("zone \(s.zone.map { "Z\($0 + 1)" } ?? "–")")
         return parts.joined(separator: "  ")
     }

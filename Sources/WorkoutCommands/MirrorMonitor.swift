@@ -132,12 +132,20 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
         }
         let types = figures.collectedTypes
         let speedUnit = HKUnit.meter().unitDivided(by: .second())
+        // A run's cadence, as the recording's live view shows it (`runningCadence(at:)`, carried in the figures).
+        let runs =
+            !types.contains(HKQuantityType(.cyclingCadence)) && figures.mostRecent[HKQuantityType(.stepCount)] != nil
+        let runningCadence =
+            now.timeIntervalSince(figures.date) <= LiveMonitor.freshness
+            ? figures.runningCadence?.doubleValue(for: RunningCadence.unit) : nil
         return LiveSnapshot(
             elapsed: max(0, now.timeIntervalSince(start)), moving: moving, activity: activity, paused: paused,
             heartRate: heartRate, power: fresh(Self.power, .watt()), power3s: power3s,
-            cadence: fresh(HKQuantityType(.cyclingCadence), Self.bpm),
+            cadence: runs ? runningCadence : fresh(HKQuantityType(.cyclingCadence), Self.bpm),
+            cadenceUnit: runs ? "steps/min" : "rpm",
             speed: fresh(HKQuantityType(.cyclingSpeed), speedUnit) ?? fresh(HKQuantityType(.runningSpeed), speedUnit),
-            showsPower: types.contains(Self.power), showsCadence: types.contains(HKQuantityType(.cyclingCadence)),
+            showsPower: types.contains(Self.power),
+            showsCadence: types.contains(HKQuantityType(.cyclingCadence)) || runs,
             showsSpeed: types.contains(HKQuantityType(.cyclingSpeed)) || types.contains(HKQuantityType(.runningSpeed)),
             zone: zone, zoneBoundaries: boundaries,
             zoneTimes: zones.isEmpty ? [0] : zones.map(\.duration),

@@ -102,7 +102,9 @@ extension Workout {
                     let normalized = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt())
                     print(
                         try workoutJSON(
-                            workout, normalizedPower: normalized, sensors: try await store.workoutSensors(for: workout))
+                            workout, normalizedPower: normalized,
+                            runningCadence: try await store.runningCadence(for: workout),
+                            sensors: try await store.workoutSensors(for: workout))
                     )
                 } else {
                     try await printWorkout(workout.uuid, store: store)
@@ -113,11 +115,16 @@ extension Workout {
 }
 
 /// A workout as JSON: dates in ISO 8601, durations in seconds, statistics in their type's storage unit (named),
-/// `normalizedPower` in W (`HKHealthStore.normalizedPower(for:)`, null without power), and `timeInZones`: per
-/// zoned type, the seconds in each zone the builder kept with the workout (`zoneGroup(for:)`), each zone with its
-/// bounds in the type's storage unit; `sensors`, the sensors a live recording kept (`workoutSensors(for:)`: identifier,
-/// name, manufacturer, model, and battery percent at the start and the end, null when unknown), empty otherwise.
-func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?, sensors: [HKWorkoutSensor]) throws -> String {
+/// `normalizedPower` in W (`HKHealthStore.normalizedPower(for:)`, null without power), `runningCadence` (average
+/// and maximum steps a minute from the step samples, `HKHealthStore.runningCadence(for:)`, null without), and
+/// `timeInZones`: per zoned type, the seconds in each zone the builder kept with the workout (`zoneGroup(for:)`),
+/// each zone with its bounds in the type's storage unit; `sensors`, the sensors a live recording kept
+/// (`workoutSensors(for:)`: identifier, name, manufacturer, model, and battery percent at the start and the end, null
+/// when unknown), empty otherwise.
+func workoutJSON(
+    _ workout: HKWorkout, normalizedPower: Double?, runningCadence: RunningCadence.Statistics? = nil,
+    sensors: [HKWorkoutSensor]
+) throws -> String {
     let iso = ISO8601DateFormatter()
     func statistics(_ all: [HKQuantityType: HKStatistics]) -> [String: Any] {
         var result: [String: Any] = [:]
@@ -155,6 +162,12 @@ func workoutJSON(_ workout: HKWorkout, normalizedPower: Double?, sensors: [HKWor
     let object: [String: Any] = [
         "uuid": workout.uuid.uuidString,
         "normalizedPower": normalizedPower ?? NSNull(),
+        "runningCadence": runningCadence.map {
+            [
+                "average": $0.averageStepsPerMinute, "maximum": $0.maximumStepsPerMinute,
+                "unit": RunningCadence.unit.unitString,
+            ] as [String: Any]
+        } ?? NSNull(),
         "timeInZones": zones(workout.zoneGroupsByType),
         "activityType": workout.workoutActivityType.name,
         "start": iso.string(from: workout.startDate),
@@ -214,38 +227,12 @@ func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
         print(line)
     }
     print("\n  Associated samples:")
-    let bpm = HKUnit.count().unitDivided(by: .minute())
-    let kinds: [(HKQuantityTypeIdentifier, String, HKUnit, Bool)] = [
-        (.heartRate, "heart rate", bpm, false),
-        (.activeEnergyBurned, "active energy", .kilocalorie(), true),
-        (.distanceWalkingRunning, "distance", .meter(), true),
-        (.distanceCycling, "distance", .meter(), true),
-        (.cyclingPower, "power", .watt(), false),
-    ]
-    var any = false
-    for (identifier, name, unit, cumulative) in kinds {
-        let samples = try await HKSampleQueryDescriptor(
-            predicates: [
-                .quantitySample(type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout))
-            ],
-            sortDescriptors: [SortDescriptor(\.startDate)]
-        ).result(for: store)
-        guard !samples.isEmpty else { continue }
-        any = true
-        // Statistics, not sample values: a condensed series sample holds many quantities.
-        let statistics = try await HKStatisticsQueryDescriptor(
-            predicate: .quantitySample(
-                type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout)),
-            options: cumulative ? .cumulativeSum : [.discreteAverage, .discreteMax]
-        ).result(for: store)
-        let value = { (quantity: HKQuantity?) in Format.number(quantity?.doubleValue(for: unit) ?? 0) }
-        let line =
-            cumulative
-            ? "total \(value(statistics?.sumQuantity())) \(unit.unitString)"
-            : "average \(value(statistics?.averageQuantity())), max \(value(statistics?.maximumQuantity())) \(Format.unitName(unit))"
-        print("    " + pad(name, 14) + pad("\(samples.count) sample\(samples.count == 1 ? "" : "s")", 13) + line)
+    let rows = try await AssociatedSamples.rows(of: workout, store: store)
+    let width = max(14, (rows.map(\.name.count).max() ?? 0) + 1)
+    for row in rows {
+        print("    " + pad(row.name, width) + pad("\(row.count) sample\(row.count == 1 ? "" : "s")", 13) + row.figures)
     }
-    if !any { print("    none") }
+    if rows.isEmpty { print("    none") }
 }
 
 func pad(_ text: String, _ width: Int) -> String {

@@ -30,7 +30,10 @@ enum WorkoutSummary {
         } else {
             row("heart rate", "–")
         }
-        let power = workout.statistics(for: HKQuantityType(.cyclingPower))
+        // A run's power is running power (a Stryd-style pod); normalized power falls back to it too.
+        let power =
+            workout.statistics(for: HKQuantityType(.cyclingPower))
+            ?? workout.statistics(for: HKQuantityType(.runningPower))
         if let average = power?.averageQuantity()?.doubleValue(for: .watt()),
             let maximum = power?.maximumQuantity()?.doubleValue(for: .watt())
         {
@@ -41,8 +44,7 @@ enum WorkoutSummary {
         } else {
             row("power", "–")
         }
-        let cadence = workout.statistics(for: HKQuantityType(.cyclingCadence))?.averageQuantity()?.doubleValue(for: bpm)
-        row("cadence", cadence.map { "average \(whole($0)) rpm" } ?? "–")
+        row("cadence", try await cadence(workout, store: store) ?? "–")
         lines += zoneLines(workout)
         lines += try await lapLines(workout, store: store)
         for (index, sensor) in sensors.enumerated() {
@@ -107,21 +109,49 @@ enum WorkoutSummary {
     }
 
     /// The laps (``WorkoutLaps``: Apple's lap events, the time after the last one a lap of its own) with their
-    /// duration, average heart rate and average power, from the library's lap statistics (the figures an export
-    /// writes for them).
+    /// duration, average heart rate and average power (a run's running power), and a run's average cadence when it
+    /// has step samples, from the library's lap statistics and ``RunningCadence`` (the figures an export writes for
+    /// them).
     static func lapLines(_ workout: HKWorkout, store: HKHealthStore) async throws -> [String] {
         let spans = WorkoutLaps.intervals(of: workout)
         guard !spans.isEmpty else { return ["  " + pad("laps", 16) + "none"] }
-        var lines = ["  " + pad("laps", 16) + pad("lap", 5) + pad("duration", 10) + pad("heart rate", 12) + "power"]
+        // A run with step samples adds each lap's cadence (RunningCadence over the lap), as its FIT lap has it.
+        let steps = try await store.stepSamples(for: workout)
+        var lines = [
+            "  " + pad("laps", 16) + pad("lap", 5) + pad("duration", 10) + pad("heart rate", 12)
+                + (steps.isEmpty ? "power" : pad("power", 8) + "cadence")
+        ]
         for (index, span) in spans.enumerated() {
             let statistics = try await store.statistics(for: workout, during: span)
             let heart = statistics[HKQuantityType(.heartRate)]?.averageQuantity()?.doubleValue(for: bpm)
-            let power = statistics[HKQuantityType(.cyclingPower)]?.averageQuantity()?.doubleValue(for: .watt())
-            lines.append(
+            let power = (statistics[HKQuantityType(.cyclingPower)] ?? statistics[HKQuantityType(.runningPower)])?
+                .averageQuantity()?.doubleValue(for: .watt())
+            var line =
                 "  " + pad("", 16) + pad("\(index + 1)", 5) + pad(Format.duration(span.duration), 10)
-                    + pad(heart.map { "\(whole($0)) bpm" } ?? "–", 12) + (power.map { "\(whole($0)) W" } ?? "–"))
+                + pad(heart.map { "\(whole($0)) bpm" } ?? "–", 12) + (power.map { "\(whole($0)) W" } ?? "–")
+            if !steps.isEmpty {
+                let cadence = RunningCadence.statistics(steps, within: span)?.averageStepsPerMinute
+                line = pad(line, 16 + 2 + 5 + 10 + 12 + 8) + (cadence.map { "\(whole($0)) steps/min" } ?? "–")
+            }
+            lines.append(line)
         }
-        return lines
+        return lines.map(Format.trimmed)
+    }
+
+    /// The cadence figures: a ride's average cycling cadence (the workout's statistics) and a run's average and
+    /// maximum steps a minute (`HKHealthStore.runningCadence(for:)`, from its step samples); nil without either.
+    static func cadence(_ workout: HKWorkout, store: HKHealthStore) async throws -> String? {
+        var parts: [String] = []
+        if let rpm = workout.statistics(for: HKQuantityType(.cyclingCadence))?.averageQuantity()?.doubleValue(for: bpm)
+        {
+            parts.append("average \(whole(rpm)) rpm")
+        }
+        if let running = try await store.runningCadence(for: workout) {
+            parts.append(
+                "\(parts.isEmpty ? "" : "running ")average \(whole(running.averageStepsPerMinute)), "
+                    + "max \(whole(running.maximumStepsPerMinute)) steps/min")
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: "; ")
     }
 
     private static func whole(_ value: Double) -> String { "\(Int(value.rounded()))" }

@@ -14,14 +14,16 @@ import OpenHealthKit
 ///    sensor at the end with its last battery level, as watches write one at the start and one at the end;
 /// 3. an `event` timer start at the start, timer stop_all and start around each pause (``WorkoutPauses``: motion
 ///    pauses are not timer stops), timer stop_all at the end;
-/// 4. a `record` per second that has a reading (heart rate, power, cadence, speed, cumulative distance, a run's
+/// 4. a `record` per second that has a reading (heart rate, power, cadence: a ride's rpm, a run's strides a minute
+///    from its step samples (``RunningCadence``) with fractional_cadence; speed, cumulative distance, a run's
 ///    vertical_oscillation, stance_time and step_length, and
 ///    position and altitude when the workout has a route), an `hrv` message per 5 beat-to-beat intervals after the
 ///    record of the last beat in it (a gap before a beat is an invalid element, then the beat's interval);
 /// 5. a `lap` per lap (``WorkoutLaps``: the lap events and the time after the last one, with the library's lap
 ///    statistics, as `workout replay` prints them), or one per session when the workout has none;
 /// 6. a `session` per leg of a multisport workout (transitions as sport 3), else one: sport, sub-sport, elapsed
-///    and timer time, distance, calories, average and maximum heart rate, cadence, power and speed, normalized
+///    and timer time, distance, calories, average and maximum heart rate, cadence (a run's avg/max_running_cadence
+///    with their fractional parts and total_strides, from ``RunningCadence``), power and speed, normalized
 ///    power, time in heart-rate zones (the workout's stored zone group) and in power zones when it has them, first
 ///    lap index and number of laps;
 /// 7. the `activity` message (type manual, event activity stop), then the file CRC.
@@ -164,7 +166,7 @@ public enum FITActivityWriter {
                 "heart_rate": record.heartRate.map { .number($0) },
                 "cadence": record.cadence.map { .number($0.rounded(.down)) },
                 "fractional_cadence": record.cadence.flatMap {
-                    $0 == $0.rounded(.down) ? nil : .number($0 - $0.rounded(.down))
+                    $0 == $0.rounded(.down) ? nil : .number(min(127 / 128, $0 - $0.rounded(.down)))
                 },
                 "distance": record.distance.map { .number($0) },
                 "enhanced_speed": record.speed.map { .number($0) },
@@ -190,12 +192,35 @@ public enum FITActivityWriter {
             ("total_calories", summary.energy.map { .number($0) }),
             ("avg_heart_rate", summary.averageHeartRate.map { .number($0) }),
             ("max_heart_rate", summary.maximumHeartRate.map { .number($0) }),
-            ("avg_cadence", summary.averageCadence.map { .number($0) }),
-            ("max_cadence", summary.maximumCadence.map { .number($0) }),
+        ] + cadenceFields(summary) + [
             ("avg_power", summary.averagePower.map { .number($0) }),
             ("max_power", summary.maximumPower.map { .number($0) }),
             ("enhanced_avg_speed", summary.averageSpeed.map { .number($0) }),
             ("enhanced_max_speed", summary.maximumSpeed.map { .number($0) }),
+        ]
+    }
+
+    /// A ride's average and maximum rpm, rounded; a run's (its avg/max_running_cadence, strides a minute) as
+    /// watches write them, whole strides with their fractional part in avg/max_fractional_cadence, and its strides
+    /// in total_cycles (total_strides) with their fraction in total_fractional_cycles.
+    static func cadenceFields(_ summary: WorkoutExportData.Summary) -> [(String, FITMessageWriter.Value?)] {
+        guard summary.isRunningCadence else {
+            return [
+                ("avg_cadence", summary.averageCadence.map { .number($0) }),
+                ("max_cadence", summary.maximumCadence.map { .number($0) }),
+            ]
+        }
+        func whole(_ value: Double?) -> FITMessageWriter.Value? { value.map { .number($0.rounded(.down)) } }
+        func fraction(_ value: Double?) -> FITMessageWriter.Value? {
+            value.map { .number(min(127 / 128, $0 - $0.rounded(.down))) }
+        }
+        let strides = summary.steps.map { $0 / 2 }
+        return [
+            ("avg_cadence", whole(summary.averageCadence)),
+            ("avg_fractional_cadence", fraction(summary.averageCadence)),
+            ("max_cadence", whole(summary.maximumCadence)),
+            ("max_fractional_cadence", fraction(summary.maximumCadence)),
+            ("total_cycles", whole(strides)), ("total_fractional_cycles", fraction(strides)),
         ]
     }
 

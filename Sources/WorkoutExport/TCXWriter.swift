@@ -3,7 +3,9 @@ import OpenHealthKit
 
 /// Writes a workout as a Garmin Training Center Database v2 document (TrainingCenterDatabasev2.xsd), with power and
 /// speed in Garmin's ActivityExtension v2 (ActivityExtensionv2.xsd: `TPX/Speed`, `TPX/Watts` per track point,
-/// `LX/AvgSpeed`, `LX/AvgWatts`, `LX/MaxWatts` per lap).
+/// `LX/AvgSpeed`, `LX/AvgWatts`, `LX/MaxWatts` per lap). A run's cadence (``RunningCadence``, strides a minute, as
+/// Garmin's devices write it) goes in `TPX/RunCadence` per track point and `LX/AvgRunCadence`, `LX/MaxRunCadence`
+/// and `LX/Steps` per lap, never in `Cadence`, which the schema keeps for a bike.
 ///
 /// One `Activity` whose `Sport` is Running, Biking or Other (the schema's only values: walking and hiking are
 /// Running, other activities Other); its `Id` is the start time. A `Lap` per lap (as in the FIT export: ``WorkoutLaps``
@@ -42,17 +44,24 @@ public enum TCXWriter {
                 xml += "        <MaximumHeartRateBpm><Value>\(Int(hr.rounded()))</Value></MaximumHeartRateBpm>\n"
             }
             xml += "        <Intensity>Active</Intensity>\n"
-            if let cadence = lap.averageCadence {
+            if let cadence = lap.averageCadence, !lap.isRunningCadence {
                 xml += "        <Cadence>\(min(254, Int(cadence.rounded())))</Cadence>\n"
             }
             xml += "        <TriggerMethod>Manual</TriggerMethod>\n"
             xml += "        <Track>\n"
             for record in data.records(within: lap.interval) {
-                xml += trackpoint(record)
+                xml += trackpoint(record, runningCadence: lap.isRunningCadence)
             }
             xml += "        </Track>\n"
             var extensions = ""
             if let speed = lap.averageSpeed { extensions += "<ns3:AvgSpeed>\(XMLText.number(speed))</ns3:AvgSpeed>" }
+            if lap.isRunningCadence, let average = lap.averageCadence, let maximum = lap.maximumCadence {
+                extensions += "<ns3:AvgRunCadence>\(min(254, Int(average.rounded())))</ns3:AvgRunCadence>"
+                extensions += "<ns3:MaxRunCadence>\(min(254, Int(maximum.rounded())))</ns3:MaxRunCadence>"
+            }
+            if lap.isRunningCadence, let steps = lap.steps {
+                extensions += "<ns3:Steps>\(min(65535, Int(steps.rounded())))</ns3:Steps>"
+            }
             if let watts = lap.averagePower { extensions += "<ns3:AvgWatts>\(Int(watts.rounded()))</ns3:AvgWatts>" }
             if let watts = lap.maximumPower { extensions += "<ns3:MaxWatts>\(Int(watts.rounded()))</ns3:MaxWatts>" }
             if !extensions.isEmpty { xml += "        <Extensions><ns3:LX>\(extensions)</ns3:LX></Extensions>\n" }
@@ -73,7 +82,8 @@ public enum TCXWriter {
         return xml
     }
 
-    static func trackpoint(_ record: WorkoutExportData.Record) -> String {
+    /// A track point; a run's cadence (strides a minute) in `TPX/RunCadence`, a ride's in `Cadence`.
+    static func trackpoint(_ record: WorkoutExportData.Record, runningCadence: Bool = false) -> String {
         var xml = "          <Trackpoint>\n            <Time>\(XMLText.time(record.date))</Time>\n"
         if let latitude = record.latitude, let longitude = record.longitude {
             xml += "            <Position><LatitudeDegrees>\(XMLText.number(latitude, digits: 7))</LatitudeDegrees>"
@@ -88,11 +98,14 @@ public enum TCXWriter {
         if let hr = record.heartRate, hr >= 1 {
             xml += "            <HeartRateBpm><Value>\(min(255, Int(hr.rounded())))</Value></HeartRateBpm>\n"
         }
-        if let cadence = record.cadence {
+        if let cadence = record.cadence, !runningCadence {
             xml += "            <Cadence>\(min(254, Int(cadence.rounded())))</Cadence>\n"
         }
         var tpx = ""
         if let speed = record.speed { tpx += "<ns3:Speed>\(XMLText.number(speed))</ns3:Speed>" }
+        if let cadence = record.cadence, runningCadence {
+            tpx += "<ns3:RunCadence>\(min(254, Int(cadence.rounded())))</ns3:RunCadence>"
+        }
         if let watts = record.power { tpx += "<ns3:Watts>\(Int(watts.rounded()))</ns3:Watts>" }
         if !tpx.isEmpty { xml += "            <Extensions><ns3:TPX>\(tpx)</ns3:TPX></Extensions>\n" }
         return xml + "          </Trackpoint>\n"

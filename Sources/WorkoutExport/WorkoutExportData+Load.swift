@@ -10,7 +10,7 @@ extension WorkoutExportData {
         HKQuantityType(.distanceCycling), HKQuantityType(.distanceWalkingRunning), HKQuantityType(.distanceSwimming),
         HKQuantityType(.activeEnergyBurned), HKSeriesType.heartbeat(), HKSeriesType.workoutRoute(),
         HKQuantityType(.runningStrideLength), HKQuantityType(.runningVerticalOscillation),
-        HKQuantityType(.runningGroundContactTime),
+        HKQuantityType(.runningGroundContactTime), HKQuantityType(.stepCount),
     ]
 
     private static let bpm = HKUnit.count().unitDivided(by: .minute())
@@ -22,8 +22,10 @@ extension WorkoutExportData {
     /// for the legs, `HKHealthStore.workoutSensors(for:)` for the sensors' Device Information and battery levels,
     /// `allStatistics`, `zoneGroup(for:)` and `HKHealthStore.normalizedPower(for:during:)` for each session's
     /// figures, ``WorkoutLaps`` and `HKHealthStore.statistics(for:during:)` for each lap's, and
-    /// `HKWorkoutRouteQueryDescriptor` for its route's positions. Readings are placed at the whole second of their
-    /// start (distance at its end, summed); pauses are ``WorkoutPauses``'.
+    /// `HKWorkoutRouteQueryDescriptor` for its route's positions, and a run's step samples for its cadence
+    /// (``RunningCadence``, `HKHealthStore.stepSamples(for:)`). Readings are placed at the whole second of their
+    /// start (distance at its end, summed; a step sample's cadence at its end, the reading that counted it); pauses
+    /// are ``WorkoutPauses``'.
     public static func load(_ workout: HKWorkout, from store: HKHealthStore) async throws -> WorkoutExportData {
         let indoor = workout.metadata?[HKMetadataKeyIndoorWorkout] as? Bool
         var data = WorkoutExportData(
@@ -64,6 +66,17 @@ extension WorkoutExportData {
         }
         for (interval, value) in try await readings([.cyclingCadence], unit: bpm) {
             update(interval.start) { $0.cadence = value }
+        }
+        // A run's cadence: each step sample's (RunningCadence), in strides a minute at the second of its end, the
+        // reading that counted it.
+        let steps = try await store.stepSamples(for: workout)
+        for sample in steps {
+            guard let cadence = RunningCadence.stepsPerMinute(steps: sample.steps, over: sample.interval) else {
+                continue
+            }
+            update(sample.interval.end) {
+                $0.cadence = $0.cadence ?? RunningCadence.stridesPerMinute(stepsPerMinute: cadence)
+            }
         }
         for (interval, value) in try await readings([.cyclingSpeed, .runningSpeed], unit: metresPerSecond) {
             update(interval.start) { $0.speed = value }
@@ -136,6 +149,7 @@ extension WorkoutExportData {
                     powerZones: activity.zoneGroup(for: HKQuantityType(.cyclingPower)))
                 summary.normalizedPower = try await store.normalizedPower(for: workout, during: interval)?
                     .doubleValue(for: .watt())
+                summary.applyRunningCadence(RunningCadence.statistics(steps, within: interval))
                 data.sessions.append(summary)
             }
         } else {
@@ -146,6 +160,7 @@ extension WorkoutExportData {
                 workout.allStatistics, zones: workout.zoneGroup(for: HKQuantityType(.heartRate)),
                 powerZones: workout.zoneGroup(for: HKQuantityType(.cyclingPower)))
             summary.normalizedPower = try await store.normalizedPower(for: workout)?.doubleValue(for: .watt())
+            summary.applyRunningCadence(RunningCadence.statistics(steps))
             data.sessions.append(summary)
         }
         for session in data.sessions {
@@ -156,6 +171,7 @@ extension WorkoutExportData {
                 summary.apply(try await store.statistics(for: workout, during: lap), zones: nil)
                 summary.normalizedPower = try await store.normalizedPower(for: workout, during: lap)?
                     .doubleValue(for: .watt())
+                summary.applyRunningCadence(RunningCadence.statistics(steps, within: lap))
                 data.laps.append(summary)
             }
         }
@@ -232,9 +248,21 @@ extension WorkoutExportData.Summary {
             maximumSpeed = speed.maximumQuantity()?.doubleValue(for: metresPerSecond) ?? maximumSpeed
         }
         if let zones { timeInHeartRateZones = zones.zoneDurations.map(\.duration) }
+        if let steps = get(.stepCount)?.sumQuantity() { self.steps = steps.doubleValue(for: .count()) }
         // A leg with no time in a power zone (a swim, a run) has none to write.
         if let powerZones, powerZones.zoneDurations.contains(where: { $0.duration > 0 }) {
             timeInPowerZones = powerZones.zoneDurations.map(\.duration)
         }
+    }
+}
+
+extension WorkoutExportData.Summary {
+    /// A run's cadence (``RunningCadence``, from its step samples) in strides a minute, FIT's and TCX's running
+    /// cadence, when the span has no cycling cadence.
+    mutating func applyRunningCadence(_ cadence: RunningCadence.Statistics?) {
+        guard let cadence, averageCadence == nil else { return }
+        averageCadence = RunningCadence.stridesPerMinute(stepsPerMinute: cadence.averageStepsPerMinute)
+        maximumCadence = RunningCadence.stridesPerMinute(stepsPerMinute: cadence.maximumStepsPerMinute)
+        isRunningCadence = true
     }
 }

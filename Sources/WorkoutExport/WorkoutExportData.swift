@@ -11,6 +11,8 @@ public struct WorkoutExportData: Sendable {
         public var date: Date
         public var heartRate: Double?
         public var power: Double?
+        /// Cycles a minute: a ride's rpm, or a run's strides (two steps) a minute (``RunningCadence``), as FIT and TCX
+        /// count them.
         public var cadence: Double?
         /// m/s.
         public var speed: Double?
@@ -41,8 +43,13 @@ public struct WorkoutExportData: Sendable {
         public var energy: Double?
         public var averageHeartRate: Double?
         public var maximumHeartRate: Double?
+        /// Cycles a minute, as ``Record/cadence``.
         public var averageCadence: Double?
         public var maximumCadence: Double?
+        /// Whether the cadence is a run's, from its steps (strides a minute), not a ride's (rpm).
+        public var isRunningCadence = false
+        /// The steps of the span (a cumulative `stepCount` statistic), when it has any.
+        public var steps: Double?
         public var averagePower: Double?
         public var maximumPower: Double?
         public var averageSpeed: Double?

@@ -9,7 +9,8 @@ import FoundationXML
 ///
 /// `Activity[@Sport]` (Running, Biking, Other) gives the activity type; `Id` the external identifier; each `Lap`
 /// (`@StartTime`, `TotalTimeSeconds`, `Calories`) a lap; each `Trackpoint` its `Time`, `HeartRateBpm/Value`,
-/// `Cadence`, `DistanceMeters`, and in the ActivityExtension v2 namespace `TPX/Watts` and `TPX/Speed`.
+/// `Cadence`, `DistanceMeters`, and in the ActivityExtension v2 namespace `TPX/Watts`, `TPX/Speed` and a run's
+/// `TPX/RunCadence` (strides a minute, the workout's cadence on foot).
 /// `Position` (`LatitudeDegrees`, `LongitudeDegrees`) with `AltitudeMeters` becomes the route. Gaps between laps
 /// become pauses.
 public enum TCXActivityReader {
@@ -116,7 +117,8 @@ public enum TCXActivityReader {
             case ("Activity", "Lap"):
                 if let start = lapStart { laps.append(DateInterval(start: start, duration: max(0, lapSeconds ?? 0))) }
             case ("Trackpoint", "Time"), ("Trackpoint", "DistanceMeters"), ("Trackpoint", "Cadence"),
-                ("HeartRateBpm", "Value"), ("TPX", "Watts"), ("TPX", "Speed"), ("Position", "LatitudeDegrees"),
+                ("HeartRateBpm", "Value"), ("TPX", "Watts"), ("TPX", "Speed"), ("TPX", "RunCadence"),
+                ("Position", "LatitudeDegrees"),
                 ("Position", "LongitudeDegrees"), ("Trackpoint", "AltitudeMeters"):
                 point[local] = value
             case (_, "Trackpoint"):
@@ -128,7 +130,9 @@ public enum TCXActivityReader {
                 trackpointTimes.append(at)
                 if let v = point["Value"].flatMap(Double.init) { heartRate.append(.init(date: at, value: v)) }
                 if let v = point["Watts"].flatMap(Double.init) { power.append(.init(date: at, value: v)) }
-                if let v = point["Cadence"].flatMap(Double.init) { cadence.append(.init(date: at, value: v)) }
+                if let v = (point["Cadence"] ?? point["RunCadence"]).flatMap(Double.init) {
+                    cadence.append(.init(date: at, value: v))
+                }
                 if let v = point["Speed"].flatMap(Double.init) { speed.append(.init(date: at, value: v)) }
                 if let v = point["DistanceMeters"].flatMap(Double.init) { distance.append(.init(date: at, value: v)) }
                 if let latitude = point["LatitudeDegrees"].flatMap(Double.init),

@@ -37,7 +37,8 @@ public enum WorkoutFixture {
     public static func footPodMeasurement(
         metresPerSecond: Double, strideCadence: Double?, totalDistance: Double?, isRunning: Bool
     ) -> RSCMeasurement {
-        let steps = strideCadence.map { min(255, max(0, (2 * $0).rounded())) } ?? 0
+        let steps =
+            strideCadence.map { min(255, max(0, RunningCadence.stepsPerMinute(stridesPerMinute: $0).rounded())) } ?? 0
         let stride = steps > 0 ? metresPerSecond * 60 / steps : nil
         return RSCMeasurement(
             speed: UInt16(clamping: Int((metresPerSecond * 256).rounded())), cadence: UInt8(steps),

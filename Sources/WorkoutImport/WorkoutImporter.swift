@@ -7,9 +7,10 @@ import OpenHealthKit
 /// What becomes what (OpenHealthKit's choices; HealthKit documents no import):
 /// - heart rate, power, cadence and speed become zero-length samples at each record's time (the live builder's
 ///   readings are the same), of the leg's types: power is cycling or running power, cadence cycling cadence,
-///   speed cycling or running speed; a run's stride length, vertical oscillation and ground contact time (standard
-///   fields or a pod's developer fields, ``RunningDynamics``) become running samples too; other activities keep
-///   heart rate and distance only;
+///   speed cycling or running speed; on foot (running, walking, hiking) the cadence (strides a minute) becomes
+///   step count samples between records by the live rule (``RunningCadence``); a run's stride length, vertical
+///   oscillation and ground contact time (standard fields or a pod's developer fields, ``RunningDynamics``) become
+///   running samples too; other activities keep heart rate and distance only;
 /// - cumulative distance becomes one distance sample per record interval (the leg's distance type);
 /// - energy is integrated from power by the live data source's rule (``PowerEnergy``); without power,
 ///   the file's total calories become one sample over the workout;
@@ -25,7 +26,7 @@ public enum WorkoutImporter {
         HKQuantityType(.distanceCycling), HKQuantityType(.distanceWalkingRunning), HKQuantityType(.distanceSwimming),
         HKQuantityType(.activeEnergyBurned), HKSeriesType.heartbeat(), HKSeriesType.workoutRoute(),
         HKQuantityType(.runningStrideLength), HKQuantityType(.runningVerticalOscillation),
-        HKQuantityType(.runningGroundContactTime),
+        HKQuantityType(.runningGroundContactTime), HKQuantityType(.stepCount),
     ]
 
     /// Reads a FIT, TCX or GPX file (by its content: FIT files carry ".FIT" at byte 8, TCX and GPX files are XML).
@@ -150,6 +151,20 @@ public enum WorkoutImporter {
         }
         for reading in imported.cadence where activityType(at: reading.date, in: imported) == .cycling {
             add(.cyclingCadence, bpm, reading.value, reading.date, reading.date)
+        }
+        // On foot, the file's cadence (strides a minute) counts steps from the previous record by the live data
+        // source's rule (RunningCadence: each reading over the time since the previous one, at most 3 s; nothing
+        // across a pause), so the step samples give the file's cadence back.
+        for (previous, reading) in zip(imported.cadence, imported.cadence.dropFirst())
+        where WorkoutFixture.isOnFoot(activityType(at: reading.date, in: imported))
+            && !imported.pauses.contains(where: { previous.date < $0.start && $0.start <= reading.date })
+        {
+            guard
+                let steps = RunningCadence.steps(
+                    stepsPerMinute: RunningCadence.stepsPerMinute(stridesPerMinute: reading.value),
+                    from: previous.date.timeIntervalSinceReferenceDate, to: reading.date.timeIntervalSinceReferenceDate)
+            else { continue }
+            add(.stepCount, .count(), steps, previous.date, reading.date)
         }
         for reading in imported.speed {
             let type = activityType(at: reading.date, in: imported)

@@ -160,4 +160,28 @@ import Testing
                 .utf8)
         #expect(try LiveWorkoutFigures(data: without).threeSecondPower == nil)
     }
+
+    /// A run's cadence live: the builder's last step sample's steps a minute (`runningCadence(at:)`): readings of
+    /// 172 and 176 steps/min a second apart make one sample over 10 s to 11 s of 2.933 steps (176 ÷ 60, kept to a
+    /// thousandth): 175.98 steps/min; at 14 s (3 s after)
+    /// it still shows, at 14.001 s none. The live figures carry it through encoding; figures without it decode to nil.
+    @Test func theLiveRunningCadenceIsTheLastStepSamples() async throws {
+        let rig = try await LiveWorkoutTests().rig(.running)
+        rig.session.startActivity(with: t0)
+        try await rig.builder.beginCollection(at: t0)
+        rig.meter.send(.stepCadence(StepCadenceReading(stepsPerMinute: 172)), at: t0 + 10)
+        rig.meter.send(.stepCadence(StepCadenceReading(stepsPerMinute: 176)), at: t0 + 11)
+        await rig.builder.waitForDelegateCalls()
+        let cadence = try #require(rig.builder.runningCadence(at: t0 + 11.5))
+        #expect(abs(cadence.doubleValue(for: RunningCadence.unit) - 175.98) < 1e-9)
+        #expect(rig.builder.runningCadence(at: t0 + 14) != nil)
+        #expect(rig.builder.runningCadence(at: t0 + 14.001) == nil)
+        let figures = LiveWorkoutFigures(builder: rig.builder, at: t0 + 11.5)
+        #expect(figures.runningCadence == cadence)
+        #expect(try LiveWorkoutFigures(data: figures.encoded()) == figures)
+        let without = Data(
+            #"{"version":1,"date":0,"elapsedTime":0,"elapsedTimeAtLastLap":0,"laps":0,"collectedTypes":[],"mostRecent":[],"sensors":[]}"#
+                .utf8)
+        #expect(try LiveWorkoutFigures(data: without).runningCadence == nil)
+    }
 }

@@ -211,6 +211,17 @@ import Testing
             ])
     }
 
+    /// A run with a foot pod: its cadence in steps a minute (the live monitor's last step sample, `RunningCadence`),
+    /// never in a ride's rpm.
+    @Test func aRunsCadenceIsInStepsAMinute() {
+        var snapshot = LiveSnapshot(
+            elapsed: 61, moving: 61, activity: "running", paused: false, heartRate: nil, power: nil, power3s: nil,
+            cadence: 172.6, speed: 3.3, showsPower: false, showsCadence: true, showsSpeed: true, zone: nil,
+            zoneBoundaries: [], zoneTimes: [0], laps: 0, lapTime: 61, sensors: [])
+        snapshot.cadenceUnit = "steps/min"
+        #expect(LiveView.lines(snapshot)[1] == "heart rate –   cadence 173 steps/min   speed 11.9 km/h")
+    }
+
     /// A sensor's connection in words, as the status line shows it, from the events a BLE sensor sends.
     @Test func sensorStatesInWords() {
         let now = Self.t0 + 100

@@ -60,8 +60,9 @@ enum CollectionPlan {
 /// - Cadence and speed: instantaneous samples; speed is running speed in a running workout, rowing speed in a
 ///   rowing one, cycling speed otherwise. Distance: a sample spanning the time since the previous distance sample,
 ///   of the distance type that fits the activity.
-/// - Step cadence (a foot pod): step count for the time since the previous step cadence (at most 3 s), steps per
-///   minute × minutes, as a running total in whole steps. Stride length: a running stride length sample (cm).
+/// - Step cadence (a foot pod): step count for the time since the previous step cadence by the one rule of
+///   ``RunningCadence`` (steps per minute × minutes, at most 3 s), as a running total in thousandths of a step, so
+///   each sample's steps ÷ its span give back the pod's cadence. Stride length: a running stride length sample (cm).
 /// - Incline (a treadmill): no sample of its own; the running speed samples that follow carry it as metadata
 ///   (``OHKMetadataKeyTreadmillIncline``) until it changes.
 /// - Battery and connection changes make no samples.
@@ -82,11 +83,9 @@ struct ReadingMapper {
     private var distance = CumulativeRounding(steps: DerivedResolution.distance)
     private var lastStepCadence: Double?
     private var heldStepsSince: Double?
-    private var steps = CumulativeRounding(steps: 1)
+    private var steps = CumulativeRounding(steps: DerivedResolution.steps)
     /// The treadmill's incline and its metadata, when one was reported.
     private var incline: (percent: Double, extras: CollectedSample.Extras?)?
-    /// The longest gap over which step cadence is counted into steps, in seconds.
-    static let maximumStepGap: Double = 3
 
     mutating func samples(
         for value: SensorReadingValue, at arrival: Double, activity: HKWorkoutActivityType,
@@ -146,13 +145,13 @@ struct ReadingMapper {
             out.append(sample)
         case .stepCadence(let reading):
             defer { lastStepCadence = time }
-            guard let previous = lastStepCadence, time > previous, time - previous <= Self.maximumStepGap,
-                reading.stepsPerMinute > 0
+            guard let previous = lastStepCadence,
+                let counted = RunningCadence.steps(stepsPerMinute: reading.stepsPerMinute, from: previous, to: time)
             else {
                 heldStepsSince = nil
                 return
             }
-            if let count = steps.add(reading.stepsPerMinute * (time - previous) / 60), count > 0 {
+            if let count = steps.add(counted), count > 0 {
                 out.append(
                     CollectedSample(
                         uuid: uuids.next(), typeCode: Types.stepCount, start: heldStepsSince ?? previous,

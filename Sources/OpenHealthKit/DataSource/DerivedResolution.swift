@@ -18,11 +18,12 @@ import Foundation
 /// | cycling and running speed | m/s | 0.001 |
 /// | distance | m | 0.01 (cumulative, see below) |
 /// | active energy from power | kcal | 0.001 (cumulative, see below) |
+/// | step count from a foot pod's cadence | count | 0.001 (cumulative, see below) |
 ///
 /// Heart rate (whole bpm) and power (whole watts) arrive as integers and are stored as they come. Sample times are
 /// arrival times rounded to the millisecond (``millisecond(_:)``).
 ///
-/// **Cumulative values never drift.** Distance and energy are rounded as running totals: each sample holds the
+/// **Cumulative values never drift.** Distance, energy and steps are rounded as running totals: each sample holds the
 /// rounded total so far minus the rounded total before it (``CumulativeRounding``), so the sum of a workout's
 /// samples is the true total rounded once, never the sum of many rounding errors.
 ///
@@ -40,6 +41,10 @@ enum DerivedResolution {
     static let distance: Double = 100
     /// Steps per storage unit: energy in thousandths of a kcal.
     static let energy: Double = 1000
+    /// Steps per storage unit: a foot pod's step count in thousandths of a step, so that a one-second sample's steps
+    /// give back its cadence to 0.06 steps a minute (``RunningCadence``); whole steps would read 173 steps a minute
+    /// as 180 and 120 by turns.
+    static let steps: Double = 1000
 
     /// A reading's arrival time (seconds since 2001) rounded to the millisecond, as `Double(ms) / 1000`: the time of
     /// the samples the reading makes. A wall clock's time carries a tenth of a microsecond (the resolution of a

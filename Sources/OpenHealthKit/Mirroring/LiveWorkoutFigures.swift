@@ -35,6 +35,8 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
     public var heartRateZones: [HKWorkoutZoneDuration]?
     /// The builder's 3-second power at ``date`` (``HKLiveWorkoutBuilder/threeSecondPower(at:)``), or nil.
     public var threeSecondPower: HKQuantity?
+    /// A run's cadence at ``date`` (``HKLiveWorkoutBuilder/runningCadence(at:)``), or nil.
+    public var runningCadence: HKQuantity?
     /// The sensors' statuses.
     public var sensors: [HKSensorStatus]
 
@@ -57,6 +59,7 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
         mostRecent = values
         heartRateZones = builder.zoneGroup(for: HKQuantityType(.heartRate))?.zoneDurations
         threeSecondPower = builder.threeSecondPower(at: date)
+        runningCadence = builder.runningCadence(at: date)
         sensors = builder.dataSource?.sensorStatuses ?? []
     }
 
@@ -114,6 +117,8 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
         var collectedTypes: [String], mostRecent: [Value], heartRateZones: [Zone]?, sensors: [Sensor]
         /// Watts; absent when there is none (and in figures from before it was carried).
         var threeSecondPower: Double?
+        /// Steps a minute; absent when there is none (and in figures from before it was carried).
+        var runningCadence: Double?
 
         init(_ figures: LiveWorkoutFigures) {
             date = figures.date
@@ -123,6 +128,7 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
             laps = figures.laps
             collectedTypes = figures.collectedTypes.map(\.identifier).sorted()
             threeSecondPower = figures.threeSecondPower?.doubleValue(for: .watt())
+            runningCadence = figures.runningCadence?.doubleValue(for: RunningCadence.unit)
             mostRecent = figures.mostRecent.values.sorted { $0.quantityType.identifier < $1.quantityType.identifier }
                 .map { value in
                     let unit = value.quantityType.storageUnit
@@ -216,6 +222,10 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
             if let watts = threeSecondPower {
                 guard watts.isFinite else { throw bad("a 3-second power that is not a number") }
                 figures.threeSecondPower = HKQuantity(unit: .watt(), doubleValue: watts)
+            }
+            if let cadence = runningCadence {
+                guard cadence.isFinite else { throw bad("a running cadence that is not a number") }
+                figures.runningCadence = HKQuantity(unit: RunningCadence.unit, doubleValue: cadence)
             }
             return figures
         }
