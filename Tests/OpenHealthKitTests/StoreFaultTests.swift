@@ -127,6 +127,35 @@ import Testing
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).count == 2)
     }
 
+    /// A store stays locked as SQLite locks it while it is open: in WAL mode every connection holds a SHARED lock on
+    /// the file, so another process can neither take it over (switch it out of WAL mode) nor, closing its own last
+    /// connection, take this one for gone and remove the WAL. Opening the store a second time in the same process
+    /// must not drop that lock (POSIX locks belong to the process: closing any descriptor of the file releases them).
+    @Test func anOpenStoreKeepsItsLockAgainstAnotherProcess() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("health.sqlite")
+        let store = try await authorizedStore(databasePath: path)
+        try await store.save(heartRate(120, at: 0))
+        let again = try await authorizedStore(databasePath: path)
+        let other = try ChildProcess.start(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import sqlite3, sys
+                connection = sqlite3.connect(sys.argv[1], timeout=0)
+                try:
+                    print(connection.execute("PRAGMA journal_mode=DELETE").fetchone()[0], flush=True)
+                except sqlite3.OperationalError as error:
+                    print(error, flush=True)
+                """, path,
+            ])
+        defer { other.end() }
+        #expect(other.readLine(within: .seconds(10)) == "database is locked")
+        try await again.save(heartRate(130, at: 1))
+        #expect(try await fetch(store, HKQuantityType(.heartRate), nil).count == 2)
+    }
+
     @Test func aRealFullDiskFailsASaveWithOneSentenceAndKeepsWhatWasStored() async throws {
         guard let disk = try SmallDisk(megabytes: 2) else { return }
         let path = disk.path + "/health.sqlite"

@@ -52,11 +52,14 @@ final class StoreDatabase: Sendable {
         // One process opens and migrates a store at a time. GRDB reads which migrations are applied before it takes
         // the write lock for each one, so two processes opening a fresh store together both applied v1 and the
         // second failed ("table … already exists"); and a process that opens while another migrates waits on
-        // SQLite's busy timeout. An exclusive flock on the store file (created here if new: SQLite takes an empty
-        // file for a new database) serialises the whole opening; SQLite's own locks are POSIX record locks, which
-        // flock does not touch on Linux. A file that cannot be opened for the lock is opened without it.
-        var lock = Glibc.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        if lock < 0 { lock = Glibc.open(path, O_RDONLY | O_CLOEXEC) }
+        // SQLite's busy timeout. An exclusive flock on the store's folder serialises the whole opening (of the
+        // stores in that folder; it lasts milliseconds). Never on the store file itself: SQLite's locks are POSIX
+        // record locks, which belong to the process and the file, and closing any descriptor of the file drops them
+        // all, the SHARED lock a connection in WAL mode holds included: another process could then switch the open
+        // store out of WAL mode, or, closing its last connection, take this one for gone and remove the WAL under it
+        // (a loaded test run's "disk I/O error"). A folder that cannot be opened for the lock is opened without it.
+        let folder = (path as NSString).deletingLastPathComponent
+        let lock = Glibc.open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if lock >= 0 { _ = flock(lock, LOCK_EX) }
         defer {
             if lock >= 0 {
