@@ -17,6 +17,10 @@ import Synchronization
 /// exponential backoff. Battery (`Battery1`) and Device Information are optional: a failure there never ends
 /// the session. On ``stop()`` it releases the notifications and, if it made the connection, disconnects.
 ///
+/// It controls a fitness machine as the raw sensor does (``ControllableSensor``): the control point's indications
+/// through `StartNotify` at every connection, its answers and the machine's status handed to the control link's
+/// watcher as they came, and requests written with `WriteValue` type `request`.
+///
 /// BlueZ `doc/org.bluez.Device.rst`, `org.bluez.GattCharacteristic.rst` (AcquireNotify, StartNotify).
 public final class DBusSensor: Sensor {
     /// Tuning, with defaults that suit straps and power meters.
@@ -56,6 +60,9 @@ public final class DBusSensor: Sensor {
     let bus: BusProvider
     let information = Mutex(DeviceInformation())
     let malformed = Atomic<Int>(0)
+    /// The current session as far as control needs it (``ControllableSensor``): the client, and the object paths
+    /// of the characteristics subscribed to.
+    let controlLink = ControlLink<BlueZClient, String>()
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let outlet = SensorOutlet()
 
