@@ -89,6 +89,12 @@ import Testing
         #expect(try await next(&rig.link) == .value(characteristic: Self.controlPoint, bytes: [0x80, 0x05, 0x01]))
         let writes = try await fake.fake("Writes", [.string(path)]).first?.stringArray
         #expect(writes == ["00 request", "05 C8 00 request", "05 C8 00 request"])
+        // The machine's status comes on its own socket (0x2ADA notifies), to the same watcher: target power 200 W.
+        try await fake.fake("NotifyStatus", [.string(path), .bytes([0x08, 0xC8, 0x00])])
+        #expect(
+            try await next(&rig.link)
+                == .value(
+                    characteristic: GATTAssignedNumbers.Characteristic.fitnessMachineStatus, bytes: [0x08, 0xC8, 0x00]))
     }
 
     @Test func fitnessMachineControlSetsTheTargetPowerEndToEnd() async throws {

@@ -306,3 +306,10 @@ def NotifyingCount(self, device_path):
     return dbus.UInt32(sum(1 for path, obj in mockobject.objects.items()
                            if path.startswith(prefix) and CHARACTERISTIC_IFACE in obj.props
                            and obj.props[CHARACTERISTIC_IFACE]['Notifying']))
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='say', out_signature='')
+def NotifyStatus(self, device_path, value):
+    '''Sends a Fitness Machine Status (0x2ADA) value on its acquired socket.'''
+    for sock in mockobject.objects[device_path].other_sockets:
+        sock.send(bytes(value))
