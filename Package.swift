@@ -243,6 +243,7 @@ let package = Package(
             name: "BlueZDBusTests",
             dependencies: [
                 "BlueZDBus", "BlueZTransport", "UnixSockets", "BluetoothLE", "FitnessSensors", "TestSupport",
+                "OpenHealthKit",
             ],
             exclude: ["Fixtures"]
         ),

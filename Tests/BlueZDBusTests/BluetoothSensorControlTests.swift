@@ -7,10 +7,9 @@ import Testing
 @testable import BlueZDBus
 
 /// The sensor `makeBluetoothSensor` returns wraps the one the process's path makes; control of a fitness machine
-/// goes to it when it offers control (the raw path's), and is refused with one sentence when it does not (the
-/// D-Bus path's, for now).
+/// goes to it when it offers control (both paths' sensors do), and is refused with one sentence when it does not.
 @Suite(.timeLimit(.minutes(1))) struct BluetoothSensorControlTests {
-    /// A sensor that measures but cannot be controlled, as the D-Bus sensor is today.
+    /// A sensor that measures but cannot be controlled.
     final class Plain: Sensor {
         let identifier = "ble:C7:3A:10:5E:22:F1/random"
         let name = "Trainer"
@@ -37,7 +36,7 @@ import Testing
             try await sensor.writeWithResponse([0x00], to: 0x2AD9)
             Issue.record("a write to a sensor that cannot be controlled succeeded")
         } catch let error as BlueZError {
-            #expect(error.message.contains("OPENHEALTHKIT_BLUETOOTH=raw"))
+            #expect(error.message == "Trainer cannot be controlled on this path.")
         }
     }
 }

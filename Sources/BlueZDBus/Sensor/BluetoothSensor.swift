@@ -8,8 +8,8 @@ import Synchronization
 /// ``DBusSensor`` where bluetoothd runs, else the raw L2CAP ``BLESensor``. What ``makeBluetoothSensor`` returns,
 /// so a paired sensor reaches a live workout without its caller deciding (or blocking to ask the bus).
 ///
-/// It is a ``ControllableSensor`` for what it wraps: the raw path's sensor controls a fitness machine; through
-/// bluetoothd, control is not offered yet (the link reports no control point, and a write fails with one sentence).
+/// It is a ``ControllableSensor`` for what it wraps: either path's sensor controls a fitness machine (through
+/// bluetoothd, with `WriteValue` requests and the control point's indications).
 public final class BluetoothSensor: ControllableSensor {
     public let identifier: String
     public let name: String
@@ -64,10 +64,7 @@ public final class BluetoothSensor: ControllableSensor {
         case let controllable as any ControllableSensor:
             try await controllable.writeWithResponse(bytes, to: characteristic)
         case .some:
-            throw BlueZError(
-                .connectionFailed,
-                "\(name) is reached through bluetoothd, which workout cannot control a fitness machine through yet; OPENHEALTHKIT_BLUETOOTH=raw controls it."
-            )
+            throw BlueZError(.connectionFailed, "\(name) cannot be controlled on this path.")
         case nil:
             throw BlueZError(.connectionFailed, "\(name) is not connected.")
         }

@@ -49,11 +49,15 @@ extension DBusSensor {
             watch.state.withLock { $0.objects = objects }
             let reads = await readOptional(objects, devicePath: devicePath, client: client)
             let arrivals = ArrivalWatch(connectedAt: clock.now, staleAfter: options.staleAfter)
-            subscriptions = try await subscribe(
-                objects.characteristics(of: devicePath), client: client, watch: watch, clock: clock, origin: origin,
+            let characteristics = objects.characteristics(of: devicePath)
+            let subscribed: Set<UInt16>
+            (subscriptions, subscribed) = try await subscribe(
+                characteristics, client: client, watch: watch, clock: clock, origin: origin,
                 arrivals: arrivals, continuity: continuity)
             continuity.withLock { $0.backoff.reset() }
             emit(.connection(.connected))
+            controlLinkUp(characteristics, subscribed: subscribed, client: client)
+            defer { control.down() }
             for (uuid, bytes) in reads {
                 deliver(
                     uuid, bytes, at: clock.now.seconds(since: origin), continuity: continuity,
@@ -220,10 +224,11 @@ extension DBusSensor {
     private func subscribe<C: Clock>(
         _ characteristics: [BlueZCharacteristic], client: BlueZClient, watch: DeviceWatch, clock: C, origin: C.Instant,
         arrivals: ArrivalWatch<C.Instant>, continuity: Locked<Continuity>
-    ) async throws -> [Subscription] where C.Duration == Duration {
+    ) async throws -> (subscriptions: [Subscription], subscribed: Set<UInt16>) where C.Duration == Duration {
         let measurements = FitnessProfiles.measurementCharacteristics
         let optional = FitnessProfiles.indicationCharacteristics + [GATTAssignedNumbers.Characteristic.batteryLevel]
         var subscriptions: [Subscription] = []
+        var subscribed: Set<UInt16> = []
         var measuring = false
         do {
             for uuid in measurements + optional {
@@ -234,6 +239,7 @@ extension DBusSensor {
                             try await subscribe(
                                 characteristic, uuid: uuid, client: client, watch: watch, clock: clock, origin: origin,
                                 arrivals: arrivals, continuity: continuity))
+                        subscribed.insert(uuid)
                         if measurements.contains(uuid) { measuring = true }
                     } catch let error as BlueZError where optional.contains(uuid) && error.code != .closed {
                         logger.info(
@@ -251,7 +257,7 @@ extension DBusSensor {
             await release(subscriptions, client: client, devicePath: nil)
             throw error
         }
-        return subscriptions
+        return (subscriptions, subscribed)
     }
 
     /// One characteristic: `AcquireNotify` (values as datagrams on a socket), else `StartNotify` (values as
@@ -260,10 +266,16 @@ extension DBusSensor {
         _ characteristic: BlueZCharacteristic, uuid: UInt16, client: BlueZClient, watch: DeviceWatch, clock: C,
         origin: C.Instant, arrivals: ArrivalWatch<C.Instant>, continuity: Locked<Continuity>
     ) async throws -> Subscription where C.Duration == Duration {
+        // Answers to control requests are never re-deliveries, however alike (two targets accepted: `80 05 01`
+        // twice): indications are confirmed, so a peer does not send one twice.
+        let isAnswer = uuid == GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint
+        let isControl = ControlLinkHub.characteristics.contains(uuid)
         let received: @Sendable ([UInt8]) -> Void = { bytes in
             let now = clock.now
+            if isControl { self.control.value(uuid, bytes) }
             if arrivals.arrived(at: now) { self.emit(.connection(.connected)) }
-            self.deliver(uuid, bytes, at: now.seconds(since: origin), continuity: continuity)
+            self.deliver(
+                uuid, bytes, at: now.seconds(since: origin), continuity: continuity, checkingDuplicates: !isAnswer)
         }
         let hex = "0x" + String(uuid, radix: 16, uppercase: true)
         do {

@@ -58,6 +58,8 @@ public final class DBusSensor: Sensor {
     let malformed = Atomic<Int>(0)
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let outlet = SensorOutlet()
+    /// The current connection as far as control needs it (``ControllableSensor``).
+    let control = ControlLinkHub()
 
     /// Creates a sensor; nothing happens until ``start(_:)``.
     public init(

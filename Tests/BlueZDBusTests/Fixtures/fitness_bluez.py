@@ -69,6 +69,51 @@ def add_gatt(device):
     characteristic.device = device
     manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
                        [dbus.ObjectPath(path), {CHARACTERISTIC_IFACE: props}])
+    if device.service == 0x1826:
+        add_control(device, service)
+
+
+def add_control(device, service):
+    '''A trainer's Fitness Machine Control Point (indicate, write) and Fitness Machine Status (notify).'''
+    manager = mockobject.objects['/']
+    for name, uuid, flags in [('char000f', 0x2AD9, ['indicate', 'write']), ('char0012', 0x2ADA, ['notify'])]:
+        path = service + '/' + name
+        props = {
+            'UUID': dbus.String(uuid16(uuid), variant_level=1),
+            'Service': dbus.ObjectPath(service, variant_level=1),
+            'Flags': dbus.Array(flags, signature='s', variant_level=1),
+            'Notifying': dbus.Boolean(False, variant_level=1),
+            'Value': dbus.Array([], signature='y', variant_level=1),
+        }
+        methods = [
+            # bluetoothd hands no socket for these here (indicate-only; the status, to keep the fake's sockets for
+            # the measurement): StartNotify it is.
+            ('AcquireNotify', 'a{sv}', 'hq',
+             'raise dbus.exceptions.DBusException("Operation is not supported", name="org.bluez.Error.NotSupported")'),
+            ('StartNotify', '', '', StartNotify),
+            ('StopNotify', '', '', StopNotify),
+        ]
+        if 'write' in flags:
+            methods.append(('WriteValue', 'aya{sv}', '', WriteValue))
+        device.AddObject(path, CHARACTERISTIC_IFACE, props, methods)
+        characteristic = mockobject.objects[path]
+        characteristic.device = device
+        manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
+                           [dbus.ObjectPath(path), {CHARACTERISTIC_IFACE: props}])
+
+
+def WriteValue(characteristic, value, options):
+    '''A request to the control point, answered as a trainer answers: the write, then the indication
+    `80 <opcode> <result>` (result 1, success; 5, control not permitted), or the write refused by bluetoothd.'''
+    device = characteristic.device
+    data = bytes(value)
+    device.writes.append((data, str(options.get('type', ''))))
+    if device.control == 'refuse-write':
+        raise dbus.exceptions.DBusException('Write not permitted', name='org.bluez.Error.NotPermitted')
+    result = 0x05 if device.control == 'refuse-control' and data[:1] == b'\x00' else 0x01
+    if characteristic.props[CHARACTERISTIC_IFACE]['Notifying']:
+        emit_changed(characteristic, CHARACTERISTIC_IFACE, {'Value': dbus.Array(
+            [dbus.Byte(0x80), dbus.Byte(data[0]), dbus.Byte(result)], signature='y', variant_level=1)})
 
 
 def require_encryption(device):
@@ -155,7 +200,9 @@ def AddSensor(self, adapter, address, name, address_type, service):
     path = bluez5.AddDevice(self, adapter, address, name)
     device = mockobject.objects[path]
     device.service = int(service)
-    device.measurement = {0x180D: 0x2A37, 0x1818: 0x2A63, 0x1816: 0x2A5B}[int(service)]
+    device.measurement = {0x180D: 0x2A37, 0x1818: 0x2A63, 0x1816: 0x2A5B, 0x1826: 0x2AD2}[int(service)]
+    device.control = 'ok'
+    device.writes = []
     device.acquire = 'ok'
     device.secure = False
     device.sockets = []
@@ -217,3 +264,16 @@ def ConnectCount(self, device_path):
 @dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='u')
 def SocketCount(self, device_path):
     return dbus.UInt32(len(mockobject.objects[device_path].sockets))
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='ss', out_signature='')
+def SetControl(self, device_path, mode):
+    '''How a trainer answers control: ok, refuse-control (its result 5 to Request Control), refuse-write.'''
+    mockobject.objects[device_path].control = mode
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='a(ays)')
+def Writes(self, device_path):
+    '''What was written to the trainer's control point, with each write's type option.'''
+    return dbus.Array([dbus.Struct((dbus.ByteArray(data), kind), signature='ays')
+                       for data, kind in mockobject.objects[device_path].writes], signature='(ays)')
