@@ -159,6 +159,29 @@ import Testing
     }
 }
 
+/// bluetoothd's NotPermitted says three different things; each gets its own advice (pairing helps with one only).
+@Test func bluetoothdsRefusalsSayWhatToDo() {
+    func sentence(_ name: String, _ message: String) -> (BlueZError.Code, String) {
+        let error = BlueZClient.sentence(
+            for: DBusError(name: name, message: message), calling: "AcquireNotify", at: "/org/bluez/hci0/dev_X")
+        return (error.code, error.message)
+    }
+    #expect(
+        sentence("org.bluez.Error.NotPermitted", "Notify acquired") == (
+            .busy,
+            "Another program holds what AcquireNotify asks for (Notify acquired); close it, or record from that program."
+        ))
+    #expect(
+        sentence("org.bluez.Error.NotPermitted", "Write not permitted") == (
+            .connectionFailed, "The sensor does not permit AcquireNotify (Write not permitted)."
+        ))
+    #expect(
+        sentence("org.bluez.Error.NotAuthorized", "Operation Not Authorized") == (
+            .permissionDenied,
+            "bluetoothd did not permit AcquireNotify (Operation Not Authorized); pair the sensor with `workout pair`."
+        ))
+}
+
 /// The next control link event; fails after 10 s.
 func nextLink(_ iterator: inout AsyncStream<ControlLinkEvent>.Iterator) async throws -> ControlLinkEvent? {
     nonisolated(unsafe) var moving = iterator
