@@ -7,8 +7,7 @@ import Testing
 @testable import BlueZDBus
 
 /// The sensor `makeBluetoothSensor` returns wraps the one the process's path makes; control of a fitness machine
-/// goes to it when it offers control (both Bluetooth paths' sensors do: `DBusSensorControlTests`), and is refused
-/// with one sentence when it does not.
+/// goes to it when it offers control (both paths' sensors do), and is refused with one sentence when it does not.
 @Suite(.timeLimit(.minutes(1))) struct BluetoothSensorControlTests {
     /// A sensor that measures but cannot be controlled.
     final class Plain: Sensor {
@@ -37,7 +36,7 @@ import Testing
             try await sensor.writeWithResponse([0x00], to: 0x2AD9)
             Issue.record("a write to a sensor that cannot be controlled succeeded")
         } catch let error as BlueZError {
-            #expect(error.message == "Trainer cannot be controlled: it offers no control point.")
+            #expect(error.message == "Trainer cannot be controlled on this path.")
         }
     }
 }

@@ -107,6 +107,13 @@ public struct BlueZClient: Sendable {
             return BlueZError(.connectionFailed, "bluetoothd no longer has \(path) (\(member) failed\(detail)).")
         case "org.bluez.Error.NotReady":
             return BlueZError(.adapterDown, "The adapter is not ready (powered off?); run `bluetoothctl power on`.")
+        case "org.bluez.Error.NotPermitted" where ["Notify acquired", "Write acquired"].contains(error.message):
+            // Another client of bluetoothd holds the characteristic's socket (`AcquireNotify`, `AcquireWrite`).
+            return BlueZError(
+                .busy, "Another program holds what \(member) asks for\(detail); close it, or record from that program.")
+        case "org.bluez.Error.NotPermitted" where ["Read not permitted", "Write not permitted"].contains(error.message):
+            // The characteristic does not allow it at all: no bond would change that.
+            return BlueZError(.connectionFailed, "The sensor does not permit \(member)\(detail).")
         case "org.bluez.Error.NotPermitted", "org.bluez.Error.NotAuthorized":
             return BlueZError(
                 .permissionDenied, "bluetoothd did not permit \(member)\(detail); pair the sensor with `workout pair`.")

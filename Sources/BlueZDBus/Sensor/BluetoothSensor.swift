@@ -8,9 +8,8 @@ import Synchronization
 /// ``DBusSensor`` where bluetoothd runs, else the raw L2CAP ``BLESensor``. What ``makeBluetoothSensor`` returns,
 /// so a paired sensor reaches a live workout without its caller deciding (or blocking to ask the bus).
 ///
-/// It is a ``ControllableSensor`` through what it wraps: writes and the control link's events go to the
-/// ``DBusSensor`` (`WriteValue`, the control point's indications as `PropertiesChanged`) or the ``BLESensor``
-/// (ATT Write Request, indications on the L2CAP channel) alike.
+/// It is a ``ControllableSensor`` for what it wraps: either path's sensor controls a fitness machine (through
+/// bluetoothd, with `WriteValue` requests and the control point's indications).
 public final class BluetoothSensor: ControllableSensor {
     public let identifier: String
     public let name: String
@@ -18,6 +17,8 @@ public final class BluetoothSensor: ControllableSensor {
     private let make: @Sendable (BluetoothBackend.Kind) throws -> any Sensor
     private let state = Mutex<(sensor: (any Sensor)?, task: Task<Void, Never>?, generation: Int)>((nil, nil, 0))
     private let controlHandler = Mutex<(@Sendable (ControlLinkEvent) -> Void)?>(nil)
+    /// The D-Bus sensor the last ``stop()`` stopped, for ``waitUntilReleased()``.
+    private let stopped = Mutex<DBusSensor?>(nil)
 
     init(
         identifier: String, name: String, capabilities: SensorCapabilities,
@@ -65,7 +66,7 @@ public final class BluetoothSensor: ControllableSensor {
         case let controllable as any ControllableSensor:
             try await controllable.writeWithResponse(bytes, to: characteristic)
         case .some:
-            throw BlueZError(.connectionFailed, "\(name) cannot be controlled: it offers no control point.")
+            throw BlueZError(.connectionFailed, "\(name) cannot be controlled on this path.")
         case nil:
             throw BlueZError(.connectionFailed, "\(name) is not connected.")
         }
@@ -93,6 +94,13 @@ public final class BluetoothSensor: ControllableSensor {
         }
         task?.cancel()
         sensor?.stop()
+        if let sensor = sensor as? DBusSensor { stopped.withLock { $0 = sensor } }
+    }
+
+    /// Returns once what the last ``stop()`` ended is released (through bluetoothd: ``DBusSensor/waitUntilReleased()``; the
+    /// raw path's socket is closed as it stops). OpenHealthKit.
+    public func waitUntilReleased() async {
+        await stopped.withLock { $0 }?.waitUntilReleased()
     }
 }
 

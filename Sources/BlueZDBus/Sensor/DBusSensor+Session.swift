@@ -49,14 +49,15 @@ extension DBusSensor {
             watch.state.withLock { $0.objects = objects }
             let reads = await readOptional(objects, devicePath: devicePath, client: client)
             let arrivals = ArrivalWatch(connectedAt: clock.now, staleAfter: options.staleAfter)
-            let subscribed: [UInt16: String]
+            let characteristics = objects.characteristics(of: devicePath)
+            let subscribed: Set<UInt16>
             (subscriptions, subscribed) = try await subscribe(
-                objects.characteristics(of: devicePath), client: client, watch: watch, clock: clock, origin: origin,
+                characteristics, client: client, watch: watch, clock: clock, origin: origin,
                 arrivals: arrivals, continuity: continuity)
             continuity.withLock { $0.backoff.reset() }
             emit(.connection(.connected))
-            controlLink.up(client, handles: subscribed)
-            defer { controlLink.down() }
+            controlLinkUp(characteristics, subscribed: subscribed, client: client)
+            defer { control.down() }
             for (uuid, bytes) in reads {
                 deliver(
                     uuid, bytes, at: clock.now.seconds(since: origin), continuity: continuity,
@@ -223,11 +224,11 @@ extension DBusSensor {
     private func subscribe<C: Clock>(
         _ characteristics: [BlueZCharacteristic], client: BlueZClient, watch: DeviceWatch, clock: C, origin: C.Instant,
         arrivals: ArrivalWatch<C.Instant>, continuity: Locked<Continuity>
-    ) async throws -> (subscriptions: [Subscription], paths: [UInt16: String]) where C.Duration == Duration {
+    ) async throws -> (subscriptions: [Subscription], subscribed: Set<UInt16>) where C.Duration == Duration {
         let measurements = FitnessProfiles.measurementCharacteristics
         let optional = FitnessProfiles.indicationCharacteristics + [GATTAssignedNumbers.Characteristic.batteryLevel]
         var subscriptions: [Subscription] = []
-        var paths: [UInt16: String] = [:]
+        var subscribed: Set<UInt16> = []
         var measuring = false
         do {
             for uuid in measurements + optional {
@@ -238,7 +239,7 @@ extension DBusSensor {
                             try await subscribe(
                                 characteristic, uuid: uuid, client: client, watch: watch, clock: clock, origin: origin,
                                 arrivals: arrivals, continuity: continuity))
-                        paths[uuid] = characteristic.path
+                        subscribed.insert(uuid)
                         if measurements.contains(uuid) { measuring = true }
                     } catch let error as BlueZError where optional.contains(uuid) && error.code != .closed {
                         logger.info(
@@ -256,7 +257,7 @@ extension DBusSensor {
             await release(subscriptions, client: client, devicePath: nil)
             throw error
         }
-        return (subscriptions, paths)
+        return (subscriptions, subscribed)
     }
 
     /// One characteristic: `AcquireNotify` (values as datagrams on a socket), else `StartNotify` (values as
@@ -265,59 +266,48 @@ extension DBusSensor {
         _ characteristic: BlueZCharacteristic, uuid: UInt16, client: BlueZClient, watch: DeviceWatch, clock: C,
         origin: C.Instant, arrivals: ArrivalWatch<C.Instant>, continuity: Locked<Continuity>
     ) async throws -> Subscription where C.Duration == Duration {
-        let isControl = ControlLinkEvent.characteristics.contains(uuid)
         // Answers to control requests are never re-deliveries, however alike (two targets accepted: `80 05 01`
-        // twice).
+        // twice): indications are confirmed, so a peer does not send one twice.
         let isAnswer = uuid == GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint
+        let isControl = ControlLinkHub.characteristics.contains(uuid)
         let received: @Sendable ([UInt8]) -> Void = { bytes in
-            if isControl { self.controlLink.value(uuid, bytes) }
             let now = clock.now
+            if isControl { self.control.value(uuid, bytes) }
             if arrivals.arrived(at: now) { self.emit(.connection(.connected)) }
             self.deliver(
                 uuid, bytes, at: now.seconds(since: origin), continuity: continuity, checkingDuplicates: !isAnswer)
         }
         let hex = "0x" + String(uuid, radix: 16, uppercase: true)
-        // bluetoothd refuses AcquireNotify for a characteristic that only indicates (a control point): so not asked.
-        if characteristic.flags.contains("notify") {
-            do {
-                return try await acquireNotify(characteristic, hex: hex, watch: watch, client: client, received)
-            } catch let error as BlueZError where error.code != .unexpectedReply && error.code != .closed {
-                logger.info("\(identifier): AcquireNotify of \(hex) refused (\(error.message)); using StartNotify")
+        do {
+            let reply = try await client.call(
+                characteristic.path, BlueZ.characteristic, "AcquireNotify", [.properties([])])
+            guard reply.count == 2, case .unixFD(let descriptor) = reply[0], case .uint16 = reply[1] else {
+                throw BlueZError(
+                    .unexpectedReply,
+                    "bluetoothd sent an unexpected reply to AcquireNotify: '\(reply.map(\.signature).joined())', not 'hq'."
+                )
             }
-        }
-        watch.onValue(at: characteristic.path, received)
-        _ = try await client.call(characteristic.path, BlueZ.characteristic, "StartNotify")
-        return .properties(path: characteristic.path)
-    }
-
-    /// `AcquireNotify`: a task reading the socket bluetoothd hands over, each datagram one value for `received`.
-    private func acquireNotify(
-        _ characteristic: BlueZCharacteristic, hex: String, watch: DeviceWatch, client: BlueZClient,
-        _ received: @escaping @Sendable ([UInt8]) -> Void
-    ) async throws -> Subscription {
-        let reply = try await client.call(
-            characteristic.path, BlueZ.characteristic, "AcquireNotify", [.properties([])])
-        guard reply.count == 2, case .unixFD(let descriptor) = reply[0], case .uint16 = reply[1] else {
-            throw BlueZError(
-                .unexpectedReply,
-                "bluetoothd sent an unexpected reply to AcquireNotify: '\(reply.map(\.signature).joined())', not 'hq'."
-            )
-        }
-        let socket: SocketDescriptor
-        do { socket = try SocketDescriptor(taking: descriptor.take()) } catch {
-            throw BlueZError(.system, "The notification socket of \(hex) could not be used: \(error).")
-        }
-        return .socket(
-            Task {
-                do {
-                    while true { received(try await socket.nextMessage()) }
-                } catch {
-                    if !Task.isCancelled {
-                        watch.notificationsEnded("bluetoothd closed the notification socket of \(hex).")
+            let socket: SocketDescriptor
+            do { socket = try SocketDescriptor(taking: descriptor.take()) } catch {
+                throw BlueZError(.system, "The notification socket of \(hex) could not be used: \(error).")
+            }
+            return .socket(
+                Task {
+                    do {
+                        while true { received(try await socket.nextMessage()) }
+                    } catch {
+                        if !Task.isCancelled {
+                            watch.notificationsEnded("bluetoothd closed the notification socket of \(hex).")
+                        }
                     }
-                }
-                socket.shutdown()
-            })
+                    socket.shutdown()
+                })
+        } catch let error as BlueZError where error.code != .unexpectedReply && error.code != .closed {
+            logger.info("\(identifier): AcquireNotify of \(hex) refused (\(error.message)); using StartNotify")
+            watch.onValue(at: characteristic.path, received)
+            _ = try await client.call(characteristic.path, BlueZ.characteristic, "StartNotify")
+            return .properties(path: characteristic.path)
+        }
     }
 
     /// Ends the subscriptions (closing an acquired socket releases it in bluetoothd) and, when given, disconnects.

@@ -17,10 +17,6 @@ import Synchronization
 /// exponential backoff. Battery (`Battery1`) and Device Information are optional: a failure there never ends
 /// the session. On ``stop()`` it releases the notifications and, if it made the connection, disconnects.
 ///
-/// It controls a fitness machine as the raw sensor does (``ControllableSensor``): the control point's indications
-/// through `StartNotify` at every connection, its answers and the machine's status handed to the control link's
-/// watcher as they came, and requests written with `WriteValue` type `request`.
-///
 /// BlueZ `doc/org.bluez.Device.rst`, `org.bluez.GattCharacteristic.rst` (AcquireNotify, StartNotify).
 public final class DBusSensor: Sensor {
     /// Tuning, with defaults that suit straps and power meters.
@@ -60,11 +56,12 @@ public final class DBusSensor: Sensor {
     let bus: BusProvider
     let information = Mutex(DeviceInformation())
     let malformed = Atomic<Int>(0)
-    /// The current session as far as control needs it (``ControllableSensor``): the client, and the object paths
-    /// of the characteristics subscribed to.
-    let controlLink = ControlLink<BlueZClient, String>()
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// The session task the last ``stop()`` cancelled, releasing what it held (``waitUntilReleased()``).
+    private let stopping = Mutex<Task<Void, Never>?>(nil)
     private let outlet = SensorOutlet()
+    /// The current connection as far as control needs it (``ControllableSensor``).
+    let control = ControlLinkHub()
 
     /// Creates a sensor; nothing happens until ``start(_:)``.
     public init(
@@ -105,6 +102,14 @@ public final class DBusSensor: Sensor {
             return task
         }
         running?.cancel()
+        if let running { stopping.withLock { $0 = running } }
+    }
+
+    /// Returns once what the last ``stop()`` ended has been released in bluetoothd: the notification sessions
+    /// closed, and a link this sensor made disconnected (each call there has its own time limit). A program that
+    /// exits right after stopping would otherwise leave bluetoothd holding a link it made. OpenHealthKit.
+    public func waitUntilReleased() async {
+        await stopping.withLock { $0 }?.value
     }
 
     /// Delivers one event, stamped now, unless the sensor was stopped.

@@ -34,8 +34,8 @@ extension BLESensor {
                 client, security: SecurityRetry(upgrade: bearer.securityUpgrade))
             continuity.backoff.reset()
             emit(.connection(.connected))
-            controlLink.up(client, handles: Dictionary(subscribed.map { ($1, $0) }, uniquingKeysWith: { $1 }))
-            defer { controlLink.down() }
+            controlLinkUp(client, handles: Dictionary(subscribed.map { ($1, $0) }, uniquingKeysWith: { $1 }))
+            defer { control.down() }
             let receiver = NotificationReceiver(
                 sensor: self, peer: bearer.peer, subscribed: subscribed,
                 continuity: continuity, clock: clock, origin: origin)
@@ -96,7 +96,7 @@ extension BLESensor {
                 )
                 return
             }
-            if ControlLinkEvent.characteristics.contains(uuid) { sensor.controlLink.value(uuid, notification.value) }
+            if ControlLinkHub.characteristics.contains(uuid) { sensor.control.value(uuid, notification.value) }
             let now = clock.now
             let arrival = now.seconds(since: origin)
             // Answers to control requests are never re-deliveries, however alike (two targets accepted: `80 05 01`

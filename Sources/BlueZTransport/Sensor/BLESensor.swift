@@ -64,7 +64,7 @@ public final class BLESensor: Sensor {
     private let outlet = SensorOutlet()
     let malformed = Atomic<Int>(0)
     /// The current connection as far as control needs it (``ControllableSensor``).
-    let controlLink = ControlLink<GATTClient, UInt16>()
+    let control = ControlLinkHub()
 
     /// Notifications that did not decode, counted (and logged) and skipped.
     public var malformedNotifications: Int { malformed.load(ordering: .relaxed) }

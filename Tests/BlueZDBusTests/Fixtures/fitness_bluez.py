@@ -1,14 +1,12 @@
 # bluetoothd as python-dbusmock's bluez5 template has it (adapters, devices, discovery, the agent manager),
 # plus what the template stops short of and the BlueZDBus tests need: a fitness sensor's GATT objects
-# (GattService1, GattCharacteristic1 with AcquireNotify handing over one end of a socketpair, StartNotify), a
-# trainer's control point answering WriteValue with its response indication,
+# (GattService1, GattCharacteristic1 with AcquireNotify handing over one end of a socketpair, StartNotify),
 # Device1.Connect resolving services, a link loss with bluetoothd's Disconnected signal, and Device1.Pair
 # asking the registered agent. Loaded with `python3 -m dbusmock --system --template THIS_FILE`.
 import os
 import socket
 
 import dbus
-from gi.repository import GLib
 from dbusmock import mockobject
 from dbusmock.templates.bluez5 import *  # noqa: F401,F403 (the template's methods and names become this one's)
 from dbusmock.templates import bluez5
@@ -69,21 +67,16 @@ def add_gatt(device):
     ])
     characteristic = mockobject.objects[path]
     characteristic.device = device
-    characteristic.measurement = True
     manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
                        [dbus.ObjectPath(path), {CHARACTERISTIC_IFACE: props}])
     if device.service == 0x1826:
-        add_fitness_machine_control(device, service)
+        add_control(device, service)
 
 
-def add_fitness_machine_control(device, service):
-    '''A trainer's Fitness Machine Status (0x2ADA, notify) and, unless taken away, its control point (0x2AD9,
-    indicate and write: bluetoothd refuses AcquireNotify there, as for any characteristic that only indicates).'''
+def add_control(device, service):
+    '''A trainer's Fitness Machine Control Point (indicate, write) and Fitness Machine Status (notify).'''
     manager = mockobject.objects['/']
-    offered = [(0x2ADA, 'char0011', ['notify'])]
-    if device.control_point:
-        offered.insert(0, (0x2AD9, 'char000f', ['write', 'indicate']))
-    for uuid, name, flags in offered:
+    for name, uuid, flags in [('char000f', 0x2AD9, ['indicate', 'write']), ('char0012', 0x2ADA, ['notify'])]:
         path = service + '/' + name
         props = {
             'UUID': dbus.String(uuid16(uuid), variant_level=1),
@@ -92,38 +85,35 @@ def add_fitness_machine_control(device, service):
             'Notifying': dbus.Boolean(False, variant_level=1),
             'Value': dbus.Array([], signature='y', variant_level=1),
         }
-        device.AddObject(path, CHARACTERISTIC_IFACE, props, [
-            ('AcquireNotify', 'a{sv}', 'hq', AcquireNotify),
+        methods = [
+            # bluetoothd hands no socket for these here (indicate-only; the status, to keep the fake's sockets for
+            # the measurement): StartNotify it is.
+            ('AcquireNotify', 'a{sv}', 'hq',
+             'raise dbus.exceptions.DBusException("Operation is not supported", name="org.bluez.Error.NotSupported")'),
             ('StartNotify', '', '', StartNotify),
             ('StopNotify', '', '', StopNotify),
-            ('WriteValue', 'aya{sv}', '', WriteValue),
-        ])
+        ]
+        if 'write' in flags:
+            methods.append(('WriteValue', 'aya{sv}', '', WriteValue))
+        device.AddObject(path, CHARACTERISTIC_IFACE, props, methods)
         characteristic = mockobject.objects[path]
         characteristic.device = device
-        characteristic.measurement = False
         manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
                            [dbus.ObjectPath(path), {CHARACTERISTIC_IFACE: props}])
 
 
 def WriteValue(characteristic, value, options):
-    '''A write to the control point, answered as a trainer answers: bluetoothd's reply once the Write Response
-    came, then the response indication `80 <opcode> 01` (success) as PropertiesChanged, sent after the reply as
-    bluetoothd sends it. A refusal set with RefuseWrites is raised as bluetoothd raises an ATT error.'''
+    '''A request to the control point, answered as a trainer answers: the write, then the indication
+    `80 <opcode> <result>` (result 1, success; 5, control not permitted), or the write refused by bluetoothd.'''
     device = characteristic.device
-    kind = options.get('type', '')
-    device.writes.append(' '.join(f'{b:02X}' for b in value) + ' ' + str(kind))
-    if device.refusal is not None:
-        raise dbus.exceptions.DBusException(device.refusal[1], name=device.refusal[0])
-    if 'indicate' not in characteristic.props[CHARACTERISTIC_IFACE]['Flags'] or not value:
-        return
-    answer = [0x80, int(value[0]), 0x01]
-
-    def indicate():
-        if characteristic.props[CHARACTERISTIC_IFACE]['Notifying']:
-            emit_changed(characteristic, CHARACTERISTIC_IFACE,
-                         {'Value': dbus.Array([dbus.Byte(b) for b in answer], signature='y', variant_level=1)})
-        return False
-    GLib.idle_add(indicate)
+    data = bytes(value)
+    device.writes.append((data, str(options.get('type', ''))))
+    if device.control == 'refuse-write':
+        raise dbus.exceptions.DBusException('Write not permitted', name='org.bluez.Error.NotPermitted')
+    result = 0x05 if device.control == 'refuse-control' and data[:1] == b'\x00' else 0x01
+    if characteristic.props[CHARACTERISTIC_IFACE]['Notifying']:
+        emit_changed(characteristic, CHARACTERISTIC_IFACE, {'Value': dbus.Array(
+            [dbus.Byte(0x80), dbus.Byte(data[0]), dbus.Byte(result)], signature='y', variant_level=1)})
 
 
 def require_encryption(device):
@@ -136,14 +126,12 @@ def require_encryption(device):
 def AcquireNotify(characteristic, _options):
     device = characteristic.device
     require_encryption(device)
-    if 'notify' not in characteristic.props[CHARACTERISTIC_IFACE]['Flags']:
-        raise dbus.exceptions.DBusException('Operation is not supported', name='org.bluez.Error.NotSupported')
     if device.acquire == 'refuse':
         raise dbus.exceptions.DBusException('Operation is not supported', name='org.bluez.Error.NotSupported')
     if device.acquire == 'malformed':
         return 'not a file descriptor'
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    (device.sockets if characteristic.measurement else device.other_sockets).append(ours)
+    device.sockets.append(ours)
     handed = dbus.types.UnixFd(theirs.fileno())
     theirs.close()
     return (handed, dbus.UInt16(23))
@@ -172,10 +160,9 @@ def Disconnect(device):
 
 
 def drop(device):
-    for sock in device.sockets + device.other_sockets:
+    for sock in device.sockets:
         sock.close()
     device.sockets = []
-    device.other_sockets = []
     emit_changed(device, DEVICE_IFACE, {'ServicesResolved': dbus.Boolean(False, variant_level=1),
                                         'Connected': dbus.Boolean(False, variant_level=1)})
 
@@ -214,13 +201,11 @@ def AddSensor(self, adapter, address, name, address_type, service):
     device = mockobject.objects[path]
     device.service = int(service)
     device.measurement = {0x180D: 0x2A37, 0x1818: 0x2A63, 0x1816: 0x2A5B, 0x1826: 0x2AD2}[int(service)]
+    device.control = 'ok'
+    device.writes = []
     device.acquire = 'ok'
     device.secure = False
     device.sockets = []
-    device.other_sockets = []
-    device.control_point = True
-    device.refusal = None
-    device.writes = []
     device.connects = 0
     # What bluetoothd learns from the advertisement, announced as it would announce a change.
     emit_changed(device, DEVICE_IFACE, {
@@ -281,35 +266,14 @@ def SocketCount(self, device_path):
     return dbus.UInt32(len(mockobject.objects[device_path].sockets))
 
 
-@dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='')
-def RemoveControlPoint(self, device_path):
-    '''A fitness machine that offers no control point (from its next connection on).'''
-    mockobject.objects[device_path].control_point = False
+@dbus.service.method(FAKE_IFACE, in_signature='ss', out_signature='')
+def SetControl(self, device_path, mode):
+    '''How a trainer answers control: ok, refuse-control (its result 5 to Request Control), refuse-write.'''
+    mockobject.objects[device_path].control = mode
 
 
-@dbus.service.method(FAKE_IFACE, in_signature='sss', out_signature='')
-def RefuseWrites(self, device_path, name, message):
-    '''Writes fail from now on with bluetoothd's error `name` and `message`; an empty name accepts them again.'''
-    mockobject.objects[device_path].refusal = (name, message) if name else None
-
-
-@dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='as')
+@dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='a(ays)')
 def Writes(self, device_path):
-    '''Every write received: its bytes in hex, then its `type` option.'''
-    return dbus.Array(mockobject.objects[device_path].writes, signature='s')
-
-
-@dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='u')
-def NotifyingCount(self, device_path):
-    '''How many of the device's characteristics have notifications started (StartNotify) now.'''
-    prefix = device_path + '/'
-    return dbus.UInt32(sum(1 for path, obj in mockobject.objects.items()
-                           if path.startswith(prefix) and CHARACTERISTIC_IFACE in obj.props
-                           and obj.props[CHARACTERISTIC_IFACE]['Notifying']))
-
-
-@dbus.service.method(FAKE_IFACE, in_signature='say', out_signature='')
-def NotifyStatus(self, device_path, value):
-    '''Sends a Fitness Machine Status (0x2ADA) value on its acquired socket.'''
-    for sock in mockobject.objects[device_path].other_sockets:
-        sock.send(bytes(value))
+    '''What was written to the trainer's control point, with each write's type option.'''
+    return dbus.Array([dbus.Struct((dbus.ByteArray(data), kind), signature='ays')
+                       for data, kind in mockobject.objects[device_path].writes], signature='(ays)')
