@@ -85,6 +85,24 @@ import Testing
         }
         #expect(
             try await writes(bench.fake, bench.path) == ["00 (request)", "05 C8 00 (request)", "05 C8 00 (request)"])
+        // The machine's status (it notifies: bluetoothd hands it over on a socket) reaches the same watcher.
+        try await bench.fake.fake("NotifyStatus", [.string(bench.path), .bytes([0x08, 0xC8, 0x00])])
+        #expect(try await nextLink(&link) == .value(characteristic: 0x2ADA, bytes: [0x08, 0xC8, 0x00]))
+    }
+
+    @Test func theControlPointIsStartNotifiedAndStoppingReleasesIt() async throws {
+        let bench = try await bench()
+        defer { bench.stop() }
+        var link = bench.control.makeAsyncIterator()
+        #expect(try await nextLink(&link) == .connected(controlPoint: true))
+        // StartNotify on the control point only: the measurement and the status came on sockets; AcquireNotify was
+        // never asked for the control point (bluetoothd refuses it where a characteristic only indicates).
+        #expect(try await bench.fake.count("NotifyingCount", bench.path) == 1)
+        #expect(try await bench.fake.count("AcquireRefusals", bench.path) == 0)
+        bench.sensor.stop()
+        try await withDeadline(seconds: 10, "StopNotify of the control point") {
+            while try await bench.fake.count("NotifyingCount", bench.path) != 0 { await Task.yield() }
+        }
     }
 
     @Test func theLibrarysControlSetsATargetPowerThroughBluetoothd() async throws {

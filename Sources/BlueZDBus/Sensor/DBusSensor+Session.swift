@@ -278,36 +278,48 @@ extension DBusSensor {
                 uuid, bytes, at: now.seconds(since: origin), continuity: continuity, checkingDuplicates: !isAnswer)
         }
         let hex = "0x" + String(uuid, radix: 16, uppercase: true)
-        do {
-            let reply = try await client.call(
-                characteristic.path, BlueZ.characteristic, "AcquireNotify", [.properties([])])
-            guard reply.count == 2, case .unixFD(let descriptor) = reply[0], case .uint16 = reply[1] else {
-                throw BlueZError(
-                    .unexpectedReply,
-                    "bluetoothd sent an unexpected reply to AcquireNotify: '\(reply.map(\.signature).joined())', not 'hq'."
-                )
+        // bluetoothd refuses AcquireNotify where a characteristic only indicates (a control point; src/gatt-client.c
+        // asks for the notify property): not asked there.
+        if characteristic.flags.contains("notify") {
+            do {
+                return try await acquireNotify(characteristic, hex: hex, watch: watch, client: client, received)
+            } catch let error as BlueZError where error.code != .unexpectedReply && error.code != .closed {
+                logger.info("\(identifier): AcquireNotify of \(hex) refused (\(error.message)); using StartNotify")
             }
-            let socket: SocketDescriptor
-            do { socket = try SocketDescriptor(taking: descriptor.take()) } catch {
-                throw BlueZError(.system, "The notification socket of \(hex) could not be used: \(error).")
-            }
-            return .socket(
-                Task {
-                    do {
-                        while true { received(try await socket.nextMessage()) }
-                    } catch {
-                        if !Task.isCancelled {
-                            watch.notificationsEnded("bluetoothd closed the notification socket of \(hex).")
-                        }
-                    }
-                    socket.shutdown()
-                })
-        } catch let error as BlueZError where error.code != .unexpectedReply && error.code != .closed {
-            logger.info("\(identifier): AcquireNotify of \(hex) refused (\(error.message)); using StartNotify")
-            watch.onValue(at: characteristic.path, received)
-            _ = try await client.call(characteristic.path, BlueZ.characteristic, "StartNotify")
-            return .properties(path: characteristic.path)
         }
+        watch.onValue(at: characteristic.path, received)
+        _ = try await client.call(characteristic.path, BlueZ.characteristic, "StartNotify")
+        return .properties(path: characteristic.path)
+    }
+
+    /// `AcquireNotify`: a task reading the socket bluetoothd hands over, each datagram one value for `received`.
+    private func acquireNotify(
+        _ characteristic: BlueZCharacteristic, hex: String, watch: DeviceWatch, client: BlueZClient,
+        _ received: @escaping @Sendable ([UInt8]) -> Void
+    ) async throws -> Subscription {
+        let reply = try await client.call(
+            characteristic.path, BlueZ.characteristic, "AcquireNotify", [.properties([])])
+        guard reply.count == 2, case .unixFD(let descriptor) = reply[0], case .uint16 = reply[1] else {
+            throw BlueZError(
+                .unexpectedReply,
+                "bluetoothd sent an unexpected reply to AcquireNotify: '\(reply.map(\.signature).joined())', not 'hq'."
+            )
+        }
+        let socket: SocketDescriptor
+        do { socket = try SocketDescriptor(taking: descriptor.take()) } catch {
+            throw BlueZError(.system, "The notification socket of \(hex) could not be used: \(error).")
+        }
+        return .socket(
+            Task {
+                do {
+                    while true { received(try await socket.nextMessage()) }
+                } catch {
+                    if !Task.isCancelled {
+                        watch.notificationsEnded("bluetoothd closed the notification socket of \(hex).")
+                    }
+                }
+                socket.shutdown()
+            })
     }
 
     /// Ends the subscriptions (closing an acquired socket releases it in bluetoothd) and, when given, disconnects.

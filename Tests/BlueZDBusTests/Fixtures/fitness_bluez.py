@@ -7,6 +7,7 @@ import os
 import socket
 
 import dbus
+from gi.repository import GLib
 from dbusmock import mockobject
 from dbusmock.templates.bluez5 import *  # noqa: F401,F403 (the template's methods and names become this one's)
 from dbusmock.templates import bluez5
@@ -86,10 +87,9 @@ def add_control(device, service):
             'Value': dbus.Array([], signature='y', variant_level=1),
         }
         methods = [
-            # bluetoothd hands no socket for these here (indicate-only; the status, to keep the fake's sockets for
-            # the measurement): StartNotify it is.
-            ('AcquireNotify', 'a{sv}', 'hq',
-             'raise dbus.exceptions.DBusException("Operation is not supported", name="org.bluez.Error.NotSupported")'),
+            # As bluetoothd: a socket for the status (it notifies), NotSupported for the control point (it only
+            # indicates; src/gatt-client.c refuses AcquireNotify without the notify property).
+            ('AcquireNotify', 'a{sv}', 'hq', AcquireStatus),
             ('StartNotify', '', '', StartNotify),
             ('StopNotify', '', '', StopNotify),
         ]
@@ -102,6 +102,18 @@ def add_control(device, service):
                            [dbus.ObjectPath(path), {CHARACTERISTIC_IFACE: props}])
 
 
+def AcquireStatus(characteristic, _options):
+    '''AcquireNotify of a trainer's characteristic: a socket of its own where it notifies (NotifyStatus writes there).'''
+    if 'notify' not in characteristic.props[CHARACTERISTIC_IFACE]['Flags']:
+        characteristic.device.acquire_refusals += 1
+        raise dbus.exceptions.DBusException('Operation is not supported', name='org.bluez.Error.NotSupported')
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    characteristic.device.status_sockets.append(ours)
+    handed = dbus.types.UnixFd(theirs.fileno())
+    theirs.close()
+    return (handed, dbus.UInt16(23))
+
+
 def WriteValue(characteristic, value, options):
     '''A request to the control point, answered as a trainer answers: the write, then the indication
     `80 <opcode> <result>` (result 1, success; 5, control not permitted), or the write refused by bluetoothd.'''
@@ -111,9 +123,14 @@ def WriteValue(characteristic, value, options):
     if device.control == 'refuse-write':
         raise dbus.exceptions.DBusException('Write not permitted', name='org.bluez.Error.NotPermitted')
     result = 0x05 if device.control == 'refuse-control' and data[:1] == b'\x00' else 0x01
-    if characteristic.props[CHARACTERISTIC_IFACE]['Notifying']:
-        emit_changed(characteristic, CHARACTERISTIC_IFACE, {'Value': dbus.Array(
-            [dbus.Byte(0x80), dbus.Byte(data[0]), dbus.Byte(result)], signature='y', variant_level=1)})
+
+    def indicate():
+        # After the reply, as bluetoothd sends them: its reply follows the Write Response, the indication later.
+        if characteristic.props[CHARACTERISTIC_IFACE]['Notifying']:
+            emit_changed(characteristic, CHARACTERISTIC_IFACE, {'Value': dbus.Array(
+                [dbus.Byte(0x80), dbus.Byte(data[0]), dbus.Byte(result)], signature='y', variant_level=1)})
+        return False
+    GLib.idle_add(indicate)
 
 
 def require_encryption(device):
@@ -160,9 +177,10 @@ def Disconnect(device):
 
 
 def drop(device):
-    for sock in device.sockets:
+    for sock in device.sockets + device.status_sockets:
         sock.close()
     device.sockets = []
+    device.status_sockets = []
     emit_changed(device, DEVICE_IFACE, {'ServicesResolved': dbus.Boolean(False, variant_level=1),
                                         'Connected': dbus.Boolean(False, variant_level=1)})
 
@@ -206,6 +224,8 @@ def AddSensor(self, adapter, address, name, address_type, service):
     device.acquire = 'ok'
     device.secure = False
     device.sockets = []
+    device.status_sockets = []
+    device.acquire_refusals = 0
     device.connects = 0
     # What bluetoothd learns from the advertisement, announced as it would announce a change.
     emit_changed(device, DEVICE_IFACE, {
@@ -277,3 +297,25 @@ def Writes(self, device_path):
     '''What was written to the trainer's control point, with each write's type option.'''
     return dbus.Array([dbus.Struct((dbus.ByteArray(data), kind), signature='ays')
                        for data, kind in mockobject.objects[device_path].writes], signature='(ays)')
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='say', out_signature='')
+def NotifyStatus(self, device_path, value):
+    '''Sends a Fitness Machine Status (0x2ADA) value on the socket AcquireNotify handed over for it.'''
+    for sock in mockobject.objects[device_path].status_sockets:
+        sock.send(bytes(value))
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='u')
+def NotifyingCount(self, device_path):
+    '''How many of the device's characteristics have notifications started (StartNotify) now.'''
+    prefix = device_path + '/'
+    return dbus.UInt32(sum(1 for path, obj in mockobject.objects.items()
+                           if path.startswith(prefix) and CHARACTERISTIC_IFACE in obj.props
+                           and obj.props[CHARACTERISTIC_IFACE]['Notifying']))
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='u')
+def AcquireRefusals(self, device_path):
+    '''How many AcquireNotify calls were refused for a characteristic that only indicates.'''
+    return dbus.UInt32(mockobject.objects[device_path].acquire_refusals)
