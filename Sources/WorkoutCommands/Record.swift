@@ -186,6 +186,7 @@ extension Workout {
                 recorder?.record(.end, at: end)
                 session.end()
                 try await builder.endCollection(at: end)
+                await releaseSensors(dataSource.sensors)
                 await builder.waitForDelegateCalls()
                 display.finish(at: end)
                 if terminal { print("") }
@@ -228,5 +229,13 @@ private func endTimer<C: Clock>(
     return Task {
         guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
         end()
+    }
+}
+
+/// Waits until the stopped sensors released what they held through bluetoothd (notification sessions, a link this
+/// recording made), so that the process does not exit with bluetoothd still holding a strap it connected.
+private func releaseSensors(_ sensors: [any Sensor]) async {
+    await withTaskGroup(of: Void.self) { group in
+        for case let sensor as BluetoothSensor in sensors { group.addTask { await sensor.waitUntilReleased() } }
     }
 }

@@ -76,10 +76,12 @@ import Testing
         #expect(sensor.malformedNotifications == 1)
         #expect(try await fake.count("ConnectCount", path) == 1)
         sensor.stop()
-        // The sensor connected the strap, so stopping releases the socket and disconnects it.
-        try await withDeadline(seconds: 10, "the socket to be released") {
-            while try await fake.count("SocketCount", path) != 0 { await Task.yield() }
-        }
+        // The sensor connected the strap, so stopping releases the socket and disconnects it, both done once
+        // waitUntilReleased returns (what `workout record` waits for before it exits).
+        try await withDeadline(seconds: 10, "the sensor to release what it held") { await sensor.waitUntilReleased() }
+        #expect(try await fake.count("SocketCount", path) == 0)
+        let device = try await fake.client.managedObjects().properties(path, BlueZ.device)
+        #expect(device?["Connected"]?.bool == false)
     }
 
     @Test func aLostLinkIsReportedWithBluetoothdsReasonAndReconnectedAfterBackoff() async throws {

@@ -17,6 +17,8 @@ public final class BluetoothSensor: ControllableSensor {
     private let make: @Sendable (BluetoothBackend.Kind) throws -> any Sensor
     private let state = Mutex<(sensor: (any Sensor)?, task: Task<Void, Never>?, generation: Int)>((nil, nil, 0))
     private let controlHandler = Mutex<(@Sendable (ControlLinkEvent) -> Void)?>(nil)
+    /// The D-Bus sensor the last ``stop()`` stopped, for ``waitUntilReleased()``.
+    private let stopped = Mutex<DBusSensor?>(nil)
 
     init(
         identifier: String, name: String, capabilities: SensorCapabilities,
@@ -92,6 +94,13 @@ public final class BluetoothSensor: ControllableSensor {
         }
         task?.cancel()
         sensor?.stop()
+        if let sensor = sensor as? DBusSensor { stopped.withLock { $0 = sensor } }
+    }
+
+    /// Returns once what the last ``stop()`` ended is released (through bluetoothd: ``DBusSensor/waitUntilReleased()``; the
+    /// raw path's socket is closed as it stops). OpenHealthKit.
+    public func waitUntilReleased() async {
+        await stopped.withLock { $0 }?.waitUntilReleased()
     }
 }
 

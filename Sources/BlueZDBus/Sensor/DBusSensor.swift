@@ -57,6 +57,8 @@ public final class DBusSensor: Sensor {
     let information = Mutex(DeviceInformation())
     let malformed = Atomic<Int>(0)
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// The session task the last ``stop()`` cancelled, releasing what it held (``waitUntilReleased()``).
+    private let stopping = Mutex<Task<Void, Never>?>(nil)
     private let outlet = SensorOutlet()
     /// The current connection as far as control needs it (``ControllableSensor``).
     let control = ControlLinkHub()
@@ -100,6 +102,14 @@ public final class DBusSensor: Sensor {
             return task
         }
         running?.cancel()
+        if let running { stopping.withLock { $0 = running } }
+    }
+
+    /// Returns once what the last ``stop()`` ended has been released in bluetoothd: the notification sessions
+    /// closed, and a link this sensor made disconnected (each call there has its own time limit). A program that
+    /// exits right after stopping would otherwise leave bluetoothd holding a link it made. OpenHealthKit.
+    public func waitUntilReleased() async {
+        await stopping.withLock { $0 }?.value
     }
 
     /// Delivers one event, stamped now, unless the sensor was stopped.
