@@ -310,6 +310,9 @@ start_advertising || fail "the advertisement registered again"
 wait "$recorder"
 status=$?
 cat "$logs/record-dbus-loss.txt"
+# It made the link itself, so it disconnected it before exiting (bluetoothd holds nothing of it afterwards).
+held_by_bluetoothd && fail "the link workout made through bluetoothd is disconnected when the recording ends" \
+    || pass "the link workout made through bluetoothd is disconnected when the recording ends"
 cp /dev/shm/vm-test-dbus-loss.jsonl "$logs/record-dbus-loss.jsonl" 2> /dev/null
 python3 - "$logs/record-dbus-loss.jsonl" "$status" <<'PY'
 import json, sys
