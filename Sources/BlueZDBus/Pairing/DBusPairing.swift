@@ -61,7 +61,7 @@ public struct DBusPairing: Sendable {
             guard let device = objects.device(at: path), let known = device.address else {
                 throw BlueZError(.connectionFailed, "bluetoothd no longer knows \(SensorAddress.bluetooth(address)).")
             }
-            let information = await deviceInformation(objects.characteristics(of: path))
+            let information = await client.deviceInformation(objects.characteristics(of: path)) { _, _ in }
             let probe = SensorProbe(
                 capabilities: SensorProbe.capabilities(of: device.services), deviceName: device.name,
                 deviceInformation: information, services: device.services)
@@ -122,51 +122,15 @@ extension DBusPairing {
             return error.code != .permissionDenied
         }
     }
-
-    /// The Device Information characteristics that can be read, read once each; one that fails is left out.
-    func deviceInformation(_ characteristics: [BlueZCharacteristic]) async -> DeviceInformation {
-        var information = DeviceInformation()
-        for characteristic in characteristics where characteristic.canRead {
-            guard let uuid = characteristic.uuid.shortValue, DeviceInformationField(rawValue: uuid) != nil else {
-                continue
-            }
-            guard let bytes = await readValue(characteristic.path) else { continue }
-            _ = try? information.update(characteristic: uuid, bytes: bytes)
-        }
-        return information
-    }
-
-    private func readValue(_ path: String) async -> [UInt8]? {
-        do {
-            let reply = try await client.call(
-                path, BlueZ.characteristic, "ReadValue", [.properties([])], timeout: .seconds(10))
-            return reply.first?.byteArray
-        } catch {
-            return nil
-        }
-    }
 }
 
 extension DBusSensor {
     /// Finds and connects the device as a session would, and waits for its services; returns its path and whether
     /// the connection was made here.
     func connectForPairing(client: BlueZClient, clock: some Clock<Duration>) async throws -> (String, Bool) {
-        let watch = DeviceWatch(objects: BlueZObjects(), address: address.rawValue)
-        defer { watch.finish() }
-        let signals: BusConnection.Subscription
-        do throws(DBusError) {
-            signals = try await client.connection.addMatch("type='signal',sender='\(BlueZ.service)'") {
-                watch.handle($0)
-            }
-        } catch {
-            throw BlueZClient.sentence(for: error, calling: "AddMatch", at: "/")
-        }
-        defer { signals.cancel() }
-        let objects = try await client.managedObjects()
-        watch.state.withLock { $0.objects = objects }
-        let adapter = try client.adapter(named: options.adapter, in: objects, avoiding: address)
-        let path = try await find(in: objects, adapter: adapter, client: client, watch: watch, clock: clock)
-        watch.follow(path)
+        let located = try await locate(client: client, clock: clock)
+        defer { located.end() }
+        let (watch, path) = (located.watch, located.path)
         var connectedHere = false
         // Twice at most: a link that was going down as this began (a recording that just ended disconnecting it)
         // is connected again here.

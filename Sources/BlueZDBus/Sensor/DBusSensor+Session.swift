@@ -10,25 +10,9 @@ extension DBusSensor {
     func runSession<C: Clock>(clock: C, origin: C.Instant, continuity: Locked<Continuity>) async throws -> String
     where C.Duration == Duration {
         let client = BlueZClient(connection: try bus())
-        let watch = DeviceWatch(objects: BlueZObjects(), address: address.rawValue)
-        defer { watch.finish() }
-        let signals: BusConnection.Subscription
-        do throws(DBusError) {
-            signals = try await client.connection.addMatch("type='signal',sender='\(BlueZ.service)'") {
-                watch.handle($0)
-            }
-        } catch {
-            throw BlueZClient.sentence(for: error, calling: "AddMatch", at: "/")
-        }
-        defer { signals.cancel() }
-        let objects = try await client.managedObjects()
-        watch.state.withLock { state in
-            // Signals that came between the match and the reply were applied to an empty tree; the reply is newer.
-            state.objects = objects
-        }
-        let adapter = try client.adapter(named: options.adapter, in: objects, avoiding: address)
-        let devicePath = try await find(in: objects, adapter: adapter, client: client, watch: watch, clock: clock)
-        watch.follow(devicePath)
+        let located = try await locate(client: client, clock: clock)
+        defer { located.end() }
+        let (watch, devicePath) = (located.watch, located.path)
 
         var connectedHere = false
         if !watch.state.withLock(\.connected) {
@@ -90,6 +74,50 @@ extension DBusSensor {
         }
         await release(subscriptions, client: client, devicePath: nil)
         return try reason(watch, fallback: "bluetoothd reports the link to the sensor ended (it gives no reason).")
+    }
+
+    /// The device followed through bluetoothd's signals: its object path and what bluetoothd says of it.
+    struct Located {
+        let watch: DeviceWatch
+        let path: String
+        let signals: BusConnection.Subscription
+
+        /// Stops following it.
+        func end() {
+            signals.cancel()
+            watch.finish()
+        }
+    }
+
+    /// Follows bluetoothd's signals, then finds the device on the adapter (discovering it when bluetoothd has not
+    /// seen it yet): what a session and pairing both start with. The caller ends the result.
+    func locate<C: Clock>(client: BlueZClient, clock: C) async throws -> Located where C.Duration == Duration {
+        let watch = DeviceWatch(objects: BlueZObjects(), address: address.rawValue)
+        let signals: BusConnection.Subscription
+        do throws(DBusError) {
+            signals = try await client.connection.addMatch("type='signal',sender='\(BlueZ.service)'") {
+                watch.handle($0)
+            }
+        } catch {
+            watch.finish()
+            throw BlueZClient.sentence(for: error, calling: "AddMatch", at: "/")
+        }
+        do {
+            let objects = try await client.managedObjects()
+            watch.state.withLock { state in
+                // Signals that came between the match and the reply were applied to an empty tree; the reply is
+                // newer.
+                state.objects = objects
+            }
+            let adapter = try client.adapter(named: options.adapter, in: objects, avoiding: address)
+            let path = try await find(in: objects, adapter: adapter, client: client, watch: watch, clock: clock)
+            watch.follow(path)
+            return Located(watch: watch, path: path, signals: signals)
+        } catch {
+            signals.cancel()
+            watch.finish()
+            throw error
+        }
     }
 
     /// The sentence for a link that ended: bluetoothd's own reason where it sent one.
@@ -169,45 +197,26 @@ extension DBusSensor {
         var reads: [(UInt16, [UInt8])] = []
         let percentage = objects.properties(devicePath, BlueZ.battery)?["Percentage"]?.integer
         if let percentage, let level = UInt8(exactly: percentage) { reads.append((battery, [level])) }
-        var information = DeviceInformation()
         for characteristic in objects.characteristics(of: devicePath) where characteristic.canRead {
             guard let uuid = characteristic.uuid.shortValue else { continue }
             let isProfileRead = FitnessProfiles.readCharacteristics.contains(uuid)
             let isBattery = uuid == battery && percentage == nil
-            guard isBattery || isProfileRead || DeviceInformationField(rawValue: uuid) != nil else { continue }
-            let bytes: [UInt8]
+            guard isBattery || isProfileRead else { continue }
             do {
-                bytes = try await readValue(characteristic.path, client: client)
+                reads.append((uuid, try await client.readValue(characteristic.path)))
             } catch {
                 logger.info(
                     "\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped"
                 )
-                continue
             }
-            if isBattery || isProfileRead {
-                reads.append((uuid, bytes))
-            } else {
-                do { _ = try information.update(characteristic: uuid, bytes: bytes) } catch {
-                    logger.warning(
-                        "\(identifier): device information 0x\(String(uuid, radix: 16)) is malformed (\(error)); skipped"
-                    )
-                }
-            }
+        }
+        let information = await client.deviceInformation(objects.characteristics(of: devicePath)) { uuid, error in
+            logger.info(
+                "\(identifier): device information 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped"
+            )
         }
         self.information.withLock { $0 = information }
         return reads
-    }
-
-    /// `ReadValue` of one characteristic: its bytes.
-    private func readValue(_ path: String, client: BlueZClient) async throws -> [UInt8] {
-        let reply = try await client.call(
-            path, BlueZ.characteristic, "ReadValue", [.properties([])], timeout: .seconds(10))
-        guard reply.count == 1, let bytes = reply[0].byteArray else {
-            throw BlueZError(
-                .unexpectedReply,
-                "bluetoothd sent an unexpected reply to ReadValue: '\(reply.map(\.signature).joined())', not 'ay'.")
-        }
-        return bytes
     }
 
     /// How one characteristic's notifications arrive.
