@@ -56,10 +56,8 @@ public final class DBusSensor: Sensor {
     let bus: BusProvider
     let information = Mutex(DeviceInformation())
     let malformed = Atomic<Int>(0)
-    private let task = Mutex<Task<Void, Never>?>(nil)
-    /// The session task the last ``stop()`` cancelled, releasing what it held (``waitUntilReleased()``).
-    private let stopping = Mutex<Task<Void, Never>?>(nil)
-    private let outlet = SensorOutlet()
+    /// Started or not: the events' outlet and the connection loop.
+    let run: SensorRun
     /// The current connection as far as control needs it (``ControllableSensor``).
     let control = ControlLinkHub()
 
@@ -81,45 +79,24 @@ public final class DBusSensor: Sensor {
         self.options = options
         self.clock = clock
         self.wallClock = wallClock
+        run = SensorRun(identifier: self.identifier, tap: options.tap, wallClock: wallClock)
         self.logger = logger
         self.bus = bus
     }
 
-    deinit { task.withLock { $0?.cancel() } }
-
     public func start(_ handler: @escaping @Sendable (SensorEvent) -> Void) {
-        outlet.start(handler)
-        task.withLock { task in
-            guard task == nil else { return }
-            task = Task { await self.maintainConnection(clock: self.clock) }
-        }
+        run.start(handler) { await self.maintainConnection(clock: self.clock) }
     }
 
-    public func stop() {
-        outlet.stop()
-        let running = task.withLock { task in
-            defer { task = nil }
-            return task
-        }
-        running?.cancel()
-        if let running { stopping.withLock { $0 = running } }
-    }
+    public func stop() { run.stop() }
 
     /// Returns once what the last ``stop()`` ended has been released in bluetoothd: the notification sessions
     /// closed, and a link this sensor made disconnected (each call there has its own time limit). A program that
     /// exits right after stopping would otherwise leave bluetoothd holding a link it made. OpenHealthKit.
-    public func waitUntilReleased() async {
-        await stopping.withLock { $0 }?.value
-    }
+    public func waitUntilReleased() async { await run.waitUntilReleased() }
 
     /// Delivers one event, stamped now, unless the sensor was stopped.
-    func emit(_ kind: SensorEvent.Kind) {
-        outlet.send { () -> SensorEvent in
-            let now = wallClock()
-            if case .connection(let state) = kind { options.tap?.sensor(identifier, changedTo: state, at: now) }
-            return SensorEvent(timestamp: now, kind: kind)
-        }
-    }
+    func emit(_ kind: SensorEvent.Kind) { run.emit(kind) }
 
     /// Per-sensor state that outlives a connection.
     struct Continuity {

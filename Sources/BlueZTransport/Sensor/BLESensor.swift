@@ -60,8 +60,8 @@ public final class BLESensor: Sensor {
     let logger: Logger
     private let connect: Connector
     let information = Mutex(DeviceInformation())
-    private let task = Mutex<Task<Void, Never>?>(nil)
-    private let outlet = SensorOutlet()
+    /// Started or not: the events' outlet and the connection loop.
+    let run: SensorRun
     let malformed = Atomic<Int>(0)
     /// The current connection as far as control needs it (``ControllableSensor``).
     let control = ControlLinkHub()
@@ -86,39 +86,19 @@ public final class BLESensor: Sensor {
         self.options = options
         self.clock = clock
         self.wallClock = wallClock
+        run = SensorRun(identifier: self.identifier, tap: options.tap, wallClock: wallClock)
         self.logger = logger
         self.connect = connect
     }
 
-    deinit { task.withLock { $0?.cancel() } }
-
     public func start(_ handler: @escaping @Sendable (SensorEvent) -> Void) {
-        outlet.start(handler)
-        task.withLock { task in
-            guard task == nil else { return }
-            task = Task { await self.maintainConnection(clock: self.clock) }
-        }
+        run.start(handler) { await self.maintainConnection(clock: self.clock) }
     }
 
-    public func stop() {
-        outlet.stop()
-        let running = task.withLock { task in
-            defer { task = nil }
-            return task
-        }
-        running?.cancel()
-    }
+    public func stop() { run.stop() }
 
     /// Delivers one event, stamped now, unless the sensor was stopped.
-    func emit(_ kind: SensorEvent.Kind) {
-        outlet.send { () -> SensorEvent in
-            let now = wallClock()
-            if case .connection(let state) = kind { options.tap?.sensor(identifier, changedTo: state, at: now) }
-            return SensorEvent(timestamp: now, kind: kind)
-        }
-    }
-
-    // MARK: - The connection loop
+    func emit(_ kind: SensorEvent.Kind) { run.emit(kind) }
 
     /// Per-sensor state that outlives a connection.
     struct Continuity {
