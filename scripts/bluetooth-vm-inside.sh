@@ -110,6 +110,24 @@ start_advertising() {
     wait_for 30 grep -q "Advertisement registered" "$logs/advertisement.log"
 }
 start_advertising || setup_failed "the advertisement registered"
+# stop_server / start_server: the GATT server (${gatt_server_script:-the example}) and the advertisement.
+stop_server() {
+    kill "$advertiser" "$gatt_server"
+    wait "$advertiser" "$gatt_server" 2> /dev/null
+}
+start_server() {
+    start_gatt_server || fail "the GATT server registered again"
+    start_advertising || fail "the advertisement registered again"
+}
+# lose_link: the link drops as when a strap leaves range: hci0 powered off (which also removes its advertising
+# instance) with the server stopped, then after 3 s powered on with the server started again.
+lose_link() {
+    btmgmt --index 0 power off > /dev/null
+    stop_server
+    sleep 3
+    btmgmt --index 0 power on > /dev/null
+    start_server
+}
 btmon -w "$logs/hci.btsnoop" > /dev/null 2>&1 &
 sleep 1
 
@@ -149,13 +167,7 @@ if wait_for 60 notified_since_start 5; then
 else
     fail "the GATT server notified five heart rates to workout before the link loss"
 fi
-btmgmt --index 0 power off > /dev/null
-kill "$advertiser" "$gatt_server"
-wait "$advertiser" "$gatt_server" 2> /dev/null
-sleep 3
-btmgmt --index 0 power on > /dev/null
-start_gatt_server || fail "the GATT server registered again"
-start_advertising || fail "the advertisement registered again"
+lose_link
 wait "$recorder"
 status=$?
 cat "$logs/record.txt"
@@ -300,13 +312,7 @@ OPENHEALTHKIT_ADAPTER=hci1 as_user "$workout" record --store "$dbus_store" --act
 recorder=$!
 before=$(grep -c "Updating value" "$logs/gatt-server.log")
 wait_for 60 notified_since_start $((before + 5)) || echo "(fewer than five notifications before the link loss)"
-btmgmt --index 0 power off > /dev/null
-kill "$advertiser" "$gatt_server"
-wait "$advertiser" "$gatt_server" 2> /dev/null
-sleep 3
-btmgmt --index 0 power on > /dev/null
-start_gatt_server || fail "the GATT server registered again"
-start_advertising || fail "the advertisement registered again"
+lose_link
 wait "$recorder"
 status=$?
 cat "$logs/record-dbus-loss.txt"
@@ -368,10 +374,8 @@ sed "/self.HR_MSRMT_UUID,/{n;s/\['notify'\]/['encrypt-notify']/}" "$examples/exa
 if [ "$bond" != --bond ]; then
     echo "(the bonding check runs with scripts/bluetooth-vm-test.sh --bond)"
 elif grep -q "'encrypt-notify'" "$gatt_server_script"; then
-    kill "$advertiser" "$gatt_server"
-    wait "$advertiser" "$gatt_server" 2> /dev/null
-    start_gatt_server || fail "the GATT server with an encrypted heart rate registered"
-    start_advertising || fail "the advertisement registered again"
+    stop_server
+    start_server
     # The sensor's side of Just Works: a strap's firmware accepts it by itself; hci0's bluetoothd asks its default
     # agent, so one stands in for that firmware. It answers only for hci0 (the sensor's side), never for hci1's.
     python3 -u - "/org/bluez/hci0/dev_${central//:/_}" > "$logs/sensor-agent.log" 2>&1 <<'PY' &
