@@ -76,11 +76,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Apple's HealthKit values and objects: units, types, samples, workouts, events, statistics, zones, errors, and
+        // their archiving. Foundation only; `OpenHealthKit` re-exports it.
+        .target(name: "HealthKitModel"),
+        // The recording engine: the session state machine, the recording core and its one `apply`, the rule of each
+        // figure (statistics, pauses, laps, holds, normalized power, cadence), zones, the series and journal codecs.
+        // Pure and time-injected: no store, no Dispatch, no transport; `OpenHealthKit` re-exports it.
+        .target(name: "WorkoutEngine", dependencies: ["HealthKitModel", "ByteCoding", "FitnessSensors"]),
         // The HealthKit-compatible public API and the SQLite store. Bluetooth only with the `BlueZ` trait.
         .target(
             name: "OpenHealthKit",
             dependencies: [
-                "ByteCoding", "FitnessSensors", "UnixSockets",
+                "HealthKitModel", "WorkoutEngine", "ByteCoding", "FitnessSensors", "UnixSockets",
                 .target(name: "BlueZTransport", condition: .when(traits: ["BlueZ"])),
                 .target(name: "BlueZDBus", condition: .when(traits: ["BlueZ"])),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -229,7 +229,9 @@ import Testing
         #expect(try await fetch(rig.store, HKQuantityType(.cyclingPower), nil).count == 1)
         #expect(try await fetch(rig.store, HKQuantityType(.heartRate), nil).count == 1)
         // The explicit set stays when a new activity would change the defaults.
-        rig.builder.withCore { $0.activityChanged(to: .running) }
+        let leg = RecordingCore.Activity(
+            uuid: UUID(), configuration: configuration(.running), start: t0 + 100, end: nil)
+        rig.builder.withCore { _ = try? $0.apply(.activityBegan(leg), now: .zero) }
         #expect(rig.dataSource.typesToCollect.contains(HKQuantityType(.cyclingPower)))
     }
 

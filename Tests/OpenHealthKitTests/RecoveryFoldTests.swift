@@ -122,6 +122,42 @@ import Testing
         #expect(try await other.recoverActiveWorkoutSession() == nil)
     }
 
+    /// A triathlon recording interrupted during its bike leg comes back collecting for the bike, as the live one
+    /// did: the leg's plan change is part of `apply` (it was a side door before, which the journal's fold never
+    /// took, so the recovered builder collected for the whole swim-bike-run).
+    @Test func aRecoveredMultisportLegCollectsForTheLeg() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("legs.sqlite")
+        let (store, _) = try await liveStore(databasePath: path)
+        let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.swimBikeRun))
+        let live = session.associatedWorkoutBuilder()
+        live.dataSource = HKLiveWorkoutDataSource(
+            healthStore: store, workoutConfiguration: configuration(.swimBikeRun))
+        session.startActivity(with: t0)
+        try await live.beginCollection(at: t0)
+        let everyLeg = try #require(live.dataSource?.typesToCollect)
+        session.beginNewActivity(configuration: configuration(.swimming), date: t0, metadata: nil)
+        session.endCurrentActivity(on: t0 + 600)
+        session.beginNewActivity(configuration: configuration(.cycling), date: t0 + 660, metadata: nil)
+        let bike = try #require(live.dataSource?.typesToCollect)
+        #expect(bike.contains(HKQuantityType(.distanceCycling)) && !bike.contains(HKQuantityType(.distanceSwimming)))
+        #expect(everyLeg.contains(HKQuantityType(.distanceSwimming)))
+        try await live.flushJournal()
+
+        let other = try HKHealthStore(databasePath: path, clientIdentifier: "tests")
+        let recoveredSession = try #require(try await other.recoverActiveWorkoutSession())
+        let recovered = recoveredSession.associatedWorkoutBuilder()
+        recovered.dataSource = HKLiveWorkoutDataSource(
+            healthStore: other, workoutConfiguration: configuration(.swimBikeRun))
+        #expect(recovered.dataSource?.typesToCollect == bike)
+
+        // Ending the leg goes back to the workout's own plan, live and recovered alike.
+        recoveredSession.endCurrentActivity(on: t0 + 3600)
+        #expect(recovered.dataSource?.typesToCollect == everyLeg)
+        recovered.discardWorkout()
+        live.discardWorkout()
+    }
+
     /// The same inputs applied live and folded from their journal entries leave the same core, without a store's
     /// help: the decoder turns each recorded entry back into the input that made it.
     @Test func theDecodedEntriesFoldToTheLiveState() async throws {

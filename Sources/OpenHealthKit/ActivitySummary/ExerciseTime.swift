@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// Exercise time as OpenHealthKit counts it for ``HKActivitySummary``: workout time. Pure.
 ///

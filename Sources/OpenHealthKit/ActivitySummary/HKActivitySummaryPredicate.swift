@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// The predicate of ``HKQuery/predicateForActivitySummary(with:)`` and
 /// ``HKQuery/predicate(forActivitySummariesBetweenStart:end:)``: the calendar days from `start` to `end`, both

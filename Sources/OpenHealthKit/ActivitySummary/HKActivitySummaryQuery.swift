@@ -1,5 +1,7 @@
 import Foundation
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 /// Reads activity summaries; with an ``updateHandler`` it keeps running and reports the summaries that change.
 ///

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 extension HKHealthStore {
     /// The activity summaries of the days a predicate matches, oldest first: one per calendar day that has active

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 extension HKLiveWorkoutBuilder {
     /// A run's cadence at `date`: the steps a minute of the last step sample the builder collected (a foot pod's

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 extension HKLiveWorkoutBuilder {
     /// The 3-second power at `date`: the mean of the power readings (cycling or running power) the builder collected

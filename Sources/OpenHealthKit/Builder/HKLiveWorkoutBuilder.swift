@@ -1,6 +1,8 @@
 import FitnessSensors
 import Foundation
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 /// Hears what a live builder collects. Calls arrive in order on the builder's serial queue; `didCollectDataOf`
 /// is coalesced, so a burst of readings makes one call naming every type collected.
@@ -194,8 +196,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
             metadata: metadata)
         let actions = try? withCore { core in
             // The session keeps its own account of activities; the builder refuses only when it has finished. The
-            // plan follows the new activity either way.
-            defer { core.activityChanged(to: configuration.activityType) }
+            // plan follows the new activity either way (in `apply`).
             let actions = try core.apply(.activityBegan(activity), now: monotonic.now())
             handOver(actions, of: core)
             return actions
@@ -204,9 +205,7 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
     }
 
     func sessionEndedActivity(uuid: UUID, date: Date) {
-        let activity = configuration.activityType
         let actions = try? withCore { core in
-            defer { core.activityChanged(to: activity) }
             let actions = try core.apply(.activityEnded(uuid: uuid, at: date), now: monotonic.now())
             handOver(actions, of: core)
             return actions

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 extension HKWorkoutBuilder {
     /// Saves the workout — with its activities, events, statistics and every collected sample, associated — in one
@@ -13,7 +15,9 @@ extension HKWorkoutBuilder {
         let finishing = try withCore { core in
             try core.finish(configuration: configuration, device: device, sourceRevision: healthStore.sourceRevision)
         }
-        let (workout, liveJournal, associated) = (finishing.workout, finishing.writer, finishing.associated)
+        let (workout, liveJournal, associated) = (
+            finishing.workout, finishing.writer as? LiveJournal, finishing.associated
+        )
         let pending = (samples: finishing.samples, beats: finishing.beats)
         // Only the workout type needs share authorization here, as in HealthKit: Apple's Apple Watch sample shares
         // only `workoutType()` and its live builder still saves the heart rate, energy and distance its data
@@ -104,7 +108,7 @@ extension HKWorkoutBuilder {
         // HealthKit's call is synchronous, and its store write blocks the caller anyway: the one place that blocks
         // on the journal's writer. Never on the path of a reading.
         currentJournal?.waitForWritesBlocking()
-        guard let discarded = withCore({ $0.discard() }), let liveJournal = discarded.writer,
+        guard let discarded = withCore({ $0.discard() }), let liveJournal = discarded.writer as? LiveJournal,
             let database = try? healthStore.database()
         else { return }
         let source = healthStore.sourceRevision

@@ -1,5 +1,7 @@
 import Foundation
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 extension HKWorkoutBuilder {
     /// The series builder of a series type for this workout, made on the first call and the same object after:

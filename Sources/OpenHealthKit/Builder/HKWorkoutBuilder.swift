@@ -1,6 +1,8 @@
 import FitnessSensors
 import Foundation
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 /// Builds a workout piece by piece — samples, events, activities, metadata — and saves it in one transaction.
 ///
@@ -88,7 +90,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     /// backlog. Both under the lock, so that they happen in the order the core decided them (a release from the
     /// writer's thread cannot overtake the raise it follows).
     func handOver(_ actions: RecordingCore.Actions, of core: RecordingCore) {
-        send(actions.writes, to: core.journalWriter)
+        send(actions.writes, to: core.journalWriter as? LiveJournal)
         if let pressure = actions.pressure { changePressure(to: pressure) }
     }
 
@@ -130,7 +132,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     }
 
     var source: HKSource { healthStore.sourceRevision.source }
-    var currentJournal: LiveJournal? { withCore { $0.journalWriter } }
+    var currentJournal: LiveJournal? { withCore { $0.journalWriter as? LiveJournal } }
     var phase: BuilderLifecycle.Phase { withCore { $0.lifecycle.phase } }
 
     // MARK: Lifecycle
@@ -337,7 +339,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     /// Hands every buffered sample to the writer, without waiting.
     func handOverJournal() {
         withCore { core in
-            if let batch = core.flush() { send([batch], to: core.journalWriter) }
+            if let batch = core.flush() { send([batch], to: core.journalWriter as? LiveJournal) }
         }
     }
 

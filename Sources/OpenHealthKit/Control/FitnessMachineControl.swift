@@ -1,5 +1,7 @@
 import FitnessSensors
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// Controls a fitness machine — a smart trainer's target power (ERG), resistance level or simulated grade — over its
 /// Fitness Machine Control Point, while its readings are recorded as usual.

@@ -1,7 +1,9 @@
 import FitnessSensors
 import Foundation
+import HealthKitModel
 import Logging
 import Synchronization
+import WorkoutEngine
 
 /// Collects live samples for a workout builder from the person's sensors.
 ///

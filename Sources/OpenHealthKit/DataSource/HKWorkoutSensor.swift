@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// A sensor a live workout was recorded from, as its data source knew it when the workout was finished: the device
 /// (with its Device Information: manufacturer, model, revisions — read once the sensor had connected) and the

@@ -1,6 +1,8 @@
 import FitnessSensors
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 #if BlueZ
 import BlueZDBus

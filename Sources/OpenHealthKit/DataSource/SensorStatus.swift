@@ -1,6 +1,8 @@
 import FitnessSensors
 import Foundation
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 /// What a live data source knows about one of its sensors: its connection in words, battery, skin contact, and the
 /// dropouts it has had. Read it with ``HKLiveWorkoutDataSource/sensorStatuses``.

@@ -1,6 +1,8 @@
 import Foundation
+import HealthKitModel
 import Logging
 import UnixSockets
+import WorkoutEngine
 
 /// The companion side of workout mirroring.
 extension HKHealthStore {

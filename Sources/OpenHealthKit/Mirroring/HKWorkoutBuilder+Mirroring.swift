@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 extension HKWorkoutBuilder {
     /// A mirrored session's builder records nothing: the primary session's builder records and saves the workout,

@@ -1,5 +1,7 @@
 import Foundation
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 /// Mirroring a workout session to a companion, and the data the two sessions send each other.
 ///

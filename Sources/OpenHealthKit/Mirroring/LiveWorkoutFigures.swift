@@ -1,5 +1,7 @@
 import FitnessSensors
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// What a live workout screen shows at one instant, read from a live builder through the API a HealthKit app uses
 /// (`statistics(for:)`, `elapsedTime(at:)`, `workoutEvents`, `zoneGroup(for:)`, the data source's sensor statuses),

@@ -1,5 +1,7 @@
 import ByteCoding
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// One message of the mirroring protocol between a primary workout session and its companion.
 ///

@@ -1,6 +1,8 @@
 import ByteCoding
 import Foundation
+import HealthKitModel
 import Logging
+import WorkoutEngine
 
 /// One mirroring connection between a primary session and its companion: frames written in the order they are
 /// posted, frames read and handed on in the order they arrived, and the end reported once.

@@ -1,5 +1,7 @@
 import Foundation
+import HealthKitModel
 import UnixSockets
+import WorkoutEngine
 
 /// A reliable, ordered byte stream to one peer: what the mirroring protocol (``MirrorFrame``) runs over.
 ///

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 /// Reads what was added and deleted since an anchor, and, with an update handler, keeps reporting changes.
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 extension HKAnchoredObjectQueryDescriptor {
     /// What changed since the anchor, then what changes after each save or delete, as an `AsyncSequence`; the query

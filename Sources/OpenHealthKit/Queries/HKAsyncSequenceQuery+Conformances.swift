@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 // The descriptors HealthKit makes HKAsyncSequenceQuery: each one's `results(for:)` returns its own `Results`.
 

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// The comparison a HealthKit predicate makes: `NSComparisonPredicate.Operator`'s cases and raw values, as a type of
 /// OpenHealthKit's own.

@@ -1,5 +1,7 @@
 import Foundation
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 /// What an observer query's update handler calls when it has dealt with the change. HealthKit:
 /// HKObserverQueryCompletionHandler.

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 // HealthKit's predicate key paths, for `NSPredicate(format: "%K > %@", HKPredicateKeyPathQuantity, …)`.
 //

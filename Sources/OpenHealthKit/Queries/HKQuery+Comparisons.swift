@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 extension HKQuery {
     /// Quantity samples whose quantity compares with `quantity` by `operatorType` (`<`, `<=`, `>`, `>=`, `==`, `!=`).

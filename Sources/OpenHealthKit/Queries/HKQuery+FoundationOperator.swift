@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 // Apple's signatures, with `NSComparisonPredicate.Operator` as Apple spells it, for code that names that type or passes
 // a variable of it. Deprecated (and disfavored, so `.greaterThan` picks the `_ComparisonOperator` functions): a

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// Options of `predicateForSamples(withStart:end:options:)`. HealthKit: HKQueryOptions.
 public struct HKQueryOptions: OptionSet, Sendable, Hashable {
@@ -280,15 +282,4 @@ public final class HKQueryAnchor: NSObject, NSCopying, NSSecureCoding, @unchecke
     public override func isEqual(_ object: Any?) -> Bool { (object as? HKQueryAnchor)?.value == value }
     public override var hash: Int { value.hashValue }
     public override var description: String { "HKQueryAnchor(\(value))" }
-}
-
-/// An object that was deleted from the store. HealthKit: HKDeletedObject.
-public final class HKDeletedObject: NSObject, @unchecked Sendable {
-    public let uuid: UUID
-    public let metadata: [String: Any]?
-
-    init(uuid: UUID, metadata: [String: Any]?) {
-        self.uuid = uuid
-        self.metadata = metadata
-    }
 }

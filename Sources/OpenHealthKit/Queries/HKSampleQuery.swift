@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// Reads samples of one type, or of several through query descriptors, sorted and limited.
 ///

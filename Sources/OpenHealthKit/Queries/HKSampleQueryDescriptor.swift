@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// A query that runs with `async`/`await`. HealthKit: HKAsyncQuery.
 public protocol HKAsyncQuery {

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// Finds the sources — apps and programs, by client identifier — that saved samples of a type matching a predicate.
 /// HealthKit: HKSourceQuery.

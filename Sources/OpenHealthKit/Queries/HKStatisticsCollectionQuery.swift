@@ -1,5 +1,7 @@
 import Foundation
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 /// Computes statistics over consecutive intervals of equal length (`intervalComponents`, calendar-aware) tiling
 /// time from `anchorDate` in both directions; with a ``statisticsUpdateHandler`` it keeps running and reports

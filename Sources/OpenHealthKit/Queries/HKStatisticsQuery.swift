@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// Computes statistics (sum, average, minimum, maximum, most recent, duration) over the samples of one quantity
 /// type that match a predicate.

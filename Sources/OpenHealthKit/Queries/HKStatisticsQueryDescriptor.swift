@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// Computes statistics with `async`/`await`. HealthKit: HKStatisticsQueryDescriptor.
 ///

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// Which related effort samples a relationship query returns. Raw values as HealthKit's.
 /// HealthKit: HKWorkoutEffortRelationshipQueryOptions.

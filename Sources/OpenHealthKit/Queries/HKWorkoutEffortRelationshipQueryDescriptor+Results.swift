@@ -1,5 +1,7 @@
 import Foundation
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 extension HKWorkoutEffortRelationshipQueryDescriptor {
     /// The relationships added since the anchor, then those added after each change to the store, as an

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// Predicates on who saved an object and what it carries: its source, source revision, device and metadata. Each
 /// runs as SQL in the store (``sql()``) and in memory (``matches(_:)``) with the same meaning.

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// Evaluates predicate nodes against objects in memory, with the same meaning as the store's SQL.
 enum PredicateEvaluator {

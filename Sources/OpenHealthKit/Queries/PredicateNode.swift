@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// What an `HKQuery` predicate means, as a tree the store compiles to SQL.
 ///

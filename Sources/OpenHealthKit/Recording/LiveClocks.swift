@@ -1,5 +1,7 @@
 import Dispatch
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// The clocks a store's live recordings run on, injected when the store is made. OpenHealthKit.
 ///

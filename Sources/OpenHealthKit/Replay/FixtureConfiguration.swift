@@ -1,5 +1,7 @@
 import FitnessSensors
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 extension HKWorkoutConfiguration {
     /// The configuration a fixture names: an activity as ``HKWorkoutActivityType/name`` (or its case) spells it,

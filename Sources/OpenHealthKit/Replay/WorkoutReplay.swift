@@ -1,6 +1,8 @@
 import FitnessSensors
 import Foundation
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 /// Replays a fixture as a live workout: an ``HKWorkoutSession`` with its ``HKLiveWorkoutBuilder`` and an
 /// ``HKLiveWorkoutDataSource`` reading `FixtureSensor`s, which decode the recorded bytes as a strap's are

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 // CoreLocation's location type, as much of it as workout routes use, with CoreLocation's names and initializers.
 //

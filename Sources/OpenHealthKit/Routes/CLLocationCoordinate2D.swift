@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// A latitude and longitude in degrees (WGS 84). CoreLocation: CLLocationCoordinate2D.
 public struct CLLocationCoordinate2D: Sendable, Hashable {

@@ -1,5 +1,7 @@
 import ByteCoding
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// The locations a workout went through, in time order; read them with ``HKWorkoutRouteQuery``.
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// Builds a workout's route from locations and saves it with the workout. HealthKit: HKWorkoutRouteBuilder.
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// Reads a route's locations, in time order, in batches: the handler is called once per batch of at most
 /// ``batchSize`` locations and the last time with `done` true (once, with an empty batch, for an empty result).

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// The base of series builders. HealthKit: HKSeriesBuilder.
 open class HKSeriesBuilder: NSObject, @unchecked Sendable {

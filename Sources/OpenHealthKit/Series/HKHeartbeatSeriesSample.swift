@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// A sample holding a series of data points (heartbeats, a route). HealthKit: HKSeriesSample.
 open class HKSeriesSample: HKSample, @unchecked Sendable {

@@ -1,5 +1,7 @@
 import Foundation
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 /// Builds a sample holding many quantities of one type (a series, `count > 1`), stored compactly.
 ///

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// Reads the individual quantities of samples: every quantity of a series, or the one quantity of an ordinary
 /// sample.

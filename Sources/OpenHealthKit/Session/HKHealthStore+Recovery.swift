@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 extension HKHealthStore {
     /// Returns the workout session that was running when this program last stopped without finishing it (a crash,

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 extension HKWorkoutSession {
     /// The session's activity type (Apple's iPhone sample still reads it). HealthKit: HKWorkoutSession.activityType,

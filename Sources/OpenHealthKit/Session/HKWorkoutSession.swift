@@ -1,6 +1,8 @@
 import Foundation
+import HealthKitModel
 import Logging
 import Synchronization
+import WorkoutEngine
 
 /// A live workout: the state of the person's exercise, its activities (legs of a triathlon, intervals), and the
 /// builder that records it.

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// Hears about a workout session's state changes, failures, generated events and activities.
 ///

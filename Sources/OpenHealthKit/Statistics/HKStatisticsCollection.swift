@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// Statistics over consecutive intervals of equal length, from a statistics collection query.
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// The UUIDs of a condensed range's folded samples, as a deletion record keeps them (`deleted_ranges.uuids`, with
 /// `format`): whichever of two forms is shorter.

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// Whether a client may save a type. Raw values as HealthKit's. HealthKit: HKAuthorizationStatus.
 public enum HKAuthorizationStatus: Int, Sendable, Hashable {

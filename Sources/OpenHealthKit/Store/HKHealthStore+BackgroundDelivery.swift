@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// How often background delivery may wake an app. Raw values as HealthKit's. HealthKit: HKUpdateFrequency.
 public enum HKUpdateFrequency: Int, Sendable, Hashable {

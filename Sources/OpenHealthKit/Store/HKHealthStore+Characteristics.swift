@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// The person's biological sex. HealthKit: HKBiologicalSex.
 public enum HKBiologicalSex: Int, Sendable, Hashable { case notSet = 0, female, male, other }

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// What condensing did. OpenHealthKit.
 public struct CondenseReport: Sendable, Equatable {

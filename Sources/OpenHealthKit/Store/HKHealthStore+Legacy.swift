@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 // HealthKit's store methods that are deprecated, platform-bound or new, answered as far as Linux allows.
 

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 extension HKHealthStore {
     /// Runs `body` in one read of the store with this client's read access (looked up in the same read),

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 extension HKHealthStore {
     /// The sources that saved samples of a type, highest priority first. OpenHealthKit.

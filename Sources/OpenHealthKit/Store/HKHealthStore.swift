@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 /// The health store: one SQLite file holding workouts, samples and the person's authorization decisions.
 ///
@@ -130,8 +132,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     }
 
     /// The default client identifier: the executable's name.
-    public static var defaultClientIdentifier: String { processName }
-    private static let processName = ProcessInfo.processInfo.processName
+    public static var defaultClientIdentifier: String { HKSourceRevision.processName }
 
     /// The path of the default store (`OPENHEALTHKIT_STORE`, XDG, or `~/.local/share`). OpenHealthKit.
     public static var defaultStorePath: String { StoreLocation.defaultPath() }

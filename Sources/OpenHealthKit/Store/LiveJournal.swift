@@ -2,7 +2,9 @@ import ByteCoding
 import FitnessSensors
 import Foundation
 import GRDB
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 /// The crash-safe record of a workout builder: the writer of its journal rows.
 ///
@@ -14,7 +16,7 @@ import Synchronization
 /// ``waitForWrites()`` outside its lock, so the entry is in the store when they return. Waiting suspends the
 /// calling task: no thread blocks on the writer, which can wait up to the busy timeout for another process's lock.
 /// The journal is deleted when its builder finishes or is discarded.
-final class LiveJournal: Sendable {
+final class LiveJournal: RecordingJournal {
     let database: StoreDatabase
     let builderID: Int64
     private let writer = DispatchQueue(label: "OpenHealthKit.LiveJournal.writer")

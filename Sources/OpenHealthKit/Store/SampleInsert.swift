@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import HealthKitModel
+import WorkoutEngine
 
 /// One row of the samples table, as the insert statements bind it.
 struct SampleRow {

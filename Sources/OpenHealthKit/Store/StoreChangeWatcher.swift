@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// Notices commits made to the store file by other connections — another `HKHealthStore` object, another process —
 /// so that long-running queries (``HKObserverQuery``, anchored object, statistics collection and activity summary

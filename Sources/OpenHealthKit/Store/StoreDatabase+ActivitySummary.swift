@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// SQL for activity summaries: what a day's exercise time and move are computed from.
 extension StoreDatabase {

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// Authorization decisions per client and type (`authorizations`).
 extension StoreDatabase {

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// Condensing a workout's samples into series, in the caller's write transaction.
 extension StoreDatabase {

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 extension StoreDatabase {
     /// Turns rows of `SELECT s.id, s.uuid, s.type_id, s.start, s."end", s.value, s.unit, s.source_id, s.device_id,

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// SQL for workout effort relationships (schema "v8: workout effort relationships").
 extension StoreDatabase {

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// The live journal's statements: the `live_builders` row of a builder being recorded and its `live_journal` rows
 /// (``JournalKind``: entries, sample batches, heartbeat batches, in sequence order). ``LiveJournal`` writes through

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// SQL for observer queries: whether anything of a descriptor's type changed after an anchor.
 extension StoreDatabase {

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// What a client may read: HealthKit's privacy rule is that a type not granted for reading looks exactly like a
 /// type with no data, except for the client's own objects.

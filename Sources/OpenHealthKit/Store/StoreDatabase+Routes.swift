@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 extension StoreDatabase {
     /// The locations of the stored route with this UUID (`workout_routes`, migration v9); `errorNoData` when it

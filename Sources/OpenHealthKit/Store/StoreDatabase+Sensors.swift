@@ -1,6 +1,8 @@
 import FitnessSensors
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// Sensors paired with the store (`paired_sensors`): what live data sources connect to.
 extension StoreDatabase {

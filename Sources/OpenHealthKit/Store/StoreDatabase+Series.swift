@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// Writing quantity series: a sample row (interval, quantity) plus a `quantity_series` row (summary and points).
 extension StoreDatabase {

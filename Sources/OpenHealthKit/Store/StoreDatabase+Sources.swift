@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// Source priority: which source's data counts where several sources recorded the same stretch of time.
 extension StoreDatabase {

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// The statistics reads: quantity rows streamed in start order through a cursor into the statistics engine.
 /// A stored series contributes its summary row when it lies inside the range or interval; its points are read and

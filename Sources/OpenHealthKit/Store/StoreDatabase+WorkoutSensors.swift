@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// The sensors a workout was recorded from (`workout_sensors`, migration v10).
 extension StoreDatabase {

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 extension StoreDatabase {
     /// Inserts objects in one transaction's worth of statements (the caller owns the transaction).

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// SQL for workout zones and the person's workout profile (schema "v4: workout zones").
 extension StoreDatabase {
@@ -109,17 +111,9 @@ extension StoreDatabase {
                 """, arguments: [type.identifier])
     }
 
-    static func sourceCode(_ source: HKWorkoutZoneConfiguration.Source) -> Int {
-        switch source {
-        case .system: 0
-        case .user: 1
-        case .app: 2
-        }
-    }
+    static func sourceCode(_ source: HKWorkoutZoneConfiguration.Source) -> Int { source.storeCode }
 
-    static func source(code: Int) -> HKWorkoutZoneConfiguration.Source? {
-        [0: .system, 1: .user, 2: .app][code]
-    }
+    static func source(code: Int) -> HKWorkoutZoneConfiguration.Source? { .init(storeCode: code) }
 
     /// Numbers as text that reads back exactly (Swift prints the shortest round-tripping form).
     static func encodeList(_ values: [Double]) -> String { values.map { "\($0)" }.joined(separator: ",") }

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
+import HealthKitModel
 import Synchronization
+import WorkoutEngine
 
 #if canImport(Glibc)
 import Glibc
@@ -394,10 +396,4 @@ final class StoreDatabase: Sendable {
         remember(db) { $0.devicesByID[id] = device }
         return device
     }
-}
-
-extension Date {
-    /// The stored form of a date.
-    var storeValue: Double { timeIntervalSinceReferenceDate }
-    init(storeValue: Double) { self.init(timeIntervalSinceReferenceDate: storeValue) }
 }

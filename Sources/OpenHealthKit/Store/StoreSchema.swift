@@ -1,4 +1,6 @@
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 /// The store's schema, as a history of migrations.
 ///

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 /// The sample types only the system writes: apps may read them but never share them. HealthKit: Apple's
 /// documentation of `highHeartRateEvent`, `lowHeartRateEvent` and `irregularHeartRhythmEvent` ("read-only. You can

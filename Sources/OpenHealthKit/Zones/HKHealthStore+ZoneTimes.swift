@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 extension HKHealthStore {
     /// Time in zones of a saved workout under another zone configuration: its samples of the configuration's type

@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HealthKitModel
+import WorkoutEngine
 
 extension HKHealthStore {
     /// The person's preferred zones for heart rate or cycling power: their own zones if they set some (source

@@ -1,4 +1,6 @@
 import Foundation
+import HealthKitModel
+import WorkoutEngine
 
 extension HKWorkoutBuilder {
     /// Sets the zones this workout uses for a type, instead of the person's preferred zones; nil removes them.
