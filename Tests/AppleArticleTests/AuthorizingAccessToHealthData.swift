@@ -38,7 +38,7 @@ enum AuthorizingAccessToHealthData {
     }
 }
 
-@Suite struct AuthorizingAccessToHealthDataTests {
+@Suite(.timeLimit(.minutes(1))) struct AuthorizingAccessToHealthDataTests {
     /// The request is answered by the store's policy (grant everything, the default): every type may be shared
     /// afterwards, and asking again asks nothing.
     @Test func theRequestGrantsEveryType() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// Category types and samples (stand hours, sleep, mindful sessions, heart-rate events) as HealthKit has them: saved
 /// in the store, authorized per type, read by sample and anchored queries, deleted, left alone by condensing.
-@Suite struct CategorySampleTests {
+@Suite(.timeLimit(.minutes(1))) struct CategorySampleTests {
     static let categoryTypes: [HKCategoryTypeIdentifier] = [
         .appleStandHour, .mindfulSession, .sleepAnalysis, .highHeartRateEvent,
         .lowHeartRateEvent, .irregularHeartRhythmEvent, .lowCardioFitnessEvent,

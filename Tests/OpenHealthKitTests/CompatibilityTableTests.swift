@@ -8,7 +8,7 @@ import Testing
 ///
 /// To regenerate the table after adding symbols (keeping every row's reason):
 /// `OPENHEALTHKIT_WRITE_COMPATIBILITY=1 swift test --filter CompatibilityTableTests`.
-@Suite struct CompatibilityTableTests {
+@Suite(.timeLimit(.minutes(1))) struct CompatibilityTableTests {
     static let tableURL = SymbolGraph.root.appendingPathComponent("COMPATIBILITY.md")
 
     enum Section: String, CaseIterable {

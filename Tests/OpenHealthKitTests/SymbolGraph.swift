@@ -135,6 +135,8 @@ struct SymbolGraph: Sendable {
             [
                 "-module-name", "OpenHealthKit", "-target", target, "-I", modules.path,
                 "-minimum-access-level", "public", "-output-dir", output.path,
+                // What `import OpenHealthKit` gives: its own declarations and the targets it re-exports.
+                "-experimental-allowed-reexported-modules=HealthKitModel,WorkoutEngine",
             ]
             + moduleMapDirectories().flatMap { ["-I", $0] }
             + generatedModuleMaps(modules).flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] }

@@ -6,7 +6,7 @@ import Testing
 /// Types only the system writes (heart-rate notifications, stand hours, exercise time): apps may read them, never
 /// share them. HealthKit: the documentation of `highHeartRateEvent` ("you can't request authorization to share
 /// them"); asking anyway raises "Authorization to share the following types is disallowed", an error here.
-@Suite struct SystemOnlyTypeTests {
+@Suite(.timeLimit(.minutes(1))) struct SystemOnlyTypeTests {
     static let readOnly: [HKSampleType] = [
         HKCategoryType(.highHeartRateEvent), HKCategoryType(.lowHeartRateEvent),
         HKCategoryType(.irregularHeartRhythmEvent), HKCategoryType(.lowCardioFitnessEvent),

@@ -3,7 +3,7 @@ import Foundation
 /// The hardware that produced a sample: a strap, a power meter, this computer.
 ///
 /// HealthKit: HKDevice.
-public final class HKDevice: NSObject, NSCopying, @unchecked Sendable {
+public final class HKDevice: NSObject, NSCopying, Sendable {
     public let name: String?
     public let manufacturer: String?
     public let model: String?

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// On Linux a source is a program: its name and its client identifier (by default the executable's name;
 /// see ``HKHealthStore``).
-public final class HKSource: NSObject, NSCopying, @unchecked Sendable {
+public final class HKSource: NSObject, NSCopying, Sendable {
     public let name: String
     public let bundleIdentifier: String
 
@@ -29,7 +29,7 @@ public final class HKSource: NSObject, NSCopying, @unchecked Sendable {
 }
 
 /// A version of a source. HealthKit: HKSourceRevision.
-public final class HKSourceRevision: NSObject, NSCopying, @unchecked Sendable {
+public final class HKSourceRevision: NSObject, NSCopying, Sendable {
     public let source: HKSource
     public let version: String?
     public let productType: String?

@@ -6,7 +6,7 @@ import Foundation
 /// Quantities come back in the type's storage unit; convert with `doubleValue(for:)`.
 ///
 /// HealthKit: HKStatistics.
-public final class HKStatistics: NSObject, NSCopying, @unchecked Sendable {
+public final class HKStatistics: NSObject, NSCopying, Sendable {
     /// The values of one set of statistics, in the type's storage unit. Each is nil when not computed.
     package struct Values: Sendable, Equatable {
         package var sum: Double?

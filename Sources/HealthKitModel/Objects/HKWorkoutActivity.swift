@@ -7,13 +7,15 @@ import Foundation
 /// overlap it, even partly) and its statistics (from the workout's samples inside its span).
 ///
 /// HealthKit: HKWorkoutActivity.
-public final class HKWorkoutActivity: NSObject, NSCopying, @unchecked Sendable {
+public final class HKWorkoutActivity: NSObject, NSCopying, Sendable {
     public let uuid: UUID
     package let configuration: HKWorkoutConfiguration
     public let startDate: Date
     /// The end, or nil while the activity is in progress.
     public let endDate: Date?
-    public let metadata: [String: Any]?
+    /// Not checked by the compiler only because Apple's type is `[String: Any]`: its values are property-list values
+    /// and quantities, never changed once the object is made.
+    nonisolated(unsafe) public let metadata: [String: Any]?
     /// The parent's events that overlap this activity.
     public let workoutEvents: [HKWorkoutEvent]
     /// Statistics of the workout's samples inside this activity's span, by type.

@@ -40,10 +40,12 @@ public enum HKWorkoutEventType: Int, Sendable, Hashable, CaseIterable {
 /// Something that happened during a workout at a time or over an interval: a pause, a lap, a marker…
 ///
 /// HealthKit: HKWorkoutEvent.
-public final class HKWorkoutEvent: NSObject, NSCopying, @unchecked Sendable {
+public final class HKWorkoutEvent: NSObject, NSCopying, Sendable {
     public let type: HKWorkoutEventType
     public let dateInterval: DateInterval
-    public let metadata: [String: Any]?
+    /// Not checked by the compiler only because Apple's type is `[String: Any]`: its values are property-list values
+    /// and quantities, never changed once the object is made.
+    nonisolated(unsafe) public let metadata: [String: Any]?
 
     /// The event's start.
     @available(*, deprecated, message: "Use dateInterval")

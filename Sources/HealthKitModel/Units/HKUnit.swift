@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 // Helpers for the rest of the module (package access; not HealthKit API):
 //
@@ -182,23 +183,18 @@ extension HKUnit {
 
 /// Parsed unit strings, shared by every thread. Holds at most `capacity` strings so that parsing
 /// arbitrary user input cannot grow it without bound; named units and the store's few units stay hot.
-package final class UnitCache: @unchecked Sendable {
+package final class UnitCache: Sendable {
     package static let shared = UnitCache()
     package static let capacity = 4096
 
-    private let lock = NSLock()
-    private var entries: [String: UnitRepresentation] = [:]
+    private let entries = Mutex<[String: UnitRepresentation]>([:])
 
     package func representation(for string: String) throws(HKError) -> UnitRepresentation {
-        lock.lock()
-        let cached = entries[string]
-        lock.unlock()
-        if let cached { return cached }
-
+        if let cached = entries.withLock({ $0[string] }) { return cached }
         let parsed = try UnitParser.parse(string)
-        lock.lock()
-        if entries.count < Self.capacity { entries[string] = parsed }
-        lock.unlock()
+        entries.withLock { entries in
+            if entries.count < Self.capacity { entries[string] = parsed }
+        }
         return parsed
     }
 }

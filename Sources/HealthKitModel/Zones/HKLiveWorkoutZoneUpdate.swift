@@ -12,7 +12,7 @@ import Foundation
 /// `HKLiveWorkoutBuilder.ZoneUpdate`). All of these spellings work here.
 ///
 /// HealthKit: HKLiveWorkoutZoneUpdate.
-public final class HKLiveWorkoutZoneUpdate: NSObject, @unchecked Sendable {
+public final class HKLiveWorkoutZoneUpdate: NSObject, Sendable {
     /// The end of the latest sample the builder had processed when the zone changed.
     public let lastSampleProcessedDate: Date?
     /// The zone entered, with the time spent in it so far; nil when no zone applies.

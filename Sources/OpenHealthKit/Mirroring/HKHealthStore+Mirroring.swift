@@ -1,6 +1,7 @@
 import Foundation
 import HealthKitModel
 import Logging
+import Synchronization
 import UnixSockets
 import WorkoutEngine
 
@@ -85,7 +86,7 @@ extension HKHealthStore {
 }
 
 /// A store's wait for primaries: the listening socket and the task that accepts on it.
-final class MirrorCompanion: @unchecked Sendable {
+final class MirrorCompanion: Sendable {
     static let logger = Logger(label: "OpenHealthKit.Mirroring")
     private let listener: UnixStreamListener?
     private let accepting: Task<Void, Never>?
@@ -132,8 +133,7 @@ final class MirrorCompanion: @unchecked Sendable {
         error.errno.map { [ECONNABORTED, EINTR, EPROTO].contains($0.rawValue) } ?? false
     }
 
-    private let closed = NSLock()
-    private var isClosed = false
+    private let closed = Atomic<Bool>(false)
 
     /// Stops waiting and removes the socket file (once).
     /// A store that cannot wait, and why.
@@ -144,11 +144,7 @@ final class MirrorCompanion: @unchecked Sendable {
     }
 
     func close() {
-        let first = closed.withLock { () -> Bool in
-            defer { isClosed = true }
-            return !isClosed
-        }
-        guard first else { return }
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         accepting?.cancel()
         listener?.close()
     }

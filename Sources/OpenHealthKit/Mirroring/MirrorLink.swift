@@ -2,6 +2,7 @@ import ByteCoding
 import Foundation
 import HealthKitModel
 import Logging
+import Synchronization
 import WorkoutEngine
 
 /// One mirroring connection between a primary session and its companion: frames written in the order they are
@@ -11,7 +12,7 @@ import WorkoutEngine
 /// state changes, an app's `sendToRemoteWorkoutSession` calls — go out in that order; one writer task drains the
 /// outbox. The end is clean (`nil`) when either side sent ``MirrorFrame/stop`` or this side stopped; otherwise it
 /// carries the error that broke the stream (a peer killed, a socket closed, a damaged frame).
-final class MirrorLink: @unchecked Sendable {
+final class MirrorLink: Sendable {
     private struct Outgoing {
         var bytes: [UInt8]
         var done: (@Sendable ((any Error)?) -> Void)?
@@ -21,10 +22,12 @@ final class MirrorLink: @unchecked Sendable {
     private let stream: any MirrorByteStream
     private let outbox: AsyncStream<Outgoing>.Continuation
     private let outgoing: AsyncStream<Outgoing>
-    private let lock = NSLock()
-    private var ended = false
-    private var stopping = false
-    private var decoder: MirrorFrameDecoder
+    private struct State {
+        var ended = false
+        var stopping = false
+        var decoder: MirrorFrameDecoder
+    }
+    private let state: Mutex<State>
     private let onFrames: @Sendable ([MirrorFrame]) -> Void
     private let onEnd: @Sendable (MirrorLink, (any Error)?) -> Void
 
@@ -38,7 +41,7 @@ final class MirrorLink: @unchecked Sendable {
         onEnd: @escaping @Sendable (MirrorLink, (any Error)?) -> Void
     ) {
         self.stream = stream
-        self.decoder = decoder
+        state = Mutex(State(decoder: decoder))
         self.onFrames = onFrames
         self.onEnd = onEnd
         (outgoing, outbox) = AsyncStream.makeStream(of: Outgoing.self)
@@ -73,8 +76,8 @@ final class MirrorLink: @unchecked Sendable {
                         ))
                     return
                 }
-                let decoded = lock.withLock { () -> Result<[MirrorFrame], DecodeError> in
-                    do throws(DecodeError) { return .success(try decoder.append(bytes)) } catch {
+                let decoded = state.withLock { state -> Result<[MirrorFrame], DecodeError> in
+                    do throws(DecodeError) { return .success(try state.decoder.append(bytes)) } catch {
                         return .failure(error)
                     }
                 }
@@ -105,8 +108,8 @@ final class MirrorLink: @unchecked Sendable {
 
     /// Queues a frame; `done` hears whether it was written (an error once the link has ended).
     func post(_ frame: MirrorFrame, done: (@Sendable ((any Error)?) -> Void)? = nil) {
-        let accepted = lock.withLock { () -> Bool in
-            guard !ended && !stopping else { return false }
+        let accepted = state.withLock { state -> Bool in
+            guard !state.ended && !state.stopping else { return false }
             outbox.yield(Outgoing(bytes: frame.encoded, done: done))
             return true
         }
@@ -125,17 +128,17 @@ final class MirrorLink: @unchecked Sendable {
 
     /// Stops cleanly: sends `stop` after whatever is queued, closes the stream, and ends the link with no error.
     func stop() {
-        lock.withLock {
-            guard !ended && !stopping else { return }
+        state.withLock { state in
+            guard !state.ended && !state.stopping else { return }
             outbox.yield(Outgoing(bytes: MirrorFrame.stop.encoded, done: nil))
-            stopping = true
+            state.stopping = true
             outbox.finish()
         }
         finishCleanly()
     }
 
     /// Whether the link has ended.
-    var isEnded: Bool { lock.withLock { ended } }
+    var isEnded: Bool { state.withLock { $0.ended } }
 
     private func finishCleanly() {
         end(with: nil)
@@ -143,7 +146,7 @@ final class MirrorLink: @unchecked Sendable {
 
     private func finish(lostWith error: any Error) {
         // After this side stopped, a read ending (the closed stream) is the stop itself.
-        if lock.withLock({ stopping }) { return end(with: nil) }
+        if state.withLock({ $0.stopping }) { return end(with: nil) }
         let reported =
             (error as? HKError) ?? HKError(.errorNoData, "The mirrored workout's connection was lost: \(error)")
         Self.logger.notice("Mirroring ended: \(reported.message)")
@@ -151,14 +154,14 @@ final class MirrorLink: @unchecked Sendable {
     }
 
     private func end(with error: (any Error)?) {
-        let first = lock.withLock { () -> Bool in
-            defer { ended = true }
-            if !ended { outbox.finish() }
-            return !ended
+        let first = state.withLock { state -> Bool in
+            defer { state.ended = true }
+            if !state.ended { outbox.finish() }
+            return !state.ended
         }
         guard first else { return }
         // Stopping closes the stream after the writer drains the outbox (so `stop` goes out); otherwise close now.
-        if !lock.withLock({ stopping }) { stream.close() }
+        if !state.withLock({ $0.stopping }) { stream.close() }
         onEnd(self, error)
     }
 }

@@ -264,7 +264,7 @@ public final class HKQueryDescriptor: NSObject, NSCopying, @unchecked Sendable {
 /// A position in the store's history, for anchored object queries. HealthKit: HKQueryAnchor.
 ///
 /// Apps keep an anchor between launches with `NSKeyedArchiver` (it is `NSSecureCoding`, as HealthKit's is).
-public final class HKQueryAnchor: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
+public final class HKQueryAnchor: NSObject, NSCopying, NSSecureCoding, Sendable {
     let value: Int64
 
     public static var supportsSecureCoding: Bool { true }

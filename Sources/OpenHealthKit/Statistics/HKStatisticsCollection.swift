@@ -6,7 +6,7 @@ import WorkoutEngine
 /// Statistics over consecutive intervals of equal length, from a statistics collection query.
 ///
 /// HealthKit: HKStatisticsCollection.
-public final class HKStatisticsCollection: NSObject, @unchecked Sendable {
+public final class HKStatisticsCollection: NSObject, Sendable {
     let quantityType: HKQuantityType
     let options: HKStatisticsOptions
     let tiling: DateTiling

@@ -14,27 +14,27 @@ public enum HKFitzpatrickSkinType: Int, Sendable, Hashable { case notSet = 0, I,
 public enum HKWheelchairUse: Int, Sendable, Hashable { case notSet = 0, no, yes }
 
 /// A biological-sex characteristic. HealthKit: HKBiologicalSexObject.
-public final class HKBiologicalSexObject: NSObject, @unchecked Sendable {
+public final class HKBiologicalSexObject: NSObject, Sendable {
     public let biologicalSex: HKBiologicalSex
     init(_ value: HKBiologicalSex) { biologicalSex = value }
 }
 /// A blood-type characteristic. HealthKit: HKBloodTypeObject.
-public final class HKBloodTypeObject: NSObject, @unchecked Sendable {
+public final class HKBloodTypeObject: NSObject, Sendable {
     public let bloodType: HKBloodType
     init(_ value: HKBloodType) { bloodType = value }
 }
 /// A skin-type characteristic. HealthKit: HKFitzpatrickSkinTypeObject.
-public final class HKFitzpatrickSkinTypeObject: NSObject, @unchecked Sendable {
+public final class HKFitzpatrickSkinTypeObject: NSObject, Sendable {
     public let skinType: HKFitzpatrickSkinType
     init(_ value: HKFitzpatrickSkinType) { skinType = value }
 }
 /// A wheelchair-use characteristic. HealthKit: HKWheelchairUseObject.
-public final class HKWheelchairUseObject: NSObject, @unchecked Sendable {
+public final class HKWheelchairUseObject: NSObject, Sendable {
     public let wheelchairUse: HKWheelchairUse
     init(_ value: HKWheelchairUse) { wheelchairUse = value }
 }
 /// The move mode of the activity rings. HealthKit: HKActivityMoveModeObject.
-public final class HKActivityMoveModeObject: NSObject, @unchecked Sendable {
+public final class HKActivityMoveModeObject: NSObject, Sendable {
     public let activityMoveMode: HKActivityMoveMode
     init(_ value: HKActivityMoveMode) { activityMoveMode = value }
 }
