@@ -1,5 +1,6 @@
 import Foundation
 import OpenHealthKit
+import Synchronization
 
 /// A clock that moves only when a test calls `advance(by:)`, and the wall clock that moves with it: timeouts, the
 /// journal's flush timer and delivery spacing are tested without sleeping, and every timestamp is known in advance
@@ -13,7 +14,7 @@ import OpenHealthKit
 ///
 /// Tasks sleeping on it wake when ``advance(by:)`` reaches their deadline; ``waitForSleepers(_:)`` lets a test wait
 /// until a task has gone back to sleep (a timer that has run its tick), so nothing depends on scheduling luck.
-public final class TestClock: Clock, @unchecked Sendable {
+public final class TestClock: Clock, Sendable {
     public struct Instant: InstantProtocol {
         public var offset: Duration
         public init(offset: Duration) { self.offset = offset }
@@ -28,8 +29,13 @@ public final class TestClock: Clock, @unchecked Sendable {
         var continuation: CheckedContinuation<Void, any Error>
     }
 
-    private let lock = NSLock()
-    private var current = Instant(offset: .zero)
+    private struct State {
+        var current = Instant(offset: .zero)
+        var sleepers: [Sleeper] = []
+        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var nextID: UInt64 = 0
+    }
+    private let state = Mutex(State())
     /// The wall time at the clock's zero.
     public let start: Date
 
@@ -49,25 +55,23 @@ public final class TestClock: Clock, @unchecked Sendable {
     public var liveClocks: LiveClocks {
         LiveClocks(wall: { [self] in date }, monotonic: self, pacing: self, deliverySpacing: .zero)
     }
-    private var sleepers: [Sleeper] = []
-    private var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
-    private var nextID: UInt64 = 0
 
-    public var now: Instant { lock.withLock { current } }
+    public var now: Instant { state.withLock { $0.current } }
     public var minimumResolution: Duration { .zero }
 
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
-        let id = lock.withLock {
-            nextID += 1
-            return nextID
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (resumeNow, waiters): (Bool, [CheckedContinuation<Void, Never>]) = lock.withLock {
-                    if deadline <= current || Task.isCancelled { return (true, []) }
-                    sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    let ready = sleeperWaiters.filter { $0.count <= sleepers.count }.map(\.continuation)
-                    sleeperWaiters.removeAll { $0.count <= sleepers.count }
+                let (resumeNow, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                    if deadline <= state.current || Task.isCancelled { return (true, []) }
+                    state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
+                    let sleeping = state.sleepers.count
+                    let ready = state.sleeperWaiters.filter { $0.count <= sleeping }.map(\.continuation)
+                    state.sleeperWaiters.removeAll { $0.count <= sleeping }
                     return (false, ready)
                 }
                 if resumeNow {
@@ -80,9 +84,9 @@ public final class TestClock: Clock, @unchecked Sendable {
                 for waiter in waiters { waiter.resume() }
             }
         } onCancel: {
-            let cancelled: Sleeper? = lock.withLock {
-                guard let index = sleepers.firstIndex(where: { $0.id == id }) else { return nil }
-                return sleepers.remove(at: index)
+            let cancelled = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleepers.remove(at: index)
             }
             cancelled?.continuation.resume(throwing: CancellationError())
         }
@@ -90,24 +94,25 @@ public final class TestClock: Clock, @unchecked Sendable {
 
     /// Moves time forward and wakes every sleeper whose deadline has come.
     public func advance(by duration: Duration) {
-        let due: [Sleeper] = lock.withLock {
-            current = current.advanced(by: duration)
-            let due = sleepers.filter { $0.deadline <= current }
-            sleepers.removeAll { $0.deadline <= current }
+        let due = state.withLock { state -> [Sleeper] in
+            state.current = state.current.advanced(by: duration)
+            let now = state.current
+            let due = state.sleepers.filter { $0.deadline <= now }
+            state.sleepers.removeAll { $0.deadline <= now }
             return due
         }
         for sleeper in due { sleeper.continuation.resume() }
     }
 
     /// How many tasks are sleeping on this clock.
-    public var sleeperCount: Int { lock.withLock { sleepers.count } }
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     /// Suspends until at least `count` tasks sleep on this clock.
     public func waitForSleepers(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready: Bool = lock.withLock {
-                if sleepers.count >= count { return true }
-                sleeperWaiters.append((count, continuation))
+            let ready = state.withLock { state -> Bool in
+                if state.sleepers.count >= count { return true }
+                state.sleeperWaiters.append((count, continuation))
                 return false
             }
             if ready { continuation.resume() }
