@@ -1,5 +1,40 @@
+import ArgumentParser
 import Foundation
 import OpenHealthKit
+
+/// `--max-heart-rate` and `--resting-heart-rate`: heart-rate-reserve zones from these numbers instead of the person's
+/// zones from the store (`replay`, `show --chart`).
+struct HeartRateZoneOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp("Use zones from this maximum heart rate instead of your stored zones.", valueName: "BPM"))
+    var maxHeartRate: Double?
+    @Option(
+        help: ArgumentHelp("Use zones from this resting heart rate instead of your stored zones.", valueName: "BPM"))
+    var restingHeartRate: Double?
+
+    /// Whether either was given.
+    var isSet: Bool { maxHeartRate != nil || restingHeartRate != nil }
+
+    /// Checks the overrides: positive, and the maximum clearly above the resting rate.
+    func validate() throws {
+        let rest = restingHeartRate ?? HKWorkoutZoneConfiguration.defaultRestingHeartRate
+        let top = maxHeartRate ?? HKWorkoutZoneConfiguration.defaultMaximumHeartRate
+        guard rest > 0, top > rest + 10 else {
+            throw ValidationError("--max-heart-rate must be above --resting-heart-rate (by more than 10 bpm).")
+        }
+    }
+
+    /// The zones to show: the overrides when given, else the store's preferred heart-rate zones.
+    func resolve(store: HKHealthStore) async throws -> HeartRateZones {
+        try await HeartRateZones.resolve(store: store, maximum: maxHeartRate, resting: restingHeartRate)
+    }
+
+    /// The overrides as a configuration for a builder, or nil when none was given.
+    func configuration() throws -> HKWorkoutZoneConfiguration? {
+        guard isSet else { return nil }
+        return try .heartRateReserve(maximum: maxHeartRate, resting: restingHeartRate)
+    }
+}
 
 /// The heart-rate zones the tool shows: by default the person's zones from the store (their own if set, else the
 /// system zones: heart-rate reserve at 60/70/80/90 %, as `HKHealthStore.preferredWorkoutZoneConfiguration(for:)`

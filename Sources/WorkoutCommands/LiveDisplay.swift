@@ -1,5 +1,6 @@
 import Foundation
 import OpenHealthKit
+import Synchronization
 
 /// What a live display draws from: the recording's own builder (``LiveMonitor``) or, in `watch`, the figures a
 /// mirrored session receives (``MirrorMonitor``).
@@ -13,28 +14,41 @@ protocol LiveSource: AnyObject, Sendable {
 /// Shows a live workout while it runs, for `record`, `replay` and `watch` alike: on a terminal the ``LiveView`` block
 /// redrawn in place; piped, plain lines — one a minute, and one per event (pause, resume, lap, zone change, a
 /// sensor lost or back).
-final class LiveDisplay: @unchecked Sendable {
+final class LiveDisplay: Sendable {
     let monitor: any LiveSource
     let terminal: Bool
     /// The workout's clock: the store's `wallClock`.
     let now: @Sendable () -> Date
-    /// Where the text goes (standard output; a buffer in tests).
-    var write: @Sendable (String) -> Void = { text in
-        FileHandle.standardOutput.write(Data(text.utf8))
-    }
-    /// Ticks to skip drawing (instant replays draw only their last frame).
-    var quiet = false
-    /// The terminal's width in columns, read at every frame (a window can be resized); nil when unknown.
-    var columns: @Sendable () -> Int? = { LiveDisplay.terminalColumns() }
 
-    private let lock = NSLock()
-    private var drawnLines = 0
-    private var printedMinute = 0
+    private struct State {
+        var write: @Sendable (String) -> Void = { text in FileHandle.standardOutput.write(Data(text.utf8)) }
+        var quiet = false
+        var columns: @Sendable () -> Int? = { LiveDisplay.terminalColumns() }
+        var drawnLines = 0
+        var printedMinute = 0
+    }
+    private let state = Mutex(State())
 
     init(monitor: any LiveSource, terminal: Bool, now: @escaping @Sendable () -> Date) {
         self.monitor = monitor
         self.terminal = terminal
         self.now = now
+    }
+
+    /// Where the text goes (standard output; a buffer in tests).
+    var write: @Sendable (String) -> Void {
+        get { state.withLock { $0.write } }
+        set { state.withLock { $0.write = newValue } }
+    }
+    /// Ticks to skip drawing (instant replays draw only their last frame).
+    var quiet: Bool {
+        get { state.withLock { $0.quiet } }
+        set { state.withLock { $0.quiet = newValue } }
+    }
+    /// The terminal's width in columns, read at every frame (a window can be resized); nil when unknown.
+    var columns: @Sendable () -> Int? {
+        get { state.withLock { $0.columns } }
+        set { state.withLock { $0.columns = newValue } }
     }
 
     /// Draws every `interval` of `clock` until cancelled.
@@ -47,33 +61,33 @@ final class LiveDisplay: @unchecked Sendable {
 
     /// One frame (terminal) or the lines due (piped), as of `date`.
     func tick(at date: Date) {
-        lock.withLock {
-            guard !quiet else { return }
+        state.withLock { state in
+            guard !state.quiet else { return }
             let events = monitor.takeEventLines(at: date)
             let snapshot = monitor.snapshot(at: date)
             if terminal {
-                draw(LiveView.lines(snapshot))
+                draw(LiveView.lines(snapshot), in: &state)
             } else {
                 var text = events.map { $0 + "\n" }.joined()
                 let minute = Int(snapshot.elapsed / 60)
-                if minute > printedMinute {
-                    printedMinute = minute
+                if minute > state.printedMinute {
+                    state.printedMinute = minute
                     text += LiveView.minuteLine(snapshot) + "\n"
                 }
-                if !text.isEmpty { write(text) }
+                if !text.isEmpty { state.write(text) }
             }
         }
     }
 
     /// The last frame, at the workout's end (terminal only), then a line break so what follows starts clean.
     func finish(at end: Date) {
-        lock.withLock {
-            quiet = false
+        state.withLock { state in
+            state.quiet = false
             if terminal {
-                draw(LiveView.lines(monitor.snapshot(at: end)))
+                draw(LiveView.lines(monitor.snapshot(at: end)), in: &state)
             } else {
                 let events = monitor.takeEventLines(at: end)
-                if !events.isEmpty { write(events.map { $0 + "\n" }.joined()) }
+                if !events.isEmpty { state.write(events.map { $0 + "\n" }.joined()) }
             }
         }
     }
@@ -81,13 +95,13 @@ final class LiveDisplay: @unchecked Sendable {
     /// Redraws the frame in place: the cursor goes up one row per line drawn last time. So no line may be wider
     /// than the terminal (the terminal would wrap it onto a row the next frame does not go back over, and the view
     /// would leave a trail of old rows): a long line is folded to the width here, with an indented continuation.
-    private func draw(_ lines: [String]) {
-        let rows = Self.folded(lines, columns: columns())
-        var output = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
+    private func draw(_ lines: [String], in state: inout State) {
+        let rows = Self.folded(lines, columns: state.columns())
+        var output = state.drawnLines > 0 ? "\u{1B}[\(state.drawnLines)A" : ""
         for row in rows { output += "\r\u{1B}[2K" + row + "\n" }
         output += "\u{1B}[J"
-        drawnLines = rows.count
-        write(output)
+        state.drawnLines = rows.count
+        state.write(output)
     }
 
     /// Lines folded to `columns` (unchanged when nil): at the last space that fits, else at the width, each

@@ -2,10 +2,13 @@ import FitnessSensors
 import Foundation
 import OpenHealthKit
 
-/// What the live view shows at one instant: every figure read from the public API a HealthKit app uses (the
-/// builder's statistics, `elapsedTime`, its zone updates and `zoneGroup(for:)`, its events; the data source's
-/// sensor statuses). ``LiveMonitor`` gathers it; ``LiveView`` only formats it.
+/// What the live view shows at one instant: every figure read from the library's one live-figures model
+/// (``LiveWorkoutFigures``, which the recording's builder fills and mirroring carries), with the session's state and
+/// the zone updates. ``LiveMonitor`` and ``MirrorMonitor`` gather it; ``LiveView`` only formats it.
 struct LiveSnapshot: Sendable, Equatable {
+    /// A value older than this shows as "–".
+    static let freshness: TimeInterval = 3
+
     /// Wall-clock time since the session started.
     var elapsed: TimeInterval
     /// The builder's `elapsedTime`: time not paused.
@@ -59,6 +62,32 @@ struct LiveSnapshot: Sendable, Equatable {
     }
 }
 
+extension LiveSnapshot {
+    /// The view of `figures` at `now` (on the clock the figures were read on): values no older than ``freshness``;
+    /// the moving time runs on from the figures' while `running`.
+    init(
+        figures: LiveWorkoutFigures, at now: Date, elapsed: TimeInterval, activity: String, paused: Bool,
+        running: Bool, zone: Int?, zoneBoundaries: [Double]
+    ) {
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        let age = Self.freshness
+        self.init(
+            elapsed: elapsed, moving: figures.elapsedTime(at: now, running: running), activity: activity,
+            paused: paused,
+            heartRate: figures.mostRecentValue(of: HKQuantityType(.heartRate), in: bpm, at: now, maximumAge: age),
+            power: figures.mostRecentValue(of: HKQuantityType(.cyclingPower), in: .watt(), at: now, maximumAge: age),
+            power3s: figures.threeSecondPower(at: now, maximumAge: age),
+            cadence: figures.cadence(at: now, maximumAge: age),
+            cadenceUnit: figures.cadenceIsRunning ? "steps/min" : "rpm",
+            speed: figures.speed(at: now, maximumAge: age),
+            showsPower: figures.collectsPower, showsCadence: figures.collectsCadence, showsSpeed: figures.collectsSpeed,
+            zone: zone, zoneBoundaries: zoneBoundaries,
+            zoneTimes: figures.heartRateZoneTimes(orZerosFor: zoneBoundaries),
+            laps: figures.laps, lapTime: figures.lapElapsedTime(at: now, running: running),
+            sensors: figures.sensors.map { LiveView.sensorLine($0, at: now) })
+    }
+}
+
 /// Formats a ``LiveSnapshot``: the block redrawn on a terminal and the plain lines printed when piped.
 ///
 /// ```text
@@ -107,7 +136,7 @@ enum LiveView {
     /// A trainer's control in words: `Trainer  ERG 200 W  (+/- 10 W)`, `ERG 210 W asked`, or why there is none.
     static func machineLine(_ machine: LiveSnapshot.MachineLine) -> String {
         let state = machine.state
-        let keys = "(+/- \(TrainerControls.step) W)"
+        let keys = "(+/- \(TrainerTargets.step) W)"
         var line = machine.name + "  "
         if let code = state.refusedControl {
             line += "refused control (\(code)); recording only"

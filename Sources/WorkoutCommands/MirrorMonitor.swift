@@ -1,5 +1,6 @@
 import Foundation
 import OpenHealthKit
+import Synchronization
 
 /// `workout watch`'s eyes: the delegate of the mirrored session a companion receives. It keeps the latest
 /// ``LiveWorkoutFigures`` the primary sent (`didReceiveDataFromRemoteWorkoutSession`) and the session's own state and
@@ -12,7 +13,7 @@ import OpenHealthKit
 /// between its clock and this one (the link's delay, a few milliseconds on a Unix socket, counts as part of it). So
 /// a companion whose clock differs from the recording's — on another machine, or a test's stepped time — still
 /// shows the recording's elapsed time and the freshness of its values.
-final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Sendable {
+final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, Sendable {
     /// How mirroring ended.
     enum Ending: Sendable, Equatable {
         /// The recording ended its session (or stopped mirroring): the watch is over.
@@ -25,19 +26,17 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
     let session: HKWorkoutSession
     let endings: AsyncStream<Ending>
     private let ending: AsyncStream<Ending>.Continuation
-    private let lock = NSLock()
-    private var figures: LiveWorkoutFigures?
-    private var events = EventLines()
-    private var lapsSeen = 0
-    private var shownZone: Int?
-    private var sawEnd = false
-    /// The recording's clock minus this one, as of the last figures.
-    private var offset: TimeInterval = 0
+    private struct State {
+        var figures: LiveWorkoutFigures?
+        var events = EventLines()
+        var lapsSeen = 0
+        var shownZone: Int?
+        var sawEnd = false
+        /// The recording's clock minus this one, as of the last figures.
+        var offset: TimeInterval = 0
+    }
+    private let state = Mutex(State())
     private let localNow: @Sendable () -> Date
-
-    private static let bpm = HKUnit.count().unitDivided(by: .minute())
-    private static let heartRate = HKQuantityType(.heartRate)
-    private static let power = HKQuantityType(.cyclingPower)
 
     init(session: HKWorkoutSession, now: @escaping @Sendable () -> Date) {
         self.session = session
@@ -51,7 +50,7 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
         _ workoutSession: HKWorkoutSession, didChangeTo toState: HKWorkoutSessionState,
         from fromState: HKWorkoutSessionState, date: Date
     ) {
-        if toState == .ended { lock.withLock { sawEnd = true } }
+        if toState == .ended { state.withLock { $0.sawEnd = true } }
     }
 
     func workoutSession(_ workoutSession: HKWorkoutSession, didGenerate event: HKWorkoutEvent) {
@@ -61,20 +60,20 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
         case .resume: words = "resumed"
         default: return
         }
-        lock.withLock { events.note(words, at: event.dateInterval.start) }
+        state.withLock { $0.events.note(words, at: event.dateInterval.start) }
     }
 
     func workoutSession(_ workoutSession: HKWorkoutSession, didReceiveDataFromRemoteWorkoutSession data: [Data]) {
         for item in data {
             guard let received = try? LiveWorkoutFigures(data: item) else { continue }
             let arrived = localNow()
-            lock.withLock {
-                offset = received.date.timeIntervalSince(arrived)
-                if received.laps > lapsSeen {
-                    lapsSeen = received.laps
-                    events.note("lap \(received.laps)", at: received.date)
+            state.withLock { state in
+                state.offset = received.date.timeIntervalSince(arrived)
+                if received.laps > state.lapsSeen {
+                    state.lapsSeen = received.laps
+                    state.events.note("lap \(received.laps)", at: received.date)
                 }
-                figures = received
+                state.figures = received
             }
         }
     }
@@ -84,18 +83,18 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
         if let error {
             ending.yield(.lost((error as? HKError)?.message ?? "\(error)"))
         } else {
-            ending.yield(lock.withLock { sawEnd } ? .ended : .stopped)
+            ending.yield(state.withLock { $0.sawEnd } ? .ended : .stopped)
         }
     }
 
     // MARK: Reading
 
     /// `local`, on the recording's clock.
-    private func recordingTime(_ local: Date) -> Date { local + lock.withLock { offset } }
+    private func recordingTime(_ local: Date) -> Date { local + state.withLock { $0.offset } }
 
     func snapshot(at local: Date) -> LiveSnapshot {
         let now = recordingTime(local)
-        let figures = lock.withLock { self.figures }
+        let figures = state.withLock { $0.figures }
         let paused = session.state == .paused
         let activity = session.workoutConfiguration.activityType.name
         let start = session.startDate ?? figures?.startDate ?? now
@@ -107,65 +106,27 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, @unchecked Send
                 showsCadence: false, showsSpeed: false, zone: nil, zoneBoundaries: [], zoneTimes: [0],
                 laps: 0, lapTime: 0, sensors: [])
         }
-        func fresh(_ type: HKQuantityType, _ unit: HKUnit) -> Double? {
-            guard let value = figures.mostRecent[type], now.timeIntervalSince(value.date) <= LiveMonitor.freshness
-            else { return nil }
-            return value.quantity.doubleValue(for: unit)
-        }
-        let power3s =
-            now.timeIntervalSince(figures.date) <= LiveMonitor.freshness
-            ? figures.threeSecondPower?.doubleValue(for: .watt()) : nil
-        let running = session.state == .running
-        let moving = figures.elapsedTime + (running ? max(0, now.timeIntervalSince(figures.date)) : 0)
-        let zones = figures.heartRateZones ?? []
-        let boundaries = zones.dropLast().compactMap { $0.zone.maximum?.doubleValue(for: Self.bpm) }
-        let heartRate = fresh(Self.heartRate, Self.bpm)
         // The zone of the most recent heart rate, by the library's rule for zone boundaries.
-        let configuration =
-            zones.isEmpty
-            ? nil
-            : try? HKWorkoutZoneConfiguration(
-                quantityType: Self.heartRate,
-                zoneBoundaries: boundaries.map { HKQuantity(unit: Self.bpm, doubleValue: $0) })
-        let zone = heartRate.flatMap {
-            configuration?.zone(containing: HKQuantity(unit: Self.bpm, doubleValue: $0))?.index
-        }
-        let types = figures.collectedTypes
-        let speedUnit = HKUnit.meter().unitDivided(by: .second())
-        // A run's cadence, as the recording's live view shows it (`runningCadence(at:)`, carried in the figures).
-        let runs =
-            !types.contains(HKQuantityType(.cyclingCadence)) && figures.mostRecent[HKQuantityType(.stepCount)] != nil
-        let runningCadence =
-            now.timeIntervalSince(figures.date) <= LiveMonitor.freshness
-            ? figures.runningCadence?.doubleValue(for: RunningCadence.unit) : nil
         return LiveSnapshot(
-            elapsed: max(0, now.timeIntervalSince(start)), moving: moving, activity: activity, paused: paused,
-            heartRate: heartRate, power: fresh(Self.power, .watt()), power3s: power3s,
-            cadence: runs ? runningCadence : fresh(HKQuantityType(.cyclingCadence), Self.bpm),
-            cadenceUnit: runs ? "steps/min" : "rpm",
-            speed: fresh(HKQuantityType(.cyclingSpeed), speedUnit) ?? fresh(HKQuantityType(.runningSpeed), speedUnit),
-            showsPower: types.contains(Self.power),
-            showsCadence: types.contains(HKQuantityType(.cyclingCadence)) || runs,
-            showsSpeed: types.contains(HKQuantityType(.cyclingSpeed)) || types.contains(HKQuantityType(.runningSpeed)),
-            zone: zone, zoneBoundaries: boundaries,
-            zoneTimes: zones.isEmpty ? [0] : zones.map(\.duration),
-            laps: figures.laps, lapTime: max(0, moving - figures.elapsedTimeAtLastLap),
-            sensors: figures.sensors.map { LiveView.sensorLine($0, at: now) })
+            figures: figures, at: now, elapsed: max(0, now.timeIntervalSince(start)), activity: activity,
+            paused: paused, running: session.state == .running,
+            zone: figures.heartRateZone(at: now, maximumAge: LiveSnapshot.freshness),
+            zoneBoundaries: figures.heartRateZoneBoundaries)
     }
 
     func takeEventLines(at local: Date) -> [String] {
         let snapshot = snapshot(at: local)
         let now = recordingTime(local)
-        let figures = lock.withLock { self.figures }
+        let figures = state.withLock { $0.figures }
         let start = session.startDate ?? figures?.startDate ?? now
-        return lock.withLock {
+        return state.withLock { state in
             // A zone is reported when the heart rate first enters it (the recording reports its zone updates).
-            if let zone = snapshot.zone, zone != shownZone {
-                events.note("zone Z\(zone + 1)", at: now)
-                shownZone = zone
+            if let zone = snapshot.zone, zone != state.shownZone {
+                state.events.note("zone Z\(zone + 1)", at: now)
+                state.shownZone = zone
             }
-            events.noteSensors(figures?.sensors ?? [], at: now)
-            return events.take(since: start)
+            state.events.noteSensors(figures?.sensors ?? [], at: now)
+            return state.events.take(since: start)
         }
     }
 }

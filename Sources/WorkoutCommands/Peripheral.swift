@@ -4,6 +4,7 @@ import BluetoothLE
 import Dispatch
 import FitnessSensors
 import Foundation
+import Synchronization
 
 extension Workout {
     struct Peripheral: AsyncParsableCommand {
@@ -204,11 +205,10 @@ extension Workout {
 }
 
 /// The links a simulated peripheral has dropped or refused (for ``CommandTime/peripheralStarted(sent:dropped:)``).
-final class DropCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    var count: Int { lock.withLock { value } }
-    func add(_ links: Int) { lock.withLock { value += links } }
+final class DropCounter: Sendable {
+    private let value = Atomic<Int>(0)
+    var count: Int { value.load(ordering: .relaxed) }
+    func add(_ links: Int) { value.add(links, ordering: .relaxed) }
 }
 
 extension Workout.Peripheral {

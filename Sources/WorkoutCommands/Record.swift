@@ -1,9 +1,5 @@
 import ArgumentParser
-import BlueZDBus
-import BlueZTransport
-import FitnessSensors
 import Foundation
-import Logging
 import OpenHealthKit
 
 extension Workout {
@@ -12,7 +8,7 @@ extension Workout {
             abstract:
                 "Record a live workout from the paired sensors (and any --sensor); q or Ctrl-C ends and saves it.",
             discussion: """
-                On a terminal a live view is redrawn in place (moving time, heart rate, power, cadence, speed, the heart-rate zone and the time in each, laps, a status line per sensor, and a smart trainer's target power); space pauses and resumes, l marks a lap, + and - raise and lower a smart trainer's target power by \(TrainerControls.step) W (ERG; the first press starts from the current power), q or Ctrl-C ends and saves (a second Ctrl-C while saving quits at once: the store's journal keeps the workout and `workout recover` offers it). Piped, it prints one line a minute and one per event. A recording in which nothing was collected is not saved (exit 1) unless --keep-empty.
+                On a terminal a live view is redrawn in place (moving time, heart rate, power, cadence, speed, the heart-rate zone and the time in each, laps, a status line per sensor, and a smart trainer's target power); space pauses and resumes, l marks a lap, + and - raise and lower a smart trainer's target power by \(TrainerTargets.step) W (ERG; the first press starts from the current power), q or Ctrl-C ends and saves (a second Ctrl-C while saving quits at once: the store's journal keeps the workout and `workout recover` offers it). Piped, it prints one line a minute and one per event. A recording in which nothing was collected is not saved (exit 1) unless --keep-empty.
 
                 Example:
                   workout record --activity cycling --sensor unix:/tmp/power.sock
@@ -38,7 +34,7 @@ extension Workout {
         var saveFixture: String?
         @Option(
             help: ArgumentHelp(
-                "Hold this power on a smart trainer (ERG); + and - change it by \(TrainerControls.step) W.",
+                "Hold this power on a smart trainer (ERG); + and - change it by \(TrainerTargets.step) W.",
                 valueName: "WATTS"))
         var targetPower: Int?
         @Flag(help: "Mirror the recording to `workout watch` in another terminal on the same store.")
@@ -55,9 +51,9 @@ extension Workout {
             if let duration, !(duration > 0) {
                 throw ValidationError("--duration must be a positive number of seconds.")
             }
-            if let targetPower, !(1 ... TrainerControls.maximum).contains(targetPower) {
+            if let targetPower, !(1 ... TrainerTargets.maximum).contains(targetPower) {
                 throw ValidationError(
-                    "--target-power must be between 1 and \(TrainerControls.maximum) W, not \(targetPower).")
+                    "--target-power must be between 1 and \(TrainerTargets.maximum) W, not \(targetPower).")
             }
         }
 
@@ -69,152 +65,128 @@ extension Workout {
                 let time = Workout.time
                 let store = try await options.open()
                 if let clocks = time.storeClocks { store.clocks = clocks }
-                let paired = try store.pairedSensors()
-                try SensorPreflight.check(paired.map(\.identifier))
-                guard !sensors.isEmpty || !paired.isEmpty else {
-                    throw CommandFailure(
-                        "There is no sensor to record from; pair one with `workout pair ADDRESS` or pass --sensor ADDRESS."
-                    )
-                }
-                let start = store.wallClock()
-                let recorder = try saveFixture.map { try FixtureRecorder(path: $0, start: start) }
-                var sensorOptions = BLESensor.Options()
-                sensorOptions.tap = time.recordingTap(next: recorder)
-                let sensorClock = time.clock
-                if sensorOptions.tap != nil {
-                    // BlueZ's connector with the tap, on the command's clocks (the machine's: `.bluez(tap:)`).
-                    store.sensorConnector = SensorConnector(schemes: ["ble", "unix"]) { [sensorOptions] paired in
-                        try makeBluetoothSensor(
-                            identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities,
-                            options: sensorOptions, clock: time.clock, wallClock: time.now)
-                    }
-                }
-                // A --sensor that is paired too keeps the name and measures it was paired with.
-                let attached = try sensors.map { address in
-                    let identifier = try SensorAddress(parsing: address).identifier
-                    let record = paired.first { $0.identifier == identifier }
-                    return try makeBluetoothSensor(
-                        identifier: identifier, name: record?.name, capabilities: record?.capabilities,
-                        options: sensorOptions, clock: sensorClock, wallClock: store.wallClock)
-                }
-                // The paired sensors the data source connects: not those a --sensor already reaches (it stands for
-                // them, see HKLiveWorkoutDataSource).
-                let alsoPaired = paired.filter { record in !attached.contains { $0.identifier == record.identifier } }
-                // Fixture ids: the sensors' identifiers, as they are unique.
-                for identifier in attached.map(\.identifier) + alsoPaired.map(\.identifier) {
-                    recorder?.register(identifier: identifier, as: identifier)
-                }
-                let configuration = HKWorkoutConfiguration()
-                configuration.activityType = HKWorkoutActivityType(name: activity)!
-                let session = try HKWorkoutSession(healthStore: store, configuration: configuration)
-                let builder = session.associatedWorkoutBuilder()
-                let dataSource = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration)
-                for sensor in attached { dataSource.attach(sensor) }
-                builder.dataSource = dataSource
-                let monitor = LiveMonitor(session: session, builder: builder, dataSource: dataSource, start: start)
-                builder.delegate = monitor
-                session.startActivity(with: start)
-                try await builder.beginCollection(at: start)
-                await monitor.loadZones()
+                try checkPairedSensors(store)
+                let recording = try LiveRecording(healthStore: store, options: recordingOptions(time))
+                let monitor = LiveMonitor(
+                    session: recording.session, builder: recording.builder, dataSource: recording.dataSource,
+                    start: recording.startDate)
+                recording.builder.delegate = monitor
                 let terminal = isatty(STDOUT_FILENO) == 1
                 let display = LiveDisplay(monitor: monitor, terminal: terminal, now: { [store] in store.wallClock() })
-                let trainers = TrainerControls(sensors: dataSource.sensors, clock: sensorClock)
-                monitor.trainers = trainers
                 // A trainer's answer comes a moment after the request: the view shows it at once.
-                trainers.start(target: targetPower) { [store] line in
-                    monitor.note(line, at: store.wallClock())
-                } changed: { [store] in
+                try await recording.start { [store] event in
+                    monitor.note("\(event)", at: store.wallClock())
+                } trainerChanged: { [store] in
                     display.tick(at: store.wallClock())
                 }
-                let names = (attached.map(\.name) + alsoPaired.map(\.name)).joined(separator: ", ")
-                let keys =
-                    isatty(STDIN_FILENO) == 1
-                    ? "space pauses, l marks a lap, \(targetPower == nil ? "" : "+ and - change the target power, ")q or Ctrl-C ends and saves"
-                    : "Ctrl-C ends and saves"
-                print("Recording a \(configuration.activityType.name) workout from \(names); \(keys).")
-                let mirroring =
-                    mirror ? await MirrorSender.start(session: session, builder: builder, store: store) : nil
+                monitor.trainers = recording.trainers
+                await monitor.loadZones()
+                print(banner(recording))
+                if mirror { print(Self.describe(await recording.startMirroring())) }
                 fflush(nil)
-
-                let (commands, send) = AsyncStream.makeStream(of: RecordingCommand.self)
-                let signals = EndSignals { send.yield($0) }
-                let terminalKeys = TerminalKeys()
-                terminalKeys.start { send.yield($0) }
-                let timer = duration.map { seconds in
-                    endTimer(after: .milliseconds(Int64(seconds * 1000)), on: store.clocks.monotonic) {
-                        send.yield(.end)
-                    }
-                }
-                let drawing = Task { await display.run(clock: sensorClock) }
-                time.recordingStarted(sensors: attached.count + alsoPaired.count, duration: duration)
-                var lastLap = start
-                for await command in commands {
-                    switch command {
-                    case .togglePause:
-                        if session.state == .paused {
-                            session.resume()
-                        } else if session.state == .running {
-                            session.pause()
-                        }
-                        display.tick(at: store.wallClock())
-                    case .lap:
-                        let now = store.wallClock()
-                        try await builder.addWorkoutEvents([
-                            HKWorkoutEvent(
-                                type: .lap, dateInterval: DateInterval(start: lastLap, end: now), metadata: nil)
-                        ])
-                        lastLap = now
-                        display.tick(at: now)
-                    case .raiseTarget, .lowerTarget:
-                        let now = store.wallClock()
-                        let power = builder.threeSecondPower(at: now)?.doubleValue(for: .watt())
-                        trainers.change(by: command == .raiseTarget ? 1 : -1, from: power)
-                        display.tick(at: now)
-                    case .end:
-                        break
-                    }
-                    if command == .end { break }
-                }
-                timer?.cancel()
-                mirroring?.cancel()
-                trainers.close()
+                let inputs = RecordingInputs(duration: duration, clock: store.clocks.monotonic)
+                let drawing = Task { await display.run(clock: time.clock) }
+                time.recordingStarted(sensors: recording.sensorNames.count, duration: duration)
+                try await inputs.steer(recording, display: display)
                 time.ended()
-                terminalKeys.restore()
-                let end = store.wallClock()
                 drawing.cancel()
                 _ = await drawing.value
-                recorder?.record(.end, at: end)
-                session.end()
-                try await builder.endCollection(at: end)
-                await releaseSensors(dataSource.sensors)
-                await builder.waitForDelegateCalls()
-                display.finish(at: end)
+                display.finish(at: try await recording.end())
                 if terminal { print("") }
                 print("Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)")
                 fflush(nil)
-                let statuses = dataSource.sensorStatuses
-                guard monitor.collectedAnything || keepEmpty else {
-                    builder.discardWorkout()
-                    signals.cancel()
+                defer { inputs.signals.cancel() }
+                guard recording.collectedAnything || keepEmpty else {
+                    recording.discard()
                     throw CommandFailure(
                         "Nothing was collected, so nothing was saved (--keep-empty saves an empty workout).")
                 }
-                guard let workout = try await builder.finishWorkout() else {
-                    throw CommandFailure("The workout could not be saved.")
-                }
-                signals.cancel()
-                if let recorder {
-                    let described = dataSource.sensors.map { sensor in
-                        FixtureHeader.SensorDescription(
-                            id: sensor.identifier, name: sensor.name, services: [],
-                            capabilities: sensor.capabilities.names,
-                            deviceInformation: .init(sensor.deviceInformation))
-                    }
-                    try recorder.finish(session: .init(activity: activity, location: nil), sensors: described)
-                    print("Saved the raw notifications to \(recorder.path).")
-                }
-                let lines = try await WorkoutSummary.lines(workout, store: store, sensors: statuses)
+                let workout = try await recording.save()
+                if let path = recording.fixturePath { print("Saved the raw notifications to \(path).") }
+                let lines = try await WorkoutSummary.lines(workout, store: store, sensors: recording.sensorStatuses)
                 print(lines.joined(separator: "\n"))
+            }
+        }
+
+        /// The paired sensors' permanent failures, and a recording with no sensor at all.
+        private func checkPairedSensors(_ store: HKHealthStore) throws {
+            let paired = try store.pairedSensors()
+            try SensorPreflight.check(paired.map(\.identifier))
+            guard !sensors.isEmpty || !paired.isEmpty else {
+                throw CommandFailure(
+                    "There is no sensor to record from; pair one with `workout pair ADDRESS` or pass --sensor ADDRESS.")
+            }
+        }
+
+        /// The recording's options from the command's: the sensors sleep on the command's clock, and its time hears
+        /// their notifications.
+        private func recordingOptions(_ time: any CommandTime) -> LiveRecording.Options {
+            var options = LiveRecording.Options()
+            options.activityType = HKWorkoutActivityType(name: activity)!
+            options.sensors = sensors
+            options.fixturePath = saveFixture
+            options.targetPower = targetPower
+            options.clock = time.clock
+            options.tap = { time.recordingTap(next: $0) }
+            return options
+        }
+
+        /// What is recorded, from which sensors, and the keys that steer it.
+        private func banner(_ recording: LiveRecording) -> String {
+            let keys =
+                isatty(STDIN_FILENO) == 1
+                ? "space pauses, l marks a lap, \(targetPower == nil ? "" : "+ and - change the target power, ")q or Ctrl-C ends and saves"
+                : "Ctrl-C ends and saves"
+            let activity = recording.session.workoutConfiguration.activityType.name
+            return "Recording a \(activity) workout from \(recording.sensorNames.joined(separator: ", ")); \(keys)."
+        }
+
+        /// Whether a companion was there, in one sentence.
+        private static func describe(_ start: LiveRecording.MirroringStart) -> String {
+            switch start {
+            case .mirroring: "Mirroring to `workout watch` on this store."
+            case .noCompanion: "No `workout watch` is waiting on this store yet; one started later is mirrored to."
+            case .failed(let message): "Mirroring failed (\(message)); the recording goes on."
+            }
+        }
+    }
+}
+
+/// What steers a running recording, as one stream of commands: the keys on a terminal (``TerminalKeys``), SIGINT and
+/// SIGTERM (``EndSignals``, which stay armed until cancelled: a second Ctrl-C while saving quits at once), and the end
+/// of `--duration` on the store's monotonic clock.
+final class RecordingInputs: Sendable {
+    let signals: EndSignals
+    private let commands: AsyncStream<RecordingCommand>
+    private let keys = TerminalKeys()
+    private let timer: Task<Void, Never>?
+
+    init(duration: Double?, clock: any Clock<Duration>) {
+        let (commands, send) = AsyncStream.makeStream(of: RecordingCommand.self)
+        self.commands = commands
+        signals = EndSignals { send.yield($0) }
+        keys.start { send.yield($0) }
+        timer = duration.map { seconds in
+            endTimer(after: .milliseconds(Int64(seconds * 1000)), on: clock) { send.yield(.end) }
+        }
+    }
+
+    /// Carries out each command on `recording`, the display redrawn after each, until one ends it; then the terminal
+    /// is put back as it was.
+    func steer(_ recording: LiveRecording, display: LiveDisplay) async throws {
+        defer {
+            timer?.cancel()
+            keys.restore()
+        }
+        for await command in commands {
+            switch command {
+            case .togglePause:
+                recording.togglePause()
+                display.tick(at: recording.healthStore.wallClock())
+            case .lap: display.tick(at: try await recording.markLap())
+            case .raiseTarget: display.tick(at: recording.changeTargetPower(by: 1))
+            case .lowerTarget: display.tick(at: recording.changeTargetPower(by: -1))
+            case .end: return
             }
         }
     }
@@ -229,13 +201,5 @@ private func endTimer<C: Clock>(
     return Task {
         guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
         end()
-    }
-}
-
-/// Waits until the stopped sensors released what they held through bluetoothd (notification sessions, a link this
-/// recording made), so that the process does not exit with bluetoothd still holding a strap it connected.
-private func releaseSensors(_ sensors: [any Sensor]) async {
-    await withTaskGroup(of: Void.self) { group in
-        for case let sensor as BluetoothSensor in sensors { group.addTask { await sensor.waitUntilReleased() } }
     }
 }

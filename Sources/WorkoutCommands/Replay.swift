@@ -31,20 +31,12 @@ extension Workout {
             Double = 1
         @Flag(help: "Replay as fast as possible on a virtual clock.") var instant = false
         @Flag(help: "Print the library's log messages to standard error.") var verbose = false
-        @Option(
-            help: ArgumentHelp(
-                "Show zones from this maximum heart rate instead of your stored zones.", valueName: "BPM"))
-        var maxHeartRate: Double?
-        @Option(
-            help: ArgumentHelp(
-                "Show zones from this resting heart rate instead of your stored zones.", valueName: "BPM"))
-        var restingHeartRate: Double?
+        @OptionGroup var heartRateZones: HeartRateZoneOptions
 
         func validate() throws {
             guard speed > 0, speed <= 100_000 else {
                 throw ValidationError("--speed must be between 0 and 100000, not \(speed).")
             }
-            try validateHeartRates(maximum: maxHeartRate, resting: restingHeartRate)
         }
 
         func run() async throws {
@@ -57,10 +49,8 @@ extension Workout {
                 let store = try await options.open()
                 if let clocks = time.storeClocks { store.clocks = clocks }
                 let replay = try WorkoutReplay(fixtureAt: file, healthStore: store, instant: instant)
-                if maxHeartRate != nil || restingHeartRate != nil {
-                    try await replay.builder.setCustomZoneConfiguration(
-                        try .heartRateReserve(maximum: maxHeartRate, resting: restingHeartRate),
-                        for: HKQuantityType(.heartRate))
+                if let zones = try heartRateZones.configuration() {
+                    try await replay.builder.setCustomZoneConfiguration(zones, for: HKQuantityType(.heartRate))
                 }
                 let monitor = LiveMonitor(
                     session: replay.session, builder: replay.builder, dataSource: replay.dataSource,
@@ -78,32 +68,7 @@ extension Workout {
                         + "\(summary.notifications) notifications from \(summary.header.sensors.map(\.name).joined(separator: ", "))) \(how)."
                 )
                 fflush(nil)
-                let workout = try await withThrowingTaskGroup(of: HKWorkout?.self) { group in
-                    group.addTask {
-                        let workout = try await replay.run(pace: instant ? .instant : .speed(speed))
-                        time.ended()
-                        return workout
-                    }
-                    let drawn = time.pacedReplayStarted { [store] in
-                        await replay.builder.waitForDelegateCalls()
-                        display.tick(at: store.wallClock())
-                    }
-                    if !drawn {
-                        group.addTask {
-                            await display.run()
-                            return nil
-                        }
-                    }
-                    var saved: HKWorkout?
-                    while let result = try await group.next() {
-                        if let result {
-                            saved = result
-                            group.cancelAll()
-                        }
-                    }
-                    guard let saved else { throw CommandFailure("The replayed workout could not be saved.") }
-                    return saved
-                }
+                let workout = try await play(replay, display: display, time: time)
                 await replay.builder.waitForDelegateCalls()
                 if !instant {
                     display.finish(at: workout.endDate)
@@ -113,14 +78,39 @@ extension Workout {
                 print(lines.joined(separator: "\n"))
             }
         }
-    }
-}
 
-/// Checks the zone overrides: positive, and the maximum clearly above the resting rate.
-func validateHeartRates(maximum: Double?, resting: Double?) throws {
-    let rest = resting ?? HKWorkoutZoneConfiguration.defaultRestingHeartRate
-    let top = maximum ?? HKWorkoutZoneConfiguration.defaultMaximumHeartRate
-    guard rest > 0, top > rest + 10 else {
-        throw ValidationError("--max-heart-rate must be above --resting-heart-rate (by more than 10 bpm).")
+        /// Runs the replay to its end while the display draws (on its own loop, or on the steps of `time` when it
+        /// draws the frames), and returns the saved workout.
+        private func play(
+            _ replay: WorkoutReplay, display: LiveDisplay, time: any CommandTime
+        ) async throws -> HKWorkout {
+            let store = replay.healthStore
+            return try await withThrowingTaskGroup(of: HKWorkout?.self) { group in
+                group.addTask {
+                    let workout = try await replay.run(pace: instant ? .instant : .speed(speed))
+                    time.ended()
+                    return workout
+                }
+                let drawn = time.pacedReplayStarted { [store] in
+                    await replay.builder.waitForDelegateCalls()
+                    display.tick(at: store.wallClock())
+                }
+                if !drawn {
+                    group.addTask {
+                        await display.run()
+                        return nil
+                    }
+                }
+                var saved: HKWorkout?
+                while let result = try await group.next() {
+                    if let result {
+                        saved = result
+                        group.cancelAll()
+                    }
+                }
+                guard let saved else { throw CommandFailure("The replayed workout could not be saved.") }
+                return saved
+            }
+        }
     }
 }

@@ -54,18 +54,7 @@ extension Workout {
             help: ArgumentHelp(
                 "Also write an SVG chart: heart rate and power on zone bands, time in zones.", valueName: "FILE.svg"))
         var chart: String?
-        @Option(
-            help: ArgumentHelp(
-                "Chart zones from this maximum heart rate instead of your stored zones.", valueName: "BPM"))
-        var maxHeartRate: Double?
-        @Option(
-            help: ArgumentHelp(
-                "Chart zones from this resting heart rate instead of your stored zones.", valueName: "BPM"))
-        var restingHeartRate: Double?
-
-        func validate() throws {
-            try validateHeartRates(maximum: maxHeartRate, resting: restingHeartRate)
-        }
+        @OptionGroup var heartRateZones: HeartRateZoneOptions
 
         func run() async throws {
             try await reportingErrors {
@@ -73,8 +62,7 @@ extension Workout {
                 let workout = try await findWorkout(id, store: store)
                 if let chart {
                     let bpm = HKUnit.count().unitDivided(by: .minute())
-                    let zones = try await HeartRateZones.resolve(
-                        store: store, maximum: maxHeartRate, resting: restingHeartRate)
+                    let zones = try await heartRateZones.resolve(store: store)
                     let kept = workout.zoneGroup(for: HKQuantityType(.heartRate))
                     let seconds: [TimeInterval]
                     if zones.fromStore, let kept, kept.zoneDurations.count == zones.count {

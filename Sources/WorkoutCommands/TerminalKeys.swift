@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,7 @@ enum RecordingCommand: Sendable, Equatable {
     case lap
     /// `q`, Ctrl-C (SIGINT), SIGTERM or the end of `--duration`: end and save.
     case end
-    /// `+` (or `=`, the same key unshifted): raise a trainer's target power by ``TrainerControls/step`` watts.
+    /// `+` (or `=`, the same key unshifted): raise a trainer's target power by ``TrainerTargets/step`` watts.
     case raiseTarget
     /// `-` (or `_`): lower it.
     case lowerTarget
@@ -21,11 +22,13 @@ enum RecordingCommand: Sendable, Equatable {
 /// The keys of a recording on a terminal: standard input switched out of canonical mode and echo (signals stay
 /// on, so Ctrl-C is still SIGINT), read a byte at a time on a thread of its own, and put back as it was by
 /// ``restore()``. Keys are ignored when standard input is not a terminal.
-final class TerminalKeys: @unchecked Sendable {
-    private var saved = termios()
-    private var active = false
-    private let stopped = NSLock()
-    private var isStopped = false
+final class TerminalKeys: Sendable {
+    private struct State {
+        /// The terminal's settings before ``start(_:)``, while they are changed.
+        var saved: termios?
+        var isStopped = false
+    }
+    private let state = Mutex(State())
 
     /// The command a key stands for, if any.
     static func command(for byte: UInt8) -> RecordingCommand? {
@@ -41,6 +44,7 @@ final class TerminalKeys: @unchecked Sendable {
 
     /// Starts reading keys into `send` if standard input is a terminal; does nothing otherwise.
     func start(_ send: @escaping @Sendable (RecordingCommand) -> Void) {
+        var saved = termios()
         guard isatty(STDIN_FILENO) == 1, tcgetattr(STDIN_FILENO, &saved) == 0 else { return }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
@@ -49,10 +53,10 @@ final class TerminalKeys: @unchecked Sendable {
             cc[Int(VTIME)] = 0
         }
         guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return }
-        active = true
+        state.withLock { $0.saved = saved }
         let thread = Thread { [self] in
             var pollfd = Glibc.pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            while !stopped.withLock({ isStopped }) {
+            while !state.withLock({ $0.isStopped }) {
                 // A short poll so that restore() ends the thread promptly.
                 guard poll(&pollfd, 1, 100) > 0 else { continue }
                 var byte: UInt8 = 0
@@ -66,11 +70,11 @@ final class TerminalKeys: @unchecked Sendable {
 
     /// Puts the terminal back as it was and stops reading.
     func restore() {
-        stopped.withLock { isStopped = true }
-        if active {
-            _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-            active = false
+        let saved = state.withLock { state in
+            defer { (state.isStopped, state.saved) = (true, nil) }
+            return state.saved
         }
+        if var saved { _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
     }
 }
 
@@ -83,20 +87,19 @@ final class TerminalKeys: @unchecked Sendable {
 /// `resume()`) in which a Ctrl-C is ignored; a test that sent one right after the banner hung about once in 40
 /// runs under load. The handler only writes a byte to a pipe (async-signal-safe) and resets itself
 /// (`SA_RESETHAND`); a thread of its own reads the pipe and calls `send`.
-final class EndSignals: @unchecked Sendable {
+final class EndSignals: Sendable {
     private let pipe: (read: Int32, write: Int32)
-    private let lock = NSLock()
-    private var cancelled = false
+    private let cancelled = Mutex(false)
 
     init(_ send: @escaping @Sendable (RecordingCommand) -> Void) {
         var fds: [Int32] = [-1, -1]
         if Glibc.pipe(&fds) != 0 { fds = [-1, -1] }
         pipe = (fds[0], fds[1])
-        endSignalsPipe = fds[1]
+        endSignalsPipe.store(fds[1], ordering: .sequentiallyConsistent)
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in
             var byte: UInt8 = 1
-            _ = write(endSignalsPipe, &byte, 1)
+            _ = write(endSignalsPipe.load(ordering: .sequentiallyConsistent), &byte, 1)
         }
         action.sa_flags = Int32(truncatingIfNeeded: Int(SA_RESETHAND) | Int(SA_RESTART))
         sigemptyset(&action.sa_mask)
@@ -118,7 +121,7 @@ final class EndSignals: @unchecked Sendable {
 
     /// Puts SIGINT and SIGTERM back to their default and stops the reading thread.
     func cancel() {
-        let first = lock.withLock { () -> Bool in
+        let first = cancelled.withLock { cancelled in
             defer { cancelled = true }
             return !cancelled
         }
@@ -131,5 +134,6 @@ final class EndSignals: @unchecked Sendable {
     }
 }
 
-/// The write end of the pipe the SIGINT and SIGTERM handler writes to (a C function pointer captures nothing).
-nonisolated(unsafe) private var endSignalsPipe: Int32 = -1
+/// The write end of the pipe the SIGINT and SIGTERM handler writes to (a C function pointer captures nothing): an
+/// atomic, which a signal handler may read (it is lock-free).
+private let endSignalsPipe = Atomic<Int32>(-1)

@@ -46,46 +46,21 @@ extension Workout {
                 let terminalKeys = TerminalKeys()
                 terminalKeys.start { send.yield(.key($0)) }
                 defer { terminalKeys.restore() }
-                let terminal = isatty(STDOUT_FILENO) == 1
-                var watching: (monitor: MirrorMonitor, display: LiveDisplay, drawing: Task<Void, Never>)?
-                func stopDrawing() async {
-                    guard let watching else { return }
-                    watching.drawing.cancel()
-                    _ = await watching.drawing.value
-                    watching.display.finish(at: store.wallClock())
-                    if terminal { print("") }
-                }
+                var view = View(store: store, terminal: isatty(STDOUT_FILENO) == 1)
                 loop: for await event in events {
                     switch event {
                     case .arrived(let monitor):
-                        guard watching == nil else { continue }
-                        // Said before the view draws its first frame or line.
-                        let activity = monitor.session.workoutConfiguration.activityType.name
-                        let how =
-                            isatty(STDIN_FILENO) == 1
-                            ? "space pauses or resumes it, q leaves (the recording goes on)" : "Ctrl-C leaves"
-                        print("Watching a \(activity) workout recorded in another terminal; \(how).")
-                        fflush(nil)
-                        let display = LiveDisplay(
-                            monitor: monitor, terminal: terminal, now: { [store] in store.wallClock() })
-                        let drawing = Task { await display.run() }
-                        watching = (monitor, display, drawing)
+                        guard view.show(monitor) else { continue }
                         Task { for await ending in monitor.endings { send.yield(.ended(ending)) } }
                     case .key(.togglePause):
-                        guard let session = watching?.monitor.session else { continue }
-                        if session.state == .paused {
-                            session.resume()
-                        } else if session.state == .running {
-                            session.pause()
-                        }
+                        view.watching?.monitor.session.togglePause()
                     case .key(.lap), .key(.raiseTarget), .key(.lowerTarget):
                         continue
                     case .key(.end):
-                        await stopDrawing()
-                        print(watching == nil ? "Stopped waiting." : "Left the watch; the recording goes on.")
+                        print(await view.stop() ? "Left the watch; the recording goes on." : "Stopped waiting.")
                         break loop
                     case .ended(let ending):
-                        await stopDrawing()
+                        await view.stop()
                         switch ending {
                         case .ended: print("The recording ended.")
                         case .stopped: print("The recording stopped mirroring.")
@@ -97,6 +72,39 @@ extension Workout {
                         break loop
                     }
                 }
+            }
+        }
+
+        /// The live view of the one recording watched.
+        private struct View {
+            let store: HKHealthStore
+            let terminal: Bool
+            var watching: (monitor: MirrorMonitor, display: LiveDisplay, drawing: Task<Void, Never>)?
+
+            /// Says what is watched and starts drawing it; false when a recording is watched already.
+            mutating func show(_ monitor: MirrorMonitor) -> Bool {
+                guard watching == nil else { return false }
+                // Said before the view draws its first frame or line.
+                let activity = monitor.session.workoutConfiguration.activityType.name
+                let how =
+                    isatty(STDIN_FILENO) == 1
+                    ? "space pauses or resumes it, q leaves (the recording goes on)" : "Ctrl-C leaves"
+                print("Watching a \(activity) workout recorded in another terminal; \(how).")
+                fflush(nil)
+                let display = LiveDisplay(monitor: monitor, terminal: terminal, now: { [store] in store.wallClock() })
+                watching = (monitor, display, Task { await display.run() })
+                return true
+            }
+
+            /// Draws the last frame and stops drawing; returns whether a recording was watched.
+            @discardableResult
+            func stop() async -> Bool {
+                guard let watching else { return false }
+                watching.drawing.cancel()
+                _ = await watching.drawing.value
+                watching.display.finish(at: store.wallClock())
+                if terminal { print("") }
+                return true
             }
         }
     }

@@ -134,42 +134,45 @@ extension Workout {
                     try await store.setWorkoutProfile(profile)
                 }
                 for shown in quantityType.map({ [$0] }) ?? [HKQuantityType(.heartRate), HKQuantityType(.cyclingPower)] {
-                    let (name, unit) =
-                        shown == HKQuantityType(.heartRate) ? ("Heart rate", "count/min") : ("Cycling power", "W")
-                    // People read heart rate in bpm (HealthKit's unit string for it is count/min).
-                    let unitName = Format.unitName(HKUnit(from: unit))
-                    guard let configuration = try await store.preferredWorkoutZoneConfiguration(for: shown) else {
-                        print(
-                            "\(name) zones: none (set an FTP with `workout profile --ftp WATTS`, or zones with --set).")
-                        continue
-                    }
-                    let source =
-                        switch configuration.source {
-                        case .system: "system"
-                        case .user: "the person's own"
-                        case .app: "an app's"
-                        }
-                    print("\(name) zones (\(source), \(unitName)):")
-                    // Each zone as the summaries and the live view show it (whole numbers: readings are whole bpm
-                    // and watts), then its exact bounds.
-                    let boundaries = configuration.zones.dropLast().compactMap {
-                        $0.maximum?.doubleValue(for: HKUnit(from: unit))
-                    }
-                    for zone in configuration.zones {
-                        let low = zone.minimum.map { format($0.doubleValue(for: HKUnit(from: unit))) }
-                        let high = zone.maximum.map { format($0.doubleValue(for: HKUnit(from: unit))) }
-                        let range =
-                            switch (low, high) {
-                            case (nil, let high?): "below \(high)"
-                            case (let low?, nil): "\(low) and above"
-                            case (let low?, let high?): "\(low) to \(high)"
-                            default: "any"
-                            }
-                        print(
-                            "  " + pad("Z\(zone.index + 1)", 4) + pad(LiveView.range(zone.index, boundaries), 10)
-                                + "(\(range))")
-                    }
+                    try await printZones(of: shown, store: store)
                 }
+            }
+        }
+
+        /// Prints the preferred zones of `type`: each as the summaries and the live view show it, then its exact
+        /// bounds.
+        private func printZones(of type: HKQuantityType, store: HKHealthStore) async throws {
+            let (name, unit) = type == HKQuantityType(.heartRate) ? ("Heart rate", "count/min") : ("Cycling power", "W")
+            // People read heart rate in bpm (HealthKit's unit string for it is count/min).
+            let unitName = Format.unitName(HKUnit(from: unit))
+            guard let configuration = try await store.preferredWorkoutZoneConfiguration(for: type) else {
+                print("\(name) zones: none (set an FTP with `workout profile --ftp WATTS`, or zones with --set).")
+                return
+            }
+            let source =
+                switch configuration.source {
+                case .system: "system"
+                case .user: "the person's own"
+                case .app: "an app's"
+                }
+            print("\(name) zones (\(source), \(unitName)):")
+            // Whole numbers first: readings are whole bpm and watts.
+            let boundaries = configuration.zones.dropLast().compactMap {
+                $0.maximum?.doubleValue(for: HKUnit(from: unit))
+            }
+            for zone in configuration.zones {
+                let low = zone.minimum.map { format($0.doubleValue(for: HKUnit(from: unit))) }
+                let high = zone.maximum.map { format($0.doubleValue(for: HKUnit(from: unit))) }
+                let range =
+                    switch (low, high) {
+                    case (nil, let high?): "below \(high)"
+                    case (let low?, nil): "\(low) and above"
+                    case (let low?, let high?): "\(low) to \(high)"
+                    default: "any"
+                    }
+                print(
+                    "  " + pad("Z\(zone.index + 1)", 4) + pad(LiveView.range(zone.index, boundaries), 10) + "(\(range))"
+                )
             }
         }
     }

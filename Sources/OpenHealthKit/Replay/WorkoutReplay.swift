@@ -168,11 +168,7 @@ public final class WorkoutReplay: @unchecked Sendable {
             case .pause: session.pause()
             case .resume: session.resume()
             case .lap:
-                try await builder.addWorkoutEvents([
-                    HKWorkoutEvent(
-                        type: .lap, dateInterval: DateInterval(start: stepping.lastLap, end: date),
-                        metadata: nil)
-                ])
+                try await builder.addWorkoutEvents([HKWorkoutEvent.lap(from: stepping.lastLap, to: date)])
                 stepping.lastLap = date
             case .marker:
                 try await builder.addWorkoutEvents([
