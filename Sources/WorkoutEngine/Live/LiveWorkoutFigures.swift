@@ -1,7 +1,6 @@
 import FitnessSensors
 import Foundation
 import HealthKitModel
-import WorkoutEngine
 
 /// What a live workout screen shows at one instant, read from a live builder through the API a HealthKit app uses
 /// (`statistics(for:)`, `elapsedTime(at:)`, `workoutEvents`, `zoneGroup(for:)`, the data source's sensor statuses),
@@ -17,6 +16,12 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
         public var quantity: HKQuantity
         /// When the value was measured (the start of its sample).
         public var date: Date
+
+        package init(quantityType: HKQuantityType, quantity: HKQuantity, date: Date) {
+            self.quantityType = quantityType
+            self.quantity = quantity
+            self.date = date
+        }
     }
 
     /// When these figures were read.
@@ -41,29 +46,6 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
     public var runningCadence: HKQuantity?
     /// The sensors' statuses.
     public var sensors: [HKSensorStatus]
-
-    /// Reads the figures from a live builder as of `date`.
-    public init(builder: HKLiveWorkoutBuilder, at date: Date) {
-        self.date = date
-        startDate = builder.startDate
-        elapsedTime = builder.elapsedTime(at: date)
-        let lapEvents = builder.workoutEvents.filter { $0.type == .lap }
-        laps = lapEvents.count
-        elapsedTimeAtLastLap = lapEvents.last.map { builder.elapsedTime(at: $0.dateInterval.end) } ?? 0
-        collectedTypes = builder.dataSource?.typesToCollect ?? []
-        var values: [HKQuantityType: Value] = [:]
-        for type in collectedTypes {
-            guard let statistics = builder.statistics(for: type), let quantity = statistics.mostRecentQuantity(),
-                let interval = statistics.mostRecentQuantityDateInterval()
-            else { continue }
-            values[type] = Value(quantityType: type, quantity: quantity, date: interval.start)
-        }
-        mostRecent = values
-        heartRateZones = builder.zoneGroup(for: HKQuantityType(.heartRate))?.zoneDurations
-        threeSecondPower = builder.threeSecondPower(at: date)
-        runningCadence = builder.runningCadence(at: date)
-        sensors = builder.dataSource?.sensorStatuses ?? []
-    }
 
     /// The figures as bytes for `sendToRemoteWorkoutSession(data:)`.
     public func encoded() -> Data {
@@ -93,36 +75,37 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
 
     /// The JSON shape: plain values, identifiers and unit strings.
     private struct Wire: Codable {
-        static let version = 1
-        struct Value: Codable {
-            var type: String
-            var unit: String
-            var value: Double
-            var date: Date
+        package static let version = 1
+        package struct Value: Codable {
+            package var type: String
+            package var unit: String
+            package var value: Double
+            package var date: Date
         }
-        struct Zone: Codable {
-            var minimum: Double?
-            var maximum: Double?
-            var unit: String
-            var duration: TimeInterval
+        package struct Zone: Codable {
+            package var minimum: Double?
+            package var maximum: Double?
+            package var unit: String
+            package var duration: TimeInterval
         }
-        struct Sensor: Codable {
-            var identifier: String, name: String, capabilities: UInt16
+        package struct Sensor: Codable {
+            package var identifier: String, name: String, capabilities: UInt16
             /// connecting, connected, lost, reconnecting
-            var connection: String
-            var since: Date?, attempt: Int?, reason: String?
-            var batteryPercent: Int?, skinContact: Bool?, dropouts: Int, malformedNotifications: Int
-            var problem: String?, closedDropoutTime: TimeInterval
+            package var connection: String
+            package var since: Date?, attempt: Int?, reason: String?
+            package var batteryPercent: Int?, skinContact: Bool?, dropouts: Int, malformedNotifications: Int
+            package var problem: String?, closedDropoutTime: TimeInterval
         }
-        var version = Wire.version
-        var date: Date, startDate: Date?, elapsedTime: TimeInterval, elapsedTimeAtLastLap: TimeInterval, laps: Int
-        var collectedTypes: [String], mostRecent: [Value], heartRateZones: [Zone]?, sensors: [Sensor]
+        package var version = Wire.version
+        package var date: Date, startDate: Date?, elapsedTime: TimeInterval, elapsedTimeAtLastLap: TimeInterval,
+            laps: Int
+        package var collectedTypes: [String], mostRecent: [Value], heartRateZones: [Zone]?, sensors: [Sensor]
         /// Watts; absent when there is none (and in figures from before it was carried).
-        var threeSecondPower: Double?
+        package var threeSecondPower: Double?
         /// Steps a minute; absent when there is none (and in figures from before it was carried).
-        var runningCadence: Double?
+        package var runningCadence: Double?
 
-        init(_ figures: LiveWorkoutFigures) {
+        package init(_ figures: LiveWorkoutFigures) {
             date = figures.date
             startDate = figures.startDate
             elapsedTime = figures.elapsedTime
@@ -165,7 +148,7 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
             }
         }
 
-        func figures() throws -> LiveWorkoutFigures {
+        package func figures() throws -> LiveWorkoutFigures {
             func bad(_ what: String) -> HKError {
                 HKError(.errorInvalidArgument, "The live workout figures hold \(what).")
             }
@@ -233,7 +216,7 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
         }
     }
 
-    init(
+    package init(
         date: Date, startDate: Date?, elapsedTime: TimeInterval, elapsedTimeAtLastLap: TimeInterval, laps: Int,
         collectedTypes: Set<HKQuantityType>, mostRecent: [HKQuantityType: Value],
         heartRateZones: [HKWorkoutZoneDuration]?,

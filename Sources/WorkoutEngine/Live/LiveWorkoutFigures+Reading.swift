@@ -1,5 +1,6 @@
 import FitnessSensors
 import Foundation
+import HealthKitModel
 
 extension LiveWorkoutFigures {
     private static let bpm = HKUnit.count().unitDivided(by: .minute())
