@@ -1,6 +1,7 @@
 import FitnessSensors
 import Foundation
 import HealthKitModel
+import Synchronization
 import WorkoutEngine
 
 /// Controls a fitness machine — a smart trainer's target power (ERG), resistance level or simulated grade — over its
@@ -26,7 +27,7 @@ import WorkoutEngine
 ///   (`.refused(.controlNotPermitted)`, …), and reported as ``Event/failed(_:)``.
 ///
 /// OpenHealthKit: HealthKit has no control of fitness machines. Bluetooth FTMS 1.0 §4.16.
-public final class FitnessMachineControl: @unchecked Sendable {
+public final class FitnessMachineControl: Sendable {
     public typealias Request = FitnessMachineControlPoint.Request
 
     /// What happened, for a display.
@@ -64,14 +65,17 @@ public final class FitnessMachineControl: @unchecked Sendable {
     public let sensor: any ControllableSensor
     private let clock: any Clock<Duration>
     private let seconds: @Sendable () -> Double
-    private let lock = NSLock()
-    private var controller = FitnessMachineController()
-    private var current = State()
-    private var handler: (@Sendable (Event) -> Void)?
-    private var waiters: [(request: Request, continuation: CheckedContinuation<Void, any Error>)] = []
-    /// Fails the request written last when it is not answered in time; runs only while a request waits, so an idle
-    /// control has nothing asleep on the clock.
-    private var timeout: Task<Void, Never>?
+    /// What changes, under one lock.
+    private struct Locked {
+        var controller = FitnessMachineController()
+        var current = State()
+        var handler: (@Sendable (Event) -> Void)?
+        var waiters: [(request: Request, continuation: CheckedContinuation<Void, any Error>)] = []
+        /// Fails the request written last when it is not answered in time; runs only while a request waits, so an
+        /// idle control has nothing asleep on the clock.
+        var timeout: Task<Void, Never>?
+    }
+    private let locked = Mutex(Locked())
 
     /// Creates a control for `sensor`; nothing happens until ``start(_:)``.
     ///
@@ -82,28 +86,28 @@ public final class FitnessMachineControl: @unchecked Sendable {
         seconds = Self.seconds(on: clock)
     }
 
-    deinit { timeout?.cancel() }
+    deinit { locked.withLock { $0.timeout?.cancel() } }
 
     /// Where control stands now.
-    public var state: State { lock.withLock { current } }
+    public var state: State { locked.withLock { $0.current } }
 
     /// Begins watching the sensor's link and delivering events to `handler` (the sensor itself is started by the
     /// data source, as for any sensor).
     public func start(_ handler: @escaping @Sendable (Event) -> Void = { _ in }) {
-        lock.withLock { self.handler = handler }
+        locked.withLock { $0.handler = handler }
         sensor.watchControlLink { [weak self] event in self?.linkEvent(event) }
     }
 
     /// Stops watching; requests still waiting fail with `.noResponse`. The machine keeps its last target.
     public func close() {
         sensor.watchControlLink(nil)
-        let (task, pending) = lock.withLock {
+        let (task, pending) = locked.withLock { locked in
             defer {
-                timeout = nil
-                handler = nil
-                waiters.removeAll()
+                locked.timeout = nil
+                locked.handler = nil
+                locked.waiters.removeAll()
             }
-            return (timeout, waiters)
+            return (locked.timeout, locked.waiters)
         }
         task?.cancel()
         for waiter in pending {
@@ -123,7 +127,7 @@ public final class FitnessMachineControl: @unchecked Sendable {
             throw FitnessMachineControlError(
                 request: "set target power to \(watts) W", reason: .refused(.invalidParameter))
         }
-        lock.withLock { current.requestedTargetPower = watts }
+        locked.withLock { $0.current.requestedTargetPower = watts }
         try await send(.setTargetPower(value), keptUntilConnected: true)
     }
 
@@ -148,7 +152,7 @@ public final class FitnessMachineControl: @unchecked Sendable {
 
     /// Stops the machine (Stop or Pause with Stop, 0x08 01): a trainer drops its target.
     public func stop() async throws {
-        lock.withLock { current.requestedTargetPower = nil }
+        locked.withLock { $0.current.requestedTargetPower = nil }
         try await send(.stopOrPause(1))
     }
 
@@ -163,9 +167,9 @@ public final class FitnessMachineControl: @unchecked Sendable {
             throw FitnessMachineControlError(request: request.summary, reason: .writeFailed("it is not connected."))
         }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            perform { controller in
-                waiters.append((request, continuation))
-                return controller.send(request, at: seconds())
+            perform { locked in
+                locked.waiters.append((request, continuation))
+                return locked.controller.send(request, at: seconds())
             }
         }
     }
@@ -175,22 +179,22 @@ public final class FitnessMachineControl: @unchecked Sendable {
     private func linkEvent(_ event: ControlLinkEvent) {
         switch event {
         case .connected(let offersControl):
-            let target = lock.withLock { () -> Int? in
-                current.isConnected = true
-                current.offersControl = offersControl
-                return offersControl ? current.requestedTargetPower : nil
+            let target = locked.withLock { locked -> Int? in
+                locked.current.isConnected = true
+                locked.current.offersControl = offersControl
+                return offersControl ? locked.current.requestedTargetPower : nil
             }
             emit(.connected(offersControl: offersControl))
             if let target, let value = Int16(exactly: target) {
-                perform { $0.send(.setTargetPower(value), at: seconds()) }
+                perform { $0.controller.send(.setTargetPower(value), at: seconds()) }
             }
         case .disconnected:
-            let pending = lock.withLock {
-                defer { waiters.removeAll() }
-                controller.disconnected()
-                current.isConnected = false
-                current.hasControl = false
-                return waiters
+            let pending = locked.withLock { locked in
+                defer { locked.waiters.removeAll() }
+                locked.controller.disconnected()
+                locked.current.isConnected = false
+                locked.current.hasControl = false
+                return locked.waiters
             }
             for waiter in pending {
                 waiter.continuation.resume(
@@ -200,13 +204,13 @@ public final class FitnessMachineControl: @unchecked Sendable {
         case .value(GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint, let bytes):
             // A malformed answer is counted and logged by the sensor; the request then times out.
             guard let response = try? FitnessMachineControlPoint.Response(bytes: bytes) else { return }
-            perform { $0.received(response, at: seconds()) }
+            perform { $0.controller.received(response, at: seconds()) }
         case .value(GATTAssignedNumbers.Characteristic.fitnessMachineStatus, let bytes):
             guard let status = try? FitnessMachineStatus(bytes: bytes) else { return }
-            lock.withLock {
-                controller.received(status)
-                current.hasControl = controller.hasControl
-                current.targetPower = controller.targetPower
+            locked.withLock { locked in
+                locked.controller.received(status)
+                locked.current.hasControl = locked.controller.hasControl
+                locked.current.targetPower = locked.controller.targetPower
             }
             emit(.status(status))
         case .value: break
@@ -215,50 +219,54 @@ public final class FitnessMachineControl: @unchecked Sendable {
 
     /// Runs `change` on the controller under the lock, then carries out its step: resumes the waiters it answers,
     /// reports, and writes the next request.
-    private func perform(_ change: (inout FitnessMachineController) -> FitnessMachineController.Step) {
-        var resumes: [(CheckedContinuation<Void, any Error>, (any Error)?)] = []
-        let (step, handler) = lock.withLock { () -> (FitnessMachineController.Step, (@Sendable (Event) -> Void)?) in
-            let step = change(&controller)
+    private func perform(_ change: (inout Locked) -> FitnessMachineController.Step) {
+        let (step, handler, resumes) = locked.withLock {
+            locked -> (
+                FitnessMachineController.Step, (@Sendable (Event) -> Void)?,
+                [(CheckedContinuation<Void, any Error>, (any Error)?)]
+            ) in
+            var resumes: [(CheckedContinuation<Void, any Error>, (any Error)?)] = []
+            let step = change(&locked)
             for replaced in step.superseded {
                 // A target replaced before it was sent: its caller waits for the one that replaced it.
-                if let index = waiters.firstIndex(where: { $0.request == replaced }),
-                    let newer = waiters.last(where: { $0.request.opCode == replaced.opCode })
+                if let index = locked.waiters.firstIndex(where: { $0.request == replaced }),
+                    let newer = locked.waiters.last(where: { $0.request.opCode == replaced.opCode })
                 {
-                    waiters[index].request = newer.request
+                    locked.waiters[index].request = newer.request
                 }
             }
             for request in step.succeeded {
-                while let index = waiters.firstIndex(where: { $0.request == request }) {
-                    resumes.append((waiters.remove(at: index).continuation, nil))
+                while let index = locked.waiters.firstIndex(where: { $0.request == request }) {
+                    resumes.append((locked.waiters.remove(at: index).continuation, nil))
                 }
             }
             for error in step.errors {
-                if let index = waiters.firstIndex(where: { $0.request.summary == error.request }) {
-                    resumes.append((waiters.remove(at: index).continuation, error))
+                if let index = locked.waiters.firstIndex(where: { $0.request.summary == error.request }) {
+                    resumes.append((locked.waiters.remove(at: index).continuation, error))
                 }
             }
-            current.hasControl = controller.hasControl
-            current.targetPower = controller.targetPower
-            if controller.hasControl { current.refusedControl = nil }
+            locked.current.hasControl = locked.controller.hasControl
+            locked.current.targetPower = locked.controller.targetPower
+            if locked.controller.hasControl { locked.current.refusedControl = nil }
             for error in step.errors where error.request == Request.requestControl.summary {
-                if case .refused(let code) = error.reason { current.refusedControl = code }
+                if case .refused(let code) = error.reason { locked.current.refusedControl = code }
             }
-            if !step.succeeded.isEmpty { current.lastError = nil }
-            if let last = step.errors.last { current.lastError = last }
-            if step.write != nil || controller.pending == nil {
-                timeout?.cancel()
-                timeout = nil
+            if !step.succeeded.isEmpty { locked.current.lastError = nil }
+            if let last = step.errors.last { locked.current.lastError = last }
+            if step.write != nil || locked.controller.pending == nil {
+                locked.timeout?.cancel()
+                locked.timeout = nil
             }
             if step.write != nil {
-                timeout = Task { [weak self, clock] in
+                locked.timeout = Task { [weak self, clock] in
                     do { try await clock.sleep(for: .seconds(FitnessMachineController.responseTimeout)) } catch {
                         return
                     }
                     guard let self else { return }
-                    self.perform { $0.tick(at: self.seconds()) }
+                    self.perform { $0.controller.tick(at: self.seconds()) }
                 }
             }
-            return (step, self.handler)
+            return (step, locked.handler, resumes)
         }
         for (continuation, error) in resumes {
             if let error { continuation.resume(throwing: error) } else { continuation.resume() }
@@ -275,13 +283,13 @@ public final class FitnessMachineControl: @unchecked Sendable {
                 try await sensor.writeWithResponse(
                     request.encode(), to: GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint)
             } catch {
-                perform { $0.writeFailed(.writeFailed("\(error)"), at: seconds()) }
+                perform { $0.controller.writeFailed(.writeFailed("\(error)"), at: seconds()) }
             }
         }
     }
 
     private func emit(_ event: Event) {
-        let handler = lock.withLock { self.handler }
+        let handler = locked.withLock { $0.handler }
         handler?(event)
     }
 
