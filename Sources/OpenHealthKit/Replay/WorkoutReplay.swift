@@ -207,14 +207,14 @@ private final class VirtualTime: Sendable {
 }
 
 /// Sleeps on a clock so that fixture second `s` happens `s / speed` after the first call.
-private final class Pacer: @unchecked Sendable {
-    private let sleepUntil: (Double) async throws -> Void
+private final class Pacer: Sendable {
+    private let sleepUntil: @Sendable (Double) async throws -> Void
 
     init(clock: any Clock<Duration>, speed: Double) {
         sleepUntil = Self.make(clock, speed: speed)
     }
 
-    private static func make<C: Clock>(_ clock: C, speed: Double) -> (Double) async throws -> Void
+    private static func make<C: Clock>(_ clock: C, speed: Double) -> @Sendable (Double) async throws -> Void
     where C.Duration == Duration {
         let start = clock.now
         return { seconds in
