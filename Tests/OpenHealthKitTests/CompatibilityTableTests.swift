@@ -201,7 +201,7 @@ import Testing
         if let start = oldText.range(of: "\n## "), let end = oldText.range(of: "\n" + Section.apple.rawValue),
             start.lowerBound < end.lowerBound
         {
-            prose = String(oldText[start.lowerBound..<end.lowerBound]).trimmingCharacters(in: .newlines) + "\n\n"
+            prose = String(oldText[start.lowerBound ..< end.lowerBound]).trimmingCharacters(in: .newlines) + "\n\n"
         }
         let text = """
             # Compatibility with HealthKit's workout API
