@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -106,7 +106,6 @@ let package = Package(
             dependencies: [
                 "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "BlueZDBus", "WorkoutImport",
                 "WorkoutExport",
-                "FITFile",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

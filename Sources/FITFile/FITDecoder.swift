@@ -8,7 +8,7 @@ import ByteCoding
 /// Chained files (FIT protocol, "Chained FIT Files") follow one another: each `.fileEnd` may be followed by a new
 /// `.fileHeader`; definitions, timestamps and developer descriptions do not carry over.
 ///
-/// Every error is a ``DecodeError`` whose offset is the file offset of the byte at fault.
+/// Every error is a `DecodeError` whose offset is the file offset of the byte at fault.
 public struct FITDecoder: Sendable {
     /// What the decoder found.
     public enum Item: Hashable, Sendable {

@@ -40,7 +40,7 @@ public final class FITFileReader {
     /// Where the current file ends according to its header (see ``FITDecoder/declaredEnd``).
     public var declaredEnd: Int { decoder.declaredEnd }
 
-    /// The next item, or nil after the last file of the chain ended cleanly. Throws ``DecodeError`` (with the file
+    /// The next item, or nil after the last file of the chain ended cleanly. Throws `DecodeError` (with the file
     /// offset) on damaged input, or the file system's error.
     public func next() throws -> FITDecoder.Item? {
         while true {

@@ -3,7 +3,7 @@ import OpenHealthKit
 
 extension HKHealthStore {
     /// A store for a test: in memory, on `clock` (its wall time, flush timer and replay pacing), reaching no real
-    /// sensor (``SensorConnector/none``; attach scripted or fixture sensors to a data source instead). Nothing is
+    /// sensor (`SensorConnector/none`; attach scripted or fixture sensors to a data source instead). Nothing is
     /// authorized yet: call ``authorizeWorkoutTypes()`` or your app's own `requestAuthorization`, as a test of
     /// authorization would want. OpenHealthKitTesting.
     public static func testing(clock: TestClock, clientIdentifier: String = "tests") -> HKHealthStore {

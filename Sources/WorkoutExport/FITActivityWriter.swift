@@ -12,18 +12,18 @@ import OpenHealthKit
 ///    `development`, the Device Information's manufacturer name in `descriptor` and its model in `product_name`,
 ///    and the first battery level a live recording's sensor reported in `battery_level`); another `device_info` per
 ///    sensor at the end with its last battery level, as watches write one at the start and one at the end;
-/// 3. an `event` timer start at the start, timer stop_all and start around each pause (``WorkoutPauses``: motion
+/// 3. an `event` timer start at the start, timer stop_all and start around each pause (`WorkoutPauses`: motion
 ///    pauses are not timer stops), timer stop_all at the end;
 /// 4. a `record` per second that has a reading (heart rate, power, cadence: a ride's rpm, a run's strides a minute
-///    from its step samples (``RunningCadence``) with fractional_cadence; speed, cumulative distance, a run's
+///    from its step samples (`RunningCadence`) with fractional_cadence; speed, cumulative distance, a run's
 ///    vertical_oscillation, stance_time and step_length, and
 ///    position and altitude when the workout has a route), an `hrv` message per 5 beat-to-beat intervals after the
 ///    record of the last beat in it (a gap before a beat is an invalid element, then the beat's interval);
-/// 5. a `lap` per lap (``WorkoutLaps``: the lap events and the time after the last one, with the library's lap
+/// 5. a `lap` per lap (`WorkoutLaps`: the lap events and the time after the last one, with the library's lap
 ///    statistics, as `workout replay` prints them), or one per session when the workout has none;
 /// 6. a `session` per leg of a multisport workout (transitions as sport 3), else one: sport, sub-sport, elapsed
 ///    and timer time, distance, calories, average and maximum heart rate, cadence (a run's avg/max_running_cadence
-///    with their fractional parts and total_strides, from ``RunningCadence``), power and speed, normalized
+///    with their fractional parts and total_strides, from `RunningCadence`), power and speed, normalized
 ///    power, time in heart-rate zones (the workout's stored zone group) and in power zones when it has them, first
 ///    lap index and number of laps;
 /// 7. the `activity` message (type manual, event activity stop), then the file CRC.

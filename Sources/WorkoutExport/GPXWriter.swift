@@ -3,7 +3,7 @@ import OpenHealthKit
 
 /// Writes a workout's route as GPX 1.1 (topografix.com/GPX/1/1): `trk/trkseg/trkpt[@lat,@lon]` with `ele` and
 /// `time`, heart rate and cadence in Garmin's TrackPointExtension v1 (`gpxtpx:hr`, `gpxtpx:cad`: a run's in strides
-/// a minute, as Garmin's devices write it, ``RunningCadence``), power in a
+/// a minute, as Garmin's devices write it, `RunningCadence`), power in a
 /// `power` element (the convention Strava and others read), both inside the point's `extensions`. Only records
 /// with a position are written (a track point needs one; ``ExportFormat/gpx`` refuses a workout without a route),
 /// and a new segment starts after each pause.

@@ -3,12 +3,12 @@ import OpenHealthKit
 
 /// Writes a workout as a Garmin Training Center Database v2 document (TrainingCenterDatabasev2.xsd), with power and
 /// speed in Garmin's ActivityExtension v2 (ActivityExtensionv2.xsd: `TPX/Speed`, `TPX/Watts` per track point,
-/// `LX/AvgSpeed`, `LX/AvgWatts`, `LX/MaxWatts` per lap). A run's cadence (``RunningCadence``, strides a minute, as
+/// `LX/AvgSpeed`, `LX/AvgWatts`, `LX/MaxWatts` per lap). A run's cadence (`RunningCadence`, strides a minute, as
 /// Garmin's devices write it) goes in `TPX/RunCadence` per track point and `LX/AvgRunCadence`, `LX/MaxRunCadence`
 /// and `LX/Steps` per lap, never in `Cadence`, which the schema keeps for a bike.
 ///
 /// One `Activity` whose `Sport` is Running, Biking or Other (the schema's only values: walking and hiking are
-/// Running, other activities Other); its `Id` is the start time. A `Lap` per lap (as in the FIT export: ``WorkoutLaps``
+/// Running, other activities Other); its `Id` is the start time. A `Lap` per lap (as in the FIT export: `WorkoutLaps`
 /// with the library's lap statistics, or one per session), its elements in the schema's order (TotalTimeSeconds, DistanceMeters,
 /// MaximumSpeed, Calories, AverageHeartRateBpm, MaximumHeartRateBpm, Intensity, Cadence, TriggerMethod, Track,
 /// Extensions), and a `Trackpoint` per record (Time, Position, AltitudeMeters, DistanceMeters, HeartRateBpm,

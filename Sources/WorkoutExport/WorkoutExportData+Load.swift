@@ -21,11 +21,11 @@ extension WorkoutExportData {
     /// included), `HKHeartbeatSeriesQueryDescriptor` for its beats, its events for pauses and laps, its activities
     /// for the legs, `HKHealthStore.workoutSensors(for:)` for the sensors' Device Information and battery levels,
     /// `allStatistics`, `zoneGroup(for:)` and `HKHealthStore.normalizedPower(for:during:)` for each session's
-    /// figures, ``WorkoutLaps`` and `HKHealthStore.statistics(for:during:)` for each lap's, and
+    /// figures, `WorkoutLaps` and `HKHealthStore.statistics(for:during:)` for each lap's, and
     /// `HKWorkoutRouteQueryDescriptor` for its route's positions, and a run's step samples for its cadence
-    /// (``RunningCadence``, `HKHealthStore.stepSamples(for:)`). Readings are placed at the whole second of their
+    /// (`RunningCadence`, `HKHealthStore.stepSamples(for:)`). Readings are placed at the whole second of their
     /// start (distance at its end, summed; a step sample's cadence at its end, the reading that counted it); pauses
-    /// are ``WorkoutPauses``'.
+    /// are `WorkoutPauses`'.
     public static func load(_ workout: HKWorkout, from store: HKHealthStore) async throws -> WorkoutExportData {
         let indoor = workout.metadata?[HKMetadataKeyIndoorWorkout] as? Bool
         var data = WorkoutExportData(
@@ -257,7 +257,7 @@ extension WorkoutExportData.Summary {
 }
 
 extension WorkoutExportData.Summary {
-    /// A run's cadence (``RunningCadence``, from its step samples) in strides a minute, FIT's and TCX's running
+    /// A run's cadence (`RunningCadence`, from its step samples) in strides a minute, FIT's and TCX's running
     /// cadence, when the span has no cycling cadence.
     mutating func applyRunningCadence(_ cadence: RunningCadence.Statistics?) {
         guard let cadence, averageCadence == nil else { return }

@@ -11,7 +11,7 @@ public struct WorkoutExportData: Sendable {
         public var date: Date
         public var heartRate: Double?
         public var power: Double?
-        /// Cycles a minute: a ride's rpm, or a run's strides (two steps) a minute (``RunningCadence``), as FIT and TCX
+        /// Cycles a minute: a ride's rpm, or a run's strides (two steps) a minute (`RunningCadence`), as FIT and TCX
         /// count them.
         public var cadence: Double?
         /// m/s.
@@ -68,7 +68,7 @@ public struct WorkoutExportData: Sendable {
     public var end: Date
     /// The devices that made the workout and its samples: the workout's own first, then each sensor once.
     public var devices: [HKDevice]
-    /// A sensor's battery level in percent, first and last reported during the recording (``HKWorkoutSensor``).
+    /// A sensor's battery level in percent, first and last reported during the recording (`HKWorkoutSensor`).
     public struct Battery: Hashable, Sendable {
         public var atStart: Int?
         public var atEnd: Int?
@@ -83,9 +83,9 @@ public struct WorkoutExportData: Sendable {
     public var records: [Record]
     /// Beat-to-beat intervals in seconds, the first from the workout's start; NaN marks a gap before the next beat.
     public var rrIntervals: [Double]
-    /// The workout's pauses (``WorkoutPauses``: its pause and resume events, not its motion pauses).
+    /// The workout's pauses (`WorkoutPauses`: its pause and resume events, not its motion pauses).
     public var pauses: [DateInterval]
-    /// The laps with their figures (``WorkoutLaps``: the lap events, the time after the last one a lap of its own),
+    /// The laps with their figures (`WorkoutLaps`: the lap events, the time after the last one a lap of its own),
     /// in time order; empty when the workout has no lap events.
     public var laps: [Summary]
     /// One per leg of a multisport workout (transitions included), else one for the whole workout.
@@ -127,7 +127,7 @@ public struct WorkoutExportData: Sendable {
     }
 
     /// A summary of `interval` with its timer time and no figures yet: they come from the library's statistics
-    /// (``Summary/apply(_:zones:powerZones:)``), never from the records, which keep one reading a second.
+    /// (`Summary.apply(_:zones:powerZones:)`), never from the records, which keep one reading a second.
     public func summary(
         of interval: DateInterval, activityType: HKWorkoutActivityType,
         locationType: HKWorkoutSessionLocationType

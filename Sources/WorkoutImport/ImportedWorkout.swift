@@ -60,7 +60,7 @@ public struct ImportedWorkout: Sendable {
     public var speed: [Reading] = []
     /// Cumulative distance in metres, as the file gives it.
     public var distance: [Reading] = []
-    /// Running dynamics, from a watch's standard fields or a pod's developer fields (``RunningDynamics``): stride
+    /// Running dynamics, from a watch's standard fields or a pod's developer fields (`RunningDynamics`): stride
     /// (step) length in metres, vertical oscillation in centimetres, ground contact time in milliseconds.
     public var strideLength: [Reading] = []
     public var verticalOscillation: [Reading] = []

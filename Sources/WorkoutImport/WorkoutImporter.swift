@@ -8,11 +8,11 @@ import OpenHealthKit
 /// - heart rate, power, cadence and speed become zero-length samples at each record's time (the live builder's
 ///   readings are the same), of the leg's types: power is cycling or running power, cadence cycling cadence,
 ///   speed cycling or running speed; on foot (running, walking, hiking) the cadence (strides a minute) becomes
-///   step count samples between records by the live rule (``RunningCadence``); a run's stride length, vertical
-///   oscillation and ground contact time (standard fields or a pod's developer fields, ``RunningDynamics``) become
+///   step count samples between records by the live rule (`RunningCadence`); a run's stride length, vertical
+///   oscillation and ground contact time (standard fields or a pod's developer fields, `RunningDynamics`) become
 ///   running samples too; other activities keep heart rate and distance only;
 /// - cumulative distance becomes one distance sample per record interval (the leg's distance type);
-/// - energy is integrated from power by the live data source's rule (``PowerEnergy``); without power,
+/// - energy is integrated from power by the live data source's rule (`PowerEnergy`); without power,
 ///   the file's total calories become one sample over the workout;
 /// - RR intervals become one `HKHeartbeatSeriesSample` from the workout's start, a missing interval a gap;
 /// - timer stops and starts become pause and resume events, marked laps (``ImportedWorkout/markedLaps``) lap

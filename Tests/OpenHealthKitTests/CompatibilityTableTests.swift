@@ -194,6 +194,15 @@ import Testing
                 .joined(separator: "\n")
         }
         let all = apple + further + own
+        // The prose between the counts and the first table (the differences that cut across symbols) is kept as
+        // written.
+        let oldText = try String(contentsOf: Self.tableURL, encoding: .utf8)
+        var prose = ""
+        if let start = oldText.range(of: "\n## "), let end = oldText.range(of: "\n" + Section.apple.rawValue),
+            start.lowerBound < end.lowerBound
+        {
+            prose = String(oldText[start.lowerBound ..< end.lowerBound]).trimmingCharacters(in: .newlines) + "\n\n"
+        }
         let text = """
             # Compatibility with HealthKit's workout API
 
@@ -215,7 +224,7 @@ import Testing
 
             \(Self.countsLine(all))
 
-            \(Section.apple.rawValue)
+            \(prose)\(Section.apple.rawValue)
 
             \(table(apple))
 

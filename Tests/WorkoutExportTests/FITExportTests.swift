@@ -109,7 +109,7 @@ import WorkoutImport
             #expect(session.number(5) == 2 && session.number(6) == 7, "\(reader): cycling, road")
             #expect(
                 session.number(7) == 900_000 && session.number(8) == 870_000, "\(reader): elapsed and timer time in ms")
-            // Heart rate is time-weighted (README, statistics rules): each reading holds until the next, at most
+            // Heart rate is time-weighted (StatisticsAndSeries): each reading holds until the next, at most
             // 10 s, so the reading at 449 s weighs 10 s before the pause and the others 1 s each.
             let weightedHeartRate = (Self.moving.map(Self.heartRate).reduce(0, +) + 9 * Self.heartRate(449)) / 879
             let meanPower = Self.moving.map(Self.power).reduce(0, +) / 870

@@ -2,7 +2,7 @@ import ByteCoding
 
 /// Any ATT PDU, decoded by its opcode.
 ///
-/// ``decode(_:)`` never traps: it either returns a value or throws a ``DecodeError`` naming the
+/// ``decode(_:)`` never traps: it either returns a value or throws a `DecodeError` naming the
 /// offending byte. PDUs this package does not model (Find By Type Value, Prepare/Execute Write,
 /// Read Multiple, signed writes, opcodes the spec has not assigned) decode as
 /// ``unknown(opcode:parameters:)`` with their parameters kept raw, so that a receiver can still
@@ -34,7 +34,7 @@ public enum ATTPDU: Hashable, Sendable {
 
     /// Decodes one whole PDU (one L2CAP SDU on the ATT bearer).
     ///
-    /// - Throws: ``DecodeError`` if the PDU is empty, truncated, or has trailing bytes where its
+    /// - Throws: `DecodeError` if the PDU is empty, truncated, or has trailing bytes where its
     ///   format has none.
     public static func decode(_ bytes: [UInt8]) throws(DecodeError) -> ATTPDU {
         guard let first = bytes.first else { throw DecodeError("expected an ATT opcode, found an empty PDU", at: 0) }

@@ -3,7 +3,7 @@ import ByteCoding
 /// Advertising or scan response data: a sequence of AD structures.
 ///
 /// Parsing stops at a zero length byte, which ends the significant part (the rest is padding).
-/// A structure whose length runs past the end of the data throws a ``DecodeError`` at its length
+/// A structure whose length runs past the end of the data throws a `DecodeError` at its length
 /// byte. Accessors give the common fields; the structures keep everything in order.
 ///
 /// ```swift

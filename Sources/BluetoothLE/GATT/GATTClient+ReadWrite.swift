@@ -67,8 +67,10 @@ extension GATTClient {
     ///
     /// Subscriptions are not kept by an unbonded peripheral: subscribe again after every reconnect.
     ///
-    /// - Parameter descriptors: the characteristic's descriptors if already discovered; otherwise
-    ///   they are discovered first.
+    /// - Parameters:
+    ///   - characteristic: the characteristic to subscribe to.
+    ///   - descriptors: the characteristic's descriptors if already discovered; otherwise
+    ///     they are discovered first.
     /// - Returns: the configuration written.
     /// - Throws: ``GATTClientError/Code/notSubscribable`` if the characteristic has neither
     ///   property or no CCCD.

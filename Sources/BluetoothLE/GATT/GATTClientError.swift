@@ -31,7 +31,7 @@ public struct GATTClientError: Error, CustomStringConvertible {
     public var code: Code
     /// What happened, in a sentence.
     public var message: String
-    /// The error that caused this one, such as the bearer's `Errno` or a ``DecodeError``.
+    /// The error that caused this one, such as the bearer's `Errno` or a `DecodeError`.
     public var underlying: (any Error)?
 
     public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {

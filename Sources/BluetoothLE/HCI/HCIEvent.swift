@@ -3,7 +3,7 @@ import ByteCoding
 /// An HCI event, decoded from `event code u8 · parameter length u8 · parameters`.
 ///
 /// Events this package does not model keep their parameters raw. ``decode(_:)`` never traps: it
-/// returns a value or throws a ``DecodeError`` with the offset of the offending byte.
+/// returns a value or throws a `DecodeError` with the offset of the offending byte.
 ///
 /// Core 5.3 Vol 4 Part E §5.4.4 (event packet) and §7.7 (events).
 public enum HCIEvent: Hashable, Sendable {

@@ -35,7 +35,7 @@ public struct HCILocalSupportedCommands: Hashable, Sendable {
 
     /// Decodes the Command Complete's return parameters (status first).
     ///
-    /// - Throws: ``DecodeError`` when the status is not success (offset 0) or the mask is not
+    /// - Throws: `DecodeError` when the status is not success (offset 0) or the mask is not
     ///   exactly 64 octets.
     public init(returnParameters: [UInt8]) throws(DecodeError) {
         var reader = ByteReader(returnParameters)

@@ -33,7 +33,7 @@ public struct MGMTDeviceFound: Hashable, Sendable {
 
     /// Decodes the event's parameters.
     ///
-    /// - Throws: ``DecodeError`` when they are shorter than 14 bytes, the address type is not 0–2,
+    /// - Throws: `DecodeError` when they are shorter than 14 bytes, the address type is not 0–2,
     ///   or the EIR length disagrees with the bytes that follow.
     public init(parameters bytes: [UInt8]) throws(DecodeError) {
         var reader = ByteReader(bytes)
@@ -86,7 +86,7 @@ public struct MGMTDiscovering: Hashable, Sendable {
         self.isDiscovering = isDiscovering
     }
 
-    /// - Throws: ``DecodeError`` unless the parameters are 2 bytes.
+    /// - Throws: `DecodeError` unless the parameters are 2 bytes.
     public init(parameters bytes: [UInt8]) throws(DecodeError) {
         var reader = ByteReader(bytes)
         addressTypes = try reader.readUInt8("Address_Type")

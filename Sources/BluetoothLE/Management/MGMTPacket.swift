@@ -67,7 +67,7 @@ public struct MGMTPacket: Hashable, Sendable {
     /// For a Command Complete or Command Status event: the command it answers, its status and
     /// the return parameters (empty for Command Status). `nil` for any other event.
     ///
-    /// - Throws: ``DecodeError`` when the event is too short to hold an opcode and a status.
+    /// - Throws: `DecodeError` when the event is too short to hold an opcode and a status.
     public func commandResult() throws(DecodeError) -> (opcode: UInt16, status: UInt8, returnParameters: [UInt8])? {
         guard code == Self.commandComplete || code == Self.commandStatus else { return nil }
         var reader = ByteReader(parameters)

@@ -10,7 +10,7 @@ import Synchronization
 // - `HKUnit.parse(_:)` (public) — the throwing parser; `HKUnit(from:)` traps instead.
 // - `HKQuantity.unit` / `HKQuantity.value` — the stored unit and number, e.g. for persistence.
 //
-// Design decisions where HealthKit is silent (see the README section on units):
+// Design decisions where HealthKit is silent (COMPATIBILITY.md, "Where OpenHealthKit differs", sums them up):
 // - Equality is canonical: same factors, prefixes and powers after merging and cancelling, so
 //   `kg/m.s^2 == kg.m^-1.s^-2` and `mL == ml`, but `kcal != Cal` and `J != kg.m^2/s^2`
 //   (those are compatible, with conversion factor 1, but are different units).

@@ -33,7 +33,7 @@ extension HKLiveWorkoutBuilderDelegate {
 /// without waiting while it holds the lock. A reading never waits for the journal's writer at all: it arrives under
 /// its sensor outlet's lock, on whatever thread the sensor runs (one of Swift's cooperative threads for a replay).
 /// When the writer falls behind, the builder raises its back-pressure and the sensors that can wait await it after
-/// sending (``FitnessSensors/SensorOutlet/waitForDemand()``).
+/// sending (`SensorOutlet.waitForDemand()` in `FitnessSensors`).
 ///
 /// HealthKit: HKLiveWorkoutBuilder.
 public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {

@@ -79,7 +79,9 @@ public final class FitnessMachineControl: Sendable {
 
     /// Creates a control for `sensor`; nothing happens until ``start(_:)``.
     ///
-    /// - Parameter clock: What request timeouts are measured on.
+    /// - Parameters:
+    ///   - sensor: The trainer's connection: writes to its control point and hears its indications and link changes.
+    ///   - clock: What request timeouts are measured on.
     public init(sensor: any ControllableSensor, clock: any Clock<Duration> = ContinuousClock()) {
         self.sensor = sensor
         self.clock = clock
