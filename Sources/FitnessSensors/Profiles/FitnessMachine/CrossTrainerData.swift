@@ -52,17 +52,18 @@ public struct CrossTrainerData: FitnessMachineData {
         empty: Self(),
         flagsWidth: 24,
         [
-            .field(\.instantaneousSpeed, bit: 0, "instantaneous speed"),  // u16, 1/100 km/h
-            .field(\.averageSpeed, bit: 1, "average speed"),  // u16, 1/100 km/h
-            .field(\.totalDistance, bit: 2, "total distance"),  // u24, m
-            .field(\.stepRate, bit: 3, "steps per minute", "average step rate"),  // u16 · u16
-            .field(\.strideCount, bit: 4, "stride count"),  // u16, 1/10
-            .field(\.elevationGain, bit: 5, "positive elevation gain", "negative elevation gain"),  // u16 · u16, m
-            .field(\.inclination, bit: 6, "inclination", "ramp angle setting"),  // s16, 1/10 % · s16, 1/10 °
-            .field(\.resistanceLevel, bit: 7, "resistance level"),  // s16, unitless
-            .field(\.instantaneousPower, bit: 8, "instantaneous power"),  // s16, W
-            .field(\.averagePower, bit: 9, "average power"),  // s16, W
-        ], tail: 10, after: [.flag(\.movesBackward, bit: 15)])  // the shared five on bits 10–14
+            .field(bit: 0, "instantaneous speed") { $1(&$0.instantaneousSpeed) },  // u16, 1/100 km/h
+            .field(bit: 1, "average speed") { $1(&$0.averageSpeed) },  // u16, 1/100 km/h
+            .field(bit: 2, "total distance") { $1(&$0.totalDistance) },  // u24, m
+            .field(bit: 3, "steps per minute", "average step rate") { $1(&$0.stepRate) },  // u16 · u16
+            .field(bit: 4, "stride count") { $1(&$0.strideCount) },  // u16, 1/10
+            // u16 · u16, m
+            .field(bit: 5, "positive elevation gain", "negative elevation gain") { $1(&$0.elevationGain) },
+            .field(bit: 6, "inclination", "ramp angle setting") { $1(&$0.inclination) },  // s16, 1/10 % · s16, 1/10 °
+            .field(bit: 7, "resistance level") { $1(&$0.resistanceLevel) },  // s16, unitless
+            .field(bit: 8, "instantaneous power") { $1(&$0.instantaneousPower) },  // s16, W
+            .field(bit: 9, "average power") { $1(&$0.averagePower) },  // s16, W
+        ], tail: 10, after: [.flag(bit: 15) { $1(&$0.movesBackward) }])  // the shared five on bits 10–14
 
     /// The flags field ``encode()`` writes (24 bits).
     public var flags: UInt32 { Self.layout.flags(of: self) }

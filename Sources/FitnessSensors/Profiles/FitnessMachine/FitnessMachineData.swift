@@ -29,7 +29,7 @@ extension FitnessMachineData {
     public func encode() -> [UInt8] { Self.layout.encode(self) }
 
     /// Whether the record goes on in a later notification (flags bit 0 = 1).
-    public var hasMoreData: Bool { Self.layout.flags(of: self) & 1 != 0 }
+    public var hasMoreData: Bool { Self.layout.hasMoreData(self) }
 
     /// This part of a record with the fields of a later part laid over it (a field in both takes the later value).
     public func merging(_ later: Self) -> Self { Self.layout.merge(self, later) }

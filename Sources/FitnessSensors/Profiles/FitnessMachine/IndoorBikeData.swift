@@ -50,14 +50,14 @@ public struct IndoorBikeData: FitnessMachineData {
     public static let layout = FitnessMachineDataFields<Self>(
         empty: Self(),
         [
-            .field(\.instantaneousSpeed, bit: 0, "instantaneous speed"),  // u16, 1/100 km/h
-            .field(\.averageSpeed, bit: 1, "average speed"),  // u16, 1/100 km/h
-            .field(\.instantaneousCadence, bit: 2, "instantaneous cadence"),  // u16, 1/2 rpm
-            .field(\.averageCadence, bit: 3, "average cadence"),  // u16, 1/2 rpm
-            .field(\.totalDistance, bit: 4, "total distance"),  // u24, m
-            .field(\.resistanceLevel, bit: 5, "resistance level"),  // s16, unitless
-            .field(\.instantaneousPower, bit: 6, "instantaneous power"),  // s16, W
-            .field(\.averagePower, bit: 7, "average power"),  // s16, W
+            .field(bit: 0, "instantaneous speed") { $1(&$0.instantaneousSpeed) },  // u16, 1/100 km/h
+            .field(bit: 1, "average speed") { $1(&$0.averageSpeed) },  // u16, 1/100 km/h
+            .field(bit: 2, "instantaneous cadence") { $1(&$0.instantaneousCadence) },  // u16, 1/2 rpm
+            .field(bit: 3, "average cadence") { $1(&$0.averageCadence) },  // u16, 1/2 rpm
+            .field(bit: 4, "total distance") { $1(&$0.totalDistance) },  // u24, m
+            .field(bit: 5, "resistance level") { $1(&$0.resistanceLevel) },  // s16, unitless
+            .field(bit: 6, "instantaneous power") { $1(&$0.instantaneousPower) },  // s16, W
+            .field(bit: 7, "average power") { $1(&$0.averagePower) },  // s16, W
         ], tail: 8)  // energy, heart rate, MET, elapsed, remaining time: bits 8–12
 
     /// The flags field ``encode()`` writes.

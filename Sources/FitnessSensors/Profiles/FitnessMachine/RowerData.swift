@@ -54,14 +54,14 @@ public struct RowerData: FitnessMachineData {
     public static let layout = FitnessMachineDataFields<Self>(
         empty: Self(),
         [
-            .field(\.strokes, bit: 0, "stroke rate", "stroke count"),  // u8, 1/2 per min · u16
-            .field(\.averageStrokeRate, bit: 1, "average stroke rate"),  // u8, 1/2 per min
-            .field(\.totalDistance, bit: 2, "total distance"),  // u24, m
-            .field(\.instantaneousPace, bit: 3, "instantaneous pace"),  // u16, s per 500 m
-            .field(\.averagePace, bit: 4, "average pace"),  // u16, s per 500 m
-            .field(\.instantaneousPower, bit: 5, "instantaneous power"),  // s16, W
-            .field(\.averagePower, bit: 6, "average power"),  // s16, W
-            .field(\.resistanceLevel, bit: 7, "resistance level"),  // s16, unitless
+            .field(bit: 0, "stroke rate", "stroke count") { $1(&$0.strokes) },  // u8, 1/2 per min · u16
+            .field(bit: 1, "average stroke rate") { $1(&$0.averageStrokeRate) },  // u8, 1/2 per min
+            .field(bit: 2, "total distance") { $1(&$0.totalDistance) },  // u24, m
+            .field(bit: 3, "instantaneous pace") { $1(&$0.instantaneousPace) },  // u16, s per 500 m
+            .field(bit: 4, "average pace") { $1(&$0.averagePace) },  // u16, s per 500 m
+            .field(bit: 5, "instantaneous power") { $1(&$0.instantaneousPower) },  // s16, W
+            .field(bit: 6, "average power") { $1(&$0.averagePower) },  // s16, W
+            .field(bit: 7, "resistance level") { $1(&$0.resistanceLevel) },  // s16, unitless
         ], tail: 8)  // energy, heart rate, MET, elapsed, remaining time: bits 8–12
 
     /// The flags field ``encode()`` writes.

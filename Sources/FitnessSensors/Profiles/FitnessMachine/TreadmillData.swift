@@ -13,7 +13,9 @@ public struct TreadmillData: FitnessMachineData {
     public struct Inclination: Hashable, Sendable, FitnessMachineWirePair {
         public var inclination: Int16
         public var rampAngle: Int16
-        public init(inclination: Int16, rampAngle: Int16) { (self.inclination, self.rampAngle) = (inclination, rampAngle) }
+        public init(inclination: Int16, rampAngle: Int16) {
+            (self.inclination, self.rampAngle) = (inclination, rampAngle)
+        }
         init(wire inclination: Int16, _ rampAngle: Int16) { self.init(inclination: inclination, rampAngle: rampAngle) }
         var wire: (Int16, Int16) { (inclination, rampAngle) }
         /// The inclination in percent.
@@ -73,15 +75,16 @@ public struct TreadmillData: FitnessMachineData {
     public static let layout = FitnessMachineDataFields<Self>(
         empty: Self(),
         [
-            .field(\.instantaneousSpeed, bit: 0, "instantaneous speed"),  // u16, 1/100 km/h
-            .field(\.averageSpeed, bit: 1, "average speed"),  // u16, 1/100 km/h
-            .field(\.totalDistance, bit: 2, "total distance"),  // u24, m
-            .field(\.inclination, bit: 3, "inclination", "ramp angle setting"),  // s16, 1/10 % · s16, 1/10 °
-            .field(\.elevationGain, bit: 4, "positive elevation gain", "negative elevation gain"),  // u16 · u16, 1/10 m
-            .field(\.instantaneousPace, bit: 5, "instantaneous pace"),  // u8, 1/10 km/min
-            .field(\.averagePace, bit: 6, "average pace"),  // u8, 1/10 km/min
+            .field(bit: 0, "instantaneous speed") { $1(&$0.instantaneousSpeed) },  // u16, 1/100 km/h
+            .field(bit: 1, "average speed") { $1(&$0.averageSpeed) },  // u16, 1/100 km/h
+            .field(bit: 2, "total distance") { $1(&$0.totalDistance) },  // u24, m
+            .field(bit: 3, "inclination", "ramp angle setting") { $1(&$0.inclination) },  // s16, 1/10 % · s16, 1/10 °
+            // u16 · u16, 1/10 m
+            .field(bit: 4, "positive elevation gain", "negative elevation gain") { $1(&$0.elevationGain) },
+            .field(bit: 5, "instantaneous pace") { $1(&$0.instantaneousPace) },  // u8, 1/10 km/min
+            .field(bit: 6, "average pace") { $1(&$0.averagePace) },  // u8, 1/10 km/min
         ], tail: 7,  // energy, heart rate, MET, elapsed, remaining time: bits 7–11
-        after: [.field(\.beltPower, bit: 12, "force on belt", "power output")])  // s16, N · s16, W
+        after: [.field(bit: 12, "force on belt", "power output") { $1(&$0.beltPower) }])  // s16, N · s16, W
 
     /// The flags field ``encode()`` writes.
     public var flags: UInt16 { UInt16(Self.layout.flags(of: self)) }
