@@ -35,9 +35,6 @@ public final class DBusSensor: EngineSensor {
     /// The bus to reach bluetoothd on, asked once per connection (so a restarted bus is found again).
     public typealias BusProvider = @Sendable () throws -> BusConnection
 
-    public let identifier: String
-    public let name: String
-    public let capabilities: SensorCapabilities
     public let engine: SensorEngine
     let address: BluetoothAddress
     let options: Options
@@ -55,13 +52,12 @@ public final class DBusSensor: EngineSensor {
         logger: Logger = Logger(label: "org.openhealthkit.dbus-sensor"),
         bus: @escaping BusProvider = { try SystemBus.shared() }
     ) {
-        self.address = address
-        identifier = SensorAddress.bluetooth(address).identifier
-        self.name = name ?? SensorAddress.bluetooth(address).description
-        self.capabilities = capabilities
-        self.options = options
+        let sensor = SensorAddress.bluetooth(address)
         engine = SensorEngine(
-            identifier: identifier, options: options.link, clock: clock, wallClock: wallClock, logger: logger)
+            identifier: sensor.identifier, name: name ?? sensor.description, capabilities: capabilities,
+            options: options.link, clock: clock, wallClock: wallClock, logger: logger)
+        self.address = address
+        self.options = options
         self.bus = bus
     }
 

@@ -37,9 +37,6 @@ public final class BLESensor: EngineSensor {
     /// Opens a fresh ATT bearer to the device (an L2CAP socket, or a Unix socket to a simulation).
     public typealias Connector = @Sendable () async throws -> SocketBearer
 
-    public let identifier: String
-    public let name: String
-    public let capabilities: SensorCapabilities
     public let engine: SensorEngine
     let options: Options
     private let connect: Connector
@@ -55,12 +52,10 @@ public final class BLESensor: EngineSensor {
         logger: Logger = Logger(label: "org.openhealthkit.ble-sensor"),
         connect: @escaping Connector
     ) {
-        self.identifier = identifier
-        self.name = name
-        self.capabilities = capabilities
-        self.options = options
         engine = SensorEngine(
-            identifier: identifier, options: options.link, clock: clock, wallClock: wallClock, logger: logger)
+            identifier: identifier, name: name, capabilities: capabilities, options: options.link, clock: clock,
+            wallClock: wallClock, logger: logger)
+        self.options = options
         self.connect = connect
     }
 

@@ -13,6 +13,8 @@ import Synchronization
 /// clock. A session that came up (``SessionLink/connected()``) starts the backoff over. OpenHealthKit.
 public final class SensorEngine: Sendable {
     package let identifier: String
+    package let name: String
+    package let capabilities: SensorCapabilities
     package let options: SensorLinkOptions
     package let clock: any Clock<Duration>
     package let wallClock: @Sendable () -> Date
@@ -26,12 +28,14 @@ public final class SensorEngine: Sendable {
     private let task = Mutex<Task<Void, Never>?>(nil)
     private let stopping = Mutex<Task<Void, Never>?>(nil)
 
-    /// Events are stamped with `wallClock`; backoff and arrival times come from `clock`.
+    /// A sensor's engine: events are stamped with `wallClock`; backoff and arrival times come from `clock`.
     package init(
-        identifier: String, options: SensorLinkOptions, clock: any Clock<Duration>,
-        wallClock: @escaping @Sendable () -> Date, logger: Logger
+        identifier: String, name: String, capabilities: SensorCapabilities, options: SensorLinkOptions,
+        clock: any Clock<Duration>, wallClock: @escaping @Sendable () -> Date, logger: Logger
     ) {
         self.identifier = identifier
+        self.name = name
+        self.capabilities = capabilities
         self.options = options
         self.clock = clock
         self.wallClock = wallClock

@@ -28,6 +28,9 @@ public protocol EngineSensor: ControllableSensor {
 }
 
 extension EngineSensor {
+    public var identifier: String { engine.identifier }
+    public var name: String { engine.name }
+    public var capabilities: SensorCapabilities { engine.capabilities }
     public var deviceInformation: DeviceInformation { engine.information.withLock { $0 } }
 
     /// Notifications that did not decode, counted (and logged) and skipped.
