@@ -69,7 +69,7 @@ extension Workout {
                 let time = Workout.time
                 let store = try await options.open()
                 if let clocks = time.storeClocks { store.clocks = clocks }
-                let paired = try store.pairedSensors()
+                let paired = try await store.pairedSensors()
                 try SensorPreflight.check(paired.map(\.identifier))
                 guard !sensors.isEmpty || !paired.isEmpty else {
                     throw CommandFailure(
