@@ -129,4 +129,17 @@ import Testing
         #expect(try await probe.version() != before)
         #expect(try await StoreDatabase.inMemory().changeProbe() == nil)
     }
+
+    @Test func openingAsynchronouslyGivesTheStoreOrOneSentence() async throws {
+        let directory = try TemporaryDirectory()
+        // A folder is not a store: the same HKError the synchronous initializer throws
+        let error = await expectHKError(.errorDatabaseInaccessible) {
+            _ = try await HKHealthStore.open(databasePath: directory.path, clientIdentifier: client)
+        }
+        #expect(error?.message.contains(directory.path) == true)
+        // A fresh file opens, and its path is the store's
+        let store = try await HKHealthStore.open(databasePath: directory.file("open.sqlite"), clientIdentifier: client)
+        #expect(store.databasePath == directory.file("open.sqlite"))
+        #expect(try await store.pairedSensors().isEmpty)
+    }
 }

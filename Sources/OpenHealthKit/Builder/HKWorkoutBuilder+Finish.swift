@@ -73,15 +73,13 @@ extension HKWorkoutBuilder {
     }
 
     public func add(_ samples: [HKSample], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        let box = UncheckedBox(samples)
-        report({ try await self.addSamples(box.value) }, completion)
+        report({ try await self.addSamples(samples) }, completion)
     }
 
     public func addWorkoutEvents(
         _ workoutEvents: [HKWorkoutEvent], completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let box = UncheckedBox(workoutEvents)
-        report({ try await self.addWorkoutEvents(box.value) }, completion)
+        report({ try await self.addWorkoutEvents(workoutEvents) }, completion)
     }
 
     public func addMetadata(_ metadata: [String: Any], completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
@@ -110,9 +108,9 @@ extension HKWorkoutBuilder {
     }
 
     public func finishWorkout(completion: @escaping @Sendable (HKWorkout?, (any Error)?) -> Void) {
-        healthStore.report({ UncheckedBox(try await self.finishWorkout()) }) { result in
+        healthStore.report({ try await self.finishWorkout() }) { result in
             switch result {
-            case .success(let workout): completion(workout.value, nil)
+            case .success(let workout): completion(workout, nil)
             case .failure(let error): completion(nil, error)
             }
         }
