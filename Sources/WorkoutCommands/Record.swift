@@ -65,8 +65,8 @@ extension Workout {
                 let time = Workout.time
                 let store = try await options.open()
                 if let clocks = time.storeClocks { store.clocks = clocks }
-                try checkPairedSensors(store)
-                let recording = try LiveRecording(healthStore: store, options: recordingOptions(time))
+                try await checkPairedSensors(store)
+                let recording = try await LiveRecording(healthStore: store, options: recordingOptions(time))
                 let monitor = LiveMonitor(
                     session: recording.session, builder: recording.builder, dataSource: recording.dataSource,
                     start: recording.startDate)
@@ -109,8 +109,8 @@ extension Workout {
         }
 
         /// The paired sensors' permanent failures, and a recording with no sensor at all.
-        private func checkPairedSensors(_ store: HKHealthStore) throws {
-            let paired = try store.pairedSensors()
+        private func checkPairedSensors(_ store: HKHealthStore) async throws {
+            let paired = try await store.pairedSensors()
             try SensorPreflight.check(paired.map(\.identifier))
             guard !sensors.isEmpty || !paired.isEmpty else {
                 throw CommandFailure(

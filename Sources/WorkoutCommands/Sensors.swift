@@ -68,7 +68,7 @@ extension Workout {
                     }
                 }
                 let store = try await options.open()
-                try store.pairSensor(
+                try await store.pairSensor(
                     PairedSensor(identifier: parsed.identifier, name: sensorName, capabilities: capabilities))
                 print("Paired \(sensorName) (\(parsed.identifier)): \(describe(capabilities)).")
             }
@@ -89,7 +89,7 @@ extension Workout {
         func run() async throws {
             try await reportingErrors {
                 let store = try await options.open()
-                let paired = try store.pairedSensors()
+                let paired = try await store.pairedSensors()
                 if paired.isEmpty {
                     print("No paired sensors. Pair one with `workout pair ADDRESS`.")
                 } else {

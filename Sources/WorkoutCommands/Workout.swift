@@ -59,7 +59,7 @@ struct StoreOptions: ParsableArguments {
     /// Opens the store for the `workout` client, asking for the types the tool reads and writes.
     func open() async throws -> HKHealthStore {
         let path = store ?? HKHealthStore.defaultStorePath
-        let healthStore = try HKHealthStore(databasePath: path, clientIdentifier: "workout")
+        let healthStore = try await HKHealthStore.open(databasePath: path, clientIdentifier: "workout")
         let types = HKLiveWorkoutDataSource.collectableTypes
         try await healthStore.requestAuthorization(
             toShare: types,

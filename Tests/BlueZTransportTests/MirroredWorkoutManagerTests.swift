@@ -139,7 +139,7 @@ final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWo
                 identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities, clock: clock,
                 connect: link.connect)
         }
-        try store.pairSensor(
+        try await store.pairSensor(
             PairedSensor(identifier: "mirror-test:strap", name: "Strap", capabilities: .heartRateStrap))
         try await store.requestAuthorization(
             toShare: [HKQuantityType.workoutType()], read: [HKQuantityType(.heartRate)])

@@ -127,8 +127,9 @@ final class WorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWorkoutBui
                 identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities, clock: clock,
                 connect: link.connect)
         }
-        try store.pairSensor(PairedSensor(identifier: "app-test:strap", name: "Strap", capabilities: .heartRateStrap))
-        try store.pairSensor(PairedSensor(identifier: "app-test:meter", name: "Meter", capabilities: .powerMeter))
+        try await store.pairSensor(
+            PairedSensor(identifier: "app-test:strap", name: "Strap", capabilities: .heartRateStrap))
+        try await store.pairSensor(PairedSensor(identifier: "app-test:meter", name: "Meter", capabilities: .powerMeter))
 
         let manager = WorkoutManager(healthStore: store)
         try await manager.requestAuthorization()

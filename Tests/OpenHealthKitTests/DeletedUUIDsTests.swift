@@ -93,7 +93,7 @@ import Testing
         #expect(before.samples.count == 599)
         _ = try await store.condenseWorkout(workout)
 
-        let records = try await store.database().read { db in
+        let records = try store.database().read { db in
             try Row.fetchAll(db, sql: "SELECT format, count, length(uuids) FROM deleted_ranges ORDER BY anchor")
         }
         #expect(records.map { $0[0] as Int } == [1, 1], "grouped")

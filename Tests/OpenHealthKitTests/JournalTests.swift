@@ -90,7 +90,7 @@ import Testing
         let h = try await harness()
         let (database, journal) = (h.database, h.journal)
         // The journal's row disappears: every write of its entries now breaks the foreign key.
-        let row = try await database.read { db in
+        let row = try database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM live_builders WHERE id = ?", arguments: [journal.builderID])!
                 .copy()
         }

@@ -20,7 +20,7 @@ import Testing
             made.withLock { $0 = sensor }
             return sensor
         }
-        try store.pairSensor(PairedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap))
+        try await store.pairSensor(PairedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap))
         return (store, clock, { made.withLock { $0 } })
     }
 
@@ -28,7 +28,7 @@ import Testing
         let (store, clock, strap) = try await pairedStrapStore()
         var options = LiveRecording.Options()
         options.activityType = .running
-        let recording = try LiveRecording(healthStore: store, options: options)
+        let recording = try await LiveRecording(healthStore: store, options: options)
         #expect(recording.sensorNames == ["Strap"])
         #expect(recording.startDate == t0)
         try await recording.start()
@@ -66,7 +66,7 @@ import Testing
     @Test func withNoSensorThereIsNothingToRecordFrom() async throws {
         let (store, _) = try await liveStore()
         let error = await expectHKError(.errorInvalidArgument) {
-            _ = try LiveRecording(healthStore: store, options: LiveRecording.Options())
+            _ = try await LiveRecording(healthStore: store, options: LiveRecording.Options())
         }
         #expect(error?.message == "There is no sensor to record from: none is paired and none given.")
     }

@@ -15,8 +15,8 @@ import Testing
             asked.withLock { $0.append(paired.identifier) }
             return ScriptedSensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities)
         }
-        try store.pairSensor(PairedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap))
-        try store.pairSensor(PairedSensor(identifier: "test:meter", name: "Meter", capabilities: .powerMeter))
+        try await store.pairSensor(PairedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap))
+        try await store.pairSensor(PairedSensor(identifier: "test:meter", name: "Meter", capabilities: .powerMeter))
         let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.cycling))
         let builder = session.associatedWorkoutBuilder()
         let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration(.cycling))

@@ -87,7 +87,7 @@ import Testing
                         """, arguments: [id, type, Double(id), Double(id), source])
             }
         }
-        let database = try StoreDatabase.open(path: path)
+        let database = try await StoreDatabase.open(path: path)
         let rows = try await database.read { db in
             try Row.fetchAll(
                 db, sql: "SELECT type_id, source_id, first_anchor FROM type_sources ORDER BY type_id, first_anchor"
@@ -127,7 +127,7 @@ import Testing
                     "INSERT INTO deleted_ranges (anchor, type_id, source_id, count, uuids, deleted) VALUES (9, 1, 1, 3, ?, 0)",
                 arguments: [blob])
         }
-        let database = try StoreDatabase.open(path: path)
+        let database = try await StoreDatabase.open(path: path)
         let format = try await database.read { db in
             try Int.fetchOne(db, sql: "SELECT format FROM deleted_ranges WHERE anchor = 9")
         }

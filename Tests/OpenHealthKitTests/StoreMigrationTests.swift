@@ -73,11 +73,11 @@ import Testing
         #expect(try await store.purgeDeletedObjects(deletedBefore: t0) == 421)
     }
 
-    @Test func aStoreWrittenByANewerSchemaIsRefusedAndLeftUntouched() throws {
+    @Test func aStoreWrittenByANewerSchemaIsRefusedAndLeftUntouched() async throws {
         let directory = try TemporaryDirectory()
         let path = try copyOfFixture(directory)
         let queue = try DatabaseQueue(path: path)
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99: from a later OpenHealthKit')")
         }
         try queue.close()
@@ -93,7 +93,7 @@ import Testing
         #expect(files == ["store.sqlite"])  // no WAL or shared-memory file either
         // The lazily opened default-style store reports the same sentence on every call.
         let lazy = HKHealthStore(openingLazily: path, clientIdentifier: "tests")
-        #expect(throws: HKError.self) { try lazy.pairedSensors() }
+        await #expect(throws: HKError.self) { try await lazy.pairedSensors() }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     }
 }

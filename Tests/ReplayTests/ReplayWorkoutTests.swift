@@ -124,7 +124,7 @@ import Testing
             connections.count += 1
             return ScriptedSensor(identifier: paired.identifier, name: paired.name, capabilities: paired.capabilities)
         }
-        try store.pairSensor(
+        try await store.pairSensor(
             PairedSensor(identifier: "test:strap", name: "Paired strap", capabilities: .heartRateStrap))
         let replay = try WorkoutReplay(fixtureAt: Self.fixture("malformed-notifications.jsonl"), healthStore: store)
         let workout = try await replay.run(pace: .instant)

@@ -35,7 +35,7 @@ public final class HKActivitySummaryQuery: HKQuery, StoreObserving, @unchecked S
     override func run(in store: HKHealthStore) {
         let predicate = UncheckedBox(self.predicate)
         store.complete(
-            { UncheckedBox(try store.activitySummaries(matching: predicate.value)) },
+            { UncheckedBox(try await store.activitySummaries(matching: predicate.value)) },
             { [self] result in
                 let keepRunning = progress.withLock { state -> Bool in
                     if case .success(let summaries) = result {
@@ -59,7 +59,7 @@ public final class HKActivitySummaryQuery: HKQuery, StoreObserving, @unchecked S
         guard progress.withLock({ !$0.stopped && $0.updateHandler != nil }) else { return }
         let predicate = UncheckedBox(self.predicate)
         store.complete(
-            { UncheckedBox(try store.activitySummaries(matching: predicate.value)) },
+            { UncheckedBox(try await store.activitySummaries(matching: predicate.value)) },
             { [self] result in
                 let (handler, changed) = progress.withLock { state -> (Handler?, [HKActivitySummary]) in
                     guard !state.stopped, case .success(let summaries) = result else {

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HealthKitModel
 import WorkoutEngine
 
@@ -10,21 +9,8 @@ extension HKHealthStore {
     /// Reading them needs read authorization for ``HKObjectType/activitySummaryType()``; without it there are
     /// none, as if there were no data (HealthKit's privacy rule). Days are those of the predicate's calendar (its
     /// date components' `calendar`), else `Calendar.current`.
-    func activitySummaries(matching predicate: NSPredicate?) throws -> [HKActivitySummary] {
-        try withStoreRead { try Self.activitySummaries(matching: predicate, $0, $1, $2) }
-    }
-
-    /// `activitySummaries(matching:)` on GRDB's reader queue, the calling task suspended.
     func activitySummaries(matching predicate: NSPredicate?) async throws -> [HKActivitySummary] {
-        let request = UncheckedBox(predicate)
-        return try await withStoreRead { UncheckedBox(try Self.activitySummaries(matching: request.value, $0, $1, $2)) }
-            .value
-    }
-
-    private static func activitySummaries(
-        matching predicate: NSPredicate?, _ database: StoreDatabase,
-        _ access: ReadAccess, _ db: Database
-    ) throws -> [HKActivitySummary] {
+        let access = try await readAccess()
         guard access.canRead(HKActivitySummaryTypeIdentifier) else { return [] }
         let bounds = HKActivitySummaryPredicate.bounds(of: predicate)
         if case .invalid = bounds {
@@ -36,9 +22,9 @@ extension HKHealthStore {
                 """)
         }
         let calendar = Self.calendar(of: predicate) ?? Calendar.current
-        let everySource = ReadAccess(readableTypes: nil, clientIdentifier: access.clientIdentifier)
-        let summaries = try { () throws -> [HKActivitySummary] in
-            guard let span = try database.activityDataSpan(db) else { return [] }
+        let backend = try backend()
+        let summaries = try await { () async throws -> [HKActivitySummary] in
+            guard let span = try await backend.activityDataSpan() else { return [] }
             var start = Date(storeValue: span.start)
             var end = Date(storeValue: max(span.end, span.start + 1))
             if case let .days(first, last) = bounds {
@@ -49,17 +35,18 @@ extension HKHealthStore {
             let firstDay = calendar.startOfDay(for: start)
             let tiling = DateTiling(anchor: firstDay, components: DateComponents(day: 1), calendar: calendar)
             let energyType = HKQuantityType(.activeEnergyBurned)
-            let partials = try database.collectionPartials(
-                type: energyType, predicate: HKQuery.predicateForSamples(withStart: firstDay, end: end),
-                tiling: tiling, access: everySource, db)
+            let partials = try await backend.statisticsCollection(
+                energyType,
+                fetch: HKQueryDescriptor(
+                    sampleType: energyType, predicate: HKQuery.predicateForSamples(withStart: firstDay, end: end)),
+                tiling: tiling, client: access.clientIdentifier, everySource: true)
             var energy: [Int: Double] = [:]
-            for (index, perSource) in partials where index >= 0 {
-                energy[index] = try database.statisticsValues(perSource, style: energyType.aggregationStyle, db).merged?
-                    .sum
+            for (index, values) in partials where index >= 0 {
+                energy[index] = values.merged?.sum
             }
             let running = ExerciseTime.union(
-                try database.workoutRunningSpans(from: firstDay.storeValue, to: end.storeValue, db))
-            let profile = try database.workoutProfile(db)
+                try await backend.workoutRunningSpans(from: firstDay.storeValue, to: end.storeValue))
+            let profile = try await backend.workoutProfile()
             var result: [HKActivitySummary] = []
             var index = 0
             while tiling.start(of: index) < end {

@@ -219,14 +219,14 @@ public final class HKLiveWorkoutBuilder: HKWorkoutBuilder, @unchecked Sendable {
 
     // MARK: Hooks
 
-    override func didBeginCollection() {
+    override func didBeginCollection() async {
         // The session may have started before the journal existed: record where it stands.
         if let session = workoutSession, session.state != .notStarted {
             sessionStateChanged(
                 from: .notStarted, to: session.state, date: session.startDate ?? healthStore.wallClock())
         }
         startFlushing()
-        dataSource?.startSensors()
+        await dataSource?.startSensors()
     }
 
     /// Checks the journal four times a second on the store's monotonic clock (``LiveClocks``), so no sample waits

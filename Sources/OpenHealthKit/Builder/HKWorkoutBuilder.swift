@@ -139,14 +139,14 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     public func beginCollection(at startDate: Date) async throws {
         try refuseOnMirroredSession()
-        let zoneConfigurations = try resolvedZoneConfigurations()
+        let zoneConfigurations = try await resolvedZoneConfigurations()
         // The journal's row is made before taking the lock: no I/O while the builder's state is locked. Only one
         // caller gets that far; the row is deleted again if the builder changed meanwhile (discarded).
         try withCore { try $0.reserveBegin(at: startDate) }
         defer { withCore { $0.releaseBegin() } }
-        let database = try healthStore.database()
+        let backend = try healthStore.backend()
         let created = try await LiveJournal.create(
-            database: database, builderUUID: builderUUID,
+            database: backend, builderUUID: builderUUID,
             client: healthStore.clientIdentifier, hasSession: hasSession,
             configuration: configuration, device: device, now: healthStore.wallClock())
         let now = monotonic.now()
@@ -162,11 +162,11 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
                 send(writes, to: created)
             }
         } catch {
-            _ = try? await database.write { db in try created.close(db) }
+            try? await backend.deleteJournal(builderID: created.builderID)
             throw error
         }
         try await awaitJournal()
-        didBeginCollection()
+        await didBeginCollection()
     }
 
     public func endCollection(at endDate: Date) async throws {
@@ -179,7 +179,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     /// (heartbeat series) are saved now and associated when the workout is finished.
     public func addSamples(_ samples: [HKSample]) async throws {
         for sample in samples { try sample.validate() }
-        try checkShareAuthorization(samples.map(\.sampleType))
+        try await checkShareAuthorization(samples.map(\.sampleType))
         var collected: [CollectedSample] = []
         var others: [HKSample] = []
         for sample in samples {
@@ -239,9 +239,8 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         try apply(.activityMetadata(uuid: UUID, metadata))
     }
 
-    func checkShareAuthorization(_ types: [HKObjectType]) throws {
-        let database = try healthStore.database()
-        try database.read { db in try healthStore.checkShareAuthorization(for: types, db) }
+    func checkShareAuthorization(_ types: [HKObjectType]) async throws {
+        try await healthStore.checkShareAuthorization(for: types)
     }
 
     // MARK: The shell
@@ -345,7 +344,7 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     // MARK: Hooks for the live builder
 
-    func didBeginCollection() {}
+    func didBeginCollection() async {}
     func didEndCollection() {}
     /// After unlocking: queues a delivery to the delegate (the live builder's).
     func queueDelivery(_ scheduled: Deliveries.Scheduled) {}

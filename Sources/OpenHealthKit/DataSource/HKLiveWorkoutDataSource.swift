@@ -140,9 +140,9 @@ public final class HKLiveWorkoutDataSource: NSObject, Sendable {
     /// attached one already reaches (the same identifier: `workout record --sensor` naming a paired strap) is not
     /// connected a second time: a device has one connection, and two would contend for it (the second refused as
     /// busy, or through bluetoothd its notifications already taken). The attached sensor stands for it.
-    func startSensors() {
+    func startSensors() async {
         let attached = Set(locked { $0.explicitSensors }.map(\.identifier))
-        let paired = connectsPairedSensors ? (try? healthStore.pairedSensors()) ?? [] : []
+        let paired = connectsPairedSensors ? (try? await healthStore.pairedSensors()) ?? [] : []
         var connected: [any Sensor] = []
         for record in paired where !attached.contains(record.identifier) {
             do {

@@ -36,6 +36,6 @@ extension HKHealthStore {
             predicates: [.workout(HKQuery.predicateForObject(with: workout.uuid))], sortDescriptors: [], limit: 1
         ).result(for: self)
         guard !readable.isEmpty else { return [] }
-        return try database().workoutSensors(workoutUUID: workout.uuid)
+        return try await backend().workoutSensors(of: workout.uuid)
     }
 }

@@ -1,6 +1,5 @@
 import FitnessSensors
 import Foundation
-import GRDB
 import HealthKitModel
 import WorkoutEngine
 
@@ -87,27 +86,23 @@ public struct SensorConnector: Sendable {
 
 extension HKHealthStore {
     /// Pairs a sensor with the store (replacing an earlier pairing of the same identifier). OpenHealthKit.
-    public func pairSensor(_ sensor: PairedSensor) throws {
+    public func pairSensor(_ sensor: PairedSensor) async throws {
         guard sensor.identifier.contains(":"), !sensor.scheme.isEmpty else {
             throw HKError(
                 .errorInvalidArgument,
                 "A sensor identifier looks like 'ble:AA:BB:CC:DD:EE:FF', not '\(sensor.identifier)'.")
         }
-        let now = wallClock()
-        let database = try database()
-        try database.write { db in try database.pairSensor(sensor, at: now, db) }
+        try await backend().pairSensor(sensor, at: wallClock())
     }
 
     /// Forgets a paired sensor; returns whether it was paired. OpenHealthKit.
     @discardableResult
-    public func unpairSensor(identifier: String) throws -> Bool {
-        let database = try database()
-        return try database.write { db in try database.unpairSensor(identifier: identifier, db) }
+    public func unpairSensor(identifier: String) async throws -> Bool {
+        try await backend().unpairSensor(identifier: identifier)
     }
 
     /// The sensors paired with this store, in the order they were paired. OpenHealthKit.
-    public func pairedSensors() throws -> [PairedSensor] {
-        let database = try database()
-        return try database.read { db in try database.pairedSensors(db) }
+    public func pairedSensors() async throws -> [PairedSensor] {
+        try await backend().pairedSensors()
     }
 }

@@ -19,7 +19,7 @@ import BlueZTransport
 /// ```swift
 /// var options = LiveRecording.Options()
 /// options.activityType = .cycling
-/// let recording = try LiveRecording(healthStore: store, options: options)
+/// let recording = try await LiveRecording(healthStore: store, options: options)
 /// try await recording.start()
 /// // … recording.markLap(), recording.togglePause(), recording.changeTargetPower(by: 1) …
 /// try await recording.end()
@@ -81,10 +81,10 @@ public final class LiveRecording: Sendable {
     ///
     /// - Throws: `HKError` when there is no sensor to record from, an address does not parse, or the session cannot
     ///   be made; `FixtureError` when the fixture cannot be written.
-    public init(healthStore: HKHealthStore, options: Options) throws {
+    public init(healthStore: HKHealthStore, options: Options) async throws {
         self.healthStore = healthStore
         self.options = options
-        let paired = try healthStore.pairedSensors()
+        let paired = try await healthStore.pairedSensors()
         guard !options.sensors.isEmpty || !paired.isEmpty else {
             throw HKError(.errorInvalidArgument, "There is no sensor to record from: none is paired and none given.")
         }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HealthKitModel
 import Synchronization
 import WorkoutEngine
@@ -80,15 +79,12 @@ public final class HKAnchoredObjectQuery: HKQuery, StoreObserving, @unchecked Se
             state.running = true
             return state.anchor
         }
-        let descriptors = UncheckedBox(self.descriptors)
-        let limit = limit
+        let (descriptors, limit) = (self.descriptors, limit)
         store.complete(
-            {
-                UncheckedBox(try store.fetchChanges(descriptors.value, after: from, limit: limit))
-            },
+            { try await store.fetchChanges(descriptors, after: from, limit: limit) },
             { [self] result in
                 let (handler, again) = progress.withLock { state -> (Handler?, Bool) in
-                    if case .success(let changes) = result { state.anchor = max(state.anchor, changes.value.anchor) }
+                    if case .success(let changes) = result { state.anchor = max(state.anchor, changes.anchor) }
                     state.running = false
                     let again = state.pending && !state.stopped
                     state.pending = false
@@ -100,14 +96,14 @@ public final class HKAnchoredObjectQuery: HKQuery, StoreObserving, @unchecked Se
                 // or one already reported) calls nobody.
                 let empty =
                     if case .success(let changes) = result {
-                        changes.value.samples.isEmpty && changes.value.deleted.isEmpty
+                        changes.samples.isEmpty && changes.deleted.isEmpty
                     } else { false }
                 if let handler, initial || !empty {
                     switch result {
                     case .success(let changes):
                         handler(
-                            self, changes.value.samples, changes.value.deleted,
-                            HKQueryAnchor(value: changes.value.anchor), nil)
+                            self, changes.samples, changes.deleted,
+                            HKQueryAnchor(value: changes.anchor), nil)
                     case .failure(let error):
                         handler(self, nil, nil, nil, error)
                     }
@@ -118,32 +114,17 @@ public final class HKAnchoredObjectQuery: HKQuery, StoreObserving, @unchecked Se
 }
 
 extension HKHealthStore {
-    struct Changes {
+    struct Changes: Sendable {
         var samples: [HKSample]
         var deleted: [HKDeletedObject]
         var anchor: Int64
     }
 
     /// Samples added and objects deleted after an anchor, merged in anchor order and limited together.
-    func fetchChanges(_ descriptors: [HKQueryDescriptor], after anchor: Int64, limit: Int) throws -> Changes {
-        try withStoreRead { try Self.changes(descriptors, after: anchor, limit: limit, $0, $1, $2) }
-    }
-
-    /// ``fetchChanges(_:after:limit:)`` on GRDB's reader queue, the calling task suspended.
     func fetchChanges(_ descriptors: [HKQueryDescriptor], after anchor: Int64, limit: Int) async throws -> Changes {
-        let request = UncheckedBox(descriptors)
-        return try await withStoreRead {
-            UncheckedBox(try Self.changes(request.value, after: anchor, limit: limit, $0, $1, $2))
-        }.value
-    }
-
-    private static func changes(
-        _ descriptors: [HKQueryDescriptor], after anchor: Int64, limit: Int,
-        _ database: StoreDatabase, _ access: ReadAccess, _ db: Database
-    ) throws -> Changes {
-        let added = try database.fetchAddedSamples(descriptors, limit: limit, afterAnchor: anchor, access: access, db)
-        let deleted = try database.fetchDeletedObjects(descriptors, afterAnchor: anchor, access: access, db)
-        var merged: [(Int64, Either)] = added.map { ($0.id, .sample($0.sample)) } + deleted.map { ($0, .deleted($1)) }
+        let found = try await backend().changes(descriptors, after: anchor, limit: limit, client: clientIdentifier)
+        var merged: [(Int64, Either)] =
+            found.added.map { ($0.anchor, .sample($0.sample)) } + found.deleted.map { ($0.anchor, .deleted($0.object)) }
         merged.sort { $0.0 < $1.0 }
         var truncated = limit > 0 && merged.count == limit
         if limit > 0 && merged.count > limit {
@@ -155,7 +136,7 @@ extension HKHealthStore {
             if cut == 0 { cut = merged.firstIndex { $0.0 != merged[0].0 } ?? merged.count }
             merged.removeLast(merged.count - cut)
         }
-        let newest = truncated ? merged.last!.0 : max(anchor, try database.currentAnchor(db))
+        let newest = truncated ? merged.last!.0 : max(anchor, found.currentAnchor)
         return Changes(
             samples: merged.compactMap { if case .sample(let s) = $0.1 { s } else { nil } },
             deleted: merged.compactMap { if case .deleted(let d) = $0.1 { d } else { nil } },

@@ -57,7 +57,7 @@ public final class HKObserverQuery: HKQuery, StoreObserving, @unchecked Sendable
     override func run(in store: HKHealthStore) {
         progress.withLock { $0.busy = true }
         store.complete(
-            { try store.currentAnchorValue() },
+            { try await store.currentAnchorValue() },
             { [self] result in
                 switch result {
                 case .success(let anchor):
@@ -84,13 +84,12 @@ public final class HKObserverQuery: HKQuery, StoreObserving, @unchecked Sendable
             return state.anchor
         }
         guard let anchor = check else { return }
-        let descriptors = UncheckedBox(self.descriptors)
+        let descriptors = self.descriptors
         store.complete(
-            { UncheckedBox(try store.observedChanges(descriptors.value, after: anchor)) },
+            { try await store.observedChanges(descriptors, after: anchor) },
             { [self] result in
                 switch result {
-                case .success(let box):
-                    let (types, newest) = box.value
+                case .success(let (types, newest)):
                     progress.withLock { $0.anchor = max($0.anchor, newest) }
                     if types.isEmpty { finishCall(in: store) } else { call(types, nil, in: store) }
                 case .failure(let error):
@@ -127,17 +126,16 @@ public final class HKObserverQuery: HKQuery, StoreObserving, @unchecked Sendable
 }
 
 extension HKHealthStore {
-    func currentAnchorValue() throws -> Int64 {
-        let database = try database()
-        return try database.read { db in try database.currentAnchor(db) }
+    /// The store's newest anchor.
+    func currentAnchorValue() async throws -> Int64 {
+        try await backend().currentAnchor()
     }
 
     /// The observed types that changed after `anchor`, and the store's newest anchor.
-    func observedChanges(_ descriptors: [HKQueryDescriptor], after anchor: Int64) throws -> (Set<HKSampleType>, Int64) {
-        let database = try database()
-        let access = try readAccess(database)
-        return try database.read { db in
-            (try database.changedTypes(descriptors, after: anchor, access: access, db), try database.currentAnchor(db))
-        }
+    func observedChanges(
+        _ descriptors: [HKQueryDescriptor], after anchor: Int64
+    ) async throws -> (Set<HKSampleType>, Int64) {
+        let changed = try await backend().changedTypes(descriptors, after: anchor, client: clientIdentifier)
+        return (changed.types, changed.anchor)
     }
 }

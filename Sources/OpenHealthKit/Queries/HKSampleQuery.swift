@@ -43,18 +43,13 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
     }
 
     override func run(in store: HKHealthStore) {
-        let descriptors = UncheckedBox((self.descriptors, sortDescriptors ?? []))
-        let limit = limit
+        let (descriptors, sorts, limit) = (self.descriptors, (sortDescriptors ?? []).map(SampleSort.init), limit)
         store.complete(
-            {
-                UncheckedBox(
-                    try store.fetchSamples(
-                        descriptors.value.0, limit: limit, sorts: descriptors.value.1.map(SampleSort.init)))
-            },
+            { try await store.fetchSamples(descriptors, limit: limit, sorts: sorts) },
             { [self] result in
                 store.finished(self)
                 switch result {
-                case .success(let samples): resultsHandler(self, samples.value, nil)
+                case .success(let samples): resultsHandler(self, samples, nil)
                 case .failure(let error): resultsHandler(self, nil, error)
                 }
             })
@@ -89,19 +84,8 @@ extension HKHealthStore {
     }
 
     /// Reads samples for the query machinery, applying this client's read access.
-    func fetchSamples(_ descriptors: [HKQueryDescriptor], limit: Int, sorts: [SampleSort]) throws -> [HKSample] {
-        try withStoreRead { database, access, db in
-            try database.fetchSamples(descriptors, limit: limit, sorts: sorts, access: access, db)
-        }
-    }
-
-    /// ``fetchSamples(_:limit:sorts:)`` on GRDB's reader queue, the calling task suspended.
     func fetchSamples(_ descriptors: [HKQueryDescriptor], limit: Int, sorts: [SampleSort]) async throws -> [HKSample] {
-        let request = UncheckedBox((descriptors, sorts))
-        return try await withStoreRead { database, access, db in
-            UncheckedBox(
-                try database.fetchSamples(request.value.0, limit: limit, sorts: request.value.1, access: access, db))
-        }.value
+        try await backend().samples(descriptors, limit: limit, sorts: sorts, client: clientIdentifier)
     }
 }
 

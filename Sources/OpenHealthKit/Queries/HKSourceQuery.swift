@@ -19,9 +19,9 @@ public final class HKSourceQuery: HKQuery, @unchecked Sendable {
     }
 
     override func run(in store: HKHealthStore) {
-        let descriptors = UncheckedBox(self.descriptors)
+        let descriptors = self.descriptors
         store.complete(
-            { try store.sources(matching: descriptors.value) },
+            { try await store.sources(matching: descriptors) },
             { [self] result in
                 store.finished(self)
                 switch result {
@@ -42,21 +42,14 @@ public struct HKSourceQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecke
 
     /// The sources, sorted by name. HealthKit: HKSourceQueryDescriptor.result(for:).
     public func result(for healthStore: HKHealthStore) async throws -> [HKSource] {
-        let descriptor = UncheckedBox(predicate.descriptor)
-        let sources = try await healthStore.sources(matching: [descriptor.value])
+        let sources = try await healthStore.sources(matching: [predicate.descriptor])
         return sources.sorted { ($0.name, $0.bundleIdentifier) < ($1.name, $1.bundleIdentifier) }
     }
 }
 
 extension HKHealthStore {
-    func sources(matching descriptors: [HKQueryDescriptor]) throws -> Set<HKSource> {
-        try withStoreRead { database, access, db in try database.sources(descriptors, access: access, db) }
-    }
-
-    /// ``sources(matching:)`` on GRDB's reader queue, the calling task suspended.
+    /// The sources of the samples the descriptors match that this client may read.
     func sources(matching descriptors: [HKQueryDescriptor]) async throws -> Set<HKSource> {
-        let request = UncheckedBox(descriptors)
-        return try await withStoreRead { database, access, db in try database.sources(request.value, access: access, db)
-        }
+        try await backend().sources(descriptors, client: clientIdentifier)
     }
 }

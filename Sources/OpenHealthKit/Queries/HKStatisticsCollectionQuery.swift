@@ -88,7 +88,8 @@ public final class HKStatisticsCollectionQuery: HKQuery, StoreObserving, @unchec
         store.complete(
             {
                 let (type, predicate, options, tiling) = request.value
-                return try store.computeCollection(type: type, predicate: predicate, options: options, tiling: tiling)
+                return try await store.computeCollection(
+                    type: type, predicate: predicate, options: options, tiling: tiling)
             },
             { [self] result in
                 let (initialHandler, updateHandler, previous, again, keepRunning) = state.withLock { state in

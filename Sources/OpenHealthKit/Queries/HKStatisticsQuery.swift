@@ -36,7 +36,7 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
         store.complete(
             {
                 guard
-                    let statistics = try store.computeStatistics(
+                    let statistics = try await store.computeStatistics(
                         type: type, predicate: predicate.value, options: options)
                 else {
                     throw HKError(.errorNoData, "No data available for the specified predicate.")

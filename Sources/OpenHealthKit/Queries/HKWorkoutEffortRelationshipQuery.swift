@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HealthKitModel
 import WorkoutEngine
 
@@ -92,70 +91,19 @@ extension HKHealthStore {
             throw HKError(
                 .errorInvalidArgument, "The activity \(activity.uuid) is not one of the workout's activities.")
         }
-        let database = try database()
-        let box = UncheckedBox((sample.uuid, sample.sampleType, workout.uuid, activity?.uuid))
-        try await database.write { db in
-            try self.checkShareAuthorization(for: [box.value.1], db)
-            guard
-                let ids = try database.effortIDs(workout: box.value.2, sample: box.value.0, sampleType: box.value.1, db)
-            else {
-                throw HKError(
-                    .errorInvalidArgument, "The workout and the effort sample must both be saved in the store first.")
-            }
-            if relate {
-                try database.relateEffort(workoutID: ids.workout, activity: box.value.3, sampleID: ids.sample, db)
-            } else {
-                try database.unrelateEffort(workoutID: ids.workout, activity: box.value.3, sampleID: ids.sample, db)
-            }
-        }
+        try await backend().relateEffort(
+            EffortRelation(
+                sample: sample.uuid, sampleType: sample.sampleType, workout: workout.uuid, activity: activity?.uuid),
+            relate: relate, check: ShareCheck(client: clientIdentifier, types: [sample.sampleType]))
         notifyChange()
     }
 
-    /// The relationships of the workouts matching `predicate`, added after `anchor`, and the newest anchor.
+    /// The relationships of the workouts `workouts` matches, added after `anchor`, and the newest anchor.
     func effortRelationships(
-        predicate: NSPredicate?, after anchor: Int64, options: HKWorkoutEffortRelationshipQueryOptions
-    )
-        throws -> ([HKWorkoutEffortRelationship], Int64)
-    {
-        try withStoreRead {
-            try Self.effortRelationships(predicate: predicate, after: anchor, options: options, $0, $1, $2)
-        }
-    }
-
-    /// ``effortRelationships(predicate:after:options:)`` on GRDB's reader queue, the calling task suspended.
-    func effortRelationships(
-        predicate: NSPredicate?, after anchor: Int64, options: HKWorkoutEffortRelationshipQueryOptions
-    )
-        async throws -> ([HKWorkoutEffortRelationship], Int64)
-    {
-        let request = UncheckedBox(predicate)
-        return try await withStoreRead {
-            UncheckedBox(
-                try Self.effortRelationships(predicate: request.value, after: anchor, options: options, $0, $1, $2))
-        }.value
-    }
-
-    private static func effortRelationships(
-        predicate: NSPredicate?, after anchor: Int64,
-        options: HKWorkoutEffortRelationshipQueryOptions, _ database: StoreDatabase,
-        _ access: ReadAccess, _ db: Database
-    ) throws -> ([HKWorkoutEffortRelationship], Int64) {
-        let workouts = try database.fetchSamples(
-            [HKQueryDescriptor(sampleType: HKObjectType.workoutType(), predicate: predicate)],
-            limit: 0, sorts: [], access: access, db
-        )
-        .compactMap { $0 as? HKWorkout }
-        let (rows, newest) = try database.effortRows(
-            workoutIDs: try database.workoutIDs(workouts.map(\.uuid), db), after: anchor, db)
-        let sampleUUIDs = Set(rows.map(\.sample))
-        let effortTypes: [HKSampleType] = [
-            HKQuantityType(.workoutEffortScore), HKQuantityType(.estimatedWorkoutEffortScore),
-        ]
-        let samples = try database.fetchSamples(
-            effortTypes.map {
-                HKQueryDescriptor(sampleType: $0, predicate: HKQuery.predicateForObjects(with: sampleUUIDs))
-            },
-            limit: 0, sorts: [], access: access, db)
+        workouts descriptor: HKQueryDescriptor, after anchor: Int64, options: HKWorkoutEffortRelationshipQueryOptions
+    ) async throws -> ([HKWorkoutEffortRelationship], Int64) {
+        let found = try await backend().effortRelationships(descriptor, after: anchor, client: clientIdentifier)
+        let (rows, workouts, samples, newest) = (found.rows, found.workouts, found.samples, found.newest)
         let samplesByUUID = Dictionary(samples.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
         let workoutsByUUID = Dictionary(workouts.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
         var order: [String] = []
@@ -210,17 +158,17 @@ public final class HKWorkoutEffortRelationshipQuery: HKQuery, @unchecked Sendabl
     }
 
     override func run(in store: HKHealthStore) {
-        let request = UncheckedBox((predicate, anchor?.value ?? 0, options))
+        let (workouts, after, options) = (
+            HKQueryDescriptor(sampleType: HKObjectType.workoutType(), predicate: predicate), anchor?.value ?? 0,
+            options
+        )
         store.complete(
-            {
-                UncheckedBox(
-                    try store.effortRelationships(
-                        predicate: request.value.0, after: request.value.1, options: request.value.2))
-            },
+            { try await store.effortRelationships(workouts: workouts, after: after, options: options) },
             { [self] result in
                 store.finished(self)
                 switch result {
-                case .success(let box): resultsHandler(self, box.value.0, HKQueryAnchor(value: box.value.1), nil)
+                case .success(let (relationships, newest)):
+                    resultsHandler(self, relationships, HKQueryAnchor(value: newest), nil)
                 case .failure(let error): resultsHandler(self, nil, nil, error)
                 }
             })
@@ -247,10 +195,9 @@ public struct HKWorkoutEffortRelationshipQueryDescriptor: HKAsyncQuery, @uncheck
     }
 
     public func result(for healthStore: HKHealthStore) async throws -> Result {
-        let request = UncheckedBox((predicate, anchor?.value ?? 0, option))
         let (relationships, newest) = try await healthStore.effortRelationships(
-            predicate: request.value.0, after: request.value.1,
-            options: request.value.2)
+            workouts: HKQueryDescriptor(sampleType: HKObjectType.workoutType(), predicate: predicate),
+            after: anchor?.value ?? 0, options: option)
         return Result(relationships: relationships, newAnchor: HKQueryAnchor(value: newest))
     }
 }

@@ -79,16 +79,14 @@ final class EffortRelationshipWatch: HKQuery, StoreObserving, @unchecked Sendabl
             return state.anchor
         }
         guard let anchor = start else { return }
-        let request = UncheckedBox((predicate, option))
+        let (workouts, options) = (
+            HKQueryDescriptor(sampleType: HKObjectType.workoutType(), predicate: predicate), option
+        )
         store.complete(
-            {
-                UncheckedBox(
-                    try store.effortRelationships(predicate: request.value.0, after: anchor, options: request.value.1))
-            },
+            { try await store.effortRelationships(workouts: workouts, after: anchor, options: options) },
             { [self] outcome in
                 switch outcome {
-                case .success(let box):
-                    let (relationships, newest) = box.value
+                case .success(let (relationships, newest)):
                     let stopped = progress.withLock { state -> Bool in
                         state.anchor = max(state.anchor, newest)
                         return state.stopped

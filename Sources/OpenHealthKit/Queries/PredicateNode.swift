@@ -23,17 +23,6 @@ indirect enum PredicateNode: Sendable {
             }
         }
 
-        var sql: String {
-            switch self {
-            case .lessThan: "<"
-            case .lessThanOrEqual: "<="
-            case .greaterThan: ">"
-            case .greaterThanOrEqual: ">="
-            case .equal: "="
-            case .notEqual: "<>"
-            }
-        }
-
         func holds(_ lhs: Double, _ rhs: Double) -> Bool {
             switch self {
             case .lessThan: lhs < rhs

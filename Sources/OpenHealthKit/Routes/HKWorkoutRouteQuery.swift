@@ -35,15 +35,13 @@ public final class HKWorkoutRouteQuery: HKQuery, @unchecked Sendable {
     }
 
     override func run(in store: HKHealthStore) {
-        let route = UncheckedBox(route)
-        let interval = dateInterval
+        let (route, interval) = (route, dateInterval)
         store.complete(
-            { try store.routeLocations(of: route.value, within: interval) },
+            { try await store.routeLocations(of: route, within: interval) },
             { [self] result in
                 store.finished(self)
                 switch result {
-                case .success(let box):
-                    let locations = box.value
+                case .success(let locations):
                     if locations.isEmpty { dataHandler(self, [], true, nil) }
                     var start = 0
                     while start < locations.count {
@@ -75,18 +73,21 @@ public struct HKWorkoutRouteQueryDescriptor: @unchecked Sendable {
 
     /// The locations, in time order.
     public func results(for healthStore: HKHealthStore) -> Results {
-        let route = UncheckedBox(workoutRoute)
-        let interval = dateInterval
+        let (route, interval) = (workoutRoute, dateInterval)
         return Results(
             stream: AsyncThrowingStream { continuation in
-                do {
-                    for location in try healthStore.routeLocations(of: route.value, within: interval).value {
-                        continuation.yield(location)
+                // The store is read in a task of its own, the task suspended while it reads.
+                let task = Task {
+                    do {
+                        for location in try await healthStore.routeLocations(of: route, within: interval) {
+                            continuation.yield(location)
+                        }
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
                     }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
                 }
+                continuation.onTermination = { _ in task.cancel() }
             })
     }
 
@@ -107,9 +108,8 @@ public struct HKWorkoutRouteQueryDescriptor: @unchecked Sendable {
 extension HKHealthStore {
     /// The stored locations of a route this client may read; `errorNoData` when it is not in the store (or not
     /// readable: the privacy rule).
-    func routeLocations(of route: HKWorkoutRoute, within interval: DateInterval?) throws -> UncheckedBox<[CLLocation]> {
-        let database = try database()
-        let readable = try fetchSamples(
+    func routeLocations(of route: HKWorkoutRoute, within interval: DateInterval?) async throws -> [CLLocation] {
+        let readable = try await fetchSamples(
             [
                 HKQueryDescriptor(
                     sampleType: HKSeriesType.workoutRoute(),
@@ -119,8 +119,8 @@ extension HKHealthStore {
         guard readable.first != nil else {
             throw HKError(.errorNoData, "The workout route \(route.uuid) is not in the store.")
         }
-        let locations = try database.routeLocations(uuid: route.uuid)
-        guard let interval else { return UncheckedBox(locations) }
-        return UncheckedBox(locations.filter { interval.start <= $0.timestamp && $0.timestamp <= interval.end })
+        let locations = try await backend().routeLocations(of: route.uuid)
+        guard let interval else { return locations }
+        return locations.filter { interval.start <= $0.timestamp && $0.timestamp <= interval.end }
     }
 }

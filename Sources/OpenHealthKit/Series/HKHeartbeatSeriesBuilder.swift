@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HealthKitModel
 import WorkoutEngine
 
@@ -142,9 +141,9 @@ public final class HKHeartbeatSeriesQuery: HKQuery, @unchecked Sendable {
     }
 
     override func run(in store: HKHealthStore) {
-        let series = UncheckedBox(series)
+        let series = series
         store.complete(
-            { try store.heartbeats(of: series.value) },
+            { try await store.heartbeats(of: series) },
             { [self] result in
                 store.finished(self)
                 switch result {
@@ -192,18 +191,22 @@ public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, @unchecked
 
     /// The beats, in order.
     public func results(for healthStore: HKHealthStore) -> Results {
-        let sample = UncheckedBox(sample)
+        let sample = sample
         return Results(
             stream: AsyncThrowingStream { continuation in
-                do {
-                    for beat in try healthStore.heartbeats(of: sample.value) {
-                        continuation.yield(
-                            Heartbeat(timeIntervalSinceStart: beat.offset, precededByGap: beat.precededByGap))
+                // The store is read in a task of its own, the task suspended while it reads.
+                let task = Task {
+                    do {
+                        for beat in try await healthStore.heartbeats(of: sample) {
+                            continuation.yield(
+                                Heartbeat(timeIntervalSinceStart: beat.offset, precededByGap: beat.precededByGap))
+                        }
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
                     }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
                 }
+                continuation.onTermination = { _ in task.cancel() }
             })
     }
 }
@@ -211,9 +214,8 @@ public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, @unchecked
 extension HKHealthStore {
     /// The stored beats of a series this client may read; `errorNoData` when it is not in the store (or not
     /// readable: the privacy rule).
-    func heartbeats(of series: HKHeartbeatSeriesSample) throws -> [HeartbeatSeriesCodec.Beat] {
-        let database = try database()
-        let readable = try fetchSamples(
+    func heartbeats(of series: HKHeartbeatSeriesSample) async throws -> [HeartbeatSeriesCodec.Beat] {
+        let readable = try await fetchSamples(
             [
                 HKQueryDescriptor(
                     sampleType: HKSeriesType.heartbeat(), predicate: HKQuery.predicateForObject(with: series.uuid))
@@ -222,11 +224,9 @@ extension HKHealthStore {
         guard readable.first != nil else {
             throw HKError(.errorNoData, "The heartbeat series \(series.uuid) is not in the store.")
         }
-        return try database.read { db in
-            guard let blob = try database.heartbeatBeats(uuid: series.uuid, db) else {
-                throw HKError(.errorNoData, "The heartbeat series \(series.uuid) has no beats in the store.")
-            }
-            return try HeartbeatSeriesCodec.decode([UInt8](blob))
+        guard let blob = try await backend().heartbeatBeats(of: series.uuid) else {
+            throw HKError(.errorNoData, "The heartbeat series \(series.uuid) has no beats in the store.")
         }
+        return try HeartbeatSeriesCodec.decode(blob)
     }
 }

@@ -146,18 +146,12 @@ public final class HKQuantitySeriesSampleBuilder: NSObject, @unchecked Sendable 
         }
         try MetadataCoding.validate(metadata)
         let encodedMetadata = try MetadataCoding.encode(metadata)
-        let database = try healthStore.database()
-        let source = healthStore.sourceRevision
-        let (type, device, uuid) = (quantityType, device, UUID())
-        let store = healthStore
-        try await database.write { db in
-            try store.checkShareAuthorization(for: [type], db)
-            try database.insertSeries(
-                .init(
-                    type: type, quantities: quantities, start: first.start, end: end, uuid: uuid,
-                    metadata: encodedMetadata, deviceID: try device.map { try database.deviceID($0, db) },
-                    sourceID: try database.sourceID(source, db)), db)
-        }
+        let (type, uuid, store) = (quantityType, UUID(), healthStore)
+        try await store.backend().saveSeries(
+            QuantitySeriesToSave(
+                type: type, quantities: quantities, start: first.start, end: end, uuid: uuid,
+                metadata: encodedMetadata, device: device, source: store.sourceRevision),
+            check: ShareCheck(client: store.clientIdentifier, types: [type]))
         healthStore.notifyChange()
         let samples = try await store.fetchSamples(
             [HKQueryDescriptor(sampleType: type, predicate: HKQuery.predicateForObject(with: uuid))],

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HealthKitModel
 import WorkoutEngine
 
@@ -50,19 +49,16 @@ public final class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
     }
 
     override func run(in store: HKHealthStore) {
-        let descriptors = UncheckedBox(descriptors)
-        let grouped = orderByQuantitySampleStartDate
+        let (descriptor, grouped) = (descriptors[0], orderByQuantitySampleStartDate)
         store.complete(
-            {
-                UncheckedBox(try store.seriesQuantities(descriptors.value[0], grouped: grouped))
-            },
+            { try await store.seriesQuantities(descriptor, grouped: grouped) },
             { [self] result in
                 store.finished(self)
                 switch result {
                 case .success(let entries):
                     let include = includeSample
-                    let last = entries.value.count - 1
-                    for (index, entry) in entries.value.enumerated() {
+                    let last = entries.count - 1
+                    for (index, entry) in entries.enumerated() {
                         handler(
                             self, entry.quantity, entry.interval, include ? entry.sample : nil, index == last, nil)
                     }
@@ -75,7 +71,7 @@ public final class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
 }
 
 /// One quantity of a series query, with the sample that owns it.
-struct SeriesEntry {
+struct SeriesEntry: Sendable {
     var quantity: HKQuantity
     var interval: DateInterval
     var sample: HKQuantitySample
@@ -83,25 +79,10 @@ struct SeriesEntry {
 
 extension HKHealthStore {
     /// Every quantity of the matching samples, in quantity start order or grouped by sample.
-    func seriesQuantities(_ descriptor: HKQueryDescriptor, grouped: Bool) throws -> [SeriesEntry] {
-        try withStoreRead { try Self.seriesQuantities(descriptor, grouped: grouped, $0, $1, $2) }
-    }
-
-    /// ``seriesQuantities(_:grouped:)`` on GRDB's reader queue, the calling task suspended.
     func seriesQuantities(_ descriptor: HKQueryDescriptor, grouped: Bool) async throws -> [SeriesEntry] {
-        let request = UncheckedBox(descriptor)
-        return try await withStoreRead {
-            UncheckedBox(try Self.seriesQuantities(request.value, grouped: grouped, $0, $1, $2))
-        }.value
-    }
-
-    private static func seriesQuantities(
-        _ descriptor: HKQueryDescriptor, grouped: Bool, _ database: StoreDatabase,
-        _ access: ReadAccess, _ db: Database
-    ) throws -> [SeriesEntry] {
-        let samples = try database.fetchSamples([descriptor], limit: 0, sorts: [], access: access, db)
-            .compactMap { $0 as? HKQuantitySample }
-            .sorted { ($0.startDate, $0.endDate) < ($1.startDate, $1.endDate) }
+        let found = try await backend().seriesSamples(descriptor, client: clientIdentifier)
+            .sorted { ($0.sample.startDate, $0.sample.endDate) < ($1.sample.startDate, $1.sample.endDate) }
+        let samples = found.map(\.sample)
         if let predicate = descriptor.predicate, case .uuids(let wanted) = PredicateNode(predicate) {
             let found = Set(samples.map(\.uuid))
             if let missing = wanted.first(where: { !found.contains($0) }) {
@@ -109,12 +90,10 @@ extension HKHealthStore {
             }
         }
         var entries: [SeriesEntry] = []
-        for sample in samples {
+        for (sample, points) in found {
             let unit = sample.quantityType.storageUnit
-            if sample.count > 1, let typeID = try database.existingTypeID(sample.quantityType.identifier, db),
-                let id = try database.storedID(of: sample, typeID: typeID, db)
-            {
-                for point in try database.seriesPoints(sampleID: id, db) {
+            if let points {
+                for point in points {
                     entries.append(
                         SeriesEntry(
                             quantity: HKQuantity(unit: unit, doubleValue: point.value),
@@ -172,13 +151,13 @@ public struct HKQuantitySeriesSampleQueryDescriptor: @unchecked Sendable {
 
     /// Every quantity of the matching samples. HealthKit: HKQuantitySeriesSampleQueryDescriptor.results(for:).
     public func results(for healthStore: HKHealthStore) -> Results {
-        let descriptor = UncheckedBox(predicate.descriptor)
+        let descriptor = predicate.descriptor
         let options = options
         let stream = AsyncThrowingStream<Result, any Error> { continuation in
             let task = Task.detached {
                 do {
                     let entries = try await healthStore.seriesQuantities(
-                        descriptor.value,
+                        descriptor,
                         grouped: options.contains(.orderByQuantitySampleStartDate))
                     for entry in entries {
                         continuation.yield(

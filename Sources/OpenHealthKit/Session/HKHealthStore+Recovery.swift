@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HealthKitModel
 import WorkoutEngine
 
@@ -11,22 +10,16 @@ extension HKHealthStore {
     ///
     /// HealthKit: HKHealthStore.recoverActiveWorkoutSession(completion:).
     public func recoverActiveWorkoutSession() async throws -> HKWorkoutSession? {
-        let database = try database()
-        let client = clientIdentifier
-        let source = sourceRevision.source
-        let spacing = clocks.deliverySpacing
-        // On one of GRDB's reader queues, the task suspended.
-        let found = try await database.read { db -> RecoveredRecording? in
-            guard let journal = try database.latestInterruptedJournal(client: client, db) else { return nil }
-            return try RecoveredRecording(
-                database: database, journal: journal, source: source, deliverySpacing: spacing, db)
-        }
-        guard var recording = found else { return nil }
+        let backend = try backend()
+        // One read of the backend, the task suspended; the journal is folded here, above the seam.
+        guard let journal = try await backend.interruptedRecording(client: clientIdentifier) else { return nil }
+        var recording = try RecoveredRecording(
+            journal: journal, source: sourceRevision.source, deliverySpacing: clocks.deliverySpacing)
         let session = HKWorkoutSession(
             recovering: self, configuration: recording.configuration,
             machine: recording.core.session)
         recording.core.openJournal(
-            LiveJournal(database: database, builderID: recording.builderID), after: recording.sequence)
+            LiveJournal(database: backend, builderID: recording.builderID), after: recording.sequence)
         let builder = HKLiveWorkoutBuilder(
             recovering: session, healthStore: self, configuration: recording.configuration,
             device: recording.device, core: recording.core)
@@ -61,11 +54,8 @@ struct RecoveredRecording: Sendable {
     var device: HKDevice?
     var core: RecordingCore
 
-    init(
-        database: StoreDatabase, journal: StoreDatabase.InterruptedJournal, source: HKSource, deliverySpacing: Duration,
-        _ db: Database
-    ) throws {
-        builderID = journal.id
+    init(journal: InterruptedRecording, source: HKSource, deliverySpacing: Duration) throws {
+        builderID = journal.builderID
         do {
             configuration = try JSONDecoder().decode(ConfigurationRecord.self, from: Data(journal.configuration.utf8))
                 .configuration()
@@ -83,11 +73,10 @@ struct RecoveredRecording: Sendable {
             throw HKError(.errorDatabaseInaccessible, "The journal of an interrupted workout is damaged: \(error).")
         }
         core = .replaying(activity: configuration.activityType, deliverySpacing: deliverySpacing, source: source)
-        var decoder = JournalDecoder(database: database)
-        let rows = try database.journalRows(builderID: builderID, db)
-        while let row = try rows.next() {
+        var decoder = JournalDecoder(typeIdentifiers: journal.typeIdentifiers)
+        for row in journal.rows {
             sequence = row.sequence
-            guard let input = try decoder.input(row, db) else { continue }
+            guard let input = try decoder.input(row) else { continue }
             do { _ = try core.apply(input, now: .zero) } catch {
                 throw HKError(
                     .errorDatabaseInaccessible,
@@ -99,16 +88,17 @@ struct RecoveredRecording: Sendable {
 
 /// Turns journal rows back into the inputs they recorded.
 struct JournalDecoder {
-    let database: StoreDatabase
+    /// The identifiers of the store's types by the backend's id, as the sample batches name them.
+    let typeIdentifiers: [Int64: String]
     private var types: [Int64: HKQuantityType] = [:]
 
-    init(database: StoreDatabase) {
-        self.database = database
+    init(typeIdentifiers: [Int64: String]) {
+        self.typeIdentifiers = typeIdentifiers
     }
 
     /// The input a row recorded; nil for rows that are not inputs (heartbeats, which stay in the journal until the
     /// workout is finished) and for samples of a type this store does not know.
-    mutating func input(_ row: StoreDatabase.JournalRow, _ db: Database) throws -> RecordingInput? {
+    mutating func input(_ row: InterruptedRecording.Row) throws -> RecordingInput? {
         switch JournalKind(rawValue: row.kind) {
         case .heartbeats, .none:
             return nil
@@ -120,7 +110,7 @@ struct JournalDecoder {
             var samples: [CollectedSample] = []
             samples.reserveCapacity(records.count)
             for record in records {
-                guard let type = try type(record.typeID, db) else { continue }
+                guard let type = try type(record.typeID) else { continue }
                 var sample = CollectedSample(
                     uuid: record.uuid, type: type, start: record.start, end: record.end,
                     value: record.value)
@@ -138,9 +128,13 @@ struct JournalDecoder {
         }
     }
 
-    private mutating func type(_ id: Int64, _ db: Database) throws -> HKQuantityType? {
+    private mutating func type(_ id: Int64) throws -> HKQuantityType? {
         if let known = types[id] { return known }
-        guard let resolved = try database.sampleType(id: id, db) as? HKQuantityType else { return nil }
+        guard let identifier = typeIdentifiers[id] else {
+            throw HKError(
+                .errorDatabaseInaccessible, "The health store is damaged: a sample refers to unknown type \(id).")
+        }
+        guard let resolved = try HKSampleType.stored(identifier: identifier) as? HKQuantityType else { return nil }
         types[id] = resolved
         return resolved
     }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HealthKitModel
 import WorkoutEngine
 
@@ -88,91 +87,5 @@ extension HKStatistics.Values {
             mostRecent: options.contains(.mostRecent) ? mostRecent : nil,
             mostRecentInterval: options.contains(.mostRecent) ? mostRecentInterval : nil,
             duration: options.contains(.duration) ? duration : nil)
-    }
-}
-
-extension HKHealthStore {
-    /// Statistics of a type over the range of a predicate (HKStatisticsQuery); nil when no sample contributes.
-    func computeStatistics(
-        type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions
-    ) throws -> HKStatistics? {
-        try withStoreRead { try Self.statistics(type: type, predicate: predicate, options: options, $0, $1, $2) }
-    }
-
-    /// ``computeStatistics(type:predicate:options:)`` on GRDB's reader queue, the calling task suspended.
-    func computeStatistics(
-        type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions
-    ) async throws -> HKStatistics? {
-        let request = UncheckedBox(predicate)
-        return try await withStoreRead {
-            UncheckedBox(try Self.statistics(type: type, predicate: request.value, options: options, $0, $1, $2))
-        }.value
-    }
-
-    private static func statistics(
-        type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions,
-        _ database: StoreDatabase, _ access: ReadAccess, _ db: Database
-    ) throws -> HKStatistics? {
-        let scope = StoreDatabase.StatisticsScope(predicate: predicate, hold: StatisticsAccumulator.defaultMaximumHold)
-        let partials = try database.statisticsPartials(type: type, scope: scope, access: access, db)
-        let (merged, bySource, span) = try database.statisticsValues(partials, style: type.aggregationStyle, db)
-        guard let merged else { return nil }
-        let start = scope.rangeStart.isFinite ? scope.rangeStart : span.start
-        let end = scope.rangeEnd.isFinite ? scope.rangeEnd : span.end
-        return HKStatistics(
-            quantityType: type, startDate: Date(storeValue: start), endDate: Date(storeValue: max(start, end)),
-            merged: merged.restricted(to: options),
-            bySource: options.contains(.separateBySource) ? bySource.mapValues { $0.restricted(to: options) } : [:],
-            options: options)
-    }
-
-    /// Statistics per interval (HKStatisticsCollectionQuery).
-    func computeCollection(
-        type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions,
-        tiling: DateTiling
-    ) throws -> HKStatisticsCollection {
-        try withStoreRead {
-            try Self.collection(type: type, predicate: predicate, options: options, tiling: tiling, $0, $1, $2)
-        }
-    }
-
-    /// ``computeCollection(type:predicate:options:tiling:)`` on GRDB's reader queue, the calling task suspended.
-    func computeCollection(
-        type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions,
-        tiling: DateTiling
-    ) async throws -> HKStatisticsCollection {
-        let request = UncheckedBox((predicate, tiling))
-        return try await withStoreRead {
-            UncheckedBox(
-                try Self.collection(
-                    type: type, predicate: request.value.0, options: options, tiling: request.value.1,
-                    $0, $1, $2))
-        }.value
-    }
-
-    private static func collection(
-        type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions,
-        tiling: DateTiling, _ database: StoreDatabase, _ access: ReadAccess,
-        _ db: Database
-    ) throws -> HKStatisticsCollection {
-        let partials = try database.collectionPartials(
-            type: type, predicate: predicate, tiling: tiling, access: access, db)
-        var byIndex: [Int: HKStatistics] = [:]
-        var sources: Set<HKSource> = []
-        for (index, indexPartials) in partials {
-            let (merged, bySource, _) = try database.statisticsValues(indexPartials, style: type.aggregationStyle, db)
-            guard let merged else { continue }
-            let interval = tiling.interval(index)
-            let separate = options.contains(.separateBySource)
-            if separate { sources.formUnion(bySource.keys) }
-            byIndex[index] = HKStatistics(
-                quantityType: type, startDate: interval.start, endDate: interval.end,
-                merged: merged.restricted(to: options),
-                bySource: separate ? bySource.mapValues { $0.restricted(to: options) } : [:],
-                options: options)
-        }
-        return HKStatisticsCollection(
-            quantityType: type, options: options, tiling: tiling, byIndex: byIndex,
-            sources: sources)
     }
 }

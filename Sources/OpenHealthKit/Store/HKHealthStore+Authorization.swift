@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HealthKitModel
 import WorkoutEngine
 
@@ -41,8 +40,6 @@ public struct HKAuthorizationPolicy: Sendable {
 }
 
 extension HKHealthStore {
-    private typealias ReadDecision = StoreDatabase.ReadDecision
-
     /// Asks for permission to save (share) and read types. Succeeds once the request has been answered, whatever
     /// the answer: as in HealthKit, success does not mean access was granted.
     ///
@@ -55,16 +52,17 @@ extension HKHealthStore {
         let client = clientIdentifier
         let share = Set(typesToShare.map(\.identifier))
         try SystemOnlyTypes.checkRequest(share: share, client: client)
-        let database = try database()
+        let backend = try backend()
         let policy = authorizationPolicy
         let read = Set(typesToRead.map(\.identifier))
-        try await database.write { db in
+        // The decisions are read, asked of the policy and recorded in one transaction.
+        try await backend.updateAuthorization(client: client, types: share.union(read)) { decisions in
             var undecidedShare = Set<String>()
             var undecidedRead = Set<String>()
             for identifier in share.union(read) {
-                let row = try database.authorization(client: client, type: identifier, db)
-                let shareStatus = row?.share ?? HKAuthorizationStatus.notDetermined.rawValue
-                let readStatus = row?.read ?? ReadDecision.notAsked.rawValue
+                let decision = decisions[identifier]
+                let shareStatus = decision?.share ?? HKAuthorizationStatus.notDetermined.rawValue
+                let readStatus = decision?.read ?? ReadDecision.notAsked.rawValue
                 if share.contains(identifier) && shareStatus == HKAuthorizationStatus.notDetermined.rawValue {
                     undecidedShare.insert(identifier)
                 }
@@ -72,17 +70,22 @@ extension HKHealthStore {
                     undecidedRead.insert(identifier)
                 }
             }
-            guard !undecidedShare.isEmpty || !undecidedRead.isEmpty else { return }
+            guard !undecidedShare.isEmpty || !undecidedRead.isEmpty else { return [:] }
             let granted = policy.decide(undecidedShare, undecidedRead)
-            for identifier in undecidedShare {
-                try database.setShare(
-                    granted.share.contains(identifier) ? .sharingAuthorized : .sharingDenied, client: client,
-                    type: identifier, db)
+            var changed: [String: AuthorizationDecision] = [:]
+            for identifier in undecidedShare.union(undecidedRead) {
+                var decision = decisions[identifier] ?? AuthorizationDecision(share: 0, read: 0)
+                if undecidedShare.contains(identifier) {
+                    decision.share =
+                        (granted.share.contains(identifier) ? HKAuthorizationStatus.sharingAuthorized : .sharingDenied)
+                        .rawValue
+                }
+                if undecidedRead.contains(identifier) {
+                    decision.read = (granted.read.contains(identifier) ? ReadDecision.granted : .denied).rawValue
+                }
+                changed[identifier] = decision
             }
-            for identifier in undecidedRead {
-                try database.setRead(
-                    granted.read.contains(identifier) ? .granted : .denied, client: client, type: identifier, db)
-            }
+            return changed
         }
     }
 
@@ -90,8 +93,8 @@ extension HKHealthStore {
         toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let box = UncheckedBox((typesToShare ?? [], typesToRead ?? []))
-        report({ try await self.requestAuthorization(toShare: box.value.0, read: box.value.1) }) { result in
+        let (share, read) = (typesToShare ?? [], typesToRead ?? [])
+        report({ try await self.requestAuthorization(toShare: share, read: read) }) { result in
             let (success, error) = result.healthKitPair
             completion(success, error)
         }
@@ -102,11 +105,10 @@ extension HKHealthStore {
     public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
         let client = clientIdentifier
         if SystemOnlyTypes.isReadOnly(type.identifier, for: client) { return .sharingDenied }
-        guard let database = try? database() else { return .notDetermined }
-        let raw = try? database.read { db in
-            try database.authorization(client: client, type: type.identifier, db)?.share
-        }
-        return raw.flatMap { $0 }.flatMap(HKAuthorizationStatus.init(rawValue:)) ?? .notDetermined
+        guard let backend = try? backend() else { return .notDetermined }
+        // HealthKit's call is synchronous: the one read of it blocks its caller.
+        let raw = try? backend.authorizationDecisionBlocking(client: client, type: type.identifier)?.share
+        return raw.flatMap(HKAuthorizationStatus.init(rawValue:)) ?? .notDetermined
     }
 
     /// Whether requesting these types would ask anything: `.unnecessary` once every type has been decided.
@@ -116,26 +118,24 @@ extension HKHealthStore {
     ) async throws -> HKAuthorizationRequestStatus {
         let client = clientIdentifier
         try SystemOnlyTypes.checkRequest(share: Set(typesToShare.map(\.identifier)), client: client)
-        let database = try database()
-        return try await database.read { db in
-            for type in typesToShare {
-                let share = try database.authorization(client: client, type: type.identifier, db)?.share ?? 0
-                if share == HKAuthorizationStatus.notDetermined.rawValue { return .shouldRequest }
-            }
-            for type in typesToRead {
-                let read = try database.authorization(client: client, type: type.identifier, db)?.read ?? 0
-                if read == ReadDecision.notAsked.rawValue { return .shouldRequest }
-            }
-            return .unnecessary
+        let decisions = try await backend().authorizationDecisions(
+            client: client, types: Set(typesToShare.map(\.identifier)).union(typesToRead.map(\.identifier)))
+        for type in typesToShare {
+            let share = decisions[type.identifier]?.share ?? 0
+            if share == HKAuthorizationStatus.notDetermined.rawValue { return .shouldRequest }
         }
+        for type in typesToRead {
+            let read = decisions[type.identifier]?.read ?? 0
+            if read == ReadDecision.notAsked.rawValue { return .shouldRequest }
+        }
+        return .unnecessary
     }
 
     public func getRequestStatusForAuthorization(
         toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
         completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void
     ) {
-        let box = UncheckedBox((typesToShare, typesToRead))
-        report({ try await self.statusForAuthorizationRequest(toShare: box.value.0, read: box.value.1) }) { result in
+        report({ try await self.statusForAuthorizationRequest(toShare: typesToShare, read: typesToRead) }) { result in
             switch result {
             case .success(let status): completion(status, nil)
             case .failure(let error): completion(.unknown, error)
@@ -150,51 +150,30 @@ extension HKHealthStore {
         if status == .sharingAuthorized && SystemOnlyTypes.isReadOnly(type.identifier, for: client) {
             throw SystemOnlyTypes.disallowed([type.identifier])
         }
-        let database = try database()
-        try database.write { db in try database.setShare(status, client: client, type: type.identifier, db) }
+        // OpenHealthKit's setter is synchronous: it blocks its caller for one write.
+        try backend().recordAuthorizationBlocking(
+            client: client, type: type.identifier, share: status.rawValue, read: nil)
     }
 
     /// Grants or denies this client reading a type, as the person would in Settings. OpenHealthKit.
     public func setReadAuthorization(_ granted: Bool, for type: HKObjectType) throws {
-        let database = try database()
-        let client = clientIdentifier
-        try database.write { db in
-            try database.setRead(granted ? .granted : .denied, client: client, type: type.identifier, db)
-        }
+        // OpenHealthKit's setter is synchronous: it blocks its caller for one write.
+        try backend().recordAuthorizationBlocking(
+            client: clientIdentifier, type: type.identifier, share: nil,
+            read: (granted ? ReadDecision.granted : .denied).rawValue)
     }
 
     /// Throws unless this client may save every one of these types. Runs inside the write transaction.
-    func checkShareAuthorization(for types: [HKObjectType], _ db: Database) throws {
-        let database = try database()
-        var checked = Set<String>()
-        for type in types where checked.insert(type.identifier).inserted {
-            let identifier = type.identifier
-            if SystemOnlyTypes.isReadOnly(identifier, for: clientIdentifier) {
-                throw HKError(
-                    .errorAuthorizationDenied,
-                    "Only the system saves \(identifier); \(clientIdentifier) may read it but not share it.")
-            }
-            let raw = try database.authorization(client: clientIdentifier, type: identifier, db)?.share
-            switch raw.flatMap(HKAuthorizationStatus.init(rawValue:)) ?? .notDetermined {
-            case .sharingAuthorized:
-                continue
-            case .sharingDenied:
-                throw HKError(
-                    .errorAuthorizationDenied,
-                    "Authorization to share \(identifier) was denied for \(clientIdentifier).")
-            case .notDetermined:
-                throw HKError(
-                    .errorAuthorizationNotDetermined,
-                    "\(clientIdentifier) has not requested authorization to share \(identifier); call requestAuthorization(toShare:read:) first."
-                )
-            }
-        }
+    /// Throws unless this client may share every type (see ``ShareCheck``): a read of the store, the calling task
+    /// suspended.
+    func checkShareAuthorization(for types: [HKObjectType]) async throws {
+        try await backend().checkShareAuthorization(ShareCheck(client: clientIdentifier, types: types))
     }
 
-    /// What this client may read.
-    func readAccess(_ database: StoreDatabase) throws -> ReadAccess {
-        let client = clientIdentifier
-        let readable = try database.read { db in try database.readableTypes(client: client, db) }
-        return ReadAccess(readableTypes: Set(readable), clientIdentifier: client)
+    /// This client's read access.
+    func readAccess() async throws -> ReadAccess {
+        ReadAccess(
+            readableTypes: try await backend().readableTypes(client: clientIdentifier),
+            clientIdentifier: clientIdentifier)
     }
 }

@@ -17,7 +17,7 @@ extension HKHealthStore {
     /// frequency is immediate) and a program that is not running is not woken. The setting lasts as long as this
     /// store object. HealthKit: HKHealthStore.enableBackgroundDelivery(for:frequency:).
     public func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {
-        _ = try database()
+        _ = try backend()
         state.withLock { $0.backgroundDelivery[type.identifier] = frequency }
     }
 

@@ -44,11 +44,13 @@ extension HKHealthStore {
     /// (`workout profile --born`), or empty components when none is set or the client may not read
     /// `.dateOfBirth` (read denial looks like no data). HealthKit: HKHealthStore.dateOfBirthComponents().
     public func dateOfBirthComponents() throws -> DateComponents {
-        let database = try database()
-        guard try readAccess(database).canRead(HKCharacteristicTypeIdentifier.dateOfBirth.rawValue) else {
+        // HealthKit's call is synchronous: its two reads block the caller.
+        let backend = try backend()
+        let readable = try backend.readableTypesBlocking(client: clientIdentifier)
+        guard readable.contains(HKCharacteristicTypeIdentifier.dateOfBirth.rawValue) else {
             return DateComponents()
         }
-        guard var components = try database.read({ db in try database.workoutProfile(db) }).dateOfBirth else {
+        guard var components = try backend.workoutProfileBlocking().dateOfBirth else {
             return DateComponents()
         }
         components.calendar = Calendar(identifier: .gregorian)
@@ -57,31 +59,31 @@ extension HKHealthStore {
 
     /// `.notSet`: nothing on Linux records it (the profile holds only what zones need). HealthKit: biologicalSex().
     public func biologicalSex() throws -> HKBiologicalSexObject {
-        _ = try database()
+        _ = try backend()
         return HKBiologicalSexObject(.notSet)
     }
 
     /// `.notSet`: nothing on Linux records it. HealthKit: HKHealthStore.bloodType().
     public func bloodType() throws -> HKBloodTypeObject {
-        _ = try database()
+        _ = try backend()
         return HKBloodTypeObject(.notSet)
     }
 
     /// `.notSet`: nothing on Linux records it. HealthKit: HKHealthStore.fitzpatrickSkinType().
     public func fitzpatrickSkinType() throws -> HKFitzpatrickSkinTypeObject {
-        _ = try database()
+        _ = try backend()
         return HKFitzpatrickSkinTypeObject(.notSet)
     }
 
     /// `.notSet`: nothing on Linux records it. HealthKit: HKHealthStore.wheelchairUse().
     public func wheelchairUse() throws -> HKWheelchairUseObject {
-        _ = try database()
+        _ = try backend()
         return HKWheelchairUseObject(.notSet)
     }
 
     /// `.activeEnergy`: activity summaries here measure move in active energy. HealthKit: activityMoveMode().
     public func activityMoveMode() throws -> HKActivityMoveModeObject {
-        _ = try database()
+        _ = try backend()
         return HKActivityMoveModeObject(.activeEnergy)
     }
 
@@ -89,7 +91,7 @@ extension HKHealthStore {
     /// mi/hr, kcal, count/min for heart rate and cadence, W for power; the type's storage unit otherwise. There is
     /// no Health app setting here; this is OpenHealthKit's table. HealthKit: HKHealthStore.preferredUnits(for:).
     public func preferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
-        _ = try database()
+        _ = try backend()
         let metric = Locale.current.measurementSystem == .metric
         var units: [HKQuantityType: HKUnit] = [:]
         for type in quantityTypes {
@@ -111,10 +113,9 @@ extension HKHealthStore {
         for quantityTypes: Set<HKQuantityType>,
         completion: @escaping @Sendable ([HKQuantityType: HKUnit], (any Error)?) -> Void
     ) {
-        let box = UncheckedBox(quantityTypes)
-        report({ UncheckedBox(try await self.preferredUnits(for: box.value)) }) { result in
+        report({ try await self.preferredUnits(for: quantityTypes) }) { result in
             switch result {
-            case .success(let units): completion(units.value, nil)
+            case .success(let units): completion(units, nil)
             case .failure(let error): completion([:], error)
             }
         }
@@ -132,8 +133,7 @@ extension HKHealthStore {
         with workoutConfiguration: HKWorkoutConfiguration,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let box = UncheckedBox(workoutConfiguration)
-        report({ try await self.startWatchApp(toHandle: box.value) }) { result in
+        report({ try await self.startWatchApp(toHandle: workoutConfiguration) }) { result in
             let (success, error) = result.healthKitPair
             completion(success, error)
         }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HealthKitModel
 import WorkoutEngine
 
@@ -49,18 +48,13 @@ extension HKHealthStore {
     /// HealthKit: "Accessing condensed workout samples" (HealthKit condenses in the background; this is the
     /// OpenHealthKit operation that does it on request).
     public func condenseWorkout(_ workout: HKWorkout) async throws -> CondenseReport {
-        let database = try database()
-        let now = wallClock()
         let uuid = workout.uuid
-        let report = try await database.write { db -> CondenseReport in
-            guard let id = try database.workoutID(uuid: uuid, db) else {
-                throw HKError(.errorInvalidArgument, "The workout \(uuid) is not in the health store.")
-            }
-            let counts = try database.condenseWorkout(id: id, now: now, db)
-            return CondenseReport(
-                workouts: 1, samplesRemoved: counts.samplesRemoved, seriesCreated: counts.seriesCreated,
-                quantitiesStored: counts.quantitiesStored)
+        guard let counts = try await backend().condenseWorkout(uuid, now: wallClock()) else {
+            throw HKError(.errorInvalidArgument, "The workout \(uuid) is not in the health store.")
         }
+        let report = CondenseReport(
+            workouts: 1, samplesRemoved: counts.samplesRemoved, seriesCreated: counts.seriesCreated,
+            quantitiesStored: counts.quantitiesStored)
         if report.samplesRemoved > 0 { notifyChange() }
         return report
     }
@@ -78,19 +72,18 @@ extension HKHealthStore {
     ///
     /// HealthKit: HKDeletedObject ("Deleted objects are temporary").
     public func purgeDeletedObjects(deletedBefore date: Date) async throws -> Int {
-        let database = try database()
-        return try await database.write { db in try database.purgeDeletionRecords(before: date, db) }
+        try await backend().purgeDeletionRecords(before: date)
     }
 
     /// Condenses every workout that ended before `date`, each in its own transaction, then purges deletion records
     /// older than ``deletedObjectRetention``. OpenHealthKit.
     public func condenseWorkouts(olderThan date: Date) async throws -> CondenseReport {
-        let database = try database()
+        let backend = try backend()
         let now = wallClock()
-        let ids = try await database.read { db in try database.workoutIDs(endedBefore: date, db) }
         var report = CondenseReport()
-        for id in ids {
-            let counts = try await database.write { db in try database.condenseWorkout(id: id, now: now, db) }
+        for workout in try await backend.workouts(endedBefore: date) {
+            // A workout deleted since it was listed is skipped.
+            guard let counts = try await backend.condenseWorkout(workout, now: now) else { continue }
             report.workouts += 1
             report.samplesRemoved += counts.samplesRemoved
             report.seriesCreated += counts.seriesCreated

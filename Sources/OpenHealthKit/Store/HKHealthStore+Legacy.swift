@@ -52,8 +52,7 @@ extension HKHealthStore {
         sampleType: HKSampleType, date: Date,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let box = UncheckedBox(sampleType)
-        report({ try await self.recalibrateEstimates(sampleType: box.value, date: date) }) { result in
+        report({ try await self.recalibrateEstimates(sampleType: sampleType, date: date) }) { result in
             let (success, error) = result.healthKitPair
             completion(success, error)
         }
@@ -69,8 +68,7 @@ extension HKHealthStore {
         for sampleType: HKSampleType,
         completion: @escaping @Sendable (Date?, (any Error)?) -> Void
     ) {
-        let box = UncheckedBox(sampleType)
-        report({ try await self.earliestAuthorizedSampleDate(for: box.value) }) { result in
+        report({ try await self.earliestAuthorizedSampleDate(for: sampleType) }) { result in
             switch result {
             case .success(let date): completion(date, nil)
             case .failure(let error): completion(nil, error)

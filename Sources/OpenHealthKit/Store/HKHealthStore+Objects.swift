@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HealthKitModel
 import WorkoutEngine
 
@@ -12,14 +11,10 @@ extension HKHealthStore {
     /// `errorAuthorizationDenied` if denied); each must be valid (`errorInvalidArgument`: a unit incompatible with
     /// the type, start after end, invalid metadata). Saving an object already stored changes nothing.
     public func save(_ objects: [HKObject]) async throws {
-        let database = try database()
+        let backend = try backend()
         for object in objects { try validateForSave(object) }
-        let source = sourceRevision
-        let types = objects.map(typeOf)
-        _ = try await database.write { db in
-            try self.checkShareAuthorization(for: types, db)
-            return try database.insert(objects, source: source, db)
-        }
+        try await backend.save(
+            objects, source: sourceRevision, check: ShareCheck(client: clientIdentifier, types: objects.map(typeOf)))
         notifyChange()
     }
 
@@ -33,8 +28,7 @@ extension HKHealthStore {
 
     public func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void)
     {
-        let box = UncheckedBox(objects)
-        report({ try await self.save(box.value) }) { result in
+        report({ try await self.save(objects) }) { result in
             let (success, error) = result.healthKitPair
             completion(success, error)
         }
@@ -56,29 +50,10 @@ extension HKHealthStore {
     /// Deletes objects this client saved. Deleting another client's object fails with `errorAuthorizationDenied`;
     /// objects not in the store are ignored.
     public func delete(_ objects: [HKObject]) async throws {
-        let database = try database()
-        let now = wallClock()
-        let samples = UncheckedBox(objects.compactMap { $0 as? HKSample })
-        let types = objects.map(typeOf)
-        let client = clientIdentifier
-        try await database.write { db in
-            try self.checkShareAuthorization(for: types, db)
-            let own = Set(try database.ownSourceIDs(client: client, db))
-            var ids: [Int64] = []
-            for sample in samples.value {
-                guard let typeID = try database.existingTypeID(sample.sampleType.identifier, db),
-                    let id = try database.storedID(of: sample, typeID: typeID, db),
-                    let sourceID = try database.sourceID(ofSample: id, db)
-                else { continue }
-                guard own.contains(sourceID) else {
-                    throw HKError(
-                        .errorAuthorizationDenied,
-                        "Object \(sample.uuid) was saved by another program and cannot be deleted by \(client).")
-                }
-                ids.append(id)
-            }
-            _ = try database.deleteSamples(ids: ids, now: now, db)
-        }
+        let backend = try backend()
+        try await backend.delete(
+            objects.compactMap { $0 as? HKSample }, client: clientIdentifier, now: wallClock(),
+            check: ShareCheck(client: clientIdentifier, types: objects.map(typeOf)))
         notifyChange()
     }
 
@@ -94,8 +69,7 @@ extension HKHealthStore {
     public func delete(
         _ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let box = UncheckedBox(objects)
-        report({ try await self.delete(box.value) }) { result in
+        report({ try await self.delete(objects) }) { result in
             let (success, error) = result.healthKitPair
             completion(success, error)
         }
@@ -103,25 +77,23 @@ extension HKHealthStore {
 
     /// Deletes every object of a type that matches a predicate and that this client saved; returns how many.
     public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
-        let database = try database()
-        let now = wallClock()
-        try await database.write { db in try self.checkShareAuthorization(for: [objectType], db) }
-        guard let sampleType = objectType as? HKSampleType else { return 0 }
-        let descriptor = HKQueryDescriptor(sampleType: sampleType, predicate: predicate)
-        let client = clientIdentifier
-        let box = UncheckedBox(descriptor)
-        let count = try await database.write { db -> Int in
-            guard
-                let condition = try database.whereClause(
-                    for: [box.value], access: ReadAccess(readableTypes: nil, clientIdentifier: client), db)
-            else {
-                return 0
-            }
-            let own = try database.ownSourceIDs(client: client, db)
-            guard !own.isEmpty else { return 0 }
-            let ids = try database.sampleIDs(matching: condition, sources: own, db)
-            return try database.deleteSamples(ids: ids, now: now, db)
+        try await deleteObjects(
+            of: objectType,
+            matching: (objectType as? HKSampleType).map { HKQueryDescriptor(sampleType: $0, predicate: predicate) })
+    }
+
+    /// ``deleteObjects(of:predicate:)`` with the predicate in its (Sendable) descriptor; nil for a type that is not
+    /// a sample type (nothing to delete once the share check passed).
+    private func deleteObjects(of objectType: HKObjectType, matching descriptor: HKQueryDescriptor?) async throws -> Int
+    {
+        let backend = try backend()
+        let check = ShareCheck(client: clientIdentifier, types: [objectType])
+        guard let descriptor else {
+            try await backend.checkShareAuthorization(check)
+            return 0
         }
+        let count = try await backend.deleteSamples(
+            matching: descriptor, client: clientIdentifier, now: wallClock(), check: check)
         notifyChange()
         return count
     }
@@ -130,8 +102,8 @@ extension HKHealthStore {
         of objectType: HKObjectType, predicate: NSPredicate,
         withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void
     ) {
-        let box = UncheckedBox((objectType, predicate))
-        report({ try await self.deleteObjects(of: box.value.0, predicate: box.value.1) }) { result in
+        let descriptor = (objectType as? HKSampleType).map { HKQueryDescriptor(sampleType: $0, predicate: predicate) }
+        report({ try await self.deleteObjects(of: objectType, matching: descriptor) }) { result in
             switch result {
             case .success(let count): completion(true, count, nil)
             case .failure(let error): completion(false, 0, error)
@@ -155,8 +127,7 @@ extension HKHealthStore {
         _ samples: [HKSample], to workout: HKWorkout,
         completion: @escaping @Sendable (Bool, (any Error)?) -> Void
     ) {
-        let box = UncheckedBox((samples, workout))
-        report({ try await self.associate(box.value.0, with: box.value.1) }) { result in
+        report({ try await self.associate(samples, with: workout) }) { result in
             let (success, error) = result.healthKitPair
             completion(success, error)
         }
@@ -164,27 +135,11 @@ extension HKHealthStore {
 
     /// `add(_:to:)` without the deprecation, for OpenHealthKit's own callers.
     func associate(_ samples: [HKSample], with workout: HKWorkout) async throws {
-        let database = try database()
+        let backend = try backend()
         for sample in samples { try validateForSave(sample) }
-        let types = samples.map(\.sampleType)
-        let source = sourceRevision
-        let box = UncheckedBox(samples)
-        let workoutUUID = workout.uuid
-        try await database.write { db in
-            try self.checkShareAuthorization(for: types, db)
-            guard let workoutID = try database.workoutID(uuid: workoutUUID, db) else {
-                throw HKError(
-                    .errorInvalidArgument,
-                    "The workout \(workoutUUID) must be saved before samples can be added to it.")
-            }
-            _ = try database.insert(box.value, source: source, workoutID: workoutID, db)
-        }
+        try await backend.associate(
+            samples, withWorkout: workout.uuid, source: sourceRevision,
+            check: ShareCheck(client: clientIdentifier, types: samples.map(\.sampleType)))
         notifyChange()
     }
-}
-
-/// Carries a non-Sendable value (an immutable HealthKit object graph) across a task boundary.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HealthKitModel
 import WorkoutEngine
 
@@ -17,16 +16,12 @@ extension HKHealthStore {
     ///
     /// HealthKit: the Health app's Data Sources list (no public API reads or sets it).
     public func sourcePriority(for type: HKQuantityType) async throws -> [HKSource] {
-        let database = try database()
-        let access = try readAccess(database)
-        return try await database.read { db -> [HKSource] in
-            guard let typeID = try database.existingTypeID(type.identifier, db) else { return [] }
-            let sources = try database.sourcePriority(typeID: typeID, db).map(\.source)
-            guard access.canRead(type.identifier) else {
-                return sources.filter { $0.bundleIdentifier == access.clientIdentifier }
-            }
-            return sources
+        let access = try await readAccess()
+        let sources = try await backend().sourcePriority(of: type)
+        guard access.canRead(type.identifier) else {
+            return sources.filter { $0.bundleIdentifier == access.clientIdentifier }
         }
+        return sources
     }
 
     /// Sets the source priority of a type, highest first, as the person orders Data Sources in the Health app.
@@ -35,18 +30,17 @@ extension HKHealthStore {
     ///
     /// - Throws: `errorInvalidArgument` when a source is listed twice or has saved no sample of the type.
     public func setSourcePriority(_ sources: [HKSource], for type: HKQuantityType) async throws {
-        let database = try database()
+        let backend = try backend()
         let bundles = sources.map(\.bundleIdentifier)
         if let repeated = bundles.first(where: { bundle in bundles.filter { $0 == bundle }.count > 1 }) {
             throw HKError(.errorInvalidArgument, "The source \(repeated) is listed more than once.")
         }
-        try await database.write { db in
-            let typeID = try database.typeID(type.identifier, db)
-            let known = Set(try database.sourcePriority(typeID: typeID, db).map(\.source.bundleIdentifier))
+        try await backend.setSourcePriority(of: type) { stored in
+            let known = Set(stored.map(\.bundleIdentifier))
             if let unknown = bundles.first(where: { !known.contains($0) }) {
                 throw HKError(.errorInvalidArgument, "The source \(unknown) has saved no \(type.identifier) samples.")
             }
-            try database.setSourcePriority(typeID: typeID, bundleIdentifiers: bundles, db)
+            return bundles
         }
         notifyChange()
     }

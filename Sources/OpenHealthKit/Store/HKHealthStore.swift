@@ -1,10 +1,10 @@
 import Foundation
-import GRDB
 import HealthKitModel
 import Synchronization
 import WorkoutEngine
 
-/// The health store: one SQLite file holding workouts, samples and the person's authorization decisions.
+/// The health store: one SQLite file holding workouts, samples and the person's authorization decisions (behind
+/// the ``StoreBackend`` seam).
 ///
 /// `HKHealthStore()` opens the default store: the path in `OPENHEALTHKIT_STORE` if set, else
 /// `$XDG_DATA_HOME/openhealthkit/health.sqlite`, else `~/.local/share/openhealthkit/health.sqlite`. The file is
@@ -18,7 +18,7 @@ import WorkoutEngine
 ///
 /// HealthKit: HKHealthStore.
 public final class HKHealthStore: NSObject, @unchecked Sendable {
-    private let opened: Result<StoreDatabase, HKError>
+    private let opened: Result<any StoreBackend, HKError>
     /// The client this store object acts for: its objects' source, and the key of its authorization decisions.
     public let clientIdentifier: String
     /// What `requestAuthorization` answers for types not decided yet. OpenHealthKit.
@@ -80,13 +80,15 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     /// Opens a store that reports a failure to open on each call instead of throwing here.
     convenience init(openingLazily path: String, clientIdentifier: String) {
         self.init(
-            opened: Result { try StoreDatabase.open(path: path) }.mapError { error in
+            opened: Result { try StoreDatabase.open(path: path) as any StoreBackend }.mapError { error in
                 (error as? HKError) ?? HKError(.errorDatabaseInaccessible, "\(error)")
             }, clientIdentifier: clientIdentifier)
     }
 
     /// Opens the store at a path, creating it if needed. Throws `errorDatabaseInaccessible` with the reason
-    /// (a directory, an unreadable file, a file that is not a store). OpenHealthKit.
+    /// (a directory, an unreadable file, a file that is not a store). It blocks the calling thread while it waits
+    /// for the store's lock and migrates; from `async` code use ``open(databasePath:clientIdentifier:clocks:sensorConnector:)``.
+    /// OpenHealthKit.
     public convenience init(databasePath: String, clientIdentifier: String? = nil) throws {
         let database = try StoreDatabase.open(path: databasePath)
         self.init(
@@ -104,6 +106,23 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
             $0.clocks = clocks
             $0.sensorConnector = sensorConnector
         }
+    }
+
+    /// Opens the store at a path, creating it if needed, with the calling task suspended while the store is locked
+    /// and migrated (no cooperative thread blocks). Throws `errorDatabaseInaccessible` with the reason.
+    /// OpenHealthKit.
+    public static func open(
+        databasePath: String, clientIdentifier: String? = nil, clocks: LiveClocks = .system,
+        sensorConnector: SensorConnector = .standard
+    ) async throws -> HKHealthStore {
+        let backend = try await StoreDatabase.open(path: databasePath)
+        let store = HKHealthStore(
+            opened: .success(backend), clientIdentifier: clientIdentifier ?? HKHealthStore.defaultClientIdentifier)
+        store.state.withLock {
+            $0.clocks = clocks
+            $0.sensorConnector = sensorConnector
+        }
+        return store
     }
 
     /// A private store in memory. OpenHealthKit.
@@ -126,7 +145,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
         HKHealthStore(opened: opened, clientIdentifier: clientIdentifier)
     }
 
-    private init(opened: Result<StoreDatabase, HKError>, clientIdentifier: String) {
+    private init(opened: Result<any StoreBackend, HKError>, clientIdentifier: String) {
         self.opened = opened
         self.clientIdentifier = clientIdentifier
     }
@@ -143,7 +162,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     }
 
     /// The path of this store's file, or nil in memory. OpenHealthKit.
-    public var databasePath: String? { try? opened.get().path }
+    public var databasePath: String? { try? opened.get().location }
 
     /// Whether health data is available on this machine: always true on Linux.
     public class func isHealthDataAvailable() -> Bool { true }
@@ -155,7 +174,8 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     /// saved or read); this store has none, so it is `Date.distantPast` and no sample is refused for its date.
     public func earliestPermittedSampleDate() -> Date { .distantPast }
 
-    func database() throws -> StoreDatabase { try opened.get() }
+    /// The store's backend, or the reason it could not be opened.
+    func backend() throws -> any StoreBackend { try opened.get() }
 
     /// A session is about to start: another running session of this store fails, as in HealthKit.
     func sessionWillStart(_ session: HKWorkoutSession, at date: Date) {
@@ -174,15 +194,13 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
 
     var sourceRevision: HKSourceRevision { HKSourceRevision.current(clientIdentifier: clientIdentifier) }
 
-    /// Runs `body` on a background thread and calls `completion` on the callback queue.
+    /// Runs a query's store reads in a task of its own and calls `completion` on the callback queue: the
+    /// completion-handler queries' bridge to the store's `async` operations.
     func complete<T: Sendable>(
-        _ body: @escaping @Sendable () throws -> T,
+        _ body: @escaping @Sendable () async throws -> T,
         _ completion: @escaping @Sendable (Result<T, Error>) -> Void
     ) {
-        DispatchQueue.global(qos: .userInitiated).async {
-            let result = Result { try body() }
-            self.callbackQueue.async { completion(result) }
-        }
+        report(body, completion)
     }
 
     /// Runs an async operation for a completion-handler API and reports its result on the callback queue.

@@ -1,7 +1,6 @@
 import ByteCoding
 import FitnessSensors
 import Foundation
-import GRDB
 import HealthKitModel
 import Synchronization
 import WorkoutEngine
@@ -15,9 +14,11 @@ import WorkoutEngine
 /// changes, events, activities, metadata) go in batches too; the builder's `async` calls that record one await
 /// ``waitForWrites()`` outside its lock, so the entry is in the store when they return. Waiting suspends the
 /// calling task: no thread blocks on the writer, which can wait up to the busy timeout for another process's lock.
-/// The journal is deleted when its builder finishes or is discarded.
+/// The journal is deleted when its builder finishes or is discarded (``StoreBackend/finishWorkout(_:check:)``,
+/// ``StoreBackend/discardRecordingBlocking(builderID:extra:source:)``). Each batch is one
+/// ``StoreBackend/appendJournal(_:builderID:)``, called on this writer's queue.
 final class LiveJournal: RecordingJournal {
-    let database: StoreDatabase
+    let database: any StoreBackend
     let builderID: Int64
     private let writer = DispatchQueue(label: "OpenHealthKit.LiveJournal.writer")
     private let progress = Mutex(Progress())
@@ -31,23 +32,22 @@ final class LiveJournal: RecordingJournal {
         var waiters: [(upTo: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    /// Creates the journal row for a new builder, on GRDB's writer queue while the calling task is suspended.
+    /// Creates the journal row for a new builder, the calling task suspended.
     static func create(
-        database: StoreDatabase, builderUUID: UUID, client: String, hasSession: Bool,
+        database: any StoreBackend, builderUUID: UUID, client: String, hasSession: Bool,
         configuration: HKWorkoutConfiguration, device: HKDevice?, now: Date
     ) async throws -> LiveJournal {
         let configurationJSON = try String(
             decoding: JSONEncoder().encode(ConfigurationRecord(configuration)), as: UTF8.self)
         let deviceJSON = try device.map { try String(decoding: JSONEncoder().encode($0.fields), as: UTF8.self) }
-        let id = try await database.write { db in
-            try database.insertJournal(
-                uuid: builderUUID, client: client, hasSession: hasSession,
-                configuration: configurationJSON, device: deviceJSON, created: now.storeValue, db)
-        }
+        let id = try await database.createJournal(
+            JournalHeader(
+                builderUUID: builderUUID, client: client, hasSession: hasSession, configuration: configurationJSON,
+                device: deviceJSON, created: now))
         return LiveJournal(database: database, builderID: id)
     }
 
-    init(database: StoreDatabase, builderID: Int64) {
+    init(database: any StoreBackend, builderID: Int64) {
         self.database = database
         self.builderID = builderID
     }
@@ -100,45 +100,7 @@ final class LiveJournal: RecordingJournal {
 
     /// Writes one batch in one transaction. Runs on the writer queue.
     private func write(_ batch: JournalBatch) throws {
-        let database = database
-        let builderID = builderID
-        try database.write { db in
-            let insert = try database.journalRowInsert(db)
-            if !batch.samples.isEmpty {
-                // Ids looked up once per type and device in the batch, not once per sample.
-                var typeIDs: [UInt16: Int64] = [:]
-                var deviceIDs: [UInt32: Int64] = [:]
-                let encoded = try SampleBatchCodec.encode(
-                    batch.samples,
-                    typeID: { code in
-                        if let id = typeIDs[code] { return id }
-                        let id = try database.typeID(HKQuantityType.forCode(code).identifier, db)
-                        typeIDs[code] = id
-                        return id
-                    },
-                    deviceID: { code in
-                        if let id = deviceIDs[code] { return id }
-                        guard let device = DeviceCodes.device(code) else { return 0 }
-                        let id = try database.deviceID(device, db)
-                        deviceIDs[code] = id
-                        return id
-                    })
-                try insert.add(builderID: builderID, sequence: batch.samplesSequence, kind: .samples, payload: encoded)
-            }
-            if !batch.beats.isEmpty {
-                try insert.add(
-                    builderID: builderID, sequence: batch.beatsSequence, kind: .heartbeats,
-                    payload: HeartbeatBatchCodec.encode(batch.beats))
-            }
-            if let entry = batch.entry {
-                try insert.add(builderID: builderID, sequence: entry.sequence, kind: entry.kind, payload: entry.payload)
-            }
-        }
-    }
-
-    /// Deletes the journal: the builder finished (its samples are now in the store) or was discarded.
-    func close(_ db: Database) throws {
-        try database.deleteJournal(builderID: builderID, db)
+        try database.appendJournal(batch, builderID: builderID)
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HealthKitModel
 import WorkoutEngine
 
@@ -7,10 +6,12 @@ import WorkoutEngine
 /// so that long-running queries (``HKObserverQuery``, anchored object, statistics collection and activity summary
 /// queries with update handlers) hear of them within a second.
 ///
-/// How: while at least one long-running query runs, a task opens its own read-only connection to the file and
-/// reads SQLite's `PRAGMA data_version` every 250 ms on the store's injected `clock`. The value changes exactly when
-/// another connection has committed (SQLite: "PRAGMA data_version"); then the store's queries are told, and each
-/// checks whether anything of its own types changed. The task ends when the last long-running query stops.
+/// How: while at least one long-running query runs, a task asks the backend for a probe
+/// (``StoreBackend/changeProbe()``: in SQLite its own read-only connection to the file, reading `PRAGMA
+/// data_version` on GRDB's queue) and reads it every 250 ms on the store's injected `clock`. The value changes
+/// exactly when another connection has committed (SQLite: "PRAGMA data_version"); then the store's queries are
+/// told, and each checks whether anything of its own types changed. The task ends when the last long-running query
+/// stops.
 ///
 /// Why not inotify on the WAL file: it would put a file descriptor and a Linux-only API in `OpenHealthKit` (the
 /// transport target is the only one with descriptors), and the WAL file is rewritten by checkpoints and deleted
@@ -25,17 +26,12 @@ enum StoreChangeWatcher {
 extension HKHealthStore {
     /// Starts the watcher unless it runs (or the store is in memory).
     func watchForChanges() {
-        guard let database = try? database(), let path = database.path else { return }
+        guard let backend = try? backend(), backend.location != nil else { return }
         let clock = self.clock
         state.withLock { state in
             guard state.watcher == nil else { return }
             state.watcher = Task.detached { [weak self] in
-                var configuration = Configuration()
-                configuration.readonly = true
-                configuration.label = "OpenHealthKit (change watcher)"
-                guard let connection = try? DatabaseQueue(path: path, configuration: configuration),
-                    var last = try? Self.dataVersion(connection)
-                else {
+                guard let probe = try? await backend.changeProbe(), var last = try? await probe.version() else {
                     self?.state.withLock { $0.watcher = nil }
                     return
                 }
@@ -52,7 +48,7 @@ extension HKHealthStore {
                         return true
                     }
                     guard keepWatching else { return }
-                    guard let version = try? Self.dataVersion(connection) else { continue }
+                    guard let version = try? await probe.version() else { continue }
                     if version != last {
                         last = version
                         store.notifyChange()
@@ -60,9 +56,5 @@ extension HKHealthStore {
                 }
             }
         }
-    }
-
-    private static func dataVersion(_ connection: DatabaseQueue) throws -> Int {
-        try connection.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
     }
 }

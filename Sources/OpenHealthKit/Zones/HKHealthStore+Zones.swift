@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import HealthKitModel
 import WorkoutEngine
 
@@ -15,29 +14,23 @@ extension HKHealthStore {
     public func preferredWorkoutZoneConfiguration(
         for quantityType: HKQuantityType
     ) async throws -> HKWorkoutZoneConfiguration? {
-        try preferredZoneConfiguration(for: quantityType)
+        try await preferredZoneConfiguration(for: quantityType)
     }
 
-    /// The preferred configuration, read now (a few indexed reads; builders call it as collection begins).
-    func preferredZoneConfiguration(for quantityType: HKQuantityType) throws -> HKWorkoutZoneConfiguration? {
+    /// The preferred configuration, read now (one read of a few indexed rows, the calling task suspended; builders
+    /// call it as collection begins).
+    func preferredZoneConfiguration(for quantityType: HKQuantityType) async throws -> HKWorkoutZoneConfiguration? {
         try HKWorkoutBuilder.checkZoned(quantityType)
-        let database = try database()
-        let (profile, resting, ftp) = try database.read { db in
-            (
-                try database.workoutProfile(db), try database.latestValue(of: HKQuantityType(.restingHeartRate), db),
-                try database.latestValue(of: HKQuantityType(.cyclingFunctionalThresholdPower), db)
-            )
-        }
+        let inputs = try await backend().zonePreferences()
         return try SystemZones.preferred(
-            for: quantityType, profile: profile, latestRestingHeartRate: resting,
-            latestFunctionalThresholdPower: ftp, now: wallClock())
+            for: quantityType, profile: inputs.profile, latestRestingHeartRate: inputs.restingHeartRate,
+            latestFunctionalThresholdPower: inputs.functionalThresholdPower, now: wallClock())
     }
 
     /// The person's workout profile: date of birth, resting and maximum heart rate, FTP and their own zones.
     /// OpenHealthKit (HealthKit keeps these in Health Settings).
     public func workoutProfile() async throws -> WorkoutProfile {
-        let database = try database()
-        return try await database.read { db in try database.workoutProfile(db) }
+        try await backend().workoutProfile()
     }
 
     /// Replaces the person's workout profile. Workouts already saved keep the zones they were computed with.
@@ -48,7 +41,6 @@ extension HKHealthStore {
     /// OpenHealthKit (HealthKit keeps these in Health Settings).
     public func setWorkoutProfile(_ profile: WorkoutProfile) async throws {
         try profile.validate(now: wallClock())
-        let database = try database()
-        try await database.write { db in try database.setWorkoutProfile(profile, db) }
+        try await backend().setWorkoutProfile(profile)
     }
 }

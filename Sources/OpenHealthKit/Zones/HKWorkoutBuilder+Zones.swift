@@ -34,15 +34,15 @@ extension HKWorkoutBuilder {
     ///
     /// HealthKit: HKWorkoutBuilder.zoneConfiguration(for:).
     public func zoneConfiguration(for quantityType: HKQuantityType) async throws -> HKWorkoutZoneConfiguration? {
-        try zoneConfigurationNow(for: quantityType)
+        try await zoneConfigurationNow(for: quantityType)
     }
 
-    private func zoneConfigurationNow(for quantityType: HKQuantityType) throws -> HKWorkoutZoneConfiguration? {
+    private func zoneConfigurationNow(for quantityType: HKQuantityType) async throws -> HKWorkoutZoneConfiguration? {
         try Self.checkZoned(quantityType)
         let (started, inEffect, custom) = withCore { $0.zoneConfigurations(for: quantityType) }
         if started { return inEffect }
         if let custom { return custom }
-        return try healthStore.preferredZoneConfiguration(for: quantityType)
+        return try await healthStore.preferredZoneConfiguration(for: quantityType)
     }
 
     /// The time in each zone so far for a type, or nil before any sample of it (or when the type has no zones for
@@ -63,8 +63,12 @@ extension HKWorkoutBuilder {
     }
 
     /// The configurations collection begins with: custom else preferred, for each zoned type that has one.
-    func resolvedZoneConfigurations() throws -> [HKWorkoutZoneConfiguration] {
-        try HKWorkoutZoneConfiguration.zonedTypes.compactMap { try zoneConfigurationNow(for: $0) }
+    func resolvedZoneConfigurations() async throws -> [HKWorkoutZoneConfiguration] {
+        var configurations: [HKWorkoutZoneConfiguration] = []
+        for type in HKWorkoutZoneConfiguration.zonedTypes {
+            if let configuration = try await zoneConfigurationNow(for: type) { configurations.append(configuration) }
+        }
+        return configurations
     }
 
     static func checkZoned(_ type: HKQuantityType) throws {

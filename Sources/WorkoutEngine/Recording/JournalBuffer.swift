@@ -11,6 +11,8 @@ package final class JournalBatch: @unchecked Sendable {
     package var entry: (sequence: Int64, kind: JournalKind, payload: [UInt8])?
 
     package var isEmpty: Bool { samples.isEmpty && beats.isEmpty && entry == nil }
+
+    package init() {}
 }
 
 /// The kinds of journal rows (`live_journal.kind`).

@@ -13,43 +13,6 @@ extension StoreDatabase {
         case series(id: Int64, start: Double, end: Double, source: Int64, summary: StatisticsPartial)
     }
 
-    /// What a statistics query reads, derived from its predicate: the date range statistics are computed over, and
-    /// the predicate rows are fetched with (a non-strict date range widened by the maximum hold, so that held values
-    /// next to the bounds are resolved exactly as in a collection interval).
-    struct StatisticsScope {
-        var rangeStart: Double
-        var rangeEnd: Double
-        var fetch: NSPredicate?
-
-        init(predicate: NSPredicate?, hold: TimeInterval) {
-            rangeStart = -.infinity
-            rangeEnd = .infinity
-            fetch = predicate
-            guard let predicate else { return }
-            let node = PredicateNode(predicate)
-            var range: (Date?, Date?)?
-            func widen(_ node: PredicateNode) -> PredicateNode {
-                if case let .sampleDates(start, end, options) = node, range == nil {
-                    range = (start, end)
-                    guard options.isEmpty else { return node }
-                    return .sampleDates(start: start.map { $0 - hold }, end: end.map { $0 + hold }, options: [])
-                }
-                return node
-            }
-            let widened: PredicateNode
-            switch node {
-            case .sampleDates: widened = widen(node)
-            case .and(let nodes): widened = .and(nodes.map(widen))
-            default: widened = node
-            }
-            if let (start, end) = range {
-                rangeStart = start?.storeValue ?? -.infinity
-                rangeEnd = end?.storeValue ?? .infinity
-                fetch = HKQueryPredicate(widened)
-            }
-        }
-    }
-
     /// Streams the rows of a type matching a predicate, in start order, applying the read-access rule.
     func scanStatisticsRows(
         type: HKQuantityType, predicate: NSPredicate?, access: ReadAccess, _ db: Database,
@@ -116,20 +79,20 @@ extension StoreDatabase {
 
     /// Statistics over one range, per source and merged.
     func statisticsPartials(
-        type: HKQuantityType, scope: StatisticsScope, access: ReadAccess,
+        type: HKQuantityType, fetch: NSPredicate?, rangeStart: Double, rangeEnd: Double, access: ReadAccess,
         _ db: Database
     ) throws -> MergedPartials {
         let style = type.aggregationStyle
-        var accumulator = StatisticsAccumulator(style: style, rangeStart: scope.rangeStart, rangeEnd: scope.rangeEnd)
+        var accumulator = StatisticsAccumulator(style: style, rangeStart: rangeStart, rangeEnd: rangeEnd)
         var kept: [StatisticsRow] = []
         let keep = try mayMergeSources(type, db)
-        try scanStatisticsRows(type: type, predicate: scope.fetch, access: access, db) { row in
+        try scanStatisticsRows(type: type, predicate: fetch, access: access, db) { row in
             if keep { kept.append(row) }
             switch row {
             case let .quantity(start, end, value, source):
                 accumulator.add(start: start, end: end, value: value, source: source)
             case let .series(id, start, end, source, summary):
-                if start >= scope.rangeStart && end < scope.rangeEnd {
+                if start >= rangeStart && end < rangeEnd {
                     accumulator.add(summary: summary, seriesStart: start, source: source)
                 } else {
                     for point in try seriesPoints(sampleID: id, db) {
@@ -144,7 +107,7 @@ extension StoreDatabase {
         guard let pieces = try priorityMerged(type: type, kept, db) else {
             return MergedPartials(bySource: bySource, merged: Self.combined(bySource.values))
         }
-        var merged = StatisticsAccumulator(style: style, rangeStart: scope.rangeStart, rangeEnd: scope.rangeEnd)
+        var merged = StatisticsAccumulator(style: style, rangeStart: rangeStart, rangeEnd: rangeEnd)
         for piece in pieces {
             merged.add(
                 start: piece.quantity.start, end: piece.quantity.end, value: piece.quantity.value, source: piece.source)
@@ -243,18 +206,14 @@ extension StoreDatabase {
     func statisticsValues(
         _ partials: MergedPartials, style: HKQuantityAggregationStyle,
         _ db: Database
-    ) throws -> (
-        merged: HKStatistics.Values?, bySource: [HKSource: HKStatistics.Values],
-        span: (start: Double, end: Double)
-    ) {
+    ) throws -> StatisticsValues {
         var bySource: [HKSource: StatisticsPartial] = [:]
         for (sourceID, partial) in partials.bySource {
             bySource[try sourceRevision(id: sourceID, db).source, default: StatisticsPartial()].combine(partial)
         }
         let merged = partials.merged
-        return (
-            merged.values(style: style), bySource.compactMapValues { $0.values(style: style) },
-            (merged.firstStart, merged.lastEnd)
-        )
+        return StatisticsValues(
+            merged: merged.values(style: style), bySource: bySource.compactMapValues { $0.values(style: style) },
+            span: (merged.firstStart, merged.lastEnd))
     }
 }

@@ -5,9 +5,6 @@ import WorkoutEngine
 
 /// Authorization decisions per client and type (`authorizations`).
 extension StoreDatabase {
-    /// A client's read decision for a type, as stored.
-    enum ReadDecision: Int { case notAsked = 0, granted = 1, denied = 2 }
-
     /// A client's stored decisions for a type: the sharing status (HKAuthorizationStatus raw value) and the read
     /// decision; nil when neither was ever recorded.
     func authorization(client: String, type identifier: String, _ db: Database) throws -> (share: Int, read: Int)? {

@@ -10,8 +10,8 @@ extension StoreDatabase {
     /// Damaged bytes (a count that does not match them or the row's, an invalid coordinate, a time out of order or
     /// outside the route's dates) are `errorDatabaseInaccessible` with one sentence naming the route and the store.
     /// Only this route is unreadable: nothing else is read or changed, and the rest of the store reads as before.
-    func routeLocations(uuid: UUID) throws -> [CLLocation] {
-        try read { db in
+    func routeLocations(uuid: UUID, _ db: Database) throws -> [CLLocation] {
+        do {
             guard
                 let row = try Row.fetchOne(
                     db,

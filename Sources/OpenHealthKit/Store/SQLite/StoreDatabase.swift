@@ -8,9 +8,10 @@ import WorkoutEngine
 import Glibc
 #endif
 
-/// The SQL layer of a health store: every statement the store runs lives in this folder, in this type and its
-/// extensions by subject (`+Read`, `+Write`, `+Statistics`, `+Series`, `+Condense`, `+Sources`, `+Sensors`,
-/// `+Authorization`, `+Zones`; the live journal's reads during recovery are still in `Session/`).
+/// The SQLite backend of a health store (``StoreBackend``): every statement the store runs lives in this folder, in
+/// this type and its extensions by subject (`+Read`, `+Write`, `+Statistics`, `+Series`, `+Condense`, `+Sources`,
+/// `+Sensors`, `+Authorization`, `+Zones`, `+Journal`), and its named operations in `+Backend`. The only code that
+/// imports GRDB.
 ///
 /// It takes any GRDB `DatabaseWriter` (a `DatabasePool` in WAL mode for files, a `DatabaseQueue` in memory),
 /// migrates it on open, and keeps small caches of the ids of types, sources and devices.
@@ -83,6 +84,17 @@ final class StoreDatabase: Sendable {
             throw HKError(.errorDatabaseInaccessible, "The health store \(path) cannot be opened: \(error).")
         }
     }
+
+    /// ``open(path:)`` on a thread of its own while the calling task is suspended: opening waits on the folder's
+    /// lock and migrates, which is no work for one of Swift's cooperative threads.
+    static func open(path: String) async throws -> StoreDatabase {
+        try await withCheckedThrowingContinuation { continuation in
+            opening.async { continuation.resume(with: Result { try open(path: path) }) }
+        }
+    }
+
+    /// Where stores are opened from `async` code.
+    private static let opening = DispatchQueue(label: "OpenHealthKit.StoreDatabase.open", attributes: .concurrent)
 
     /// Throws, before anything opens the file for writing, when an existing store was written by a newer schema
     /// than this version knows: opening a pool would already switch the file to WAL mode, and migrating would
@@ -172,29 +184,27 @@ final class StoreDatabase: Sendable {
     /// `HKError`. A write can wait up to the busy timeout for another process's lock; it waits on GRDB's thread,
     /// never on one of Swift's cooperative threads (two on a 2-core machine). Like HealthKit's calls, it is not
     /// cancelled with the calling task: once asked for, a write happens or fails on its own terms.
-    func write<T>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let path = path
-        return try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<UncheckedBox<T>, any Error>) in
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             writer.asyncWrite(
-                { db in UncheckedBox(try body(db)) },
+                { db in try body(db) },
                 completion: { _, result in
                     continuation.resume(with: result.mapError { Self.mapped($0, path: path) })
                 })
-        }.value
+        }
     }
 
     /// Runs a read on one of GRDB's reader queues while the calling task is suspended, mapping SQLite errors to
     /// `HKError`.
-    func read<T>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         let path = path
-        return try await withCheckedThrowingContinuation {
-            (continuation: CheckedContinuation<UncheckedBox<T>, any Error>) in
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             writer.asyncRead { result in
                 continuation.resume(
-                    with: Result { UncheckedBox(try body(try result.get())) }.mapError { Self.mapped($0, path: path) })
+                    with: Result { try body(try result.get()) }.mapError { Self.mapped($0, path: path) })
             }
-        }.value
+        }
     }
 
     /// Caps the store file at its present size plus `extraPages` pages, as a disk with no more room would (SQLite's
@@ -289,20 +299,7 @@ final class StoreDatabase: Sendable {
             throw HKError(
                 .errorDatabaseInaccessible, "The health store is damaged: a sample refers to unknown type \(id).")
         }
-        let type: HKSampleType
-        if identifier == HKWorkoutTypeIdentifier {
-            type = HKWorkoutType.shared
-        } else if let quantityType = HKQuantityType.known(identifier) {
-            type = quantityType
-        } else if let seriesType = HKObjectType.seriesType(forIdentifier: identifier) {
-            type = seriesType
-        } else if let categoryType = HKCategoryType.known(identifier) {
-            type = categoryType
-        } else {
-            throw HKError(
-                .errorDatabaseInaccessible,
-                "The health store holds samples of type \(identifier), unknown to this version.")
-        }
+        let type = try HKSampleType.stored(identifier: identifier)
         remember(db) { $0.typesByID[id] = type }
         return type
     }

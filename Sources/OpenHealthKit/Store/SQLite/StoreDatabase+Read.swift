@@ -3,16 +3,6 @@ import GRDB
 import HealthKitModel
 import WorkoutEngine
 
-/// What a client may read: HealthKit's privacy rule is that a type not granted for reading looks exactly like a
-/// type with no data, except for the client's own objects.
-struct ReadAccess: Sendable {
-    /// Identifiers of the types the client may read; nil means every type.
-    var readableTypes: Set<String>?
-    var clientIdentifier: String
-
-    func canRead(_ identifier: String) -> Bool { readableTypes?.contains(identifier) ?? true }
-}
-
 /// A compiled query: a WHERE clause and its arguments.
 struct SQLFragment {
     var sql: String
@@ -311,28 +301,6 @@ extension StoreDatabase {
         let sequence = try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'samples'") ?? 0
         let maxID = try Int64.fetchOne(db, sql: "SELECT max(id) FROM samples") ?? 0
         return max(sequence, maxID)
-    }
-}
-
-/// One sort key of a sample query, from an `NSSortDescriptor` or a `SortDescriptor`.
-struct SampleSort: @unchecked Sendable {
-    var keyPath: AnyKeyPath?
-    var ascending: Bool
-    var compare: (HKSample, HKSample) -> ComparisonResult
-
-    init(_ descriptor: NSSortDescriptor) {
-        keyPath = descriptor.keyPath
-        ascending = descriptor.ascending
-        compare = { descriptor.compare($0, to: $1) }
-    }
-
-    init<Sample: HKSample>(_ descriptor: SortDescriptor<Sample>) {
-        keyPath = descriptor.keyPath
-        ascending = descriptor.order == .forward
-        compare = { a, b in
-            guard let a = a as? Sample, let b = b as? Sample else { return .orderedSame }
-            return descriptor.compare(a, b)
-        }
     }
 }
 

@@ -6,11 +6,6 @@ import WorkoutEngine
 /// Condensing a workout's samples into series, in the caller's write transaction.
 extension StoreDatabase {
     /// What one condensing pass did.
-    struct CondenseCounts {
-        var samplesRemoved = 0
-        var seriesCreated = 0
-        var quantitiesStored = 0
-    }
 
     /// Folds the workout's own samples (associated with it alone, without metadata) of condensable types into one
     /// series per run of consecutive samples of a type, source and device; deletes the originals, recording them as
@@ -127,12 +122,12 @@ extension StoreDatabase {
 }
 
 extension StoreDatabase {
-    /// The ids of the workouts that ended before a date, oldest first.
-    func workoutIDs(endedBefore date: Date, _ db: Database) throws -> [Int64] {
-        try Int64.fetchAll(
+    /// The UUIDs of the workouts that ended before a date, oldest first.
+    func workoutUUIDs(endedBefore date: Date, _ db: Database) throws -> [UUID] {
+        try UUID.fetchAll(
             db,
             sql: """
-                SELECT w.sample_id FROM workouts w JOIN samples s ON s.id = w.sample_id WHERE s."end" < ? ORDER BY s.start
+                SELECT w.uuid FROM workouts w JOIN samples s ON s.id = w.sample_id WHERE s."end" < ? ORDER BY s.start
                 """, arguments: [date.storeValue])
     }
 

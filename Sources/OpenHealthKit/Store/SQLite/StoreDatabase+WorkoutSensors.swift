@@ -20,8 +20,8 @@ extension StoreDatabase {
     }
 
     /// The sensors of the workout with this UUID, in rank order; empty for a workout not recorded live.
-    func workoutSensors(workoutUUID: UUID) throws -> [HKWorkoutSensor] {
-        try read { db in
+    func workoutSensors(workoutUUID: UUID, _ db: Database) throws -> [HKWorkoutSensor] {
+        do {
             let rows = try Row.fetchAll(
                 db,
                 sql: """

@@ -1,0 +1,47 @@
+import Foundation
+
+/// What a client may read: HealthKit's privacy rule is that a type not granted for reading looks exactly like a
+/// type with no data, except for the client's own objects.
+struct ReadAccess: Sendable {
+    /// Identifiers of the types the client may read; nil means every type.
+    var readableTypes: Set<String>?
+    var clientIdentifier: String
+
+    func canRead(_ identifier: String) -> Bool { readableTypes?.contains(identifier) ?? true }
+}
+
+/// One sort key of a sample query, from an `NSSortDescriptor` or a `SortDescriptor`.
+struct SampleSort: @unchecked Sendable {
+    var keyPath: AnyKeyPath?
+    var ascending: Bool
+    var compare: (HKSample, HKSample) -> ComparisonResult
+
+    init(_ descriptor: NSSortDescriptor) {
+        keyPath = descriptor.keyPath
+        ascending = descriptor.ascending
+        compare = { descriptor.compare($0, to: $1) }
+    }
+
+    init<Sample: HKSample>(_ descriptor: SortDescriptor<Sample>) {
+        keyPath = descriptor.keyPath
+        ascending = descriptor.order == .forward
+        compare = { a, b in
+            guard let a = a as? Sample, let b = b as? Sample else { return .orderedSame }
+            return descriptor.compare(a, b)
+        }
+    }
+}
+
+extension HKSampleType {
+    /// The sample type a store names by its identifier; `errorDatabaseInaccessible` for one this version does not
+    /// know.
+    static func stored(identifier: String) throws -> HKSampleType {
+        if identifier == HKWorkoutTypeIdentifier { return HKWorkoutType.shared }
+        if let quantityType = HKQuantityType.known(identifier) { return quantityType }
+        if let seriesType = HKObjectType.seriesType(forIdentifier: identifier) { return seriesType }
+        if let categoryType = HKCategoryType.known(identifier) { return categoryType }
+        throw HKError(
+            .errorDatabaseInaccessible, "The health store holds samples of type \(identifier), unknown to this version."
+        )
+    }
+}

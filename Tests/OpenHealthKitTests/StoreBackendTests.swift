@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import OpenHealthKit
+
+/// The store's seam (``StoreBackend``) driven directly against the SQLite backend on a real file: the named
+/// operations take and give values, verify share checks inside their own transaction, keep anchors growing, and
+/// recover a journal as it was appended.
+@Suite(.timeLimit(.minutes(1))) struct StoreBackendTests {
+    let client = "seam-tests"
+    let source = HKSourceRevision.current(clientIdentifier: "seam-tests")
+
+    /// A fresh SQLite store file, opened off the cooperative pool, with `client` allowed to share and read the
+    /// heart rate and workouts.
+    func backend(_ directory: borrowing TemporaryDirectory) async throws -> any StoreBackend {
+        let backend: any StoreBackend = try await StoreDatabase.open(path: directory.file("seam.sqlite"))
+        let types: Set<String> = [HKQuantityTypeIdentifier.heartRate.rawValue, HKWorkoutTypeIdentifier]
+        try await backend.updateAuthorization(client: client, types: types) { _ in
+            Dictionary(uniqueKeysWithValues: types.map { ($0, AuthorizationDecision(share: 2, read: 1)) })
+        }
+        return backend
+    }
+
+    var heartRateCheck: ShareCheck { ShareCheck(client: client, types: [HKQuantityType(.heartRate)]) }
+    var heartRateDescriptor: HKQueryDescriptor {
+        HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil)
+    }
+
+    @Test func savedSamplesReadBackSortedWithGrowingAnchors() async throws {
+        let directory = try TemporaryDirectory()
+        let backend = try await backend(directory)
+        let before = try await backend.currentAnchor()
+        // Given two heart-rate samples saved out of order
+        try await backend.save([heartRate(150, at: 10), heartRate(120, at: 0)], source: source, check: heartRateCheck)
+        // When they are read back sorted by start date
+        let sorts = [SampleSort(NSSortDescriptor(key: HKSampleSortIdentifierStartDate, ascending: true))]
+        let samples = try await backend.samples([heartRateDescriptor], limit: 0, sorts: sorts, client: client)
+        // Then they come in start order, and the anchor moved past both inserts
+        #expect(samples.map(\.startDate) == [t0, t0 + 10])
+        let changes = try await backend.changes([heartRateDescriptor], after: before, limit: 0, client: client)
+        #expect(changes.added.count == 2)
+        #expect(changes.currentAnchor >= before + 2)
+        #expect(try await backend.readableTypes(client: client).contains(HKQuantityTypeIdentifier.heartRate.rawValue))
+    }
+
+    @Test func aShareCheckIsVerifiedInsideTheWrite() async throws {
+        let directory = try TemporaryDirectory()
+        let backend = try await backend(directory)
+        // Given a type the client never asked to share
+        let steps = ShareCheck(client: client, types: [HKQuantityType(.stepCount)])
+        // Then saving under it fails with HealthKit's error, and nothing is written
+        await expectHKError(.errorAuthorizationNotDetermined) {
+            try await backend.save([heartRate(100, at: 0)], source: source, check: steps)
+        }
+        #expect(try await backend.samples([heartRateDescriptor], limit: 0, sorts: [], client: client).isEmpty)
+    }
+
+    @Test func deletionIsRecordedAsADeletedObject() async throws {
+        let directory = try TemporaryDirectory()
+        let backend = try await backend(directory)
+        let sample = heartRate(130, at: 0)
+        try await backend.save([sample], source: source, check: heartRateCheck)
+        let anchor = try await backend.currentAnchor()
+        try await backend.delete([sample], client: client, now: t0 + 60, check: heartRateCheck)
+        let changes = try await backend.changes([heartRateDescriptor], after: anchor, limit: 0, client: client)
+        #expect(changes.added.isEmpty)
+        #expect(changes.deleted.map(\.object.uuid) == [sample.uuid])
+        // Another client may not delete what this one saved
+        try await backend.save([heartRate(131, at: 5)], source: source, check: heartRateCheck)
+        let other = "someone-else"
+        let otherTypes: Set<String> = [HKQuantityTypeIdentifier.heartRate.rawValue]
+        try await backend.updateAuthorization(client: other, types: otherTypes) { _ in
+            [HKQuantityTypeIdentifier.heartRate.rawValue: AuthorizationDecision(share: 2, read: 1)]
+        }
+        let theirs = try await backend.samples([heartRateDescriptor], limit: 0, sorts: [], client: other)
+        await expectHKError(.errorAuthorizationDenied) {
+            try await backend.delete(
+                theirs, client: other, now: t0 + 90,
+                check: ShareCheck(client: other, types: [HKQuantityType(.heartRate)]))
+        }
+    }
+
+    @Test func aJournalIsRecoveredAsAppendedAndFinishedIntoAWorkout() async throws {
+        let directory = try TemporaryDirectory()
+        let backend = try await backend(directory)
+        // Given a recording's journal with one sample batch and one entry, appended in order
+        let builderID = try await backend.createJournal(
+            JournalHeader(
+                builderUUID: UUID(), client: client, hasSession: true, configuration: "{}", device: nil, created: t0))
+        let batch = JournalBatch()
+        batch.samples = [try CollectedSample(heartRate(140, at: 1) as HKQuantitySample)]
+        batch.samplesSequence = 1
+        batch.entry = (2, .entry, Array("{}".utf8))
+        try backend.appendJournal(batch, builderID: builderID)
+        // When recovery reads it back
+        let recovered = try #require(try await backend.interruptedRecording(client: client))
+        // Then its rows come in sequence order, and the batch's type is named
+        #expect(recovered.builderID == builderID)
+        #expect(recovered.rows.map(\.sequence) == [1, 2])
+        #expect(recovered.typeIdentifiers.values.contains(HKQuantityTypeIdentifier.heartRate.rawValue))
+        // And finishing moves the journal's samples into the workout, and the journal is gone
+        let workout = legacy.workout(activityType: .cycling, start: t0, end: t0 + 60)
+        try await backend.finishWorkout(
+            WorkoutToFinish(
+                workout: workout, samples: [], beats: [], builderID: builderID, associated: [], sensors: [],
+                device: nil, source: source),
+            check: ShareCheck(client: client, types: [HKObjectType.workoutType()]))
+        #expect(try await backend.interruptedRecording(client: client) == nil)
+        let associated = try await backend.samples(
+            [
+                HKQueryDescriptor(
+                    sampleType: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: workout))
+            ], limit: 0, sorts: [], client: client)
+        #expect(associated.count == 1)
+    }
+
+    @Test func pairedSensorsAndTheChangeProbe() async throws {
+        let directory = try TemporaryDirectory()
+        let backend = try await backend(directory)
+        try await backend.pairSensor(
+            PairedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap), at: t0)
+        #expect(try await backend.pairedSensors().map(\.identifier) == ["test:strap"])
+        #expect(try await backend.unpairSensor(identifier: "test:strap"))
+        #expect(try await backend.pairedSensors().isEmpty)
+        // The probe's version moves when another connection commits
+        let probe = try #require(try await backend.changeProbe())
+        let before = try await probe.version()
+        try await backend.save([heartRate(99, at: 0)], source: source, check: heartRateCheck)
+        #expect(try await probe.version() != before)
+        #expect(try await StoreDatabase.inMemory().changeProbe() == nil)
+    }
+
+    @Test func openingAsynchronouslyGivesTheStoreOrOneSentence() async throws {
+        let directory = try TemporaryDirectory()
+        // A folder is not a store: the same HKError the synchronous initializer throws
+        let error = await expectHKError(.errorDatabaseInaccessible) {
+            _ = try await HKHealthStore.open(databasePath: directory.path, clientIdentifier: client)
+        }
+        #expect(error?.message.contains(directory.path) == true)
+        // A fresh file opens, and its path is the store's
+        let store = try await HKHealthStore.open(databasePath: directory.file("open.sqlite"), clientIdentifier: client)
+        #expect(store.databasePath == directory.file("open.sqlite"))
+        #expect(try await store.pairedSensors().isEmpty)
+    }
+}
