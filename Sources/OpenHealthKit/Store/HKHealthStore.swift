@@ -4,7 +4,7 @@ import Synchronization
 import WorkoutEngine
 
 /// The health store: one SQLite file holding workouts, samples and the person's authorization decisions (behind
-/// the ``StoreBackend`` seam).
+/// the `StoreBackend` seam).
 ///
 /// `HKHealthStore()` opens the default store: the path in `OPENHEALTHKIT_STORE` if set, else
 /// `$XDG_DATA_HOME/openhealthkit/health.sqlite`, else `~/.local/share/openhealthkit/health.sqlite`. The file is
