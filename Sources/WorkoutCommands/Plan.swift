@@ -18,8 +18,9 @@ extension Workout {
                   workout plan list
                   workout plan show 1
                   workout plan export 1 --format workout --output sweet-spot.workout
+                  workout plan attach 1 --workout 6F1C…   the plan a stored workout was done to
                 """,
-            subcommands: [Import.self, List.self, Show.self, Export.self]
+            subcommands: [Import.self, List.self, Show.self, Export.self, Attach.self]
         )
 
         struct Import: AsyncParsableCommand {
@@ -143,6 +144,25 @@ extension Workout {
                         FileHandle.standardOutput.write(data)
                     }
                 }
+            }
+        }
+    }
+}
+
+extension Workout.Plan {
+    struct Attach: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Keep a plan as the plan a stored workout was done to (HKWorkout.workoutPlan).")
+        @OptionGroup var options: StoreOptions
+        @Argument(help: ArgumentHelp("The plan's id (workout plan list).", valueName: "ID")) var id: Int64
+        @Option(help: ArgumentHelp("The workout's ID or a unique prefix (workout list).", valueName: "ID")) var workout:
+            String
+
+        func run() async throws {
+            try await reportingErrors {
+                let store = try await options.open()
+                let plan = try await PlanText.plan(id, store)
+                try await store.setWorkoutPlan(plan, for: try await findWorkout(workout, store: store))
             }
         }
     }

@@ -113,4 +113,21 @@ import Testing
             missing.transcript
                 == "--- stderr\nworkout: There is no plan 7; `workout plan list` lists them.\n--- exit 1\n")
     }
+
+    @Test func aPlanAttachedToAWorkoutIsShownWithIt() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.file("plans.sqlite")
+        let demo = try Tool.run(["demo", "--store", store])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let id = try #require(firstWorkoutID(in: demo.stdout))
+        let before = try Tool.run(["show", id, "--store", store])
+        #expect(!before.stdout.contains("  plan "))
+        let sample = Self.samples.appendingPathComponent("custom-pool-swim.workout").path
+        #expect(try Tool.run(["plan", "import", sample, "--store", store]).transcript == "1\n")
+        #expect(try Tool.run(["plan", "attach", "1", "--workout", id, "--store", store]).transcript == "")
+        let after = try Tool.run(["show", id, "--store", store])
+        #expect(after.stdout.contains("  plan       Budapest Swim #2 - Endurance, 11 steps\n"))
+        let unknown = try Tool.run(["plan", "attach", "1", "--workout", UUID().uuidString, "--store", store])
+        #expect(unknown.status != 0 && unknown.stderr.contains("No workout's ID starts with"))
+    }
 }
