@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "OpenHealthKitTesting", targets: ["OpenHealthKitTesting"]),
         .library(name: "FixtureSynthesis", targets: ["FixtureSynthesis"]),
         .executable(name: "workout", targets: ["workout"]),
+        .library(name: "OpenWorkoutKit", targets: ["OpenWorkoutKit"]),
     ],
     // `BlueZ` (on by default): the HealthKit API reaches paired Bluetooth sensors through BlueZ, so an app that only
     // changed `import HealthKit` to `import OpenHealthKit` records from its straps. It needs libbluetooth-dev and
@@ -97,6 +98,10 @@ let package = Package(
         ),
         // Workouts from files (FIT, TCX) saved through HKWorkoutBuilder, as an app would.
         .target(name: "WorkoutImport", dependencies: ["OpenHealthKit", "FITFile", "ByteCoding", "FitnessSensors"]),
+        // Apple's WorkoutKit (issue 33): workout plans, `.workout` files byte for byte, the scheduler.
+        .target(name: "OpenWorkoutKit", dependencies: ["OpenHealthKit", "ByteCoding"]),
+        // Plan files to and from WorkoutKit's WorkoutPlan: Zwift .zwo, .erg/.mrc, FIT workouts.
+        .target(name: "WorkoutPlanFiles", dependencies: ["OpenWorkoutKit", "OpenHealthKit", "FITFile", "ByteCoding"]),
         // Export to FIT, TCX and GPX (issue 17).
         .target(name: "WorkoutExport", dependencies: ["OpenHealthKit", "FITFile"]),
         // The `workout` tool: its commands in a library, run by the shipping executable on the machine's clocks and
@@ -105,7 +110,7 @@ let package = Package(
             name: "WorkoutCommands",
             dependencies: [
                 "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "BlueZDBus", "WorkoutImport",
-                "WorkoutExport",
+                "WorkoutExport", "OpenWorkoutKit", "WorkoutPlanFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -195,7 +200,7 @@ let package = Package(
         .testTarget(
             name: "OpenHealthKitTests",
             dependencies: [
-                "OpenHealthKit", "TestSupport",
+                "OpenHealthKit", "TestSupport", "OpenWorkoutKit",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -241,6 +246,15 @@ let package = Package(
             dependencies: [
                 "BlueZTransport", "BluetoothLE", "FitnessSensors", "TestSupport", "OpenHealthKit",
                 .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            exclude: ["Fixtures"]
+        ),
+        // OpenWorkoutKit: .workout files against Apple's samples, the scheduler and plans in the store.
+        .testTarget(
+            name: "OpenWorkoutKitTests",
+            dependencies: [
+                "OpenWorkoutKit", "WorkoutPlanFiles", "OpenHealthKit", "OpenHealthKitTesting", "ByteCoding",
+                "TestSupport",
             ],
             exclude: ["Fixtures"]
         ),

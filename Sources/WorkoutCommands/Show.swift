@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenHealthKit
+import OpenWorkoutKit
 
 extension Workout {
     struct List: AsyncParsableCommand {
@@ -208,6 +209,9 @@ func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
     }
     for (index, sensor) in try await store.workoutSensors(for: workout).enumerated() {
         print((index == 0 ? "  sensors    " : "             ") + Format.sensor(sensor))
+    }
+    if let plan = try await store.workoutPlan(for: workout) {
+        print("  plan       \(PlanText.name(of: plan) ?? "(no name)"), \(plan.plannedSteps.count) steps")
     }
     // As the summary printed when it was saved: time in zones, and the laps.
     print("")

@@ -45,6 +45,7 @@ public struct Workout: AsyncParsableCommand {
             Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self,
             Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self,
             Watch.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Doctor.self, Peripheral.self, Decode.self,
+            Plan.self,
         ]
     )
 

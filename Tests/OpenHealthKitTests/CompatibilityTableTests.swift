@@ -25,9 +25,23 @@ import Testing
         var line: Int
     }
 
+    /// Where WorkoutKit's part of COMPATIBILITY.md starts (checked by `WorkoutKitCompatibilityTests`).
+    static let workoutKitHeading = "\n# WorkoutKit"
+
+    /// The HealthKit part of the table's text: everything before WorkoutKit's part.
+    static func healthKitPart(_ text: String) -> String {
+        text.range(of: workoutKitHeading).map { String(text[..<$0.lowerBound]) } ?? text
+    }
+
+    /// WorkoutKit's part of the table's text, kept as written when the HealthKit part is regenerated.
+    static func workoutKitPart(_ text: String) -> String {
+        text.range(of: workoutKitHeading).map { String(text[$0.lowerBound...]) } ?? ""
+    }
+
     static func rows(of text: String) -> [Row] {
         var section = Section.apple
-        return text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+        return healthKitPart(text).split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap {
+            index, line in
             if let heading = Section.allCases.first(where: { line.hasPrefix($0.rawValue) }) { section = heading }
             guard line.hasPrefix("| `") else { return nil }
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
@@ -93,7 +107,7 @@ import Testing
         let missing = graph.topLevelTypes.filter { !listed.contains($0) }.sorted()
         #expect(missing.isEmpty, "public HK and CL types missing from COMPATIBILITY.md: \(missing)")
         #expect(Set(rows.map(\.symbol)).count == rows.count, "a symbol is listed twice")
-        let text = try String(contentsOf: Self.tableURL, encoding: .utf8)
+        let text = Self.healthKitPart(try String(contentsOf: Self.tableURL, encoding: .utf8))
         #expect(text.contains(Self.countsLine(rows)), "COMPATIBILITY.md should say: \(Self.countsLine(rows))")
     }
 
@@ -236,7 +250,8 @@ import Testing
 
             \(table(own))
 
-            """
+            """ + Self.workoutKitPart(oldText).trimmingCharacters(in: .newlines)
+            + (Self.workoutKitPart(oldText).isEmpty ? "" : "\n")
         try text.write(to: Self.tableURL, atomically: true, encoding: .utf8)
     }
 }

@@ -17,6 +17,8 @@ struct SymbolGraph: Sendable {
     }
 
     var symbols: [String: [Symbol]]
+    /// The protocols each type conforms to (or a protocol inherits), by the type's path: `Hashable`, `WorkoutAlert`.
+    var conformances: [String: Set<String>] = [:]
 
     /// The symbols of one path (overloads share it).
     func symbols(at path: String) -> [Symbol] {
@@ -44,36 +46,36 @@ struct SymbolGraph: Sendable {
         var description: String
     }
 
-    /// The graph, extracted once per test process.
+    /// The graph of each module, extracted once per test process.
     private actor Cache {
-        var extraction: Task<SymbolGraph, any Error>?
-        func graph() async throws -> SymbolGraph {
-            if let extraction { return try await extraction.value }
-            let started = Task { try await SymbolGraph.extract() }
-            extraction = started
+        var extractions: [String: Task<SymbolGraph, any Error>] = [:]
+        func graph(_ module: String) async throws -> SymbolGraph {
+            if let extraction = extractions[module] { return try await extraction.value }
+            let started = Task { try await SymbolGraph.extract(module: module) }
+            extractions[module] = started
             return try await started.value
         }
     }
 
     private static let cache = Cache()
 
-    static func load() async throws -> SymbolGraph { try await cache.graph() }
+    static func load(module: String = "OpenHealthKit") async throws -> SymbolGraph { try await cache.graph(module) }
 
     /// The build directory `swift test` runs from: the one holding the test bundle, where `Modules/` is.
-    static func buildDirectory() throws -> URL {
+    static func buildDirectory(module: String = "OpenHealthKit") throws -> URL {
         var candidates = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
         if let bundle = Bundle.main.executableURL { candidates.append(bundle.deletingLastPathComponent()) }
         candidates.append(root.appendingPathComponent(".build/debug"))
         for candidate in candidates {
             for modules in [candidate.appendingPathComponent("Modules"), candidate]
             where
-                FileManager.default.fileExists(atPath: modules.appendingPathComponent("OpenHealthKit.swiftmodule").path)
+                FileManager.default.fileExists(atPath: modules.appendingPathComponent("\(module).swiftmodule").path)
             {
                 return modules
             }
         }
         throw Failure(
-            description: "No OpenHealthKit.swiftmodule beside the test bundle (looked in \(candidates.map(\.path)))")
+            description: "No \(module).swiftmodule beside the test bundle (looked in \(candidates.map(\.path)))")
     }
 
     static func extractor() throws -> URL {
@@ -118,8 +120,12 @@ struct SymbolGraph: Sendable {
         }.filter { FileManager.default.fileExists(atPath: $0) }
     }
 
-    static func extract(deadline: Duration = .seconds(240)) async throws -> SymbolGraph {
-        let modules = try buildDirectory()
+    static func extract(
+        module: String = "OpenHealthKit", deadline: Duration = .seconds(240)
+    ) async throws
+        -> SymbolGraph
+    {
+        let modules = try buildDirectory(module: module)
         let output = FileManager.default.temporaryDirectory.appendingPathComponent(
             "openhealthkit-symbols-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
@@ -133,7 +139,7 @@ struct SymbolGraph: Sendable {
         process.executableURL = try extractor()
         process.arguments =
             [
-                "-module-name", "OpenHealthKit", "-target", target, "-I", modules.path,
+                "-module-name", module, "-target", target, "-I", modules.path,
                 "-minimum-access-level", "public", "-output-dir", output.path,
                 // What `import OpenHealthKit` gives: its own declarations and the targets it re-exports.
                 "-experimental-allowed-reexported-modules=HealthKitModel,WorkoutEngine",
@@ -168,14 +174,31 @@ struct SymbolGraph: Sendable {
                 description: "swift-symbolgraph-extract failed (\(process.terminationStatus)): \(message.prefix(2000))")
         }
         var symbols: [String: [Symbol]] = [:]
+        var paths: [String: String] = [:]
+        var relationships: [File.Relationship] = []
         for file in try FileManager.default.contentsOfDirectory(atPath: output.path)
         where file.hasSuffix(".symbols.json") {
-            for symbol in try read(output.appendingPathComponent(file)) {
+            let decoded = try JSONDecoder().decode(
+                File.self, from: Data(contentsOf: output.appendingPathComponent(file)))
+            for entry in decoded.symbols {
+                let symbol = Symbol(
+                    path: entry.pathComponents.joined(separator: "."), kind: entry.kind.identifier,
+                    declaration: (entry.declarationFragments ?? []).map(\.spelling).joined())
                 symbols[symbol.path, default: []].append(symbol)
+                paths[entry.identifier.precise] = symbol.path
             }
+            relationships += decoded.relationships ?? []
         }
-        guard !symbols.isEmpty else { throw Failure(description: "the symbol graph of OpenHealthKit is empty") }
-        return SymbolGraph(symbols: symbols)
+        guard !symbols.isEmpty else { throw Failure(description: "the symbol graph of \(module) is empty") }
+        var conformances: [String: Set<String>] = [:]
+        for relationship in relationships where ["conformsTo", "inheritsFrom"].contains(relationship.kind) {
+            guard let type = paths[relationship.source] else { continue }
+            let name =
+                paths[relationship.target]
+                ?? relationship.targetFallback.map { String($0.split(separator: ".").last ?? "") }
+            if let name { conformances[type, default: []].insert(name) }
+        }
+        return SymbolGraph(symbols: symbols, conformances: conformances)
     }
 
     /// Resumes its waiter once the process has exited, whichever comes first.
@@ -221,18 +244,19 @@ struct SymbolGraph: Sendable {
         struct Entry: Decodable {
             struct Kind: Decodable { var identifier: String }
             struct Fragment: Decodable { var spelling: String }
+            struct Identifier: Decodable { var precise: String }
+            var identifier: Identifier
             var kind: Kind
             var pathComponents: [String]
             var declarationFragments: [Fragment]?
         }
-        var symbols: [Entry]
-    }
-
-    private static func read(_ url: URL) throws -> [Symbol] {
-        try JSONDecoder().decode(File.self, from: Data(contentsOf: url)).symbols.map {
-            Symbol(
-                path: $0.pathComponents.joined(separator: "."), kind: $0.kind.identifier,
-                declaration: ($0.declarationFragments ?? []).map(\.spelling).joined())
+        struct Relationship: Decodable {
+            var kind: String
+            var source: String
+            var target: String
+            var targetFallback: String?
         }
+        var symbols: [Entry]
+        var relationships: [Relationship]?
     }
 }

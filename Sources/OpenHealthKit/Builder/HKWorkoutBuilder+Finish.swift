@@ -26,7 +26,7 @@ extension HKWorkoutBuilder {
         let finish = WorkoutToFinish(
             workout: workout, samples: pending.samples, beats: pending.beats, builderID: liveJournal?.builderID,
             associated: Array(associated), sensors: workoutSensorsToSave(), device: device,
-            source: healthStore.sourceRevision)
+            source: healthStore.sourceRevision, workoutPlan: attachedWorkoutPlanData)
         do {
             // One named transaction of the store's backend, the task suspended: no cooperative thread waits on the
             // store's lock.

@@ -35,6 +35,8 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     private let core: Mutex<RecordingCore>
     /// The series builders `seriesBuilder(for:)` made, by series type identifier (HKWorkoutBuilder+Series.swift).
     let seriesBuilders = Mutex<[String: HKSeriesBuilder]>([:])
+    /// The workout plan attached to the workout being built (OpenWorkoutKit), saved with it.
+    let attachedWorkoutPlan = Mutex<Data?>(nil)
     /// The store's monotonic clock, as the shell reads it for the core.
     let monotonic: MonotonicTime
     /// Raised while the journal's writer is behind (``JournalBuffer``): the producers that can wait (the data

@@ -216,6 +216,31 @@ protocol StoreBackend: Sendable {
     /// The latest interrupted recording of `client` that had a session, with its journal rows in order.
     func interruptedRecording(client: String) async throws -> InterruptedRecording?
 
+    // MARK: Workout plans (OpenWorkoutKit), as the bytes of their .workout files
+
+    /// The plan a stored workout was recorded with, nil when it has none.
+    func workoutPlan(ofWorkout workout: UUID) async throws -> Data?
+    /// Keeps `plan` as the plan of a stored workout, replacing one it had (`errorInvalidArgument` when the workout
+    /// is not stored).
+    func setWorkoutPlan(_ plan: Data, ofWorkout workout: UUID) async throws
+    /// The scheduled plans, by date then by when they were scheduled.
+    func scheduledPlans() async throws -> [ScheduledPlanRecord]
+    /// Schedules a plan at a date, replacing the same plan at the same date; false (nothing written) when `limit`
+    /// plans are already scheduled.
+    func schedulePlan(_ record: ScheduledPlanRecord, limit: Int) async throws -> Bool
+    /// Removes a plan scheduled at a date; whether it was scheduled.
+    func removeScheduledPlan(planID: UUID, date: String) async throws -> Bool
+    /// Marks a plan scheduled at a date complete; whether it was scheduled.
+    func markScheduledPlanComplete(planID: UUID, date: String) async throws -> Bool
+    /// Removes every scheduled plan.
+    func removeAllScheduledPlans() async throws
+    /// Keeps a plan in the library; returns its id.
+    func addLibraryPlan(_ record: LibraryPlanRecord) async throws -> Int64
+    /// The library's plans, oldest first.
+    func libraryPlans() async throws -> [LibraryPlanRecord]
+    /// One plan of the library, nil when there is none with this id.
+    func libraryPlan(id: Int64) async throws -> LibraryPlanRecord?
+
     // MARK: Change notifications
 
     /// A probe of commits made by other connections, nil when there can be none (in memory): its `version()`

@@ -131,6 +131,8 @@ struct WorkoutToFinish: Sendable {
     /// The device heartbeat series are saved with.
     var device: HKDevice?
     var source: HKSourceRevision
+    /// The workout plan the workout was recorded with (a `.workout` file's bytes), nil for none.
+    var workoutPlan: Data? = nil
 }
 
 /// An interrupted recording's journal, as recovery reads it.
@@ -147,4 +149,42 @@ struct InterruptedRecording: Sendable {
     var rows: [Row]
     /// The identifiers of the types the rows' sample batches name, by the backend's id (every stored type).
     var typeIdentifiers: [Int64: String]
+}
+
+/// A plan scheduled with WorkoutKit's `WorkoutScheduler`, as the store keeps it.
+package struct ScheduledPlanRecord: Sendable, Equatable {
+    /// The plan as a `.workout` file.
+    package var plan: Data
+    package var planID: UUID
+    /// The date components, as `ScheduledPlanDate` writes them.
+    package var date: String
+    package var complete: Bool
+
+    package init(plan: Data, planID: UUID, date: String, complete: Bool) {
+        self.plan = plan
+        self.planID = planID
+        self.date = date
+        self.complete = complete
+    }
+}
+
+/// A plan kept in the store's plan library (`workout plan import`).
+package struct LibraryPlanRecord: Sendable, Equatable {
+    /// The store's id (0 before it is added).
+    package var id: Int64
+    /// The plan's name, if it has one.
+    package var name: String?
+    /// Where it came from: the file it was imported from.
+    package var source: String
+    package var imported: Date
+    /// The plan as a `.workout` file.
+    package var plan: Data
+
+    package init(id: Int64 = 0, name: String?, source: String, imported: Date, plan: Data) {
+        self.id = id
+        self.name = name
+        self.source = source
+        self.imported = imported
+        self.plan = plan
+    }
 }

@@ -336,6 +336,55 @@ extension StoreDatabase: StoreBackend {
         }
     }
 
+    // MARK: Workout plans
+
+    func workoutPlan(ofWorkout workout: UUID) async throws -> Data? {
+        try await read { db in try self.workoutPlan(ofWorkout: workout, db) }
+    }
+
+    func setWorkoutPlan(_ plan: Data, ofWorkout workout: UUID) async throws {
+        try await write { db in
+            guard let id = try self.sampleID(uuid: workout, db),
+                try Bool.fetchOne(db, sql: "SELECT 1 FROM workouts WHERE sample_id = ?", arguments: [id]) == true
+            else {
+                throw HKError(.errorInvalidArgument, "The workout \(workout.uuidString) is not in the store.")
+            }
+            try self.setWorkoutPlan(plan, workoutID: id, db)
+        }
+    }
+
+    func scheduledPlans() async throws -> [ScheduledPlanRecord] {
+        try await read { db in try self.scheduledPlans(db) }
+    }
+
+    func schedulePlan(_ record: ScheduledPlanRecord, limit: Int) async throws -> Bool {
+        try await write { db in try self.schedulePlan(record, limit: limit, db) }
+    }
+
+    func removeScheduledPlan(planID: UUID, date: String) async throws -> Bool {
+        try await write { db in try self.removeScheduledPlan(planID: planID, date: date, db) }
+    }
+
+    func markScheduledPlanComplete(planID: UUID, date: String) async throws -> Bool {
+        try await write { db in try self.markScheduledPlanComplete(planID: planID, date: date, db) }
+    }
+
+    func removeAllScheduledPlans() async throws {
+        try await write { db in try db.execute(sql: "DELETE FROM scheduled_workout_plans") }
+    }
+
+    func addLibraryPlan(_ record: LibraryPlanRecord) async throws -> Int64 {
+        try await write { db in try self.addLibraryPlan(record, db) }
+    }
+
+    func libraryPlans() async throws -> [LibraryPlanRecord] {
+        try await read { db in try self.libraryPlans(id: nil, db) }
+    }
+
+    func libraryPlan(id: Int64) async throws -> LibraryPlanRecord? {
+        try await read { db in try self.libraryPlans(id: id, db).first }
+    }
+
     // MARK: Paired sensors
 
     func pairSensor(_ sensor: PairedSensor, at date: Date) async throws {
@@ -437,6 +486,7 @@ extension StoreDatabase: StoreBackend {
                 }
             }
             try self.insertWorkoutSensors(finish.sensors, workoutID: workoutID, db)
+            if let plan = finish.workoutPlan { try self.setWorkoutPlan(plan, workoutID: workoutID, db) }
         }
     }
 

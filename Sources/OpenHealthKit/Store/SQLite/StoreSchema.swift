@@ -347,6 +347,34 @@ enum StoreSchema {
             // instead of failing on the first category row a query meets.
             _ = db
         }
+        migrator.registerMigration("v14: workout plans") { db in
+            try db.execute(
+                sql: """
+                    -- WorkoutKit's plans (OpenWorkoutKit), each as the bytes of its .workout file
+                    -- (WorkoutPlan.dataRepresentation): the plan a workout was recorded with (HKWorkout.workoutPlan),
+                    -- WorkoutScheduler's schedule (at most maxAllowedScheduledWorkoutCount rows, checked in the
+                    -- transaction that adds one), and the plans `workout plan import` keeps.
+                    CREATE TABLE workout_plans (
+                        workout_id INTEGER PRIMARY KEY REFERENCES workouts(sample_id) ON DELETE CASCADE,
+                        plan BLOB NOT NULL
+                    );
+                    CREATE TABLE scheduled_workout_plans (
+                        id INTEGER PRIMARY KEY,
+                        plan_id TEXT NOT NULL,
+                        date TEXT NOT NULL,
+                        complete INTEGER NOT NULL DEFAULT 0,
+                        plan BLOB NOT NULL,
+                        UNIQUE (plan_id, date)
+                    );
+                    CREATE TABLE plan_library (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT,
+                        source TEXT NOT NULL,
+                        imported REAL NOT NULL,
+                        plan BLOB NOT NULL
+                    );
+                    """)
+        }
         return migrator
     }
 }
