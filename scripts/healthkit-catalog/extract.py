@@ -91,7 +91,7 @@ def enumerations(text):
     rows = []
     for m in re.finditer(r"typedef NS_ENUM\(NSInteger, (\w+)\) \{(.*?)\}\s*(API_[A-Z_]+\(.*?\));", text, re.S):
         name, body, avail = m.group(1), m.group(2), m.group(3)
-        cases, value, raw_by_case = [], -1, {}
+        cases, value = [], -1
         for entry in body.split(",\n"):
             entry = entry.strip().rstrip(",").strip()
             if not entry:
@@ -109,7 +109,6 @@ def enumerations(text):
                 cases.append(f"{case}=>{lower_camel(assigned[len(name):])}")
                 continue
             value = int(assigned) if assigned is not None else value + 1
-            raw_by_case[case] = value
             cases.append(f"{case}={value}{'!' if deprecated else ''}")
         rows.append(["enum", name, name, "", "", "", ",".join(cases), availability(avail)])
     return rows
