@@ -40,7 +40,7 @@ import Testing
         #expect(HKCategoryTypeIdentifier.mindfulSession.rawValue == "HKCategoryTypeIdentifierMindfulSession")
         #expect(
             HKObjectType.categoryType(
-                forIdentifier: HKCategoryTypeIdentifier("HKCategoryTypeIdentifierToothbrushingEvent")) == nil)
+                forIdentifier: HKCategoryTypeIdentifier("HKCategoryTypeIdentifierNotInHealthKit")) == nil)
         #expect(HKCategoryValueSleepAnalysis.allCases.map(\.rawValue) == [0, 1, 2, 3, 4, 5])
         #expect(
             HKCategoryValueSleepAnalysis.allAsleepValues == [.asleepUnspecified, .asleepCore, .asleepDeep, .asleepREM])

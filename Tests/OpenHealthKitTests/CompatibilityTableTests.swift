@@ -132,7 +132,7 @@ import Testing
         #expect(declared("HKWorkoutSessionDelegate.workoutSession(_:didChangeTo:from:date:)"))
         #expect(declared("HKWorkoutSessionState.running"))
         #expect(declared("HKMetadataKeyIndoorWorkout"))
-        #expect(!declared("HKMetadataKeyFoodType"))
+        #expect(!declared("HKMetadataKeyNotInHealthKit"))
     }
 
     static func countsLine(_ rows: [Row]) -> String {

@@ -80,9 +80,10 @@ open class HKCategorySample: HKSample, @unchecked Sendable {
         guard values.contains(value) else {
             throw HKError(
                 .errorInvalidArgument,
-                "\(value) is not a value of \(sampleType.identifier) (it takes \(values.lowerBound)…\(values.upperBound))."
+                "\(value) is not a value of \(sampleType.identifier) (it takes \(values.sorted().map(String.init).joined(separator: ", ")))."
             )
         }
+        try RequiredMetadata.check(sampleType.identifier, metadata)
         try super.validate()
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 public let HKMetadataKeyDeviceSerialNumber = "HKDeviceSerialNumber"
 public let HKMetadataKeyBodyTemperatureSensorLocation = "HKBodyTemperatureSensorLocation"
 public let HKMetadataKeyHeartRateSensorLocation = "HKHeartRateSensorLocation"
-public let HKMetadataKeyHeartRateMotionContext = "HKHeartRateMotionContext"
+public let HKMetadataKeyHeartRateMotionContext = "HKMetadataKeyHeartRateMotionContext"
 public let HKMetadataKeyUDIProductionIdentifier = "HKUDIProductionIdentifier"
 public let HKMetadataKeyDigitalSignature = "HKDigitalSignature"
 public let HKMetadataKeyExternalUUID = "HKExternalUUID"
@@ -37,7 +37,7 @@ public let HKMetadataKeyHeartRateEventThreshold = "HKHeartRateEventThreshold"
 public let HKMetadataKeyAverageMETs = "HKAverageMETs"
 public let HKMetadataKeyActivityType = "HKActivityType"
 public let HKMetadataKeyPhysicalEffortEstimationType = "HKPhysicalEffortEstimationType"
-public let HKMetadataKeyMaximumLightIntensity = "HKMaximumLightIntensity"
+public let HKMetadataKeyMaximumLightIntensity = "HKMetadataKeyMaximumLightIntensity"
 public let HKMetadataKeySessionEstimate = "HKMetadataKeySessionEstimate"
 
 /// How metadata dictionaries are checked and written to the store.

@@ -3,35 +3,9 @@ import Foundation
 // The values of HealthKit's enumerated metadata keys, with Apple's raw values (HealthKit: HKMetadata.h). Store them
 // as `NSNumber`s of the raw value, as HealthKit does: `[HKMetadataKeyHeartRateSensorLocation: HKHeartRateSensorLocation.chest.rawValue]`.
 
-/// Where a heart-rate sensor was worn. HealthKit: HKHeartRateSensorLocation.
-public enum HKHeartRateSensorLocation: Int, Sendable, Hashable, CaseIterable {
-    case other = 0, chest, wrist, finger, hand, earLobe, foot
-}
+// The enumerations themselves are generated from HealthKit's HKMetadataEnums.h (`HealthKitCatalog+Generated.swift`).
 
-/// What the person was doing when a heart rate was measured. HealthKit: HKHeartRateMotionContext.
-public enum HKHeartRateMotionContext: Int, Sendable, Hashable, CaseIterable {
-    case notSet = 0, sedentary, active
-}
-
-/// What the person was doing when a sample was taken. HealthKit: HKUserMotionContext.
-public enum HKUserMotionContext: Int, Sendable, Hashable, CaseIterable {
-    case notSet = 0, stationary, active
-}
-
-/// A swimming stroke. HealthKit: HKSwimmingStrokeStyle.
-public enum HKSwimmingStrokeStyle: Int, Sendable, Hashable, CaseIterable {
-    case unknown = 0, mixed, freestyle, backstroke, breaststroke, butterfly, kickboard
-}
-
-/// Fresh or salt water. HealthKit: HKWaterSalinity.
-public enum HKWaterSalinity: Int, Sendable, Hashable, CaseIterable {
-    case freshWater = 1, saltWater
-}
-
-/// How an FTP was found. HealthKit: HKCyclingFunctionalThresholdPowerTestType.
-public enum HKCyclingFunctionalThresholdPowerTestType: Int, Sendable, Hashable, CaseIterable {
-    case maxExercise60Minute = 1, maxExercise20Minute, rampTest, predictionExercise
-
+extension HKCyclingFunctionalThresholdPowerTestType {
     /// OpenHealthKit's former spelling; kept one release.
     @available(*, deprecated, renamed: "maxExercise60Minute")
     public static var maxExercise60Minutes: Self { .maxExercise60Minute }
@@ -40,55 +14,27 @@ public enum HKCyclingFunctionalThresholdPowerTestType: Int, Sendable, Hashable, 
     public static var maxExercise20Minutes: Self { .maxExercise20Minute }
 }
 
-/// How a physical-effort sample was estimated. HealthKit: HKPhysicalEffortEstimationType.
-public enum HKPhysicalEffortEstimationType: Int, Sendable, Hashable, CaseIterable {
-    case activityLookup = 1, deviceSensed
-}
-
-/// How a heart-rate recovery was measured. HealthKit: HKHeartRateRecoveryTestType.
-public enum HKHeartRateRecoveryTestType: Int, Sendable, Hashable, CaseIterable {
-    case maxExercise = 1, predictionSubMaxExercise, predictionNonExercise
-}
-
-/// The weather during an outdoor workout. HealthKit: HKWeatherCondition.
-public enum HKWeatherCondition: Int, Sendable, Hashable, CaseIterable {
-    case none = 0, clear, fair, partlyCloudy, mostlyCloudy, cloudy, foggy, haze, windy, blustery, smoky, dust, snow,
-        hail, sleet, freezingDrizzle, freezingRain, mixedRainAndHail, mixedRainAndSnow, mixedRainAndSleet,
-        mixedSnowAndSleet, drizzle, scatteredShowers, showers, thunderstorms, tropicalStorm, hurricane, tornado
-}
-
 /// The key of the salinity of the water of a swim or dive. HealthKit: HKMetadataKeyWaterSalinity.
-public let HKMetadataKeyWaterSalinity = "HKWaterSalinity"
-/// The key of the way an FTP was tested. HealthKit: HKMetadataKeyCyclingFunctionalThresholdPowerTestType.
-public let HKMetadataKeyCyclingFunctionalThresholdPowerTestType = "HKCyclingFunctionalThresholdPowerTestType"
+public let HKMetadataKeyWaterSalinity = "HKMetadataKeyWaterSalinity"
+/// The key of the way an FTP was tested. HealthKit: HKMetadataKeyCyclingFunctionalThresholdPowerTestType (whose
+/// string doubles "Cycling", as HealthKit's own metadata validation spells it).
+public let HKMetadataKeyCyclingFunctionalThresholdPowerTestType =
+    "HKCyclingCyclingFunctionalThresholdPowerTestType"
 /// The key of the motion context of a sample. HealthKit: HKMetadataKeyUserMotionContext.
-public let HKMetadataKeyUserMotionContext = "HKUserMotionContext"
+public let HKMetadataKeyUserMotionContext = "HKMetadataKeyUserMotionContext"
 /// The key of how a heart-rate recovery was tested. HealthKit: HKMetadataKeyHeartRateRecoveryTestType.
-public let HKMetadataKeyHeartRateRecoveryTestType = "HKHeartRateRecoveryTestType"
+public let HKMetadataKeyHeartRateRecoveryTestType = "HKMetadataKeyHeartRateRecoveryTestType"
 /// The key of the activity of a heart-rate recovery. HealthKit: HKMetadataKeyHeartRateRecoveryActivityType.
-public let HKMetadataKeyHeartRateRecoveryActivityType = "HKHeartRateRecoveryActivityType"
+public let HKMetadataKeyHeartRateRecoveryActivityType = "HKMetadataKeyHeartRateRecoveryActivityType"
 /// The key of the duration of a heart-rate recovery activity. HealthKit: HKMetadataKeyHeartRateRecoveryActivityDuration.
-public let HKMetadataKeyHeartRateRecoveryActivityDuration = "HKHeartRateRecoveryActivityDuration"
+public let HKMetadataKeyHeartRateRecoveryActivityDuration = "HKMetadataKeyHeartRateRecoveryActivityDuration"
 /// The key of the maximum heart rate of a heart-rate recovery. HealthKit: HKMetadataKeyHeartRateRecoveryMaxObservedRecoveryHeartRate.
 public let HKMetadataKeyHeartRateRecoveryMaxObservedRecoveryHeartRate =
-    "HKHeartRateRecoveryMaxObservedRecoveryHeartRate"
+    "HKMetadataKeyHeartRateRecoveryMaxObservedRecoveryHeartRate"
 /// The key of whether a device was calibrated by Apple. HealthKit: HKMetadataKeyAppleDeviceCalibrated.
 public let HKMetadataKeyAppleDeviceCalibrated = "HKMetadataKeyAppleDeviceCalibrated"
 /// The key of a workout's fitness-machine session. HealthKit: HKMetadataKeyAppleFitnessPlusSession.
 public let HKMetadataKeyAppleFitnessPlusSession = "HKMetadataKeyAppleFitnessPlusSession"
-
-/// How a VO2 max value was found (the value of `HKMetadataKeyVO2MaxTestType`). Raw values as HealthKit's.
-/// HealthKit: HKVO2MaxTestType.
-public enum HKVO2MaxTestType: Int, Sendable, Hashable, CaseIterable {
-    /// Measured in a maximal exercise test (gas exchange).
-    case maxExercise = 1
-    /// Predicted from a submaximal exercise test.
-    case predictionSubMaxExercise
-    /// Predicted without exercise (questionnaire, resting data).
-    case predictionNonExercise
-    /// Predicted from a step test (HealthKit 26).
-    case predictionStepTest
-}
 
 /// The key of how a VO2 max sample was tested (an `HKVO2MaxTestType` raw value). HealthKit: HKMetadataKeyVO2MaxTestType.
 public let HKMetadataKeyVO2MaxTestType = "HKVO2MaxTestType"
@@ -112,3 +58,40 @@ public let HKMetadataKeyQuantityClampedToUpperBound = "HKQuantityClampedToUpperB
 public let HKMetadataKeyUDIDeviceIdentifier = "HKUDIDeviceIdentifier"
 /// The key of the Apple Fitness+ catalog entry a workout followed. HealthKit: HKMetadataKeyAppleFitnessPlusCatalogIdentifier.
 public let HKMetadataKeyAppleFitnessPlusCatalogIdentifier = "HKMetadataKeyAppleFitnessPlusCatalogIdentifier"
+
+// Keys of the whole catalogue's types. Raw values as HealthKit's (its metadata validation lists them).
+
+/// The key saying a menstrual-flow sample starts a cycle (a Boolean `NSNumber`); HealthKit requires it on
+/// `menstrualFlow` samples. HealthKit: HKMetadataKeyMenstrualCycleStart.
+public let HKMetadataKeyMenstrualCycleStart = "HKMenstrualCycleStart"
+/// The key saying protection was used in a sexual-activity sample (a Boolean `NSNumber`).
+/// HealthKit: HKMetadataKeySexualActivityProtectionUsed.
+public let HKMetadataKeySexualActivityProtectionUsed = "HKSexualActivityProtectionUsed"
+/// The key of how a blood-glucose reading relates to a meal (an `HKBloodGlucoseMealTime` raw value).
+/// HealthKit: HKMetadataKeyBloodGlucoseMealTime.
+public let HKMetadataKeyBloodGlucoseMealTime = "HKBloodGlucoseMealTime"
+/// The key of why insulin was delivered (an `HKInsulinDeliveryReason` raw value); HealthKit requires it on
+/// `insulinDelivery` samples. HealthKit: HKMetadataKeyInsulinDeliveryReason.
+public let HKMetadataKeyInsulinDeliveryReason = "HKInsulinDeliveryReason"
+/// The key of the side a device was worn on while walking (an `HKDevicePlacementSide` raw value).
+/// HealthKit: HKMetadataKeyDevicePlacementSide.
+public let HKMetadataKeyDevicePlacementSide = "HKMetadataKeyDevicePlacementSide"
+/// The key of the food a food correlation or dietary sample is about (a string). HealthKit: HKMetadataKeyFoodType.
+public let HKMetadataKeyFoodType = "HKFoodType"
+/// The key of a lab result's reference range's lower limit. HealthKit: HKMetadataKeyReferenceRangeLowerLimit.
+public let HKMetadataKeyReferenceRangeLowerLimit = "HKReferenceRangeLowerLimit"
+/// The key of a lab result's reference range's upper limit. HealthKit: HKMetadataKeyReferenceRangeUpperLimit.
+public let HKMetadataKeyReferenceRangeUpperLimit = "HKReferenceRangeUpperLimit"
+/// The key of the ECG algorithm's version (an `HKAppleECGAlgorithmVersion` raw value).
+/// HealthKit: HKMetadataKeyAppleECGAlgorithmVersion.
+public let HKMetadataKeyAppleECGAlgorithmVersion = "HKMetadataKeyAppleECGAlgorithmVersion"
+/// The key of the sound level of an audio exposure event (a quantity in dBASPL).
+/// HealthKit: HKMetadataKeyAudioExposureLevel.
+public let HKMetadataKeyAudioExposureLevel = "HKMetadataKeyAudioExposureLevel"
+/// The key of how long an audio exposure lasted (a time quantity). HealthKit: HKMetadataKeyAudioExposureDuration.
+public let HKMetadataKeyAudioExposureDuration = "HKMetadataKeyAudioExposureDuration"
+/// The key of the headphones' gain during an exposure (a quantity in dBASPL). HealthKit: HKMetadataKeyHeadphoneGain.
+public let HKMetadataKeyHeadphoneGain = "HKMetadataKeyHeadphoneGain"
+/// The key of the VO2 max threshold of a low cardio fitness event (a VO2 max quantity).
+/// HealthKit: HKMetadataKeyLowCardioFitnessEventThreshold.
+public let HKMetadataKeyLowCardioFitnessEventThreshold = "HKLowCardioFitnessEventThreshold"

@@ -95,6 +95,7 @@ open class HKQuantitySample: HKSample, @unchecked Sendable {
                 "A quantity in \(quantity.unit.unitString) is not compatible with \(quantityType.identifier), which is measured in units like \(quantityType.storageUnit.unitString)."
             )
         }
+        try RequiredMetadata.check(quantityType.identifier, metadata)
         guard quantity.doubleValue(for: quantity.unit).isFinite else {
             throw HKError(
                 .errorInvalidArgument,

@@ -7,13 +7,6 @@ public enum HKWorkoutSessionLocationType: Int, Sendable, Hashable, CaseIterable 
     case outdoor = 3
 }
 
-/// Where a swim takes place. Raw values as HealthKit's. HealthKit: HKWorkoutSwimmingLocationType.
-public enum HKWorkoutSwimmingLocationType: Int, Sendable, Hashable, CaseIterable {
-    case unknown = 0
-    case pool = 1
-    case openWater = 2
-}
-
 /// What a workout (or one of its activities) is: activity type, location, and for swims the pool.
 ///
 /// The configuration is a mutable value object, as in HealthKit. Sessions and builders check it with the rules

@@ -104,16 +104,26 @@ public let HKDataTypeIdentifierHeartbeatSeries = "HKDataTypeIdentifierHeartbeatS
 /// The workout route type's identifier. HealthKit: HKWorkoutRouteTypeIdentifier.
 public let HKWorkoutRouteTypeIdentifier = "HKWorkoutRouteTypeIdentifier"
 
-/// Identifiers of characteristic types. HealthKit: HKCharacteristicTypeIdentifier.
+/// Identifiers of characteristic types (declared in `HealthKitCatalog+Generated.swift`).
+/// HealthKit: HKCharacteristicTypeIdentifier.
 public struct HKCharacteristicTypeIdentifier: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }
+}
 
-    public static let dateOfBirth = Self("HKCharacteristicTypeIdentifierDateOfBirth")
-    public static let biologicalSex = Self("HKCharacteristicTypeIdentifierBiologicalSex")
-    public static let bloodType = Self("HKCharacteristicTypeIdentifierBloodType")
-    public static let fitzpatrickSkinType = Self("HKCharacteristicTypeIdentifierFitzpatrickSkinType")
-    public static let wheelchairUse = Self("HKCharacteristicTypeIdentifierWheelchairUse")
-    public static let activityMoveMode = Self("HKCharacteristicTypeIdentifierActivityMoveMode")
+/// Identifiers of correlation types (declared in `HealthKitCatalog+Generated.swift`).
+/// HealthKit: HKCorrelationTypeIdentifier.
+public struct HKCorrelationTypeIdentifier: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
+
+/// Identifiers of document types (declared in `HealthKitCatalog+Generated.swift`).
+/// HealthKit: HKDocumentTypeIdentifier.
+public struct HKDocumentTypeIdentifier: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
 }

@@ -55,9 +55,11 @@ public final class HKQuantityType: HKSampleType, @unchecked Sendable {
     /// How values of this type combine in statistics.
     public var aggregationStyle: HKQuantityAggregationStyle { entry.style }
 
-    /// Whether a quantity in `unit` may be stored as this type.
+    /// Whether a quantity in `unit` may be stored as this type: the unit has the dimension of the type's canonical
+    /// unit (mass for `dietaryProtein`, volume for `dietaryWater`, mass per volume or amount per volume for
+    /// `bloodGlucose`).
     public func `is`(compatibleWith unit: HKUnit) -> Bool {
-        unit.isCompatible(withUnit: entry.unit)
+        unit.isCompatible(withUnit: entry.canonicalUnit)
     }
 
     public override var isMaximumDurationRestricted: Bool { entry.maximumDuration != nil }
@@ -89,98 +91,34 @@ extension HKQuantityType {
     }
 }
 
-/// The table of quantity types: identifier, storage unit, aggregation style.
+/// The table of quantity types: identifier, storage unit, Apple's canonical unit, aggregation style.
 ///
-/// The storage unit is the unit a type's values are written to the store in; it is chosen to be the unit
-/// samples of that type most often arrive in (bpm for heart rate), so the common case round-trips exactly.
+/// The storage unit is the unit a type's values are written to the store in; for the types stored before the whole
+/// catalogue it is the unit samples of that type most often arrive in (bpm for heart rate), so the common case
+/// round-trips exactly (`scripts/healthkit-catalog/storage-units.txt`); for the others it is Apple's canonical unit.
 package enum QuantityTypeCatalog {
     package struct Entry: Sendable {
         package let identifier: String
         package let unitString: String
         package let style: HKQuantityAggregationStyle
         package let unit: HKUnit
+        /// Apple's canonical unit (the header's comment); a sample's unit must share its dimension.
+        package let canonicalUnit: HKUnit
         package let maximumDuration: TimeInterval?
         /// The entry's place in `all`: the small code collected samples carry instead of a reference.
-        package var code: UInt16 = 0
+        package let code: UInt16
     }
 
     package static func entry(for identifier: String) -> Entry? { table[identifier] }
 
-    package static let all: [Entry] = {
-        typealias I = HKQuantityTypeIdentifier
-        func e(_ i: I, _ unit: String, _ style: HKQuantityAggregationStyle, max: TimeInterval? = nil) -> Entry {
-            Entry(
-                identifier: i.rawValue, unitString: unit, style: style, unit: HKUnit(from: unit), maximumDuration: max)
-        }
-        let entries = [
-            e(.heartRate, "count/min", .discreteTemporallyWeighted),
-            e(.restingHeartRate, "count/min", .discreteArithmetic),
-            e(.walkingHeartRateAverage, "count/min", .discreteArithmetic),
-            e(.heartRateRecoveryOneMinute, "count/min", .discreteArithmetic),
-            e(.heartRateVariabilitySDNN, "ms", .discreteArithmetic),
-            e(.respiratoryRate, "count/min", .discreteArithmetic),
-            e(.oxygenSaturation, "%", .discreteArithmetic),
-            e(.vo2Max, "mL/kg*min", .discreteArithmetic),
-            e(.bodyTemperature, "degC", .discreteArithmetic),
-            e(.activeEnergyBurned, "kcal", .cumulative),
-            e(.basalEnergyBurned, "kcal", .cumulative),
-            e(.distanceWalkingRunning, "m", .cumulative),
-            e(.distanceCycling, "m", .cumulative),
-            e(.distanceSwimming, "m", .cumulative),
-            e(.distanceWheelchair, "m", .cumulative),
-            e(.distanceDownhillSnowSports, "m", .cumulative),
-            e(.distanceCrossCountrySkiing, "m", .cumulative),
-            e(.distancePaddleSports, "m", .cumulative),
-            e(.distanceRowing, "m", .cumulative),
-            e(.distanceSkatingSports, "m", .cumulative),
-            e(.swimmingStrokeCount, "count", .cumulative),
-            e(.stepCount, "count", .cumulative),
-            e(.flightsClimbed, "count", .cumulative),
-            e(.pushCount, "count", .cumulative),
-            e(.appleExerciseTime, "min", .cumulative),
-            e(.appleMoveTime, "min", .cumulative),
-            e(.appleStandTime, "min", .cumulative),
-            e(.cyclingPower, "W", .discreteArithmetic),
-            e(.cyclingFunctionalThresholdPower, "W", .discreteArithmetic),
-            e(.cyclingCadence, "count/min", .discreteArithmetic),
-            e(.cyclingSpeed, "m/s", .discreteArithmetic),
-            e(.runningPower, "W", .discreteArithmetic),
-            e(.runningSpeed, "m/s", .discreteArithmetic),
-            e(.runningStrideLength, "m", .discreteArithmetic),
-            e(.runningVerticalOscillation, "cm", .discreteArithmetic),
-            e(.runningGroundContactTime, "ms", .discreteArithmetic),
-            e(.walkingSpeed, "m/s", .discreteArithmetic),
-            e(.walkingStepLength, "m", .discreteArithmetic),
-            e(.crossCountrySkiingSpeed, "m/s", .discreteArithmetic),
-            e(.paddleSportsSpeed, "m/s", .discreteArithmetic),
-            e(.rowingSpeed, "m/s", .discreteArithmetic),
-            e(.physicalEffort, "kcal/hr·kg", .discreteArithmetic),
-            e(.workoutEffortScore, "appleEffortScore", .discreteArithmetic),
-            e(.estimatedWorkoutEffortScore, "appleEffortScore", .discreteArithmetic),
-            e(.underwaterDepth, "m", .discreteArithmetic),
-            e(.waterTemperature, "degC", .discreteArithmetic),
-            e(.bodyMass, "kg", .discreteArithmetic),
-            e(.leanBodyMass, "kg", .discreteArithmetic),
-            e(.height, "cm", .discreteArithmetic),
-            e(.bodyFatPercentage, "%", .discreteArithmetic),
-            e(.environmentalAudioExposure, "dBASPL", .discreteEquivalentContinuousLevel),
-            e(.headphoneAudioExposure, "dBASPL", .discreteEquivalentContinuousLevel),
-            e(.timeInDaylight, "min", .cumulative),
-            // Codes are positions: new types are appended, never inserted.
-            e(.stairAscentSpeed, "m/s", .discreteArithmetic),
-            e(.stairDescentSpeed, "m/s", .discreteArithmetic),
-            e(.walkingAsymmetryPercentage, "%", .discreteArithmetic),
-            e(.walkingDoubleSupportPercentage, "%", .discreteArithmetic),
-            e(.sixMinuteWalkTestDistance, "m", .discreteArithmetic),
-            e(.nikeFuel, "count", .cumulative),
-            e(.dietaryEnergyConsumed, "kcal", .cumulative),
-        ]
-        return entries.enumerated().map { index, entry in
-            var entry = entry
-            entry.code = UInt16(index)
-            return entry
-        }
-    }()
+    /// Every quantity type of HealthKit's SDK (`GeneratedCatalog`, from the headers), in their codes' order: the
+    /// types stored before the whole catalogue first, in their old order, so a code keeps naming the same type.
+    package static let all: [Entry] = GeneratedCatalog.quantityTypes.enumerated().map { index, row in
+        let (identifier, storage, canonical, style) = row
+        return Entry(
+            identifier: identifier, unitString: storage, style: style, unit: HKUnit(from: storage),
+            canonicalUnit: HKUnit(from: canonical), maximumDuration: nil, code: UInt16(index))
+    }
 
     package static let table: [String: Entry] = Dictionary(uniqueKeysWithValues: all.map { ($0.identifier, $0) })
     /// One shared instance per type, indexed by code.

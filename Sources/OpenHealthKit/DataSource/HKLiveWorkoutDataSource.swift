@@ -75,6 +75,21 @@ public final class HKLiveWorkoutDataSource: NSObject, Sendable {
     /// The types collected now.
     public var typesToCollect: Set<HKQuantityType> { currentSettings.types }
 
+    /// The types the data source collects now: those of `typesToCollect` that its connected sensors give samples of,
+    /// measured or, while `collectsGeneratedTypes` is on, generated (active energy from power, steps from a foot
+    /// pod's step cadence). Empty until a sensor that measures one of them is attached or connected.
+    /// HealthKit: HKLiveWorkoutDataSource.currentCollectedTypes.
+    public var currentCollectedTypes: Set<HKQuantityType> { currentSettings.currentTypes }
+
+    /// Whether the data source collects types it generates from other measures (true by default): active energy
+    /// integrated from a power meter's watts, steps counted from a foot pod's step cadence. Turned off, only
+    /// measured samples are collected, so the workout's active energy and step count are what other samples (an
+    /// app's own, added to the builder) give. HealthKit: HKLiveWorkoutDataSource.collectsGeneratedTypes.
+    public var collectsGeneratedTypes: Bool {
+        get { currentSettings.collectsGeneratedTypes }
+        set { updateSettings { $0.collectsGeneratedTypes = newValue } }
+    }
+
     /// Collects a type, keeping only samples that match `predicate` (all when nil); calling it again replaces the
     /// predicate.
     public func enableCollection(for quantityType: HKQuantityType, predicate: NSPredicate?) {

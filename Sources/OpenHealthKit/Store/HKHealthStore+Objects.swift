@@ -13,8 +13,14 @@ extension HKHealthStore {
     public func save(_ objects: [HKObject]) async throws {
         let backend = try backend()
         for object in objects { try validateForSave(object) }
+        // A correlation is stored as the samples it holds (OpenHealthKit keeps no grouping yet); sharing it needs
+        // its own type's authorization and its samples'.
+        let stored = objects.flatMap { object -> [HKObject] in
+            (object as? HKCorrelation).map { $0.objects.sorted { $0.startDate < $1.startDate } } ?? [object]
+        }
         try await backend.save(
-            objects, source: sourceRevision, check: ShareCheck(client: clientIdentifier, types: objects.map(typeOf)))
+            stored, source: sourceRevision,
+            check: ShareCheck(client: clientIdentifier, types: (objects + stored).map(typeOf)))
         notifyChange()
     }
 

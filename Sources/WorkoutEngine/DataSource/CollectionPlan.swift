@@ -202,6 +202,16 @@ package struct ReadingMapper {
         }
     }
 
+    /// Whether a sample made from `value` was generated (computed from another measure) rather than measured: active
+    /// energy integrated from power, steps counted from step cadence. `collectsGeneratedTypes` off drops these.
+    package static func isGenerated(_ sample: CollectedSample, from value: SensorReadingValue) -> Bool {
+        switch value {
+        case .power: sample.typeCode == Types.activeEnergy
+        case .stepCadence: sample.typeCode == Types.stepCount
+        default: false
+        }
+    }
+
     /// Forgets continuity (after a disconnection): no energy is integrated across the gap.
     package mutating func reset() {
         lastPower = nil

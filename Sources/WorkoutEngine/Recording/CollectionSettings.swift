@@ -15,6 +15,9 @@ package struct CollectionSettings: Sendable {
     package var explicitTypes: Set<HKQuantityType>?
     /// `NSPredicate` is not `Sendable`; a predicate is never changed once the app has given it.
     package nonisolated(unsafe) var predicates: [HKQuantityType: NSPredicate] = [:]
+    /// `collectsGeneratedTypes`: whether samples the data source computes from other readings are collected (active
+    /// energy from power, steps from a foot pod's step cadence), or only what sensors measure.
+    package var collectsGeneratedTypes = true
 
     package init(activity: HKWorkoutActivityType) {
         self.activity = activity
@@ -37,6 +40,34 @@ package struct CollectionSettings: Sendable {
         types.remove(type)
         explicitTypes = types
         predicates.removeValue(forKey: type)
+    }
+
+    /// `currentCollectedTypes`: the types of `types` that the connected sensors give samples of now, measured or, while
+    /// `collectsGeneratedTypes`, generated (see `ReadingMapper`): heart rate from a strap; power, cadence, speed and
+    /// distance of the types the activity uses; steps from step cadence and running stride length from a foot pod;
+    /// active energy from power.
+    package var currentTypes: Set<HKQuantityType> {
+        let activity = self.activity
+        var produced: [HKQuantityTypeIdentifier] = []
+        if capabilities.contains(.heartRate) { produced.append(.heartRate) }
+        if capabilities.contains(.power) {
+            produced.append(activity == .running ? .runningPower : .cyclingPower)
+            if collectsGeneratedTypes { produced.append(.activeEnergyBurned) }
+        }
+        if capabilities.contains(.cadence) { produced.append(.cyclingCadence) }
+        if capabilities.contains(.speed) {
+            switch activity {
+            case .running: produced.append(.runningSpeed)
+            case .rowing: produced.append(.rowingSpeed)
+            default: produced.append(.cyclingSpeed)
+            }
+        }
+        if capabilities.contains(.distance) { produced.append(HKWorkout.distanceType(for: activity)) }
+        if capabilities.contains(.steps) {
+            produced.append(.runningStrideLength)
+            if collectsGeneratedTypes { produced.append(.stepCount) }
+        }
+        return types.intersection(produced.map { HKQuantityType.interned($0) })
     }
 
     /// The collected set for the hot path, indexed by type code.

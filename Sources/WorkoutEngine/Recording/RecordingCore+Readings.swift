@@ -78,6 +78,7 @@ extension RecordingCore {
         if case .power = value, let power = samples.first, !collects(power.typeCode) {
             samples.removeAll(keepingCapacity: true)
         }
+        if !settings.collectsGeneratedTypes { samples.removeAll { ReadingMapper.isGenerated($0, from: value) } }
         if samples.contains(where: { !collects($0.typeCode) }) { samples.removeAll { !collects($0.typeCode) } }
         if !settings.predicates.isEmpty {
             let predicates = settings.predicates
