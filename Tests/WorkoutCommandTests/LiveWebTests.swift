@@ -164,8 +164,14 @@ import Testing
         #expect(try HTTP.request("POST", "/api/control", port: port, body: #"{"action":"lap"}"#).status == 401)
         #expect(
             try HTTP.request("POST", "/api/control?token=nope", port: port, body: #"{"action":"lap"}"#).status == 403)
+        // A browser that stalls: it asks for the events and never reads them. The replay runs to its end all the same,
+        // and ends (its server does not wait on that browser for more than a second).
+        let stalled = try HTTP.stalledEventStream(port: port)
+        defer { close(stalled) }
         #expect(clock.run(replay, milliseconds: 1000, limit: 100) < 100)
-        #expect(result().status == 0)
+        let ended = result()
+        #expect(ended.status == 0)
+        #expect(ended.stdout.contains("laps            none"), "\(ended.stdout)")
     }
 
     /// A port in use: one sentence naming it, exit 1, nothing replayed; a bad address or `--instant` is refused.
@@ -284,6 +290,26 @@ enum HTTP {
         let status = reply.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0
         let body = reply.range(of: "\r\n\r\n").map { String(reply[$0.upperBound...]) } ?? ""
         return Reply(status: status, body: body)
+    }
+
+    /// A connection that asks for `/api/live/events` with a receive buffer of 1 KiB and then never reads.
+    static func stalledEventStream(port: Int) throws -> Int32 {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var size: Int32 = 1024
+        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        let request = Array("GET /api/live/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        return socket
     }
 
     /// A socket listening on a free port of 127.0.0.1, and the port.
