@@ -36,6 +36,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // `swift package generate-documentation`: the DocC catalogs of OpenHealthKit, OpenHealthKitTesting, BluetoothLE.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The live view served to a browser (`--serve`, issue 34): WorkoutWeb only, never OpenHealthKit.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // Bounds-checked byte reading and writing and the decode error every codec throws. Foundation only.
@@ -110,9 +113,18 @@ let package = Package(
             name: "WorkoutCommands",
             dependencies: [
                 "OpenHealthKit", "FitnessSensors", "BluetoothLE", "BlueZTransport", "BlueZDBus", "WorkoutImport",
-                "WorkoutExport", "OpenWorkoutKit", "WorkoutPlanFiles",
+                "WorkoutExport", "OpenWorkoutKit", "WorkoutPlanFiles", "WorkoutWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The live view in a browser (`--serve`): a page, its JSON and Server-Sent Events, control requests, the token.
+        // Hummingbird stays here, linked by the tool, never by OpenHealthKit.
+        .target(
+            name: "WorkoutWeb",
+            dependencies: [
+                "OpenHealthKit", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -238,7 +250,7 @@ let package = Package(
             name: "WorkoutCommandTests",
             dependencies: [
                 "workout", "SteppedWorkoutHelper", "WorkoutCommands", "OpenHealthKit", "FitnessSensors",
-                "BlueZTransport", "FITFile", "TestSupport",
+                "BlueZTransport", "FITFile", "TestSupport", "WorkoutWeb",
             ]
         ),
         .testTarget(

@@ -26,6 +26,7 @@ final class LiveDisplay: Sendable {
         var columns: @Sendable () -> Int? = { LiveDisplay.terminalColumns() }
         var drawnLines = 0
         var printedMinute = 0
+        var publish: @Sendable (LiveSnapshot) -> Void = { _ in }
     }
     private let state = Mutex(State())
 
@@ -51,6 +52,12 @@ final class LiveDisplay: Sendable {
         set { state.withLock { $0.columns = newValue } }
     }
 
+    /// Who else is shown every frame's snapshot, the very value the terminal draws (the page `--serve` serves).
+    var publish: @Sendable (LiveSnapshot) -> Void {
+        get { state.withLock { $0.publish } }
+        set { state.withLock { $0.publish = newValue } }
+    }
+
     /// Draws every `interval` of `clock` until cancelled.
     func run(every interval: Duration = .milliseconds(250), clock: any Clock<Duration> = ContinuousClock()) async {
         while !Task.isCancelled {
@@ -65,6 +72,7 @@ final class LiveDisplay: Sendable {
             guard !state.quiet else { return }
             let events = monitor.takeEventLines(at: date)
             let snapshot = monitor.snapshot(at: date)
+            state.publish(snapshot)
             if terminal {
                 draw(LiveView.lines(snapshot), in: &state)
             } else {
@@ -83,8 +91,10 @@ final class LiveDisplay: Sendable {
     func finish(at end: Date) {
         state.withLock { state in
             state.quiet = false
+            let snapshot = monitor.snapshot(at: end)
+            state.publish(snapshot)
             if terminal {
-                draw(LiveView.lines(monitor.snapshot(at: end)), in: &state)
+                draw(LiveView.lines(snapshot), in: &state)
             } else {
                 let events = monitor.takeEventLines(at: end)
                 if !events.isEmpty { state.write(events.map { $0 + "\n" }.joined()) }

@@ -2,91 +2,9 @@ import FitnessSensors
 import Foundation
 import OpenHealthKit
 
-/// What the live view shows at one instant: every figure read from the library's one live-figures model
-/// (``LiveWorkoutFigures``, which the recording's builder fills and mirroring carries), with the session's state and
-/// the zone updates. ``LiveMonitor`` and ``MirrorMonitor`` gather it; ``LiveView`` only formats it.
-struct LiveSnapshot: Sendable, Equatable {
-    /// A value older than this shows as "–".
-    static let freshness: TimeInterval = 3
-
-    /// Wall-clock time since the session started.
-    var elapsed: TimeInterval
-    /// The builder's `elapsedTime`: time not paused.
-    var moving: TimeInterval
-    var activity: String
-    var paused: Bool
-    /// Values no older than 3 s; nil shows as "–".
-    var heartRate: Double?
-    var power: Double?
-    var power3s: Double?
-    var cadence: Double?
-    /// What the cadence counts: a ride's rpm, or a run's steps/min (from its step samples, `RunningCadence`).
-    var cadenceUnit = "rpm"
-    /// Metres per second.
-    var speed: Double?
-    /// Whether the workout collects these at all (the line is left out otherwise).
-    var showsPower: Bool
-    var showsCadence: Bool
-    var showsSpeed: Bool
-    /// The heart-rate zone in effect (the last zone update's current zone), 0-based.
-    var zone: Int?
-    /// Upper thresholds of the heart-rate zones, in count/min.
-    var zoneBoundaries: [Double]
-    /// Time in each heart-rate zone so far (the builder's running zone group).
-    var zoneTimes: [TimeInterval]
-    /// The power zone in effect (the last power zone update's), 0-based, and the power zones' upper thresholds in
-    /// W: empty when the workout has no power zones (no FTP, no zones of the person's own).
-    var powerZone: Int? = nil
-    var powerZoneBoundaries: [Double] = []
-    var laps: Int
-    /// Moving time since the last lap (or the start).
-    var lapTime: TimeInterval
-    var sensors: [SensorLine]
-    /// The trainers under control (`--target-power`, `+` and `-`): each one's control, as the library keeps it.
-    var machines: [MachineLine] = []
-    /// Why a target power asked for is not set (no sensor offers control), when that is so.
-    var trainerNotice: String? = nil
-
-    /// A controlled trainer.
-    struct MachineLine: Sendable, Equatable {
-        var name: String
-        var state: FitnessMachineControl.State
-    }
-
-    /// One sensor's state, already in words.
-    struct SensorLine: Sendable, Equatable {
-        var name: String
-        var state: String
-        var battery: Int?
-        var skinContact: Bool?
-    }
-}
-
-extension LiveSnapshot {
-    /// The view of `figures` at `now` (on the clock the figures were read on): values no older than ``freshness``;
-    /// the moving time runs on from the figures' while `running`.
-    init(
-        figures: LiveWorkoutFigures, at now: Date, elapsed: TimeInterval, activity: String, paused: Bool,
-        running: Bool, zone: Int?, zoneBoundaries: [Double]
-    ) {
-        let bpm = HKUnit.count().unitDivided(by: .minute())
-        let age = Self.freshness
-        self.init(
-            elapsed: elapsed, moving: figures.elapsedTime(at: now, running: running), activity: activity,
-            paused: paused,
-            heartRate: figures.mostRecentValue(of: HKQuantityType(.heartRate), in: bpm, at: now, maximumAge: age),
-            power: figures.mostRecentValue(of: HKQuantityType(.cyclingPower), in: .watt(), at: now, maximumAge: age),
-            power3s: figures.threeSecondPower(at: now, maximumAge: age),
-            cadence: figures.cadence(at: now, maximumAge: age),
-            cadenceUnit: figures.cadenceIsRunning ? "steps/min" : "rpm",
-            speed: figures.speed(at: now, maximumAge: age),
-            showsPower: figures.collectsPower, showsCadence: figures.collectsCadence, showsSpeed: figures.collectsSpeed,
-            zone: zone, zoneBoundaries: zoneBoundaries,
-            zoneTimes: figures.heartRateZoneTimes(orZerosFor: zoneBoundaries),
-            laps: figures.laps, lapTime: figures.lapElapsedTime(at: now, running: running),
-            sensors: figures.sensors.map { LiveView.sensorLine($0, at: now) })
-    }
-}
+/// What the live view shows at one instant: the library's one view model (``LiveWorkoutSnapshot``), which the page
+/// served with `--serve` shows too. ``LiveMonitor`` and ``MirrorMonitor`` gather it; ``LiveView`` only formats it.
+typealias LiveSnapshot = LiveWorkoutSnapshot
 
 /// Formats a ``LiveSnapshot``: the block redrawn on a terminal and the plain lines printed when piped.
 ///
@@ -165,24 +83,6 @@ enum LiveView {
         }
         parts.append("zone \(s.zone.map { "Z\($0 + 1)" } ?? "–")")
         return parts.joined(separator: "  ")
-    }
-
-    /// A sensor's connection in words: `connecting`, `connected`, `lost 12 s`, `reconnecting (attempt 3)`.
-    static func state(_ status: HKSensorStatus, at now: Date) -> String {
-        switch status.connection {
-        case .connecting(let attempt):
-            let base = attempt > 1 ? "connecting (attempt \(attempt))" : "connecting"
-            return status.problem.map { "\(base): \($0)" } ?? base
-        case .connected: return "connected"
-        case .lost(let since, _): return "lost \(Int(max(0, now.timeIntervalSince(since)).rounded(.down))) s"
-        case .reconnecting(_, let attempt): return "reconnecting (attempt \(attempt))"
-        }
-    }
-
-    static func sensorLine(_ status: HKSensorStatus, at now: Date) -> LiveSnapshot.SensorLine {
-        LiveSnapshot.SensorLine(
-            name: status.name, state: state(status, at: now), battery: status.batteryPercent,
-            skinContact: status.capabilities.contains(.heartRate) ? status.skinContact : nil)
     }
 
     /// The zone in effect with its range and a bar of every zone (`zone Z2 137–147 bpm [░░░░░░|██████|…]`), or

@@ -100,11 +100,7 @@ final class MirrorMonitor: HKWorkoutSessionDelegate, LiveSource, Sendable {
         let start = session.startDate ?? figures?.startDate ?? now
         guard let figures else {
             // Before the first figures this side does not know the recording's clock: nothing has elapsed yet.
-            return LiveSnapshot(
-                elapsed: 0, moving: 0, activity: activity, paused: paused,
-                heartRate: nil, power: nil, power3s: nil, cadence: nil, speed: nil, showsPower: false,
-                showsCadence: false, showsSpeed: false, zone: nil, zoneBoundaries: [], zoneTimes: [0],
-                laps: 0, lapTime: 0, sensors: [])
+            return LiveSnapshot.waiting(activity: activity, paused: paused)
         }
         // The zone of the most recent heart rate, by the library's rule for zone boundaries.
         return LiveSnapshot(

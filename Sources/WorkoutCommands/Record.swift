@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import OpenHealthKit
+import Synchronization
+import WorkoutWeb
 
 extension Workout {
     struct Record: AsyncParsableCommand {
@@ -37,6 +39,7 @@ extension Workout {
                 "Hold this power on a smart trainer (ERG); + and - change it by \(TrainerTargets.step) W.",
                 valueName: "WATTS"))
         var targetPower: Int?
+        @OptionGroup var serving: ServeOptions
         @Flag(help: "Mirror the recording to `workout watch` in another terminal on the same store.")
         var mirror = false
         @Flag(help: "Save the workout even if nothing was collected.")
@@ -51,6 +54,7 @@ extension Workout {
             if let duration, !(duration > 0) {
                 throw ValidationError("--duration must be a positive number of seconds.")
             }
+            _ = try serving.address()
             if let targetPower, !(1 ... TrainerTargets.maximum).contains(targetPower) {
                 throw ValidationError(
                     "--target-power must be between 1 and \(TrainerTargets.maximum) W, not \(targetPower).")
@@ -73,6 +77,11 @@ extension Workout {
                 recording.builder.delegate = monitor
                 let terminal = isatty(STDOUT_FILENO) == 1
                 let display = LiveDisplay(monitor: monitor, terminal: terminal, now: { [store] in store.wallClock() })
+                // The page's requests go where the keys go, once the recording takes commands.
+                let sink = CommandSink()
+                let server = try await serving.start(display) { action in
+                    sink.control(action, state: recording.session.state)
+                }
                 // A trainer's answer comes a moment after the request: the view shows it at once.
                 try await recording.start { [store] event in
                     monitor.note("\(event)", at: store.wallClock())
@@ -85,6 +94,7 @@ extension Workout {
                 if mirror { print(Self.describe(await recording.startMirroring())) }
                 fflush(nil)
                 let inputs = RecordingInputs(duration: duration, clock: store.clocks.monotonic)
+                sink.connect(inputs.send)
                 let drawing = Task { await display.run(clock: time.clock) }
                 time.recordingStarted(sensors: recording.sensorNames.count, duration: duration)
                 try await inputs.steer(recording, display: display)
@@ -92,6 +102,7 @@ extension Workout {
                 drawing.cancel()
                 _ = await drawing.value
                 display.finish(at: try await recording.end())
+                await server?.stop()
                 if terminal { print("") }
                 print("Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)")
                 fflush(nil)
@@ -158,18 +169,23 @@ extension Workout {
 final class RecordingInputs: Sendable {
     let signals: EndSignals
     private let commands: AsyncStream<RecordingCommand>
+    private let input: AsyncStream<RecordingCommand>.Continuation
     private let keys = TerminalKeys()
     private let timer: Task<Void, Never>?
 
     init(duration: Double?, clock: any Clock<Duration>) {
         let (commands, send) = AsyncStream.makeStream(of: RecordingCommand.self)
         self.commands = commands
+        input = send
         signals = EndSignals { send.yield($0) }
         keys.start { send.yield($0) }
         timer = duration.map { seconds in
             endTimer(after: .milliseconds(Int64(seconds * 1000)), on: clock) { send.yield(.end) }
         }
     }
+
+    /// Takes a command from elsewhere (the page `--serve` serves), as if its key was pressed.
+    @Sendable func send(_ command: RecordingCommand) { input.yield(command) }
 
     /// Carries out each command on `recording`, the display redrawn after each, until one ends it; then the terminal
     /// is put back as it was.
@@ -201,5 +217,26 @@ private func endTimer<C: Clock>(
     return Task {
         guard (try? await clock.sleep(until: deadline, tolerance: nil)) != nil else { return }
         end()
+    }
+}
+
+/// Where a page's control requests go: the recording's commands, once it takes them (``RecordingInputs``).
+final class CommandSink: Sendable {
+    private let target = Mutex<(@Sendable (RecordingCommand) -> Void)?>(nil)
+
+    func connect(_ send: @escaping @Sendable (RecordingCommand) -> Void) { target.withLock { $0 = send } }
+
+    /// `action` as the key that does it: pause only a running session, resume only a paused one (a page's button
+    /// may be pressed twice).
+    func control(_ action: LiveControl, state: HKWorkoutSessionState) -> LiveControlOutcome {
+        guard let send = target.withLock({ $0 }) else { return .unavailable("The recording has not started yet.") }
+        switch action {
+        case .pause: if state == .running { send(.togglePause) }
+        case .resume: if state == .paused { send(.togglePause) }
+        case .lap: send(.lap)
+        case .raiseTarget: send(.raiseTarget)
+        case .lowerTarget: send(.lowerTarget)
+        }
+        return .done
     }
 }

@@ -2,6 +2,8 @@ import ArgumentParser
 import FitnessSensors
 import Foundation
 import OpenHealthKit
+import Synchronization
+import WorkoutWeb
 
 extension Workout {
     struct Replay: AsyncParsableCommand {
@@ -32,10 +34,14 @@ extension Workout {
         @Flag(help: "Replay as fast as possible on a virtual clock.") var instant = false
         @Flag(help: "Print the library's log messages to standard error.") var verbose = false
         @OptionGroup var heartRateZones: HeartRateZoneOptions
+        @OptionGroup var serving: ServeOptions
 
         func validate() throws {
             guard speed > 0, speed <= 100_000 else {
                 throw ValidationError("--speed must be between 0 and 100000, not \(speed).")
+            }
+            if try serving.address() != nil, instant {
+                throw ValidationError("--serve shows a replay as it plays: it cannot be used with --instant.")
             }
         }
 
@@ -60,6 +66,12 @@ extension Workout {
                 let display = LiveDisplay(
                     monitor: monitor, terminal: isatty(STDOUT_FILENO) == 1, now: { [store] in store.wallClock() })
                 display.quiet = instant
+                let laps = ReplayLaps(start: replay.sessionStart)
+                let server = try await serving.start(display) { [store] action in
+                    let outcome = await laps.control(action, replay: replay, now: store.wallClock())
+                    display.tick(at: store.wallClock())
+                    return outcome
+                }
                 let how = instant ? "instantly" : "at \(Format.number(speed))× speed"
                 // The activity as the replay's session has it (the fixture spells it as the case: swimBikeRun).
                 let activity = replay.session.workoutConfiguration.activityType.name
@@ -73,6 +85,7 @@ extension Workout {
                 if !instant {
                     display.finish(at: workout.endDate)
                 }
+                await server?.stop()
                 let lines = try await WorkoutSummary.lines(
                     workout, store: store, sensors: replay.dataSource.sensorStatuses)
                 print(lines.joined(separator: "\n"))
@@ -112,5 +125,32 @@ extension Workout {
                 return saved
             }
         }
+    }
+}
+
+/// What a page may ask of a paced replay: pause and resume its session, mark a lap (from the previous lap's end, or
+/// the start); a replay has no trainer to set a target on.
+final class ReplayLaps: Sendable {
+    private let lastLap: Mutex<Date>
+
+    init(start: Date) { lastLap = Mutex(start) }
+
+    func control(_ action: LiveControl, replay: WorkoutReplay, now: Date) async -> LiveControlOutcome {
+        switch action {
+        case .pause:
+            if replay.session.state == .running { replay.session.pause() }
+        case .resume:
+            if replay.session.state == .paused { replay.session.resume() }
+        case .lap:
+            let from = lastLap.withLock { $0 }
+            let lap = HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: from, end: now), metadata: nil)
+            do { try await replay.builder.addWorkoutEvents([lap]) } catch {
+                return .unavailable("The lap could not be marked: \((error as? HKError)?.message ?? "\(error)")")
+            }
+            lastLap.withLock { $0 = now }
+        case .raiseTarget, .lowerTarget:
+            return .unavailable("A replay has no trainer to set a target power on.")
+        }
+        return .done
     }
 }

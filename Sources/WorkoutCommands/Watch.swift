@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import OpenHealthKit
+import Synchronization
+import WorkoutWeb
 
 extension Workout {
     struct Watch: AsyncParsableCommand {
@@ -17,8 +19,11 @@ extension Workout {
         )
 
         @OptionGroup var options: StoreOptions
+        @OptionGroup var serving: ServeOptions
         @Flag(help: "Print the library's log messages to standard error.")
         var verbose = false
+
+        func validate() throws { _ = try serving.address() }
 
         enum Event: Sendable {
             case key(RecordingCommand)
@@ -38,6 +43,23 @@ extension Workout {
                 }
                 defer { store.workoutSessionMirroringStartHandler = nil }
                 if let error = store.workoutSessionMirroringError { throw CommandFailure(error.message) }
+                // The page shows the recording watched (its frames, as the terminal's) and pauses or resumes it.
+                let watched = Mutex<MirrorMonitor?>(nil)
+                let display = LiveDisplay(
+                    monitor: WaitingSource(), terminal: false, now: { [store] in store.wallClock() })
+                let server = try await serving.start(display) { action in
+                    guard let session = watched.withLock({ $0?.session }) else {
+                        return .unavailable("No recording is watched yet.")
+                    }
+                    switch action {
+                    case .pause: if session.state == .running { session.pause() }
+                    case .resume: if session.state == .paused { session.resume() }
+                    case .lap, .raiseTarget, .lowerTarget:
+                        return .unavailable(
+                            "A watch can pause and resume the recording; laps and targets are the recording's.")
+                    }
+                    return .done
+                }
                 let keys = isatty(STDIN_FILENO) == 1 ? "q or Ctrl-C leaves" : "Ctrl-C leaves"
                 print("Waiting for `workout record --mirror` on \(store.databasePath ?? "the store"); \(keys).")
                 fflush(nil)
@@ -47,10 +69,12 @@ extension Workout {
                 terminalKeys.start { send.yield(.key($0)) }
                 defer { terminalKeys.restore() }
                 var view = View(store: store, terminal: isatty(STDOUT_FILENO) == 1)
+                view.publish = display.publish
                 loop: for await event in events {
                     switch event {
                     case .arrived(let monitor):
                         guard view.show(monitor) else { continue }
+                        watched.withLock { $0 = monitor }
                         Task { for await ending in monitor.endings { send.yield(.ended(ending)) } }
                     case .key(.togglePause):
                         view.watching?.monitor.session.togglePause()
@@ -72,6 +96,7 @@ extension Workout {
                         break loop
                     }
                 }
+                await server?.stop()
             }
         }
 
@@ -79,6 +104,8 @@ extension Workout {
         private struct View {
             let store: HKHealthStore
             let terminal: Bool
+            /// Who else is shown each frame (the page `--serve` serves).
+            var publish: @Sendable (LiveSnapshot) -> Void = { _ in }
             var watching: (monitor: MirrorMonitor, display: LiveDisplay, drawing: Task<Void, Never>)?
 
             /// Says what is watched and starts drawing it; false when a recording is watched already.
@@ -92,6 +119,7 @@ extension Workout {
                 print("Watching a \(activity) workout recorded in another terminal; \(how).")
                 fflush(nil)
                 let display = LiveDisplay(monitor: monitor, terminal: terminal, now: { [store] in store.wallClock() })
+                display.publish = publish
                 watching = (monitor, display, Task { await display.run() })
                 return true
             }
@@ -108,4 +136,10 @@ extension Workout {
             }
         }
     }
+}
+
+/// What a watch's page shows before a recording arrives: nothing yet.
+private final class WaitingSource: LiveSource {
+    func snapshot(at now: Date) -> LiveSnapshot { .waiting(activity: "–", paused: false) }
+    func takeEventLines(at now: Date) -> [String] { [] }
 }

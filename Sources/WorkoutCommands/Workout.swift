@@ -4,6 +4,7 @@ import BlueZTransport
 import FitnessSensors
 import Foundation
 import OpenHealthKit
+import WorkoutWeb
 
 /// The `workout` tool: its commands, run by the `workout` executable's `Workout.main()`.
 public struct Workout: AsyncParsableCommand {
@@ -94,6 +95,7 @@ private func oneSentence(_ error: any Error) -> any Error {
     case let error as HKError: message = error.message
     case let error as BlueZError: message = error.message
     case let error as CommandFailure: message = error.message
+    case let error as WebError: message = error.message
     case let error as FixtureError: message = error.description
     case let error as BluetoothBackendError: message = error.message
     case let error as DBusError: message = "bluetoothd cannot be reached: \(error.message)."

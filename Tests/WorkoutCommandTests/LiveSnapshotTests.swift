@@ -6,8 +6,9 @@ import Testing
 @testable import OpenHealthKit
 @testable import WorkoutCommands
 
-/// One live-figures model: the recording's view (``LiveMonitor``, reading its builder) and a companion's (the same
-/// figures after the trip a mirrored session makes, as ``MirrorMonitor`` reads them) show the same frame.
+/// One view model: the recording's view (``LiveMonitor``, reading its builder) and a companion's (the same figures
+/// after the trip a mirrored session makes, as ``MirrorMonitor`` reads them) show the same frame, and the page's JSON
+/// (`--serve`) is that same snapshot serialised.
 @Suite(.timeLimit(.minutes(1))) struct LiveSnapshotTests {
     static let t0 = Date(timeIntervalSinceReferenceDate: 800_000_000)
 
@@ -66,6 +67,30 @@ import Testing
         ]
         #expect(LiveView.lines(local) == frame)
         #expect(LiveView.lines(mirrored) == frame)
+        // The page's JSON is the same view model serialised: the same figures, in SI units, zones 0-based.
+        #expect(local.jsonData() == mirrored.jsonData())
+        let json = try #require(try JSONSerialization.jsonObject(with: local.jsonData()) as? [String: Any])
+        #expect(json["version"] as? Int == 1)
+        #expect(json["activity"] as? String == "cycling")
+        #expect(json["paused"] as? Bool == false)
+        #expect(json["elapsedSeconds"] as? Double == 6)
+        #expect(json["movingSeconds"] as? Double == 6)
+        #expect(json["heartRate"] as? Double == 130)
+        #expect(json["power"] as? Double == 230)
+        #expect(json["power3s"] as? Double == 225)
+        #expect(json["cadence"] == nil && json["speed"] == nil)
+        #expect(json["laps"] as? Int == 1)
+        #expect(json["lapSeconds"] as? Double == 3)
+        #expect(json["date"] as? Double == now.timeIntervalSince1970)
+        let zones = try #require(json["heartRateZones"] as? [String: Any])
+        #expect(zones["current"] as? Int == 2)
+        #expect(zones["boundaries"] as? [Double] == [100, 120, 140, 160])
+        #expect(zones["seconds"] as? [Double] == [0, 0, 6, 0, 0])
+        #expect(json["powerZones"] == nil)
+        let sensors = try #require(json["sensors"] as? [[String: Any]])
+        #expect(sensors.map { $0["name"] as? String } == ["Strap", "Meter"])
+        #expect(sensors.map { $0["connection"] as? String } == ["connected", "connected"])
+        #expect(sensors.map { $0["skinContact"] as? Bool } == [true, nil])
         session.end()
         try await builder.endCollection(at: now)
     }

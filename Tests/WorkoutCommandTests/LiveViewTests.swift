@@ -230,14 +230,14 @@ import Testing
                 identifier: "x", name: "X", capabilities: .heartRateStrap, connection: connection, batteryPercent: nil,
                 skinContact: nil, dropouts: 0, malformedNotifications: 0, problem: problem, closedDropoutTime: 0)
         }
-        #expect(LiveView.state(status(.connecting(attempt: 1)), at: now) == "connecting")
+        #expect(LiveSnapshot.SensorLine.words(status(.connecting(attempt: 1)), at: now) == "connecting")
         #expect(
-            LiveView.state(status(.connecting(attempt: 3), problem: "Nothing answers."), at: now)
+            LiveSnapshot.SensorLine.words(status(.connecting(attempt: 3), problem: "Nothing answers."), at: now)
                 == "connecting (attempt 3): Nothing answers.")
-        #expect(LiveView.state(status(.connected), at: now) == "connected")
-        #expect(LiveView.state(status(.lost(since: Self.t0 + 88, reason: nil)), at: now) == "lost 12 s")
+        #expect(LiveSnapshot.SensorLine.words(status(.connected), at: now) == "connected")
+        #expect(LiveSnapshot.SensorLine.words(status(.lost(since: Self.t0 + 88, reason: nil)), at: now) == "lost 12 s")
         #expect(
-            LiveView.state(status(.reconnecting(since: Self.t0 + 88, attempt: 3)), at: now)
+            LiveSnapshot.SensorLine.words(status(.reconnecting(since: Self.t0 + 88, attempt: 3)), at: now)
                 == "reconnecting (attempt 3)")
     }
 
