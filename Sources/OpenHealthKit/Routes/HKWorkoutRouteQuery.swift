@@ -75,19 +75,8 @@ public struct HKWorkoutRouteQueryDescriptor: @unchecked Sendable {
     public func results(for healthStore: HKHealthStore) -> Results {
         let (route, interval) = (workoutRoute, dateInterval)
         return Results(
-            stream: AsyncThrowingStream { continuation in
-                // The store is read in a task of its own, the task suspended while it reads.
-                let task = Task {
-                    do {
-                        for location in try await healthStore.routeLocations(of: route, within: interval) {
-                            continuation.yield(location)
-                        }
-                        continuation.finish()
-                    } catch {
-                        continuation.finish(throwing: error)
-                    }
-                }
-                continuation.onTermination = { _ in task.cancel() }
+            stream: QueryResults.reading { try await healthStore.routeLocations(of: route, within: interval) } _: {
+                $0
             })
     }
 
@@ -96,12 +85,12 @@ public struct HKWorkoutRouteQueryDescriptor: @unchecked Sendable {
         public typealias Element = CLLocation
         let stream: AsyncThrowingStream<CLLocation, any Error>
 
-        public struct Iterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<CLLocation, any Error>.Iterator
-            public mutating func next() async throws -> CLLocation? { try await base.next() }
-        }
 
-        public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
+        public func makeAsyncIterator() -> QueryResultsIterator<CLLocation> {
+
+            QueryResultsIterator(base: stream.makeAsyncIterator())
+
+        }
     }
 }
 

@@ -153,26 +153,15 @@ public struct HKQuantitySeriesSampleQueryDescriptor: @unchecked Sendable {
     public func results(for healthStore: HKHealthStore) -> Results {
         let descriptor = predicate.descriptor
         let options = options
-        let stream = AsyncThrowingStream<Result, any Error> { continuation in
-            let task = Task.detached {
-                do {
-                    let entries = try await healthStore.seriesQuantities(
-                        descriptor,
-                        grouped: options.contains(.orderByQuantitySampleStartDate))
-                    for entry in entries {
-                        continuation.yield(
-                            Result(
-                                quantity: entry.quantity, dateInterval: entry.interval,
-                                sample: options.contains(.includeSample) ? entry.sample : nil))
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-        return Results(stream: stream)
+        return Results(
+            stream: QueryResults.reading {
+                try await healthStore.seriesQuantities(
+                    descriptor, grouped: options.contains(.orderByQuantitySampleStartDate))
+            } _: { entry in
+                Result(
+                    quantity: entry.quantity, dateInterval: entry.interval,
+                    sample: options.contains(.includeSample) ? entry.sample : nil)
+            })
     }
 
     /// HealthKit: HKQuantitySeriesSampleQueryDescriptor.Results.
@@ -180,11 +169,11 @@ public struct HKQuantitySeriesSampleQueryDescriptor: @unchecked Sendable {
         public typealias Element = Result
         let stream: AsyncThrowingStream<Result, any Error>
 
-        public struct Iterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<Result, any Error>.Iterator
-            public mutating func next() async throws -> Result? { try await base.next() }
-        }
 
-        public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
+        public func makeAsyncIterator() -> QueryResultsIterator<Result> {
+
+            QueryResultsIterator(base: stream.makeAsyncIterator())
+
+        }
     }
 }
