@@ -119,7 +119,6 @@ public struct HKActivitySummaryQueryDescriptor: HKAsyncQuery, @unchecked Sendabl
         public typealias Element = [HKActivitySummary]
         let stream: AsyncThrowingStream<[HKActivitySummary], any Error>
 
-
         public func makeAsyncIterator() -> QueryResultsIterator<[HKActivitySummary]> {
 
             QueryResultsIterator(base: stream.makeAsyncIterator())

@@ -35,7 +35,6 @@ extension HKAnchoredObjectQueryDescriptor {
         public typealias Element = Result
         let stream: AsyncThrowingStream<Result, any Error>
 
-
         public func makeAsyncIterator() -> QueryResultsIterator<Result> {
 
             QueryResultsIterator(base: stream.makeAsyncIterator())

@@ -103,7 +103,6 @@ public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, @unchecked Se
         public typealias Element = Result
         let stream: AsyncThrowingStream<Result, any Error>
 
-
         public func makeAsyncIterator() -> QueryResultsIterator<Result> {
 
             QueryResultsIterator(base: stream.makeAsyncIterator())

@@ -27,7 +27,6 @@ extension HKWorkoutEffortRelationshipQueryDescriptor {
         public typealias Element = Result
         let stream: AsyncThrowingStream<Result, any Error>
 
-
         public func makeAsyncIterator() -> QueryResultsIterator<Result> {
 
             QueryResultsIterator(base: stream.makeAsyncIterator())

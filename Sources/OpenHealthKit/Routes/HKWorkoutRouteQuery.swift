@@ -75,7 +75,9 @@ public struct HKWorkoutRouteQueryDescriptor: @unchecked Sendable {
     public func results(for healthStore: HKHealthStore) -> Results {
         let (route, interval) = (workoutRoute, dateInterval)
         return Results(
-            stream: QueryResults.reading { try await healthStore.routeLocations(of: route, within: interval) } _: {
+            stream: QueryResults.reading {
+                try await healthStore.routeLocations(of: route, within: interval)
+            } _: {
                 $0
             })
     }
@@ -84,7 +86,6 @@ public struct HKWorkoutRouteQueryDescriptor: @unchecked Sendable {
     public struct Results: AsyncSequence, @unchecked Sendable {
         public typealias Element = CLLocation
         let stream: AsyncThrowingStream<CLLocation, any Error>
-
 
         public func makeAsyncIterator() -> QueryResultsIterator<CLLocation> {
 

@@ -177,7 +177,6 @@ public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, @unchecked
         public typealias Element = Heartbeat
         let stream: AsyncThrowingStream<Heartbeat, any Error>
 
-
         public func makeAsyncIterator() -> QueryResultsIterator<Heartbeat> {
 
             QueryResultsIterator(base: stream.makeAsyncIterator())
@@ -193,7 +192,9 @@ public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, @unchecked
     public func results(for healthStore: HKHealthStore) -> Results {
         let sample = sample
         return Results(
-            stream: QueryResults.reading { try await healthStore.heartbeats(of: sample) } _: { beat in
+            stream: QueryResults.reading {
+                try await healthStore.heartbeats(of: sample)
+            } _: { beat in
                 Heartbeat(timeIntervalSinceStart: beat.offset, precededByGap: beat.precededByGap)
             })
     }

@@ -169,7 +169,6 @@ public struct HKQuantitySeriesSampleQueryDescriptor: @unchecked Sendable {
         public typealias Element = Result
         let stream: AsyncThrowingStream<Result, any Error>
 
-
         public func makeAsyncIterator() -> QueryResultsIterator<Result> {
 
             QueryResultsIterator(base: stream.makeAsyncIterator())
