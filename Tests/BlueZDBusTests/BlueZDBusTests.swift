@@ -100,7 +100,7 @@ import Testing
         #expect(
             try await next(&iterator)
                 == "disconnected: bluetoothd reports the link ended: Connection timeout (org.bluez.Reason.Timeout).")
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(250))
         #expect(try await next(&iterator) == "connecting")
         #expect(try await next(&iterator) == "connected")

@@ -207,6 +207,7 @@ import Testing
         defer { SteppedClock.stop([peripheral]) }
         let store = directory.file("twice.sqlite")
         let process = Process()
+        process.standardInput = FileHandle.nullDevice
         process.arguments = ["record", "--sensor", "unix:\(socket)", "--store", store]
         let output = Pipe()
         process.standardOutput = output
