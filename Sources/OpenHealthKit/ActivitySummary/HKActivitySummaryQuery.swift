@@ -85,9 +85,11 @@ public final class HKActivitySummaryQuery: HKQuery, StoreObserving, @unchecked S
 }
 
 /// Reads activity summaries with `async`/`await`. HealthKit: HKActivitySummaryQueryDescriptor.
-public struct HKActivitySummaryQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
+public struct HKActivitySummaryQueryDescriptor: HKAsyncQuery, Sendable {
+    // HealthKit declares this type Sendable with an NSPredicate in it; an NSPredicate is immutable once made, but
+    // Foundation on Linux does not mark it Sendable.
     /// The predicate the summaries match; nil for every day.
-    public var predicate: NSPredicate?
+    nonisolated(unsafe) public var predicate: NSPredicate?
 
     public init(predicate: NSPredicate?) {
         self.predicate = predicate

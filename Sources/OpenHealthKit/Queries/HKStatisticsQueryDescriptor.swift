@@ -9,7 +9,7 @@ import WorkoutEngine
 ///                                              options: .discreteAverage)
 /// let average = try await descriptor.result(for: store)?.averageQuantity()
 /// ```
-public struct HKStatisticsQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
+public struct HKStatisticsQueryDescriptor: HKAsyncQuery, Sendable {
     public var predicate: HKSamplePredicate<HKQuantitySample>
     public var options: HKStatisticsOptions
 
@@ -31,7 +31,7 @@ public struct HKStatisticsQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
 
 /// Computes statistics per interval with `async`/`await`; ``results(for:)`` keeps reporting updates.
 /// HealthKit: HKStatisticsCollectionQueryDescriptor.
-public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
+public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, Sendable {
     public var predicate: HKSamplePredicate<HKQuantitySample>
     public var options: HKStatisticsOptions
     public var anchorDate: Date
@@ -48,7 +48,7 @@ public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, @unchecked Se
     }
 
     /// One delivery of a running collection query. HealthKit: HKStatisticsCollectionQueryDescriptor.Result.
-    public struct Result: @unchecked Sendable {
+    public struct Result: Sendable {
         public let statisticsCollection: HKStatisticsCollection
         /// The statistics that changed (nil for the first result).
         public let updatedStatistics: [HKStatistics]?

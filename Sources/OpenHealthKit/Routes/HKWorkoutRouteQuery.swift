@@ -57,7 +57,7 @@ public final class HKWorkoutRouteQuery: HKQuery, @unchecked Sendable {
 }
 
 /// Reads a route's locations with `async`/`await`. HealthKit: HKWorkoutRouteQueryDescriptor.
-public struct HKWorkoutRouteQueryDescriptor: @unchecked Sendable {
+public struct HKWorkoutRouteQueryDescriptor: Sendable {
     public let workoutRoute: HKWorkoutRoute
     public let dateInterval: DateInterval?
 
@@ -83,7 +83,7 @@ public struct HKWorkoutRouteQueryDescriptor: @unchecked Sendable {
     }
 
     /// The locations of a route query, as an `AsyncSequence`. HealthKit: HKWorkoutRouteQueryDescriptor.Results.
-    public struct Results: AsyncSequence, @unchecked Sendable {
+    public struct Results: AsyncSequence, Sendable {
         public typealias Element = CLLocation
         let stream: AsyncThrowingStream<CLLocation, any Error>
 

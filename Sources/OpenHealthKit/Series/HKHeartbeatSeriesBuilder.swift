@@ -160,7 +160,7 @@ public final class HKHeartbeatSeriesQuery: HKQuery, @unchecked Sendable {
 }
 
 /// Reads a heartbeat series with `async`/`await`. HealthKit: HKHeartbeatSeriesQueryDescriptor.
-public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, @unchecked Sendable {
+public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, Sendable {
     /// One beat. HealthKit: HKHeartbeatSeriesQueryDescriptor.Heartbeat.
     public struct Heartbeat: Sendable, Hashable {
         /// Seconds from the series' start to the beat.

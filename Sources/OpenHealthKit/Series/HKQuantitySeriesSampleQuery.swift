@@ -122,7 +122,7 @@ extension HKHealthStore {
 }
 
 /// Reads the quantities of series with `async`/`await`. HealthKit: HKQuantitySeriesSampleQueryDescriptor.
-public struct HKQuantitySeriesSampleQueryDescriptor: @unchecked Sendable {
+public struct HKQuantitySeriesSampleQueryDescriptor: Sendable {
     /// HealthKit: HKQuantitySeriesSampleQueryDescriptor.Options.
     public struct Options: OptionSet, Sendable, Hashable {
         public let rawValue: Int
@@ -134,7 +134,7 @@ public struct HKQuantitySeriesSampleQueryDescriptor: @unchecked Sendable {
     }
 
     /// One quantity. HealthKit: HKQuantitySeriesSampleQueryDescriptor.Result.
-    public struct Result: @unchecked Sendable {
+    public struct Result: Sendable {
         public let quantity: HKQuantity
         public let dateInterval: DateInterval
         /// The owning sample, when `includeSample` was asked for.
