@@ -14,10 +14,23 @@ extension DBusSensor: SensorSession {
         defer { located.end() }
         let (watch, devicePath) = (located.watch, located.path)
 
-        var connectedHere = false
-        if !watch.state.withLock(\.connected) {
-            _ = try await client.call(devicePath, BlueZ.device, "Connect", timeout: options.connectTimeout)
-            connectedHere = true
+        // Whose link it is is decided once, when the sensor starts: one already up then is another program's (the
+        // desktop's, `bluetoothctl connect`), and stays up when the sensor stops; one this sensor made is this
+        // sensor's, and so is every reconnection after it, even one bluetoothd completes by itself (a Connect still
+        // pending in bluetoothd when the link came back).
+        let upAlready = watch.state.withLock(\.connected)
+        if link.beganSession() { madeLink.withLock { $0 = !upAlready } }
+        let connectedHere = madeLink.withLock { $0 }
+        if !upAlready {
+            do {
+                _ = try await client.call(devicePath, BlueZ.device, "Connect", timeout: options.connectTimeout)
+            } catch {
+                // bluetoothd goes on connecting after a Connect that timed out or was abandoned: a Disconnect
+                // cancels the attempt (what bleak does too), in a task of its own so a cancelled session still asks.
+                await Task { _ = try? await client.call(devicePath, BlueZ.device, "Disconnect", timeout: .seconds(5)) }
+                    .value
+                throw error
+            }
         }
         var subscriptions: [Subscription] = []
         do {

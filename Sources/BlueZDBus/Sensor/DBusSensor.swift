@@ -3,6 +3,7 @@ import BluetoothLE
 import FitnessSensors
 import Foundation
 import Logging
+import Synchronization
 
 /// A Bluetooth LE fitness sensor reached through bluetoothd, as a ``Sensor``: bluetoothd connects
 /// (`Device1.Connect`, or the link it already holds), resolves the services and hands each measurement's
@@ -39,6 +40,9 @@ public final class DBusSensor: EngineSensor {
     let address: BluetoothAddress
     let options: Options
     let bus: BusProvider
+    /// Whether this sensor made the link it uses (decided at the first session after it starts): a link it made is
+    /// disconnected when it stops.
+    let madeLink = Mutex(false)
     var logger: Logger { engine.logger }
 
     /// Creates a sensor; nothing happens until ``start(_:)``.

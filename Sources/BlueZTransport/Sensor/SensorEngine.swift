@@ -86,6 +86,8 @@ public final class SensorEngine: Sendable {
         var interpreter: SensorReadingInterpreter
         var deduplicator: NotificationDeduplicator
         var backoff: ReconnectBackoff
+        /// Sessions begun since the sensor started.
+        var sessions = 0
     }
 
     private func maintainConnection<C: Clock>(_ session: some SensorSession, clock: C) async
@@ -163,6 +165,15 @@ package struct SessionLink<C: Clock>: Sendable where C.Duration == Duration {
     /// When the loop began: arrival times are seconds since then.
     let origin: C.Instant
     let continuity: Locked<SensorEngine.Continuity>
+
+    /// Counts a session as begun; true for the first since the sensor started (where a transport decides what it
+    /// found and what it made, such as whether the link was already up).
+    package func beganSession() -> Bool {
+        continuity.withLock { state in
+            state.sessions += 1
+            return state.sessions == 1
+        }
+    }
 
     /// The session is up: the backoff starts over and the sensor is reported connected.
     package func connected() {
