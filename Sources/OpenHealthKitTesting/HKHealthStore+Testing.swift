@@ -31,7 +31,7 @@ extension HKHealthStore {
 
 /// A store in a file of its own, in a fresh temporary directory that is removed when this goes away: for tests of
 /// what a real file does (a second store object on the same file, a process that reopens it). OpenHealthKitTesting.
-public final class TemporaryHealthStore: @unchecked Sendable {
+public final class TemporaryHealthStore: Sendable {
     public let store: HKHealthStore
     /// The store's file.
     public let path: String

@@ -11,8 +11,8 @@ import OpenHealthKit
 /// ```
 ///
 /// Calls arrive in the order the builder makes them, on its delegate queue. OpenHealthKitTesting.
-public final class LiveBuilderEvents: HKLiveWorkoutBuilderDelegate, AsyncSequence, @unchecked Sendable {
-    public enum Event: @unchecked Sendable {
+public final class LiveBuilderEvents: HKLiveWorkoutBuilderDelegate, AsyncSequence, Sendable {
+    public enum Event: Sendable {
         case collected(Set<HKSampleType>)
         case event
         case began(HKWorkoutActivity)

@@ -19,7 +19,7 @@ import OpenHealthKit
 /// Before each event the clock is moved to the event's time, so the store's wall clock reads fixture time, the
 /// journal's flush timer runs as it would, and `elapsedTime`, statistics and zones are what a watch would show at
 /// that moment. OpenHealthKitTesting.
-public final class SteppedReplay: @unchecked Sendable {
+public final class SteppedReplay: Sendable {
     public let replay: WorkoutReplay
     public let clock: TestClock
 

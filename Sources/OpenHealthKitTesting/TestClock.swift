@@ -32,7 +32,7 @@ public final class TestClock: Clock, Sendable {
     private struct State {
         var current = Instant(offset: .zero)
         var sleepers: [Sleeper] = []
-        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var sleeperWaiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, any Error>)] = []
         var nextID: UInt64 = 0
     }
     private let state = Mutex(State())
@@ -66,7 +66,7 @@ public final class TestClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (resumeNow, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                let (resumeNow, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, any Error>]) in
                     if deadline <= state.current || Task.isCancelled { return (true, []) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
                     let sleeping = state.sleepers.count
@@ -107,15 +107,49 @@ public final class TestClock: Clock, Sendable {
     /// How many tasks are sleeping on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
-    /// Suspends until at least `count` tasks sleep on this clock.
-    public func waitForSleepers(_ count: Int) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+    /// Suspends until at least `count` tasks sleep on this clock, or throws ``WaitTimedOut`` once `limit` of real
+    /// time has passed without them (a task that never goes back to sleep fails its test instead of hanging it).
+    public func waitForSleepers(_ count: Int, within limit: Duration = .seconds(30)) async throws {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        var timer: Task<Void, Never>?
+        defer { timer?.cancel() }
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let ready = state.withLock { state -> Bool in
                 if state.sleepers.count >= count { return true }
-                state.sleeperWaiters.append((count, continuation))
+                state.sleeperWaiters.append((id, count, continuation))
                 return false
             }
-            if ready { continuation.resume() }
+            if ready { return continuation.resume() }
+            timer = Task { [self] in
+                guard (try? await Task.sleep(for: limit)) != nil else { return }
+                let expired = state.withLock { state -> (CheckedContinuation<Void, any Error>, Int)? in
+                    guard let index = state.sleeperWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                    return (state.sleeperWaiters.remove(at: index).continuation, state.sleepers.count)
+                }
+                if let (continuation, sleeping) = expired {
+                    continuation.resume(
+                        throwing: WaitTimedOut(
+                            "\(count) task(s) sleeping on the test clock (\(sleeping) did)", after: limit))
+                }
+            }
         }
     }
+}
+
+/// A test helper's wait that reached its limit: what it waited for, and how long. OpenHealthKitTesting.
+public struct WaitTimedOut: Error, CustomStringConvertible {
+    /// What did not happen in time.
+    public let awaited: String
+    /// The limit, in real time.
+    public let limit: Duration
+
+    public init(_ awaited: String, after limit: Duration) {
+        self.awaited = awaited
+        self.limit = limit
+    }
+
+    public var description: String { "Waited \(limit) for \(awaited); it did not happen." }
 }

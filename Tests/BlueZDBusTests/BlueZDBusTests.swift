@@ -100,13 +100,40 @@ import Testing
         #expect(
             try await next(&iterator)
                 == "disconnected: bluetoothd reports the link ended: Connection timeout (org.bluez.Reason.Timeout).")
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(250))
         #expect(try await next(&iterator) == "connecting")
         #expect(try await next(&iterator) == "connected")
         #expect(try await fake.count("ConnectCount", path) == 2)
         try await fake.notify(path, [0x00, 64])
         #expect(try await next(&iterator) == "heart rate 64")
+    }
+
+    /// A link the sensor made stays the sensor's across a loss: when bluetoothd has the link up again by itself before
+    /// the next session asks (a Connect still pending in it), the sensor uses it and still disconnects it on stop.
+    @Test func aLinkTheSensorMadeIsDisconnectedOnStopEvenWhenBluetoothdBroughtItBack() async throws {
+        let fake = try await FakeBlueZ()
+        defer { fake.stop() }
+        try await fake.addAdapter()
+        let path = try await fake.addSensor(Self.strap, name: "Strap")
+        let clock = ManualClock()
+        let (sensor, events) = start(fake, clock: clock)
+        var iterator = events.makeAsyncIterator()
+        #expect(try await next(&iterator) == "connecting")
+        #expect(try await next(&iterator) == "connected")
+        try await fake.fake(
+            "DropLink", [.string(path), .string("org.bluez.Reason.Timeout"), .string("Connection timeout")])
+        #expect(try await next(&iterator).hasPrefix("disconnected: "))
+        try await clock.waitForSleepers(1)
+        _ = try await fake.client.call(path, BlueZ.device, "Connect")  // bluetoothd's pending Connect completes
+        clock.advance(by: .milliseconds(250))
+        #expect(try await next(&iterator) == "connecting")
+        #expect(try await next(&iterator) == "connected")
+        #expect(try await fake.count("ConnectCount", path) == 2, "the sensor asked once, bluetoothd once")
+        sensor.stop()
+        try await withDeadline(seconds: 10, "the sensor to release what it held") { await sensor.waitUntilReleased() }
+        let device = try await fake.client.managedObjects().properties(path, BlueZ.device)
+        #expect(device?["Connected"]?.bool == false)
     }
 
     @Test func aDeviceBluetoothdAlreadyHoldsIsUsedAsItIsAndValuesComeAsPropertiesWhereAcquireNotifyIsRefused()
@@ -126,6 +153,11 @@ import Testing
         try await fake.notify(path, [0x00, 81])
         #expect(try await next(&iterator) == "heart rate 81")
         #expect(try await fake.count("ConnectCount", path) == 1)
+        // The link was bluetoothd's before the sensor started: it stays up when the sensor stops.
+        sensor.stop()
+        try await withDeadline(seconds: 10, "the sensor to release what it held") { await sensor.waitUntilReleased() }
+        let device = try await fake.client.managedObjects().properties(path, BlueZ.device)
+        #expect(device?["Connected"]?.bool == true)
     }
 
     @Test func aMalformedAcquireNotifyReplyEndsTheSessionWithOneClearReason() async throws {

@@ -156,7 +156,7 @@ import Testing
         #expect(try await nextLink(&link) == .disconnected)
         await #expect(throws: BlueZError.self) { try await bench.sensor.writeWithResponse([0x00], to: 0x2AD9) }
         while try await next(&iterator).hasPrefix("disconnected") == false {}
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(250))
         #expect(try await nextLink(&link) == .connected(controlPoint: true))
         try await bench.sensor.writeWithResponse([0x00], to: 0x2AD9)

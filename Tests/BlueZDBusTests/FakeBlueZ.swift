@@ -18,40 +18,57 @@ final class FakeBlueZ: @unchecked Sendable {
     static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/fitness_bluez.py").path
 
+    /// Starts the daemon and the mock; when either fails to come up, whatever was started is ended (and its
+    /// directory removed) before the error is thrown, so a failed setup leaves no process behind.
     init() async throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-bluez-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-bluez-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let socket = directory.appendingPathComponent("bus").path
-        address = "unix:path=\(socket)"
-        daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)"]
-        daemon.standardOutput = FileHandle.nullDevice
-        try daemon.run()
-        // The daemon listens once its socket exists; a connection made earlier fails, so try again until the deadline.
+        let address = "unix:path=\(socket)"
+        var started: [Process] = []
         var bus: BusConnection?
-        let deadline = Date().addingTimeInterval(10)
-        while bus == nil {
-            bus = try? BusConnection.connect(address: address)
-            if bus == nil {
-                guard Date() < deadline else {
-                    throw FakeBlueZError("dbus-daemon did not listen at \(socket) within 10 s")
+        do {
+            let daemon = Process()
+            daemon.standardInput = FileHandle.nullDevice
+            daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+            daemon.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)"]
+            daemon.standardOutput = FileHandle.nullDevice
+            try daemon.run()
+            started.append(daemon)
+            // The daemon listens once its socket exists; a connection made earlier fails, so try again until the
+            // deadline.
+            let deadline = Date().addingTimeInterval(10)
+            while bus == nil {
+                bus = try? BusConnection.connect(address: address)
+                if bus == nil {
+                    guard Date() < deadline else {
+                        throw FakeBlueZError("dbus-daemon did not listen at \(socket) within 10 s")
+                    }
+                    try await Task.sleep(for: .milliseconds(20))
                 }
-                try await Task.sleep(for: .milliseconds(20))
             }
+            let owned = try await Self.waitForOwner(bus!)
+            let mock = Process()
+            mock.standardInput = FileHandle.nullDevice
+            mock.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            mock.arguments = ["-m", "dbusmock", "--system", "--template", Self.template]
+            var environment = ProcessInfo.processInfo.environment
+            environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
+            mock.environment = environment
+            mock.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+            try mock.run()
+            started.append(mock)
+            try await owned()
+            (self.daemon, self.mock) = (daemon, mock)
+        } catch {
+            bus?.close()
+            Self.end(started.reversed(), directory: directory)
+            throw error
         }
+        self.directory = directory
+        self.address = address
         connection = bus!
         client = BlueZClient(connection: connection, callTimeout: .seconds(10))
-        let owned = try await Self.waitForOwner(connection)
-        mock = Process()
-        mock.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        mock.arguments = ["-m", "dbusmock", "--system", "--template", Self.template]
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
-        mock.environment = environment
-        mock.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        try mock.run()
-        try await owned()
     }
 
     /// Returns a wait for `org.bluez` to get an owner (subscribed before the mock starts, so it cannot be missed).
@@ -72,9 +89,13 @@ final class FakeBlueZ: @unchecked Sendable {
 
     func stop() {
         connection.close()
-        // SIGKILL to each group: dbus-daemon started by the test runner does not act on SIGTERM, and a daemon left
-        // running keeps the runner's output open after the last test.
-        for process in [mock, daemon] {
+        Self.end([mock, daemon], directory: directory)
+    }
+
+    /// Ends the processes and removes the directory. SIGKILL to each group: dbus-daemon started by the test runner
+    /// does not act on SIGTERM, and a daemon left running keeps the runner's output open after the last test.
+    private static func end(_ processes: [Process], directory: URL) {
+        for process in processes {
             process.killGroup()
             _ = process.waitUntilExit(within: 10)
         }

@@ -39,7 +39,7 @@ import Testing
         // The strap goes out of range: the gap is reported, then the sensor backs off on the clock.
         link.dropLatest()
         #expect(await events.seen() == .disconnected("The sensor closed the link."))
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         #expect(link.connectionCount == 1)
         clock.advance(by: .milliseconds(250))
         #expect(await events.seen() == .connecting)
@@ -73,7 +73,7 @@ import Testing
         for delay in [250, 500, 1000, 2000] {
             #expect(await events.seen() == .connecting)
             #expect(await events.seen() == .disconnected(reason))
-            await clock.waitForSleepers(1)
+            try await clock.waitForSleepers(1)
             // Just short of the delay, nothing happens.
             clock.advance(by: .milliseconds(delay - 1))
             #expect(clock.sleeperCount == 1)
@@ -95,7 +95,7 @@ import Testing
 
         // The watchdog wakes at 3 s (3 s after connecting), sees data at 1 s, and sleeps until 4 s.
         clock.advance(by: .milliseconds(2999))
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         #expect(recorder.delivered.count == 4, "not stale before 3 s of silence: \(recorder.delivered)")
         clock.advance(by: .milliseconds(1))
         #expect(await events.seen() == .disconnected("No data from the sensor for 3 seconds."))

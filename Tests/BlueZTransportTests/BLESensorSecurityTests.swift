@@ -82,7 +82,7 @@ import Testing
         defer { sensor.stop() }
         #expect(await events.seen() == .connecting)
         #expect(await events.seen() == .connected)
-        await peripheral.waitForMeasurementSubscriptions(1)
+        try await peripheral.waitForMeasurementSubscriptions(1)
         await peripheral.step()
         var signal = HeartRateSignal()
         #expect(await events.seen() == .reading(.heartRate(HeartRateReading(signal.next()))))
@@ -102,7 +102,7 @@ import Testing
         #expect(await events.seen() == .connecting)
         #expect(await events.seen() == .connected)
         #expect(await events.seen() == .reading(.battery(BatteryReading(percent: 87))))
-        await peripheral.waitForMeasurementSubscriptions(1)
+        try await peripheral.waitForMeasurementSubscriptions(1)
         await peripheral.step()
         var signal = HeartRateSignal()
         #expect(await events.seen() == .reading(.heartRate(HeartRateReading(signal.next()))))
@@ -119,7 +119,7 @@ import Testing
         defer { sensor.stop() }
         #expect(await events.seen() == .connecting)
         #expect(await events.seen() == .connected)
-        await peripheral.waitForMeasurementSubscriptions(1)
+        try await peripheral.waitForMeasurementSubscriptions(1)
         #expect(link.upgrades.withLock { $0 } == 1, "raised once per link, as BlueZ's att.c raises one level")
     }
 
@@ -140,12 +140,12 @@ import Testing
                 == .disconnected(
                     "The link to the sensor ended with a reason Linux has no errno for and reports as Function not implemented, for a dropped link one of 0x3B (connection parameters rejected), 0x3E (the connection failed to be established), 0x22 (link-layer response timeout), 0x28 (instant passed) or 0x3D (MIC failure); the kernel does not say which. If it recurs about a minute after each connection, it is 0x3B: `workout doctor` checks /etc/bluetooth/main.conf for it."
                 ))
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(250))
         #expect(await events.seen() == .connecting)
         #expect(await events.seen() == .connected)
         #expect(await events.seen() == .reading(.battery(BatteryReading(percent: 87))))
-        await peripheral.waitForMeasurementSubscriptions(2)
+        try await peripheral.waitForMeasurementSubscriptions(2)
         clock.advance(by: .seconds(1))
         await peripheral.step()
         var signal = HeartRateSignal()

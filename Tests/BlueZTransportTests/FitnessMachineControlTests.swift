@@ -168,7 +168,7 @@ import Testing
         #expect(!rig.control.state.hasControl)
         while let seen = await readings.seen(), seen != .disconnected("The sensor closed the link.") {}
         // The first reconnection waits the initial backoff, 250 ms.
-        await rig.clock.waitForSleepers(1)
+        try await rig.clock.waitForSleepers(1)
         rig.clock.advance(by: .milliseconds(250))
         #expect(await controlEvents.next() == .connected(offersControl: true))
         #expect(await controlEvents.next() == .accepted(.requestControl))

@@ -54,7 +54,7 @@ import Testing
                 Step(socket: 1, command: K.stopDiscovery, events: [K.discovering(false), K.complete(0x0024)]),
             ])
         let (task, _) = scan(scanner)
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(5))
         let devices = try await task.value
         #expect(try await player.value == 0, "the script was used up")
@@ -86,7 +86,7 @@ import Testing
             count += 1
             if count == 2 { break }
         }
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(5))
         let devices = try await task.value
         #expect(try await player.value == 0)
@@ -199,10 +199,10 @@ import Testing
                 Step(socket: 1, command: K.stopDiscovery, events: [], answers: false),
             ])
         let (task, _) = scan(scanner)
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(5))
         #expect(try await player.value == 0)
-        await clock.waitForSleepers(1)  // the stop's 2 s limit
+        try await clock.waitForSleepers(1)  // the stop's 2 s limit
         clock.advance(by: .seconds(2))
         let error = await #expect(throws: BlueZError.self) { try await task.value }
         #expect(error?.code == .timedOut)

@@ -96,6 +96,7 @@ final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWo
         let path = directory + "/health.sqlite"
 
         let companion = Process()
+        companion.standardInput = FileHandle.nullDevice
         companion.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("MirrorCompanionHelper")
         companion.arguments = [path]
@@ -151,7 +152,7 @@ final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWo
         // Mirrored before it started (HKWorkoutActivityType.cycling 13, notStarted 1), then running (2).
         #expect(await child.next() == "mirrored 13 1")
         #expect(await child.next()?.hasPrefix("state 1 2 ") == true)
-        await strap.waitForMeasurementSubscriptions(1)
+        try await strap.waitForMeasurementSubscriptions(1)
 
         var signal = HeartRateSignal()
         var sent: [Int] = []

@@ -134,8 +134,8 @@ final class WorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWorkoutBui
         let manager = WorkoutManager(healthStore: store)
         try await manager.requestAuthorization()
         manager.startWorkout(workoutType: .cycling)
-        await strap.waitForMeasurementSubscriptions(1)
-        await meter.waitForMeasurementSubscriptions(1)
+        try await strap.waitForMeasurementSubscriptions(1)
+        try await meter.waitForMeasurementSubscriptions(1)
 
         // Five notifications from each; the bpm the strap sends come from the simulator's own signal.
         var signal = HeartRateSignal()

@@ -14,7 +14,7 @@ import Testing
         async let running: Void = client.run()
         async let read = client.readValue(handle: 0x15)
 
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(29))
         #expect(await client.isBusy)
         clock.advance(by: .seconds(1))

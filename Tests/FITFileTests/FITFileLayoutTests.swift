@@ -71,9 +71,8 @@ import Testing
     @Test func wrongHeaderCRC() {
         var bytes = Self.smallFile()
         bytes[12] ^= 0x01
-        #expect(throws: DecodeError.self) { try FITDecoder.messages(bytes) }
-        do { _ = try FITDecoder.messages(bytes) } catch let error as DecodeError { #expect(error.offset == 12) } catch {
-        }
+        let error = #expect(throws: DecodeError.self) { try FITDecoder.messages(bytes) }
+        #expect(error?.offset == 12)
     }
 
     @Test func wrongFileCRCNamesTheCRCOffset() throws {

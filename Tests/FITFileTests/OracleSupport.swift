@@ -23,6 +23,7 @@ enum Oracle {
             )
         }
         let process = Process()
+        process.standardInput = FileHandle.nullDevice
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [script] + arguments
         let output = Pipe()

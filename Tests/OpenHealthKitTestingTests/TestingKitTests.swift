@@ -50,6 +50,24 @@ import Testing
         #expect(workout.duration == 90)
     }
 
+    /// A wait for sleepers that never come fails at its limit, naming what it waited for, instead of hanging the
+    /// suite; one that is met returns at once, and a sleeper arriving later releases it.
+    @Test func aWaitForSleepersEndsAtItsLimit() async throws {
+        let clock = TestClock()
+        let error = await #expect(throws: WaitTimedOut.self) {
+            try await clock.waitForSleepers(1, within: .milliseconds(100))
+        }
+        #expect(
+            error?.description
+                == "Waited 0.1 seconds for 1 task(s) sleeping on the test clock (0 did); it did not happen.")
+        let sleeper = Task { try await clock.sleep(until: clock.now.advanced(by: .seconds(5))) }
+        try await clock.waitForSleepers(1, within: .seconds(30))
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .seconds(5))
+        try await sleeper.value
+        try await clock.waitForSleepers(0, within: .milliseconds(1))
+    }
+
     /// A stepped replay reaches the same workout as an instant one, and can be stopped anywhere on the way.
     @Test func aSteppedReplayIsTheInstantReplay() async throws {
         let path = Self.fixtures.appendingPathComponent("intervals-pauses-laps.jsonl").path

@@ -16,6 +16,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("crash.sqlite")
         let process = Process()
+        process.standardInput = FileHandle.nullDevice
         process.executableURL = Self.helper
         process.arguments = [path]
         let output = Pipe()

@@ -282,7 +282,7 @@ import Testing
         builder.dataSource = source
         session.startActivity(with: t0)
         try await builder.beginCollection(at: t0)
-        await clock.monotonic.waitForSleepers(1)  // the flush timer sleeps until 250 ms
+        try await clock.monotonic.waitForSleepers(1)  // the flush timer sleeps until 250 ms
         let database = try store.database()
         let builderID = try #require(builder.currentJournal?.builderID)
         for second in 0 ..< 5 {
@@ -293,12 +293,12 @@ import Testing
             try JournalTests.journaledStarts(database, builderID: builderID).isEmpty, "younger than 500 ms: buffered")
         // 250 ms: the timer ticks, nothing is due yet.
         clock.monotonic.advance(by: .milliseconds(250))
-        await clock.monotonic.waitForSleepers(1)
+        try await clock.monotonic.waitForSleepers(1)
         await builder.currentJournal?.waitForWrites()
         #expect(try JournalTests.journaledStarts(database, builderID: builderID).isEmpty)
         // 500 ms: the oldest sample is due, and the tick hands everything over.
         clock.monotonic.advance(by: .milliseconds(250))
-        await clock.monotonic.waitForSleepers(1)
+        try await clock.monotonic.waitForSleepers(1)
         await builder.currentJournal?.waitForWrites()
         #expect(
             try JournalTests.journaledStarts(database, builderID: builderID)

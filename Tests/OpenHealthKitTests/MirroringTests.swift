@@ -255,7 +255,7 @@ import Testing
         let attempt = Task { try await session.startMirroringToCompanionDevice() }
         let accepted = try await silent.accept()
         defer { accepted.close() }
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(5))
         let error = await expectHKError(.errorNoData) { try await attempt.value }
         #expect(error?.message == "The companion did not answer the mirroring request within 5.0 seconds.")
@@ -271,7 +271,7 @@ import Testing
         companion.workoutSessionMirroringStartHandler = { _ in Issue.record("no session should start") }
         let mute = try UnixStreamConnection.connect(path: path + ".mirror")
         defer { mute.close() }
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         clock.advance(by: .seconds(5))
         #expect(try await mute.read(capacity: 16) == [])  // the end of the stream
     }

@@ -60,7 +60,7 @@ import Testing
         let (query, calls) = observe(observer, [HKQuantityType(.heartRate)])
         var next = calls.stream.makeAsyncIterator()
         #expect(try #require(await next.next()).types == nil)
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
         try await writer.save(heartRate(90, at: 0))
         clock.advance(by: StoreChangeWatcher.interval)
         let call = try #require(await next.next())
@@ -81,19 +81,28 @@ import Testing
         let (query, calls) = observe(observer, [HKQuantityType(.heartRate), HKQuantityType(.cyclingPower)])
         var next = calls.stream.makeAsyncIterator()
         #expect(try #require(await next.next()).types == nil)
-        await clock.waitForSleepers(1)
+        try await clock.waitForSleepers(1)
 
         let process = Process()
+        process.standardInput = FileHandle.nullDevice
         process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("workout")
         process.arguments = ["demo", "--store", path]
         process.standardOutput = FileHandle.nullDevice
-        // Wait for the child without blocking a thread of the concurrency pool.
+        // Wait for the child without blocking a thread of the concurrency pool, for at most the children's limit:
+        // past it the child is killed (SIGKILL) and the test fails on its status.
+        var killer: Task<Void, Never>?
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { continuation.resume(throwing: error) }
+            do { try process.run() } catch { return continuation.resume(throwing: error) }
+            let child = process.processIdentifier
+            killer = Task {
+                guard (try? await Task.sleep(for: .seconds(childProcessTimeLimit))) != nil else { return }
+                kill(child, SIGKILL)
+            }
         }
-        #expect(status == 0)
+        killer?.cancel()
+        #expect(status == 0, "workout demo exited with \(status) (killed past \(Int(childProcessTimeLimit)) s if 9)")
         clock.advance(by: StoreChangeWatcher.interval)
         let call = try #require(await next.next())
         // The run has heart rate, energy and distance: of the observed types, only heart rate changed.

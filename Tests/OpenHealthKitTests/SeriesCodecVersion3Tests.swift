@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
@@ -45,7 +46,7 @@ import Testing
     }
 
     @Test func versionTwoBlobsStillDecodeAndVersionThreeIsSmaller() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 0x5EED_0001)
         var time = 816_850_800.146
         let power = (0 ..< 2000).map { _ -> SeriesQuantity in
             time += Double(Int.random(in: 480 ... 520, using: &generator)) / 1000

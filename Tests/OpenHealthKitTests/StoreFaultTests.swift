@@ -156,8 +156,12 @@ import Testing
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).count == 2)
     }
 
-    @Test func aRealFullDiskFailsASaveWithOneSentenceAndKeepsWhatWasStored() async throws {
-        guard let disk = try SmallDisk(megabytes: 2) else { return }
+    @Test(.enabled(if: SmallDisk.canMount, "needs root to mount a small tmpfs"))
+    func aRealFullDiskFailsASaveWithOneSentenceAndKeepsWhatWasStored() async throws {
+        guard let disk = try SmallDisk(megabytes: 2) else {
+            Issue.record("A 2 MB tmpfs could not be mounted, as root.")
+            return
+        }
         let path = disk.path + "/health.sqlite"
         let store = try await authorizedStore(databasePath: path)
         try await store.save((0 ..< 100).map { heartRate(120, at: Double($0)) })
@@ -175,8 +179,12 @@ import Testing
     }
 
     /// Condensing on a disk with no room left: the write-ahead log cannot grow, the transaction rolls back.
-    @Test func aFullDiskDuringCondensingLeavesTheWorkoutAsItWas() async throws {
-        guard let disk = try SmallDisk(megabytes: 8) else { return }
+    @Test(.enabled(if: SmallDisk.canMount, "needs root to mount a small tmpfs"))
+    func aFullDiskDuringCondensingLeavesTheWorkoutAsItWas() async throws {
+        guard let disk = try SmallDisk(megabytes: 8) else {
+            Issue.record("A 8 MB tmpfs could not be mounted, as root.")
+            return
+        }
         let path = disk.path + "/health.sqlite"
         let store = try await authorizedStore(databasePath: path)
         let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration(.cycling), device: nil)
@@ -204,8 +212,12 @@ import Testing
         #expect(try await store.condenseWorkout(workout).samplesRemoved == before)
     }
 
-    @Test func aStoreInAReadOnlyFolderIsReportedAndKeptAsItWas() async throws {
-        guard let disk = try SmallDisk(megabytes: 4) else { return }
+    @Test(.enabled(if: SmallDisk.canMount, "needs root to mount a small tmpfs"))
+    func aStoreInAReadOnlyFolderIsReportedAndKeptAsItWas() async throws {
+        guard let disk = try SmallDisk(megabytes: 4) else {
+            Issue.record("A 4 MB tmpfs could not be mounted, as root.")
+            return
+        }
         let path = disk.path + "/health.sqlite"
         do {
             let store = try await authorizedStore(databasePath: path)
@@ -284,10 +296,13 @@ final class ChildProcess: @unchecked Sendable {
     }
 }
 
-/// A tmpfs of a few megabytes, mounted for one test and unmounted after it. Nil, with the reason printed, where
-/// the tests cannot mount one (not root, no tmpfs).
+/// A tmpfs of a few megabytes, mounted for one test and unmounted after it; nil where mounting it failed. The tests
+/// that need one are enabled only where ``canMount`` (so a run without root says they were skipped, and why).
 struct SmallDisk: ~Copyable {
     let path: String
+
+    /// Whether these tests may mount a tmpfs: only root may.
+    static var canMount: Bool { getuid() == 0 }
 
     init?(megabytes: Int) throws {
         path = NSTemporaryDirectory() + "ohk-disk-" + UUID().uuidString.prefix(8)
@@ -295,7 +310,6 @@ struct SmallDisk: ~Copyable {
         guard getuid() == 0,
             try ChildProcess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", path]) == 0
         else {
-            print("Skipped: cannot mount a \(megabytes) MB tmpfs here (needs root and tmpfs).")
             try? FileManager.default.removeItem(atPath: path)
             return nil
         }

@@ -136,6 +136,7 @@ struct SymbolGraph: Sendable {
         let target = "aarch64-unknown-linux-gnu"
         #endif
         let process = Process()
+        process.standardInput = FileHandle.nullDevice
         process.executableURL = try extractor()
         process.arguments =
             [

@@ -45,7 +45,7 @@ let start = wall.now
 session.startActivity(with: start)
 try await builder.beginCollection(at: start)
 session.beginNewActivity(configuration: configuration, date: start, metadata: ["leg": 1])
-await monotonic.waitForSleepers(1)  // the flush timer is armed
+try await monotonic.waitForSleepers(1)  // the flush timer is armed
 report("started \(start.timeIntervalSinceReferenceDate)")
 var index = 0
 while true {
@@ -53,7 +53,7 @@ while true {
     let now = wall.now
     strap.send(.heartRate(HeartRateReading(bpm: 60 + index % 120, contact: .detected)), at: now)
     monotonic.advance(by: .milliseconds(10))
-    await monotonic.waitForSleepers(1)  // the timer has run if it was due, and sleeps again
+    try await monotonic.waitForSleepers(1)  // the timer has run if it was due, and sleeps again
     try await builder.waitForJournal()
     report("sent \(index) \(now.timeIntervalSinceReferenceDate)")
     index += 1

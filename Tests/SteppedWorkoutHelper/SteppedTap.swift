@@ -85,11 +85,11 @@ extension SteppedTime {
         let end = duration.map { Duration.milliseconds(Int64($0 * 1000)) }
         serve { [self] command in
             await tap.wait { $0.notifications >= command.notifications && $0.drops >= command.drops }
-            await settle(tap, sleepers: sensors + 1)
+            try await settle(tap, sleepers: sensors + 1)
             guard command.milliseconds > 0 else { return "ok" }
             advance(by: command.milliseconds)
             if let end, storeClock.now.offset >= end { return nil }
-            await settle(tap, sleepers: sensors + 1)
+            try await settle(tap, sleepers: sensors + 1)
             return "ok"
         }
     }
@@ -99,7 +99,7 @@ extension SteppedTime {
     func peripheralStarted(sent: @escaping @Sendable () async -> Int, dropped: @escaping @Sendable () -> Int) {
         serve { [self] command in
             advance(by: command.milliseconds)
-            await steppedClock.waitForSleepers(1)  // the notification loop, asleep again
+            try await steppedClock.waitForSleepers(1)  // the notification loop, asleep again
             return "sent \(await sent()) closed \(dropped())"
         }
     }
@@ -109,19 +109,19 @@ extension SteppedTime {
     /// of by a loop that would race the replay).
     func pacedReplayStarted(draw: @escaping @Sendable () async -> Void) -> Bool {
         serve { [self] command in
-            await pacingClock.waitForSleepers(1)  // the replay has started (its pacer counts from the clock's now)
+            try await pacingClock.waitForSleepers(1)  // the replay has started (its pacer counts from the clock's now)
             advance(by: command.milliseconds)
-            await pacingClock.waitForSleepers(1)
+            try await pacingClock.waitForSleepers(1)
             await draw()
             return "ok"
         }
         return true
     }
 
-    private func settle(_ tap: SteppedTap, sleepers: Int) async {
+    private func settle(_ tap: SteppedTap, sleepers: Int) async throws {
         while true {
             await tap.wait { $0.connecting.isEmpty }
-            await steppedClock.waitForSleepers(sleepers)
+            try await steppedClock.waitForSleepers(sleepers)
             if tap.current.connecting.isEmpty { return }
         }
     }

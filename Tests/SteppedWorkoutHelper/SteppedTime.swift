@@ -107,9 +107,9 @@ final class SteppedTime: CommandTime, @unchecked Sendable {
         LiveClocks(wall: now, monotonic: storeClock, pacing: pacingClock, deliverySpacing: .zero)
     }
 
-    /// Answers the test's commands with `handle` (nil: no answer) until the test closes the socket or ``ended()``.
-    /// Commands that came before this call wait for it.
-    func serve(_ handle: @escaping @Sendable (Command) async -> String?) {
+    /// Answers the test's commands with `handle` (nil: no answer; an error: `error: ` and what it says) until the
+    /// test closes the socket or ``ended()``. Commands that came before this call wait for it.
+    func serve(_ handle: @escaping @Sendable (Command) async throws -> String?) {
         let (lines, received) = AsyncStream.makeStream(of: Substring.self)
         let socket = self.socket
         Thread {
@@ -132,7 +132,11 @@ final class SteppedTime: CommandTime, @unchecked Sendable {
                     answer("error: '\(line)' is not 'advance MS NOTIFICATIONS DROPS'")
                     continue
                 }
-                if let line = await handle(command) { answer(line) }
+                do {
+                    if let line = try await handle(command) { answer(line) }
+                } catch {
+                    answer("error: \(error)")
+                }
             }
         }
     }

@@ -33,6 +33,7 @@ public enum ExportOracle {
             )
         }
         let process = Process()
+        process.standardInput = FileHandle.nullDevice
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = (useScript ? [script] : []) + arguments
         let output = Pipe(), errors = Pipe()

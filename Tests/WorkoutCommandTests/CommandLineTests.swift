@@ -182,6 +182,7 @@ extension CommandLineTests {
         // Two minutes of the run at 120× on the stepped clock (1 s of its time, 8 ms at a time), then killed.
         let clock = try SteppedClock(directory: directory)
         let process = Process()
+        process.standardInput = FileHandle.nullDevice
         process.arguments = [
             "replay", Self.fixtures.appendingPathComponent("run-45min.jsonl").path, "--speed", "120", "--store", store,
         ]

@@ -163,6 +163,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let clock = try SteppedClock(directory: directory)
         let process = Process()
+        process.standardInput = FileHandle.nullDevice
         process.arguments = [
             "replay", fixture("malformed-notifications.jsonl"), "--speed", "120", "--store", directory.file("p.sqlite"),
         ]

@@ -117,6 +117,7 @@ final class SteppedClock {
         _ arguments: [String], peripherals: [Member]
     ) throws -> (member: Member, result: () -> Tool.Result) {
         let process = Process()
+        process.standardInput = FileHandle.nullDevice
         process.arguments = ["record"] + arguments
         let pipes = Tool.piped(process)
         return (try start(process, peripherals: peripherals), pipes.result)

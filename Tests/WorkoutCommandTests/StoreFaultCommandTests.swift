@@ -11,6 +11,7 @@ import Testing
     static func together(_ runs: [[String]], executable: URL = Tool.url) throws -> [Tool.Result?] {
         let started = try runs.map { arguments -> (Process, () -> Tool.Result) in
             let process = Process()
+            process.standardInput = FileHandle.nullDevice
             process.executableURL = executable
             process.arguments = arguments
             let pipes = Tool.piped(process)

@@ -39,6 +39,7 @@ struct Tool {
         directory: String? = nil
     ) throws -> Result {
         let process = Process()
+        process.standardInput = FileHandle.nullDevice
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -88,6 +89,7 @@ extension Tool {
     /// `workout peripheral ARGUMENTS`, its standard output piped (its first line says it listens).
     static func peripheral(_ arguments: [String]) -> (process: Process, output: Pipe) {
         let process = Process()
+        process.standardInput = FileHandle.nullDevice
         process.executableURL = url
         process.arguments = ["peripheral"] + arguments
         let output = Pipe()

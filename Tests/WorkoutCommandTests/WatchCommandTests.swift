@@ -36,6 +36,7 @@ import Testing
 
     static func start(_ arguments: [String]) throws -> (Process, Output, Pipe) {
         let process = Process()
+        process.standardInput = FileHandle.nullDevice
         process.executableURL = Tool.url
         process.arguments = arguments
         let output = Pipe()

@@ -62,12 +62,15 @@ public struct DBusScanner: Sendable {
         } catch {
             // Cancelled: stop below, then report what was heard.
         }
+        // What was heard is taken before discovery stops: stopping, bluetoothd invalidates every found device's RSSI
+        // and removes the temporary ones (`discovery_cleanup` in src/adapter.c), and those signals would empty the
+        // list (bleak stops listening before StopDiscovery for the same reason).
+        let (paths, events) = heard.withLock { ($0.paths, $0.events) }
         // A fresh task: a cancelled one's calls would still go out, but stop what was started whatever happens.
         let stopping = Task { [client] in
             try? await client.call(adapterPath, BlueZ.adapter, "StopDiscovery", timeout: .seconds(5))
         }
         _ = await stopping.value
-        let (paths, events) = heard.withLock { ($0.paths, $0.events) }
         for event in events {
             switch event {
             case .added(let body): _ = try? objects.interfacesAdded(body)

@@ -125,12 +125,7 @@ public func makeBluetoothSensor(
     }
     var dbus = DBusSensor.Options()
     dbus.adapter = adapter
-    dbus.tap = options.tap
-    dbus.staleAfter = options.staleAfter
-    dbus.initialBackoff = options.initialBackoff
-    dbus.maximumBackoff = options.maximumBackoff
-    dbus.wheelCircumference = options.wheelCircumference
-    dbus.duplicateWindow = options.duplicateWindow
+    dbus.link = options.link
     let capabilities = capabilities ?? SensorCapabilities.heartRateStrap.union(.powerMeter)
     return BluetoothSensor(
         identifier: address.identifier, name: name ?? address.description, capabilities: capabilities

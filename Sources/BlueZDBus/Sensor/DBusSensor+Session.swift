@@ -5,19 +5,32 @@ import Foundation
 import Synchronization
 import UnixSockets
 
-extension DBusSensor {
+extension DBusSensor: SensorSession {
     /// Serves one connection until bluetoothd reports it gone; returns the reason (or throws why it never came up).
-    func runSession<C: Clock>(clock: C, origin: C.Instant, continuity: Locked<Continuity>) async throws -> String
-    where C.Duration == Duration {
+    package func run<C: Clock>(_ link: SessionLink<C>) async throws -> String where C.Duration == Duration {
+        let clock = link.clock
         let client = BlueZClient(connection: try bus())
         let located = try await locate(client: client, clock: clock)
         defer { located.end() }
         let (watch, devicePath) = (located.watch, located.path)
 
-        var connectedHere = false
-        if !watch.state.withLock(\.connected) {
-            _ = try await client.call(devicePath, BlueZ.device, "Connect", timeout: options.connectTimeout)
-            connectedHere = true
+        // Whose link it is is decided once, when the sensor starts: one already up then is another program's (the
+        // desktop's, `bluetoothctl connect`), and stays up when the sensor stops; one this sensor made is this
+        // sensor's, and so is every reconnection after it, even one bluetoothd completes by itself (a Connect still
+        // pending in bluetoothd when the link came back).
+        let upAlready = watch.state.withLock(\.connected)
+        if link.beganSession() { madeLink.withLock { $0 = !upAlready } }
+        let connectedHere = madeLink.withLock { $0 }
+        if !upAlready {
+            do {
+                _ = try await client.call(devicePath, BlueZ.device, "Connect", timeout: options.connectTimeout)
+            } catch {
+                // bluetoothd goes on connecting after a Connect that timed out or was abandoned: a Disconnect
+                // cancels the attempt (what bleak does too), in a task of its own so a cancelled session still asks.
+                await Task { _ = try? await client.call(devicePath, BlueZ.device, "Disconnect", timeout: .seconds(5)) }
+                    .value
+                throw error
+            }
         }
         var subscriptions: [Subscription] = []
         do {
@@ -32,30 +45,22 @@ extension DBusSensor {
             let objects = try await client.managedObjects()
             watch.state.withLock { $0.objects = objects }
             let reads = await readOptional(objects, devicePath: devicePath, client: client)
-            let arrivals = ArrivalWatch(connectedAt: clock.now, staleAfter: options.staleAfter)
+            let arrivals = link.watchArrivals()
             let characteristics = objects.characteristics(of: devicePath)
             let subscribed: Set<UInt16>
             (subscriptions, subscribed) = try await subscribe(
-                characteristics, client: client, watch: watch, clock: clock, origin: origin,
-                arrivals: arrivals, continuity: continuity)
-            continuity.withLock { $0.backoff.reset() }
-            emit(.connection(.connected))
+                characteristics, client: client, watch: watch, link: link, arrivals: arrivals)
+            link.connected()
             controlLinkUp(characteristics, subscribed: subscribed, client: client)
-            defer { control.down() }
-            for (uuid, bytes) in reads {
-                deliver(
-                    uuid, bytes, at: clock.now.seconds(since: origin), continuity: continuity,
-                    checkingDuplicates: false)
-            }
+            defer { engine.control.down() }
+            for (uuid, bytes) in reads { link.deliverRead(uuid, bytes) }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     try await self.waitFor(watch, clock: clock, within: nil, "the link to end") {
                         !$0.connected || $0.removed || $0.notificationsEnded != nil
                     }
                 }
-                group.addTask {
-                    try await arrivals.reportSilences(on: clock) { self.emit(.connection(.disconnected(reason: $0))) }
-                }
+                group.addTask { try await link.reportSilences(arrivals) }
                 defer { group.cancelAll() }
                 try await group.next()
             }
@@ -215,7 +220,7 @@ extension DBusSensor {
                 "\(identifier): device information 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped"
             )
         }
-        self.information.withLock { $0 = information }
+        engine.information.withLock { $0 = information }
         return reads
     }
 
@@ -231,8 +236,8 @@ extension DBusSensor {
     /// control point indications and to the battery level (optional: a refusal is logged and skipped), as the raw
     /// path does (``FitnessProfiles``).
     private func subscribe<C: Clock>(
-        _ characteristics: [BlueZCharacteristic], client: BlueZClient, watch: DeviceWatch, clock: C, origin: C.Instant,
-        arrivals: ArrivalWatch<C.Instant>, continuity: Locked<Continuity>
+        _ characteristics: [BlueZCharacteristic], client: BlueZClient, watch: DeviceWatch, link: SessionLink<C>,
+        arrivals: ArrivalWatch<C.Instant>
     ) async throws -> (subscriptions: [Subscription], subscribed: Set<UInt16>) where C.Duration == Duration {
         let measurements = FitnessProfiles.measurementCharacteristics
         let optional = FitnessProfiles.indicationCharacteristics + [GATTAssignedNumbers.Characteristic.batteryLevel]
@@ -246,8 +251,8 @@ extension DBusSensor {
                     do {
                         subscriptions.append(
                             try await subscribe(
-                                characteristic, uuid: uuid, client: client, watch: watch, clock: clock, origin: origin,
-                                arrivals: arrivals, continuity: continuity))
+                                characteristic, uuid: uuid, client: client, watch: watch, link: link,
+                                arrivals: arrivals))
                         subscribed.insert(uuid)
                         if measurements.contains(uuid) { measuring = true }
                     } catch let error as BlueZError where optional.contains(uuid) && error.code != .closed {
@@ -272,20 +277,10 @@ extension DBusSensor {
     /// One characteristic: `AcquireNotify` (values as datagrams on a socket), else `StartNotify` (values as
     /// `PropertiesChanged`) where bluetoothd does not offer it (an indicating characteristic, an older version).
     private func subscribe<C: Clock>(
-        _ characteristic: BlueZCharacteristic, uuid: UInt16, client: BlueZClient, watch: DeviceWatch, clock: C,
-        origin: C.Instant, arrivals: ArrivalWatch<C.Instant>, continuity: Locked<Continuity>
+        _ characteristic: BlueZCharacteristic, uuid: UInt16, client: BlueZClient, watch: DeviceWatch,
+        link: SessionLink<C>, arrivals: ArrivalWatch<C.Instant>
     ) async throws -> Subscription where C.Duration == Duration {
-        // Answers to control requests are never re-deliveries, however alike (two targets accepted: `80 05 01`
-        // twice): indications are confirmed, so a peer does not send one twice.
-        let isAnswer = uuid == GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint
-        let isControl = ControlLinkHub.characteristics.contains(uuid)
-        let received: @Sendable ([UInt8]) -> Void = { bytes in
-            let now = clock.now
-            if isControl { self.control.value(uuid, bytes) }
-            if arrivals.arrived(at: now) { self.emit(.connection(.connected)) }
-            self.deliver(
-                uuid, bytes, at: now.seconds(since: origin), continuity: continuity, checkingDuplicates: !isAnswer)
-        }
+        let received: @Sendable ([UInt8]) -> Void = { bytes in link.received(uuid, bytes, arrivals: arrivals) }
         let hex = "0x" + String(uuid, radix: 16, uppercase: true)
         // bluetoothd refuses AcquireNotify where a characteristic only indicates (a control point; src/gatt-client.c
         // asks for the notify property): not asked there.

@@ -7,13 +7,12 @@ extension BLESensor {
     static let measurementCharacteristics: [UInt16] = FitnessProfiles.measurementCharacteristics
 
     /// Serves one connection until it ends; throws why it ended.
-    func runSession<C: Clock>(
-        over bearer: SocketBearer, clock: C, origin: C.Instant, continuity: inout Continuity
-    ) async throws where C.Duration == Duration {
-        let logger = self.logger
+    func runSession<C: Clock>(over bearer: SocketBearer, _ link: SessionLink<C>) async throws
+    where C.Duration == Duration {
+        let logger = engine.logger
         let client = GATTClient(
             bearer: bearer,
-            transactionTimeout: .init(duration: options.transactionTimeout, clock: clock),
+            transactionTimeout: .init(duration: options.transactionTimeout, clock: link.clock),
             notificationDelivery: .handler,
             logHandler: { event in
                 switch event {
@@ -24,92 +23,42 @@ extension BLESensor {
                     logger.warning("\(bearer.peer): \(event); skipped")
                 }
             })
-        // Read back once the group has ended, so every child (the client's run, and with it the receiver) is done.
-        var sessionReceiver: NotificationReceiver<C>?
-        defer { if let receiver = sessionReceiver { continuity = receiver.continuity } }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await client.run() }
             defer { group.cancelAll() }
             let (subscribed, initialReads) = try await setUp(
                 client, security: SecurityRetry(upgrade: bearer.securityUpgrade))
-            continuity.backoff.reset()
-            emit(.connection(.connected))
+            link.connected()
             controlLinkUp(client, handles: Dictionary(subscribed.map { ($1, $0) }, uniquingKeysWith: { $1 }))
-            defer { control.down() }
-            let receiver = NotificationReceiver(
-                sensor: self, peer: bearer.peer, subscribed: subscribed,
-                continuity: continuity, clock: clock, origin: origin)
-            sessionReceiver = receiver
-            for (uuid, bytes) in initialReads { receiver.deliverRead(uuid, bytes) }
-            group.addTask {
-                try await receiver.arrivals.reportSilences(on: clock) {
-                    self.emit(.connection(.disconnected(reason: $0)))
+            defer { engine.control.down() }
+            let arrivals = link.watchArrivals()
+            for (uuid, bytes) in initialReads { link.deliverRead(uuid, bytes) }
+            group.addTask { try await link.reportSilences(arrivals) }
+            // Notifications reach the link on the client's executor, one at a time.
+            await client.deliverNotifications(to: { notification in
+                guard let uuid = subscribed[notification.handle] else {
+                    logger.warning(
+                        "\(bearer.peer): notification for unsubscribed handle 0x\(String(notification.handle, radix: 16)); skipped"
+                    )
+                    return
                 }
-            }
-            await client.deliverNotifications(to: receiver.received)
-            // Notifications now reach the receiver on the client's executor; the session lasts until the bearer
-            // closes: surface why.
+                link.received(uuid, notification.value, arrivals: arrivals)
+            })
+            // The session lasts until the bearer closes: surface why.
             while try await group.next() != nil {}
         }
     }
 
-    /// A connection's notifications, from the GATT client straight to the sensor's outlet: look up the
-    /// characteristic, drop a re-delivered value, note the arrival, decode and interpret, emit.
-    ///
-    /// Not locked: after the session task hands it to ``GATTClient/deliverNotifications(to:)`` it is touched only
-    /// on the client's executor, one notification at a time; the session task reads ``continuity`` back only
-    /// once the client's `run()` has returned. So a reading takes two locks on its way to the builder: the
-    /// sensor's outlet and the builder's own (``SensorOutlet``, the live builder).
-    final class NotificationReceiver<C: Clock>: @unchecked Sendable where C.Duration == Duration {
-        let arrivals: ArrivalWatch<C.Instant>
-        private(set) var continuity: Continuity
-        private let sensor: BLESensor
-        private let peer: String
-        private let subscribed: [UInt16: UInt16]
-        private let clock: C
-        private let origin: C.Instant
-
-        init(
-            sensor: BLESensor, peer: String, subscribed: [UInt16: UInt16], continuity: Continuity,
-            clock: C, origin: C.Instant
-        ) {
-            self.sensor = sensor
-            self.peer = peer
-            self.subscribed = subscribed
-            self.continuity = continuity
-            self.clock = clock
-            self.origin = origin
-            arrivals = ArrivalWatch(connectedAt: clock.now, staleAfter: sensor.options.staleAfter)
-        }
-
-        /// A value read at connection (battery), delivered before any notification.
-        func deliverRead(_ characteristic: UInt16, _ bytes: [UInt8]) {
-            sensor.deliver(
-                characteristic, bytes, at: clock.now.seconds(since: origin),
-                interpreter: &continuity.interpreter)
-        }
-
-        @Sendable func received(_ notification: GATTNotification) {
-            guard let uuid = subscribed[notification.handle] else {
-                sensor.logger.warning(
-                    "\(peer): notification for unsubscribed handle 0x\(String(notification.handle, radix: 16)); skipped"
-                )
-                return
+    /// A session is set up: its client can write `handles` (value handles by UUID, those subscribed to among them).
+    private func controlLinkUp(_ client: GATTClient, handles: [UInt16: UInt16]) {
+        let controlPoint = GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint
+        engine.control.up(controlPoint: handles[controlPoint] != nil) { [name] bytes, characteristic in
+            guard let handle = handles[characteristic] else {
+                throw BlueZError(
+                    .connectionFailed,
+                    "\(name) offers no characteristic 0x\(String(characteristic, radix: 16, uppercase: true)).")
             }
-            if ControlLinkHub.characteristics.contains(uuid) { sensor.control.value(uuid, notification.value) }
-            let now = clock.now
-            let arrival = now.seconds(since: origin)
-            // Answers to control requests are never re-deliveries, however alike (two targets accepted: `80 05 01`
-            // twice); indications are confirmed, so a peer does not send one twice.
-            let isAnswer = uuid == GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint
-            if !isAnswer,
-                continuity.deduplicator.isDuplicate(characteristic: uuid, bytes: notification.value, at: arrival)
-            {
-                sensor.logger.debug("\(peer): duplicate notification \(notification); dropped")
-                return
-            }
-            if arrivals.arrived(at: now) { sensor.emit(.connection(.connected)) }
-            sensor.deliver(uuid, notification.value, at: arrival, interpreter: &continuity.interpreter)
+            try await client.writeValue(bytes, handle: handle)
         }
     }
 
@@ -124,7 +73,7 @@ extension BLESensor {
         _ client: GATTClient, security: SecurityRetry
     ) async throws -> (subscribed: [UInt16: UInt16], reads: [(UInt16, [UInt8])]) {
         do { try await client.exchangeMTU() } catch let error as ATTErrorResponse {
-            logger.info("\(identifier): MTU exchange refused (\(error)); staying at the default MTU")
+            engine.logger.info("\(identifier): MTU exchange refused (\(error)); staying at the default MTU")
         }
         var characteristics: [GATTCharacteristic] = []
         for service in try await client.discoverPrimaryServices() where Self.isRelevant(service.uuid) {
@@ -143,13 +92,13 @@ extension BLESensor {
                     try await client.readLongValue(handle: characteristic.valueHandle)
                 }
             } catch let error as ATTErrorResponse {
-                logger.info(
+                engine.logger.info(
                     "\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped"
                 )
                 continue
             } catch let failure as SecurityUpgradeFailed where !Task.isCancelled {
                 // Optional: a link that could not be secured for it still serves the measurements.
-                logger.info(
+                engine.logger.info(
                     "\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) needs a secured link, which failed (\(BLESensor.sentence(for: failure.underlying))); skipped"
                 )
                 continue
@@ -158,13 +107,13 @@ extension BLESensor {
                 reads.append((uuid, bytes))
             } else {
                 do { _ = try information.update(characteristic: uuid, bytes: bytes) } catch {
-                    logger.warning(
+                    engine.logger.warning(
                         "\(identifier): device information 0x\(String(uuid, radix: 16)) is malformed (\(error)); skipped"
                     )
                 }
             }
         }
-        self.information.withLock { $0 = information }
+        engine.information.withLock { $0 = information }
         var subscribed: [UInt16: UInt16] = [:]
         let optional = FitnessProfiles.indicationCharacteristics + [GATTAssignedNumbers.Characteristic.batteryLevel]
         let wanted = Self.measurementCharacteristics + optional
@@ -179,7 +128,7 @@ extension BLESensor {
                 && (error is ATTErrorResponse || error is SecurityUpgradeFailed
                     || (error as? GATTClientError)?.code == .notSubscribable)
             {
-                logger.info(
+                engine.logger.info(
                     "\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) notifications refused (\(error)); skipped"
                 )
                 continue
@@ -194,26 +143,6 @@ extension BLESensor {
                 "\(name) offers no measurement to subscribe to (\(FitnessProfiles.measuringNames)).")
         }
         return (subscribed, reads)
-    }
-
-    /// Decodes a value and pushes its readings; a malformed value is logged and skipped. The tap hears the bytes
-    /// (stamped when they arrived) once their readings have been delivered, so a tap that counts values knows that
-    /// what it counted has reached the data source.
-    fileprivate func deliver(
-        _ characteristic: UInt16, _ bytes: [UInt8], at arrival: TimeInterval,
-        interpreter: inout SensorReadingInterpreter
-    ) {
-        let arrivedAt = wallClock()
-        defer { options.tap?.sensor(identifier, received: bytes, characteristic: characteristic, at: arrivedAt) }
-        let readings: [SensorReadingValue]
-        do { readings = try interpreter.readings(fromValue: bytes, of: characteristic, at: arrival) } catch {
-            malformed.add(1, ordering: .relaxed)
-            logger.warning(
-                "\(identifier): malformed 0x\(String(characteristic, radix: 16, uppercase: true)) value [\(bytes.map { String(format: "%02X", $0) }.joined(separator: " "))]: \(error); skipped"
-            )
-            return
-        }
-        for reading in readings { emit(.reading(reading)) }
     }
 
     static func isRelevant(_ service: BluetoothUUID) -> Bool {

@@ -31,7 +31,8 @@ public actor SimulatedPeripheral {
     /// How many notifications were sent, over all connections (each central's copy counts; re-sends on subscribe
     /// too): what a central that read them all has received.
     public private(set) var notificationsSent = 0
-    private var subscriptionWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    private var subscriptionWaiters: [(id: Int, count: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+    private var nextWaiter = 0
     private var protections: [BluetoothUUID: (error: ATTErrorCode, untilEncrypted: Bool)] = [:]
     /// Whether a fitness machine grants control when asked (a trainer another app holds refuses it).
     public var grantsControl = true
@@ -136,10 +137,27 @@ public actor SimulatedPeripheral {
         return nil
     }
 
-    /// Suspends until `count` subscriptions to the measurement (over all connections) have been made.
-    public func waitForMeasurementSubscriptions(_ count: Int) async {
+    /// Suspends until `count` subscriptions to the measurement (over all connections) have been made, or throws
+    /// ``BlueZError`` `.timedOut` once `limit` of real time has passed without them.
+    public func waitForMeasurementSubscriptions(_ count: Int, within limit: Duration = .seconds(30)) async throws {
         if measurementSubscriptions.reduce(0, +) >= count { return }
-        await withCheckedContinuation { subscriptionWaiters.append((count, $0)) }
+        nextWaiter += 1
+        let id = nextWaiter
+        let timer = Task {
+            guard (try? await Task.sleep(for: limit)) != nil else { return }
+            expireWaiter(id, count: count, limit: limit)
+        }
+        defer { timer.cancel() }
+        try await withCheckedThrowingContinuation { subscriptionWaiters.append((id, count, $0)) }
+    }
+
+    private func expireWaiter(_ id: Int, count: Int, limit: Duration) {
+        guard let index = subscriptionWaiters.firstIndex(where: { $0.id == id }) else { return }
+        subscriptionWaiters.remove(at: index).continuation.resume(
+            throwing: BlueZError(
+                .timedOut,
+                "Waited \(limit) for \(count) subscription(s) to the measurement; \(measurementSubscriptions.reduce(0, +)) came."
+            ))
     }
 
     private func subscriptionEnabled(connection id: Int, bearer: SocketBearer) async {

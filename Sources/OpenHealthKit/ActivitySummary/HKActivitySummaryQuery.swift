@@ -85,9 +85,11 @@ public final class HKActivitySummaryQuery: HKQuery, StoreObserving, @unchecked S
 }
 
 /// Reads activity summaries with `async`/`await`. HealthKit: HKActivitySummaryQueryDescriptor.
-public struct HKActivitySummaryQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
+public struct HKActivitySummaryQueryDescriptor: HKAsyncQuery, Sendable {
+    // HealthKit declares this type Sendable with an NSPredicate in it; an NSPredicate is immutable once made, but
+    // Foundation on Linux does not mark it Sendable.
     /// The predicate the summaries match; nil for every day.
-    public var predicate: NSPredicate?
+    nonisolated(unsafe) public var predicate: NSPredicate?
 
     public init(predicate: NSPredicate?) {
         self.predicate = predicate
@@ -102,19 +104,16 @@ public struct HKActivitySummaryQueryDescriptor: HKAsyncQuery, @unchecked Sendabl
     /// Every matching summary, then the summaries that change, until the consuming task is cancelled.
     /// HealthKit: HKActivitySummaryQueryDescriptor.results(for:).
     public func results(for healthStore: HKHealthStore) -> Results {
-        let (stream, continuation) = AsyncThrowingStream<[HKActivitySummary], any Error>.makeStream()
-        let query = HKActivitySummaryQuery(predicate: predicate) { _, summaries, error in
-            if let summaries { continuation.yield(summaries) }
-            if let error { continuation.finish(throwing: error) }
-        }
-        query.updateHandler = { _, summaries, error in
-            if let summaries { continuation.yield(summaries) }
-            if let error { continuation.finish(throwing: error) }
-        }
-        let box = UncheckedBox(query)
-        continuation.onTermination = { _ in healthStore.stop(box.value) }
-        healthStore.execute(query)
-        return Results(stream: stream)
+        Results(
+            stream: QueryResults.running(on: healthStore) { continuation in
+                let deliver: HKActivitySummaryQuery.Handler = { _, summaries, error in
+                    if let summaries { continuation.yield(summaries) }
+                    if let error { continuation.finish(throwing: error) }
+                }
+                let query = HKActivitySummaryQuery(predicate: predicate, resultsHandler: deliver)
+                query.updateHandler = deliver
+                return query
+            })
     }
 
     /// The summaries of a running query. HealthKit: HKActivitySummaryQueryDescriptor.Results.
@@ -122,11 +121,10 @@ public struct HKActivitySummaryQueryDescriptor: HKAsyncQuery, @unchecked Sendabl
         public typealias Element = [HKActivitySummary]
         let stream: AsyncThrowingStream<[HKActivitySummary], any Error>
 
-        public struct Iterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<[HKActivitySummary], any Error>.Iterator
-            public mutating func next() async throws -> [HKActivitySummary]? { try await base.next() }
-        }
+        public func makeAsyncIterator() -> QueryResultsIterator<[HKActivitySummary]> {
 
-        public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
+            QueryResultsIterator(base: stream.makeAsyncIterator())
+
+        }
     }
 }

@@ -17,9 +17,11 @@ public protocol HKAsyncSequenceQuery {
 }
 
 /// A sample type and predicate, typed by the sample class the query returns. HealthKit: HKSamplePredicate.
-public struct HKSamplePredicate<Sample: HKSample>: @unchecked Sendable {
+public struct HKSamplePredicate<Sample: HKSample>: Sendable {
     public let sampleType: HKSampleType
-    public let nsPredicate: NSPredicate?
+    // HealthKit declares this type Sendable with an NSPredicate in it; an NSPredicate is immutable once made, but
+    // Foundation on Linux does not mark it Sendable.
+    nonisolated(unsafe) public let nsPredicate: NSPredicate?
 
     init(sampleType: HKSampleType, predicate: NSPredicate?) {
         self.sampleType = sampleType
@@ -83,7 +85,7 @@ extension HKSamplePredicate where Sample == HKSample {
 ///                                          limit: 10)
 /// let workouts = try await descriptor.result(for: store)
 /// ```
-public struct HKSampleQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecked Sendable {
+public struct HKSampleQueryDescriptor<Sample: HKSample>: HKAsyncQuery, Sendable {
     public var predicates: [HKSamplePredicate<Sample>]
     public var sortDescriptors: [SortDescriptor<Sample>]
     public var limit: Int?
@@ -102,9 +104,9 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecke
 }
 
 /// Reads what changed since an anchor with `async`/`await`. HealthKit: HKAnchoredObjectQueryDescriptor.
-public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecked Sendable {
+public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: HKAsyncQuery, Sendable {
     /// What changed: samples added, objects deleted, and the anchor to continue from.
-    public struct Result: @unchecked Sendable {
+    public struct Result: Sendable {
         public let addedSamples: [Sample]
         public let deletedObjects: [HKDeletedObject]
         public let newAnchor: HKQueryAnchor

@@ -33,7 +33,7 @@ public final class HKSourceQuery: HKQuery, @unchecked Sendable {
 }
 
 /// Finds sources with `async`/`await`. HealthKit: HKSourceQueryDescriptor.
-public struct HKSourceQueryDescriptor<Sample: HKSample>: HKAsyncQuery, @unchecked Sendable {
+public struct HKSourceQueryDescriptor<Sample: HKSample>: HKAsyncQuery, Sendable {
     public var predicate: HKSamplePredicate<Sample>
 
     public init(predicate: HKSamplePredicate<Sample>) {

@@ -9,7 +9,7 @@ import WorkoutEngine
 ///                                              options: .discreteAverage)
 /// let average = try await descriptor.result(for: store)?.averageQuantity()
 /// ```
-public struct HKStatisticsQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
+public struct HKStatisticsQueryDescriptor: HKAsyncQuery, Sendable {
     public var predicate: HKSamplePredicate<HKQuantitySample>
     public var options: HKStatisticsOptions
 
@@ -31,7 +31,7 @@ public struct HKStatisticsQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
 
 /// Computes statistics per interval with `async`/`await`; ``results(for:)`` keeps reporting updates.
 /// HealthKit: HKStatisticsCollectionQueryDescriptor.
-public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
+public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, Sendable {
     public var predicate: HKSamplePredicate<HKQuantitySample>
     public var options: HKStatisticsOptions
     public var anchorDate: Date
@@ -48,7 +48,7 @@ public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, @unchecked Se
     }
 
     /// One delivery of a running collection query. HealthKit: HKStatisticsCollectionQueryDescriptor.Result.
-    public struct Result: @unchecked Sendable {
+    public struct Result: Sendable {
         public let statisticsCollection: HKStatisticsCollection
         /// The statistics that changed (nil for the first result).
         public let updatedStatistics: [HKStatistics]?
@@ -79,21 +79,23 @@ public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, @unchecked Se
             quantityType: quantityType, quantitySamplePredicate: predicate.nsPredicate,
             options: options, anchorDate: anchorDate,
             intervalComponents: intervalComponents)
-        let (stream, continuation) = AsyncThrowingStream<Result, any Error>.makeStream()
-        query.initialResultsHandler = { _, collection, error in
-            if let collection { continuation.yield(Result(statisticsCollection: collection, updatedStatistics: nil)) }
-            if let error { continuation.finish(throwing: error) }
-        }
-        query.statisticsUpdateHandler = { _, statistics, collection, error in
-            if let collection {
-                continuation.yield(Result(statisticsCollection: collection, updatedStatistics: statistics.map { [$0] }))
-            }
-            if let error { continuation.finish(throwing: error) }
-        }
-        let box = UncheckedBox(query)
-        continuation.onTermination = { _ in healthStore.stop(box.value) }
-        healthStore.execute(query)
-        return Results(stream: stream)
+        return Results(
+            stream: QueryResults.running(on: healthStore) { continuation in
+                query.initialResultsHandler = { _, collection, error in
+                    if let collection {
+                        continuation.yield(Result(statisticsCollection: collection, updatedStatistics: nil))
+                    }
+                    if let error { continuation.finish(throwing: error) }
+                }
+                query.statisticsUpdateHandler = { _, statistics, collection, error in
+                    if let collection {
+                        continuation.yield(
+                            Result(statisticsCollection: collection, updatedStatistics: statistics.map { [$0] }))
+                    }
+                    if let error { continuation.finish(throwing: error) }
+                }
+                return query
+            })
     }
 
     /// The results of a running collection query. HealthKit: HKStatisticsCollectionQueryDescriptor.Results.
@@ -101,11 +103,10 @@ public struct HKStatisticsCollectionQueryDescriptor: HKAsyncQuery, @unchecked Se
         public typealias Element = Result
         let stream: AsyncThrowingStream<Result, any Error>
 
-        public struct Iterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<Result, any Error>.Iterator
-            public mutating func next() async throws -> Result? { try await base.next() }
-        }
+        public func makeAsyncIterator() -> QueryResultsIterator<Result> {
 
-        public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
+            QueryResultsIterator(base: stream.makeAsyncIterator())
+
+        }
     }
 }

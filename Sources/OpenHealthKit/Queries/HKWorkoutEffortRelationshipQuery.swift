@@ -176,15 +176,17 @@ public final class HKWorkoutEffortRelationshipQuery: HKQuery, @unchecked Sendabl
 }
 
 /// Reads workout effort relationships with `async`/`await`. HealthKit: HKWorkoutEffortRelationshipQueryDescriptor.
-public struct HKWorkoutEffortRelationshipQueryDescriptor: HKAsyncQuery, @unchecked Sendable {
+public struct HKWorkoutEffortRelationshipQueryDescriptor: HKAsyncQuery, Sendable {
     /// The relationships added since the anchor, and the anchor to continue from.
-    public struct Result: @unchecked Sendable {
+    public struct Result: Sendable {
         public let relationships: [HKWorkoutEffortRelationship]
         public let newAnchor: HKQueryAnchor
     }
 
+    // HealthKit declares this type Sendable with an NSPredicate in it; an NSPredicate is immutable once made, but
+    // Foundation on Linux does not mark it Sendable.
     /// Selects the workouts (`HKQuery`'s workout and object predicates).
-    public var predicate: NSPredicate?
+    nonisolated(unsafe) public var predicate: NSPredicate?
     public var anchor: HKQueryAnchor?
     public var option: HKWorkoutEffortRelationshipQueryOptions
 

@@ -10,18 +10,16 @@ extension HKWorkoutEffortRelationshipQueryDescriptor {
     /// object or by another process are seen as an ``HKObserverQuery`` sees changes (within a second).
     /// HealthKit: HKWorkoutEffortRelationshipQueryDescriptor.results(for:).
     public func results(for healthStore: HKHealthStore) -> Results {
-        let (stream, continuation) = AsyncThrowingStream<Result, any Error>.makeStream()
-        let query = EffortRelationshipWatch(predicate: predicate, anchor: anchor?.value ?? 0, option: option) {
-            delivery in
-            switch delivery {
-            case .success(let result): continuation.yield(result)
-            case .failure(let error): continuation.finish(throwing: error)
-            }
-        }
-        let box = UncheckedBox(query)
-        continuation.onTermination = { _ in healthStore.stop(box.value) }
-        healthStore.execute(query)
-        return Results(stream: stream)
+        Results(
+            stream: QueryResults.running(on: healthStore) { continuation in
+                EffortRelationshipWatch(predicate: predicate, anchor: anchor?.value ?? 0, option: option) {
+                    delivery in
+                    switch delivery {
+                    case .success(let result): continuation.yield(result)
+                    case .failure(let error): continuation.finish(throwing: error)
+                    }
+                }
+            })
     }
 
     /// The deliveries of a running relationship query. HealthKit: HKWorkoutEffortRelationshipQueryDescriptor.Results.
@@ -29,12 +27,11 @@ extension HKWorkoutEffortRelationshipQueryDescriptor {
         public typealias Element = Result
         let stream: AsyncThrowingStream<Result, any Error>
 
-        public struct Iterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<Result, any Error>.Iterator
-            public mutating func next() async throws -> Result? { try await base.next() }
-        }
+        public func makeAsyncIterator() -> QueryResultsIterator<Result> {
 
-        public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
+            QueryResultsIterator(base: stream.makeAsyncIterator())
+
+        }
     }
 }
 

@@ -24,7 +24,7 @@ enum ObjectFilter: Sendable {
     case metadataComparison(String, PredicateNode.Comparison?, MetadataValue)
 
     /// A metadata value as the store keeps it: its tag in the stored JSON (see `MetadataCoding`) and its value.
-    enum MetadataValue: @unchecked Sendable {
+    enum MetadataValue: Sendable {
         case string(String)
         case number(Double)
         case bool(Bool)

@@ -57,7 +57,7 @@ public final class HKWorkoutRouteQuery: HKQuery, @unchecked Sendable {
 }
 
 /// Reads a route's locations with `async`/`await`. HealthKit: HKWorkoutRouteQueryDescriptor.
-public struct HKWorkoutRouteQueryDescriptor: @unchecked Sendable {
+public struct HKWorkoutRouteQueryDescriptor: Sendable {
     public let workoutRoute: HKWorkoutRoute
     public let dateInterval: DateInterval?
 
@@ -75,33 +75,23 @@ public struct HKWorkoutRouteQueryDescriptor: @unchecked Sendable {
     public func results(for healthStore: HKHealthStore) -> Results {
         let (route, interval) = (workoutRoute, dateInterval)
         return Results(
-            stream: AsyncThrowingStream { continuation in
-                // The store is read in a task of its own, the task suspended while it reads.
-                let task = Task {
-                    do {
-                        for location in try await healthStore.routeLocations(of: route, within: interval) {
-                            continuation.yield(location)
-                        }
-                        continuation.finish()
-                    } catch {
-                        continuation.finish(throwing: error)
-                    }
-                }
-                continuation.onTermination = { _ in task.cancel() }
+            stream: QueryResults.reading {
+                try await healthStore.routeLocations(of: route, within: interval)
+            } _: {
+                $0
             })
     }
 
     /// The locations of a route query, as an `AsyncSequence`. HealthKit: HKWorkoutRouteQueryDescriptor.Results.
-    public struct Results: AsyncSequence, @unchecked Sendable {
+    public struct Results: AsyncSequence, Sendable {
         public typealias Element = CLLocation
         let stream: AsyncThrowingStream<CLLocation, any Error>
 
-        public struct Iterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<CLLocation, any Error>.Iterator
-            public mutating func next() async throws -> CLLocation? { try await base.next() }
-        }
+        public func makeAsyncIterator() -> QueryResultsIterator<CLLocation> {
 
-        public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
+            QueryResultsIterator(base: stream.makeAsyncIterator())
+
+        }
     }
 }
 

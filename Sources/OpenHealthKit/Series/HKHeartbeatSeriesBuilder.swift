@@ -160,7 +160,7 @@ public final class HKHeartbeatSeriesQuery: HKQuery, @unchecked Sendable {
 }
 
 /// Reads a heartbeat series with `async`/`await`. HealthKit: HKHeartbeatSeriesQueryDescriptor.
-public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, @unchecked Sendable {
+public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, Sendable {
     /// One beat. HealthKit: HKHeartbeatSeriesQueryDescriptor.Heartbeat.
     public struct Heartbeat: Sendable, Hashable {
         /// Seconds from the series' start to the beat.
@@ -177,12 +177,11 @@ public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, @unchecked
         public typealias Element = Heartbeat
         let stream: AsyncThrowingStream<Heartbeat, any Error>
 
-        public struct Iterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<Heartbeat, any Error>.Iterator
-            public mutating func next() async throws -> Heartbeat? { try await base.next() }
-        }
+        public func makeAsyncIterator() -> QueryResultsIterator<Heartbeat> {
 
-        public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
+            QueryResultsIterator(base: stream.makeAsyncIterator())
+
+        }
     }
 
     public let sample: HKHeartbeatSeriesSample
@@ -193,20 +192,10 @@ public struct HKHeartbeatSeriesQueryDescriptor: HKAsyncSequenceQuery, @unchecked
     public func results(for healthStore: HKHealthStore) -> Results {
         let sample = sample
         return Results(
-            stream: AsyncThrowingStream { continuation in
-                // The store is read in a task of its own, the task suspended while it reads.
-                let task = Task {
-                    do {
-                        for beat in try await healthStore.heartbeats(of: sample) {
-                            continuation.yield(
-                                Heartbeat(timeIntervalSinceStart: beat.offset, precededByGap: beat.precededByGap))
-                        }
-                        continuation.finish()
-                    } catch {
-                        continuation.finish(throwing: error)
-                    }
-                }
-                continuation.onTermination = { _ in task.cancel() }
+            stream: QueryResults.reading {
+                try await healthStore.heartbeats(of: sample)
+            } _: { beat in
+                Heartbeat(timeIntervalSinceStart: beat.offset, precededByGap: beat.precededByGap)
             })
     }
 }

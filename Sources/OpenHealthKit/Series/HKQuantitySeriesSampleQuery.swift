@@ -122,7 +122,7 @@ extension HKHealthStore {
 }
 
 /// Reads the quantities of series with `async`/`await`. HealthKit: HKQuantitySeriesSampleQueryDescriptor.
-public struct HKQuantitySeriesSampleQueryDescriptor: @unchecked Sendable {
+public struct HKQuantitySeriesSampleQueryDescriptor: Sendable {
     /// HealthKit: HKQuantitySeriesSampleQueryDescriptor.Options.
     public struct Options: OptionSet, Sendable, Hashable {
         public let rawValue: Int
@@ -134,7 +134,7 @@ public struct HKQuantitySeriesSampleQueryDescriptor: @unchecked Sendable {
     }
 
     /// One quantity. HealthKit: HKQuantitySeriesSampleQueryDescriptor.Result.
-    public struct Result: @unchecked Sendable {
+    public struct Result: Sendable {
         public let quantity: HKQuantity
         public let dateInterval: DateInterval
         /// The owning sample, when `includeSample` was asked for.
@@ -153,26 +153,15 @@ public struct HKQuantitySeriesSampleQueryDescriptor: @unchecked Sendable {
     public func results(for healthStore: HKHealthStore) -> Results {
         let descriptor = predicate.descriptor
         let options = options
-        let stream = AsyncThrowingStream<Result, any Error> { continuation in
-            let task = Task.detached {
-                do {
-                    let entries = try await healthStore.seriesQuantities(
-                        descriptor,
-                        grouped: options.contains(.orderByQuantitySampleStartDate))
-                    for entry in entries {
-                        continuation.yield(
-                            Result(
-                                quantity: entry.quantity, dateInterval: entry.interval,
-                                sample: options.contains(.includeSample) ? entry.sample : nil))
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-        return Results(stream: stream)
+        return Results(
+            stream: QueryResults.reading {
+                try await healthStore.seriesQuantities(
+                    descriptor, grouped: options.contains(.orderByQuantitySampleStartDate))
+            } _: { entry in
+                Result(
+                    quantity: entry.quantity, dateInterval: entry.interval,
+                    sample: options.contains(.includeSample) ? entry.sample : nil)
+            })
     }
 
     /// HealthKit: HKQuantitySeriesSampleQueryDescriptor.Results.
@@ -180,11 +169,10 @@ public struct HKQuantitySeriesSampleQueryDescriptor: @unchecked Sendable {
         public typealias Element = Result
         let stream: AsyncThrowingStream<Result, any Error>
 
-        public struct Iterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<Result, any Error>.Iterator
-            public mutating func next() async throws -> Result? { try await base.next() }
-        }
+        public func makeAsyncIterator() -> QueryResultsIterator<Result> {
 
-        public func makeAsyncIterator() -> Iterator { Iterator(base: stream.makeAsyncIterator()) }
+            QueryResultsIterator(base: stream.makeAsyncIterator())
+
+        }
     }
 }

@@ -238,7 +238,23 @@ def AddSensor(self, adapter, address, name, address_type, service):
         ('Disconnect', '', '', Disconnect),
         ('Pair', '', '', Pair),
     ])
+    adapter_object = mockobject.objects['/org/bluez/' + adapter]
+    adapter_object.AddMethods(ADAPTER_IFACE, [('StopDiscovery', '', '', StopDiscovery)])
     return path
+
+
+def StopDiscovery(adapter):
+    '''Discovery ends as bluetoothd ends it (src/adapter.c, discovery_cleanup): every found device's RSSI is
+    invalidated. bluetoothd sends its reply first; the signals come here before it, so a scanner that reads what it
+    heard after StopDiscovery returns always sees them (where on a real bus it sees them sometimes).'''
+    prefix = adapter.__dbus_object_path__ + '/dev_'
+    for path, obj in list(mockobject.objects.items()):
+        properties = obj.props.get(DEVICE_IFACE, {})
+        if path.startswith(prefix) and '/' not in path[len(prefix):] and 'RSSI' in properties:
+            del properties['RSSI']
+            obj.EmitSignal(dbus.PROPERTIES_IFACE, 'PropertiesChanged', 'sa{sv}as',
+                           [DEVICE_IFACE, dbus.Dictionary({}, signature='sv'), ['RSSI']])
+    emit_changed(adapter, ADAPTER_IFACE, {'Discovering': dbus.Boolean(False, variant_level=1)})
 
 
 @dbus.service.method(FAKE_IFACE, in_signature='ss', out_signature='')

@@ -2,27 +2,8 @@ import ByteCoding
 
 /// One Cross Trainer Data notification (characteristic 0x2ACE) from an elliptical trainer.
 ///
-/// | flags bit | field | type / unit |
-/// |---|---|---|
-/// | 0 | More Data: **0** = instantaneous speed present | u16, 1/100 km/h |
-/// | 1 | average speed | u16, 1/100 km/h |
-/// | 2 | total distance | u24, m |
-/// | 3 | steps per minute · average step rate | u16 · u16 |
-/// | 4 | stride count | u16, 1/10 |
-/// | 5 | positive · negative elevation gain | u16 · u16, m |
-/// | 6 | inclination · ramp angle setting | s16, 1/10 % · s16, 1/10 ° |
-/// | 7 | resistance level | s16, unitless |
-/// | 8 | instantaneous power | s16, W |
-/// | 9 | average power | s16, W |
-/// | 10 | expended energy | see ``FitnessMachineEnergy`` |
-/// | 11 | heart rate | u8, bpm |
-/// | 12 | metabolic equivalent | u8, 1/10 |
-/// | 13 | elapsed time | u16, s |
-/// | 14 | remaining time | u16, s |
-/// | 15 | movement direction: 1 = backward | flag only |
-/// | 16–23 | reserved, ignored | |
-///
-/// Flags are a little-endian **u24**, unlike the other data characteristics.
+/// Flags **u24** (unlike the other data characteristics), then the fields ``layout`` lists (bit 0 clear:
+/// instantaneous speed present; bit 15: the machine moves backward; bits 16–23 reserved).
 ///
 /// Bluetooth FTMS 1.0 §4.7 (Cross Trainer Data).
 public struct CrossTrainerData: FitnessMachineData {
@@ -66,74 +47,24 @@ public struct CrossTrainerData: FitnessMachineData {
         self.movesBackward = movesBackward
     }
 
-    /// Decodes a Cross Trainer Data value.
-    ///
-    /// - Throws: ``DecodeError`` naming the first flagged field that is cut short.
-    public init(bytes: [UInt8]) throws(DecodeError) {
-        var reader = ByteReader(bytes)
-        let f = FlagFields(flags: try reader.readUInt24("flags"))
-        instantaneousSpeed = f.has(0) ? nil : try reader.readUInt16("instantaneous speed")
-        averageSpeed = try f.uint16(1, &reader, "average speed")
-        totalDistance = try f.uint24(2, &reader, "total distance")
-        stepRate =
-            f.has(3) ? [try reader.readUInt16("steps per minute"), try reader.readUInt16("average step rate")] : nil
-        strideCount = try f.uint16(4, &reader, "stride count")
-        elevationGain =
-            f.has(5)
-            ? [
-                try reader.readUInt16("positive elevation gain"),
-                try reader.readUInt16("negative elevation gain"),
-            ] : nil
-        inclination =
-            f.has(6) ? [try reader.readInt16("inclination"), try reader.readInt16("ramp angle setting")] : nil
-        resistanceLevel = try f.int16(7, &reader, "resistance level")
-        instantaneousPower = try f.int16(8, &reader, "instantaneous power")
-        averagePower = try f.int16(9, &reader, "average power")
-        tail = try FitnessMachineDataTail.read(f, firstBit: 10, from: &reader)
-        movesBackward = f.has(15)
-    }
-
-    public var hasMoreData: Bool { instantaneousSpeed == nil }
+    /// Each field once, in flag order: bit, property, name (wire type and unit in the comment); FTMS 1.0 §4.7.1.
+    public static let layout = FitnessMachineDataFields<Self>(
+        empty: Self(),
+        flagsWidth: 24,
+        [
+            .field(bit: 0, "instantaneous speed") { $1(&$0.instantaneousSpeed) },  // u16, 1/100 km/h
+            .field(bit: 1, "average speed") { $1(&$0.averageSpeed) },  // u16, 1/100 km/h
+            .field(bit: 2, "total distance") { $1(&$0.totalDistance) },  // u24, m
+            .field(bit: 3, "steps per minute", "average step rate") { $1(&$0.stepRate) },  // u16 · u16
+            .field(bit: 4, "stride count") { $1(&$0.strideCount) },  // u16, 1/10
+            // u16 · u16, m
+            .field(bit: 5, "positive elevation gain", "negative elevation gain") { $1(&$0.elevationGain) },
+            .field(bit: 6, "inclination", "ramp angle setting") { $1(&$0.inclination) },  // s16, 1/10 % · s16, 1/10 °
+            .field(bit: 7, "resistance level") { $1(&$0.resistanceLevel) },  // s16, unitless
+            .field(bit: 8, "instantaneous power") { $1(&$0.instantaneousPower) },  // s16, W
+            .field(bit: 9, "average power") { $1(&$0.averagePower) },  // s16, W
+        ], tail: 10, after: [.flag(bit: 15) { $1(&$0.movesBackward) }])  // the shared five on bits 10–14
 
     /// The flags field ``encode()`` writes (24 bits).
-    public var flags: UInt32 {
-        FlagFields.flags(
-            [
-                instantaneousSpeed == nil, averageSpeed != nil, totalDistance != nil, stepRate != nil,
-                strideCount != nil,
-                elevationGain != nil, inclination != nil, resistanceLevel != nil, instantaneousPower != nil,
-                averagePower != nil,
-            ] + tail.presence + [
-                movesBackward
-            ])
-    }
-
-    public func encode() -> [UInt8] {
-        var writer = ByteWriter(capacity: 40)
-        writer.writeUInt24(flags)
-        writer.writeIfPresent(instantaneousSpeed)
-        writer.writeIfPresent(averageSpeed)
-        writer.writeUInt24IfPresent(totalDistance)
-        for value in stepRate ?? [] { writer.write(value) }
-        writer.writeIfPresent(strideCount)
-        for value in elevationGain ?? [] { writer.write(value) }
-        for value in inclination ?? [] { writer.write(value) }
-        writer.writeIfPresent(resistanceLevel)
-        writer.writeIfPresent(instantaneousPower)
-        writer.writeIfPresent(averagePower)
-        tail.write(to: &writer)
-        return writer.bytes
-    }
-
-    public func merging(_ later: CrossTrainerData) -> CrossTrainerData {
-        CrossTrainerData(
-            instantaneousSpeed: later.instantaneousSpeed ?? instantaneousSpeed,
-            averageSpeed: later.averageSpeed ?? averageSpeed,
-            totalDistance: later.totalDistance ?? totalDistance, stepRate: later.stepRate ?? stepRate,
-            strideCount: later.strideCount ?? strideCount, elevationGain: later.elevationGain ?? elevationGain,
-            inclination: later.inclination ?? inclination, resistanceLevel: later.resistanceLevel ?? resistanceLevel,
-            instantaneousPower: later.instantaneousPower ?? instantaneousPower,
-            averagePower: later.averagePower ?? averagePower,
-            tail: tail.merging(later.tail), movesBackward: later.movesBackward)
-    }
+    public var flags: UInt32 { Self.layout.flags(of: self) }
 }

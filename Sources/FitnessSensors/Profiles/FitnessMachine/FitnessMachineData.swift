@@ -9,17 +9,31 @@ import ByteCoding
 /// leaves 20 bytes) sends its fields over several, the last with More Data 0; ``FitnessMachineReassembler`` joins
 /// them.
 ///
+/// Each characteristic declares its fields once, in ``layout`` (bit, wire type, property, unit); decoding, the flags,
+/// encoding and merging follow the table.
+///
 /// Bluetooth FTMS 1.0 §4.4.1 (More Data), §4.5–§4.9.
 public protocol FitnessMachineData: GATTCharacteristicValue {
-    /// Whether the record goes on in a later notification (flags bit 0 = 1).
-    var hasMoreData: Bool { get }
-    /// This part of a record with the fields of a later part laid over it (a field in both takes the later value).
-    func merging(_ later: Self) -> Self
     /// The fields every machine's data shares (energy, heart rate, MET, elapsed and remaining time).
     var tail: FitnessMachineDataTail { get set }
+    /// The characteristic's fields, each declared once: what decoding, encoding and merging follow. OpenHealthKit.
+    static var layout: FitnessMachineDataFields<Self> { get }
 }
 
 extension FitnessMachineData {
+    /// Decodes a value: the flags, then each field they name.
+    ///
+    /// - Throws: ``DecodeError`` naming the first flagged field that is cut short.
+    public init(bytes: [UInt8]) throws(DecodeError) { self = try Self.layout.decode(bytes) }
+
+    public func encode() -> [UInt8] { Self.layout.encode(self) }
+
+    /// Whether the record goes on in a later notification (flags bit 0 = 1).
+    public var hasMoreData: Bool { Self.layout.hasMoreData(self) }
+
+    /// This part of a record with the fields of a later part laid over it (a field in both takes the later value).
+    public func merging(_ later: Self) -> Self { Self.layout.merge(self, later) }
+
     public var expendedEnergy: FitnessMachineEnergy? {
         get { tail.expendedEnergy }
         set { tail.expendedEnergy = newValue }
@@ -49,7 +63,7 @@ extension FitnessMachineData {
 /// Five fields every Fitness Machine data characteristic carries, on five consecutive flag bits in this order:
 /// expended energy (u16 kcal · u16 kcal/h · u8 kcal/min), heart rate (u8 bpm), metabolic equivalent (u8, 1/10),
 /// elapsed time (u16 s), remaining time (u16 s). Indoor Bike Data has them on bits 8–12, Rower Data 8–12, Treadmill
-/// Data 7–11 and Cross Trainer Data 10–14: one type, decoded, encoded and merged in one place for all four.
+/// Data 7–11 and Cross Trainer Data 10–14: one type, laid out once for all four (``FitnessMachineDataField/tail(from:)``).
 ///
 /// Bluetooth FTMS 1.0 §4.4.1, §4.5.1, §4.7.1, §4.8.1, §4.9.1.
 public struct FitnessMachineDataTail: Hashable, Sendable {
@@ -69,37 +83,6 @@ public struct FitnessMachineDataTail: Hashable, Sendable {
         self.elapsedTime = elapsedTime
         self.remainingTime = remainingTime
     }
-
-    /// Reads the fields whose flags, from `firstBit` on, are set.
-    static func read(_ f: FlagFields, firstBit bit: Int, from reader: inout ByteReader) throws(DecodeError) -> Self {
-        Self(
-            expendedEnergy: try FitnessMachineEnergy.read(if: f.has(bit), from: &reader),
-            heartRate: try f.uint8(bit + 1, &reader, "heart rate"),
-            metabolicEquivalent: try f.uint8(bit + 2, &reader, "metabolic equivalent"),
-            elapsedTime: try f.uint16(bit + 3, &reader, "elapsed time"),
-            remainingTime: try f.uint16(bit + 4, &reader, "remaining time"))
-    }
-
-    /// Which fields are present, in flag order.
-    var presence: [Bool] {
-        [expendedEnergy != nil, heartRate != nil, metabolicEquivalent != nil, elapsedTime != nil, remainingTime != nil]
-    }
-
-    func write(to writer: inout ByteWriter) {
-        expendedEnergy?.write(to: &writer)
-        writer.writeIfPresent(heartRate)
-        writer.writeIfPresent(metabolicEquivalent)
-        writer.writeIfPresent(elapsedTime)
-        writer.writeIfPresent(remainingTime)
-    }
-
-    /// These fields with a later part's laid over them.
-    func merging(_ later: Self) -> Self {
-        Self(
-            expendedEnergy: later.expendedEnergy ?? expendedEnergy, heartRate: later.heartRate ?? heartRate,
-            metabolicEquivalent: later.metabolicEquivalent ?? metabolicEquivalent,
-            elapsedTime: later.elapsedTime ?? elapsedTime, remainingTime: later.remainingTime ?? remainingTime)
-    }
 }
 
 /// Energy a fitness machine reports: total kcal, kcal per hour and kcal per minute.
@@ -115,57 +98,6 @@ public struct FitnessMachineEnergy: Hashable, Sendable {
         self.perHour = perHour
         self.perMinute = perMinute
     }
-
-    static func read(if present: Bool, from reader: inout ByteReader) throws(DecodeError) -> FitnessMachineEnergy? {
-        guard present else { return nil }
-        return FitnessMachineEnergy(
-            total: try reader.readUInt16("total energy"),
-            perHour: try reader.readUInt16("energy per hour"),
-            perMinute: try reader.readUInt8("energy per minute"))
-    }
-
-    func write(to writer: inout ByteWriter) {
-        writer.write(total)
-        writer.write(perHour)
-        writer.write(perMinute)
-    }
-}
-
-/// The flag-driven reads and writes every Fitness Machine data characteristic shares.
-struct FlagFields {
-    let flags: UInt32
-
-    func has(_ bit: Int) -> Bool { flags & (1 << bit) != 0 }
-
-    func uint8(_ bit: Int, _ reader: inout ByteReader, _ field: String) throws(DecodeError) -> UInt8? {
-        has(bit) ? try reader.readUInt8(field) : nil
-    }
-
-    func uint16(_ bit: Int, _ reader: inout ByteReader, _ field: String) throws(DecodeError) -> UInt16? {
-        has(bit) ? try reader.readUInt16(field) : nil
-    }
-
-    func int16(_ bit: Int, _ reader: inout ByteReader, _ field: String) throws(DecodeError) -> Int16? {
-        has(bit) ? try reader.readInt16(field) : nil
-    }
-
-    func uint24(_ bit: Int, _ reader: inout ByteReader, _ field: String) throws(DecodeError) -> UInt32? {
-        has(bit) ? try reader.readUInt24(field) : nil
-    }
-
-    /// Flags with bit `n` set for each present field, `present[n]`.
-    static func flags(_ present: [Bool]) -> UInt32 {
-        var flags: UInt32 = 0
-        for (bit, isPresent) in present.enumerated() where isPresent { flags |= 1 << bit }
-        return flags
-    }
-}
-
-extension ByteWriter {
-    mutating func writeIfPresent(_ value: UInt8?) { if let value { write(value) } }
-    mutating func writeIfPresent(_ value: UInt16?) { if let value { write(value) } }
-    mutating func writeIfPresent(_ value: Int16?) { if let value { write(value) } }
-    mutating func writeUInt24IfPresent(_ value: UInt32?) { if let value { writeUInt24(value) } }
 }
 
 /// Units of the Fitness Machine data fields, for readers that want SI values.

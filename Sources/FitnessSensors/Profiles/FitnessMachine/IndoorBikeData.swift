@@ -2,26 +2,7 @@ import ByteCoding
 
 /// One Indoor Bike Data notification (characteristic 0x2AD2) from a smart trainer or exercise bike.
 ///
-/// ```
-/// flags u16 · fields in flag order
-/// ```
-///
-/// | flags bit | field | type / unit |
-/// |---|---|---|
-/// | 0 | More Data: **0** = instantaneous speed present | u16, 1/100 km/h |
-/// | 1 | average speed | u16, 1/100 km/h |
-/// | 2 | instantaneous cadence | u16, 1/2 rpm |
-/// | 3 | average cadence | u16, 1/2 rpm |
-/// | 4 | total distance | u24, m |
-/// | 5 | resistance level | s16, unitless |
-/// | 6 | instantaneous power | s16, W |
-/// | 7 | average power | s16, W |
-/// | 8 | expended energy | see ``FitnessMachineEnergy`` |
-/// | 9 | heart rate | u8, bpm |
-/// | 10 | metabolic equivalent | u8, 1/10 |
-/// | 11 | elapsed time | u16, s |
-/// | 12 | remaining time | u16, s |
-/// | 13–15 | reserved, ignored | |
+/// Flags u16, then the fields ``layout`` lists (bit 0 clear: instantaneous speed present; bits 13–15 reserved).
 ///
 /// ```swift
 /// // A Saris H3 frame: 30.00 km/h, average speed 0, 90 rpm, 250 W.
@@ -65,61 +46,22 @@ public struct IndoorBikeData: FitnessMachineData {
         self.tail = tail
     }
 
-    /// Decodes an Indoor Bike Data value.
-    ///
-    /// - Throws: ``DecodeError`` naming the first flagged field that is cut short.
-    public init(bytes: [UInt8]) throws(DecodeError) {
-        var reader = ByteReader(bytes)
-        let f = FlagFields(flags: UInt32(try reader.readUInt16("flags")))
-        instantaneousSpeed = f.has(0) ? nil : try reader.readUInt16("instantaneous speed")
-        averageSpeed = try f.uint16(1, &reader, "average speed")
-        instantaneousCadence = try f.uint16(2, &reader, "instantaneous cadence")
-        averageCadence = try f.uint16(3, &reader, "average cadence")
-        totalDistance = try f.uint24(4, &reader, "total distance")
-        resistanceLevel = try f.int16(5, &reader, "resistance level")
-        instantaneousPower = try f.int16(6, &reader, "instantaneous power")
-        averagePower = try f.int16(7, &reader, "average power")
-        tail = try FitnessMachineDataTail.read(f, firstBit: 8, from: &reader)
-    }
-
-    public var hasMoreData: Bool { instantaneousSpeed == nil }
+    /// Each field once, in flag order: bit, property, name (wire type and unit in the comment); FTMS 1.0 §4.9.1.
+    public static let layout = FitnessMachineDataFields<Self>(
+        empty: Self(),
+        [
+            .field(bit: 0, "instantaneous speed") { $1(&$0.instantaneousSpeed) },  // u16, 1/100 km/h
+            .field(bit: 1, "average speed") { $1(&$0.averageSpeed) },  // u16, 1/100 km/h
+            .field(bit: 2, "instantaneous cadence") { $1(&$0.instantaneousCadence) },  // u16, 1/2 rpm
+            .field(bit: 3, "average cadence") { $1(&$0.averageCadence) },  // u16, 1/2 rpm
+            .field(bit: 4, "total distance") { $1(&$0.totalDistance) },  // u24, m
+            .field(bit: 5, "resistance level") { $1(&$0.resistanceLevel) },  // s16, unitless
+            .field(bit: 6, "instantaneous power") { $1(&$0.instantaneousPower) },  // s16, W
+            .field(bit: 7, "average power") { $1(&$0.averagePower) },  // s16, W
+        ], tail: 8)  // energy, heart rate, MET, elapsed, remaining time: bits 8–12
 
     /// The flags field ``encode()`` writes.
-    public var flags: UInt16 {
-        UInt16(
-            FlagFields.flags(
-                [
-                    instantaneousSpeed == nil, averageSpeed != nil, instantaneousCadence != nil, averageCadence != nil,
-                    totalDistance != nil, resistanceLevel != nil, instantaneousPower != nil, averagePower != nil,
-                ] + tail.presence))
-    }
-
-    public func encode() -> [UInt8] {
-        var writer = ByteWriter(capacity: 30)
-        writer.write(flags)
-        writer.writeIfPresent(instantaneousSpeed)
-        writer.writeIfPresent(averageSpeed)
-        writer.writeIfPresent(instantaneousCadence)
-        writer.writeIfPresent(averageCadence)
-        writer.writeUInt24IfPresent(totalDistance)
-        writer.writeIfPresent(resistanceLevel)
-        writer.writeIfPresent(instantaneousPower)
-        writer.writeIfPresent(averagePower)
-        tail.write(to: &writer)
-        return writer.bytes
-    }
-
-    public func merging(_ later: IndoorBikeData) -> IndoorBikeData {
-        IndoorBikeData(
-            instantaneousSpeed: later.instantaneousSpeed ?? instantaneousSpeed,
-            averageSpeed: later.averageSpeed ?? averageSpeed,
-            instantaneousCadence: later.instantaneousCadence ?? instantaneousCadence,
-            averageCadence: later.averageCadence ?? averageCadence, totalDistance: later.totalDistance ?? totalDistance,
-            resistanceLevel: later.resistanceLevel ?? resistanceLevel,
-            instantaneousPower: later.instantaneousPower ?? instantaneousPower,
-            averagePower: later.averagePower ?? averagePower,
-            tail: tail.merging(later.tail))
-    }
+    public var flags: UInt16 { UInt16(Self.layout.flags(of: self)) }
 
     /// Instantaneous speed in m/s, when present.
     public var speedMetresPerSecond: Double? {

@@ -2,35 +2,19 @@ import ByteCoding
 
 /// One Rower Data notification (characteristic 0x2AD1).
 ///
-/// | flags bit | field | type / unit |
-/// |---|---|---|
-/// | 0 | More Data: **0** = stroke rate and stroke count present | u8, 1/2 per min · u16 |
-/// | 1 | average stroke rate | u8, 1/2 per min |
-/// | 2 | total distance | u24, m |
-/// | 3 | instantaneous pace | u16, s per 500 m |
-/// | 4 | average pace | u16, s per 500 m |
-/// | 5 | instantaneous power | s16, W |
-/// | 6 | average power | s16, W |
-/// | 7 | resistance level | s16, unitless |
-/// | 8 | expended energy | see ``FitnessMachineEnergy`` |
-/// | 9 | heart rate | u8, bpm |
-/// | 10 | metabolic equivalent | u8, 1/10 |
-/// | 11 | elapsed time | u16, s |
-/// | 12 | remaining time | u16, s |
-/// | 13–15 | reserved, ignored | |
+/// Flags u16, then the fields ``layout`` lists (bit 0 clear: stroke rate and count present; bits 13–15 reserved).
 ///
 /// Bluetooth FTMS 1.0 §4.8 (Rower Data).
 public struct RowerData: FitnessMachineData {
     public static var characteristicUUID: UInt16 { GATTAssignedNumbers.Characteristic.rowerData }
 
     /// The stroke rate (1/2 strokes per minute) and the strokes since the workout began.
-    public struct Strokes: Hashable, Sendable {
+    public struct Strokes: Hashable, Sendable, FitnessMachineWirePair {
         public var rate: UInt8
         public var count: UInt16
-        public init(rate: UInt8, count: UInt16) {
-            self.rate = rate
-            self.count = count
-        }
+        public init(rate: UInt8, count: UInt16) { (self.rate, self.count) = (rate, count) }
+        init(wire rate: UInt8, _ count: UInt16) { self.init(rate: rate, count: count) }
+        var wire: (UInt8, UInt16) { (rate, count) }
         /// Strokes per minute.
         public var perMinute: Double { Double(rate) / 2 }
     }
@@ -66,67 +50,22 @@ public struct RowerData: FitnessMachineData {
         self.tail = tail
     }
 
-    /// Decodes a Rower Data value.
-    ///
-    /// - Throws: ``DecodeError`` naming the first flagged field that is cut short.
-    public init(bytes: [UInt8]) throws(DecodeError) {
-        var reader = ByteReader(bytes)
-        let f = FlagFields(flags: UInt32(try reader.readUInt16("flags")))
-        strokes =
-            f.has(0)
-            ? nil : Strokes(rate: try reader.readUInt8("stroke rate"), count: try reader.readUInt16("stroke count"))
-        averageStrokeRate = try f.uint8(1, &reader, "average stroke rate")
-        totalDistance = try f.uint24(2, &reader, "total distance")
-        instantaneousPace = try f.uint16(3, &reader, "instantaneous pace")
-        averagePace = try f.uint16(4, &reader, "average pace")
-        instantaneousPower = try f.int16(5, &reader, "instantaneous power")
-        averagePower = try f.int16(6, &reader, "average power")
-        resistanceLevel = try f.int16(7, &reader, "resistance level")
-        tail = try FitnessMachineDataTail.read(f, firstBit: 8, from: &reader)
-    }
-
-    public var hasMoreData: Bool { strokes == nil }
+    /// Each field once, in flag order: bit, property, name (wire type and unit in the comment); FTMS 1.0 §4.8.1.
+    public static let layout = FitnessMachineDataFields<Self>(
+        empty: Self(),
+        [
+            .field(bit: 0, "stroke rate", "stroke count") { $1(&$0.strokes) },  // u8, 1/2 per min · u16
+            .field(bit: 1, "average stroke rate") { $1(&$0.averageStrokeRate) },  // u8, 1/2 per min
+            .field(bit: 2, "total distance") { $1(&$0.totalDistance) },  // u24, m
+            .field(bit: 3, "instantaneous pace") { $1(&$0.instantaneousPace) },  // u16, s per 500 m
+            .field(bit: 4, "average pace") { $1(&$0.averagePace) },  // u16, s per 500 m
+            .field(bit: 5, "instantaneous power") { $1(&$0.instantaneousPower) },  // s16, W
+            .field(bit: 6, "average power") { $1(&$0.averagePower) },  // s16, W
+            .field(bit: 7, "resistance level") { $1(&$0.resistanceLevel) },  // s16, unitless
+        ], tail: 8)  // energy, heart rate, MET, elapsed, remaining time: bits 8–12
 
     /// The flags field ``encode()`` writes.
-    public var flags: UInt16 {
-        UInt16(
-            FlagFields.flags(
-                [
-                    strokes == nil, averageStrokeRate != nil, totalDistance != nil, instantaneousPace != nil,
-                    averagePace != nil,
-                    instantaneousPower != nil, averagePower != nil, resistanceLevel != nil,
-                ] + tail.presence))
-    }
-
-    public func encode() -> [UInt8] {
-        var writer = ByteWriter(capacity: 30)
-        writer.write(flags)
-        if let strokes {
-            writer.write(strokes.rate)
-            writer.write(strokes.count)
-        }
-        writer.writeIfPresent(averageStrokeRate)
-        writer.writeUInt24IfPresent(totalDistance)
-        writer.writeIfPresent(instantaneousPace)
-        writer.writeIfPresent(averagePace)
-        writer.writeIfPresent(instantaneousPower)
-        writer.writeIfPresent(averagePower)
-        writer.writeIfPresent(resistanceLevel)
-        tail.write(to: &writer)
-        return writer.bytes
-    }
-
-    public func merging(_ later: RowerData) -> RowerData {
-        RowerData(
-            strokes: later.strokes ?? strokes, averageStrokeRate: later.averageStrokeRate ?? averageStrokeRate,
-            totalDistance: later.totalDistance ?? totalDistance,
-            instantaneousPace: later.instantaneousPace ?? instantaneousPace,
-            averagePace: later.averagePace ?? averagePace,
-            instantaneousPower: later.instantaneousPower ?? instantaneousPower,
-            averagePower: later.averagePower ?? averagePower,
-            resistanceLevel: later.resistanceLevel ?? resistanceLevel,
-            tail: tail.merging(later.tail))
-    }
+    public var flags: UInt16 { UInt16(Self.layout.flags(of: self)) }
 
     /// Boat speed in m/s from the instantaneous pace (500 m over the pace), when present and not zero.
     public var speedMetresPerSecond: Double? {

@@ -2,12 +2,12 @@ import Synchronization
 
 /// A value behind a lock, shared by reference between a session and the callbacks it hands out (a `Mutex` is
 /// not copyable, so closures and parameters cannot carry one).
-final class Locked<Value: Sendable>: Sendable {
+package final class Locked<Value: Sendable>: Sendable {
     private let mutex: Mutex<Value>
 
-    init(_ value: Value) { mutex = Mutex(value) }
+    package init(_ value: Value) { mutex = Mutex(value) }
 
-    func withLock<Result: Sendable, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+    package func withLock<Result: Sendable, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
         try mutex.withLock { (value: inout Value) throws(E) -> Result in try body(&value) }
     }
 }
