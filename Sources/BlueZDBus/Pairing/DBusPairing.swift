@@ -132,8 +132,9 @@ extension DBusSensor {
         defer { located.end() }
         let (watch, path) = (located.watch, located.path)
         var connectedHere = false
-        // Twice at most: a link that was going down as this began (a recording that just ended disconnecting it)
-        // is connected again here.
+        // Twice at most: a link that was going down as this began (a recording that just ended disconnecting it), or
+        // one that dropped while its services were resolved (the previous program's link to the sensor still being
+        // torn down under the new one), is connected again here.
         for attempt in 1 ... 2 {
             if !watch.state.withLock(\.connected) {
                 _ = try await client.call(path, BlueZ.device, "Connect", timeout: options.connectTimeout)
@@ -145,7 +146,7 @@ extension DBusSensor {
                 $0.servicesResolved || !$0.connected
             }
             if watch.state.withLock(\.connected) { break }
-            guard attempt == 1, !connectedHere else {
+            guard attempt == 1 else {
                 throw BlueZError(
                     .connectionFailed,
                     "\(SensorAddress.bluetooth(address)) disconnected while its services were resolved.")
