@@ -12,7 +12,7 @@ import Synchronization
 /// clock.advance(by: .seconds(1))                         // wall time and the flush timer move together
 /// ```
 ///
-/// Tasks sleeping on it wake when ``advance(by:)`` reaches their deadline; ``waitForSleepers(_:)`` lets a test wait
+/// Tasks sleeping on it wake when ``advance(by:)`` reaches their deadline; ``waitForSleepers(_:within:)`` lets a test wait
 /// until a task has gone back to sleep (a timer that has run its tick), so nothing depends on scheduling luck.
 public final class TestClock: Clock, Sendable {
     public struct Instant: InstantProtocol {
