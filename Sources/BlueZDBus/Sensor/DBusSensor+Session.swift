@@ -27,8 +27,7 @@ extension DBusSensor: SensorSession {
             } catch {
                 // bluetoothd goes on connecting after a Connect that timed out or was abandoned: a Disconnect
                 // cancels the attempt (what bleak does too), in a task of its own so a cancelled session still asks.
-                await Task { _ = try? await client.call(devicePath, BlueZ.device, "Disconnect", timeout: .seconds(5)) }
-                    .value
+                await Task { await self.release([], client: client, devicePath: devicePath) }.value
                 throw error
             }
         }
