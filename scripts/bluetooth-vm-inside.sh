@@ -351,6 +351,10 @@ status=$?
 cat "$logs/latency.txt"
 [ "$status" -eq 0 ] || { failures=$((failures + 1)); tail -3 "$logs/latency-dbus.err" "$logs/latency-raw.err"; }
 
+# The raw run's link outlives its program by the kernel's disconnect timeout (2 s, longer under QEMU): pairing is
+# checked on its own, after it is gone (workout pair's retry of a link dropped under it is for a real desktop).
+wait_for 15 bash -c "! btmgmt --index 1 con 2> /dev/null | grep -qi '$peripheral'" \
+    || echo "the raw run's link to $peripheral is still up (noted, not a check of workout)"
 # Pairing last: it bonds where the sensor needs it (BlueZ's example server's heart rate does not).
 as_user "$workout" pair "$peripheral" --adapter hci1 --store "$dbus_store" --timeout 20 > "$logs/pair-dbus.txt" 2>&1
 status=$?
@@ -493,12 +497,15 @@ sleep 1
 # BlueZ 5.66's emulated controller reports an advertiser only when scanning is enabled and when the advertiser
 # enables advertising, never periodically as a real one does; the reports at scan enable reach the kernel before its
 # discovery is marked active, and it drops them (mgmt Device Found is sent only while discovery is active). So the
-# advertisement is started again while workout scans: a real strap's next advertisement, 2 s in.
+# advertisement is started again every 1.5 s while workout scans, as a real strap advertises again and again: a single
+# restart at a fixed moment missed when a loaded machine started the debug binary's discovery after it (CI, stop 40).
 "$workout" scan --adapter hci1 --timeout 12 > "$logs/scan-raw.txt" 2>&1 &
 scanner=$!
-sleep 2
-btmgmt --index 0 rm-adv 1 > /dev/null 2>&1
-btmgmt --index 0 add-adv -c -g -n -u 180d 1 >> "$logs/add-adv.txt" 2>&1
+while kill -0 "$scanner" 2> /dev/null; do
+    sleep 1.5
+    btmgmt --index 0 rm-adv 1 > /dev/null 2>&1
+    btmgmt --index 0 add-adv -c -g -n -u 180d 1 >> "$logs/add-adv.txt" 2>&1
+done
 wait "$scanner"
 status=$?
 cat "$logs/scan-raw.txt"

@@ -44,6 +44,10 @@ extension Workout {
         var mirror = false
         @Flag(help: "Save the workout even if nothing was collected.")
         var keepEmpty = false
+        @Option(
+            help: ArgumentHelp(
+                "Once saved, also copy the workout to this store (as `workout sync` does).", valueName: "STORE"))
+        var sync: String?
         @Flag(help: "Print the library's log messages (connections, retries, skipped notifications) to standard error.")
         var verbose = false
 
@@ -116,6 +120,19 @@ extension Workout {
                 if let path = recording.fixturePath { print("Saved the raw notifications to \(path).") }
                 let lines = try await WorkoutSummary.lines(workout, store: store, sensors: recording.sensorStatuses)
                 print(lines.joined(separator: "\n"))
+                if let sync, let path = store.databasePath { try await copy(workout, from: path, to: sync) }
+            }
+        }
+
+        /// `--sync`: the saved workout copied to another store; a failure says the workout is safe where it is.
+        private func copy(_ workout: HKWorkout, from path: String, to destination: String) async throws {
+            do {
+                print(try await StoreSync(from: path, to: destination, only: [workout.uuid]).run { _ in })
+            } catch {
+                let reason = (error as? HKError)?.message ?? (error as? CommandFailure)?.message ?? "\(error)"
+                throw CommandFailure(
+                    "The workout is saved in \(path), but copying it to \(destination) failed: \(reason) "
+                        + "`workout sync \(path) \(destination)` copies it later.")
             }
         }
 

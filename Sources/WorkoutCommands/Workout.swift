@@ -29,6 +29,8 @@ public struct Workout: AsyncParsableCommand {
               workout delete 3F2A               delete a workout and its samples
               workout recover --finish          save a workout interrupted by a crash
               workout condense --all            fold workouts' samples into compact series
+              workout sync health.sqlite backup.sqlite
+                                                copy the workouts backup.sqlite lacks
               workout sources                   list each type's sources by priority
               workout profile --born 1986-04-12 set what system zones are computed from
               workout zones                     show the heart-rate and power zones
@@ -46,7 +48,7 @@ public struct Workout: AsyncParsableCommand {
             Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self,
             Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self,
             Watch.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Doctor.self, Peripheral.self, Decode.self,
-            Plan.self,
+            Plan.self, Sync.self,
         ]
     )
 

@@ -132,10 +132,12 @@ extension DBusSensor {
         defer { located.end() }
         let (watch, path) = (located.watch, located.path)
         var connectedHere = false
-        // Twice at most: a link that was going down as this began (a recording that just ended disconnecting it), or
-        // one that dropped while its services were resolved (the previous program's link to the sensor still being
-        // torn down under the new one), is connected again here.
-        for attempt in 1 ... 2 {
+        // Three times at most: a link that was going down as this began (a recording that just ended disconnecting
+        // it), or one that dropped while its services were resolved (the previous program's link to the sensor still
+        // being torn down under the new one: the kernel keeps an unused LE link 2 s before it disconnects), is
+        // connected again here, a second after the drop so that the old link is gone by then.
+        for attempt in 1 ... 3 {
+            if attempt > 1 { try await clock.sleep(for: .seconds(1)) }
             if !watch.state.withLock(\.connected) {
                 _ = try await client.call(path, BlueZ.device, "Connect", timeout: options.connectTimeout)
                 connectedHere = true
@@ -146,10 +148,10 @@ extension DBusSensor {
                 $0.servicesResolved || !$0.connected
             }
             if watch.state.withLock(\.connected) { break }
-            guard attempt == 1 else {
+            guard attempt < 3 else {
                 throw BlueZError(
                     .connectionFailed,
-                    "\(SensorAddress.bluetooth(address)) disconnected while its services were resolved.")
+                    "\(SensorAddress.bluetooth(address)) disconnected while its services were resolved, three times.")
             }
         }
         return (path, connectedHere)

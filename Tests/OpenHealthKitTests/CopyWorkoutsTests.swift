@@ -1,0 +1,172 @@
+import Foundation
+import OpenHealthKit
+import Testing
+
+/// `HKHealthStore.copyWorkouts(to:only:progress:)` (`workout sync`): a workout with everything that belongs to it,
+/// copied between two store files with its UUIDs; twice adds nothing; a copy that stopped part-way completes.
+@Suite(.timeLimit(.minutes(1))) struct CopyWorkoutsTests {
+    static let bpm = HKUnit.count().unitDivided(by: .minute())
+    static let effortTypes: [HKSampleType] = [HKQuantityType(.workoutEffortScore)]
+    /// The samples of ``savedWorkout(in:)``: 30 heart rates, another app's, a series, a heartbeat series, a route
+    /// (associated) and the effort sample (related).
+    static let associated = 34
+    static let samples = associated + 1
+
+    /// A workout in a store file: heart-rate samples from two sources, a heart-rate series, a heartbeat series, a
+    /// route, an event, metadata, an activity and a related effort sample.
+    func savedWorkout(in store: HKHealthStore) async throws -> HKWorkout {
+        try await store.requestAuthorization(
+            toShare: allTypes.union([HKSeriesType.heartbeat(), HKSeriesType.workoutRoute()] + Self.effortTypes),
+            read: [])
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = .cycling
+        let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration, device: nil)
+        try await builder.beginCollection(at: t0)
+        try await builder.addWorkoutActivity(
+            HKWorkoutActivity(workoutConfiguration: configuration, start: t0, end: t0 + 600, metadata: nil))
+        try await builder.addSamples((0 ..< 30).map { heartRate(120 + Double($0), at: Double($0) * 10) })
+        try await builder.addWorkoutEvents([
+            HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: t0 + 300, duration: 0), metadata: nil)
+        ])
+        try await builder.addMetadata([HKMetadataKeyIndoorWorkout: true, "gym": "north"])
+
+        // Another app's sample, added to the workout.
+        let other = store.asClient("other-app")
+        try await other.requestAuthorization(toShare: allTypes, read: [])
+        let theirs = heartRate(99, at: 400)
+        try await other.save(theirs)
+
+        let series = HKQuantitySeriesSampleBuilder(
+            healthStore: store, quantityType: HKQuantityType(.heartRate), startDate: t0 + 300, device: nil)
+        for second in 0 ..< 20 {
+            try series.insert(
+                HKQuantity(unit: Self.bpm, doubleValue: 140 + Double(second)), at: t0 + 300 + Double(second))
+        }
+        let seriesSamples = try await series.finishSeries(metadata: nil, endDate: t0 + 320)
+
+        let beats = HKHeartbeatSeriesBuilder(healthStore: store, device: nil, start: t0)
+        for (offset, gap) in [(0.0, false), (0.8, false), (5.5, true)] {
+            try await beats.addHeartbeat(at: offset, precededByGap: gap)
+        }
+        try await builder.addSamples([theirs, try await beats.finishSeries()] + seriesSamples)
+        try await builder.endCollection(at: t0 + 600)
+        let workout = try #require(try await builder.finishWorkout())
+
+        let route = HKWorkoutRouteBuilder(healthStore: store, device: nil)
+        try await route.insertRouteData(
+            (0 ..< 5).map {
+                CLLocation(
+                    coordinate: CLLocationCoordinate2D(latitude: 48.1 + Double($0) / 1000, longitude: 11.5),
+                    altitude: 520, horizontalAccuracy: 5, verticalAccuracy: 3, timestamp: t0 + Double($0))
+            })
+        _ = try await route.finishRoute(with: workout, metadata: nil)
+
+        let effort = HKQuantitySample(
+            type: HKQuantityType(.workoutEffortScore), quantity: HKQuantity(unit: .appleEffortScore(), doubleValue: 7),
+            start: t0 + 600, end: t0 + 600)
+        try await store.save(effort)
+        try await store.relateWorkoutEffortSample(effort, with: workout, activity: nil)
+        return workout
+    }
+
+    /// What a store holds of a workout, in a form two stores can be compared by.
+    func contents(of workout: UUID, in store: HKHealthStore) async throws -> [String] {
+        let reader = store.asClient("reader")
+        let types: [HKSampleType] =
+            Array(allTypes) + [HKSeriesType.heartbeat(), HKSeriesType.workoutRoute()] + Self.effortTypes
+        try await reader.requestAuthorization(toShare: [], read: Set(types.map { $0 as HKObjectType }))
+        let found = try #require(
+            try await fetch(reader, .workoutType(), HKQuery.predicateForObject(with: workout)).first as? HKWorkout)
+        var lines = [
+            "workout \(found.uuid) \(found.workoutActivityType.rawValue) \(found.duration) "
+                + "events \(found.workoutEvents?.map(\.type.rawValue) ?? []) activities \(found.workoutActivities.map(\.uuid)) "
+                + "gym \(found.metadata?["gym"] as? String ?? "-") source \(found.sourceRevision.source.bundleIdentifier)"
+        ]
+        var samples: [HKSample] = []
+        for type in types where type != .workoutType() {
+            samples += try await fetch(reader, type, HKQuery.predicateForObjects(from: found))
+        }
+        for sample in samples.sorted(by: { $0.uuid.uuidString < $1.uuid.uuidString }) {
+            var line = "\(sample.uuid) \(sample.sampleType.identifier) \(sample.sourceRevision.source.bundleIdentifier)"
+            if let quantity = sample as? HKQuantitySample {
+                line += " \(quantity.count) \(quantity.quantity.doubleValue(for: Self.bpm))"
+            }
+            if let route = sample as? HKWorkoutRoute {
+                var points: [String] = []
+                for try await location in HKWorkoutRouteQueryDescriptor(route).results(for: reader) {
+                    points.append("\(location.coordinate.latitude),\(location.timestamp.timeIntervalSince(t0))")
+                }
+                line += " \(points)"
+            }
+            lines.append(line)
+        }
+        let effort = try await fetch(
+            reader, HKQuantityType(.workoutEffortScore),
+            HKQuery.predicateForWorkoutEffortSamplesRelated(workout: found, activity: nil))
+        lines.append("effort \(effort.map(\.uuid))")
+        return lines
+    }
+
+    @Test func aWorkoutIsCopiedWholeWithItsUUIDsAndTwiceAddsNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let source = try HKHealthStore(databasePath: directory.file("from.sqlite"), clientIdentifier: "workout")
+        let destination = try HKHealthStore(databasePath: directory.file("to.sqlite"), clientIdentifier: "workout")
+        let workout = try await savedWorkout(in: source)
+        let expected = try await contents(of: workout.uuid, in: source)
+        #expect(expected.count == Self.associated + 2, "\(expected)")
+
+        let first = try await source.copyWorkouts(to: destination)
+        #expect(first.workoutsCopied == 1 && first.workoutsAlreadyPresent == 0)
+        #expect(first.samplesCopied == Self.samples && first.effortRelationshipsCopied == 1)
+        #expect(try await contents(of: workout.uuid, in: destination) == expected)
+
+        let second = try await source.copyWorkouts(to: destination)
+        var nothing = WorkoutCopyReport()
+        nothing.workoutsAlreadyPresent = 1
+        #expect(second == nothing)
+        #expect(try await contents(of: workout.uuid, in: destination) == expected)
+    }
+
+    @Test func aCopyThatStoppedPartWayIsCompletedByTheNext() async throws {
+        let directory = try TemporaryDirectory()
+        let source = try HKHealthStore(databasePath: directory.file("from.sqlite"), clientIdentifier: "workout")
+        let destination = try HKHealthStore(databasePath: directory.file("to.sqlite"), clientIdentifier: "workout")
+        let workout = try await savedWorkout(in: source)
+        let expected = try await contents(of: workout.uuid, in: source)
+
+        // What an interrupted copy leaves: some of the workout's samples saved, not associated, no workout.
+        let reader = source.asClient("reader")
+        try await reader.requestAuthorization(toShare: [], read: [HKQuantityType(.heartRate)])
+        let some = try await fetch(reader, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: workout))
+            .filter { ($0 as? HKQuantitySample)?.count == 1 }.prefix(10)
+        try await destination.requestAuthorization(toShare: [HKQuantityType(.heartRate)], read: [])
+        try await destination.save(Array(some))
+
+        let report = try await source.copyWorkouts(to: destination)
+        #expect(report.workoutsCopied == 1 && report.samplesCopied == Self.samples - 10)
+        #expect(try await contents(of: workout.uuid, in: destination) == expected)
+    }
+
+    @Test func onlyTheNamedWorkoutsAreCopiedAndAStoreIsNotCopiedIntoItself() async throws {
+        let directory = try TemporaryDirectory()
+        let source = try HKHealthStore(databasePath: directory.file("from.sqlite"), clientIdentifier: "workout")
+        let destination = try HKHealthStore(databasePath: directory.file("to.sqlite"), clientIdentifier: "workout")
+        let first = try await savedWorkout(in: source)
+        let configuration = HKWorkoutConfiguration()
+        configuration.activityType = .running
+        let builder = HKWorkoutBuilder(healthStore: source, configuration: configuration, device: nil)
+        try await builder.beginCollection(at: t0 + 3600)
+        try await builder.endCollection(at: t0 + 4200)
+        let second = try #require(try await builder.finishWorkout())
+
+        let named = try await source.copyWorkouts(to: destination, only: [second.uuid])
+        #expect(named.workoutsCopied == 1 && named.samplesCopied == 0 && named.effortRelationshipsCopied == 0)
+        let rest = try await source.copyWorkouts(to: destination)
+        #expect(rest.workoutsCopied == 1 && rest.workoutsAlreadyPresent == 1 && rest.effortRelationshipsCopied == 1)
+        #expect(try await contents(of: first.uuid, in: destination) == contents(of: first.uuid, in: source))
+
+        let same = try HKHealthStore(databasePath: directory.file("from.sqlite"), clientIdentifier: "workout")
+        let error = await expectHKError(.errorInvalidArgument) { _ = try await source.copyWorkouts(to: same) }
+        #expect(error?.message == "Workouts cannot be copied from \(directory.file("from.sqlite")) to itself.")
+    }
+}
