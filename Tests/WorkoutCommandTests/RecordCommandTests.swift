@@ -123,8 +123,10 @@ import Testing
         let store = directory.file("paired.sqlite")
         let pair = try Tool.run(["pair", "unix:\(socket)", "--name", "Strap", "--no-probe", "--store", store])
         #expect(pair.status == 0, "\(pair.stderr)")
+        let backup = directory.file("backup.sqlite")
         let (recording, result) = try clock.startRecording(
-            ["--sensor", "unix:\(socket)", "--duration", "3", "--store", store], peripherals: [peripheral])
+            ["--sensor", "unix:\(socket)", "--duration", "3", "--store", store, "--sync", backup],
+            peripherals: [peripheral])
         #expect(clock.runUntilEnded(recording, [peripheral]) == 12)
         let transcript = normalized(result().transcript, directory: directory.path)
         #expect(transcript.hasPrefix("Recording a cycling workout from Strap; Ctrl-C ends and saves.\n"))
@@ -133,6 +135,30 @@ import Testing
         }
         #expect(
             sensorLines == ["  sensors         Strap: 0 dropouts, 0:00 without data"], "\(transcript)")
+
+        // --sync copies the saved workout to another store; when it cannot, the workout stays saved where it was.
+        #expect(
+            transcript.split(separator: "\n").last?.contains(
+                /^Copied 1 workout \([0-9]+ samples\) from DIR\/paired\.sqlite to DIR\/backup\.sqlite\.$/) == true,
+            "\(transcript)")
+        let listed = try Tool.run(["list", "--store", store]).stdout
+        #expect(try Tool.run(["list", "--store", backup]).stdout == listed)
+        let (unsynced, unsyncedResult) = try clock.startRecording(
+            ["--sensor", "unix:\(socket)", "--duration", "1", "--store", store, "--sync", directory.path],
+            peripherals: [peripheral])
+        _ = clock.runUntilEnded(unsynced, [peripheral])
+        let failed = normalized(unsyncedResult().transcript, directory: directory.path)
+        #expect(
+            failed.hasSuffix(
+                """
+                --- stderr
+                workout: The workout is saved in DIR/paired.sqlite, but copying it to DIR failed: \
+                The health store path DIR is a directory, not a file. \
+                `workout sync DIR/paired.sqlite DIR` copies it later.
+                --- exit 1
+
+                """), "\(failed)")
+        #expect(try Tool.run(["list", "--store", store]).stdout.split(separator: "\n").count == 3)
     }
 
     /// A sensor that never delivers: nothing is saved, the tool says so and exits 1; with --keep-empty it is saved.
