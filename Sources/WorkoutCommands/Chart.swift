@@ -23,6 +23,26 @@ struct WorkoutChart {
     private let width = 1000.0
     private let plot = (left: 70.0, top: 60.0, width: 860.0, height: 300.0)
 
+    /// The chart of a stored workout in `zones`: the time in them the builder kept when they are the store's zones,
+    /// else the library's timing of the workout in them.
+    static func svg(of workout: HKWorkout, zones: HeartRateZones, store: HKHealthStore) async throws -> String {
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        let kept = workout.zoneGroup(for: HKQuantityType(.heartRate))
+        let seconds: [TimeInterval]
+        if zones.fromStore, let kept, kept.zoneDurations.count == zones.count {
+            seconds = kept.zoneDurations.map(\.duration)
+        } else {
+            seconds = try await store.zoneGroup(of: workout, configuration: zones.configuration())
+                .zoneDurations.map(\.duration)
+        }
+        return WorkoutChart(
+            workout: workout,
+            heartRate: try await ChartPoint.points(.heartRate, unit: bpm, of: workout, store: store),
+            power: try await ChartPoint.points(.cyclingPower, unit: .watt(), of: workout, store: store),
+            zones: zones, seconds: seconds
+        ).svg()
+    }
+
     func svg() -> String {
         var out: [String] = []
         let total = plot.top + plot.height + 70 + Double(zones.count) * 26 + 40

@@ -62,22 +62,8 @@ extension Workout {
                 let store = try await options.open()
                 let workout = try await findWorkout(id, store: store)
                 if let chart {
-                    let bpm = HKUnit.count().unitDivided(by: .minute())
-                    let zones = try await heartRateZones.resolve(store: store)
-                    let kept = workout.zoneGroup(for: HKQuantityType(.heartRate))
-                    let seconds: [TimeInterval]
-                    if zones.fromStore, let kept, kept.zoneDurations.count == zones.count {
-                        seconds = kept.zoneDurations.map(\.duration)
-                    } else {
-                        seconds = try await store.zoneGroup(of: workout, configuration: zones.configuration())
-                            .zoneDurations.map(\.duration)
-                    }
-                    let svg = WorkoutChart(
-                        workout: workout,
-                        heartRate: try await ChartPoint.points(.heartRate, unit: bpm, of: workout, store: store),
-                        power: try await ChartPoint.points(.cyclingPower, unit: .watt(), of: workout, store: store),
-                        zones: zones, seconds: seconds
-                    ).svg()
+                    let svg = try await WorkoutChart.svg(
+                        of: workout, zones: try await heartRateZones.resolve(store: store), store: store)
                     do {
                         try svg.write(toFile: chart, atomically: true, encoding: .utf8)
                     } catch {
@@ -194,37 +180,49 @@ func workoutJSON(
 
 /// Prints a workout's summary, its time in zones and laps, and the statistics of its associated samples.
 func printWorkout(_ uuid: UUID, store: HKHealthStore) async throws {
+    for line in try await workoutLines(uuid, store: store) { print(line) }
+}
+
+/// What `workout show` prints of a workout (and `workout serve`'s page shows): its figures, sensors and plan, the
+/// time in zones and laps, the associated samples.
+func workoutLines(_ uuid: UUID, store: HKHealthStore) async throws -> [String] {
+    var lines: [String] = []
+    /// A line, or several at its line breaks.
+    func add(_ text: String) {
+        lines.append(contentsOf: text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+    }
     let found = try await HKSampleQueryDescriptor(
         predicates: [.workout(HKQuery.predicateForObject(with: uuid))],
         sortDescriptors: []
     ).result(for: store)
     guard let workout = found.first else { throw HKError(.errorNoData, "The workout \(uuid) is not in the store.") }
-    print("Workout \(workout.uuid.uuidString)")
-    print("  activity   \(workout.workoutActivityType.name)")
-    print("  start      \(Format.date(workout.startDate))")
-    print("  duration   \(Format.duration(workout.duration))")
-    print("  distance   \(Format.distance(workout))")
+    add("Workout \(workout.uuid.uuidString)")
+    add("  activity   \(workout.workoutActivityType.name)")
+    add("  start      \(Format.date(workout.startDate))")
+    add("  duration   \(Format.duration(workout.duration))")
+    add("  distance   \(Format.distance(workout))")
     if let energy = workout.statistics(for: HKQuantityType(.activeEnergyBurned))?.sumQuantity() {
-        print("  energy     \(Int(energy.doubleValue(for: .kilocalorie()).rounded())) kcal")
+        add("  energy     \(Int(energy.doubleValue(for: .kilocalorie()).rounded())) kcal")
     }
     for (index, sensor) in try await store.workoutSensors(for: workout).enumerated() {
-        print((index == 0 ? "  sensors    " : "             ") + Format.sensor(sensor))
+        add((index == 0 ? "  sensors    " : "             ") + Format.sensor(sensor))
     }
     if let plan = try await store.workoutPlan(for: workout) {
-        print("  plan       \(PlanText.name(of: plan) ?? "(no name)"), \(plan.plannedSteps.count) steps")
+        add("  plan       \(PlanText.name(of: plan) ?? "(no name)"), \(plan.plannedSteps.count) steps")
     }
     // As the summary printed when it was saved: time in zones, and the laps.
-    print("")
+    add("")
     for line in WorkoutSummary.zoneLines(workout) + (try await WorkoutSummary.lapLines(workout, store: store)) {
-        print(line)
+        add(line)
     }
-    print("\n  Associated samples:")
+    add("\n  Associated samples:")
     let rows = try await AssociatedSamples.rows(of: workout, store: store)
     let width = max(14, (rows.map(\.name.count).max() ?? 0) + 1)
     for row in rows {
-        print("    " + pad(row.name, width) + pad("\(row.count) sample\(row.count == 1 ? "" : "s")", 13) + row.figures)
+        add("    " + pad(row.name, width) + pad("\(row.count) sample\(row.count == 1 ? "" : "s")", 13) + row.figures)
     }
-    if rows.isEmpty { print("    none") }
+    if rows.isEmpty { add("    none") }
+    return lines
 }
 
 func pad(_ text: String, _ width: Int) -> String {

@@ -29,6 +29,7 @@ public struct Workout: AsyncParsableCommand {
               workout delete 3F2A               delete a workout and its samples
               workout recover --finish          save a workout interrupted by a crash
               workout condense --all            fold workouts' samples into compact series
+              workout serve 8080                browse the workouts in a browser
               workout sync health.sqlite backup.sqlite
                                                 copy the workouts backup.sqlite lacks
               workout sources                   list each type's sources by priority
@@ -48,7 +49,7 @@ public struct Workout: AsyncParsableCommand {
             Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self,
             Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self,
             Watch.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Doctor.self, Peripheral.self, Decode.self,
-            Plan.self, Sync.self,
+            Plan.self, Sync.self, Serve.self,
         ]
     )
 

@@ -57,43 +57,18 @@ public final class LiveServer: Sendable {
     }
 
     /// The page's URL with the token, once listening (the port the system chose when asked for 0).
-    public var url: String {
-        let port = state.withLock { $0.port } ?? address.port
-        let host =
-            switch address.host {
-            case "0.0.0.0", "::": ProcessInfo.processInfo.hostName
-            case let host where host.contains(":"): "[\(host)]"
-            case let host: host
-            }
-        return "http://\(host):\(port)/?token=\(token)"
-    }
+    public var url: String { WebListener.url(address, port: state.withLock { $0.port }, token: token) }
 
     /// Starts listening; returns once it does.
     ///
     /// - Throws: ``WebError`` with one sentence when the address cannot be listened on (the port in use, say).
     public func start() async throws {
-        let (running, started) = AsyncStream.makeStream(of: Result<Int, any Error>.self)
-        let application = Application(
-            router: makeRouter(),
-            configuration: .init(address: .hostname(address.host, port: address.port), serverName: nil),
-            onServerRunning: { channel in started.yield(.success(channel.localAddress?.port ?? 0)) })
-        let task = Task {
-            do { try await application.run() } catch {
-                started.yield(.failure(error))
-                throw error
-            }
-            started.finish()
+        let (task, port) = try await WebListener.start(
+            makeRouter(), at: address, serving: "The live view", option: "--serve")
+        state.withLock {
+            $0.task = task
+            $0.port = port
         }
-        state.withLock { $0.task = task }
-        for await result in running {
-            switch result {
-            case .success(let port):
-                state.withLock { $0.port = port }
-                return
-            case .failure(let error): throw describe(error)
-            }
-        }
-        throw WebError("The live view's server at \(address) stopped before it listened.")
     }
 
     /// Ends every browser's stream (each gets its `end` event, for at most a second: a stalled browser is not
@@ -122,25 +97,6 @@ public final class LiveServer: Sendable {
         for await _ in done {}
         timer.cancel()
         _ = work
-    }
-
-    /// The error as one sentence naming the address.
-    private func describe(_ error: any Error) -> WebError {
-        if let error = error as? IOError {
-            switch error.errnoCode {
-            case EADDRINUSE:
-                return WebError(
-                    "Port \(address.port) on \(address.host) is in use by another program; choose another with --serve."
-                )
-            case EACCES:
-                return WebError(
-                    "Port \(address.port) needs privileges this user lacks; choose one above 1023 with --serve.")
-            case EADDRNOTAVAIL:
-                return WebError("\(address.host) is not an address of this machine; --serve cannot listen on it.")
-            default: break
-            }
-        }
-        return WebError("The live view cannot listen on \(address): \(error).")
     }
 
     // MARK: Routes
