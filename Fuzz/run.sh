@@ -5,6 +5,7 @@
 #
 #   Fuzz/run.sh                 build and run every target
 #   RUNS=10000000 Fuzz/run.sh   longer runs
+#   SEED=1 Fuzz/run.sh          the same inputs every time (CI: a fixed budget that fails only on a real finding)
 #   Fuzz/run.sh att             one target (names below)
 #
 # Crashes are written to .build/fuzz/artifacts/<target>/; corpora grow in .build/fuzz/corpus/<target>/.
@@ -58,6 +59,6 @@ for target in "${targets[@]}"; do
     mkdir -p "$OUT/corpus/$target" "$OUT/artifacts/$target"
     if [ -d "Fuzz/seeds/$target" ]; then cp -n Fuzz/seeds/$target/* "$OUT/corpus/$target/"; fi
     echo "== $target: $RUNS runs" >&2
-    "$binary" -runs="$RUNS" -max_len=600 -artifact_prefix="$OUT/artifacts/$target/" -print_final_stats=1 \
+    "$binary" -runs="$RUNS" ${SEED:+-seed="$SEED"} -max_len=600 -artifact_prefix="$OUT/artifacts/$target/" -print_final_stats=1 \
         "$OUT/corpus/$target" 2>&1 | grep -E "^(Done|stat::number_of_executed_units|stat::average_exec_per_sec|#[0-9]+ *DONE)|ERROR|SUMMARY|cov:" | tail -4
 done
