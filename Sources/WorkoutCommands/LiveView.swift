@@ -48,6 +48,37 @@ enum LiveView {
         }
         lines += s.machines.map(machineLine)
         if let notice = s.trainerNotice { lines.append(notice) }
+        if let plan = s.plan { lines += planLines(plan, power3s: s.power3s) }
+        return lines
+    }
+
+    /// A running plan's step: `step 3/8 Work 1/3  target 280 W (ERG 284 W)  3 s 276 W  step avg 279 W  left 0:21
+    /// next Recovery 1/3`, the shift when there is one, and why it only guides when it does.
+    static func planLines(_ plan: PlanRunner.Status, power3s: Double?) -> [String] {
+        guard !plan.finished else { return ["plan done"] }
+        var parts = ["step \(plan.index + 1)/\(plan.count) \(plan.name)"]
+        if let target = plan.target {
+            var text = "target \(watts(target))"
+            if let erg = plan.ergTarget, erg != Int(target.rounded()) { text += " (ERG \(erg) W)" }
+            parts.append(text)
+        } else {
+            parts.append("no target")
+        }
+        parts.append("3 s \(watts(power3s))")
+        parts.append("step avg \(watts(plan.averagePower))")
+        if let seconds = plan.timeLeft {
+            parts.append("left \(Format.duration(seconds))")
+        } else if let metres = plan.distanceLeft {
+            parts.append(String(format: "left %.2f km", metres / 1000))
+        } else if let kcal = plan.energyLeft {
+            parts.append("left \(Int(kcal.rounded())) kcal")
+        } else {
+            parts.append("until lap (l)")
+        }
+        if let next = plan.next { parts.append("next \(next)") }
+        if plan.shift != 0 { parts.append("power \(plan.shift > 0 ? "+" : "")\(plan.shift) %") }
+        var lines = [parts.joined(separator: "   ")]
+        if let notice = plan.notice { lines.append(notice) }
         return lines
     }
 
