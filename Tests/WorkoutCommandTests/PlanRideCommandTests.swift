@@ -112,6 +112,45 @@ import Testing
         #expect(!transcript.contains("target power 150 W"), "\(transcript)")
     }
 
+    /// A trainer that drops from 12 s to 16 s: the plan goes on as guidance and says so (steps still begin on time),
+    /// takes control back when the trainer returns (its target asked for again), and the recording never stops.
+    @Test func aTrainerThatDropsIsTakenBackWhenItReturns() throws {
+        let directory = try TemporaryDirectory()
+        let clock = try SteppedClock(directory: directory)
+        let socket = directory.file("trainer.sock")
+        let trainer = try clock.startPeripheral([
+            "--profile", "smart-trainer", "--listen", socket, "--dropout", "12:4",
+        ]).member
+        defer { SteppedClock.stop([trainer]) }
+        let file = directory.file("three.zwo")
+        try Data(Self.plan.utf8).write(to: URL(fileURLWithPath: file))
+        let (recording, result) = try clock.startRecording(
+            [
+                "--sensor", "unix:\(socket)", "--plan", file, "--ftp", "250", "--ramp", "0", "--duration", "30",
+                "--store", directory.file("drop.sqlite"),
+            ], peripherals: [trainer])
+        #expect(clock.runUntilEnded(recording, [trainer]) == 120, "30 s in steps of 250 ms")
+        let transcript = result().transcript
+        let lines = transcript.split(separator: "\n").map(String.init)
+        let lost = try #require(lines.firstIndex { $0.hasSuffix("trainer.sock lost") }, "\(transcript)")
+        #expect(Self.seconds(lines[lost]) == 12, "\(transcript)")
+        let guiding = try #require(
+            lines.firstIndex { $0.hasSuffix("No trainer is under control: the plan runs as guidance.") },
+            "\(transcript)")
+        #expect(guiding > lost && Self.seconds(lines[guiding]) <= 13, "\(transcript)")
+        let back = try #require(lines.firstIndex { $0.hasSuffix("trainer.sock back") }, "\(transcript)")
+        let controlled = try #require(
+            lines.lastIndex { $0.hasSuffix("A trainer is under control: the plan sets its power.") }, "\(transcript)")
+        #expect(
+            controlled > guiding && Self.seconds(lines[controlled]) - Self.seconds(lines[back]) <= 1, "\(transcript)")
+        // The step that began while it was gone (on time) took its target as soon as the trainer was back (the
+        // recording's reconnection backoff finds it again a few seconds after its dropout ended).
+        #expect(lines.contains { $0.hasPrefix("0:16  step 2/3 ") }, "\(transcript)")
+        let taken = try #require(lines.first { $0.hasSuffix("target power 250 W") }, "\(transcript)")
+        #expect(Self.seconds(taken) - Self.seconds(lines[back]) <= 1, "\(transcript)")
+        #expect(transcript.contains("Saved workout"), "\(transcript)")
+    }
+
     /// A plan argument that is neither a file nor a plan's id: one sentence, nothing recorded.
     @Test func aPlanThatIsNotThereIsOneSentence() throws {
         let directory = try TemporaryDirectory()
