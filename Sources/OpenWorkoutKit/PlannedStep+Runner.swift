@@ -5,7 +5,8 @@ extension PlannedStep {
     /// The step as OpenHealthKit's plan runner walks it: its name (the step's display name, else its part of the plan:
     /// `Warm-up`, `Work 2/5`, `Recovery 2/5`, `Cool-down`), its goal in seconds, metres or kilocalories (a pool-swim
     /// goal by its time), its power alert as the trainer's target and its other alerts as what it watches.
-    /// OpenHealthKit addition.
+    /// `iterations` is how many times the step's block runs (a block done once numbers no round). OpenHealthKit
+    /// addition.
     public func runnerStep(iterations: Int? = nil) -> PlanRunner.Step {
         PlanRunner.Step(
             name: name(iterations: iterations), goal: Self.goal(step.goal), power: step.alert.flatMap(Self.power),
@@ -14,7 +15,11 @@ extension PlannedStep {
 
     private func name(iterations: Int?) -> String {
         if let name = step.displayName, !name.isEmpty { return name }
-        let round = iteration.map { " \($0)/\(iterations ?? $0)" } ?? ""
+        // A block done once needs no round number.
+        let round =
+            iteration.flatMap { iteration in
+                iterations.map { $0 > 1 ? " \(iteration)/\($0)" : "" }
+            } ?? ""
         switch kind {
         case .warmup: return "Warm-up"
         case .work: return "Work" + round

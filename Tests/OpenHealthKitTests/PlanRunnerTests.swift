@@ -275,4 +275,27 @@ import Testing
         let last = simulate(&runner, trainerReadsHigh: trainerReadsHigh, seconds: 299.5).filter { $0.0 > 269.5 }
         return last.map(\.1).reduce(0, +) / Double(last.count)
     }
+
+    /// A step's figures by hand: a 10 s step at 200 W ridden at 100, 100, 100, 200 × 5, 210, 220 W once a second:
+    /// average 1 730 / 10 = 173 W; the best 3 s mean (200 + 210 + 220) / 3 = 210 W; within 5 % (190–210 W): the
+    /// five readings at 200 and the one at 210, 6 s. A segment that names no step is not a step.
+    @Test func aStepsFiguresForTheSummary() {
+        let watts: [Double] = [100, 100, 100, 200, 200, 200, 200, 200, 210, 220]
+        let power = watts.enumerated().map { (date: t0 + Double($0.offset), watts: $0.element) }
+        let events = [
+            HKWorkoutEvent(
+                type: .segment, dateInterval: DateInterval(start: t0, duration: 10),
+                metadata: [
+                    PlanRunner.stepNameMetadataKey: "Work",
+                    PlanRunner.targetPowerMetadataKey: HKQuantity(unit: .watt(), doubleValue: 200),
+                ]),
+            HKWorkoutEvent(type: .segment, dateInterval: DateInterval(start: t0, duration: 5), metadata: nil),
+        ]
+        let steps = PlanStepFigures.steps(of: events, power: power)
+        #expect(steps.count == 1)
+        #expect(steps.first?.averagePower == 173)
+        #expect(steps.first?.maximumThreeSecondPower == 210)
+        #expect(steps.first?.timeInRange == 6)
+        #expect(steps.first?.target == 200)
+    }
 }

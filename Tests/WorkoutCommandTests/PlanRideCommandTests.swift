@@ -72,6 +72,17 @@ import Testing
             #expect(target?.doubleValue(for: .watt()) == watts)
             #expect(segment.metadata?[PlanRunner.stepNameMetadataKey] as? String != nil)
         }
+        // The summary's step table, from the library's figures: each step in range for its second half at least
+        // (the trainer takes 2 s to close 63 % of a change), its 3 s maximum at least its target and at most the
+        // higher of its target and the one before (a step down starts where the last one was), ±4 W of ripple.
+        let steps = try await health.planSteps(of: workout)
+        #expect(steps.map(\.target) == [150, 250, 180])
+        for (step, highest) in zip(steps, [150.0, 250, 250]) {
+            #expect((step.timeInRange ?? 0) >= 8, "\(step)")
+            let maximum = step.maximumThreeSecondPower ?? 0
+            #expect(maximum >= (step.target ?? 0) && maximum <= highest + 5, "\(step)")
+        }
+        #expect(lines.contains { $0.hasPrefix("  steps           step ") }, "\(transcript)")
         let plan = try #require(try await health.workoutPlan(for: workout))
         #expect(plan.runnerSteps.map(\.power) == [.threshold(150), .threshold(250), .threshold(180)])
 

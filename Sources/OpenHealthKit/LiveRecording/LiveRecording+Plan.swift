@@ -72,15 +72,6 @@ extension LiveRecording {
     public static let planShiftStep = 5
 }
 
-extension PlanRunner {
-    /// The metadata key of a plan step's segment event naming the step (a string). OpenHealthKit.
-    public static let stepNameMetadataKey = "OpenHealthKitPlanStepName"
-    /// The metadata key of a plan step's segment event giving its place in the plan, from 1 (a number).
-    public static let stepIndexMetadataKey = "OpenHealthKitPlanStepIndex"
-    /// The metadata key of a plan step's segment event giving its target power (a quantity in W), when it has one.
-    public static let targetPowerMetadataKey = "OpenHealthKitPlanTargetPower"
-}
-
 /// A plan running in a live recording: the pure ``PlanRunner`` fed the builder's figures every update interval, its
 /// steps recorded as segment events, its ERG target handed to the trainers.
 final class PlanSession: Sendable {

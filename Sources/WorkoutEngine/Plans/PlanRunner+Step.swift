@@ -204,6 +204,13 @@ extension PlanRunner {
         public var notice: String? = nil
     }
 
+    /// The metadata key of a plan step's segment event naming the step (a string). OpenHealthKit.
+    public static let stepNameMetadataKey = "OpenHealthKitPlanStepName"
+    /// The metadata key of a plan step's segment event giving its place in the plan, from 1 (a number).
+    public static let stepIndexMetadataKey = "OpenHealthKitPlanStepIndex"
+    /// The metadata key of a plan step's segment event giving its target power (a quantity in W), when it has one.
+    public static let targetPowerMetadataKey = "OpenHealthKitPlanTargetPower"
+
     /// Seconds as `m:ss` (or `h:mm:ss`).
     static func clock(_ seconds: TimeInterval) -> String {
         let whole = max(0, Int(seconds.rounded()))
