@@ -9,11 +9,11 @@ import BlueZTransport
 
 /// Records a live workout from sensors, as `workout record` does: the sensors (those paired with the store and any
 /// given by address), an ``HKWorkoutSession`` with its ``HKLiveWorkoutBuilder`` and ``HKLiveWorkoutDataSource``, laps,
-/// pause and resume, a smart trainer's target power, mirroring to a companion, the raw notifications as a fixture,
-/// and at the end the workout saved or discarded. OpenHealthKit.
+/// pause and resume, a smart trainer's target power or a plan that drives it (``Options/plan``), mirroring to a
+/// companion, the raw notifications as a fixture, and at the end the workout saved or discarded. OpenHealthKit.
 ///
 /// Time comes from the store: its `wallClock` dates everything, its monotonic clock paces mirroring; the sensors and
-/// the trainers' requests sleep on ``Options/clock``. Nothing starts until ``start(trainerEvents:trainerChanged:)``; an app sets
+/// the trainers' requests sleep on ``Options/clock``. Nothing starts until ``start(trainerEvents:trainerChanged:planEvents:)``; an app sets
 /// the builder's delegate before that to hear what is collected.
 ///
 /// ```swift
@@ -145,7 +145,7 @@ public final class LiveRecording: Sendable {
         #endif
     }
 
-    /// The trainers under control, once ``start(trainerEvents:trainerChanged:)`` found them.
+    /// The trainers under control, once ``start(trainerEvents:trainerChanged:planEvents:)`` found them.
     public var trainers: TrainerTargets? { state.withLock { $0.trainers } }
 
     /// Starts the session and the builder at ``startDate``, then the trainers' control (with
