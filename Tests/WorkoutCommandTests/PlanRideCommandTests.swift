@@ -83,6 +83,14 @@ import Testing
             #expect(maximum >= (step.target ?? 0) && maximum <= highest + 5, "\(step)")
         }
         #expect(lines.contains { $0.hasPrefix("  steps           step ") }, "\(transcript)")
+        // Without lap events, the plan's steps are the workout's laps: in the summary and in a FIT or TCX export.
+        #expect(WorkoutLaps.intervals(of: workout) == segments.map(\.dateInterval))
+        #expect(lines.contains { $0.hasPrefix("  laps            lap ") }, "\(transcript)")
+        let tcx = try Tool.run([
+            "export", workout.uuid.uuidString, "--format", "tcx", "--output", "-", "--store", store,
+        ])
+        #expect(tcx.status == 0, "\(tcx.stderr)")
+        #expect(tcx.stdout.components(separatedBy: "<Lap StartTime=").count - 1 == 3, "\(tcx.stdout.prefix(2000))")
         let plan = try #require(try await health.workoutPlan(for: workout))
         #expect(plan.runnerSteps.map(\.power) == [.threshold(150), .threshold(250), .threshold(180)])
 
