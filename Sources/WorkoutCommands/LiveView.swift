@@ -46,7 +46,7 @@ enum LiveView {
             if let contact = sensor.skinContact { line += "   skin contact \(contact ? "yes" : "no")" }
             lines.append(line)
         }
-        lines += s.machines.map(machineLine)
+        lines += s.machines.map { machineLine($0, planned: s.plan != nil) }
         if let notice = s.trainerNotice { lines.append(notice) }
         if let plan = s.plan { lines += planLines(plan, power3s: s.power3s) }
         return lines
@@ -82,10 +82,11 @@ enum LiveView {
         return lines
     }
 
-    /// A trainer's control in words: `Trainer  ERG 200 W  (+/- 10 W)`, `ERG 210 W asked`, or why there is none.
-    static func machineLine(_ machine: LiveSnapshot.MachineLine) -> String {
+    /// A trainer's control in words: `Trainer  ERG 200 W  (+/- 10 W)`, `ERG 210 W asked`, or why there is none;
+    /// with a plan running, the keys shift the plan (`+/- 5 %`).
+    static func machineLine(_ machine: LiveSnapshot.MachineLine, planned: Bool = false) -> String {
         let state = machine.state
-        let keys = "(+/- \(TrainerTargets.step) W)"
+        let keys = planned ? "(+/- \(LiveRecording.planShiftStep) %)" : "(+/- \(TrainerTargets.step) W)"
         var line = machine.name + "  "
         if let code = state.refusedControl {
             line += "refused control (\(code)); recording only"

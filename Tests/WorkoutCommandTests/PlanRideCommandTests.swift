@@ -170,6 +170,58 @@ import Testing
         #expect(transcript.contains("Saved workout"), "\(transcript)")
     }
 
+    /// On a terminal: the view shows the step, `n` skips to the next one, `+` shifts the plan's power by 5 %
+    /// (250 W × 1.05 = 262.5, shown 263 W) and the trainer takes the shifted target.
+    @Test func nSkipsAStepAndPlusShiftsThePlan() throws {
+        let directory = try TemporaryDirectory()
+        let clock = try SteppedClock(directory: directory)
+        let socket = directory.file("trainer.sock")
+        let trainer = try clock.startPeripheral(["--profile", "smart-trainer", "--listen", socket]).member
+        defer { SteppedClock.stop([trainer]) }
+        let file = directory.file("three.zwo")
+        try Data(Self.plan.utf8).write(to: URL(fileURLWithPath: file))
+        let terminal = try KeysTests.Terminal()
+        let process = Process()
+        process.arguments = [
+            "record", "--sensor", "unix:\(socket)", "--plan", file, "--ftp", "250", "--ramp", "0", "--store",
+            directory.file("keys.sqlite"),
+        ]
+        let handle = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
+        process.standardInput = handle
+        process.standardOutput = handle
+        process.standardError = handle
+        let recording = try clock.start(process, peripherals: [trainer])
+        func second() {
+            for _ in 0 ..< 4 { #expect(clock.step(recording, [trainer]) == "ok") }
+            #expect(clock.sync(recording, [trainer]) == "ok")
+        }
+        #expect(
+            terminal.wait {
+                $0.contains("+ and - shift the plan's power, n skips a step, q or Ctrl-C ends and saves.")
+            },
+            "\(terminal.output)")
+        second()
+        #expect(terminal.wait { $0.contains("step 1/3 Work   target 150 W") }, "\(terminal.output)")
+        second()
+        var mark = terminal.output.endIndex
+        terminal.type("n")  // at 0:02
+        #expect(terminal.wait(after: mark) { $0.contains("step 2/3 Work   target 250 W") }, "\(terminal.output)")
+        second()
+        mark = terminal.output.endIndex
+        terminal.type("+")  // at 0:03
+        #expect(
+            terminal.wait(after: mark) { $0.contains("step 2/3 Work   target 263 W") && $0.contains("power +5 %") },
+            "\(terminal.output)")
+        for _ in 0 ..< 2 { second() }
+        #expect(terminal.wait { $0.contains("ERG 263 W  (+/- 5 %)") }, "\(terminal.output)")
+        terminal.type("q")
+        let ended = recording.readLine()
+        #expect(ended == "ended")
+        if ended != "ended" { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit(within: childProcessTimeLimit) { terminal.output }
+        #expect(process.terminationStatus == 0)
+    }
+
     /// A plan argument that is neither a file nor a plan's id: one sentence, nothing recorded.
     @Test func aPlanThatIsNotThereIsOneSentence() throws {
         let directory = try TemporaryDirectory()
