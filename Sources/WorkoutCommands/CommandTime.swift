@@ -21,9 +21,10 @@ public protocol CommandTime: Sendable {
 
     /// The tap a recording gives its sensors, passing everything on to `next` (the `--save-fixture` recorder).
     func recordingTap(next: (any NotificationTap)?) -> (any NotificationTap)?
-    /// A recording reads `sensors` sensors (what ``recordingTap(next:)`` returned hears them) and its display loop
-    /// sleeps on ``clock``; it ends after `duration` seconds of the store's time, when one is given.
-    func recordingStarted(sensors: Int, duration: Double?)
+    /// A recording reads `sensors` sensors (what ``recordingTap(next:)`` returned hears them) and `loops` loops (its
+    /// display, a plan's runner) sleep on ``clock``; it ends after `duration` seconds of the store's time, when one
+    /// is given.
+    func recordingStarted(sensors: Int, loops: Int, duration: Double?)
     /// A simulated peripheral listens; `sent` counts the notifications it has sent, `dropped` the links it has
     /// dropped or refused.
     func peripheralStarted(sent: @escaping @Sendable () async -> Int, dropped: @escaping @Sendable () -> Int)
@@ -42,7 +43,7 @@ public struct MachineTime: CommandTime {
     public var now: @Sendable () -> Date { { Date() } }
     public var storeClocks: LiveClocks? { nil }
     public func recordingTap(next: (any NotificationTap)?) -> (any NotificationTap)? { next }
-    public func recordingStarted(sensors: Int, duration: Double?) {}
+    public func recordingStarted(sensors: Int, loops: Int, duration: Double?) {}
     public func peripheralStarted(sent: @escaping @Sendable () async -> Int, dropped: @escaping @Sendable () -> Int) {}
     public func pacedReplayStarted(draw: @escaping @Sendable () async -> Void) -> Bool { false }
     public func ended() {}

@@ -18,6 +18,7 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, Sendable {
         /// Upper thresholds of the power zones the builder times, in W (none without an FTP or the person's zones).
         var powerZoneBoundaries: [Double] = []
         var trainers: TrainerTargets?
+        var planStatus: (@Sendable (Date) -> PlanRunner.Status?)?
         var zone: Int?
         var powerZone: Int?
         var events = EventLines()
@@ -41,6 +42,12 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, Sendable {
     var trainers: TrainerTargets? {
         get { state.withLock { $0.trainers } }
         set { state.withLock { $0.trainers = newValue } }
+    }
+
+    /// The running plan's figures at a date, shown in the view; set before the display starts.
+    var planStatus: (@Sendable (Date) -> PlanRunner.Status?)? {
+        get { state.withLock { $0.planStatus } }
+        set { state.withLock { $0.planStatus = newValue } }
     }
 
     /// Reads the zones the builder times heart rate and power in (call once collection has begun).
@@ -103,8 +110,8 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, Sendable {
     /// said, the trainers.
     func snapshot(at now: Date) -> LiveSnapshot {
         let figures = LiveWorkoutFigures(builder: builder, at: now)
-        let (boundaries, zone, powerBoundaries, powerZone, trainers) = state.withLock {
-            ($0.zoneBoundaries, $0.zone, $0.powerZoneBoundaries, $0.powerZone, $0.trainers)
+        let (boundaries, zone, powerBoundaries, powerZone, trainers, planStatus) = state.withLock {
+            ($0.zoneBoundaries, $0.zone, $0.powerZoneBoundaries, $0.powerZone, $0.trainers, $0.planStatus)
         }
         var snapshot = LiveSnapshot(
             figures: figures, at: now, elapsed: max(0, now.timeIntervalSince(start)),
@@ -115,6 +122,7 @@ final class LiveMonitor: HKLiveWorkoutBuilderDelegate, LiveSource, Sendable {
         snapshot.powerZoneBoundaries = powerBoundaries
         snapshot.machines = trainers?.controlled.map { LiveSnapshot.MachineLine(name: $0.name, state: $0.state) } ?? []
         snapshot.trainerNotice = trainers?.notice
+        snapshot.plan = planStatus?(now)
         return snapshot
     }
 

@@ -46,15 +46,47 @@ enum LiveView {
             if let contact = sensor.skinContact { line += "   skin contact \(contact ? "yes" : "no")" }
             lines.append(line)
         }
-        lines += s.machines.map(machineLine)
+        lines += s.machines.map { machineLine($0, planned: s.plan != nil) }
         if let notice = s.trainerNotice { lines.append(notice) }
+        if let plan = s.plan { lines += planLines(plan, power3s: s.power3s) }
         return lines
     }
 
-    /// A trainer's control in words: `Trainer  ERG 200 W  (+/- 10 W)`, `ERG 210 W asked`, or why there is none.
-    static func machineLine(_ machine: LiveSnapshot.MachineLine) -> String {
+    /// A running plan's step: `step 3/8 Work 1/3  target 280 W (ERG 284 W)  3 s 276 W  step avg 279 W  left 0:21
+    /// next Recovery 1/3`, the shift when there is one, and why it only guides when it does.
+    static func planLines(_ plan: PlanRunner.Status, power3s: Double?) -> [String] {
+        guard !plan.finished else { return ["plan done"] }
+        var parts = ["step \(plan.index + 1)/\(plan.count) \(plan.name)"]
+        if let target = plan.target {
+            var text = "target \(watts(target))"
+            if let erg = plan.ergTarget, erg != Int(target.rounded()) { text += " (ERG \(erg) W)" }
+            parts.append(text)
+        } else {
+            parts.append("no target")
+        }
+        parts.append("3 s \(watts(power3s))")
+        parts.append("step avg \(watts(plan.averagePower))")
+        if let seconds = plan.timeLeft {
+            parts.append("left \(Format.duration(seconds))")
+        } else if let metres = plan.distanceLeft {
+            parts.append(String(format: "left %.2f km", metres / 1000))
+        } else if let kcal = plan.energyLeft {
+            parts.append("left \(Int(kcal.rounded())) kcal")
+        } else {
+            parts.append("until lap (l)")
+        }
+        if let next = plan.next { parts.append("next \(next)") }
+        if plan.shift != 0 { parts.append("power \(plan.shift > 0 ? "+" : "")\(plan.shift) %") }
+        var lines = [parts.joined(separator: "   ")]
+        if let notice = plan.notice { lines.append(notice) }
+        return lines
+    }
+
+    /// A trainer's control in words: `Trainer  ERG 200 W  (+/- 10 W)`, `ERG 210 W asked`, or why there is none;
+    /// with a plan running, the keys shift the plan (`+/- 5 %`).
+    static func machineLine(_ machine: LiveSnapshot.MachineLine, planned: Bool = false) -> String {
         let state = machine.state
-        let keys = "(+/- \(TrainerTargets.step) W)"
+        let keys = planned ? "(+/- \(LiveRecording.planShiftStep) %)" : "(+/- \(TrainerTargets.step) W)"
         var line = machine.name + "  "
         if let code = state.refusedControl {
             line += "refused control (\(code)); recording only"

@@ -34,25 +34,8 @@ extension Workout {
 
             func run() async throws {
                 try await reportingErrors {
-                    let name = (file as NSString).lastPathComponent
-                    guard let format = PlanFileFormat(fileName: file) else {
-                        throw CommandFailure(
-                            "\(name): the extension does not name a plan format (.workout, .zwo, .erg, .mrc, .fit).")
-                    }
-                    let data: Data
-                    do {
-                        data = try Data(contentsOf: URL(fileURLWithPath: file))
-                    } catch {
-                        throw CommandFailure("\(name) cannot be read: \(error.localizedDescription)")
-                    }
                     let store = try await options.open()
-                    let ftp = try await ftp(format, store)
-                    let plan: WorkoutPlan
-                    do {
-                        plan = try PlanFiles.read(data, format: format, name: name, functionalThresholdPower: ftp)
-                    } catch {
-                        throw CommandFailure(sentence("\(error)"))
-                    }
+                    let (plan, name) = try await PlanText.read(file: file, ftp: ftp, store: store)
                     let id = try await store.addLibraryPlan(
                         LibraryPlanRecord(
                             name: PlanText.name(of: plan), source: name, imported: Workout.time.now(),
@@ -61,11 +44,6 @@ extension Workout {
                 }
             }
 
-            func ftp(_ format: PlanFileFormat, _ store: HKHealthStore) async throws -> Double? {
-                if let ftp { return ftp }
-                guard format.isRelativeToFTP else { return nil }
-                return try await store.workoutProfile().functionalThresholdPower
-            }
         }
 
         struct List: AsyncParsableCommand {
@@ -175,6 +153,41 @@ private func sentence(_ text: String) -> String {
 
 /// How `workout plan` prints plans.
 enum PlanText {
+    /// A plan file (any format `WorkoutPlanFiles` reads) and its file name; relative formats take `ftp`, else the
+    /// profile's.
+    static func read(file: String, ftp: Double?, store: HKHealthStore) async throws -> (WorkoutPlan, String) {
+        let name = (file as NSString).lastPathComponent
+        guard let format = PlanFileFormat(fileName: file) else {
+            throw CommandFailure(
+                "\(name): the extension does not name a plan format (.workout, .zwo, .erg, .mrc, .fit).")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: file))
+        } catch {
+            throw CommandFailure("\(name) cannot be read: \(error.localizedDescription)")
+        }
+        var ftp = ftp
+        if ftp == nil, format.isRelativeToFTP { ftp = try await store.workoutProfile().functionalThresholdPower }
+        do {
+            return (try PlanFiles.read(data, format: format, name: name, functionalThresholdPower: ftp), name)
+        } catch {
+            throw CommandFailure(sentence("\(error)"))
+        }
+    }
+
+    /// The plan `argument` names: a plan file when one is there, else a plan's id in the store.
+    static func plan(named argument: String, ftp: Double?, store: HKHealthStore) async throws -> WorkoutPlan {
+        if !FileManager.default.fileExists(atPath: argument), let id = Int64(argument) {
+            return try await plan(id, store)
+        }
+        guard FileManager.default.fileExists(atPath: argument) else {
+            throw CommandFailure(
+                "--plan \(argument): there is no such file, and it is not a plan's id (`workout plan list`).")
+        }
+        return try await read(file: argument, ftp: ftp, store: store).0
+    }
+
     static func plan(_ id: Int64, _ store: HKHealthStore) async throws -> WorkoutPlan {
         guard let record = try await store.libraryPlan(id: id) else {
             throw CommandFailure("There is no plan \(id); `workout plan list` lists them.")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenHealthKit
+import OpenWorkoutKit
 import Synchronization
 import WorkoutWeb
 
@@ -18,6 +19,9 @@ extension Workout {
                   workout record --sensor unix:/tmp/trainer.sock --target-power 200
 
                 --target-power holds that power on a smart trainer (any sensor with a Fitness Machine Control Point): the tool asks for control, then sets the target; a trainer that refuses control (another app holds it) is recorded from all the same, and the view says so.
+
+                --plan runs a plan (a .workout, .zwo, .erg, .mrc or FIT workout file, or a plan's id from `workout plan list`): each step's power becomes the trainer's target, ramped over --ramp seconds, each step is recorded as a segment, and the workout keeps the plan. + and - shift the plan's power by \(LiveRecording.planShiftStep) %, n skips to the next step, l ends an open step. Without a trainer under control the plan runs as guidance; with a power meter besides the trainer, --power-match corrects the target so that the meter reads it. A heart-rate, cadence or speed alert out of range rings the bell.
+                  workout record --sensor unix:/tmp/trainer.sock --plan sweet-spot.zwo
                 """
         )
 
@@ -39,6 +43,21 @@ extension Workout {
                 "Hold this power on a smart trainer (ERG); + and - change it by \(TrainerTargets.step) W.",
                 valueName: "WATTS"))
         var targetPower: Int?
+        @Option(
+            help: ArgumentHelp(
+                "Run a plan: a plan file (.workout, .zwo, .erg, .mrc, .fit) or a plan's id (workout plan list).",
+                valueName: "FILE_OR_ID"))
+        var plan: String?
+        @Option(
+            help: ArgumentHelp("FTP in watts for a .zwo or .mrc --plan (default: the profile's).", valueName: "WATTS"))
+        var ftp: Double?
+        @Option(help: ArgumentHelp("Seconds a plan's target takes to move to the next step's.", valueName: "S"))
+        var ramp: Double = PlanRunner.Settings().rampDuration
+        @Flag(
+            help:
+                "With --plan and a power meter besides the trainer: correct the trainer's target so the meter reads it."
+        )
+        var powerMatch = false
         @OptionGroup var serving: ServeOptions
         @Flag(help: "Mirror the recording to `workout watch` in another terminal on the same store.")
         var mirror = false
@@ -63,6 +82,22 @@ extension Workout {
                 throw ValidationError(
                     "--target-power must be between 1 and \(TrainerTargets.maximum) W, not \(targetPower).")
             }
+            if let plan, Int64(plan) == nil, !FileManager.default.fileExists(atPath: plan) {
+                throw ValidationError(
+                    "--plan \(plan): there is no such file, and it is not a plan's id (`workout plan list`).")
+            }
+            if powerMatch, plan == nil {
+                throw ValidationError("--power-match corrects a plan's target: it needs --plan.")
+            }
+            if plan != nil, targetPower != nil {
+                throw ValidationError("--plan and --target-power cannot go together: the plan sets the target power.")
+            }
+            if !(0 ... 60).contains(ramp) {
+                throw ValidationError("--ramp must be between 0 and 60 seconds, not \(ramp).")
+            }
+            if let ftp, !(ftp > 0 && ftp <= 2500) {
+                throw ValidationError("--ftp must be above 0 and at most 2500 W, not \(ftp).")
+            }
         }
 
         func run() async throws {
@@ -74,7 +109,13 @@ extension Workout {
                 let store = try await options.open()
                 if let clocks = time.storeClocks { store.clocks = clocks }
                 try await checkPairedSensors(store)
-                let recording = try await LiveRecording(healthStore: store, options: recordingOptions(time))
+                var recordingOptions = recordingOptions(time)
+                if let plan {
+                    try recordingOptions.setWorkoutPlan(await PlanText.plan(named: plan, ftp: ftp, store: store))
+                    recordingOptions.plan?.settings.rampDuration = ramp
+                    recordingOptions.plan?.powerMatch = powerMatch
+                }
+                let recording = try await LiveRecording(healthStore: store, options: recordingOptions)
                 let monitor = LiveMonitor(
                     session: recording.session, builder: recording.builder, dataSource: recording.dataSource,
                     start: recording.startDate)
@@ -87,12 +128,27 @@ extension Workout {
                     sink.control(action, state: recording.session.state)
                 }
                 // A trainer's answer comes a moment after the request: the view shows it at once.
+                let planned = plan != nil
                 try await recording.start { [store] event in
-                    monitor.note("\(event)", at: store.wallClock())
+                    let now = store.wallClock()
+                    // A plan's ramps (and power match) move the target every update: the line worth reading is the
+                    // one that says a step's own target was taken.
+                    if planned, case .targetSet(_, let watts) = event,
+                        recording.planStatus(at: now)?.target.map({ Int($0.rounded()) }) != watts
+                    {
+                        return
+                    }
+                    monitor.note("\(event)", at: now)
                 } trainerChanged: { [store] in
                     display.tick(at: store.wallClock())
+                } planEvents: { [store] event in
+                    monitor.note("\(event)", at: event.date ?? store.wallClock())
+                    if terminal, case .runner(.alert(_, _, _, outOfRange: true, _), _) = event {
+                        FileHandle.standardOutput.write(Data("\u{07}".utf8))
+                    }
                 }
                 monitor.trainers = recording.trainers
+                monitor.planStatus = { recording.planStatus(at: $0) }
                 await monitor.loadZones()
                 print(banner(recording))
                 if mirror { print(Self.describe(await recording.startMirroring())) }
@@ -100,7 +156,9 @@ extension Workout {
                 let inputs = RecordingInputs(duration: duration, clock: store.clocks.monotonic)
                 sink.connect(inputs.send)
                 let drawing = Task { await display.run(clock: time.clock) }
-                time.recordingStarted(sensors: recording.sensorNames.count, duration: duration)
+                // The display's loop, and a plan's runner, sleep on the command's clock.
+                time.recordingStarted(
+                    sensors: recording.sensorNames.count, loops: plan == nil ? 1 : 2, duration: duration)
                 try await inputs.steer(recording, display: display)
                 time.ended()
                 drawing.cancel()
@@ -163,7 +221,7 @@ extension Workout {
         private func banner(_ recording: LiveRecording) -> String {
             let keys =
                 isatty(STDIN_FILENO) == 1
-                ? "space pauses, l marks a lap, \(targetPower == nil ? "" : "+ and - change the target power, ")q or Ctrl-C ends and saves"
+                ? "space pauses, l marks a lap, \(plan != nil ? "+ and - shift the plan's power, n skips a step, " : targetPower == nil ? "" : "+ and - change the target power, ")q or Ctrl-C ends and saves"
                 : "Ctrl-C ends and saves"
             let activity = recording.session.workoutConfiguration.activityType.name
             return "Recording a \(activity) workout from \(recording.sensorNames.joined(separator: ", ")); \(keys)."
@@ -217,8 +275,9 @@ final class RecordingInputs: Sendable {
                 recording.togglePause()
                 display.tick(at: recording.healthStore.wallClock())
             case .lap: display.tick(at: try await recording.markLap())
-            case .raiseTarget: display.tick(at: recording.changeTargetPower(by: 1))
-            case .lowerTarget: display.tick(at: recording.changeTargetPower(by: -1))
+            case .raiseTarget: display.tick(at: await recording.changeTargetPower(by: 1))
+            case .lowerTarget: display.tick(at: await recording.changeTargetPower(by: -1))
+            case .skipStep: display.tick(at: await recording.skipStep())
             case .end: return
             }
         }

@@ -17,6 +17,8 @@ enum RecordingCommand: Sendable, Equatable {
     case raiseTarget
     /// `-` (or `_`): lower it.
     case lowerTarget
+    /// `n`: skip to a running plan's next step.
+    case skipStep
 }
 
 /// The keys of a recording on a terminal: standard input switched out of canonical mode and echo (signals stay
@@ -38,6 +40,7 @@ final class TerminalKeys: Sendable {
         case UInt8(ascii: "q"), UInt8(ascii: "Q"): return .end
         case UInt8(ascii: "+"), UInt8(ascii: "="): return .raiseTarget
         case UInt8(ascii: "-"), UInt8(ascii: "_"): return .lowerTarget
+        case UInt8(ascii: "n"), UInt8(ascii: "N"): return .skipStep
         default: return nil
         }
     }

@@ -78,7 +78,7 @@ extension Workout {
                         Task { for await ending in monitor.endings { send.yield(.ended(ending)) } }
                     case .key(.togglePause):
                         view.watching?.monitor.session.togglePause()
-                    case .key(.lap), .key(.raiseTarget), .key(.lowerTarget):
+                    case .key(.lap), .key(.raiseTarget), .key(.lowerTarget), .key(.skipStep):
                         continue
                     case .key(.end):
                         print(await view.stop() ? "Left the watch; the recording goes on." : "Stopped waiting.")

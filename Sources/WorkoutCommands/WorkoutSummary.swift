@@ -47,6 +47,7 @@ enum WorkoutSummary {
         row("cadence", try await cadence(workout, store: store) ?? "–")
         lines += zoneLines(workout)
         lines += try await lapLines(workout, store: store)
+        lines += try await stepLines(workout, store: store)
         for (index, sensor) in sensors.enumerated() {
             let without = sensor.timeWithoutData(at: workout.endDate)
             if case .connecting = sensor.connection {
@@ -134,6 +135,30 @@ enum WorkoutSummary {
                 line = pad(line, 16 + 2 + 5 + 10 + 12 + 8) + (cadence.map { "\(whole($0)) steps/min" } ?? "–")
             }
             lines.append(line)
+        }
+        return lines.map(Format.trimmed)
+    }
+
+    /// The steps of the plan the workout ran (`workout record --plan`), from the library's ``PlanStepFigures``:
+    /// each one's target, average power, 3 s maximum and time within 5 % of its target; nothing without a plan.
+    static func stepLines(_ workout: HKWorkout, store: HKHealthStore) async throws -> [String] {
+        let steps = try await store.planSteps(of: workout)
+        guard !steps.isEmpty else { return [] }
+        let widths = [5, max(6, (steps.map(\.name.count).max() ?? 0) + 2), 10, 9, 9, 9]
+        let watts = { (value: Double?) in value.map { "\(whole($0)) W" } ?? "–" }
+        var lines = [
+            "  " + pad("steps", 16)
+                + zip(["step", "name", "duration", "target", "average", "3 s max"], widths)
+                .map { pad($0, $1) }.joined() + "in range"
+        ]
+        for (index, step) in steps.enumerated() {
+            let cells = [
+                "\(index + 1)", step.name, Format.duration(step.interval.duration), watts(step.target),
+                watts(step.averagePower), watts(step.maximumThreeSecondPower),
+            ]
+            lines.append(
+                "  " + pad("", 16) + zip(cells, widths).map { pad($0, $1) }.joined()
+                    + (step.timeInRange.map { Format.duration($0) } ?? "–"))
         }
         return lines.map(Format.trimmed)
     }

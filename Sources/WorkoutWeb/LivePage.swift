@@ -101,6 +101,7 @@ enum LivePage {
             <polyline id="powerLine" fill="none" stroke="#ffd43b" stroke-width="2.5" vector-effect="non-scaling-stroke"/>
             <polyline id="hrLine" fill="none" stroke="#ff6b6b" stroke-width="3" vector-effect="non-scaling-stroke"/>
           </svg></section>
+        <section id="plan" class="tile hidden"><span id="planText"></span></section>
         <section id="controls" class="tile">
           <button id="pauseButton">Pause</button><button id="lapButton" class="secondary">Lap</button>
           <span id="trainer" class="hidden"><span id="trainerText"></span>
@@ -150,6 +151,7 @@ enum LivePage {
           renderZones(s.heartRateZones);
           renderSensors(s.sensors);
           renderTrainers(s);
+          renderPlan(s.plan);
           const point = [s.elapsedSeconds, s.heartRate ?? null, s.power ?? null];
           if (points.length && point[0] < points[points.length - 1][0]) points = [];
           if (!points.length || point[0] >= points[points.length - 1][0] + 1) points.push(point);
@@ -202,6 +204,21 @@ enum LivePage {
           if (s.trainerNotice) words.push(s.trainerNotice);
           $("trainerText").textContent = words.join("; ") + " ";
           for (const id of ["lowerButton", "raiseButton"]) $(id).classList.toggle("hidden", trainers.length === 0);
+        }
+        function renderPlan(plan) {
+          $("plan").classList.toggle("hidden", !plan);
+          if (!plan) return;
+          if (plan.finished) { $("planText").textContent = "plan done"; return; }
+          const parts = ["step " + plan.step + "/" + plan.steps + " " + plan.name];
+          parts.push(plan.targetPower === undefined ? "no target" : "target " + whole(plan.targetPower) + " W");
+          if (plan.averagePower !== undefined) parts.push("step avg " + whole(plan.averagePower) + " W");
+          if (plan.secondsLeft !== undefined) parts.push("left " + duration(plan.secondsLeft));
+          else if (plan.metresLeft !== undefined) parts.push("left " + (plan.metresLeft / 1000).toFixed(2) + " km");
+          else if (plan.kilocaloriesLeft !== undefined) parts.push("left " + whole(plan.kilocaloriesLeft) + " kcal");
+          if (plan.next !== undefined) parts.push("next " + plan.next);
+          if (plan.shiftPercent) parts.push("power " + (plan.shiftPercent > 0 ? "+" : "") + plan.shiftPercent + " %");
+          if (plan.notice) parts.push(plan.notice);
+          $("planText").textContent = parts.join(" · ");
         }
         function renderGraph() {
           // The last five minutes; less at the start, so that the first minute fills the width.

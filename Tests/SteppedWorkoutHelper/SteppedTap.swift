@@ -80,16 +80,16 @@ extension SteppedTime {
     /// before and after, waits until the `sensors` are each connected or waiting to reconnect on ``steppedClock`` and
     /// the display loop sleeps there too (one sleeper per sensor, one for the display). A step that reaches `duration`
     /// (`--duration`) is not answered: the recording ends, and ``ended()`` answers `ended`.
-    func recordingStarted(sensors: Int, duration: Double?) {
+    func recordingStarted(sensors: Int, loops: Int, duration: Double?) {
         guard let tap = lock.withLock({ sensorTap }) else { return }
         let end = duration.map { Duration.milliseconds(Int64($0 * 1000)) }
         serve { [self] command in
             await tap.wait { $0.notifications >= command.notifications && $0.drops >= command.drops }
-            try await settle(tap, sleepers: sensors + 1)
+            try await settle(tap, sleepers: sensors + loops)
             guard command.milliseconds > 0 else { return "ok" }
             advance(by: command.milliseconds)
             if let end, storeClock.now.offset >= end { return nil }
-            try await settle(tap, sleepers: sensors + 1)
+            try await settle(tap, sleepers: sensors + loops)
             return "ok"
         }
     }

@@ -269,4 +269,46 @@ import Testing
         #expect(TerminalKeys.command(for: UInt8(ascii: "=")) == .raiseTarget)
         #expect(TerminalKeys.command(for: UInt8(ascii: "-")) == .lowerTarget)
     }
+
+    /// A running plan's line, from the runner's own figures: 20 s into a 60 s warm-up at 140–160 W ridden at
+    /// 150 W, 40 s left, the work step next; shifted by +10 % its target is 165 W; the figures travel to a companion
+    /// and into the page's JSON unchanged.
+    @Test func planLinesAndTheirTrip() throws {
+        var runner = PlanRunner(steps: [
+            .init(name: "Warm-up", goal: .time(60), power: .range(140 ... 160)),
+            .init(name: "Work", goal: .time(30), power: .threshold(280)),
+        ])
+        _ = runner.start(at: Self.t0, progress: .init(moving: 0))
+        let progress = PlanRunner.Progress(moving: 20, power: 150)
+        _ = runner.update(at: Self.t0 + 20, progress: progress)
+        let status = try #require(runner.status(at: Self.t0 + 20, progress: progress))
+        #expect(
+            LiveView.planLines(status, power3s: 152)
+                == ["step 1/2 Warm-up   target 150 W   3 s 152 W   step avg 150 W   left 0:40   next Work"])
+        runner.shift(by: 10)
+        var shifted = try #require(runner.status(at: Self.t0 + 20, progress: progress))
+        shifted.notice = "No trainer is under control: the plan runs as guidance."
+        #expect(
+            LiveView.planLines(shifted, power3s: nil) == [
+                "step 1/2 Warm-up   target 165 W   3 s –   step avg 150 W   left 0:40   next Work   power +10 %",
+                "No trainer is under control: the plan runs as guidance.",
+            ])
+        // To a companion and back, then into the page's JSON.
+        var figures = LiveWorkoutFigures(
+            date: Self.t0 + 20, startDate: Self.t0, elapsedTime: 20, elapsedTimeAtLastLap: 0, laps: 0,
+            collectedTypes: [], mostRecent: [:], heartRateZones: nil, sensors: [])
+        figures.plan = shifted
+        let sent = try LiveWorkoutFigures(data: figures.encoded())
+        #expect(sent.plan == shifted)
+        let snapshot = LiveSnapshot(
+            figures: sent, at: Self.t0 + 20, elapsed: 20, activity: "cycling", paused: false, running: true,
+            zone: nil, zoneBoundaries: [])
+        let json = try #require(try JSONSerialization.jsonObject(with: snapshot.jsonData()) as? [String: Any])
+        let plan = try #require(json["plan"] as? [String: Any])
+        #expect(plan["step"] as? Int == 1 && plan["steps"] as? Int == 2 && plan["name"] as? String == "Warm-up")
+        #expect(plan["targetPower"] as? Double == 165 && plan["ergTargetPower"] as? Int == 165)
+        #expect(plan["secondsLeft"] as? Double == 40 && plan["next"] as? String == "Work")
+        #expect(plan["shiftPercent"] as? Int == 10 && plan["finished"] as? Bool == false)
+        #expect(TerminalKeys.command(for: UInt8(ascii: "n")) == .skipStep)
+    }
 }

@@ -21,7 +21,9 @@ extension LiveRecording {
                 var mirroring = first == .mirroring
                 while !Task.isCancelled {
                     if mirroring {
-                        let figures = LiveWorkoutFigures(builder: builder, at: store.wallClock())
+                        let now = store.wallClock()
+                        var figures = LiveWorkoutFigures(builder: builder, at: now)
+                        figures.plan = self.planStatus(at: now)
                         // A companion that left is looked for again: the recording does not depend on it.
                         do { try await session.sendToRemoteWorkoutSession(data: figures.encoded()) } catch {
                             mirroring = false

@@ -9,11 +9,11 @@ import BlueZTransport
 
 /// Records a live workout from sensors, as `workout record` does: the sensors (those paired with the store and any
 /// given by address), an ``HKWorkoutSession`` with its ``HKLiveWorkoutBuilder`` and ``HKLiveWorkoutDataSource``, laps,
-/// pause and resume, a smart trainer's target power, mirroring to a companion, the raw notifications as a fixture,
-/// and at the end the workout saved or discarded. OpenHealthKit.
+/// pause and resume, a smart trainer's target power or a plan that drives it (``Options/plan``), mirroring to a
+/// companion, the raw notifications as a fixture, and at the end the workout saved or discarded. OpenHealthKit.
 ///
 /// Time comes from the store: its `wallClock` dates everything, its monotonic clock paces mirroring; the sensors and
-/// the trainers' requests sleep on ``Options/clock``. Nothing starts until ``start(trainerEvents:trainerChanged:)``; an app sets
+/// the trainers' requests sleep on ``Options/clock``. Nothing starts until ``start(trainerEvents:trainerChanged:planEvents:)``; an app sets
 /// the builder's delegate before that to hear what is collected.
 ///
 /// ```swift
@@ -37,6 +37,8 @@ public final class LiveRecording: Sendable {
         public var fixturePath: String?
         /// The power to hold on a smart trainer from the start (ERG), in watts.
         public var targetPower: Int?
+        /// A plan to run (its steps set the trainers' target; ``targetPower`` is then unused); nil runs none.
+        public var plan: Plan?
         /// What the sensors and the trainers' requests sleep on.
         public var clock: any Clock<Duration> = ContinuousClock()
         /// The tap the sensors are given, made from the fixture's recorder (nil without a fixture): by default that
@@ -74,6 +76,7 @@ public final class LiveRecording: Sendable {
         var trainers: TrainerTargets?
         var mirroring: Task<Void, Never>?
         var sensorStatuses: [HKSensorStatus] = []
+        var plan: PlanSession?
     }
     private let state: Mutex<State>
 
@@ -142,20 +145,65 @@ public final class LiveRecording: Sendable {
         #endif
     }
 
-    /// The trainers under control, once ``start(trainerEvents:trainerChanged:)`` found them.
+    /// The trainers under control, once ``start(trainerEvents:trainerChanged:planEvents:)`` found them.
     public var trainers: TrainerTargets? { state.withLock { $0.trainers } }
 
     /// Starts the session and the builder at ``startDate``, then the trainers' control (with
     /// ``Options/targetPower``): `trainerEvents` hears what happens to them, `trainerChanged` that one changed.
+    /// With ``Options/plan``, the plan starts too (its first step at ``startDate``) and `planEvents` hears it.
     public func start(
         trainerEvents: @escaping @Sendable (TrainerTargets.Event) -> Void = { _ in },
-        trainerChanged: @escaping @Sendable () -> Void = {}
+        trainerChanged: @escaping @Sendable () -> Void = {},
+        planEvents: @escaping @Sendable (PlanEvent) -> Void = { _ in }
     ) async throws {
         session.startActivity(with: startDate)
         try await builder.beginCollection(at: startDate)
         let trainers = TrainerTargets(sensors: dataSource.sensors, clock: options.clock)
         state.withLock { $0.trainers = trainers }
-        trainers.start(target: options.targetPower, events: trainerEvents, changed: trainerChanged)
+        trainers.start(
+            target: options.plan == nil ? options.targetPower : nil, events: trainerEvents, changed: trainerChanged)
+        if let plan = options.plan { try await startPlan(plan, trainers: trainers, events: planEvents) }
+    }
+
+    /// Attaches the plan to the workout, reads the workout's zones for zone targets, turns power match on when asked
+    /// (``Plan/powerMatch``), and starts the runner.
+    private func startPlan(
+        _ plan: Plan, trainers: TrainerTargets, events: @escaping @Sendable (PlanEvent) -> Void
+    ) async throws {
+        if let data = plan.workoutPlanData { builder.attachWorkoutPlanData(data) }
+        var settings = plan.settings
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        if settings.powerZoneBoundaries.isEmpty {
+            let zones = try? await builder.zoneConfiguration(for: HKQuantityType(.cyclingPower))
+            settings.powerZoneBoundaries =
+                zones?.zones.dropLast().compactMap { $0.maximum?.doubleValue(for: .watt()) } ?? []
+        }
+        if settings.heartRateZoneBoundaries.isEmpty {
+            let zones = try? await builder.zoneConfiguration(for: HKQuantityType(.heartRate))
+            settings.heartRateZoneBoundaries =
+                zones?.zones.dropLast().compactMap { $0.maximum?.doubleValue(for: bpm) } ?? []
+        }
+        settings.powerMatch = settings.powerMatch || plan.powerMatch
+        let running = PlanSession(
+            plan: plan, settings: settings, start: startDate, builder: builder, trainers: trainers,
+            wallClock: healthStore.wallClock,
+            events: events)
+        state.withLock { $0.plan = running }
+        await running.start(at: startDate, clock: options.clock)
+    }
+
+    /// The running plan's figures now (the step, its target, what is left, the next), nil without a plan.
+    public func planStatus(at now: Date) -> PlanRunner.Status? { state.withLock { $0.plan }?.status(at: now) }
+
+    /// Why the running plan only guides (no trainer under control), when it does.
+    public var planNotice: String? { state.withLock { $0.plan }?.notice(at: healthStore.wallClock()) }
+
+    /// Ends the plan's step under way now and begins the next. Returns now.
+    @discardableResult
+    public func skipStep() async -> Date {
+        let now = healthStore.wallClock()
+        await state.withLock { $0.plan }?.skip(at: now)
+        return now
     }
 
     /// Pauses the session when it runs, resumes it when paused.
@@ -167,15 +215,24 @@ public final class LiveRecording: Sendable {
         let now = healthStore.wallClock()
         let from = state.withLock { $0.lastLap }
         try await builder.addWorkoutEvents([HKWorkoutEvent.lap(from: from, to: now)])
-        state.withLock { $0.lastLap = now }
+        let plan = state.withLock { state in
+            state.lastLap = now
+            return state.plan
+        }
+        await plan?.lap(at: now)
         return now
     }
 
     /// Raises (positive) or lowers the trainers' target power by `steps` steps of ``TrainerTargets/step`` watts,
-    /// from the target or, with none yet, from the 3-second power now. Returns now.
+    /// from the target or, with none yet, from the 3-second power now; with a plan running, shifts the plan's power
+    /// by `steps` × ``planShiftStep`` percent instead. Returns now.
     @discardableResult
-    public func changeTargetPower(by steps: Int) -> Date {
+    public func changeTargetPower(by steps: Int) async -> Date {
         let now = healthStore.wallClock()
+        if let plan = state.withLock({ $0.plan }) {
+            await plan.shift(by: steps * Self.planShiftStep, at: now)
+            return now
+        }
         let power = builder.threeSecondPower(at: now)?.doubleValue(for: .watt())
         trainers?.change(by: steps, from: power)
         return now
@@ -188,10 +245,11 @@ public final class LiveRecording: Sendable {
     /// ends, collection ends, the sensors are released. Returns the end date.
     @discardableResult
     public func end() async throws -> Date {
-        let (mirroring, trainers) = state.withLock { ($0.mirroring, $0.trainers) }
+        let (mirroring, trainers, plan) = state.withLock { ($0.mirroring, $0.trainers, $0.plan) }
         mirroring?.cancel()
-        trainers?.close()
         let end = healthStore.wallClock()
+        await plan?.end(at: end)
+        trainers?.close()
         fixture?.record(.end, at: end)
         session.end()
         try await builder.endCollection(at: end)

@@ -31,6 +31,12 @@ extension LiveWorkoutSnapshot {
             var refusedControl: String?
             var error: String?
         }
+        struct Plan: Encodable {
+            var step: Int, steps: Int, name: String
+            var targetPower: Double?, ergTargetPower: Int?, averagePower: Double?
+            var secondsLeft: Double?, metresLeft: Double?, kilocaloriesLeft: Double?
+            var next: String?, shiftPercent: Int, finished: Bool, notice: String?
+        }
         var version = LiveWorkoutSnapshot.jsonVersion
         var date: Double?
         var activity: String
@@ -45,6 +51,7 @@ extension LiveWorkoutSnapshot {
         var sensors: [Sensor]
         var trainers: [Trainer]
         var trainerNotice: String?
+        var plan: Plan?
 
         init(_ s: LiveWorkoutSnapshot) {
             date = s.date?.timeIntervalSince1970
@@ -79,6 +86,13 @@ extension LiveWorkoutSnapshot {
                     error: state.refusedControl == nil ? state.lastError.map { "\($0)" } : nil)
             }
             trainerNotice = s.trainerNotice
+            plan = s.plan.map { plan in
+                Plan(
+                    step: plan.index + 1, steps: plan.count, name: plan.name, targetPower: plan.target,
+                    ergTargetPower: plan.ergTarget, averagePower: plan.averagePower, secondsLeft: plan.timeLeft,
+                    metresLeft: plan.distanceLeft, kilocaloriesLeft: plan.energyLeft, next: plan.next,
+                    shiftPercent: plan.shift, finished: plan.finished, notice: plan.notice)
+            }
         }
     }
 }

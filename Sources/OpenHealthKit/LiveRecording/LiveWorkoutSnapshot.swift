@@ -55,6 +55,8 @@ public struct LiveWorkoutSnapshot: Sendable, Equatable {
     public var machines: [MachineLine] = []
     /// Why a target power asked for is not set (no sensor offers control), when that is so.
     public var trainerNotice: String? = nil
+    /// The plan running, when one is: the step, its target, its average power, what is left, the next step.
+    public var plan: PlanRunner.Status? = nil
 
     /// A controlled trainer.
     public struct MachineLine: Sendable, Equatable {
@@ -172,6 +174,7 @@ public struct LiveWorkoutSnapshot: Sendable, Equatable {
             laps: figures.laps, lapTime: figures.lapElapsedTime(at: now, running: running),
             sensors: figures.sensors.map { SensorLine($0, at: now) })
         date = now
+        plan = figures.plan
     }
 
     /// The view before any figures came (a companion waiting for the recording's first): nothing elapsed, no value.

@@ -97,6 +97,9 @@ public final class TrainerTargets: Sendable {
         set((current ?? Self.defaultStart) + steps * Self.step)
     }
 
+    /// Holds `watts` (within 0…``maximum``) on every trainer: what a running plan asks for.
+    public func hold(_ watts: Int) { set(watts) }
+
     private func set(_ watts: Int) {
         let watts = min(max(watts, 0), Self.maximum)
         state.withLock { $0.target = watts }

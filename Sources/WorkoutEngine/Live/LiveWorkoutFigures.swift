@@ -46,6 +46,8 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
     public var runningCadence: HKQuantity?
     /// The sensors' statuses.
     public var sensors: [HKSensorStatus]
+    /// The plan running, when one is: the step's figures (``PlanRunner/Status``).
+    public var plan: PlanRunner.Status? = nil
 
     /// The figures as bytes for `sendToRemoteWorkoutSession(data:)`.
     public func encoded() -> Data {
@@ -104,8 +106,11 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
         package var threeSecondPower: Double?
         /// Steps a minute; absent when there is none (and in figures from before it was carried).
         package var runningCadence: Double?
+        /// The plan's figures; absent without a plan (and in figures from before it was carried).
+        package var plan: PlanRunner.Status?
 
         package init(_ figures: LiveWorkoutFigures) {
+            plan = figures.plan
             date = figures.date
             startDate = figures.startDate
             elapsedTime = figures.elapsedTime
@@ -212,6 +217,7 @@ public struct LiveWorkoutFigures: Sendable, Equatable {
                 guard cadence.isFinite else { throw bad("a running cadence that is not a number") }
                 figures.runningCadence = HKQuantity(unit: RunningCadence.unit, doubleValue: cadence)
             }
+            figures.plan = plan
             return figures
         }
     }

@@ -9,7 +9,9 @@ import HealthKitModel
 ///   began where the previous lap ended (or at the start of the span);
 /// - the time after the last lap, to the end of the span, is a lap of its own when it lasts a second or more, as a
 ///   watch closes its last lap when its timer stops: a workout with 11 lap events has 12 laps;
-/// - a span without lap events has no laps (a file then writes its session as its one lap).
+/// - a span without lap events has no laps (a file then writes its session as its one lap), unless the workout ran
+///   a plan: then each step of the plan (a `.segment` event naming the step, ``PlanRunner/stepNameMetadataKey``)
+///   is a lap, as a trainer app writes a plan's steps.
 ///
 /// **Their figures** are the statistics of the workout's samples during the lap, by the same rules as every
 /// statistic (``HKStatisticsQueryDescriptor`` over the lap's span): heart rate time-weighted, each reading holding
@@ -23,6 +25,12 @@ public enum WorkoutLaps {
 
     /// The laps the events make within `[start, end)`, in time order.
     public static func intervals(in events: [HKWorkoutEvent], from start: Date, to end: Date) -> [DateInterval] {
+        if !events.contains(where: { $0.type == .lap }) {
+            return events.filter { $0.type == .segment && $0.metadata?[PlanRunner.stepNameMetadataKey] != nil }
+                .map(\.dateInterval).sorted { $0.start < $1.start }
+                .filter { $0.start >= start && $0.start < end }
+                .map { DateInterval(start: $0.start, end: min($0.end, end)) }.filter { $0.duration > 0 }
+        }
         var laps: [DateInterval] = []
         var lapStart = start
         for event in events.sorted(by: { $0.dateInterval.start < $1.dateInterval.start }) where event.type == .lap {
