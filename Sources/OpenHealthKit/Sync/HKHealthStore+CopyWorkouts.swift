@@ -33,8 +33,12 @@ extension HKHealthStore {
     /// nothing. Deletions are not copied: a workout deleted here stays in `destination`.
     ///
     /// - Parameters:
+    ///   - destination: the store to copy into.
     ///   - only: the UUIDs of the workouts to copy; nil copies every workout.
     ///   - progress: called once per workout, oldest first, with whether it was copied (false: already present).
+    /// - Returns: what was copied.
+    /// - Throws: `HKError` from either store (`errorDatabaseInaccessible` with one sentence when one fails), or
+    ///   `errorInvalidArgument` when both are the same store.
     public func copyWorkouts(
         to destination: HKHealthStore, only: Set<UUID>? = nil,
         progress: @Sendable (HKWorkout, _ copied: Bool) -> Void = { _, _ in }
