@@ -59,6 +59,34 @@ import Testing
                 """)
     }
 
+    /// The other characteristics the library decodes, by name or number, in the units `--help` names. Indoor Bike
+    /// Data flags 0x0244: speed (bit 0 clear) 3048 × 0.01 km/h = 8.4666… m/s, cadence (bit 2) 180 × 0.5 rpm,
+    /// power (bit 6) 200 W, heart rate (bit 9) 140 bpm (FTMS 1.0 §4.9). RSC flags 0x02 (total distance): 0x03E0 / 256
+    /// = 3.875 m/s, 80 steps a minute, 0x04030201 / 10 m. Supported Power Range 0–1000 W by 5 W (§4.18). Fitness Machine
+    /// Status 0x08 (target power changed) with 250 W (§4.16.2.9). A control point answer (0x80): Set Target Power
+    /// (0x05) succeeded (§4.16.2.22). Sensor Location 13 is the rear hub (CPS 1.1 §3.3).
+    @Test func everyCharacteristicTheLibraryDecodes() throws {
+        let cases: [([String], String)] = [
+            (
+                ["indoor-bike-data", "4402e80bb400c8008c"],
+                #"{"speed":8.466666666666667,"averageSpeed":null,"cadence":90,"averageCadence":null,"totalDistance":null,"resistanceLevel":null,"power":200,"averagePower":null,"energy":null,"energyPerHour":null,"energyPerMinute":null,"heartRate":140,"metabolicEquivalent":null,"elapsedTime":null,"remainingTime":null}"#
+            ),
+            (
+                ["0x2A53", "02e0035001020304"],
+                #"{"speed":3.875,"cadence":80,"strideLength":null,"totalDistance":6730598.5,"running":false}"#
+            ),
+            (["supported-power-range", "0000e8030500"], #"{"minimum":0,"maximum":1000,"increment":5}"#),
+            (["2ada", "08fa00"], #"{"opCode":8,"status":"target power 250 W","targetPower":250}"#),
+            (["fitness-machine-control-point", "800501"], #"{"requestOpCode":5,"result":"success"}"#),
+            (["sensor-location", "0d"], #"{"sensorLocation":"rear hub"}"#),
+            (["manufacturer-name", "576168"], #"{"manufacturerName":"Wah"}"#),
+        ]
+        for (arguments, line) in cases {
+            let result = try decode(arguments[0], arguments[1])
+            #expect(result.transcript == line + "\n", "\(arguments)")
+        }
+    }
+
     @Test(
         arguments: [
             (["2a37", "0616", "1g"], "workout: Payload 2 is not hex: 'g' at byte offset 0.\n"),
@@ -68,6 +96,10 @@ import Testing
                 "workout: Payload 1 is not a valid Heart Rate Measurement: expected 2 bytes for heart rate (uint16), found 0 at byte offset 1.\n"
             ),
             (["2a37", "103c0004"], nil),
+            (
+                ["indoor-bike-data", "4402e80bb400c800"],
+                "workout: Payload 1 is not a valid Indoor Bike Data: expected 1 byte for heart rate, found 0 at byte offset 8.\n"
+            ),
             (
                 ["2a37", "103c000401"],
                 "workout: Payload 1 is not a valid Heart Rate Measurement: odd trailing byte in RR interval list at byte offset 4.\n"
@@ -82,7 +114,7 @@ import Testing
             ),
             (
                 ["2a99", "00"],
-                "workout: '2a99' is not a characteristic this tool decodes; use 0x2A37 (heart-rate-measurement), 0x2A63 (cycling-power-measurement), 0x2A5B (csc-measurement) or 0x2A19 (battery-level).\n"
+                "workout: '2a99' is not a characteristic this tool decodes; `workout decode --help` lists them (0x2A37 or heart-rate-measurement, say).\n"
             ),
         ] as [([String], String?)])
     func badInputIsOneSentenceNamingTheOffset(arguments: [String], expected: String?) throws {
