@@ -42,9 +42,9 @@ extension Workout {
         func run() async throws {
             try await reportingErrors {
                 do {
-                    printDevices(try await scanNearby(seconds: timeout, adapter: adapter))
+                    printDevices(try await scanNearby(seconds: timeout, adapter: adapter), adapter: adapter)
                 } catch let interrupted as ScanInterrupted {
-                    printDevices(interrupted.devices)
+                    printDevices(interrupted.devices, adapter: adapter)
                     throw interrupted.reason
                 }
             }
@@ -100,10 +100,11 @@ func scanNearby(seconds: Double, adapter: String? = nil) async throws -> [Discov
     }
 }
 
-func printDevices(_ devices: [DiscoveredDevice]) {
+func printDevices(_ devices: [DiscoveredDevice], adapter: String? = nil) {
     guard !devices.isEmpty else {
         print(
             "No Bluetooth LE devices heard; wake the sensor (wet a strap's contacts, spin the cranks) and scan again.")
+        if let note = otherAdaptersNote(named: adapter) { print(note) }
         return
     }
     print(pad("Name", 22) + pad("Address", 26) + pad("RSSI", 6) + pad("Kind", 15) + "Services")
@@ -115,4 +116,16 @@ func printDevices(_ devices: [DiscoveredDevice]) {
                 + pad(device.rssi.map(String.init) ?? "-", 6)
                 + pad(device.kind.description, 15) + (services.isEmpty ? "-" : services))
     }
+}
+
+/// With several adapters and none named (by `--adapter` or `$OPENHEALTHKIT_ADAPTER`), which ones there are and how to
+/// scan with another: a sensor out of one adapter's reach may be in another's.
+func otherAdaptersNote(
+    named adapter: String?, adapters: [String]? = (try? BluetoothAdapters.list())?.map(\.name),
+    environment: [String: String] = ProcessInfo.processInfo.environment
+) -> String? {
+    guard adapter == nil, AdapterSelection.adapterFromEnvironment(environment) == nil, let adapters, adapters.count > 1
+    else { return nil }
+    return "This machine has \(adapters.count) adapters (\(adapters.joined(separator: ", "))) and the scan used one; "
+        + "scan with another with --adapter \(adapters.last ?? "hci1")."
 }
