@@ -143,6 +143,12 @@ if [ "$status" -eq 0 ] && grep -q "^Recording can work.$" "$logs/doctor.txt" && 
 else
     fail "workout doctor reports a working setup (exit $status)"
 fi
+installed=$(bluetoothctl --version 2> /dev/null | awk '{print $NF}')
+if [ -n "$installed" ] && grep -q "^✔ BlueZ's version: BlueZ $installed" "$logs/doctor.txt"; then
+    pass "workout doctor reports BlueZ's version ($installed)"
+else
+    fail "workout doctor reports BlueZ's version (bluetoothctl says '$installed')"
+fi
 
 # scan: the advertiser is heard with its name and services (extended reports on a 5.x controller).
 "$workout" scan --adapter hci1 --timeout 5 > "$logs/scan.txt" 2>&1

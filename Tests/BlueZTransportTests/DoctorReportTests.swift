@@ -25,7 +25,7 @@ import Testing
         #expect(
             report.checks.map(\.id) == [
                 "kernel", "adapter.hci0.up", "adapter.hci0.le", "adapter.hci0.rfkill",
-                "scan-permission", "bluetoothd", "paired-sensors",
+                "scan-permission", "bluetoothd", "bluez-version", "paired-sensors",
                 "le.connection-interval", "le.supervision-timeout", "store",
             ])
     }
@@ -138,5 +138,28 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(SystemSnapshot.storeProblem(folder.appendingPathComponent("a/b/health.sqlite").path) == nil)
         #expect(SystemSnapshot.storeProblem("/proc/1/health.sqlite") != nil)
+    }
+}
+
+/// BlueZ's version in `workout doctor`: what it changes, never a failure; parsed from what its programs print.
+@Suite struct BluezVersionCheckTests {
+    @Test func whatTheVersionChanges() {
+        let old = DoctorReport.bluezVersionCheck("5.72")
+        #expect(old.passed && !old.blocksRecording)
+        #expect(
+            old.detail
+                == "BlueZ 5.72: before 5.80 bluetoothd keeps Device Information to itself, so sensors recorded through it have no maker or model (the raw path reads them); before 5.83 it gives no reason when a link ends"
+        )
+        #expect(
+            DoctorReport.bluezVersionCheck("5.82").detail
+                == "BlueZ 5.82: before 5.83 it gives no reason when a link ends")
+        #expect(DoctorReport.bluezVersionCheck("5.85").detail == "BlueZ 5.85")
+        #expect(DoctorReport.bluezVersionCheck(nil).detail.hasPrefix("unknown"))
+    }
+
+    @Test func theVersionAsBlueZsProgramsPrintIt() {
+        #expect(SystemSnapshot.parseBluezVersion("5.66\n") == "5.66")
+        #expect(SystemSnapshot.parseBluezVersion("bluetoothctl: 5.72\n") == "5.72")
+        #expect(SystemSnapshot.parseBluezVersion("no version here") == nil)
     }
 }

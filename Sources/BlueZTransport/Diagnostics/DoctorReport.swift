@@ -112,6 +112,8 @@ public struct DoctorReport: Hashable, Sendable, Codable {
                 fix: "sudo systemctl start bluetooth (or power the adapter by hand with `sudo btmgmt power on`)",
                 blocksRecording: false))
 
+        checks.append(Self.bluezVersionCheck(system.bluezVersion))
+
         // By the 48-bit value alone: the kernel's connection list carries no address type, and a
         // strap paired as /random is the same device.
         let connected = Set(system.adapters.flatMap(\.connections).map(\.rawValue))
@@ -159,6 +161,32 @@ public struct DoctorReport: Hashable, Sendable, Codable {
 
         self.checks = checks
         canRecord = !checks.contains { !$0.passed && $0.blocksRecording }
+    }
+
+    /// BlueZ's version and what it changes for recording through bluetoothd (never a failure: every version from
+    /// 5.51 works). Before 5.80 bluetoothd keeps the Device Information service to itself (it claims it and does not
+    /// export claimed services), so a sensor recorded through it has no maker or model; before 5.83 it gives no
+    /// reason when a link ends.
+    static func bluezVersionCheck(_ version: String?) -> DoctorCheck {
+        guard let version else {
+            return DoctorCheck(
+                id: "bluez-version", title: "BlueZ's version", passed: true,
+                detail: "unknown: neither bluetoothd nor bluetoothctl answered --version", blocksRecording: false)
+        }
+        let parts = version.split(separator: ".").compactMap { Int($0) }
+        let (major, minor) = (parts.first ?? 0, parts.dropFirst().first ?? 0)
+        let before: (Int) -> Bool = { major < 5 || (major == 5 && minor < $0) }
+        var notes: [String] = []
+        if before(80) {
+            notes.append(
+                "before 5.80 bluetoothd keeps Device Information to itself, so sensors recorded through it have no maker or model (the raw path reads them)"
+            )
+        }
+        if before(83) { notes.append("before 5.83 it gives no reason when a link ends") }
+        return DoctorCheck(
+            id: "bluez-version", title: "BlueZ's version", passed: true,
+            detail: "BlueZ \(version)" + (notes.isEmpty ? "" : ": " + notes.joined(separator: "; ")),
+            blocksRecording: false)
     }
 
     /// Whether straps stay connected with bluetoothd's `[LE]` settings, with the lines to add.

@@ -55,6 +55,8 @@ public struct SystemSnapshot: Hashable, Sendable {
     public var storePath: String
     /// Why the store cannot be written; `nil` when it can.
     public var storeProblem: String?
+    /// BlueZ's version (`5.66`), from `bluetoothd --version` or `bluetoothctl --version`; nil when neither runs.
+    public var bluezVersion: String?
 
     /// A paired sensor's identifier and address.
     public struct PairedAddress: Hashable, Sendable {
@@ -70,7 +72,8 @@ public struct SystemSnapshot: Hashable, Sendable {
         kernelProblem: String? = nil, adapters: [Adapter], canScan: Bool, executablePath: String,
         bluetoothdRunning: Bool, mainConfigurationPath: String = "/etc/bluetooth/main.conf",
         leConnection: LEConnectionConfiguration = LEConnectionConfiguration(),
-        pairedSensors: [PairedAddress] = [], storePath: String, storeProblem: String? = nil
+        pairedSensors: [PairedAddress] = [], storePath: String, storeProblem: String? = nil,
+        bluezVersion: String? = nil
     ) {
         self.kernelProblem = kernelProblem
         self.adapters = adapters
@@ -82,6 +85,7 @@ public struct SystemSnapshot: Hashable, Sendable {
         self.pairedSensors = pairedSensors
         self.storePath = storePath
         self.storeProblem = storeProblem
+        self.bluezVersion = bluezVersion
     }
 }
 
@@ -127,7 +131,41 @@ extension SystemSnapshot {
             executablePath: executablePath(), bluetoothdRunning: processRuns("bluetoothd"),
             mainConfigurationPath: mainConfigurationPath,
             leConnection: LEConnectionConfiguration(parsing: configuration), pairedSensors: paired,
-            storePath: storePath, storeProblem: storeProblem(storePath))
+            storePath: storePath, storeProblem: storeProblem(storePath), bluezVersion: bluezVersion())
+    }
+
+    /// BlueZ's version as its daemon or its shell prints it (`5.66`, `bluetoothctl: 5.66`), from the first of them
+    /// found; each asked with a deadline of 2 s.
+    static func bluezVersion() -> String? {
+        let daemons = ["/usr/libexec/bluetooth/bluetoothd", "/usr/lib/bluetooth/bluetoothd", "/usr/sbin/bluetoothd"]
+        let shells = ["/usr/bin/bluetoothctl", "/bin/bluetoothctl"]
+        for path in daemons + shells where FileManager.default.isExecutableFile(atPath: path) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: path)
+            process.arguments = ["--version"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { continue }
+            let deadline = ContinuousClock.now.advanced(by: .seconds(2))
+            while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+            if process.isRunning {
+                process.terminate()
+                continue
+            }
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            if let version = parseBluezVersion(text) { return version }
+        }
+        return nil
+    }
+
+    /// The last `N.N` in what a BlueZ program printed of its version.
+    static func parseBluezVersion(_ text: String) -> String? {
+        text.split(whereSeparator: { $0 == " " || $0 == "\n" }).last { token in
+            let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+            return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
+        }.map(String.init)
     }
 
     /// rfkill switches of an adapter: `…/hciN/rfkillM/soft` and `hard` (1 = blocked).
