@@ -163,7 +163,7 @@ extension PostgresStoreBackend: StoreBackend {
         try await transaction(write: true) { c in
             try await self.verify(check, c)
             guard let workoutID = try await self.workoutID(uuid: workout, c) else {
-                throw HKError(.errorInvalidArgument, "The workout \(workout.uuidString) is not in the store.")
+                throw HKError.workoutNotSaved(workout)
             }
             _ = try await self.insert(samples, source: source, workoutID: workoutID, c)
         }

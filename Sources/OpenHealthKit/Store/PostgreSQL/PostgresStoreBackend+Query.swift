@@ -4,7 +4,11 @@ import PostgresNIO
 /// Predicates compiled to PostgreSQL, and samples read back: the same rules as the SQLite backend's
 /// `StoreDatabase+Read` (``PredicateNode``, ``DateRangeRule``, ``SortColumns``, ``ReadAccess``).
 extension PostgresStoreBackend {
-    func compile(_ node: PredicateNode, isWorkout: Bool, type: HKSampleType?) throws -> PostgresStatement {
+    /// Compiles a predicate node over samples (`s`, workouts joined as `w`), or over workout activities (`a`) with
+    /// `inActivities`.
+    func compile(
+        _ node: PredicateNode, isWorkout: Bool, type: HKSampleType?, inActivities: Bool = false
+    ) throws -> PostgresStatement {
         func comparison(_ comparison: PredicateNode.Comparison?) throws -> PredicateNode.Comparison {
             guard let comparison else {
                 throw HKError(.errorInvalidArgument, "HealthKit predicates compare with <, <=, >, >=, == or != only.")
@@ -12,17 +16,35 @@ extension PostgresStoreBackend {
             return comparison
         }
         func list(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
+        func inner(_ node: PredicateNode) throws -> PostgresStatement {
+            try compile(node, isWorkout: isWorkout, type: type, inActivities: inActivities)
+        }
+        switch node {
+        case .activityType, .activityDuration, .activityDates, .activityStatistic:
+            guard inActivities else {
+                throw HKError(
+                    .errorInvalidArgument,
+                    "Workout-activity predicates must be wrapped in HKQuery.predicateForWorkouts(activityPredicate:).")
+            }
+        case .uuids, .associatedWithWorkout, .effortRelated, .sampleDates, .workoutActivityType, .workoutDuration,
+            .workoutStatistic, .workoutsWithActivity, .filter, .quantity:
+            if inActivities {
+                throw HKError(
+                    .errorInvalidArgument,
+                    "Only workout-activity predicates may be used inside predicateForWorkouts(activityPredicate:).")
+            }
+        case .constant, .and, .or, .not, .foreign, .invalid:
+            break
+        }
         switch node {
         case .constant(let value):
             return PostgresStatement(value ? "TRUE" : "FALSE")
         case .and(let nodes):
-            return .joined(
-                try nodes.map { try compile($0, isWorkout: isWorkout, type: type) }, with: "AND", empty: "TRUE")
+            return .joined(try nodes.map(inner), with: "AND", empty: "TRUE")
         case .or(let nodes):
-            return .joined(
-                try nodes.map { try compile($0, isWorkout: isWorkout, type: type) }, with: "OR", empty: "FALSE")
+            return .joined(try nodes.map(inner), with: "OR", empty: "FALSE")
         case .not(let inner):
-            let fragment = try compile(inner, isWorkout: isWorkout, type: type)
+            let fragment = try compile(inner, isWorkout: isWorkout, type: type, inActivities: inActivities)
             return PostgresStatement("(NOT \(fragment.sql))", fragment.values)
         case .foreign(let format):
             throw HKError(
@@ -73,27 +95,99 @@ extension PostgresStoreBackend {
                         WHERE st.workout_id = s.id AND t.identifier IN (\(list(types.count)))
                           AND st.\(statistic.rawValue) \(op.sql) ?)
                 """, types.map(PostgresValue.text) + [.real(value)])
-        case .filter(.sources(let bundles)):
+        case .filter(let filter):
+            return try compile(filter)
+        case .effortRelated:
+            throw unsupported("effort relationships")
+        case .workoutsWithActivity(let activity):
+            guard isWorkout else { return PostgresStatement("FALSE") }
+            let fragment = try compile(activity, isWorkout: false, type: nil, inActivities: true)
+            return PostgresStatement(
+                "EXISTS (SELECT 1 FROM workout_activities a WHERE a.workout_id = s.id AND \(fragment.sql))",
+                fragment.values)
+        case .activityType(let activityType):
+            return PostgresStatement("a.activity_type = ?", [.integer(Int64(activityType.rawValue))])
+        case let .activityDuration(op, value):
+            return PostgresStatement("a.duration \(try comparison(op).sql) ?", [.real(value)])
+        case let .activityDates(start, end, options):
+            let (sql, arguments) = DateRangeRule(start: start, end: end, options: options)
+                .sql(startColumn: "a.start", endColumn: "coalesce(a.\"end\", 1e300)")
+            return PostgresStatement(sql == "1" ? "TRUE" : sql, arguments.map(PostgresValue.real))
+        case let .activityStatistic(identifier, statistic, op, value):
+            let op = try comparison(op)
+            return PostgresStatement(
+                """
+                EXISTS (SELECT 1 FROM activity_statistics st JOIN types t ON t.id = st.type_id
+                        WHERE st.activity_id = a.id AND t.identifier = ? AND st.\(statistic.rawValue) \(op.sql) ?)
+                """, [.text(identifier), .real(value)])
+        }
+    }
+
+    /// The SQL of the source, device and metadata predicates (``ObjectFilter``): metadata is read as `jsonb` from
+    /// the text ``MetadataCoding`` writes (`{"key": {"s": …}}`, `n`/`i`/`q` numbers, `b`, `d`).
+    private func compile(_ filter: ObjectFilter) throws -> PostgresStatement {
+        func list(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ",") }
+        func stored(_ value: ObjectFilter.MetadataValue, _ key: String) -> (String, [PostgresValue]) {
+            let entry = "(s.metadata::jsonb -> ?)"
+            switch value {
+            case .string(let v): return ("(\(entry) ->> 's')", [.text(key), .text(v)])
+            case .bool(let v): return ("(\(entry) ->> 'b')::boolean", [.text(key), .boolean(v)])
+            case .date(let v): return ("(\(entry) ->> 'd')::float8", [.text(key), .real(v)])
+            case .number(let v):
+                return (
+                    "coalesce((\(entry) ->> 'n')::float8, (\(entry) ->> 'i')::float8, (\(entry) -> 'q' ->> 0)::float8)",
+                    [.text(key), .text(key), .text(key), .real(v)]
+                )
+            }
+        }
+        switch filter {
+        case .sources(let bundles):
             guard !bundles.isEmpty else { return PostgresStatement("FALSE") }
             return PostgresStatement(
                 "s.source_id IN (SELECT id FROM sources WHERE bundle_identifier IN (\(list(bundles.count))))",
                 bundles.map(PostgresValue.text))
-        case .filter(.metadataKey(let key)):
-            return PostgresStatement("(s.metadata::jsonb -> ?) IS NOT NULL", [.text(key)])
-        case .filter(.metadataValues(let key, let values)):
-            var strings: [String] = []
-            for case .string(let value) in values { strings.append(value) }
-            guard strings.count == values.count else { throw unsupported("metadata predicates other than strings") }
-            guard !strings.isEmpty else { return PostgresStatement("FALSE") }
+        case .sourceRevisions(let revisions):
+            guard !revisions.isEmpty else { return PostgresStatement("FALSE") }
+            let parts = revisions.map { revision -> PostgresStatement in
+                if let version = revision.version, version != HKSourceRevisionAnyVersion {
+                    return PostgresStatement(
+                        "(bundle_identifier = ? AND version = ?)", [.text(revision.bundle), .text(version)])
+                } else if revision.version == HKSourceRevisionAnyVersion {
+                    return PostgresStatement("bundle_identifier = ?", [.text(revision.bundle)])
+                } else {
+                    return PostgresStatement("(bundle_identifier = ? AND version IS NULL)", [.text(revision.bundle)])
+                }
+            }
+            let condition = PostgresStatement.joined(parts, with: "OR", empty: "FALSE")
             return PostgresStatement(
-                "(s.metadata::jsonb -> ? ->> 's') IN (\(list(strings.count)))",
-                [.text(key)] + strings.map(PostgresValue.text))
-        case .effortRelated:
-            throw unsupported("effort relationships")
-        case .filter:
-            throw unsupported("this source, device or metadata predicate")
-        case .workoutsWithActivity, .activityType, .activityDuration, .activityDates, .activityStatistic:
-            throw unsupported("workout-activity predicates")
+                "s.source_id IN (SELECT id FROM sources WHERE \(condition.sql))", condition.values)
+        case .devices(let devices):
+            guard !devices.isEmpty else { return PostgresStatement("FALSE") }
+            let keys = devices.map { $0.map { $0 ?? "\u{2}" }.joined(separator: "\u{1}") }
+            return PostgresStatement(
+                "s.device_id IN (SELECT id FROM devices WHERE key IN (\(list(keys.count))))", keys.map(PostgresValue.text))
+        case let .deviceProperty(key, values):
+            guard let column = ObjectFilter.devicePropertyColumns[key] else {
+                throw HKError(.errorInvalidArgument, "'\(key)' is not a device property key (HKDevicePropertyKey…).")
+            }
+            guard !values.isEmpty else { return PostgresStatement("FALSE") }
+            return PostgresStatement(
+                "s.device_id IN (SELECT id FROM devices WHERE \(column) IN (\(list(values.count))))",
+                values.map(PostgresValue.text))
+        case .metadataKey(let key):
+            return PostgresStatement("(s.metadata::jsonb -> ?) IS NOT NULL", [.text(key)])
+        case let .metadataValues(key, values):
+            let parts = values.map { value in
+                let (expression, arguments) = stored(value, key)
+                return PostgresStatement("\(expression) = ?", arguments)
+            }
+            return .joined(parts, with: "OR", empty: "FALSE")
+        case let .metadataComparison(key, comparison, value):
+            guard let comparison else {
+                throw HKError(.errorInvalidArgument, "HealthKit predicates compare with <, <=, >, >=, == or != only.")
+            }
+            let (expression, arguments) = stored(value, key)
+            return PostgresStatement("\(expression) \(comparison.sql) ?", arguments)
         }
     }
 
