@@ -150,4 +150,48 @@ struct PostgresStoreTests {
             #expect(values.merged?.sum.map { ($0 * 1e6).rounded() } == energy[.postgres]?[index]?.merged?.sum.map { ($0 * 1e6).rounded() }, "day \(index)")
         }
     }
+
+    @Test func aServerThatStopsGivesOneSentenceAndTheStoreWorksWhenItIsBack() async throws {
+        // Given a store on a cluster of this test's own, with two samples saved
+        let cluster = try PostgresCluster.launchPrivate()
+        try cluster.createRole("ohk_owner", password: "pw", options: "CREATEROLE")
+        let database = try cluster.createDatabase(owner: "ohk_owner")
+        _ = try await PostgresStoreBackend.open(url: cluster.url(user: "ohk_owner", password: "pw", database: database))
+        try cluster.createRole("ohk_alice", password: "pw", groups: ["openhealthkit_person"])
+        let store = try await HKHealthStore.open(
+            databasePath: cluster.url(user: "ohk_alice", password: "pw", database: database), clientIdentifier: "tests")
+        try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
+        try await store.save([heartRate(120, at: 0), heartRate(121, at: 1)])
+        // When the server stops
+        try cluster.stop()
+        // Then a save and a query each fail with one sentence that names the store, not the password
+        let saveError = await expectHKError(.errorDatabaseInaccessible) { try await store.save(heartRate(122, at: 2)) }
+        #expect(saveError?.message.hasPrefix("No PostgreSQL server answers for the health store") == true, "\(saveError?.message ?? "")")
+        #expect(saveError?.message.contains(":pw@") == false)
+        await expectHKError(.errorDatabaseInaccessible) { _ = try await fetch(store, HKQuantityType(.heartRate), nil) }
+        // And when it is back, the same store object reads what was saved before, and saves again
+        try cluster.start()
+        #expect(try await fetch(store, HKQuantityType(.heartRate), nil).count == 2)
+        try await store.save(heartRate(123, at: 3))
+        #expect(try await fetch(store, HKQuantityType(.heartRate), nil).count == 3)
+    }
+
+    @Test func aRevokedGrantIsOneSentenceOnTheNextCall() async throws {
+        let directory = try TemporaryDirectory()
+        let cluster = try StoreKind.roles()
+        // Given carol using a store as a member of openhealthkit_person
+        let role = "ohk_carol_" + UUID().uuidString.prefix(6).lowercased()
+        try cluster.createRole(role, password: StoreKind.password, groups: ["openhealthkit_person"])
+        let url = try await StoreKind.postgres.freshStoreName(directory, person: role)
+        let store = try await HKHealthStore.open(databasePath: url, clientIdentifier: "tests")
+        try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
+        try await store.save(heartRate(100, at: 0))
+        // When the grant is revoked
+        try cluster.psql("REVOKE openhealthkit_person FROM \(role)")
+        // Then her next call says she may not use the store
+        let error = await expectHKError(.errorDatabaseInaccessible) {
+            _ = try await fetch(store, HKQuantityType(.heartRate), nil)
+        }
+        #expect(error?.message.contains("may not use the health store") == true, "\(error?.message ?? "")")
+    }
 }

@@ -95,19 +95,28 @@ public final class PostgresCluster: Sendable {
 
     // MARK: Starting and stopping the shared cluster
 
-    private static let sharedCluster: Result<PostgresCluster, PostgresClusterError> = {
-        if let reason = unavailableReason { return .failure(PostgresClusterError(message: reason)) }
-        stopAbandonedClusters()
-        let result = Result<PostgresCluster, any Error> { try launch() }
-            .mapError { ($0 as? PostgresClusterError) ?? PostgresClusterError(message: "\($0)") }
-        if case .success(let cluster) = result {
-            running.withLock { $0 = cluster.directory }
-            atexit { PostgresCluster.stopRunning() }
-        }
-        return result
-    }()
+    private static let sharedCluster: Result<PostgresCluster, PostgresClusterError> = Result {
+        try launchStopped()
+    }.mapError { ($0 as? PostgresClusterError) ?? PostgresClusterError(message: "\($0)") }
 
-    private static let running = Mutex<String?>(nil)
+    /// Starts a cluster of its own, for a test that stops and restarts its server (the shared one serves every
+    /// other test). It too is stopped when the process exits.
+    public static func launchPrivate() throws -> PostgresCluster {
+        try launchStopped()
+    }
+
+    private static func launchStopped() throws -> PostgresCluster {
+        if let reason = unavailableReason { throw PostgresClusterError(message: reason) }
+        stopAbandonedClusters()
+        let cluster = try launch()
+        running.withLock { running in
+            if running.isEmpty { atexit { PostgresCluster.stopRunning() } }
+            running.append(cluster.directory)
+        }
+        return cluster
+    }
+
+    private static let running = Mutex<[String]>([])
 
     /// The folders of this harness's clusters: `ohk-pg-<pid>-<random>` in the temporary folder.
     private static let prefix = "ohk-pg-"
@@ -144,9 +153,10 @@ public final class PostgresCluster: Sendable {
     }
 
     private static func stopRunning() {
-        guard let directory = running.withLock({ $0 }) else { return }
-        _ = try? pgctl(["stop", "-D", directory + "/data", "-m", "immediate", "-w", "-t", "30"])
-        try? FileManager.default.removeItem(atPath: directory)
+        for directory in running.withLock({ $0 }) {
+            _ = try? pgctl(["stop", "-D", directory + "/data", "-m", "immediate", "-w", "-t", "30"])
+            try? FileManager.default.removeItem(atPath: directory)
+        }
     }
 
     /// Stops and removes the clusters of test processes that are gone (killed before their exit handler ran).

@@ -11,31 +11,19 @@ import Synchronization
 /// the database owner's first open (``PostgresSchema``); a login role uses the store when it is a member of the
 /// group role `openhealthkit_person`.
 ///
-/// Each method is one transaction on a connection of its own, leased from a small set of idle connections and
-/// opened on demand; a connection that failed is closed, never reused. Writes of one person are serialised by a
+/// Each method is one transaction on a connection of its own, opened for it and closed after it. Writes of one person are serialised by a
 /// transaction-scoped advisory lock on the owner, so anchors (one sequence) are committed in order. The `…Blocking`
 /// methods run their operation in a detached task and wait on a semaphore: they are called only from HealthKit's
 /// synchronous API and the journal's serial queue, never from a cooperative thread (the seam's contract).
 final class PostgresStoreBackend: Sendable {
     let url: PostgresStoreURL
-    private let idle = Mutex<[PostgresConnection]>([])
     private let nextID = Atomic<Int>(1)
     /// The ids of the shared `types` table, which only grows.
     let typeIDs = Mutex<[String: Int64]>([:])
     static let logger = Logger(label: "OpenHealthKit.PostgreSQL")
-    private static let maximumIdle = 4
 
     private init(url: PostgresStoreURL) {
         self.url = url
-    }
-
-    deinit {
-        let connections = idle.withLock { $0 }
-        for connection in connections {
-            // PostgresNIO asserts that a connection is closed before it goes: it is kept until its close completes.
-            let closing: EventLoopFuture<Void> = connection.close()
-            closing.whenComplete { _ in withExtendedLifetime(connection) {} }
-        }
     }
 
     /// Opens the store at `url`: connects, then migrates the schema when this role owns the database, or checks
@@ -77,38 +65,27 @@ final class PostgresStoreBackend: Sendable {
             logger: Self.logger)
     }
 
-    /// Runs `body` in one transaction (REPEATABLE READ READ ONLY for reads; a write takes the owner's advisory lock
-    /// first), mapping every database failure to `errorDatabaseInaccessible`.
+    /// Runs `body` in one transaction on a connection of its own (REPEATABLE READ for reads, so they see one
+    /// snapshot; a write takes the owner's advisory lock first), mapping every database failure to
+    /// `errorDatabaseInaccessible`. Connections are not kept between transactions: PostgresNIO 1.33 did not notice
+    /// that the server had closed an idle connection (a restart) and its next query waited forever, where a new
+    /// connection to a stopped server fails at once and one to a restarted server works.
     func transaction<T: Sendable>(
         write: Bool, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
         let connection: PostgresConnection
-        do {
-            if let reused = idle.withLock({ $0.popLast() }) {
-                connection = reused
-            } else {
-                connection = try await connect()
-            }
-        } catch {
-            throw describe(error)
-        }
+        do { connection = try await connect() } catch { throw describe(error) }
         do {
             try await connection.query(
                 PostgresQuery(
                     unsafeSQL: write ? "BEGIN ISOLATION LEVEL READ COMMITTED" : "BEGIN ISOLATION LEVEL REPEATABLE READ"),
                 logger: Self.logger)
             if write {
-                try await connection.query(
-                    "SELECT pg_advisory_xact_lock(hashtext(current_user))", logger: Self.logger)
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtext(current_user))", logger: Self.logger)
             }
             let result = try await body(connection)
             try await connection.query("COMMIT", logger: Self.logger)
-            let kept = idle.withLock { idle in
-                guard idle.count < Self.maximumIdle, !connection.isClosed else { return false }
-                idle.append(connection)
-                return true
-            }
-            if !kept { try? await connection.close() }
+            try? await connection.close()
             return result
         } catch {
             try? await connection.close()
