@@ -83,7 +83,9 @@ import Testing
             "Apple's raw values")
     }
 
-    @Test(arguments: StoreKind.available) func aUnitThatDoesNotFitOrAnOperatorThatIsNotAComparisonFailsTheQuery(kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.available) func aUnitThatDoesNotFitOrAnOperatorThatIsNotAComparisonFailsTheQuery(
+        kind: StoreKind
+    ) async throws {
         let directory = try TemporaryDirectory()
         let store = try await kind.authorizedStore(directory)
         try await store.save(Self.heartRates())

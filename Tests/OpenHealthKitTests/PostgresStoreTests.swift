@@ -66,7 +66,9 @@ struct PostgresStoreTests {
         let error = await expectHKError(.errorDatabaseInaccessible) {
             _ = try await PostgresStoreBackend.open(url: url)
         }
-        #expect(error?.message.hasPrefix("No PostgreSQL server answers for the health store") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.hasPrefix("No PostgreSQL server answers for the health store") == true,
+            "\(error?.message ?? "")")
         #expect(error?.message.contains(":pw@") == false)
     }
 
@@ -113,7 +115,7 @@ struct PostgresStoreTests {
             let store = try await kind.authorizedStore(directory)
             let day = 86_400.0
             var samples: [HKSample] = []
-            for index in 0..<40 {
+            for index in 0 ..< 40 {
                 let offset = Double(index) * 3_700 + (index % 3 == 0 ? day - 20 : 0)
                 samples.append(heartRate(100 + Double(index % 7), at: offset, length: index % 2 == 0 ? 0 : 30))
                 samples.append(
@@ -127,7 +129,8 @@ struct PostgresStoreTests {
                 anchor: t0, components: DateComponents(day: 1), calendar: Calendar(identifier: .gregorian))
             let backend = try store.backend()
             answers[kind] = try await backend.statisticsCollection(
-                HKQuantityType(.heartRate), fetch: HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil),
+                HKQuantityType(.heartRate),
+                fetch: HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil),
                 tiling: tiling, client: "tests", everySource: false)
             energy[kind] = try await backend.statisticsCollection(
                 HKQuantityType(.activeEnergyBurned),
@@ -140,14 +143,20 @@ struct PostgresStoreTests {
         #expect(sqlite.count >= 2)
         for (index, values) in sqlite {
             let other = postgres[index]
-            #expect(values.merged?.average.map { ($0 * 1e6).rounded() } == other?.merged?.average.map { ($0 * 1e6).rounded() }, "day \(index)")
+            #expect(
+                values.merged?.average.map { ($0 * 1e6).rounded() }
+                    == other?.merged?.average.map { ($0 * 1e6).rounded() }, "day \(index)")
             #expect(values.merged?.minimum == other?.merged?.minimum)
             #expect(values.merged?.maximum == other?.merged?.maximum)
             #expect(values.merged?.mostRecent == other?.merged?.mostRecent)
-            #expect(values.merged?.duration.map { ($0 * 1e6).rounded() } == other?.merged?.duration.map { ($0 * 1e6).rounded() })
+            #expect(
+                values.merged?.duration.map { ($0 * 1e6).rounded() }
+                    == other?.merged?.duration.map { ($0 * 1e6).rounded() })
         }
         for (index, values) in energy[.sqlite] ?? [:] {
-            #expect(values.merged?.sum.map { ($0 * 1e6).rounded() } == energy[.postgres]?[index]?.merged?.sum.map { ($0 * 1e6).rounded() }, "day \(index)")
+            #expect(
+                values.merged?.sum.map { ($0 * 1e6).rounded() }
+                    == energy[.postgres]?[index]?.merged?.sum.map { ($0 * 1e6).rounded() }, "day \(index)")
         }
     }
 
@@ -166,7 +175,9 @@ struct PostgresStoreTests {
         try cluster.stop()
         // Then a save and a query each fail with one sentence that names the store, not the password
         let saveError = await expectHKError(.errorDatabaseInaccessible) { try await store.save(heartRate(122, at: 2)) }
-        #expect(saveError?.message.hasPrefix("No PostgreSQL server answers for the health store") == true, "\(saveError?.message ?? "")")
+        #expect(
+            saveError?.message.hasPrefix("No PostgreSQL server answers for the health store") == true,
+            "\(saveError?.message ?? "")")
         #expect(saveError?.message.contains(":pw@") == false)
         await expectHKError(.errorDatabaseInaccessible) { _ = try await fetch(store, HKQuantityType(.heartRate), nil) }
         // And when it is back, the same store object reads what was saved before, and saves again

@@ -258,7 +258,9 @@ import Testing
         try await store.save(heartRate(60, at: 0))
     }
 
-    @Test(arguments: StoreKind.available) func anchoredQueryReportsAdditionsDeletionsAndUpdates(kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.available) func anchoredQueryReportsAdditionsDeletionsAndUpdates(
+        kind: StoreKind
+    ) async throws {
         let directory = try TemporaryDirectory()
         let store = try await kind.authorizedStore(directory)
         let first = heartRate(60, at: 0)

@@ -44,7 +44,9 @@ import Testing
         #expect(all!.startDate == t0 - 180 && all!.endDate == t0 + 300)
     }
 
-    @Test(arguments: StoreKind.available) func noDataIsErrorNoDataAndUnreadableTypesLookEmpty(kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.available) func noDataIsErrorNoDataAndUnreadableTypesLookEmpty(
+        kind: StoreKind
+    ) async throws {
         let directory = try TemporaryDirectory()
         let store = try await kind.authorizedStore(directory)
         await expectHKError(.errorNoData) { _ = try await statistics(store, steps, nil, .cumulativeSum) }
@@ -95,7 +97,9 @@ import Testing
         #expect(result.endDate == t0 + 45)
     }
 
-    @Test(arguments: StoreKind.available) func collectionIntervalsTileTimeBothWaysFromTheAnchor(kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.available) func collectionIntervalsTileTimeBothWaysFromTheAnchor(
+        kind: StoreKind
+    ) async throws {
         let directory = try TemporaryDirectory()
         let store = try await kind.authorizedStore(directory)
         try await store.save([stepSample(100, from: -180, to: 120), stepSample(30, from: 3600 * 5, to: 3600 * 5 + 60)])
@@ -150,7 +154,9 @@ import Testing
         #expect(update.statisticsCollection.statistics().count == 1)
     }
 
-    @Test(arguments: StoreKind.available) func statisticsOnlyAnswerWhatWasAskedAndFitTheStyle(kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.available) func statisticsOnlyAnswerWhatWasAskedAndFitTheStyle(
+        kind: StoreKind
+    ) async throws {
         let directory = try TemporaryDirectory()
         let store = try await kind.authorizedStore(directory)
         try await store.save([heartRate(100, at: 0)])

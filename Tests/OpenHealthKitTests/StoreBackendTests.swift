@@ -12,11 +12,14 @@ import Testing
 
     /// A fresh SQLite store file, opened off the cooperative pool, with `client` allowed to share and read the
     /// heart rate and workouts.
-    func backend(_ directory: borrowing TemporaryDirectory, _ kind: StoreKind = .sqlite) async throws
+    func backend(
+        _ directory: borrowing TemporaryDirectory, _ kind: StoreKind = .sqlite
+    ) async throws
         -> any StoreBackend
     {
         let backend: any StoreBackend =
-            kind == .sqlite ? try await StoreDatabase.open(path: directory.file("seam.sqlite")) : try await kind.backend(directory)
+            kind == .sqlite
+            ? try await StoreDatabase.open(path: directory.file("seam.sqlite")) : try await kind.backend(directory)
         let types: Set<String> = [HKQuantityTypeIdentifier.heartRate.rawValue, HKWorkoutTypeIdentifier]
         try await backend.updateAuthorization(client: client, types: types) { _ in
             Dictionary(uniqueKeysWithValues: types.map { ($0, AuthorizationDecision(share: 2, read: 1)) })
@@ -29,7 +32,9 @@ import Testing
         HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil)
     }
 
-    @Test(arguments: StoreKind.available) func savedSamplesReadBackSortedWithGrowingAnchors(kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.available) func savedSamplesReadBackSortedWithGrowingAnchors(
+        kind: StoreKind
+    ) async throws {
         let directory = try TemporaryDirectory()
         let backend = try await backend(directory, kind)
         let before = try await backend.currentAnchor()

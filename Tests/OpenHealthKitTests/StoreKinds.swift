@@ -45,7 +45,9 @@ enum StoreKind: String, Sendable, CustomTestStringConvertible {
     }
 
     /// A fresh store of this kind whose client is granted every type of `allTypes`.
-    func authorizedStore(_ directory: borrowing TemporaryDirectory, client: String = "tests") async throws
+    func authorizedStore(
+        _ directory: borrowing TemporaryDirectory, client: String = "tests"
+    ) async throws
         -> HKHealthStore
     {
         let store = try await HKHealthStore.open(

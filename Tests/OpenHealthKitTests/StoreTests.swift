@@ -70,7 +70,9 @@ import Testing
         await expectHKError(.errorDatabaseInaccessible) { _ = try await fetch(store, HKQuantityType(.heartRate), nil) }
     }
 
-    @Test(arguments: StoreKind.available) func addBeforeWorkoutIsSavedFailsAndStoresNothing(kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.available) func addBeforeWorkoutIsSavedFailsAndStoresNothing(
+        kind: StoreKind
+    ) async throws {
         let directory = try TemporaryDirectory()
         let store = try await kind.authorizedStore(directory)
         let workout = legacy.workout(activityType: .running, start: t0, end: t0 + 600)
@@ -81,7 +83,8 @@ import Testing
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).isEmpty)
     }
 
-    @Test(arguments: StoreKind.available) func incompatibleUnitIsRejectedAndNothingIsLost(kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.available) func incompatibleUnitIsRejectedAndNothingIsLost(kind: StoreKind) async throws
+    {
         let directory = try TemporaryDirectory()
         let store = try await kind.authorizedStore(directory)
         try await store.save(heartRate(100, at: 0))

@@ -42,7 +42,9 @@ public final class PostgresCluster: Sendable {
     /// Runs SQL through `psql` as `user` (the superuser by default) and returns what it printed (unaligned, tuples
     /// only). Throws ``PostgresClusterError`` with psql's message when it fails.
     @discardableResult
-    public func psql(_ sql: String, database: String = "postgres", user: String? = nil, password: String? = nil)
+    public func psql(
+        _ sql: String, database: String = "postgres", user: String? = nil, password: String? = nil
+    )
         throws -> String
     {
         let result = try Self.run(
@@ -140,7 +142,7 @@ public final class PostgresCluster: Sendable {
                 "-U ohk_admin --auth=scram-sha-256 --pwfile=\(directory)/pwfile --no-sync -E UTF8 --locale=C.UTF-8",
             ], tail: directory + "/server.log")
         var lastError: (any Error)?
-        for _ in 0..<3 {
+        for _ in 0 ..< 3 {
             let cluster = PostgresCluster(directory: directory, port: try freePort(), password: password)
             do {
                 try cluster.start()
@@ -197,7 +199,9 @@ public final class PostgresCluster: Sendable {
 
     /// Runs a program to its end (at most 90 s, then it is killed) and returns its status and output. The output
     /// goes through a file, not a pipe: the server `pg_ctl start` leaves running must not hold our pipe open.
-    private static func run(_ program: String, _ arguments: [String], environment: [String: String]) throws
+    private static func run(
+        _ program: String, _ arguments: [String], environment: [String: String]
+    ) throws
         -> (status: Int32, output: String)
     {
         let outputPath = "/tmp/ohk-pg-output-\(getpid())-\(UUID().uuidString.prefix(8))"

@@ -249,7 +249,8 @@ enum PostgresSchema {
         if version > latestVersion {
             throw HKError(
                 .errorDatabaseInaccessible,
-                "The health store \(url) was written by a newer version of OpenHealthKit (schema \(version)); it was left untouched.")
+                "The health store \(url) was written by a newer version of OpenHealthKit (schema \(version)); it was left untouched."
+            )
         }
         if version < latestVersion {
             guard isOwner else {

@@ -7,7 +7,9 @@ import PostgresNIO
 extension PostgresStoreBackend: StoreBackend {
     var location: String? { url.description }
 
-    private func decision(client: String, type: String, _ c: PostgresConnection) async throws
+    private func decision(
+        client: String, type: String, _ c: PostgresConnection
+    ) async throws
         -> AuthorizationDecision?
     {
         guard
@@ -16,7 +18,8 @@ extension PostgresStoreBackend: StoreBackend {
                 [.text(client), .text(type)]
             ).first
         else { return nil }
-        return AuthorizationDecision(share: Int(try row.at(0, as: Int32.self)), read: Int(try row.at(1, as: Int32.self)))
+        return AuthorizationDecision(
+            share: Int(try row.at(0, as: Int32.self)), read: Int(try row.at(1, as: Int32.self)))
     }
 
     private func verify(_ check: ShareCheck, _ c: PostgresConnection) async throws {
@@ -25,7 +28,9 @@ extension PostgresStoreBackend: StoreBackend {
         try check.verify { decisions[$0] }
     }
 
-    private func setDecision(client: String, type: String, share: Int?, read: Int?, _ c: PostgresConnection)
+    private func setDecision(
+        client: String, type: String, share: Int?, read: Int?, _ c: PostgresConnection
+    )
         async throws
     {
         try await c.rows(
@@ -220,7 +225,8 @@ extension PostgresStoreBackend: StoreBackend {
                         (
                             try row.at(0),
                             HKDeletedObject(
-                                uuid: try row.at(1), metadata: try MetadataCoding.decode(try row.at(2, as: String?.self)))
+                                uuid: try row.at(1),
+                                metadata: try MetadataCoding.decode(try row.at(2, as: String?.self)))
                         ))
                 }
             }
@@ -305,7 +311,7 @@ extension PostgresStoreBackend: StoreBackend {
             else { return [:] }
             let low = tiling.index(containing: Date(storeValue: first))
             let high = tiling.index(containing: Date(storeValue: last))
-            let indices = Array(low...max(low, high))
+            let indices = Array(low ... max(low, high))
             let bounds = indices.map { index -> (Double, Double) in
                 let interval = tiling.interval(index)
                 return (interval.start.storeValue, interval.end.storeValue)

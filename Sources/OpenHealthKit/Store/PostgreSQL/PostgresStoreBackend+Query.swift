@@ -165,7 +165,8 @@ extension PostgresStoreBackend {
             guard !devices.isEmpty else { return PostgresStatement("FALSE") }
             let keys = devices.map { $0.map { $0 ?? "\u{2}" }.joined(separator: "\u{1}") }
             return PostgresStatement(
-                "s.device_id IN (SELECT id FROM devices WHERE key IN (\(list(keys.count))))", keys.map(PostgresValue.text))
+                "s.device_id IN (SELECT id FROM devices WHERE key IN (\(list(keys.count))))",
+                keys.map(PostgresValue.text))
         case let .deviceProperty(key, values):
             guard let column = ObjectFilter.devicePropertyColumns[key] else {
                 throw HKError(.errorInvalidArgument, "'\(key)' is not a device property key (HKDevicePropertyKey…).")
@@ -434,7 +435,9 @@ extension PostgresStoreBackend {
             configuration.activityType = activityType
             configuration.locationType = location
             configuration.swimmingLocationType = swimming
-            configuration.lapLength = try row.at(5, as: Double?.self).map { HKQuantity(unit: .meter(), doubleValue: $0) }
+            configuration.lapLength = try row.at(5, as: Double?.self).map {
+                HKQuantity(unit: .meter(), doubleValue: $0)
+            }
             details.activities.append(
                 HKWorkoutActivity(
                     uuid: try row.at(1), configuration: configuration, startDate: Date(storeValue: try row.at(6)),

@@ -264,7 +264,8 @@ extension PostgresStoreBackend {
         else { return }
         switch try row.at(0, as: Int64?.self) {
         case nil:
-            try await c.rows("UPDATE samples SET workout_id = ? WHERE id = ?", [.integer(workoutID), .integer(sampleID)])
+            try await c.rows(
+                "UPDATE samples SET workout_id = ? WHERE id = ?", [.integer(workoutID), .integer(sampleID)])
         case workoutID:
             return
         default:

@@ -91,7 +91,8 @@ extension PostgresStoreBackend {
         bySource: [Int: [Int64: StatisticsPartial]], _ c: PostgresConnection
     ) async throws -> [Int: StatisticsPartial] {
         let sources = Set(bySource.values.flatMap(\.keys))
-        guard type.aggregationStyle == .cumulative, sources.count > 1, let typeID = try await existingTypeID(type.identifier, c)
+        guard type.aggregationStyle == .cumulative, sources.count > 1,
+            let typeID = try await existingTypeID(type.identifier, c)
         else {
             return bySource.mapValues { partials in
                 partials.values.reduce(into: StatisticsPartial()) { $0.combine($1) }

@@ -134,10 +134,12 @@ final class PostgresStoreBackend: Sendable {
             case "42501":
                 return HKError(
                     .errorDatabaseInaccessible,
-                    "\(url.user) may not use the health store \(place): grant it the openhealthkit_person role (\(message)).")
+                    "\(url.user) may not use the health store \(place): grant it the openhealthkit_person role (\(message))."
+                )
             case "53100":
                 return HKError(
-                    .errorDatabaseInaccessible, "The disk of the PostgreSQL server holding the health store \(place) is full.")
+                    .errorDatabaseInaccessible,
+                    "The disk of the PostgreSQL server holding the health store \(place) is full.")
             case "57P01", "57P02", "57P03":
                 return HKError(
                     .errorDatabaseInaccessible,
@@ -155,7 +157,8 @@ final class PostgresStoreBackend: Sendable {
         case .sslUnsupported:
             return HKError(
                 .errorDatabaseInaccessible,
-                "The PostgreSQL server of the health store \(place) does not offer TLS, which sslmode=require asks for.")
+                "The PostgreSQL server of the health store \(place) does not offer TLS, which sslmode=require asks for."
+            )
         default:
             return HKError(.errorDatabaseInaccessible, "The PostgreSQL health store \(place) failed: \(error.code).")
         }

@@ -22,7 +22,8 @@ struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
         func invalid(_ reason: String) -> HKError {
             HKError(
                 .errorDatabaseInaccessible,
-                "The PostgreSQL store URL is not valid: \(reason) (expected postgres://USER[:PASSWORD]@HOST:PORT/DATABASE).")
+                "The PostgreSQL store URL is not valid: \(reason) (expected postgres://USER[:PASSWORD]@HOST:PORT/DATABASE)."
+            )
         }
         guard Self.isURL(text), let components = URLComponents(string: text) else {
             throw invalid("it cannot be read as a URL")
@@ -31,10 +32,12 @@ struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
         guard let host = components.host, !host.isEmpty else { throw invalid("it names no host") }
         let database = String(components.path.drop { $0 == "/" })
         guard !database.isEmpty, !database.contains("/") else { throw invalid("it names no database") }
-        if let port = components.port, !(1...65535).contains(port) { throw invalid("the port is out of range") }
+        if let port = components.port, !(1 ... 65535).contains(port) { throw invalid("the port is out of range") }
         var sslMode = SSLMode.prefer
         for item in components.queryItems ?? [] {
-            guard item.name == "sslmode" else { throw invalid("'\(item.name)' is not a setting it knows (only sslmode)") }
+            guard item.name == "sslmode" else {
+                throw invalid("'\(item.name)' is not a setting it knows (only sslmode)")
+            }
             guard let mode = item.value.flatMap(SSLMode.init(rawValue:)) else {
                 throw invalid("sslmode must be disable, prefer or require")
             }
