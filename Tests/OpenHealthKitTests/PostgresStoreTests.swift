@@ -15,7 +15,7 @@ struct PostgresStoreTests {
 
     @Test func bobSeesNothingOfAlicesRowsEvenInPlainSQL() async throws {
         let directory = try TemporaryDirectory()
-        let cluster = try StoreKind.roles()
+        let cluster = try await StoreKind.roles()
         let alicesURL = try await StoreKind.postgres.freshStoreName(directory, person: "ohk_alice")
         let database = String(alicesURL.split(separator: "/").last!.split(separator: "?").first!)
         // Given alice's heart rate saved in her store
@@ -31,25 +31,25 @@ struct PostgresStoreTests {
         #expect(try await fetch(alice, HKQuantityType(.heartRate), nil).count == 2)
         // And plain SQL as bob shows none of her rows in any table, while as alice it shows her own
         for table in ["samples", "sources", "authorizations", "type_sources"] {
-            let bobs = try cluster.psql(
+            let bobs = try await cluster.psql(
                 "SELECT count(*) FROM \(table) WHERE owner = 'ohk_alice'", database: database, user: "ohk_bob",
                 password: StoreKind.password)
             #expect(bobs == "0", "bob sees \(bobs) of alice's rows in \(table)")
         }
-        let alices = try cluster.psql(
+        let alices = try await cluster.psql(
             "SELECT count(*) FROM samples", database: database, user: "ohk_alice", password: StoreKind.password)
         #expect(alices == "2")
         // And bob cannot write a row in her name
-        #expect(throws: PostgresClusterError.self) {
-            try cluster.psql(
+        await #expect(throws: PostgresClusterError.self) {
+            try await cluster.psql(
                 "INSERT INTO authorizations (owner, client, type_identifier, share, read) VALUES ('ohk_alice', 'x', 'y', 2, 1)",
                 database: database, user: "ohk_bob", password: StoreKind.password)
         }
     }
 
     @Test func aWrongPasswordIsOneSentenceWithoutThePassword() async throws {
-        let cluster = try StoreKind.roles()
-        let database = try cluster.createDatabase(owner: StoreKind.postgresOwner)
+        let cluster = try await StoreKind.roles()
+        let database = try await cluster.createDatabase(owner: StoreKind.postgresOwner)
         let url = cluster.url(user: "ohk_alice", password: "not-the-Secret-42", database: database)
         let error = await expectHKError(.errorDatabaseInaccessible) {
             _ = try await PostgresStoreBackend.open(url: url)
@@ -59,7 +59,7 @@ struct PostgresStoreTests {
     }
 
     @Test func anUnreachableServerIsOneSentence() async throws {
-        let cluster = try StoreKind.roles()
+        let cluster = try await StoreKind.roles()
         // A port of the loopback nobody listens on: the cluster's port plus one is not it.
         let url = "postgres://ohk_alice:pw@127.0.0.1:1/health?sslmode=disable"
         _ = cluster
@@ -87,8 +87,8 @@ struct PostgresStoreTests {
 
     @Test func aRoleWithoutTheGroupRoleIsOneSentence() async throws {
         let directory = try TemporaryDirectory()
-        let cluster = try StoreKind.roles()
-        try cluster.createRole("ohk_stranger", password: StoreKind.password)
+        let cluster = try await StoreKind.roles()
+        try await cluster.createRole("ohk_stranger", password: StoreKind.password)
         let url = try await StoreKind.postgres.freshStoreName(directory, person: "ohk_stranger")
         let error = await expectHKError(.errorDatabaseInaccessible) {
             _ = try await PostgresStoreBackend.open(url: url)
@@ -97,8 +97,8 @@ struct PostgresStoreTests {
     }
 
     @Test func aDatabaseWithoutTheSchemaTellsWhoMakesIt() async throws {
-        let cluster = try StoreKind.roles()
-        let database = try cluster.createDatabase(owner: StoreKind.postgresOwner)
+        let cluster = try await StoreKind.roles()
+        let database = try await cluster.createDatabase(owner: StoreKind.postgresOwner)
         let url = cluster.url(user: "ohk_alice", password: StoreKind.password, database: database)
         let error = await expectHKError(.errorDatabaseInaccessible) {
             _ = try await PostgresStoreBackend.open(url: url)
@@ -162,17 +162,17 @@ struct PostgresStoreTests {
 
     @Test func aServerThatStopsGivesOneSentenceAndTheStoreWorksWhenItIsBack() async throws {
         // Given a store on a cluster of this test's own, with two samples saved
-        let cluster = try PostgresCluster.launchPrivate()
-        try cluster.createRole("ohk_owner", password: "pw", options: "CREATEROLE")
-        let database = try cluster.createDatabase(owner: "ohk_owner")
+        let cluster = try await PostgresCluster.launchPrivate()
+        try await cluster.createRole("ohk_owner", password: "pw", options: "CREATEROLE")
+        let database = try await cluster.createDatabase(owner: "ohk_owner")
         _ = try await PostgresStoreBackend.open(url: cluster.url(user: "ohk_owner", password: "pw", database: database))
-        try cluster.createRole("ohk_alice", password: "pw", groups: ["openhealthkit_person"])
+        try await cluster.createRole("ohk_alice", password: "pw", groups: ["openhealthkit_person"])
         let store = try await HKHealthStore.open(
             databasePath: cluster.url(user: "ohk_alice", password: "pw", database: database), clientIdentifier: "tests")
         try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
         try await store.save([heartRate(120, at: 0), heartRate(121, at: 1)])
         // When the server stops
-        try cluster.stop()
+        try await cluster.stop()
         // Then a save and a query each fail with one sentence that names the store, not the password
         let saveError = await expectHKError(.errorDatabaseInaccessible) { try await store.save(heartRate(122, at: 2)) }
         #expect(
@@ -181,7 +181,7 @@ struct PostgresStoreTests {
         #expect(saveError?.message.contains(":pw@") == false)
         await expectHKError(.errorDatabaseInaccessible) { _ = try await fetch(store, HKQuantityType(.heartRate), nil) }
         // And when it is back, the same store object reads what was saved before, and saves again
-        try cluster.start()
+        try await cluster.start()
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).count == 2)
         try await store.save(heartRate(123, at: 3))
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).count == 3)
@@ -189,16 +189,16 @@ struct PostgresStoreTests {
 
     @Test func aRevokedGrantIsOneSentenceOnTheNextCall() async throws {
         let directory = try TemporaryDirectory()
-        let cluster = try StoreKind.roles()
+        let cluster = try await StoreKind.roles()
         // Given carol using a store as a member of openhealthkit_person
         let role = "ohk_carol_" + UUID().uuidString.prefix(6).lowercased()
-        try cluster.createRole(role, password: StoreKind.password, groups: ["openhealthkit_person"])
+        try await cluster.createRole(role, password: StoreKind.password, groups: ["openhealthkit_person"])
         let url = try await StoreKind.postgres.freshStoreName(directory, person: role)
         let store = try await HKHealthStore.open(databasePath: url, clientIdentifier: "tests")
         try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
         try await store.save(heartRate(100, at: 0))
         // When the grant is revoked
-        try cluster.psql("REVOKE openhealthkit_person FROM \(role)")
+        try await cluster.psql("REVOKE openhealthkit_person FROM \(role)")
         // Then her next call says she may not use the store
         let error = await expectHKError(.errorDatabaseInaccessible) {
             _ = try await fetch(store, HKQuantityType(.heartRate), nil)

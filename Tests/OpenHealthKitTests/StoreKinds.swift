@@ -27,8 +27,8 @@ enum StoreKind: String, Sendable, CustomTestStringConvertible {
         case .sqlite:
             return directory.file("store-\(UUID().uuidString.prefix(8)).sqlite")
         case .postgres:
-            let cluster = try Self.roles()
-            let database = try cluster.createDatabase(owner: Self.postgresOwner)
+            let cluster = try await Self.roles()
+            let database = try await cluster.createDatabase(owner: Self.postgresOwner)
             _ = try await PostgresStoreBackend.open(
                 url: cluster.url(user: Self.postgresOwner, password: Self.password, database: database))
             return cluster.url(user: person, password: Self.password, database: database)
@@ -56,23 +56,25 @@ enum StoreKind: String, Sendable, CustomTestStringConvertible {
         return store
     }
 
-    /// The test cluster with its roles made (once per process).
-    static func roles() throws -> PostgresCluster {
-        try rolesMade.get()
+    /// The test cluster with its roles made (once per process, by the first test that asks; the others wait).
+    static func roles() async throws -> PostgresCluster {
+        try await rolesMade.value
     }
 
-    private static let rolesMade: Result<PostgresCluster, any Error> = Result {
-        let cluster = try PostgresCluster.shared()
-        try cluster.createRole(postgresOwner, password: password, options: "CREATEROLE")
+    private static let rolesMade = Task<PostgresCluster, any Error> {
+        let cluster = try await PostgresCluster.shared()
+        try await cluster.createRole(postgresOwner, password: password, options: "CREATEROLE")
         // The group role exists once any owner has opened a store; made here too so people can join it first.
-        try cluster.psql(
+        try await cluster.psql(
             """
             DO $$ BEGIN
               CREATE ROLE openhealthkit_person NOLOGIN;
             EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
             END $$;
             """)
-        for person in people { try cluster.createRole(person, password: password, groups: ["openhealthkit_person"]) }
+        for person in people {
+            try await cluster.createRole(person, password: password, groups: ["openhealthkit_person"])
+        }
         return cluster
     }
 }

@@ -19,7 +19,18 @@ public final class PostgresCluster: Sendable {
     }
 
     /// The cluster of this test process, started on first use; the reason when it could not start.
-    public static func shared() throws -> PostgresCluster { try sharedCluster.get() }
+    public static func shared() async throws -> PostgresCluster { try await offPool { try sharedCluster.get() } }
+
+    /// Runs blocking work (initdb, pg_ctl, psql) on a thread of its own while the calling task is suspended: a
+    /// test waiting for a child process must not hold one of Swift's cooperative threads (two on a 2-core machine),
+    /// or every other test of the process waits with it.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            blockingWork.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    private static let blockingWork = DispatchQueue(label: "PostgresCluster", attributes: .concurrent)
 
     public let directory: String
     public let port: Int
@@ -44,9 +55,11 @@ public final class PostgresCluster: Sendable {
     @discardableResult
     public func psql(
         _ sql: String, database: String = "postgres", user: String? = nil, password: String? = nil
-    )
-        throws -> String
-    {
+    ) async throws -> String {
+        try await Self.offPool { try self.psqlBlocking(sql, database: database, user: user, password: password) }
+    }
+
+    private func psqlBlocking(_ sql: String, database: String, user: String?, password: String?) throws -> String {
         let result = try Self.run(
             Self.binaries + "/psql",
             [
@@ -61,15 +74,15 @@ public final class PostgresCluster: Sendable {
     }
 
     /// Creates a database `t_<random>` owned by `owner` (the superuser by default) and returns its name.
-    public func createDatabase(owner: String? = nil) throws -> String {
+    public func createDatabase(owner: String? = nil) async throws -> String {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-        try psql("CREATE DATABASE \(name)" + (owner.map { " OWNER \($0)" } ?? ""))
+        try await psql("CREATE DATABASE \(name)" + (owner.map { " OWNER \($0)" } ?? ""))
         return String(name)
     }
 
     /// Creates a login role with a password (a no-op when it exists), member of `groups`.
-    public func createRole(_ name: String, password: String, options: String = "", groups: [String] = []) throws {
-        try psql(
+    public func createRole(_ name: String, password: String, options: String = "", groups: [String] = []) async throws {
+        try await psql(
             """
             DO $$ BEGIN
               IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '\(name)') THEN
@@ -78,16 +91,22 @@ public final class PostgresCluster: Sendable {
             EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
             END $$;
             """)
-        for group in groups { try psql("GRANT \(group) TO \(name)") }
+        for group in groups { try await psql("GRANT \(group) TO \(name)") }
     }
 
     /// Stops the server at once (`pg_ctl stop -m immediate`): the fault of a server that went away.
-    public func stop() throws {
-        try Self.pgctl(["stop", "-D", directory + "/data", "-m", "immediate", "-w", "-t", "30"])
+    public func stop() async throws {
+        _ = try await Self.offPool {
+            try Self.pgctl(["stop", "-D", self.directory + "/data", "-m", "immediate", "-w", "-t", "30"])
+        }
     }
 
     /// Starts the stopped server again on the same port.
-    public func start() throws {
+    public func start() async throws {
+        try await Self.offPool { try self.startBlocking() }
+    }
+
+    private func startBlocking() throws {
         try Self.pgctl([
             "start", "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60", "-o",
             "-c listen_addresses=127.0.0.1 -c port=\(port) -c unix_socket_directories='' -c fsync=off "
@@ -103,8 +122,8 @@ public final class PostgresCluster: Sendable {
 
     /// Starts a cluster of its own, for a test that stops and restarts its server (the shared one serves every
     /// other test). It too is stopped when the process exits.
-    public static func launchPrivate() throws -> PostgresCluster {
-        try launchStopped()
+    public static func launchPrivate() async throws -> PostgresCluster {
+        try await offPool { try launchStopped() }
     }
 
     private static func launchStopped() throws -> PostgresCluster {
@@ -145,7 +164,7 @@ public final class PostgresCluster: Sendable {
         for _ in 0 ..< 3 {
             let cluster = PostgresCluster(directory: directory, port: try freePort(), password: password)
             do {
-                try cluster.start()
+                try cluster.startBlocking()
                 return cluster
             } catch {
                 lastError = error
