@@ -40,18 +40,32 @@ setup_failed() {
     exit 3
 }
 
-# 1. Two LE controllers on /dev/vhci, backed by BlueZ's controller emulator.
+# 1. Two LE controllers on /dev/vhci, backed by BlueZ's controller emulator, both through their setup: the kernel's
+# management interface gives each its address. Under QEMU without KVM on a busy host, btvirt can answer the kernel's
+# first HCI Reset after its timeout ("hci0: Opcode 0x0c03 failed: -110"), and that controller then never joins the
+# management interface: btvirt is started again, with new controllers, up to three times.
 modprobe hci_vhci
-btvirt -l2 > "$logs/btvirt.log" 2>&1 &
-wait_for 30 test -e /sys/class/bluetooth/hci1 || setup_failed "btvirt created hci0 and hci1"
-
-# Both controllers through their setup: the kernel's management interface gives each its address.
 controller_ready() {
     local address
     address=$(controller_address "$1")
     [ -n "$address" ] && [ "$address" != 00:00:00:00:00:00 ]
 }
-wait_for 30 controller_ready 0 && wait_for 30 controller_ready 1 || setup_failed "both controllers finished their setup"
+no_controllers() { ! ls /sys/class/bluetooth/hci0 /sys/class/bluetooth/hci1 > /dev/null 2>&1; }
+controllers=
+for attempt in 1 2 3; do
+    btvirt -l2 >> "$logs/btvirt.log" 2>&1 &
+    btvirt_pid=$!
+    if wait_for 30 test -e /sys/class/bluetooth/hci1 && wait_for 20 controller_ready 0 \
+        && wait_for 20 controller_ready 1; then
+        controllers=ready
+        break
+    fi
+    echo "btvirt's controllers did not finish their setup (attempt $attempt); starting it again"
+    kill "$btvirt_pid" 2> /dev/null
+    wait "$btvirt_pid" 2> /dev/null
+    wait_for 10 no_controllers
+done
+[ -n "$controllers" ] || setup_failed "both controllers finished their setup"
 
 # 2. A system bus and bluetoothd, which powers the controllers and serves the GATT application.
 mkdir -p /run/dbus
