@@ -50,8 +50,9 @@ enum WebListener {
         if let error = error as? IOError {
             switch error.errnoCode {
             case EADDRINUSE:
+                let holder = PortHolder.find(port: address.port).map { " (\($0.name), pid \($0.pid))" } ?? ""
                 return WebError(
-                    "Port \(address.port) on \(address.host) is in use by another program; choose another with \(option)."
+                    "Port \(address.port) on \(address.host) is in use by another program\(holder); choose another with \(option)."
                 )
             case EACCES:
                 return WebError(

@@ -186,7 +186,8 @@ import Testing
         #expect(taken.status == 1)
         #expect(
             taken.stderr
-                == "workout: Port \(port) on 127.0.0.1 is in use by another program; choose another with --serve.\n")
+                == "workout: Port \(port) on 127.0.0.1 is in use by another program \(HTTP.thisProcess); choose another with --serve.\n"
+        )
         #expect(!taken.stdout.contains("Replaying"))
         let bad = try Tool.run(["replay", file, "--serve", "127.0.0.1:http", "--store", directory.file("a.sqlite")])
         #expect(bad.status != 0 && bad.stderr.contains("the port must be a number from 0 to 65535"))
@@ -310,6 +311,15 @@ enum HTTP {
         let request = Array("GET /api/live/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         return socket
+    }
+
+    /// How a "port in use" sentence names this process, which holds the ports ``listen()`` opens: its name as the
+    /// kernel keeps it and its pid.
+    static var thisProcess: String {
+        let name =
+            (try? String(contentsOfFile: "/proc/self/comm", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return "(\(name), pid \(getpid()))"
     }
 
     /// A socket listening on a free port of 127.0.0.1, and the port.

@@ -150,7 +150,7 @@ import Testing
         #expect(
             taken.transcript == """
                 --- stderr
-                workout: Port \(port) on 127.0.0.1 is in use by another program; choose another with `workout serve [HOST:]PORT`.
+                workout: Port \(port) on 127.0.0.1 is in use by another program \(HTTP.thisProcess); choose another with `workout serve [HOST:]PORT`.
                 --- exit 1
 
                 """)
