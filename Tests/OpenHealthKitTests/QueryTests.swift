@@ -32,9 +32,8 @@ import Testing
         .map { ($0 as! HKWorkout).workoutActivityType }
     }
 
-    @Test(arguments: StoreKind.available) func objectsFromWorkoutAndByUUID(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await kind.authorizedStore(directory)
+    @Test func objectsFromWorkoutAndByUUID() async throws {
+        let store = try await authorizedStore()
         let (run, ride, _) = try await seed(store)
         #expect(try await fetch(store, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: run)).count == 2)
         #expect(try await fetch(store, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: ride)).count == 1)
@@ -48,9 +47,8 @@ import Testing
         #expect(try await fetch(store, .workoutType(), HKQuery.predicateForObjects(with: [])).isEmpty)
     }
 
-    @Test(arguments: StoreKind.available) func sampleDatePredicateOptions(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await kind.authorizedStore(directory)
+    @Test func sampleDatePredicateOptions() async throws {
+        let store = try await authorizedStore()
         _ = try await seed(store)
         // Workouts overlapping [t0 + 1000, t0 + 8000): the run (ends 1800) and the ride (starts 7200).
         #expect(
@@ -76,9 +74,8 @@ import Testing
         #expect(try await workouts(store, HKQuery.predicateForSamples(withStart: t0 + 20000, end: nil)) == [.walking])
     }
 
-    @Test(arguments: StoreKind.available) func workoutPredicates(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await kind.authorizedStore(directory)
+    @Test func workoutPredicates() async throws {
+        let store = try await authorizedStore()
         _ = try await seed(store)
         #expect(try await workouts(store, HKQuery.predicateForWorkouts(with: .cycling)) == [.cycling])
         #expect(
@@ -110,9 +107,8 @@ import Testing
                     totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 200))) == [.walking])
     }
 
-    @Test(arguments: StoreKind.available) func activityPredicatesMustBeWrapped(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await kind.authorizedStore(directory)
+    @Test func activityPredicatesMustBeWrapped() async throws {
+        let store = try await authorizedStore()
         _ = try await seed(store)
         let cyclingActivity = HKQuery.predicateForWorkoutActivities(workoutActivityType: .cycling)
         #expect(
@@ -132,9 +128,8 @@ import Testing
         await expectHKError(.errorInvalidArgument) { _ = try await self.workouts(store, cyclingActivity) }
     }
 
-    @Test(arguments: StoreKind.available) func compoundPredicates(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await kind.authorizedStore(directory)
+    @Test func compoundPredicates() async throws {
+        let store = try await authorizedStore()
         _ = try await seed(store)
         let cycling = HKQuery.predicateForWorkouts(with: .cycling)
         let walking = HKQuery.predicateForWorkouts(with: .walking)
@@ -165,9 +160,8 @@ import Testing
         #expect(!walking.evaluate(with: rideObject))
     }
 
-    @Test(arguments: StoreKind.available) func sortingAndLimits(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await kind.authorizedStore(directory)
+    @Test func sortingAndLimits() async throws {
+        let store = try await authorizedStore()
         _ = try await seed(store)
         let byDuration = try await fetch(
             store, .workoutType(), nil, sort: [NSSortDescriptor(key: HKWorkoutSortIdentifierDuration, ascending: false)]
@@ -183,9 +177,8 @@ import Testing
         #expect(byDistance.map { ($0 as! HKWorkout).workoutActivityType } == [.cycling, .running])
     }
 
-    @Test(arguments: StoreKind.available) func queryDescriptorsAndAsyncDescriptor(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await kind.authorizedStore(directory)
+    @Test func queryDescriptorsAndAsyncDescriptor() async throws {
+        let store = try await authorizedStore()
         let (run, _, _) = try await seed(store)
         let descriptors = [
             HKQueryDescriptor(sampleType: .workoutType(), predicate: HKQuery.predicateForWorkouts(with: .running)),
@@ -258,11 +251,8 @@ import Testing
         try await store.save(heartRate(60, at: 0))
     }
 
-    @Test(arguments: StoreKind.available) func anchoredQueryReportsAdditionsDeletionsAndUpdates(
-        kind: StoreKind
-    ) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await kind.authorizedStore(directory)
+    @Test func anchoredQueryReportsAdditionsDeletionsAndUpdates() async throws {
+        let store = try await authorizedStore()
         let first = heartRate(60, at: 0)
         let second = heartRate(61, at: 1)
         try await store.save([first, second])

@@ -12,14 +12,8 @@ import Testing
 
     /// A fresh SQLite store file, opened off the cooperative pool, with `client` allowed to share and read the
     /// heart rate and workouts.
-    func backend(
-        _ directory: borrowing TemporaryDirectory, _ kind: StoreKind = .sqlite
-    ) async throws
-        -> any StoreBackend
-    {
-        let backend: any StoreBackend =
-            kind == .sqlite
-            ? try await StoreDatabase.open(path: directory.file("seam.sqlite")) : try await kind.backend(directory)
+    func backend(_ directory: borrowing TemporaryDirectory) async throws -> any StoreBackend {
+        let backend: any StoreBackend = try await StoreDatabase.open(path: directory.file("seam.sqlite"))
         let types: Set<String> = [HKQuantityTypeIdentifier.heartRate.rawValue, HKWorkoutTypeIdentifier]
         try await backend.updateAuthorization(client: client, types: types) { _ in
             Dictionary(uniqueKeysWithValues: types.map { ($0, AuthorizationDecision(share: 2, read: 1)) })
@@ -32,11 +26,9 @@ import Testing
         HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil)
     }
 
-    @Test(arguments: StoreKind.available) func savedSamplesReadBackSortedWithGrowingAnchors(
-        kind: StoreKind
-    ) async throws {
+    @Test func savedSamplesReadBackSortedWithGrowingAnchors() async throws {
         let directory = try TemporaryDirectory()
-        let backend = try await backend(directory, kind)
+        let backend = try await backend(directory)
         let before = try await backend.currentAnchor()
         // Given two heart-rate samples saved out of order
         try await backend.save([heartRate(150, at: 10), heartRate(120, at: 0)], source: source, check: heartRateCheck)
@@ -51,9 +43,9 @@ import Testing
         #expect(try await backend.readableTypes(client: client).contains(HKQuantityTypeIdentifier.heartRate.rawValue))
     }
 
-    @Test(arguments: StoreKind.available) func aShareCheckIsVerifiedInsideTheWrite(kind: StoreKind) async throws {
+    @Test func aShareCheckIsVerifiedInsideTheWrite() async throws {
         let directory = try TemporaryDirectory()
-        let backend = try await backend(directory, kind)
+        let backend = try await backend(directory)
         // Given a type the client never asked to share
         let steps = ShareCheck(client: client, types: [HKQuantityType(.stepCount)])
         // Then saving under it fails with HealthKit's error, and nothing is written
@@ -63,9 +55,9 @@ import Testing
         #expect(try await backend.samples([heartRateDescriptor], limit: 0, sorts: [], client: client).isEmpty)
     }
 
-    @Test(arguments: StoreKind.available) func deletionIsRecordedAsADeletedObject(kind: StoreKind) async throws {
+    @Test func deletionIsRecordedAsADeletedObject() async throws {
         let directory = try TemporaryDirectory()
-        let backend = try await backend(directory, kind)
+        let backend = try await backend(directory)
         let sample = heartRate(130, at: 0)
         try await backend.save([sample], source: source, check: heartRateCheck)
         let anchor = try await backend.currentAnchor()

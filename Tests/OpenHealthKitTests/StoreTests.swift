@@ -70,11 +70,8 @@ import Testing
         await expectHKError(.errorDatabaseInaccessible) { _ = try await fetch(store, HKQuantityType(.heartRate), nil) }
     }
 
-    @Test(arguments: StoreKind.available) func addBeforeWorkoutIsSavedFailsAndStoresNothing(
-        kind: StoreKind
-    ) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await kind.authorizedStore(directory)
+    @Test func addBeforeWorkoutIsSavedFailsAndStoresNothing() async throws {
+        let store = try await authorizedStore()
         let workout = legacy.workout(activityType: .running, start: t0, end: t0 + 600)
         let error = await expectHKError(.errorInvalidArgument) {
             try await legacy.add([heartRate(90, at: 5)], to: workout, in: store)
@@ -83,10 +80,8 @@ import Testing
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).isEmpty)
     }
 
-    @Test(arguments: StoreKind.available) func incompatibleUnitIsRejectedAndNothingIsLost(kind: StoreKind) async throws
-    {
-        let directory = try TemporaryDirectory()
-        let store = try await kind.authorizedStore(directory)
+    @Test func incompatibleUnitIsRejectedAndNothingIsLost() async throws {
+        let store = try await authorizedStore()
         try await store.save(heartRate(100, at: 0))
         let wrong = HKQuantitySample(
             type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: .meter(), doubleValue: 3),
@@ -105,9 +100,8 @@ import Testing
         #expect(samples.map { ($0 as! HKQuantitySample).quantity.doubleValue(for: HKUnit(from: "count/min")) } == [100])
     }
 
-    @Test(arguments: StoreKind.available) func startAfterEndAndBadMetadataAreRejected(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await kind.authorizedStore(directory)
+    @Test func startAfterEndAndBadMetadataAreRejected() async throws {
+        let store = try await authorizedStore()
         let backwards = HKQuantitySample(
             type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 60),
             start: t0 + 10, end: t0)
@@ -124,9 +118,8 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.available) func metadataRoundTripsWithTypes(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await kind.authorizedStore(directory)
+    @Test func metadataRoundTripsWithTypes() async throws {
+        let store = try await authorizedStore()
         let when = Date(timeIntervalSinceReferenceDate: 12345.5)
         let sample = HKQuantitySample(
             type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/s"), doubleValue: 2),
@@ -175,9 +168,8 @@ import Testing
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).isEmpty)
     }
 
-    @Test(arguments: StoreKind.available) func savingTheSameObjectTwiceIsHarmless(kind: StoreKind) async throws {
-        let directory = try TemporaryDirectory()
-        let store = try await kind.authorizedStore(directory)
+    @Test func savingTheSameObjectTwiceIsHarmless() async throws {
+        let store = try await authorizedStore()
         let sample = heartRate(60, at: 0)
         try await store.save(sample)
         try await store.save(sample)
