@@ -24,8 +24,11 @@ struct WorkoutChart {
     private let plot = (left: 70.0, top: 60.0, width: 860.0, height: 300.0)
 
     /// The chart of a stored workout in `zones`: the time in them the builder kept when they are the store's zones,
-    /// else the library's timing of the workout in them.
-    static func svg(of workout: HKWorkout, zones: HeartRateZones, store: HKHealthStore) async throws -> String {
+    /// else the library's timing of the workout in them. `heartRate`: its heart-rate points when the caller has
+    /// read them already (else they are read here).
+    static func svg(
+        of workout: HKWorkout, zones: HeartRateZones, store: HKHealthStore, heartRate: [ChartPoint]? = nil
+    ) async throws -> String {
         let bpm = HKUnit.count().unitDivided(by: .minute())
         let kept = workout.zoneGroup(for: HKQuantityType(.heartRate))
         let seconds: [TimeInterval]
@@ -35,9 +38,15 @@ struct WorkoutChart {
             seconds = try await store.zoneGroup(of: workout, configuration: zones.configuration())
                 .zoneDurations.map(\.duration)
         }
+        let points: [ChartPoint]
+        if let heartRate {
+            points = heartRate
+        } else {
+            points = try await ChartPoint.points(.heartRate, unit: bpm, of: workout, store: store)
+        }
         return WorkoutChart(
             workout: workout,
-            heartRate: try await ChartPoint.points(.heartRate, unit: bpm, of: workout, store: store),
+            heartRate: points,
             power: try await ChartPoint.points(.cyclingPower, unit: .watt(), of: workout, store: store),
             zones: zones, seconds: seconds
         ).svg()

@@ -116,13 +116,14 @@ struct StorePagesSource: Sendable {
             record.latitude.flatMap { latitude in record.longitude.map { (latitude: latitude, longitude: $0) } }
         }
         let events = workout.workoutEvents ?? []
-        let hasChart = !(try await ChartPoint.points(.heartRate, unit: perMinute, of: workout, store: store)).isEmpty
+        let heartRate = try await ChartPoint.points(.heartRate, unit: perMinute, of: workout, store: store)
         return StoreWorkoutPage(
             id: workout.uuid,
             title:
                 "\(workout.workoutActivityType.name.capitalized), \(Format.date(start)), \(Format.duration(workout.duration))",
             summary: try await workoutLines(workout.uuid, store: store),
-            chart: hasChart ? try await WorkoutChart.svg(of: workout, zones: zones, store: store) : nil,
+            chart: heartRate.isEmpty
+                ? nil : try await WorkoutChart.svg(of: workout, zones: zones, store: store, heartRate: heartRate),
             series: figures,
             span: workout.endDate.timeIntervalSince(start),
             pauses: WorkoutPauses.intervals(in: events, from: start, to: workout.endDate).map {
