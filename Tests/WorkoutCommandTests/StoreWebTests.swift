@@ -5,7 +5,10 @@ import Testing
 
 /// `workout serve`: the store's workouts in a real headless Chromium (the list, a ride's page with its charts, a
 /// run's route), the files it offers, and plain HTTP for who may look and for bad addresses.
-@Suite(.timeLimit(.minutes(3))) struct StoreWebTests {
+///
+/// Serialized: each test waits synchronously on child processes and the browser (with deadlines), holding one of the
+/// two cooperative threads of this machine while it does; two at once starved the rest of the test process.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct StoreWebTests {
     /// A store with the intervals ride (cadence, speed, pauses, laps) and a 30-minute loop run imported from GPX
     /// (a route); returns the store and the two workouts' UUIDs.
     static func filledStore(in directory: borrowing TemporaryDirectory) throws -> (String, ride: String, run: String) {
