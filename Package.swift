@@ -224,7 +224,7 @@ let package = Package(
             name: "AppleArticleTests", dependencies: ["OpenHealthKit", "OpenHealthKitTesting", "FitnessSensors"]),
         .testTarget(name: "FitnessSensorsTests", dependencies: ["ByteCoding", "FitnessSensors", "TestSupport"]),
         .testTarget(name: "ByteCodingTests", dependencies: ["ByteCoding"]),
-        .testTarget(name: "FITFileTests", dependencies: ["ByteCoding", "FITFile"], exclude: ["Oracle"]),
+        .testTarget(name: "FITFileTests", dependencies: ["ByteCoding", "FITFile", "TestSupport"], exclude: ["Oracle"]),
         .testTarget(
             name: "WorkoutImportTests",
             dependencies: ["WorkoutImport", "FITFile", "OpenHealthKit", "FitnessSensors", "TestSupport"]),

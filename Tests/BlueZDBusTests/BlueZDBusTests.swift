@@ -11,7 +11,7 @@ import Testing
 /// bluetoothd's D-Bus API, spoken to a real dbus-daemon where python-dbusmock plays bluetoothd
 /// (`Fixtures/fitness_bluez.py`): discovery, connection and notifications decoded into readings, a link lost and
 /// found again, pairing through the agent, and replies of the wrong shape.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct BlueZDBusTests {
+@Suite(.blockingWaits, .serialized, .timeLimit(.minutes(1))) struct BlueZDBusTests {
     static let strap = "C7:3A:10:5E:22:F1"
 
     /// A sensor on the fake's bus, with its events in a stream.

@@ -13,7 +13,7 @@ import Testing
 /// (`Fixtures/fitness_bluez.py`'s trainer: Indoor Bike Data, a control point that indicates and takes writes, a
 /// status): requests are `WriteValue` with type `request`, the machine's answers come back in order through
 /// `watchControlLink`, a refused write is one sentence, and a dropped link asks for control again.
-@Suite(.serialized, .timeLimit(.minutes(1))) struct DBusControlTests {
+@Suite(.blockingWaits, .serialized, .timeLimit(.minutes(1))) struct DBusControlTests {
     static let trainer = "F1:22:33:44:55:66"
 
     /// A trainer on the fake's bus, started, with its control link's events in a stream.

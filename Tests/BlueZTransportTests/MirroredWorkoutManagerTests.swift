@@ -88,7 +88,7 @@ final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWo
 /// store file, with a simulated strap paired with the store. The companion sees the statistics the manager sends and
 /// ends the workout; the manager finishes it. Reads from the child wait under the suite's time limit, and a deadline
 /// kills a child that hangs.
-@Suite(.timeLimit(.minutes(1))) struct MirroredWorkoutManagerTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct MirroredWorkoutManagerTests {
     @Test func theCompanionProcessFollowsTheRideAndEndsIt() async throws {
         let directory = NSTemporaryDirectory() + "ohk-mirror-app-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -127,7 +127,11 @@ final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWo
         // Just under the suite's one-minute limit: a hung child still ends, and a slow machine (a full parallel run
         // on two loaded cores took 44 s here) is not mistaken for one.
         DispatchQueue.global().asyncAfter(deadline: .now() + 55, execute: deadline)
-        defer { deadline.cancel() }
+        defer {
+            deadline.cancel()
+            // A test that fails early leaves no companion behind (it would hold the test run's output open).
+            companion.killGroup()
+        }
         var child = lines.makeAsyncIterator()
         #expect(await child.next() == "listening")
 

@@ -1,5 +1,6 @@
 import FITFile
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the independent FIT implementations (Garmin's FIT SDK for Python and fitparse) that
@@ -30,6 +31,7 @@ enum Oracle {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        expectMayBlock("Waiting for fit_oracle.py")
         let done = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in done.signal() }
         try process.run()

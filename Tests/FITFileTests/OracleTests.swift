@@ -1,11 +1,12 @@
 import FITFile
 import Foundation
+import TestSupport
 import Testing
 
 /// FITFile against independent implementations: files Garmin's own encoder wrote decode here to what Garmin's
 /// decoder and fitparse read from them, and files written here decode in fitparse (and, without compressed
 /// timestamps, in Garmin's decoder, which cannot read those) to what FITFile reads.
-@Suite struct OracleTests {
+@Suite(.blockingWaits) struct OracleTests {
     func temporaryPath(_ name: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("fit-oracle-\(UUID())-\(name)").path
     }

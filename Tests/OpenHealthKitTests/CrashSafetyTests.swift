@@ -6,7 +6,7 @@ import Testing
 /// A live session in a child process is killed with SIGKILL; the parent recovers it and finds every sample older
 /// than one second. The child runs on manual clocks (see `SessionCrashHelper`), so the rule is checked against the
 /// journal's own time, not against how busy the machine is; the read from the child has a deadline.
-@Suite(.timeLimit(.minutes(1))) struct CrashSafetyTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct CrashSafetyTests {
     static var helper: URL {
         URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("SessionCrashHelper")

@@ -6,7 +6,7 @@ import Testing
 /// The companion in a second process (`MirrorCompanionHelper`) on the same store file: it receives the mirrored
 /// session, answers data, pauses the primary, and when it is killed the primary hears the disconnection with an
 /// error. Every read from the child waits under the suite's time limit, and a deadline kills a child that hangs.
-@Suite(.timeLimit(.minutes(1))) struct MirroringProcessTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct MirroringProcessTests {
     static var helper: URL {
         URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
             .appendingPathComponent("MirrorCompanionHelper")
@@ -59,7 +59,11 @@ import Testing
         // Just under the suite's one-minute limit: a hung child still ends, and a slow machine (a full parallel run
         // on two loaded cores took 44 s here) is not mistaken for one.
         DispatchQueue.global().asyncAfter(deadline: .now() + 55, execute: deadline)
-        defer { deadline.cancel() }
+        defer {
+            deadline.cancel()
+            // A test that fails early leaves no companion behind (it would hold the test run's output open).
+            process.killGroup()
+        }
         #expect(await child.next() == "listening")
 
         let store = try await authorizedStore(client: "watch", databasePath: path)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Glibc
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
@@ -8,7 +9,7 @@ import Testing
 /// The store when the disk does not cooperate: full (SQLite's `max_page_count`, and once for real on a small
 /// tmpfs), read-only, damaged, locked by another process. Each fault gives one sentence, and what was stored before
 /// it is all still there afterwards.
-@Suite(.timeLimit(.minutes(1))) struct StoreFaultTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct StoreFaultTests {
     func heartRates(_ count: Int, from offset: Int = 0) -> [HKQuantitySample] {
         (offset ..< offset + count).map { heartRate(100 + Double($0 % 80), at: Double($0)) }
     }
@@ -74,7 +75,12 @@ import Testing
             let store = try await authorizedStore(databasePath: path)
             try await store.save(heartRates(5_000))
         }
-        // The store is closed (its pool released) and checkpointed into the main file; overwrite its last page.
+        // Everything in the main file, so that nothing written later can mend the page overwritten below: the store's
+        // last reference may be released a moment after `save` returns (by a task of the store's still finishing),
+        // and its closing checkpoint would then copy the write-ahead log's pages over the damage.
+        _ = try DatabaseQueue(path: path).writeWithoutTransaction { db in
+            try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
         let size = try handle.seekToEnd()
         try handle.seek(toOffset: size - 4096)
@@ -98,7 +104,7 @@ import Testing
 
 /// Faults that need the operating system's help: another process holding the store's lock, a real full disk and a
 /// read-only folder (a small tmpfs, mounted when the tests run as root; skipped with the reason otherwise).
-@Suite(.timeLimit(.minutes(1))) struct StoreProcessFaultTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct StoreProcessFaultTests {
     /// Another process (python's sqlite3) holds the store's write lock past the busy timeout (10 s): the save fails
     /// with one sentence and stores nothing; once the lock is released, saving works and nothing was lost.
     @Test func aStoreLockedByAnotherProcessFailsAfterTheBusyTimeout() async throws {
@@ -256,6 +262,7 @@ final class ChildProcess: @unchecked Sendable {
 
     /// The next line the child prints, or nil when none comes within `limit` (a limit for a broken child).
     func readLine(within limit: Duration) -> String? {
+        expectMayBlock("Reading a child's output")
         let descriptor = output.fileHandleForReading.fileDescriptor
         var line: [UInt8] = []
         var byte: UInt8 = 0
@@ -271,6 +278,7 @@ final class ChildProcess: @unchecked Sendable {
     /// Kills the child and reaps it (at most 10 s).
     func end() {
         guard process.isRunning else { return }
+        expectMayBlock("Reaping a killed child")
         kill(process.processIdentifier, SIGKILL)
         let done = DispatchSemaphore(value: 0)
         Thread {
@@ -283,6 +291,7 @@ final class ChildProcess: @unchecked Sendable {
     /// Runs a command to its end within 10 s; its exit status, or nil when it did not end in time.
     static func run(_ executable: String, _ arguments: [String]) throws -> Int32? {
         let child = try start(executable, arguments)
+        expectMayBlock("Running \(executable)")
         let done = DispatchSemaphore(value: 0)
         Thread {
             child.process.waitUntilExit()

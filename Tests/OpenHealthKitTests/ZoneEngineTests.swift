@@ -1,11 +1,12 @@
 import Foundation
 import PropertyBased
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
 
 /// The zone engine (`ZoneAccumulator`): hand-checked cases, then properties against an independent oracle.
-@Suite(.timeLimit(.minutes(1))) struct ZoneEngineTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct ZoneEngineTests {
     /// Five zones: below 100, [100, 120), [120, 140), [140, 160), 160 and above.
     static let boundaries = [100.0, 120, 140, 160]
 

@@ -6,7 +6,7 @@ import Testing
 import WorkoutPlanFiles
 
 /// FIT workout files: written here, read back here, and read by Garmin's FIT SDK and fitparse.
-@Suite(.timeLimit(.minutes(1))) struct FITWorkoutFileTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct FITWorkoutFileTests {
     static let plan = WorkoutPlan(
         .custom(
             CustomWorkout(

@@ -21,20 +21,21 @@ extension Process {
         within seconds: Double, printed: () -> String = { "" },
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Bool {
-        if exits(within: seconds) { return true }
+        if exits(within: seconds, sourceLocation: sourceLocation) { return true }
         killGroup()
         let message =
             "\(commandLine) did not exit within \(Int(seconds)) s, so it was killed (SIGKILL, with its process "
             + "group). It printed:\n\(printed())"
         Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         // SIGKILL cannot be caught or ignored: the exit follows at once. Bounded all the same.
-        _ = exits(within: 10)
+        _ = exits(within: 10, sourceLocation: sourceLocation)
         return false
     }
 
     /// Waits until the process has exited, for at most `seconds` of real time; returns whether it has. Nothing is
     /// killed and no test fails here.
-    public func exits(within seconds: Double) -> Bool {
+    public func exits(within seconds: Double, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        expectMayBlock("Waiting for \(commandLine) to exit", sourceLocation: sourceLocation)
         let exited = DispatchSemaphore(value: 0)
         let previous = terminationHandler
         // Foundation clears `isRunning` before it reads the handler: either the handler set here is called, or the
@@ -67,7 +68,10 @@ extension Process {
 
 /// Reads the reading ends of `pipes` together (so that none fills while another is read) until each has ended or
 /// `seconds` of real time have passed. Returns what was read from each, and whether every one ended.
-public func readToEnd(_ pipes: [Pipe], within seconds: Double = childProcessTimeLimit) -> (data: [Data], ended: Bool) {
+public func readToEnd(
+    _ pipes: [Pipe], within seconds: Double = childProcessTimeLimit, sourceLocation: SourceLocation = #_sourceLocation
+) -> (data: [Data], ended: Bool) {
+    expectMayBlock("Reading a child's pipes", sourceLocation: sourceLocation)
     let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(seconds * 1000)))
     var data = [Data](repeating: Data(), count: pipes.count)
     var open = Array(pipes.indices)

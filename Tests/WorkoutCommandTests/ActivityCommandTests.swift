@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `workout activity` prints the activity summaries the library computes, one day a line.
-@Suite(.timeLimit(.minutes(1))) struct ActivityCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct ActivityCommandTests {
     @Test func showsTheDemoRunsDay() throws {
         let directory = try TemporaryDirectory()
         let store = directory.file("health.sqlite")

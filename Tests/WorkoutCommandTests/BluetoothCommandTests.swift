@@ -15,7 +15,7 @@ let kernelLacksBluetooth: Bool = {
 
 /// `workout adapters` under `umockdev-run` (udev and sysfs faked through LD_PRELOAD, with a fake `hci0` on btusb
 /// and a UART `hci1`), and `workout scan` and `workout doctor` on a kernel without Bluetooth.
-@Suite(.timeLimit(.minutes(1))) struct BluetoothCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct BluetoothCommandTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("BlueZTransportTests/Fixtures/hci0.umockdev").path
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Runs the built `workout` tool as a person would, in a child process.
-@Suite(.timeLimit(.minutes(1))) struct CommandLineTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct CommandLineTests {
     /// Runs the tool (through the target's shared runner).
     func workout(_ arguments: [String], environment: [String: String] = [:]) throws -> Tool.Result {
         try Tool.run(arguments, environment: environment)
@@ -135,7 +135,7 @@ extension CommandLineTests {
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct ManageCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct ManageCommandTests {
     let cli = CommandLineTests()
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("fixtures")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct DecodeCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct DecodeCommandTests {
     func decode(_ arguments: String...) throws -> Tool.Result { try Tool.run(["decode"] + arguments) }
 
     /// Polar H7 flags 0x16 (contact + RR) and 0x10 (RR, contact not supported), as in public captures

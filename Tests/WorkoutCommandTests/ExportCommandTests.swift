@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `workout export` run as a person would, in a child process, on a store the `workout import` command filled.
-@Suite(.timeLimit(.minutes(1))) struct ExportCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct ExportCommandTests {
     /// The default file name is in local time: the tests fix it to UTC.
     static let utc = ["TZ": "UTC"]
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Debian's Chromium, headless, driven over the DevTools protocol on a pipe (`--remote-debugging-pipe`: commands
@@ -98,7 +99,7 @@ final class HeadlessChromium {
     }
 
     /// The value of a JavaScript expression in `page` (a promise is awaited, by the browser).
-    func evaluate(_ expression: String, in page: Page, within seconds: Double = 15) throws -> Any? {
+    func evaluate(_ expression: String, in page: Page, within seconds: Double = 45) throws -> Any? {
         let answer = try call(
             "Runtime.evaluate", ["expression": expression, "returnByValue": true, "awaitPromise": true], page: page,
             within: seconds)
@@ -111,7 +112,7 @@ final class HeadlessChromium {
     /// Waits, in the page, until `condition` (a JavaScript expression) holds, then returns `value`'s value: the
     /// browser checks every 20 ms; the test reads its answer with a deadline of `seconds`.
     func wait(
-        until condition: String, thenRead value: String, in page: Page, within seconds: Double = 15
+        until condition: String, thenRead value: String, in page: Page, within seconds: Double = 45
     ) throws -> Any? {
         let script = """
             new Promise((resolve) => { const check = () => { try { if (\(condition)) return resolve(\(value)); } \
@@ -129,7 +130,7 @@ final class HeadlessChromium {
 
     /// Sends one command and returns its result, skipping the events in between.
     func call(
-        _ method: String, _ parameters: [String: Any] = [:], page: Page? = nil, within seconds: Double = 15
+        _ method: String, _ parameters: [String: Any] = [:], page: Page? = nil, within seconds: Double = 45
     ) throws -> [String: Any] {
         nextID += 1
         let id = nextID
@@ -151,6 +152,7 @@ final class HeadlessChromium {
 
     /// The next message from the browser, read before `deadline`.
     private func next(before deadline: ContinuousClock.Instant, waitingFor method: String) throws -> [String: Any] {
+        expectMayBlock("Waiting for the browser's \(method)")
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             if let end = pending.firstIndex(of: 0) {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `workout import`, `workout fixture` and `workout show --json` run as a person would, in a child process.
-@Suite(.timeLimit(.minutes(1))) struct ImportCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct ImportCommandTests {
     @Test func importTwiceWithABadFileThenShowAsJSON() throws {
         let directory = try TemporaryDirectory()
         let store = directory.file("store.sqlite")

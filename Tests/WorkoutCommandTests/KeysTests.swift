@@ -10,7 +10,7 @@ import Testing
 /// `workout record` on a terminal: a pseudo-terminal (openpty) is its standard input and output, and its time is
 /// the stepped clock's; the test types space (pause), space (resume), `l` (lap) and `q` (end and save) a second of
 /// workout time apart, each once the view shows the previous one took.
-@Suite(.timeLimit(.minutes(1))) struct KeysTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct KeysTests {
     /// The master side of a pseudo-terminal, read with a deadline.
     final class Terminal {
         let master: Int32

@@ -8,7 +8,7 @@ import Testing
 
 /// The live view in a browser: the real `workout replay --serve` on stepped time as a child process, headless
 /// Chromium (``HeadlessChromium``) reading its page, and plain HTTP for the rules on who may look.
-@Suite(.timeLimit(.minutes(3))) struct LiveWebTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(3))) struct LiveWebTests {
     /// A ride of 90 s made by hand: at t = k + 0.5 s the strap says 100 + k bpm and the power meter 150 + 2k W. So
     /// after n seconds the most recent values are 100 + n − 1 bpm and 150 + 2(n − 1) W.
     static func writeRide(in directory: borrowing TemporaryDirectory) throws -> String {

@@ -5,7 +5,7 @@ import Testing
 
 /// `workout peripheral` in a child process, reached by `workout pair` and `workout sensors` through
 /// `unix:PATH`: the whole tool, over a real listening socket.
-@Suite(.timeLimit(.minutes(1))) struct PeripheralCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct PeripheralCommandTests {
     @Test func pairASimulatedStrapAndListIt() throws {
         let directory = try TemporaryDirectory()
         let socket = directory.file("strap.sock")

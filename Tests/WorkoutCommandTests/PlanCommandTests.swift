@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `workout plan import|list|show|export`, the real tool in a child process.
-@Suite(.timeLimit(.minutes(2))) struct PlanCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(2))) struct PlanCommandTests {
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("OpenWorkoutKitTests/Fixtures/samples")
 

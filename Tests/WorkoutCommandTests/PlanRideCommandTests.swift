@@ -10,7 +10,7 @@ import Testing
 
 /// `workout record --plan` end to end: a Zwift plan ridden on `workout peripheral --profile smart-trainer` (it
 /// follows its ERG target with a 2 s lag), over its Unix socket, on the tool's stepped time.
-@Suite(.timeLimit(.minutes(2))) struct PlanRideCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(2))) struct PlanRideCommandTests {
     /// Three 16 s steady states at 60 %, 100 % and 72 % of an FTP of 250 W: 150, 250 and 180 W, starting at 0, 16
     /// and 32 s; the ride ends at 50 s, 2 s into the open time after the plan.
     static let plan = """

@@ -11,7 +11,7 @@ import Testing
 /// `workout record` end to end: the built tool against `workout peripheral` processes with faults, over real
 /// sockets, all on the tool's stepped time (``SteppedClock``): the test moves time 250 ms at a time, so a
 /// 10-second ride takes a few milliseconds, and what is printed is the same on every run.
-@Suite(.timeLimit(.minutes(1))) struct RecordCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct RecordCommandTests {
     /// A strap, a trainer that drops out from 4 s to 7 s (and sends every 10th notification malformed) and power
     /// pedals, as a cyclist with a smart trainer and pedals has them: power is taken from one device at a time (the
     /// trainer, listed first; the pedals while it is gone), so distance is counted once; the dropout is shown and

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `workout replay` run as a person runs it, output piped: whole transcripts.
-@Suite(.timeLimit(.minutes(1))) struct ReplayCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct ReplayCommandTests {
     /// The fixture is 10 minutes of a strap at 1 Hz with 16 notifications garbled on purpose (its scenario,
     /// `malformed-notifications`). The store is new, so the zones are the system ones from resting 72 and maximum
     /// 180 bpm: 72 + 0.6/0.7/0.8/0.9 × 108 = 136.8/147.6/158.4/169.2 (Apple's example boundaries), shown in whole bpm.

@@ -7,7 +7,7 @@ import Testing
 /// `workout export` to FIT (read by Garmin's FIT SDK and fitparse) and TCX, and `workout import` of the FIT file.
 /// The expected figures are worked out here from the fixture's own bytes (RSC Measurement: cadence is byte 3, steps a
 /// minute), by the rule written down in the test: each reading's cadence counts over the time since the previous one.
-@Suite(.timeLimit(.minutes(3))) struct RunningCadenceCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(3))) struct RunningCadenceCommandTests {
     /// The fixture's readings: arrival time in seconds and cadence in steps a minute.
     static func readings() throws -> [(time: Double, cadence: Double)] {
         let text = try String(contentsOfFile: fixture("foot-pod-run-20min.jsonl"), encoding: .utf8)

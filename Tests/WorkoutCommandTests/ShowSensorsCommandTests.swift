@@ -3,7 +3,7 @@ import Testing
 
 /// `workout show` lists the sensors a live recording kept, with the battery level they reported: the simulated
 /// strap serves Device Information ("OpenHealthKit", "Simulated HR strap") and a Battery Level of `--battery`.
-@Suite(.timeLimit(.minutes(1))) struct ShowSensorsCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct ShowSensorsCommandTests {
     @Test func showListsTheRecordingsSensorWithItsBattery() throws {
         let directory = try TemporaryDirectory()
         let clock = try SteppedClock(directory: directory)

@@ -3,7 +3,7 @@ import OpenHealthKit
 import Testing
 
 /// `workout sources`, run as a person would.
-@Suite(.timeLimit(.minutes(1))) struct SourcesCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct SourcesCommandTests {
     @Test func listsAndReordersTheSourcesOfAType() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("sources.sqlite")

@@ -34,6 +34,7 @@ final class SteppedClock {
 
         /// The next line the process sends (nil: it closed the socket, or 10 s passed).
         func readLine() -> String? {
+            expectMayBlock("Reading a stepped process's answer")
             var buffer = [UInt8](repeating: 0, count: 256)
             while true {
                 if let newline = pending.firstIndex(of: 0x0A) {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The `workout` tool on a store that other processes write at the same time, or that is damaged.
-@Suite(.timeLimit(.minutes(1))) struct StoreFaultCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct StoreFaultCommandTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("fixtures")
 

@@ -8,7 +8,7 @@ import Testing
 ///
 /// Serialized: each test waits synchronously on child processes and the browser (with deadlines), holding one of the
 /// two cooperative threads of this machine while it does; two at once starved the rest of the test process.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct StoreWebTests {
+@Suite(.blockingWaits, .serialized, .timeLimit(.minutes(3))) struct StoreWebTests {
     /// A store with the intervals ride (cadence, speed, pauses, laps) and a 30-minute loop run imported from GPX
     /// (a route); returns the store and the two workouts' UUIDs.
     static func filledStore(in directory: borrowing TemporaryDirectory) throws -> (String, ride: String, run: String) {

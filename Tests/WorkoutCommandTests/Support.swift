@@ -108,7 +108,8 @@ extension Tool {
 
 /// Reads `pipe` until what was read contains `text`, the writer closes it, or 10 s of real time pass in all (a limit
 /// for a broken tool, not a wait: the text is due as soon as the tool gets there). Returns what was read.
-func read(_ pipe: Pipe, until text: String) -> String {
+func read(_ pipe: Pipe, until text: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+    expectMayBlock("Reading a child's output", sourceLocation: sourceLocation)
     let descriptor = pipe.fileHandleForReading.fileDescriptor
     let deadline = ContinuousClock.now.advanced(by: .seconds(10))
     var seen = ""

@@ -4,7 +4,7 @@ import Testing
 
 /// `workout sync FROM TO` run as a person would: a demo workout copied into a new store with its ID, a second run
 /// that copies nothing, and one sentence for a store that is not there or a store synced into itself.
-@Suite(.timeLimit(.minutes(1))) struct SyncCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct SyncCommandTests {
     @Test func syncCopiesTheWorkoutsTheOtherStoreLacksOnce() throws {
         let directory = try TemporaryDirectory()
         let from = directory.file("from.sqlite")

@@ -10,7 +10,7 @@ import Testing
 /// `workout record --target-power` against `workout peripheral --profile smart-trainer`, over its Unix socket, on the
 /// tool's stepped time: the target is set at connection, `+` and `-` move it by 10 W, and a trainer that refuses
 /// control is recorded from all the same.
-@Suite(.timeLimit(.minutes(1))) struct TrainerControlCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct TrainerControlCommandTests {
     @Test func targetPowerAndTheKeysThatChangeIt() async throws {
         let directory = try TemporaryDirectory()
         let clock = try SteppedClock(directory: directory)

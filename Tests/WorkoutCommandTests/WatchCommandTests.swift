@@ -5,7 +5,7 @@ import Testing
 /// `workout watch` and `workout record --mirror`, run as a person would in two terminals (here, two child processes
 /// on one store file, with a simulated strap). Every read from the children and every wait for their exit has a
 /// deadline that kills them and fails the test.
-@Suite(.timeLimit(.minutes(1))) struct WatchCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct WatchCommandTests {
     /// A child's standard output, read as it comes.
     final class Output: @unchecked Sendable {
         private let lock = NSLock()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `workout profile` and `workout zones`: the person's zones, set and shown.
-@Suite(.timeLimit(.minutes(1))) struct ZoneCommandTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct ZoneCommandTests {
     @Test func profileAndZonesCommands() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("zones.sqlite")

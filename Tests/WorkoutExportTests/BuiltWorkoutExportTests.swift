@@ -9,7 +9,7 @@ import WorkoutImport
 /// A workout an app saved through `HKWorkoutBuilder` (not an import): a 10-minute run with a heart-rate strap named
 /// by its Device Information, two laps and a route; the exported FIT names the strap in device_info, has the two
 /// laps, and GPX and TCX exports import back with the route.
-@Suite struct BuiltWorkoutExportTests {
+@Suite(.blockingWaits) struct BuiltWorkoutExportTests {
     static let start = Date(timeIntervalSince1970: 1_731_065_600)  // FIT time 1 100 000 000
     static let strap = HKDevice(
         name: "HRM-Pro Plus 1234", manufacturer: "Garmin", model: "HRM-Pro Plus", hardwareVersion: nil,

@@ -10,7 +10,7 @@ import WorkoutImport
 /// pause from 450 s to 480 s) is imported, exported again, and the export is read back by Garmin's FIT SDK for
 /// Python and by fitparse: both decode it without error (fitparse checks the CRC) and find every message of the
 /// activity recipe with the values the script wrote (its formulas are restated here, not taken from the code).
-@Suite struct FITExportTests {
+@Suite(.blockingWaits) struct FITExportTests {
     static let start: UInt64 = 1_100_000_000  // the script's START (FIT time)
     static let moving = Array(0 ..< 450) + Array(480 ..< 900)  // the script's record seconds: the pause has none
 

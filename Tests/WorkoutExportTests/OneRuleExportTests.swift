@@ -9,7 +9,7 @@ import WorkoutExport
 /// An exported file says what the library says: its timer time is the workout's duration (``WorkoutPauses``: pause
 /// and resume events, never motion pauses), and its laps are the ones `workout replay` prints (``WorkoutLaps``: the
 /// last lap after the last lap event included), with the same figures. Read back by Garmin's FIT SDK and fitparse.
-@Suite struct OneRuleExportTests {
+@Suite(.blockingWaits) struct OneRuleExportTests {
     static func fixture(_ name: String) -> String {
         ExportOracle.root.appendingPathComponent("fixtures").appendingPathComponent(name).path
     }

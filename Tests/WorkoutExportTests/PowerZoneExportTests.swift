@@ -7,7 +7,7 @@ import WorkoutExport
 
 /// A ride with power zones: the FIT session carries the time in each power zone (`time_in_power_zone`, field 68),
 /// and Garmin's SDK and fitparse both read it.
-@Suite struct PowerZoneExportTests {
+@Suite(.blockingWaits) struct PowerZoneExportTests {
     static let start = Date(timeIntervalSince1970: 1_731_065_600)  // FIT time 1 100 000 000
 
     /// Ten minutes at 1 Hz in zones with boundaries 150/200/250 W: 100 W for 2 min (Z1), 175 W for 3 min (Z2),

@@ -1,6 +1,7 @@
 import FITFile
 import Foundation
 import OpenHealthKit
+import TestSupport
 import Testing
 import WorkoutExport
 import WorkoutImport
@@ -8,7 +9,7 @@ import WorkoutImport
 /// Export, then import: the workout that comes back has the same statistics, time in zones, events, activities
 /// and heartbeats as the one exported. The first workout comes from a file Garmin's encoder wrote (single sport
 /// and multisport), so neither side of the comparison is made by the exporter alone.
-@Suite struct RoundTripTests {
+@Suite(.blockingWaits) struct RoundTripTests {
     func heartbeats(_ workout: HKWorkout, _ store: HKHealthStore) async throws -> [(TimeInterval, Bool)] {
         let series = try await HKSampleQueryDescriptor(
             predicates: [

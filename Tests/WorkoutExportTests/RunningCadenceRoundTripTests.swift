@@ -10,7 +10,7 @@ import WorkoutImport
 /// strides a minute with a fractional part) become step samples and come back record by record, exactly, in the
 /// exported file as Garmin's FIT SDK and fitparse read it (the first record has no previous one to count from), and
 /// imported again, the workout's running cadence is the same but for that first record.
-@Suite struct RunningCadenceRoundTripTests {
+@Suite(.blockingWaits) struct RunningCadenceRoundTripTests {
     @Test(.timeLimit(.minutes(2))) func aRunsCadenceComesBackRecordByRecord() async throws {
         let path = try ImportTestFiles.write(ImportTestFiles.run(), name: "cadence-run.fit")
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -9,7 +9,7 @@ import WorkoutImport
 /// Running dynamics and running power from FIT, as a watch writes them (standard record fields) and as Stryd's
 /// Connect IQ field writes them (developer fields): imported as HealthKit's running samples, and exported back as
 /// standard fields that Garmin's FIT SDK and fitparse read with the file's values.
-@Suite(.timeLimit(.minutes(1))) struct RunningDynamicsTests {
+@Suite(.blockingWaits, .timeLimit(.minutes(1))) struct RunningDynamicsTests {
     static func store() async throws -> HKHealthStore {
         let store = HKHealthStore.inMemory(clientIdentifier: "dynamics-tests")
         try await store.requestAuthorization(

@@ -10,7 +10,7 @@ import WorkoutExport
 /// A ride recorded live from a strap that reported its battery (80 % on connecting, 77 % near the end) and a power
 /// meter that reported none: the FIT export's device_info names both sensors by their Device Information, gives the
 /// strap's battery_level at the start and at the end, and Garmin's SDK and fitparse both read it.
-@Suite struct SensorBatteryExportTests {
+@Suite(.blockingWaits) struct SensorBatteryExportTests {
     static let start = Date(timeIntervalSince1970: 1_731_065_600)  // FIT time 1 100 000 000
 
     static func recordedRide() async throws -> (HKHealthStore, HKWorkout) {

@@ -8,7 +8,7 @@ import WorkoutImport
 
 /// Routes through export, and TCX and GPX read by Python's XML parser (`xml.etree.ElementTree`, independent of
 /// Foundation's) with their schemas' required structure checked element by element.
-@Suite struct XMLExportTests {
+@Suite(.blockingWaits) struct XMLExportTests {
     static func semicircles(_ degrees: Double) -> Double { (degrees * 2_147_483_648 / 180).rounded() }
 
     /// Checks a TCX or GPX file with Python's XML parser and prints what it found as JSON. The rules are the

@@ -9,7 +9,7 @@ import Testing
 /// A FIT import ends where the device's timer last stopped, and a file in system time (a device without a time fix)
 /// is anchored by its activity message's local timestamp. The files are made here with FITFileBuilder and read back
 /// by Garmin's FIT SDK and fitparse, so what the file says is not the reader's word alone.
-@Suite struct FITTimerImportTests {
+@Suite(.blockingWaits) struct FITTimerImportTests {
     static let t0 = ImportTestFiles.t0
     static func field(_ number: UInt8, _ size: UInt8, _ type: FITBaseType) -> FITFieldDefinition {
         FITFieldDefinition(number: number, size: size, baseType: type)
