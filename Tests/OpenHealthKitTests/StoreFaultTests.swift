@@ -75,12 +75,8 @@ import Testing
             let store = try await authorizedStore(databasePath: path)
             try await store.save(heartRates(5_000))
         }
-        // Everything in the main file, so that nothing written later can mend the page overwritten below: the store's
-        // last reference may be released a moment after `save` returns (by a task of the store's still finishing),
-        // and its closing checkpoint would then copy the write-ahead log's pages over the damage.
-        _ = try DatabaseQueue(path: path).writeWithoutTransaction { db in
-            try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)")
-        }
+        // The store is closed (its pool released) and checkpointed into the main file; overwrite its last page.
+        try await waitUntilClosed(path)
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
         let size = try handle.seekToEnd()
         try handle.seek(toOffset: size - 4096)
@@ -229,6 +225,7 @@ import Testing
             let store = try await authorizedStore(databasePath: path)
             try await store.save((0 ..< 100).map { heartRate(120, at: Double($0)) })
         }
+        try await waitUntilClosed(path)
         try disk.remount(readOnly: true)
         var message: String?
         do {

@@ -47,6 +47,26 @@ func fetch(
 
 let t0 = Date(timeIntervalSinceReferenceDate: 800_000_000)
 
+/// Waits until this process has the store at `path` (and its `-wal` and `-shm` files) open no more, within 10 s of
+/// real time (a limit for a store that is never closed: the test then fails). A store is closed when its last
+/// reference goes, and a task of the store's that has just resumed the caller may still hold one for a moment.
+func waitUntilClosed(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+    func isOpen() -> Bool {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return descriptors.contains {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0))?.hasPrefix(path) == true
+        }
+    }
+    while isOpen() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("\(path) is still open 10 s after its store's last use", sourceLocation: sourceLocation)
+            return
+        }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
+
 func heartRate(_ bpm: Double, at offset: TimeInterval, length: TimeInterval = 1) -> HKQuantitySample {
     HKQuantitySample(
         type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: bpm),

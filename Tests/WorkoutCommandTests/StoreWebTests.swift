@@ -74,7 +74,7 @@ import Testing
         // The first link, followed in a page of its own (a click would navigate under the next evaluation).
         let ridePage = try browser.open("http://127.0.0.1:\(served.port)/workouts/\(ride)")
         let headings = try browser.wait(
-            until: "document.querySelectorAll('h2').length > 0",
+            until: "document.readyState === 'complete' && document.querySelectorAll('h2').length > 0",
             thenRead: "[...document.querySelectorAll('h2')].map(h => h.textContent)", in: ridePage)
         #expect(headings as? [String] == ["Heart rate and power", "Cadence", "Speed", "Summary"])
         // Cadence over 42 minutes with its two pauses shaded, its eleven lap starts dashed, and its line in three
@@ -102,7 +102,7 @@ import Testing
         let runPage = try browser.open(
             served.url.replacingOccurrences(of: "/?", with: "/workouts/\(run)?"), width: 800, height: 1280)
         let route = try browser.wait(
-            until: "document.querySelector('svg[aria-label=\"Route\"]') !== null",
+            until: "document.readyState === 'complete' && document.querySelector('svg[aria-label=\"Route\"]') !== null",
             thenRead:
                 "document.querySelector('svg[aria-label=\"Route\"] polyline').getAttribute('points').split(' ').length",
             in: runPage)
