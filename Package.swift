@@ -39,6 +39,8 @@ let package = Package(
         // The live view served to a browser (`--serve`, issue 34): WorkoutWeb only, never OpenHealthKit.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The health store on PostgreSQL (issue 35): OpenHealthKit's second StoreBackend.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Bounds-checked byte reading and writing and the decode error every codec throws. Foundation only.
@@ -97,6 +99,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // Workouts from files (FIT, TCX) saved through HKWorkoutBuilder, as an app would.
@@ -216,6 +219,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             exclude: ["Fixtures"]
         ),

@@ -2,11 +2,12 @@
 # Installs the system libraries OpenHealthKit builds against (Debian/Ubuntu), if they are missing:
 # SQLite for the store, BlueZ's libbluetooth and libudev for Bluetooth, libsystemd's sd-bus for bluetoothd's D-Bus API,
 # umockdev for the udev tests, dbus (dbus-daemon) and python3-dbusmock for the D-Bus tests' private bus and fake bluetoothd,
-# python3-venv for the FIT tests' independent decoders, chromium for the live view's tests in a real browser (`--serve`).
+# python3-venv for the FIT tests' independent decoders, chromium for the live view's tests in a real browser (`--serve`),
+# postgresql for the PostgreSQL store's tests (they start a throwaway cluster of their own; the service is not used).
 # Then creates .build/fit-venv with Garmin's FIT SDK for Python and fitparse (the FIT tests' oracles).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(libsqlite3-dev libbluetooth-dev libudev-dev libsystemd-dev umockdev dbus python3-dbus python3-dbusmock python3-venv chromium)
+packages=(libsqlite3-dev libbluetooth-dev libudev-dev libsystemd-dev umockdev dbus python3-dbus python3-dbusmock python3-venv chromium postgresql)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -24,8 +24,9 @@ import Testing
         samples.map { $0.startDate.timeIntervalSince(t0) }.sorted()
     }
 
-    @Test func quantitySamplesCompareInAnyFittingUnit() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func quantitySamplesCompareInAnyFittingUnit(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         let samples = Self.heartRates()
         try await store.save(samples)
         let type = HKQuantityType(.heartRate)
@@ -55,8 +56,9 @@ import Testing
 
     /// Code that names Apple's type (`NSComparisonPredicate.Operator.greaterThan`) gets the same predicates as code that
     /// writes `.greaterThan`: the deprecated overloads convert by raw value.
-    @Test func applesOperatorTypeMakesTheSamePredicates() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func applesOperatorTypeMakesTheSamePredicates(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         let samples = Self.heartRates()
         try await store.save(samples)
         let quantity = HKQuantity(unit: Self.perMinute, doubleValue: 150)
@@ -81,8 +83,11 @@ import Testing
             "Apple's raw values")
     }
 
-    @Test func aUnitThatDoesNotFitOrAnOperatorThatIsNotAComparisonFailsTheQuery() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func aUnitThatDoesNotFitOrAnOperatorThatIsNotAComparisonFailsTheQuery(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         try await store.save(Self.heartRates())
         let metres = HKQuery.predicateForQuantitySamples(
             with: .greaterThan, quantity: HKQuantity(unit: .meter(), doubleValue: 1))
@@ -96,8 +101,9 @@ import Testing
     }
 
     /// Five samples with metadata: "grade" 3 (an integer), 5.5, "steep" (a string), none; "checked" a date.
-    @Test func metadataValuesCompareByKind() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func metadataValuesCompareByKind(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         let type = HKQuantityType(.heartRate)
         func sample(_ offset: TimeInterval, _ metadata: [String: Any]?) -> HKQuantitySample {
             HKQuantitySample(

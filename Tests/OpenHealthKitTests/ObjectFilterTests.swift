@@ -14,8 +14,8 @@ import Testing
 
     /// Three heart-rate samples: 60 bpm by "tests" from the strap (metadata: motion context 2, a note), 61 by "watch"
     /// from the meter (metadata: motion context 1), 62 by "tests" with no device or metadata.
-    func store() async throws -> HKHealthStore {
-        let store = try await authorizedStore()
+    func store(_ kind: StoreKind, _ directory: borrowing TemporaryDirectory) async throws -> HKHealthStore {
+        let store = try await kind.authorizedStore(directory)
         let watch = store.asClient("watch")
         try await watch.requestAuthorization(toShare: [HKQuantityType(.heartRate)], read: [])
         let bpm = HKUnit(from: "count/min")
@@ -50,8 +50,9 @@ import Testing
             .sorted()
     }
 
-    @Test func sourcesAndRevisions() async throws {
-        let store = try await store()
+    @Test(arguments: StoreKind.available) func sourcesAndRevisions(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await store(kind, directory)
         let watch = try #require(
             try await fetch(store, HKQuantityType(.heartRate), nil).first {
                 $0.sourceRevision.source.bundleIdentifier == "watch"
@@ -68,8 +69,9 @@ import Testing
         #expect(try await values(store, HKQuery.predicateForObjects(from: Set([otherVersion]))) == [])
     }
 
-    @Test func devices() async throws {
-        let store = try await store()
+    @Test(arguments: StoreKind.available) func devices(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await store(kind, directory)
         #expect(try await values(store, HKQuery.predicateForObjects(from: Set([Self.strap]))) == [60])
         #expect(
             try await values(
@@ -84,8 +86,9 @@ import Testing
         }
     }
 
-    @Test func metadata() async throws {
-        let store = try await store()
+    @Test(arguments: StoreKind.available) func metadata(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await store(kind, directory)
         #expect(
             try await values(store, HKQuery.predicateForObjects(withMetadataKey: HKMetadataKeyHeartRateMotionContext))
                 == [60, 61])

@@ -32,8 +32,9 @@ import Testing
         .map { ($0 as! HKWorkout).workoutActivityType }
     }
 
-    @Test func objectsFromWorkoutAndByUUID() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func objectsFromWorkoutAndByUUID(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         let (run, ride, _) = try await seed(store)
         #expect(try await fetch(store, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: run)).count == 2)
         #expect(try await fetch(store, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: ride)).count == 1)
@@ -47,8 +48,9 @@ import Testing
         #expect(try await fetch(store, .workoutType(), HKQuery.predicateForObjects(with: [])).isEmpty)
     }
 
-    @Test func sampleDatePredicateOptions() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func sampleDatePredicateOptions(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         _ = try await seed(store)
         // Workouts overlapping [t0 + 1000, t0 + 8000): the run (ends 1800) and the ride (starts 7200).
         #expect(
@@ -74,8 +76,9 @@ import Testing
         #expect(try await workouts(store, HKQuery.predicateForSamples(withStart: t0 + 20000, end: nil)) == [.walking])
     }
 
-    @Test func workoutPredicates() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func workoutPredicates(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         _ = try await seed(store)
         #expect(try await workouts(store, HKQuery.predicateForWorkouts(with: .cycling)) == [.cycling])
         #expect(
@@ -107,8 +110,9 @@ import Testing
                     totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: 200))) == [.walking])
     }
 
-    @Test func activityPredicatesMustBeWrapped() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func activityPredicatesMustBeWrapped(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         _ = try await seed(store)
         let cyclingActivity = HKQuery.predicateForWorkoutActivities(workoutActivityType: .cycling)
         #expect(
@@ -128,8 +132,9 @@ import Testing
         await expectHKError(.errorInvalidArgument) { _ = try await self.workouts(store, cyclingActivity) }
     }
 
-    @Test func compoundPredicates() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func compoundPredicates(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         _ = try await seed(store)
         let cycling = HKQuery.predicateForWorkouts(with: .cycling)
         let walking = HKQuery.predicateForWorkouts(with: .walking)
@@ -160,8 +165,9 @@ import Testing
         #expect(!walking.evaluate(with: rideObject))
     }
 
-    @Test func sortingAndLimits() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func sortingAndLimits(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         _ = try await seed(store)
         let byDuration = try await fetch(
             store, .workoutType(), nil, sort: [NSSortDescriptor(key: HKWorkoutSortIdentifierDuration, ascending: false)]
@@ -177,8 +183,9 @@ import Testing
         #expect(byDistance.map { ($0 as! HKWorkout).workoutActivityType } == [.cycling, .running])
     }
 
-    @Test func queryDescriptorsAndAsyncDescriptor() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func queryDescriptorsAndAsyncDescriptor(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         let (run, _, _) = try await seed(store)
         let descriptors = [
             HKQueryDescriptor(sampleType: .workoutType(), predicate: HKQuery.predicateForWorkouts(with: .running)),
@@ -251,8 +258,11 @@ import Testing
         try await store.save(heartRate(60, at: 0))
     }
 
-    @Test func anchoredQueryReportsAdditionsDeletionsAndUpdates() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func anchoredQueryReportsAdditionsDeletionsAndUpdates(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         let first = heartRate(60, at: 0)
         let second = heartRate(61, at: 1)
         try await store.save([first, second])

@@ -30,8 +30,9 @@ import Testing
         }
     }
 
-    @Test func aDateRangeProratesStraddlingSamples() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func aDateRangeProratesStraddlingSamples(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         try await store.save([stepSample(100, from: -180, to: 120), stepSample(50, from: 200, to: 300)])
         let before = try await statistics(
             store, steps, HKQuery.predicateForSamples(withStart: t0 - 3600, end: t0), .cumulativeSum)
@@ -43,8 +44,11 @@ import Testing
         #expect(all!.startDate == t0 - 180 && all!.endDate == t0 + 300)
     }
 
-    @Test func noDataIsErrorNoDataAndUnreadableTypesLookEmpty() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func noDataIsErrorNoDataAndUnreadableTypesLookEmpty(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         await expectHKError(.errorNoData) { _ = try await statistics(store, steps, nil, .cumulativeSum) }
         try await store.save([stepSample(10, from: 0, to: 10)])
         let stranger = store.asClient("stranger")
@@ -56,8 +60,9 @@ import Testing
         #expect(try await descriptor.result(for: store)?.sumQuantity()?.doubleValue(for: .count()) == 10)
     }
 
-    @Test func sourcesMergeUnlessSeparated() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func sourcesMergeUnlessSeparated(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         let phone = store.asClient("phone")
         try await phone.requestAuthorization(toShare: [steps], read: [steps])
         try await store.save([stepSample(10, from: 0, to: 10)])
@@ -74,8 +79,9 @@ import Testing
         #expect(bySource == ["tests": 10, "phone": 5])
     }
 
-    @Test func heartRateStatisticsAreTimeWeighted() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func heartRateStatisticsAreTimeWeighted(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         try await store.save([
             heartRate(100, at: 0, length: 30), heartRate(160, at: 30, length: 0), heartRate(130, at: 35, length: 0),
         ])
@@ -91,8 +97,11 @@ import Testing
         #expect(result.endDate == t0 + 45)
     }
 
-    @Test func collectionIntervalsTileTimeBothWaysFromTheAnchor() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func collectionIntervalsTileTimeBothWaysFromTheAnchor(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         try await store.save([stepSample(100, from: -180, to: 120), stepSample(30, from: 3600 * 5, to: 3600 * 5 + 60)])
         let query = HKStatisticsCollectionQueryDescriptor(
             predicate: .quantitySample(type: steps), options: .cumulativeSum,
@@ -145,8 +154,11 @@ import Testing
         #expect(update.statisticsCollection.statistics().count == 1)
     }
 
-    @Test func statisticsOnlyAnswerWhatWasAskedAndFitTheStyle() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func statisticsOnlyAnswerWhatWasAskedAndFitTheStyle(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         try await store.save([heartRate(100, at: 0)])
         let result = try await statistics(store, HKQuantityType(.heartRate), nil, .discreteMax)!
         #expect(result.options == .discreteMax)

@@ -12,8 +12,14 @@ import Testing
 
     /// A fresh SQLite store file, opened off the cooperative pool, with `client` allowed to share and read the
     /// heart rate and workouts.
-    func backend(_ directory: borrowing TemporaryDirectory) async throws -> any StoreBackend {
-        let backend: any StoreBackend = try await StoreDatabase.open(path: directory.file("seam.sqlite"))
+    func backend(
+        _ directory: borrowing TemporaryDirectory, _ kind: StoreKind = .sqlite
+    ) async throws
+        -> any StoreBackend
+    {
+        let backend: any StoreBackend =
+            kind == .sqlite
+            ? try await StoreDatabase.open(path: directory.file("seam.sqlite")) : try await kind.backend(directory)
         let types: Set<String> = [HKQuantityTypeIdentifier.heartRate.rawValue, HKWorkoutTypeIdentifier]
         try await backend.updateAuthorization(client: client, types: types) { _ in
             Dictionary(uniqueKeysWithValues: types.map { ($0, AuthorizationDecision(share: 2, read: 1)) })
@@ -26,9 +32,11 @@ import Testing
         HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil)
     }
 
-    @Test func savedSamplesReadBackSortedWithGrowingAnchors() async throws {
+    @Test(arguments: StoreKind.available) func savedSamplesReadBackSortedWithGrowingAnchors(
+        kind: StoreKind
+    ) async throws {
         let directory = try TemporaryDirectory()
-        let backend = try await backend(directory)
+        let backend = try await backend(directory, kind)
         let before = try await backend.currentAnchor()
         // Given two heart-rate samples saved out of order
         try await backend.save([heartRate(150, at: 10), heartRate(120, at: 0)], source: source, check: heartRateCheck)
@@ -43,9 +51,9 @@ import Testing
         #expect(try await backend.readableTypes(client: client).contains(HKQuantityTypeIdentifier.heartRate.rawValue))
     }
 
-    @Test func aShareCheckIsVerifiedInsideTheWrite() async throws {
+    @Test(arguments: StoreKind.available) func aShareCheckIsVerifiedInsideTheWrite(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
-        let backend = try await backend(directory)
+        let backend = try await backend(directory, kind)
         // Given a type the client never asked to share
         let steps = ShareCheck(client: client, types: [HKQuantityType(.stepCount)])
         // Then saving under it fails with HealthKit's error, and nothing is written
@@ -55,9 +63,9 @@ import Testing
         #expect(try await backend.samples([heartRateDescriptor], limit: 0, sorts: [], client: client).isEmpty)
     }
 
-    @Test func deletionIsRecordedAsADeletedObject() async throws {
+    @Test(arguments: StoreKind.available) func deletionIsRecordedAsADeletedObject(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
-        let backend = try await backend(directory)
+        let backend = try await backend(directory, kind)
         let sample = heartRate(130, at: 0)
         try await backend.save([sample], source: source, check: heartRateCheck)
         let anchor = try await backend.currentAnchor()

@@ -70,8 +70,11 @@ import Testing
         await expectHKError(.errorDatabaseInaccessible) { _ = try await fetch(store, HKQuantityType(.heartRate), nil) }
     }
 
-    @Test func addBeforeWorkoutIsSavedFailsAndStoresNothing() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func addBeforeWorkoutIsSavedFailsAndStoresNothing(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         let workout = legacy.workout(activityType: .running, start: t0, end: t0 + 600)
         let error = await expectHKError(.errorInvalidArgument) {
             try await legacy.add([heartRate(90, at: 5)], to: workout, in: store)
@@ -80,8 +83,10 @@ import Testing
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).isEmpty)
     }
 
-    @Test func incompatibleUnitIsRejectedAndNothingIsLost() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func incompatibleUnitIsRejectedAndNothingIsLost(kind: StoreKind) async throws
+    {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         try await store.save(heartRate(100, at: 0))
         let wrong = HKQuantitySample(
             type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: .meter(), doubleValue: 3),
@@ -100,8 +105,9 @@ import Testing
         #expect(samples.map { ($0 as! HKQuantitySample).quantity.doubleValue(for: HKUnit(from: "count/min")) } == [100])
     }
 
-    @Test func startAfterEndAndBadMetadataAreRejected() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func startAfterEndAndBadMetadataAreRejected(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         let backwards = HKQuantitySample(
             type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 60),
             start: t0 + 10, end: t0)
@@ -118,8 +124,9 @@ import Testing
         }
     }
 
-    @Test func metadataRoundTripsWithTypes() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func metadataRoundTripsWithTypes(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         let when = Date(timeIntervalSinceReferenceDate: 12345.5)
         let sample = HKQuantitySample(
             type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/s"), doubleValue: 2),
@@ -168,8 +175,9 @@ import Testing
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).isEmpty)
     }
 
-    @Test func savingTheSameObjectTwiceIsHarmless() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func savingTheSameObjectTwiceIsHarmless(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         let sample = heartRate(60, at: 0)
         try await store.save(sample)
         try await store.save(sample)

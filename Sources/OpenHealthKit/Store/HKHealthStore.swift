@@ -80,7 +80,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     /// Opens a store that reports a failure to open on each call instead of throwing here.
     convenience init(openingLazily path: String, clientIdentifier: String) {
         self.init(
-            opened: Result { try StoreDatabase.open(path: path) as any StoreBackend }.mapError { error in
+            opened: Result { try HKHealthStore.openBackend(path) }.mapError { error in
                 (error as? HKError) ?? HKError(.errorDatabaseInaccessible, "\(error)")
             }, clientIdentifier: clientIdentifier)
     }
@@ -90,7 +90,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     /// for the store's lock and migrates; from `async` code use ``open(databasePath:clientIdentifier:clocks:sensorConnector:)``.
     /// OpenHealthKit.
     public convenience init(databasePath: String, clientIdentifier: String? = nil) throws {
-        let database = try StoreDatabase.open(path: databasePath)
+        let database = try HKHealthStore.openBackend(databasePath)
         self.init(
             opened: .success(database), clientIdentifier: clientIdentifier ?? HKHealthStore.defaultClientIdentifier)
     }
@@ -115,7 +115,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
         databasePath: String, clientIdentifier: String? = nil, clocks: LiveClocks = .system,
         sensorConnector: SensorConnector = .standard
     ) async throws -> HKHealthStore {
-        let backend = try await StoreDatabase.open(path: databasePath)
+        let backend = try await HKHealthStore.openBackend(databasePath)
         let store = HKHealthStore(
             opened: .success(backend), clientIdentifier: clientIdentifier ?? HKHealthStore.defaultClientIdentifier)
         store.state.withLock {
@@ -143,6 +143,17 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     /// Another client's view of the same store (shares the connection). OpenHealthKit.
     public func asClient(_ clientIdentifier: String) -> HKHealthStore {
         HKHealthStore(opened: opened, clientIdentifier: clientIdentifier)
+    }
+
+    /// The backend a store name opens: PostgreSQL for a `postgres://` URL, else the SQLite file at that path.
+    private static func openBackend(_ name: String) throws -> any StoreBackend {
+        PostgresStoreURL.isURL(name)
+            ? try PostgresStoreBackend.openBlocking(url: name) : try StoreDatabase.open(path: name)
+    }
+
+    private static func openBackend(_ name: String) async throws -> any StoreBackend {
+        PostgresStoreURL.isURL(name)
+            ? try await PostgresStoreBackend.open(url: name) : try await StoreDatabase.open(path: name)
     }
 
     private init(opened: Result<any StoreBackend, HKError>, clientIdentifier: String) {

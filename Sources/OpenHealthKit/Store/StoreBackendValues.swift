@@ -188,3 +188,11 @@ package struct LibraryPlanRecord: Sendable, Equatable {
         self.plan = plan
     }
 }
+
+extension HKError {
+    /// What every backend's ``StoreBackend/associate(_:withWorkout:source:check:)`` throws when the workout is not
+    /// stored: one sentence, the same whatever the backend.
+    static func workoutNotSaved(_ workout: UUID) -> HKError {
+        HKError(.errorInvalidArgument, "The workout \(workout) must be saved before samples can be added to it.")
+    }
+}

@@ -128,11 +128,7 @@ extension StoreDatabase: StoreBackend {
     ) async throws {
         try await write { db in
             try self.verify(check, db)
-            guard let workoutID = try self.workoutID(uuid: workout, db) else {
-                throw HKError(
-                    .errorInvalidArgument,
-                    "The workout \(workout) must be saved before samples can be added to it.")
-            }
+            guard let workoutID = try self.workoutID(uuid: workout, db) else { throw HKError.workoutNotSaved(workout) }
             _ = try self.insert(samples, source: source, workoutID: workoutID, db)
         }
     }

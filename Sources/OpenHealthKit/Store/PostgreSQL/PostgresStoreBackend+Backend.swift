@@ -1,0 +1,552 @@
+import Foundation
+import PostgresNIO
+
+/// The PostgreSQL backend's named operations, each one transaction (see ``PostgresStoreBackend``). Operations this
+/// version does not carry out on PostgreSQL yet (quantity series, condensing, effort relationships, zones, the
+/// live journal) throw `errorInvalidArgument` with one sentence saying so.
+extension PostgresStoreBackend: StoreBackend {
+    var location: String? { url.description }
+
+    private func decision(
+        client: String, type: String, _ c: PostgresConnection
+    ) async throws
+        -> AuthorizationDecision?
+    {
+        guard
+            let row = try await c.rows(
+                "SELECT share, read FROM authorizations WHERE client = ? AND type_identifier = ?",
+                [.text(client), .text(type)]
+            ).first
+        else { return nil }
+        return AuthorizationDecision(
+            share: Int(try row.at(0, as: Int32.self)), read: Int(try row.at(1, as: Int32.self)))
+    }
+
+    private func verify(_ check: ShareCheck, _ c: PostgresConnection) async throws {
+        var decisions: [String: AuthorizationDecision] = [:]
+        for type in check.types { decisions[type] = try await decision(client: check.client, type: type, c) }
+        try check.verify { decisions[$0] }
+    }
+
+    private func setDecision(
+        client: String, type: String, share: Int?, read: Int?, _ c: PostgresConnection
+    )
+        async throws
+    {
+        try await c.rows(
+            """
+            INSERT INTO authorizations (client, type_identifier, share, read)
+            VALUES (?, ?, coalesce(?::integer, 0), coalesce(?::integer, 0))
+            ON CONFLICT (owner, client, type_identifier) DO UPDATE
+            SET share = coalesce(?::integer, authorizations.share), read = coalesce(?::integer, authorizations.read)
+            """,
+            [
+                .text(client), .text(type), PostgresValue(share.map(Int64.init)), PostgresValue(read.map(Int64.init)),
+                PostgresValue(share.map(Int64.init)), PostgresValue(read.map(Int64.init)),
+            ])
+    }
+
+    private func readableTypes(client: String, _ c: PostgresConnection) async throws -> Set<String> {
+        Set(
+            try await c.rows(
+                "SELECT type_identifier FROM authorizations WHERE client = ? AND read = 1", [.text(client)]
+            ).map { try $0.at(0, as: String.self) })
+    }
+
+    func access(client: String, _ c: PostgresConnection) async throws -> ReadAccess {
+        ReadAccess(readableTypes: try await readableTypes(client: client, c), clientIdentifier: client)
+    }
+
+    // MARK: Authorization
+
+    func authorizationDecisions(client: String, types: Set<String>) async throws -> [String: AuthorizationDecision] {
+        try await transaction(write: false) { c in
+            var decisions: [String: AuthorizationDecision] = [:]
+            for type in types { decisions[type] = try await self.decision(client: client, type: type, c) }
+            return decisions
+        }
+    }
+
+    func authorizationDecisionBlocking(client: String, type: String) throws -> AuthorizationDecision? {
+        try Self.blocking {
+            try await self.transaction(write: false) { c in try await self.decision(client: client, type: type, c) }
+        }
+    }
+
+    func updateAuthorization(
+        client: String, types: Set<String>,
+        _ decide: @escaping @Sendable ([String: AuthorizationDecision]) throws -> [String: AuthorizationDecision]
+    ) async throws {
+        try await transaction(write: true) { c in
+            var decisions: [String: AuthorizationDecision] = [:]
+            for type in types { decisions[type] = try await self.decision(client: client, type: type, c) }
+            for (type, changed) in try decide(decisions) {
+                let old = decisions[type]
+                try await self.setDecision(
+                    client: client, type: type, share: old?.share != changed.share ? changed.share : nil,
+                    read: old?.read != changed.read ? changed.read : nil, c)
+            }
+        }
+    }
+
+    func recordAuthorizationBlocking(client: String, type: String, share: Int?, read: Int?) throws {
+        try Self.blocking {
+            try await self.transaction(write: true) { c in
+                try await self.setDecision(client: client, type: type, share: share, read: read, c)
+            }
+        }
+    }
+
+    func readableTypes(client: String) async throws -> Set<String> {
+        try await transaction(write: false) { c in try await self.readableTypes(client: client, c) }
+    }
+
+    func readableTypesBlocking(client: String) throws -> Set<String> {
+        try Self.blocking { try await self.readableTypes(client: client) }
+    }
+
+    func checkShareAuthorization(_ check: ShareCheck) async throws {
+        try await transaction(write: false) { c in try await self.verify(check, c) }
+    }
+
+    // MARK: Objects
+
+    func save(_ objects: [HKObject], source: HKSourceRevision, check: ShareCheck) async throws {
+        try await transaction(write: true) { c in
+            try await self.verify(check, c)
+            _ = try await self.insert(objects, source: source, c)
+        }
+    }
+
+    func delete(_ samples: [HKSample], client: String, now: Date, check: ShareCheck) async throws {
+        try await transaction(write: true) { c in
+            try await self.verify(check, c)
+            var ids: [Int64] = []
+            for sample in samples {
+                guard
+                    let row = try await c.rows(
+                        """
+                        SELECT s.id, so.bundle_identifier FROM samples s JOIN sources so ON so.id = s.source_id
+                        WHERE s.uuid = ?
+                        """, [.uuid(sample.uuid)]
+                    ).first
+                else { continue }
+                guard try row.at(1, as: String.self) == client else {
+                    throw HKError(
+                        .errorAuthorizationDenied,
+                        "Object \(sample.uuid) was saved by another program and cannot be deleted by \(client).")
+                }
+                ids.append(try row.at(0))
+            }
+            _ = try await self.deleteSamples(ids: ids, now: now, c)
+        }
+    }
+
+    func deleteSamples(
+        matching descriptor: HKQueryDescriptor, client: String, now: Date, check: ShareCheck
+    ) async throws -> Int {
+        try await transaction(write: true) { c in
+            try await self.verify(check, c)
+            guard
+                var condition = try await self.whereClause(
+                    for: [descriptor], access: ReadAccess(readableTypes: nil, clientIdentifier: client), c)
+            else { return 0 }
+            condition.sql = """
+                SELECT s.id FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
+                WHERE \(condition.sql) AND s.source_id IN (SELECT id FROM sources WHERE bundle_identifier = ?)
+                ORDER BY s.id
+                """
+            condition.values.append(.text(client))
+            let ids = try await c.rows(condition).map { try $0.at(0, as: Int64.self) }
+            return try await self.deleteSamples(ids: ids, now: now, c)
+        }
+    }
+
+    func associate(
+        _ samples: [HKSample], withWorkout workout: UUID, source: HKSourceRevision, check: ShareCheck
+    ) async throws {
+        try await transaction(write: true) { c in
+            try await self.verify(check, c)
+            guard let workoutID = try await self.workoutID(uuid: workout, c) else {
+                throw HKError.workoutNotSaved(workout)
+            }
+            _ = try await self.insert(samples, source: source, workoutID: workoutID, c)
+        }
+    }
+
+    func saveSeries(_ series: QuantitySeriesToSave, check: ShareCheck) async throws {
+        throw unsupported("quantity series")
+    }
+
+    func relateEffort(_ relation: EffortRelation, relate: Bool, check: ShareCheck) async throws {
+        throw unsupported("effort relationships")
+    }
+
+    // MARK: Queries
+
+    func samples(
+        _ descriptors: [HKQueryDescriptor], limit: Int, sorts: [SampleSort], client: String
+    ) async throws -> [HKSample] {
+        try await transaction(write: false) { c in
+            try await self.fetchSamples(
+                descriptors, limit: limit, sorts: sorts, access: self.access(client: client, c), c)
+        }
+    }
+
+    func changes(
+        _ descriptors: [HKQueryDescriptor], after anchor: Int64, limit: Int, client: String
+    ) async throws -> StoreChanges {
+        try await transaction(write: false) { c in
+            let access = try await self.access(client: client, c)
+            let current = try await self.currentAnchor(c)
+            var added: [(anchor: Int64, sample: HKSample)] = []
+            if var condition = try await self.whereClause(for: descriptors, access: access, c) {
+                condition.sql = Self.sampleSelect + " WHERE \(condition.sql) AND s.id > ? ORDER BY s.id"
+                condition.values.append(.integer(anchor))
+                if limit > 0 {
+                    condition.sql += " LIMIT ?"
+                    condition.values.append(.integer(Int64(limit)))
+                }
+                added = try await self.decodeRows(condition, access: access, c).map { ($0.id, $0.sample) }
+            }
+            var typeIDs: [Int64] = []
+            for descriptor in descriptors where access.canRead(descriptor.sampleType.identifier) {
+                if let id = try await self.existingTypeID(descriptor.sampleType.identifier, c) { typeIDs.append(id) }
+            }
+            var deleted: [(anchor: Int64, object: HKDeletedObject)] = []
+            if !typeIDs.isEmpty {
+                for row in try await c.rows(
+                    """
+                    SELECT anchor, uuid, metadata FROM deleted_objects
+                    WHERE anchor > ? AND type_id = ANY(?::bigint[]) ORDER BY anchor
+                    """, [.integer(anchor), .text("{" + typeIDs.map(String.init).joined(separator: ",") + "}")])
+                {
+                    deleted.append(
+                        (
+                            try row.at(0),
+                            HKDeletedObject(
+                                uuid: try row.at(1),
+                                metadata: try MetadataCoding.decode(try row.at(2, as: String?.self)))
+                        ))
+                }
+            }
+            return StoreChanges(added: added, deleted: deleted, currentAnchor: current)
+        }
+    }
+
+    func changedTypes(
+        _ descriptors: [HKQueryDescriptor], after anchor: Int64, client: String
+    ) async throws -> (types: Set<HKSampleType>, anchor: Int64) {
+        let changes = try await changes(descriptors, after: anchor, limit: 0, client: client)
+        var types = Set(changes.added.map(\.sample.sampleType))
+        if !changes.deleted.isEmpty {
+            types.formUnion(descriptors.map(\.sampleType))
+        }
+        return (types, changes.currentAnchor)
+    }
+
+    func currentAnchor(_ c: PostgresConnection) async throws -> Int64 {
+        try await c.rows(
+            """
+            SELECT greatest(coalesce((SELECT max(id) FROM samples), 0),
+                            coalesce((SELECT max(anchor) FROM deleted_objects), 0))
+            """
+        ).first?.at(0) ?? 0
+    }
+
+    func currentAnchor() async throws -> Int64 {
+        try await transaction(write: false) { c in try await self.currentAnchor(c) }
+    }
+
+    func sources(_ descriptors: [HKQueryDescriptor], client: String) async throws -> Set<HKSource> {
+        try await transaction(write: false) { c in
+            let access = try await self.access(client: client, c)
+            guard var condition = try await self.whereClause(for: descriptors, access: access, c) else { return [] }
+            condition.sql = """
+                SELECT DISTINCT so.name, so.bundle_identifier FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
+                JOIN sources so ON so.id = s.source_id WHERE \(condition.sql)
+                """
+            return Set(
+                try await c.rows(condition).map {
+                    HKSource(name: try $0.at(0, as: String.self), bundleIdentifier: try $0.at(1, as: String.self))
+                })
+        }
+    }
+
+    func statistics(
+        _ type: HKQuantityType, fetch: HKQueryDescriptor, rangeStart: Double, rangeEnd: Double, client: String
+    ) async throws -> StatisticsValues {
+        try await transaction(write: false) { c in
+            let access = try await self.access(client: client, c)
+            let empty = StatisticsValues(merged: nil, bySource: [:], span: (.infinity, -.infinity))
+            guard let condition = try await self.whereClause(for: [fetch], access: access, c) else { return empty }
+            let bounds = [(rangeStart, rangeEnd)]
+            let bySource = try await self.partials(type, condition: condition, bounds: bounds, c)
+            let merged = try await self.mergedPartials(
+                type, condition: condition, bounds: bounds, bySource: bySource, c)
+            return try await self.statisticsValues(
+                bySource: bySource[0] ?? [:], merged: merged[0] ?? StatisticsPartial(), style: type.aggregationStyle,
+                c)
+        }
+    }
+
+    func statisticsCollection(
+        _ type: HKQuantityType, fetch: HKQueryDescriptor, tiling: DateTiling, client: String, everySource: Bool
+    ) async throws -> [Int: StatisticsValues] {
+        try await transaction(write: false) { c in
+            let access =
+                everySource
+                ? ReadAccess(readableTypes: nil, clientIdentifier: client) : try await self.access(client: client, c)
+            guard let condition = try await self.whereClause(for: [fetch], access: access, c) else { return [:] }
+            // The intervals the data can touch: from the first start to the last end plus the longest hold.
+            guard
+                let span = try await c.rows(
+                    PostgresStatement(
+                        """
+                        SELECT min(s.start), max(greatest(s."end", s.start + ?)) FROM samples s
+                        LEFT JOIN workouts w ON w.sample_id = s.id WHERE \(condition.sql)
+                        """, [.real(StatisticsAccumulator.defaultMaximumHold)] + condition.values)
+                ).first,
+                let first = try span.at(0, as: Double?.self), let last = try span.at(1, as: Double?.self)
+            else { return [:] }
+            let low = tiling.index(containing: Date(storeValue: first))
+            let high = tiling.index(containing: Date(storeValue: last))
+            let indices = Array(low ... max(low, high))
+            let bounds = indices.map { index -> (Double, Double) in
+                let interval = tiling.interval(index)
+                return (interval.start.storeValue, interval.end.storeValue)
+            }
+            let bySource = try await self.partials(type, condition: condition, bounds: bounds, c)
+            let merged = try await self.mergedPartials(
+                type, condition: condition, bounds: bounds, bySource: bySource, c)
+            var result: [Int: StatisticsValues] = [:]
+            for (position, partials) in bySource {
+                result[indices[position]] = try await self.statisticsValues(
+                    bySource: partials, merged: merged[position] ?? StatisticsPartial(),
+                    style: type.aggregationStyle, c)
+            }
+            return result
+        }
+    }
+
+    func activityDataSpan() async throws -> (start: Double, end: Double)? {
+        throw unsupported("activity summaries")
+    }
+
+    func workoutRunningSpans(from start: Double, to end: Double) async throws -> [ExerciseTime.Span] {
+        throw unsupported("activity summaries")
+    }
+
+    func seriesSamples(
+        _ descriptor: HKQueryDescriptor, client: String
+    ) async throws -> [(sample: HKQuantitySample, points: [SeriesQuantity]?)] {
+        let found = try await samples([descriptor], limit: 0, sorts: [], client: client)
+        return found.compactMap { $0 as? HKQuantitySample }.map { ($0, nil) }
+    }
+
+    func effortRelationships(
+        _ workouts: HKQueryDescriptor, after anchor: Int64, client: String
+    ) async throws -> EffortRelationshipRows {
+        throw unsupported("effort relationships")
+    }
+
+    func heartbeatBeats(of series: UUID) async throws -> [UInt8]? {
+        try await transaction(write: false) { c in
+            try await c.rows(
+                "SELECT hb.beats FROM heartbeat_series hb JOIN samples s ON s.id = hb.sample_id WHERE s.uuid = ?",
+                [.uuid(series)]
+            ).first?.bytes(0)
+        }
+    }
+
+    func routeLocations(of route: UUID) async throws -> [CLLocation] {
+        let bytes = try await transaction(write: false) { c in
+            try await c.rows(
+                "SELECT r.locations FROM workout_routes r JOIN samples s ON s.id = r.sample_id WHERE s.uuid = ?",
+                [.uuid(route)]
+            ).first?.bytes(0)
+        }
+        guard let bytes else { return [] }
+        do {
+            return try WorkoutRouteCodec.decode(bytes)
+        } catch {
+            throw HKError(
+                .errorDatabaseInaccessible,
+                "The workout route \(route) in the health store \(url) is damaged: \(error.reason).")
+        }
+    }
+
+    func workoutSensors(of workout: UUID) async throws -> [HKWorkoutSensor] { [] }
+
+    // MARK: Sources
+
+    func sourcePriority(of type: HKQuantityType) async throws -> [HKSource] {
+        try await transaction(write: false) { c in
+            guard let typeID = try await self.existingTypeID(type.identifier, c) else { return [] }
+            let ranks = try await self.sourceRanks(typeID: typeID, c)
+            var sources: [HKSource] = []
+            for (id, _) in ranks.sorted(by: { $0.value < $1.value }) {
+                let source = try await self.sourceRevision(id: id, c).source
+                if !sources.contains(source) { sources.append(source) }
+            }
+            return sources
+        }
+    }
+
+    func setSourcePriority(
+        of type: HKQuantityType, _ decide: @escaping @Sendable ([HKSource]) throws -> [String]
+    ) async throws {
+        let current = try await sourcePriority(of: type)
+        try await transaction(write: true) { c in
+            let typeID = try await self.typeID(type.identifier, c)
+            let bundles = try decide(current)
+            try await c.rows("DELETE FROM source_priorities WHERE type_id = ?", [.integer(typeID)])
+            for (position, bundle) in bundles.enumerated() {
+                try await c.rows(
+                    "INSERT INTO source_priorities (type_id, bundle_identifier, position) VALUES (?, ?, ?)",
+                    [.integer(typeID), .text(bundle), .integer(Int64(position))])
+            }
+        }
+    }
+
+    // MARK: Zones and profile
+
+    func workoutProfile() async throws -> WorkoutProfile {
+        try await transaction(write: false) { c in
+            var profile = WorkoutProfile()
+            guard
+                let row = try await c.rows(
+                    """
+                    SELECT date_of_birth, resting_heart_rate, maximum_heart_rate, functional_threshold_power,
+                           move_goal, exercise_goal, stand_goal FROM workout_profile
+                    """
+                ).first
+            else { return profile }
+            profile.dateOfBirth = try row.at(0, as: String?.self).flatMap(WorkoutProfile.parseDate)
+            profile.restingHeartRate = try row.at(1)
+            profile.maximumHeartRate = try row.at(2)
+            profile.functionalThresholdPower = try row.at(3)
+            profile.moveGoal = try row.at(4)
+            profile.exerciseGoal = try row.at(5)
+            profile.standGoal = try row.at(6)
+            return profile
+        }
+    }
+
+    func workoutProfileBlocking() throws -> WorkoutProfile {
+        try Self.blocking { try await self.workoutProfile() }
+    }
+
+    func setWorkoutProfile(_ profile: WorkoutProfile) async throws {
+        if profile.heartRateZoneBoundaries != nil || profile.cyclingPowerZoneBoundaries != nil {
+            throw unsupported("zone boundaries in the workout profile")
+        }
+        try await transaction(write: true) { c in
+            try await c.rows("DELETE FROM workout_profile")
+            try await c.rows(
+                """
+                INSERT INTO workout_profile (date_of_birth, resting_heart_rate, maximum_heart_rate,
+                    functional_threshold_power, move_goal, exercise_goal, stand_goal) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    PostgresValue(profile.dateOfBirth.flatMap(WorkoutProfile.formatDate)),
+                    PostgresValue(profile.restingHeartRate), PostgresValue(profile.maximumHeartRate),
+                    PostgresValue(profile.functionalThresholdPower), PostgresValue(profile.moveGoal),
+                    PostgresValue(profile.exerciseGoal), PostgresValue(profile.standGoal),
+                ])
+        }
+    }
+
+    func zonePreferences() async throws -> ZonePreferenceInputs {
+        let profile = try await workoutProfile()
+        return try await transaction(write: false) { c in
+            func latest(_ type: HKQuantityType) async throws -> Double? {
+                try await c.rows(
+                    """
+                    SELECT s.value FROM samples s JOIN types t ON t.id = s.type_id WHERE t.identifier = ?
+                    ORDER BY s.start DESC, s.id DESC LIMIT 1
+                    """, [.text(type.identifier)]
+                ).first?.at(0)
+            }
+            return ZonePreferenceInputs(
+                profile: profile, restingHeartRate: try await latest(HKQuantityType(.restingHeartRate)),
+                functionalThresholdPower: try await latest(HKQuantityType(.cyclingFunctionalThresholdPower)))
+        }
+    }
+
+    // MARK: Paired sensors
+
+    func pairSensor(_ sensor: PairedSensor, at date: Date) async throws { throw unsupported("paired sensors") }
+    func unpairSensor(identifier: String) async throws -> Bool { throw unsupported("paired sensors") }
+    func pairedSensors() async throws -> [PairedSensor] { [] }
+
+    // MARK: Condensing
+
+    func condenseWorkout(_ workout: UUID, now: Date) async throws -> CondenseCounts? { throw unsupported("condensing") }
+
+    func workouts(endedBefore date: Date) async throws -> [UUID] {
+        try await transaction(write: false) { c in
+            try await c.rows(
+                "SELECT w.uuid FROM workouts w JOIN samples s ON s.id = w.sample_id WHERE s.\"end\" < ? ORDER BY s.id",
+                [.real(date.storeValue)]
+            ).map { try $0.at(0, as: UUID.self) }
+        }
+    }
+
+    func purgeDeletionRecords(before cutoff: Date) async throws -> Int {
+        try await transaction(write: true) { c in
+            try await c.rows(
+                "DELETE FROM deleted_objects WHERE deleted IS NULL OR deleted < ? RETURNING anchor",
+                [.real(cutoff.storeValue)]
+            ).count
+        }
+    }
+
+    // MARK: The live journal and workouts
+
+    func createJournal(_ header: JournalHeader) async throws -> Int64 { throw unsupported("live recordings") }
+    func deleteJournal(builderID: Int64) async throws { throw unsupported("live recordings") }
+    func appendJournal(_ batch: JournalBatch, builderID: Int64) throws { throw unsupported("live recordings") }
+
+    func finishWorkout(_ finish: WorkoutToFinish, check: ShareCheck) async throws {
+        guard finish.builderID == nil, finish.samples.isEmpty, finish.beats.isEmpty, finish.sensors.isEmpty,
+            finish.workoutPlan == nil
+        else { throw unsupported("saving live recordings") }
+        try await transaction(write: true) { c in
+            try await self.verify(check, c)
+            guard let workoutID = try await self.insert([finish.workout], source: finish.source, c).first else {
+                throw HKError(.errorDatabaseInaccessible, "The workout could not be saved.")
+            }
+            for uuid in finish.associated {
+                if let id = try await self.sampleID(uuid: uuid, c) {
+                    try await self.associate(sampleID: id, workoutID: workoutID, c)
+                }
+            }
+        }
+    }
+
+    func discardRecordingBlocking(builderID: Int64, extra: [CollectedSample], source: HKSourceRevision) throws {
+        throw unsupported("live recordings")
+    }
+
+    func interruptedRecording(client: String) async throws -> InterruptedRecording? { nil }
+
+    // MARK: Workout plans
+
+    func workoutPlan(ofWorkout workout: UUID) async throws -> Data? { nil }
+    func setWorkoutPlan(_ plan: Data, ofWorkout workout: UUID) async throws { throw unsupported("workout plans") }
+    func scheduledPlans() async throws -> [ScheduledPlanRecord] { [] }
+    func schedulePlan(_ record: ScheduledPlanRecord, limit: Int) async throws -> Bool {
+        throw unsupported("workout plans")
+    }
+    func removeScheduledPlan(planID: UUID, date: String) async throws -> Bool { false }
+    func markScheduledPlanComplete(planID: UUID, date: String) async throws -> Bool { false }
+    func removeAllScheduledPlans() async throws {}
+    func addLibraryPlan(_ record: LibraryPlanRecord) async throws -> Int64 { throw unsupported("workout plans") }
+    func libraryPlans() async throws -> [LibraryPlanRecord] { [] }
+    func libraryPlan(id: Int64) async throws -> LibraryPlanRecord? { nil }
+
+    // MARK: Change notifications
+
+    func changeProbe() async throws -> (any StoreChangeProbe)? { nil }
+}

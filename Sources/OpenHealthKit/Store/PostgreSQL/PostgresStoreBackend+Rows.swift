@@ -1,0 +1,292 @@
+import Foundation
+import PostgresNIO
+
+/// Ids of types, sources and devices, and the samples' rows: the PostgreSQL backend's side of what the SQLite
+/// backend keeps in `StoreDatabase` and `+Write`/`+Decode`. Values mean the same in both (``MetadataCoding``,
+/// `storeValue` dates, storage units).
+extension PostgresStoreBackend {
+    /// The id of a type, inserted on first use. Only ids read from committed rows are remembered.
+    func typeID(_ identifier: String, _ c: PostgresConnection) async throws -> Int64 {
+        if let id = try await existingTypeID(identifier, c) { return id }
+        try await c.rows(
+            "INSERT INTO types (identifier) VALUES (?) ON CONFLICT (identifier) DO NOTHING", [.text(identifier)])
+        guard let row = try await c.rows("SELECT id FROM types WHERE identifier = ?", [.text(identifier)]).first
+        else { throw HKError(.errorDatabaseInaccessible, "The type table of \(url) is damaged.") }
+        return try row.at(0)
+    }
+
+    func existingTypeID(_ identifier: String, _ c: PostgresConnection) async throws -> Int64? {
+        if let id = typeIDs.withLock({ $0[identifier] }) { return id }
+        guard let row = try await c.rows("SELECT id FROM types WHERE identifier = ?", [.text(identifier)]).first
+        else { return nil }
+        let id: Int64 = try row.at(0)
+        typeIDs.withLock { $0[identifier] = id }
+        return id
+    }
+
+    /// Every stored type, by id.
+    func typesByID(_ c: PostgresConnection) async throws -> [Int64: String] {
+        var types: [Int64: String] = [:]
+        for row in try await c.rows("SELECT id, identifier FROM types") { types[try row.at(0)] = try row.at(1) }
+        return types
+    }
+
+    func sourceID(_ revision: HKSourceRevision, _ c: PostgresConnection) async throws -> Int64 {
+        let os = revision.operatingSystemVersion
+        let key = [
+            revision.source.name, revision.source.bundleIdentifier, revision.version ?? "\u{2}",
+            revision.productType ?? "\u{2}", "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)",
+        ]
+        .joined(separator: "\u{1}")
+        let found = try await c.rows(
+            """
+            INSERT INTO sources (key, name, bundle_identifier, version, product_type, os_version)
+            VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (owner, key) DO UPDATE SET key = excluded.key RETURNING id
+            """,
+            [
+                .text(key), .text(revision.source.name), .text(revision.source.bundleIdentifier),
+                PostgresValue(revision.version), PostgresValue(revision.productType),
+                .text("\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)"),
+            ])
+        guard let row = found.first else { throw HKError(.errorDatabaseInaccessible, "The source table is damaged.") }
+        return try row.at(0)
+    }
+
+    func sourceRevision(id: Int64, _ c: PostgresConnection) async throws -> HKSourceRevision {
+        guard
+            let row = try await c.rows(
+                "SELECT name, bundle_identifier, version, product_type, os_version FROM sources WHERE id = ?",
+                [.integer(id)]
+            ).first
+        else {
+            throw HKError(.errorDatabaseInaccessible, "The health store \(url) is damaged: unknown source \(id).")
+        }
+        let parts = (try row.at(4, as: String.self)).split(separator: ".").map { Int($0) ?? 0 } + [0, 0, 0]
+        return HKSourceRevision(
+            source: HKSource(name: try row.at(0), bundleIdentifier: try row.at(1)), version: try row.at(2),
+            productType: try row.at(3),
+            operatingSystemVersion: OperatingSystemVersion(
+                majorVersion: parts[0], minorVersion: parts[1], patchVersion: parts[2]))
+    }
+
+    func deviceID(_ device: HKDevice, _ c: PostgresConnection) async throws -> Int64 {
+        // PostgreSQL text holds no NUL: an absent field is U+0002 here (U+0000 in the SQLite store).
+        let key = device.fields.map { $0 ?? "\u{2}" }.joined(separator: "\u{1}")
+        let found = try await c.rows(
+            """
+            INSERT INTO devices (key, name, manufacturer, model, hardware_version, firmware_version, software_version,
+                                 local_identifier, udi_device_identifier)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (owner, key) DO UPDATE SET key = excluded.key RETURNING id
+            """, [.text(key)] + device.fields.map(PostgresValue.init))
+        guard let row = found.first else { throw HKError(.errorDatabaseInaccessible, "The device table is damaged.") }
+        return try row.at(0)
+    }
+
+    func device(id: Int64, _ c: PostgresConnection) async throws -> HKDevice {
+        guard
+            let row = try await c.rows(
+                """
+                SELECT name, manufacturer, model, hardware_version, firmware_version, software_version,
+                       local_identifier, udi_device_identifier FROM devices WHERE id = ?
+                """, [.integer(id)]
+            ).first
+        else {
+            throw HKError(.errorDatabaseInaccessible, "The health store \(url) is damaged: unknown device \(id).")
+        }
+        return HKDevice(
+            name: try row.at(0), manufacturer: try row.at(1), model: try row.at(2), hardwareVersion: try row.at(3),
+            firmwareVersion: try row.at(4), softwareVersion: try row.at(5), localIdentifier: try row.at(6),
+            udiDeviceIdentifier: try row.at(7))
+    }
+
+    // MARK: Writing samples
+
+    /// Inserts objects (the caller owns the transaction); objects already stored (same UUID) are left as they are
+    /// and, with `workoutID`, associated with it. Returns the row id of every object, in order.
+    func insert(
+        _ objects: [HKObject], source: HKSourceRevision, workoutID: Int64? = nil, _ c: PostgresConnection
+    ) async throws -> [Int64] {
+        let sourceRowID = try await sourceID(source, c)
+        var ids: [Int64] = []
+        for object in objects {
+            guard let sample = object as? HKSample else {
+                throw HKError(.errorInvalidArgument, "Only samples can be saved; \(type(of: object)) is not one.")
+            }
+            if let existing = try await sampleID(uuid: sample.uuid, c) {
+                if let workoutID { try await associate(sampleID: existing, workoutID: workoutID, c) }
+                ids.append(existing)
+                continue
+            }
+            let typeRowID = try await typeID(sample.sampleType.identifier, c)
+            var deviceRowID: Int64?
+            if let device = sample.device { deviceRowID = try await deviceID(device, c) }
+            var value: Double?
+            var unit: String?
+            if let quantitySample = sample as? HKQuantitySample {
+                if quantitySample.count > 1 {
+                    throw HKError(
+                        .errorInvalidArgument,
+                        "The PostgreSQL health store does not keep quantity series (count > 1) yet.")
+                }
+                let storageUnit = quantitySample.quantityType.storageUnit
+                value = quantitySample.quantity.doubleValue(for: storageUnit)
+                if quantitySample.quantity.unit != storageUnit { unit = quantitySample.quantity.unit.unitString }
+            } else if let categorySample = sample as? HKCategorySample {
+                value = Double(categorySample.value)
+            }
+            let row = try await c.rows(
+                """
+                INSERT INTO samples (uuid, type_id, start, "end", value, unit, source_id, device_id, metadata, workout_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                """,
+                [
+                    .uuid(sample.uuid), .integer(typeRowID), .real(sample.startDate.storeValue),
+                    .real(sample.endDate.storeValue), PostgresValue(value), PostgresValue(unit),
+                    .integer(sourceRowID), PostgresValue(deviceRowID),
+                    PostgresValue(try MetadataCoding.encode(sample.metadata)), PostgresValue(workoutID),
+                ])
+            let id: Int64 = try row[0].at(0)
+            ids.append(id)
+            try await c.rows(
+                """
+                INSERT INTO type_sources (type_id, source_id, first_anchor) VALUES (?, ?, ?)
+                ON CONFLICT DO NOTHING
+                """, [.integer(typeRowID), .integer(sourceRowID), .integer(id)])
+            if let workout = sample as? HKWorkout {
+                try await insertWorkoutDetails(workout, id: id, c)
+            } else if let series = sample as? HKHeartbeatSeriesSample {
+                guard let beats = series.beats else {
+                    throw HKError(
+                        .errorInvalidArgument, "A heartbeat series can only be saved by the builder that made it.")
+                }
+                try await c.rows(
+                    "INSERT INTO heartbeat_series (sample_id, count, beats) VALUES (?, ?, ?)",
+                    [.integer(id), .integer(Int64(beats.count)), .bytes(HeartbeatSeriesCodec.encode(beats))])
+            } else if let route = sample as? HKWorkoutRoute {
+                guard let locations = route.locations else {
+                    throw HKError(
+                        .errorInvalidArgument, "A workout route can only be saved by the builder that made it.")
+                }
+                try await c.rows(
+                    "INSERT INTO workout_routes (sample_id, count, locations) VALUES (?, ?, ?)",
+                    [.integer(id), .integer(Int64(locations.count)), .bytes(WorkoutRouteCodec.encode(locations))])
+            }
+        }
+        return ids
+    }
+
+    private func insertWorkoutDetails(_ workout: HKWorkout, id: Int64, _ c: PostgresConnection) async throws {
+        if !(workout.zoneGroupsByType ?? [:]).isEmpty
+            || workout.workoutActivities.contains(where: { !($0.zoneGroupsByType ?? [:]).isEmpty })
+        {
+            throw HKError(.errorInvalidArgument, "The PostgreSQL health store does not keep workout zones yet.")
+        }
+        try await c.rows(
+            "INSERT INTO workouts (sample_id, uuid, activity_type, duration) VALUES (?, ?, ?, ?)",
+            [
+                .integer(id), .uuid(workout.uuid), .integer(Int64(workout.workoutActivityType.rawValue)),
+                .real(workout.duration),
+            ])
+        for (position, event) in (workout.workoutEvents ?? []).enumerated() {
+            try await c.rows(
+                """
+                INSERT INTO workout_events (workout_id, position, type, start, "end", metadata) VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .integer(id), .integer(Int64(position)), .integer(Int64(event.type.rawValue)),
+                    .real(event.dateInterval.start.storeValue), .real(event.dateInterval.end.storeValue),
+                    PostgresValue(try MetadataCoding.encode(event.metadata)),
+                ])
+        }
+        for (type, statistics) in workout.allStatistics {
+            try await insertStatistics(
+                statistics, table: "workout_statistics", owner: "workout_id", ownerID: id,
+                typeID: try await typeID(type.identifier, c), c)
+        }
+        for activity in workout.workoutActivities {
+            let configuration = activity.workoutConfiguration
+            let row = try await c.rows(
+                """
+                INSERT INTO workout_activities (uuid, workout_id, activity_type, location_type, swimming_location_type,
+                    lap_length_meters, start, "end", duration, metadata)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                """,
+                [
+                    .uuid(activity.uuid), .integer(id), .integer(Int64(configuration.activityType.rawValue)),
+                    .integer(Int64(configuration.locationType.rawValue)),
+                    .integer(Int64(configuration.swimmingLocationType.rawValue)),
+                    PostgresValue(configuration.lapLength.map { $0.doubleValue(for: .meter()) }),
+                    .real(activity.startDate.storeValue), PostgresValue(activity.endDate?.storeValue),
+                    .real(activity.duration), PostgresValue(try MetadataCoding.encode(activity.metadata)),
+                ])
+            let activityID: Int64 = try row[0].at(0)
+            for (type, statistics) in activity.allStatistics {
+                try await insertStatistics(
+                    statistics, table: "activity_statistics", owner: "activity_id", ownerID: activityID,
+                    typeID: try await typeID(type.identifier, c), c)
+            }
+        }
+    }
+
+    private func insertStatistics(
+        _ statistics: HKStatistics, table: String, owner: String, ownerID: Int64, typeID: Int64,
+        _ c: PostgresConnection
+    ) async throws {
+        let v = statistics.merged
+        try await c.rows(
+            """
+            INSERT INTO \(table) (\(owner), type_id, start, "end", sum, average, minimum, maximum, most_recent,
+                                  most_recent_start, most_recent_end, duration)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .integer(ownerID), .integer(typeID), .real(statistics.startDate.storeValue),
+                .real(statistics.endDate.storeValue), PostgresValue(v.sum), PostgresValue(v.average),
+                PostgresValue(v.minimum), PostgresValue(v.maximum), PostgresValue(v.mostRecent),
+                PostgresValue(v.mostRecentInterval?.start.storeValue),
+                PostgresValue(v.mostRecentInterval?.end.storeValue), PostgresValue(v.duration),
+            ])
+    }
+
+    func sampleID(uuid: UUID, _ c: PostgresConnection) async throws -> Int64? {
+        try await c.rows("SELECT id FROM samples WHERE uuid = ?", [.uuid(uuid)]).first?.at(0)
+    }
+
+    func workoutID(uuid: UUID, _ c: PostgresConnection) async throws -> Int64? {
+        try await c.rows("SELECT sample_id FROM workouts WHERE uuid = ?", [.uuid(uuid)]).first?.at(0)
+    }
+
+    /// Associates a stored sample with a stored workout: in the sample's row the first time, in `workout_samples`
+    /// after that.
+    func associate(sampleID: Int64, workoutID: Int64, _ c: PostgresConnection) async throws {
+        guard sampleID != workoutID else { return }
+        guard let row = try await c.rows("SELECT workout_id FROM samples WHERE id = ?", [.integer(sampleID)]).first
+        else { return }
+        switch try row.at(0, as: Int64?.self) {
+        case nil:
+            try await c.rows(
+                "UPDATE samples SET workout_id = ? WHERE id = ?", [.integer(workoutID), .integer(sampleID)])
+        case workoutID:
+            return
+        default:
+            try await c.rows(
+                "INSERT INTO workout_samples (workout_id, sample_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                [.integer(workoutID), .integer(sampleID)])
+        }
+    }
+
+    /// Deletes the samples with these ids, recording each in `deleted_objects` under a fresh anchor.
+    func deleteSamples(ids: [Int64], now: Date, _ c: PostgresConnection) async throws -> Int {
+        var count = 0
+        for id in ids {
+            let deleted = try await c.rows(
+                """
+                WITH gone AS (DELETE FROM samples WHERE id = ? RETURNING uuid, type_id, source_id, metadata)
+                INSERT INTO deleted_objects (anchor, uuid, type_id, source_id, metadata, deleted)
+                SELECT nextval('anchors'), uuid, type_id, source_id, metadata, ? FROM gone RETURNING anchor
+                """, [.integer(id), .real(now.storeValue)])
+            count += deleted.count
+        }
+        return count
+    }
+}

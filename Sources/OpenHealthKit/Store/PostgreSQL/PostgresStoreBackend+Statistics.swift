@@ -1,0 +1,160 @@
+import Foundation
+import PostgresNIO
+
+/// Statistics aggregated in SQL on the server: the rules of `StatisticsAccumulator` (membership by coverage in a
+/// half-open range, cumulative values prorated by overlap, zero-length time-weighted values held until the next
+/// quantity of their source for at most the maximum hold) written as one query over the matching rows and the
+/// intervals, grouped by interval and source. Each group comes back as a ``StatisticsPartial``; what they mean
+/// (averages, the merge of sources) stays with `StatisticsPartial` above the rows. A cumulative type saved by more
+/// than one source is merged by source priority, which needs the quantities themselves: then the rows are read
+/// and merged as the SQLite backend does (``SourcePriorityMerge``).
+extension PostgresStoreBackend {
+    /// The partials of `type` per interval (`bounds[i]`, half-open) and source, from the rows `condition` matches.
+    func partials(
+        _ type: HKQuantityType, condition: PostgresStatement, bounds: [(Double, Double)], _ c: PostgresConnection
+    ) async throws -> [Int: [Int64: StatisticsPartial]] {
+        let style = type.aggregationStyle
+        let holds = style == .discreteTemporallyWeighted || style == .discreteEquivalentContinuousLevel
+        let contribution: String
+        switch style {
+        case .cumulative:
+            contribution = "CASE WHEN cover_end > start THEN value * overlap / (cover_end - start) ELSE value END"
+        default:
+            contribution = "value"
+        }
+        let weighted =
+            style == .discreteEquivalentContinuousLevel ? "power(10, value / 10) * overlap" : "value * overlap"
+        let sql = """
+            WITH matched AS (
+                SELECT s.id, s.source_id AS source, s.start, s."end", s.value,
+                       lead(s.start) OVER (PARTITION BY s.source_id ORDER BY s.start, s.id) AS next_start
+                FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
+                WHERE \(condition.sql)
+            ), covered AS (
+                SELECT source, start, "end", value,
+                       CASE WHEN \(holds ? "TRUE" : "FALSE") AND "end" <= start
+                            THEN greatest(start, least(coalesce(next_start, 'Infinity'::float8), start + ?))
+                            ELSE greatest(start, "end") END AS cover_end
+                FROM matched
+            ), tiles AS (
+                SELECT (n - 1)::bigint AS i, lo, hi FROM unnest(?::float8[], ?::float8[]) WITH ORDINALITY AS t(lo, hi, n)
+            ), members AS (
+                SELECT t.i, c.source, c.start, c."end", c.value, c.cover_end, t.lo, t.hi,
+                       CASE WHEN c.cover_end > c.start THEN least(c.cover_end, t.hi) - greatest(c.start, t.lo)
+                            ELSE 0 END AS overlap
+                FROM covered c JOIN tiles t
+                  ON (c.cover_end > c.start AND c.start < t.hi AND c.cover_end > t.lo)
+                  OR (c.cover_end <= c.start AND c.start >= t.lo AND c.start < t.hi)
+            )
+            SELECT i, source, count(*), sum(\(contribution)), sum(\(weighted)), sum(overlap), min(value), max(value),
+                   min(greatest(start, lo)), max(least(cover_end, hi)),
+                   (array_agg(least(cover_end, hi) ORDER BY least(cover_end, hi) DESC, value DESC))[1],
+                   (array_agg(value ORDER BY least(cover_end, hi) DESC, value DESC))[1],
+                   (array_agg(start ORDER BY least(cover_end, hi) DESC, value DESC))[1],
+                   (array_agg(greatest(start, "end") ORDER BY least(cover_end, hi) DESC, value DESC))[1]
+            FROM members GROUP BY i, source
+            """
+        let statement = PostgresStatement(
+            sql,
+            condition.values + [
+                .real(StatisticsAccumulator.defaultMaximumHold), .reals(bounds.map(\.0)), .reals(bounds.map(\.1)),
+            ])
+        var result: [Int: [Int64: StatisticsPartial]] = [:]
+        for row in try await c.rows(statement) {
+            let source: Int64 = try row.at(1)
+            var partial = StatisticsPartial()
+            partial.count = Int(try row.at(2, as: Int64.self))
+            partial.sum = try row.at(3)
+            partial.duration = try row.at(5)
+            if style != .cumulative {
+                partial.minimum = try row.at(6)
+                partial.maximum = try row.at(7)
+            }
+            if holds {
+                partial.weightedSum = try row.at(4)
+                partial.weight = try row.at(5)
+            }
+            partial.firstStart = try row.at(8)
+            partial.lastEnd = try row.at(9)
+            partial.mostRecent = .init(
+                clippedEnd: try row.at(10), source: source, value: try row.at(11), start: try row.at(12),
+                end: try row.at(13))
+            result[Int(try row.at(0, as: Int64.self)), default: [:]][source] = partial
+        }
+        return result
+    }
+
+    /// The partials merged over sources for each interval: by source priority for a cumulative type with more
+    /// than one source (rows read and merged as in the SQLite backend), otherwise every source's partial combined.
+    func mergedPartials(
+        _ type: HKQuantityType, condition: PostgresStatement, bounds: [(Double, Double)],
+        bySource: [Int: [Int64: StatisticsPartial]], _ c: PostgresConnection
+    ) async throws -> [Int: StatisticsPartial] {
+        let sources = Set(bySource.values.flatMap(\.keys))
+        guard type.aggregationStyle == .cumulative, sources.count > 1,
+            let typeID = try await existingTypeID(type.identifier, c)
+        else {
+            return bySource.mapValues { partials in
+                partials.values.reduce(into: StatisticsPartial()) { $0.combine($1) }
+            }
+        }
+        let ranks = try await sourceRanks(typeID: typeID, c)
+        func rank(_ source: Int64) -> Int { ranks[source] ?? ranks.count }
+        var levels: [Int: [SourcePriorityMerge.Piece]] = [:]
+        for row in try await c.rows(
+            PostgresStatement(
+                """
+                SELECT s.source_id, s.start, s."end", s.value FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
+                WHERE \(condition.sql) ORDER BY s.start
+                """, condition.values))
+        {
+            let source: Int64 = try row.at(0)
+            levels[rank(source), default: []].append(
+                .init(
+                    source: source,
+                    quantity: SeriesQuantity(start: try row.at(1), end: try row.at(2), value: try row.at(3))))
+        }
+        let pieces = SourcePriorityMerge.merge(levels.sorted { $0.key < $1.key }.map(\.value))
+        var merged: [Int: StatisticsPartial] = [:]
+        for (index, bound) in bounds.enumerated() {
+            var accumulator = StatisticsAccumulator(style: .cumulative, rangeStart: bound.0, rangeEnd: bound.1)
+            for piece in pieces {
+                accumulator.add(
+                    start: piece.quantity.start, end: piece.quantity.end, value: piece.quantity.value,
+                    source: piece.source)
+            }
+            let partial = accumulator.partials().values.reduce(into: StatisticsPartial()) { $0.combine($1) }
+            if !partial.isEmpty { merged[index] = partial }
+        }
+        return merged
+    }
+
+    /// The sources of a type ranked: the person's priority first, then the order they first saved it.
+    func sourceRanks(typeID: Int64, _ c: PostgresConnection) async throws -> [Int64: Int] {
+        var ranks: [Int64: Int] = [:]
+        for (rank, row) in try await c.rows(
+            """
+            SELECT ts.source_id FROM type_sources ts JOIN sources so ON so.id = ts.source_id
+            LEFT JOIN source_priorities p ON p.type_id = ts.type_id AND p.bundle_identifier = so.bundle_identifier
+            WHERE ts.type_id = ? ORDER BY p.position IS NULL, p.position, ts.first_anchor
+            """, [.integer(typeID)]
+        ).enumerated() {
+            ranks[try row.at(0)] = rank
+        }
+        return ranks
+    }
+
+    /// The statistics values of one interval: per HealthKit source (revisions of one source combined) and merged.
+    func statisticsValues(
+        bySource partials: [Int64: StatisticsPartial], merged: StatisticsPartial, style: HKQuantityAggregationStyle,
+        _ c: PostgresConnection
+    ) async throws -> StatisticsValues {
+        var bySource: [HKSource: StatisticsPartial] = [:]
+        for (sourceID, partial) in partials {
+            bySource[try await sourceRevision(id: sourceID, c).source, default: StatisticsPartial()].combine(partial)
+        }
+        return StatisticsValues(
+            merged: merged.values(style: style), bySource: bySource.compactMapValues { $0.values(style: style) },
+            span: (merged.firstStart, merged.lastEnd))
+    }
+}

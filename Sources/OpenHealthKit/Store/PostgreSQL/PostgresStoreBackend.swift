@@ -1,0 +1,166 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// The PostgreSQL backend of a health store (``StoreBackend``), through PostgresNIO: the same operations with the
+/// same semantics as the SQLite backend, every query in SQL on the server. OpenHealthKit.
+///
+/// Every row carries its owner, the role that wrote it (`owner`, `current_user` by default), and row-level security
+/// lets a role see and change only its own rows, so one database holds many people's stores. The schema is made by
+/// the database owner's first open (``PostgresSchema``); a login role uses the store when it is a member of the
+/// group role `openhealthkit_person`.
+///
+/// Each method is one transaction on a connection of its own, opened for it and closed after it. Writes of one person are serialised by a
+/// transaction-scoped advisory lock on the owner, so anchors (one sequence) are committed in order. The `…Blocking`
+/// methods run their operation in a detached task and wait on a semaphore: they are called only from HealthKit's
+/// synchronous API and the journal's serial queue, never from a cooperative thread (the seam's contract).
+final class PostgresStoreBackend: Sendable {
+    let url: PostgresStoreURL
+    private let nextID = Atomic<Int>(1)
+    /// The ids of the shared `types` table, which only grows.
+    let typeIDs = Mutex<[String: Int64]>([:])
+    static let logger = Logger(label: "OpenHealthKit.PostgreSQL")
+
+    private init(url: PostgresStoreURL) {
+        self.url = url
+    }
+
+    /// Opens the store at `url`: connects, then migrates the schema when this role owns the database, or checks
+    /// that it is made and that this role may use it. Throws `errorDatabaseInaccessible` with one sentence.
+    static func open(url text: String) async throws -> PostgresStoreBackend {
+        let backend = PostgresStoreBackend(url: try PostgresStoreURL(text))
+        try await backend.transaction(write: false) { connection in
+            try await PostgresSchema.prepare(connection, url: backend.url)
+        }
+        return backend
+    }
+
+    /// ``open(url:)``, blocking: for `HKHealthStore(databasePath:)`, which is synchronous.
+    static func openBlocking(url text: String) throws -> PostgresStoreBackend {
+        try blocking { try await open(url: text) }
+    }
+
+    // MARK: Connections
+
+    private func connect() async throws -> PostgresConnection {
+        let tls: PostgresConnection.Configuration.TLS
+        switch url.sslMode {
+        case .disable:
+            tls = .disable
+        case .prefer, .require:
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            // libpq's prefer and require encrypt without verifying the server's certificate.
+            configuration.certificateVerification = .none
+            let context = try NIOSSLContext(configuration: configuration)
+            tls = url.sslMode == .require ? .require(context) : .prefer(context)
+        }
+        var configuration = PostgresConnection.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+            tls: tls)
+        configuration.options.connectTimeout = .seconds(10)
+        let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        return try await PostgresConnection.connect(
+            on: PostgresClient.defaultEventLoopGroup.any(), configuration: configuration, id: id,
+            logger: Self.logger)
+    }
+
+    /// Runs `body` in one transaction on a connection of its own (REPEATABLE READ for reads, so they see one
+    /// snapshot; a write takes the owner's advisory lock first), mapping every database failure to
+    /// `errorDatabaseInaccessible`. Connections are not kept between transactions: PostgresNIO 1.33 did not notice
+    /// that the server had closed an idle connection (a restart) and its next query waited forever, where a new
+    /// connection to a stopped server fails at once and one to a restarted server works.
+    func transaction<T: Sendable>(
+        write: Bool, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let connection: PostgresConnection
+        do { connection = try await connect() } catch { throw describe(error) }
+        do {
+            try await connection.query(
+                PostgresQuery(
+                    unsafeSQL: write ? "BEGIN ISOLATION LEVEL READ COMMITTED" : "BEGIN ISOLATION LEVEL REPEATABLE READ"),
+                logger: Self.logger)
+            if write {
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtext(current_user))", logger: Self.logger)
+            }
+            let result = try await body(connection)
+            try await connection.query("COMMIT", logger: Self.logger)
+            try? await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            if let error = error as? HKError { throw error }
+            throw describe(error)
+        }
+    }
+
+    /// Runs `body` on a detached task and waits for it: the bridge of the `…Blocking` methods (see the type).
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+        let semaphore = DispatchSemaphore(value: 0)
+        let result = Mutex<Result<T, any Error>?>(nil)
+        Task.detached {
+            let outcome: Result<T, any Error>
+            do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+            result.withLock { $0 = outcome }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return try result.withLock { $0! }.get()
+    }
+
+    // MARK: Errors
+
+    /// A failure of the server or the connection as one sentence naming the store (never its password).
+    func describe(_ error: any Error) -> HKError {
+        let place = url.description
+        guard let error = error as? PSQLError else {
+            return HKError(.errorDatabaseInaccessible, "The PostgreSQL health store \(place) failed: \(error).")
+        }
+        if let state = error.serverInfo?[.sqlState] {
+            let message = error.serverInfo?[.message] ?? state
+            switch state {
+            case "28P01":
+                return HKError(
+                    .errorDatabaseInaccessible,
+                    "PostgreSQL refused the password of \(url.user) for the health store \(place).")
+            case "28000":
+                return HKError(
+                    .errorDatabaseInaccessible,
+                    "PostgreSQL does not let \(url.user) connect to the health store \(place) (\(message)).")
+            case "3D000":
+                return HKError(
+                    .errorDatabaseInaccessible,
+                    "The database \(url.database) of the health store \(place) does not exist.")
+            case "42501":
+                return HKError(
+                    .errorDatabaseInaccessible,
+                    "\(url.user) may not use the health store \(place): grant it the openhealthkit_person role (\(message))."
+                )
+            case "53100":
+                return HKError(
+                    .errorDatabaseInaccessible,
+                    "The disk of the PostgreSQL server holding the health store \(place) is full.")
+            case "57P01", "57P02", "57P03":
+                return HKError(
+                    .errorDatabaseInaccessible,
+                    "The PostgreSQL server of the health store \(place) is shutting down or restarting; try again.")
+            default:
+                return HKError(.errorDatabaseInaccessible, "The PostgreSQL health store \(place) failed: \(message).")
+            }
+        }
+        switch error.code {
+        case .connectionError, .serverClosedConnection, .uncleanShutdown:
+            let underlying = error.underlying.map { " (\($0))" } ?? ""
+            return HKError(
+                .errorDatabaseInaccessible,
+                "No PostgreSQL server answers for the health store \(place)\(underlying).")
+        case .sslUnsupported:
+            return HKError(
+                .errorDatabaseInaccessible,
+                "The PostgreSQL server of the health store \(place) does not offer TLS, which sslmode=require asks for."
+            )
+        default:
+            return HKError(.errorDatabaseInaccessible, "The PostgreSQL health store \(place) failed: \(error.code).")
+        }
+    }
+}
