@@ -187,6 +187,30 @@ struct PostgresStoreTests {
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).count == 3)
     }
 
+    @Test func aStoreKeepsItsConnectionsForItsNextCalls() async throws {
+        let directory = try TemporaryDirectory()
+        let cluster = try await StoreKind.roles()
+        // Given dave's store after its first save
+        let role = "ohk_dave_" + UUID().uuidString.prefix(6).lowercased()
+        try await cluster.createRole(role, password: StoreKind.password, groups: ["openhealthkit_person"])
+        let url = try await StoreKind.postgres.freshStoreName(directory, person: role)
+        let store = try await HKHealthStore.open(databasePath: url, clientIdentifier: "tests")
+        try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
+        try await store.save(heartRate(100, at: 0))
+        let backends = "SELECT string_agg(pid::text, ',' ORDER BY pid) FROM pg_stat_activity WHERE usename = '\(role)'"
+        let before = try await cluster.psql(backends)
+        // When it is called ten times more, one call after another
+        for second in 1 ... 5 {
+            try await store.save(heartRate(100 + Double(second), at: Double(second)))
+            _ = try await fetch(store, HKQuantityType(.heartRate), nil)
+        }
+        // Then the server runs the same backends for it: no connection was opened for those calls
+        #expect(!before.isEmpty)
+        #expect(try await cluster.psql(backends) == before)
+        #expect(before.split(separator: ",").count <= PostgresStoreBackend.idleLimit)
+        #expect(try await fetch(store, HKQuantityType(.heartRate), nil).count == 6)
+    }
+
     @Test func aRevokedGrantIsOneSentenceOnTheNextCall() async throws {
         let directory = try TemporaryDirectory()
         let cluster = try await StoreKind.roles()

@@ -25,12 +25,12 @@ public final class PostgresCluster: Sendable {
     /// test waiting for a child process must not hold one of Swift's cooperative threads (two on a 2-core machine),
     /// or every other test of the process waits with it.
     static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        // A serial queue of its own for each call: Dispatch gives it an overcommit thread. (A concurrent queue would
+        // share the global pool, one thread per core, with every other user of Dispatch in the process.)
         try await withCheckedThrowingContinuation { continuation in
-            blockingWork.async { continuation.resume(with: Result { try body() }) }
+            DispatchQueue(label: "PostgresCluster").async { continuation.resume(with: Result { try body() }) }
         }
     }
-
-    private static let blockingWork = DispatchQueue(label: "PostgresCluster", attributes: .concurrent)
 
     public let directory: String
     public let port: Int

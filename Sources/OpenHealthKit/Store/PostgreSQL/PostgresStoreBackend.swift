@@ -11,19 +11,27 @@ import Synchronization
 /// the database owner's first open (``PostgresSchema``); a login role uses the store when it is a member of the
 /// group role `openhealthkit_person`.
 ///
-/// Each method is one transaction on a connection of its own, opened for it and closed after it. Writes of one person are serialised by a
-/// transaction-scoped advisory lock on the owner, so anchors (one sequence) are committed in order. The `…Blocking`
-/// methods run their operation in a detached task and wait on a semaphore: they are called only from HealthKit's
+/// Each method is one transaction; a few connections are kept for the next ones, while they answer. Writes of one
+/// person are serialised by a transaction-scoped advisory lock on the owner, so anchors (one sequence) are committed
+/// in order. The `…Blocking` methods run their operation in a detached task and wait on a semaphore: they are called only from HealthKit's
 /// synchronous API and the journal's serial queue, never from a cooperative thread (the seam's contract).
 final class PostgresStoreBackend: Sendable {
     let url: PostgresStoreURL
     private let nextID = Atomic<Int>(1)
     /// The ids of the shared `types` table, which only grows.
     let typeIDs = Mutex<[String: Int64]>([:])
+    /// Connections that committed their last transaction, kept for the next ones (at most ``idleLimit``).
+    private let idle = Mutex<[PostgresConnection]>([])
     static let logger = Logger(label: "OpenHealthKit.PostgreSQL")
 
     private init(url: PostgresStoreURL) {
         self.url = url
+    }
+
+    deinit {
+        for connection in idle.withLock({ $0 }) {
+            Task { try? await connection.close() }
+        }
     }
 
     /// Opens the store at `url`: connects, then migrates the schema when this role owns the database, or checks
@@ -65,33 +73,76 @@ final class PostgresStoreBackend: Sendable {
             logger: Self.logger)
     }
 
-    /// Runs `body` in one transaction on a connection of its own (REPEATABLE READ for reads, so they see one
-    /// snapshot; a write takes the owner's advisory lock first), mapping every database failure to
-    /// `errorDatabaseInaccessible`. Connections are not kept between transactions: PostgresNIO 1.33 did not notice
-    /// that the server had closed an idle connection (a restart) and its next query waited forever, where a new
-    /// connection to a stopped server fails at once and one to a restarted server works.
+    /// Runs `body` in one transaction (REPEATABLE READ for reads, so they see one snapshot; a write takes the owner's
+    /// advisory lock first) on an idle connection of this store's or a new one, mapping every database failure to
+    /// `errorDatabaseInaccessible`. A connection goes back to the idle ones only after a transaction that committed;
+    /// after any failure it is closed.
     func transaction<T: Sendable>(
         write: Bool, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
-        let connection: PostgresConnection
-        do { connection = try await connect() } catch { throw describe(error) }
+        let connection = try await begin(write: write)
         do {
-            try await connection.query(
-                PostgresQuery(
-                    unsafeSQL: write ? "BEGIN ISOLATION LEVEL READ COMMITTED" : "BEGIN ISOLATION LEVEL REPEATABLE READ"),
-                logger: Self.logger)
             if write {
                 try await connection.query("SELECT pg_advisory_xact_lock(hashtext(current_user))", logger: Self.logger)
             }
             let result = try await body(connection)
             try await connection.query("COMMIT", logger: Self.logger)
-            try? await connection.close()
+            release(connection)
             return result
         } catch {
             try? await connection.close()
             if let error = error as? HKError { throw error }
             throw describe(error)
         }
+    }
+
+    private static var beginReads: PostgresQuery { PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL REPEATABLE READ") }
+    private static var beginWrites: PostgresQuery { PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL READ COMMITTED") }
+
+    /// A connection with a transaction begun: an idle one when one answers its `BEGIN` within
+    /// ``idleAnswerLimit``, else a new one. An idle connection whose server restarted or went away is closed and
+    /// never waited on: PostgresNIO 1.33 can miss that the server closed an idle connection, and a query on it then
+    /// waits forever, so the `BEGIN` on a reused connection has a deadline that closes it.
+    private func begin(write: Bool) async throws -> PostgresConnection {
+        let begin = write ? Self.beginWrites : Self.beginReads
+        while let reused = idle.withLock({ $0.popLast() }) {
+            guard !reused.isClosed else { continue }
+            let watchdog = Task {
+                try await Task.sleep(for: Self.idleAnswerLimit)
+                try? await reused.close()
+            }
+            defer { watchdog.cancel() }
+            do {
+                try await reused.query(begin, logger: Self.logger)
+                return reused
+            } catch {
+                try? await reused.close()
+            }
+        }
+        let connection: PostgresConnection
+        do { connection = try await connect() } catch { throw describe(error) }
+        do {
+            try await connection.query(begin, logger: Self.logger)
+            return connection
+        } catch {
+            try? await connection.close()
+            throw describe(error)
+        }
+    }
+
+    /// How long an idle connection may take to answer `BEGIN` before it is given up for a new one.
+    static let idleAnswerLimit: Duration = .seconds(5)
+    /// How many idle connections a store keeps.
+    static let idleLimit = 4
+
+    /// Keeps `connection` for the next transaction, or closes it when ``idleLimit`` are kept already.
+    private func release(_ connection: PostgresConnection) {
+        let kept = idle.withLock { connections in
+            guard connections.count < Self.idleLimit else { return false }
+            connections.append(connection)
+            return true
+        }
+        if !kept { Task { try? await connection.close() } }
     }
 
     /// Runs `body` on a detached task and waits for it: the bridge of the `…Blocking` methods (see the type).
