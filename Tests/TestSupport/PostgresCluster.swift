@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import Testing
 
 /// A throwaway PostgreSQL cluster for tests: `initdb` and `pg_ctl` in a temporary folder, listening on loopback only
 /// on a free port, with a superuser of its own behind a random password. Run as the `postgres` OS user when the tests
