@@ -63,6 +63,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let (store, ride, run) = try Self.filledStore(in: directory)
         let served = try Self.serve("127.0.0.1:0", store: store)
+        // A test that fails early leaves no server behind.
+        defer { served.process.killGroup() }
         let browser = try HeadlessChromium()
         let page = try browser.open(served.url)
         // Newest first: the ride of 2026-11-20, then the run of 2026-11-01 (local times, so only the links are read).
@@ -133,6 +135,8 @@ import Testing
         let directory = try TemporaryDirectory()
         let (store, ride, _) = try Self.filledStore(in: directory)
         let served = try Self.serve("0.0.0.0:0", store: store)
+        // A test that fails early leaves no server behind.
+        defer { served.process.killGroup() }
         let token = try #require(URLComponents(string: served.url)?.queryItems?.first { $0.name == "token" }?.value)
         #expect(try HTTP.request("GET", "/", port: served.port).status == 401)
         #expect(try HTTP.request("GET", "/workouts/\(ride)", port: served.port).status == 401)
