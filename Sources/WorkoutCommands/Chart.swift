@@ -1,5 +1,6 @@
 import Foundation
 import OpenHealthKit
+import WorkoutWeb
 
 /// An SVG chart of a workout: heart rate (and power, when there is any) over time on bands coloured by heart-rate
 /// zone, pauses shaded, a multisport workout's legs marked and named, and bars of the time spent in each zone.
@@ -60,8 +61,8 @@ struct WorkoutChart {
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(total))" viewBox="0 0 \(Int(width)) \(Int(total))" \
             font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="13">
             <rect width="100%" height="100%" fill="white"/>
-            <text x="\(plot.left)" y="28" font-size="18" font-weight="bold">\(escape(title))</text>
-            <text x="\(plot.left)" y="46" fill="#555">\(escape(zones.label))</text>
+            <text x="\(plot.left)" y="28" font-size="18" font-weight="bold">\(SVGDrawing.escape(title))</text>
+            <text x="\(plot.left)" y="46" fill="#555">\(SVGDrawing.escape(zones.label))</text>
             """)
         let start = workout.startDate
         let span = max(1, workout.endDate.timeIntervalSince(start))
@@ -104,7 +105,7 @@ struct WorkoutChart {
                 let name = type == .transition ? "T\(transitions)" : type.name
                 if to - from >= Double(name.count) * 7 + 4 {
                     out.append(
-                        "<text x=\"\(fmt((from + to) / 2))\" y=\"\(fmt(plot.top + 16))\" text-anchor=\"middle\" fill=\"#333\">\(escape(name))</text>"
+                        "<text x=\"\(fmt((from + to) / 2))\" y=\"\(fmt(plot.top + 16))\" text-anchor=\"middle\" fill=\"#333\">\(SVGDrawing.escape(name))</text>"
                     )
                 }
             }
@@ -135,15 +136,15 @@ struct WorkoutChart {
         if let maxPower = power.map(\.value).max(), maxPower > 0 {
             let top = (maxPower * 1.1 / 50).rounded(.up) * 50
             func yp(_ watts: Double) -> Double { plot.top + plot.height - watts / top * plot.height }
-            for segment in segments(power, hold: ReadingHold.power) {
-                out.append(polyline(downsample(segment, x: x), y: yp, stroke: "#1f5fbf", width: 1, opacity: 0.7))
+            for line in lines(power, hold: ReadingHold.power, x: x) {
+                out.append(polyline(line, y: yp, stroke: "#1f5fbf", width: 1, opacity: 0.7))
             }
             out.append(
                 "<text x=\"\(fmt(plot.left + plot.width))\" y=\"\(fmt(plot.top + plot.height + 38))\" text-anchor=\"end\" fill=\"#1f5fbf\">blue: power, 0–\(Int(top)) W from bottom to top</text>"
             )
         }
-        for segment in segments(heartRate, hold: ReadingHold.heartRate) {
-            out.append(polyline(downsample(segment, x: x), y: y, stroke: "#b00020", width: 1.6, opacity: 1))
+        for line in lines(heartRate, hold: ReadingHold.heartRate, x: x) {
+            out.append(polyline(line, y: y, stroke: "#b00020", width: 1.6, opacity: 1))
         }
 
         // Time in zones.
@@ -156,7 +157,7 @@ struct WorkoutChart {
             let top = barsTop + Double(zone) * 26
             let length = seconds[zone] / longest * (plot.width - 220)
             out.append(
-                "<text x=\"\(fmt(plot.left))\" y=\"\(fmt(top + 15))\">\(zones.name(zone)) \(escape(zones.range(of: zone)))</text>"
+                "<text x=\"\(fmt(plot.left))\" y=\"\(fmt(top + 15))\">\(zones.name(zone)) \(SVGDrawing.escape(zones.range(of: zone)))</text>"
             )
             out.append(rect(plot.left + 150, top, max(length, 1), 20, fill: colour(zone), opacity: 1))
             out.append(
@@ -171,39 +172,14 @@ struct WorkoutChart {
         "\(workout.workoutActivityType.name.capitalized), \(Format.date(workout.startDate)), \(Format.duration(workout.duration))"
     }
 
-    /// The points split where the sensor was silent for longer than a reading of its kind holds (the library's
-    /// ``ReadingHold``): a dropout is a gap in the line.
-    private func segments(_ points: [ChartPoint], hold: TimeInterval) -> [[ChartPoint]] {
-        var result: [[ChartPoint]] = []
-        for point in points {
-            if let last = result.last?.last, point.start.timeIntervalSince(last.start) <= hold {
-                result[result.count - 1].append(point)
-            } else {
-                result.append([point])
-            }
-        }
-        return result
-    }
-
-    /// At most one point per horizontal pixel: the mean of the points falling in it.
-    private func downsample(_ points: [ChartPoint], x: (Date) -> Double) -> [(Double, Double)] {
-        var result: [(Double, Double)] = []
-        var bucket = -1
-        var sum = 0.0
-        var count = 0.0
-        for point in points {
-            let px = x(point.start)
-            if Int(px) != bucket, count > 0 {
-                result.append((Double(bucket), sum / count))
-                sum = 0
-                count = 0
-            }
-            bucket = Int(px)
-            sum += point.value
-            count += 1
-        }
-        if count > 0 { result.append((Double(bucket), sum / count)) }
-        return result
+    /// The points as the line's pieces (``SVGDrawing/lines(_:hold:seconds:value:pixel:)``): a gap at each dropout,
+    /// at most one point per horizontal pixel.
+    private func lines(
+        _ points: [ChartPoint], hold: TimeInterval, x: (Date) -> Double
+    ) -> [[(x: Double, value: Double)]] {
+        SVGDrawing.lines(
+            points, hold: hold, seconds: { $0.start.timeIntervalSinceReferenceDate }, value: \.value,
+            pixel: { x($0.start) })
     }
 
     private func polyline(
@@ -222,10 +198,6 @@ struct WorkoutChart {
 
     private func fmt(_ value: Double) -> String { String(format: "%.1f", value) }
 
-    private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-    }
 }
 
 /// A plotted value that holds from `start`.

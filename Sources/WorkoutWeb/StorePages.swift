@@ -3,10 +3,6 @@ import Foundation
 /// The store's pages as HTML (``StoreServer``): plain documents with their style inline, no script, nothing fetched
 /// from elsewhere (the route is an SVG track, no map tiles), readable on a phone and printable.
 enum StorePages {
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
 
     static let style = """
         <style>
@@ -39,7 +35,7 @@ enum StorePages {
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(escape(title))</title>
+        <title>\(SVGDrawing.escape(title))</title>
         \(style)
         </head>
         <body>
@@ -63,8 +59,8 @@ enum StorePages {
         for row in rows {
             let link = "/workouts/\(row.id.uuidString)\(query)"
             body.append(
-                "<tr><td><a href=\"\(escape(link))\">\(escape(row.start))</a></td><td>\(escape(row.activity))</td>"
-                    + "<td>\(escape(row.duration))</td><td>\(escape(row.distance))</td></tr>")
+                "<tr><td><a href=\"\(SVGDrawing.escape(link))\">\(SVGDrawing.escape(row.start))</a></td><td>\(SVGDrawing.escape(row.activity))</td>"
+                    + "<td>\(SVGDrawing.escape(row.duration))</td><td>\(SVGDrawing.escape(row.distance))</td></tr>")
         }
         body.append("</table>")
         return document(title: "Workouts", body: body.joined(separator: "\n"))
@@ -73,18 +69,18 @@ enum StorePages {
     /// A workout: its summary, the heart-rate and power chart, a chart per further figure, the route, the downloads.
     static func workout(_ page: StoreWorkoutPage, query: String) -> String {
         var body = [
-            "<p class=\"back\"><a href=\"/\(escape(query))\">← all workouts</a></p>",
-            "<h1>\(escape(page.title))</h1>",
+            "<p class=\"back\"><a href=\"/\(SVGDrawing.escape(query))\">← all workouts</a></p>",
+            "<h1>\(SVGDrawing.escape(page.title))</h1>",
         ]
         if !page.downloads.isEmpty {
             let links = page.downloads.map { format in
-                "<a href=\"\(escape("/workouts/\(page.id.uuidString)/\(format)\(query)"))\">\(format.uppercased())</a>"
+                "<a href=\"\(SVGDrawing.escape("/workouts/\(page.id.uuidString)/\(format)\(query)"))\">\(format.uppercased())</a>"
             }
             body.append("<p class=\"downloads\">Download: \(links.joined(separator: " "))</p>")
         }
         if let chart = page.chart { body.append("<h2>Heart rate and power</h2>\n\(chart)") }
         for series in page.series where !series.points.isEmpty {
-            body.append("<h2>\(escape(series.name))</h2>")
+            body.append("<h2>\(SVGDrawing.escape(series.name))</h2>")
             body.append(seriesChart(series, span: page.span, pauses: page.pauses, laps: page.laps))
         }
         if page.route.count > 1 {
@@ -92,7 +88,7 @@ enum StorePages {
             body.append(routeTrack(page.route))
         }
         body.append("<h2>Summary</h2>")
-        body.append("<pre>\(escape(page.summary.joined(separator: "\n")))</pre>")
+        body.append("<pre>\(SVGDrawing.escape(page.summary.joined(separator: "\n")))</pre>")
         return document(title: page.title, body: body.joined(separator: "\n"))
     }
 
@@ -115,7 +111,7 @@ enum StorePages {
         func y(_ value: Double) -> Double { plot.top + plot.height - (value - low) / (high - low) * plot.height }
         var out = [
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(width)) \(Int(height))\" role=\"img\" "
-                + "aria-label=\"\(escape(series.name)) over time\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">"
+                + "aria-label=\"\(SVGDrawing.escape(series.name)) over time\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"12\">"
         ]
         for pause in pauses {
             out.append(
@@ -127,27 +123,8 @@ enum StorePages {
                 "<line x1=\"\(number(x(lap)))\" y1=\"\(number(plot.top))\" x2=\"\(number(x(lap)))\" y2=\"\(number(plot.top + plot.height))\" "
                     + "stroke=\"#666\" stroke-dasharray=\"4 3\"/>")
         }
-        // One point per horizontal pixel at most (the mean of those falling in it), broken at dropouts.
-        var lines: [[(Double, Double)]] = []
-        var last: Double?
-        var bucket = (pixel: -1, sum: 0.0, count: 0.0)
-        func flush() {
-            if bucket.count > 0 { lines[lines.count - 1].append((Double(bucket.pixel), bucket.sum / bucket.count)) }
-            bucket = (-1, 0, 0)
-        }
-        for point in series.points {
-            if last == nil || point.seconds - last! > series.hold {
-                if !lines.isEmpty { flush() }
-                lines.append([])
-            }
-            last = point.seconds
-            let pixel = Int(x(point.seconds))
-            if pixel != bucket.pixel, bucket.count > 0 { flush() }
-            bucket.pixel = pixel
-            bucket.sum += point.value
-            bucket.count += 1
-        }
-        if !lines.isEmpty { flush() }
+        let lines = SVGDrawing.lines(
+            series.points, hold: series.hold, seconds: \.seconds, value: \.value, pixel: { x($0.seconds) })
         for line in lines where !line.isEmpty {
             let coordinates = line.map { "\(number($0.0)),\(number(y($0.1)))" }.joined(separator: " ")
             out.append(
@@ -163,7 +140,7 @@ enum StorePages {
         }
         out.append(
             "<text x=\"12\" y=\"\(number(plot.top + plot.height / 2))\" transform=\"rotate(-90 12 \(number(plot.top + plot.height / 2)))\" "
-                + "text-anchor=\"middle\" fill=\"\(series.colour)\">\(escape(series.unit))</text>")
+                + "text-anchor=\"middle\" fill=\"\(series.colour)\">\(SVGDrawing.escape(series.unit))</text>")
         let minutes = span / 60
         let step = [1.0, 5, 10, 15, 30, 60].first { minutes / $0 <= 12 } ?? 120
         for minute in stride(from: 0, through: minutes, by: step) {
