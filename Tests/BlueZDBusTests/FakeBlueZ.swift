@@ -33,6 +33,11 @@ final class FakeBlueZ: @unchecked Sendable {
             daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
             daemon.arguments = ["--session", "--nofork", "--nopidfile", "--address=\(address)"]
             daemon.standardOutput = FileHandle.nullDevice
+            // What it says (a warning on every start where it may not raise its descriptor limit) goes to a file
+            // beside its socket, shown when it fails to come up, not into the test run's output.
+            let log = directory.appendingPathComponent("dbus-daemon.log").path
+            FileManager.default.createFile(atPath: log, contents: nil)
+            daemon.standardError = FileHandle(forWritingAtPath: log)
             try daemon.run()
             started.append(daemon)
             // The daemon listens once its socket exists; a connection made earlier fails, so try again until the
@@ -42,7 +47,8 @@ final class FakeBlueZ: @unchecked Sendable {
                 bus = try? BusConnection.connect(address: address)
                 if bus == nil {
                     guard Date() < deadline else {
-                        throw FakeBlueZError("dbus-daemon did not listen at \(socket) within 10 s")
+                        let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                        throw FakeBlueZError("dbus-daemon did not listen at \(socket) within 10 s; it said: \(said)")
                     }
                     try await Task.sleep(for: .milliseconds(20))
                 }
@@ -85,6 +91,12 @@ final class FakeBlueZ: @unchecked Sendable {
                 for await _ in stream { return }
             }
         }
+    }
+
+    /// Kills the bus daemon, as when the system bus goes away under a client.
+    func killDaemon() {
+        daemon.killGroup()
+        _ = daemon.waitUntilExit(within: 10)
     }
 
     func stop() {

@@ -18,14 +18,22 @@ public final class BusConnection: @unchecked Sendable {
     private let bus: OpaquePointer
     private let wake: Int32
     private let queue = DispatchQueue(label: "org.openhealthkit.dbus")
-    private let work = Mutex<[@Sendable () -> Void]>([])
+    private let work = Mutex(Work())
     private let state = Mutex(State())
     /// Where this connection goes, for messages.
     public let description: String
 
     private struct State: @unchecked Sendable {
         var isClosed = false
+        /// How many times the bus was torn down: once at most (a second `sd_bus_unref` would free it twice).
+        var teardowns = 0
         var slots: [ObjectIdentifier: (slot: OpaquePointer, box: Unmanaged<HandlerBox>)] = [:]
+    }
+
+    /// Work handed to the loop, until the loop has ended; after that, work runs where it is handed over.
+    private struct Work {
+        var pending: [@Sendable () -> Void] = []
+        var loopEnded = false
     }
 
     /// The system bus, where bluetoothd is: `$DBUS_SYSTEM_BUS_ADDRESS` when set (sd-bus honours it), else
@@ -71,6 +79,9 @@ public final class BusConnection: @unchecked Sendable {
     /// Whether the bus is gone (closed here, or lost).
     public var isClosed: Bool { state.withLock { $0.isClosed } }
 
+    /// How many times the bus was torn down (for tests: never more than once).
+    var teardowns: Int { state.withLock { $0.teardowns } }
+
     /// Closes the connection: pending calls fail with ``DBusError/disconnected``, handlers are released.
     public func close() {
         perform { self.shutDown() }
@@ -78,20 +89,33 @@ public final class BusConnection: @unchecked Sendable {
 
     // MARK: - The loop
 
-    /// Runs `body` on the connection's queue, with the bus to itself.
+    /// Runs `body` on the connection's queue, with the bus to itself. Once the loop has ended (the bus is closed and
+    /// freed), `body` runs at once on the calling thread: every body checks ``isClosed`` before it touches the bus,
+    /// so a call made then fails with ``DBusError/disconnected`` instead of waiting for a loop that is gone.
     func perform(_ body: @escaping @Sendable () -> Void) {
-        work.withLock { $0.append(body) }
+        let queued = work.withLock { work in
+            if work.loopEnded { return false }
+            work.pending.append(body)
+            return true
+        }
+        guard queued else { return body() }
         var one: UInt64 = 1
         _ = withUnsafeBytes(of: &one) { Glibc.write(wake, $0.baseAddress, 8) }
+    }
+
+    /// The work handed over so far; with `end`, also marks the loop ended, so later work runs where it is handed over.
+    private func takeWork(end: Bool = false) -> [@Sendable () -> Void] {
+        work.withLock { work in
+            defer { work.pending = [] }
+            if end { work.loopEnded = true }
+            return work.pending
+        }
     }
 
     private func run() {
         let fd = sd_bus_get_fd(bus)
         while !isClosed {
-            for body in work.withLock({ pending in
-                defer { pending = [] }
-                return pending
-            }) { body() }
+            for body in takeWork() { body() }
             if isClosed { break }
             var processed: Int32
             repeat { processed = sd_bus_process(bus, nil) } while processed > 0 && !isClosed
@@ -115,25 +139,27 @@ public final class BusConnection: @unchecked Sendable {
                 _ = withUnsafeMutableBytes(of: &count) { Glibc.read(wake, $0.baseAddress, 8) }
             }
         }
-        // Work that arrived after the close finds the connection closed.
-        for body in work.withLock({ pending in
-            defer { pending = [] }
-            return pending
-        }) { body() }
+        // Work that arrived after the close finds the connection closed (a second close() among it tears nothing
+        // down again).
+        for body in takeWork(end: true) { body() }
     }
 
-    /// Ends the connection on its queue: sd-bus answers pending calls with an error while closing.
+    /// Ends the connection on its queue, once: sd-bus answers pending calls with an error while closing. A second
+    /// call (a close() queued behind the loss of the bus, or a second close()) does nothing: tearing down again would
+    /// unref the freed bus and close its descriptors a second time, numbers that may belong to someone else by then.
     private func shutDown() {
-        let slots = state.withLock { state -> [(slot: OpaquePointer, box: Unmanaged<HandlerBox>)] in
-            if state.isClosed { return [] }
+        let slots = state.withLock { state -> [(slot: OpaquePointer, box: Unmanaged<HandlerBox>)]? in
+            if state.isClosed { return nil }
             state.isClosed = true
             defer { state.slots = [:] }
             return Array(state.slots.values)
         }
+        guard let slots else { return }
         for (slot, box) in slots {
             sd_bus_slot_unref(slot)
             box.release()
         }
+        state.withLock { $0.teardowns += 1 }
         sd_bus_close(bus)
         while sd_bus_process(bus, nil) > 0 {}
         sd_bus_unref(bus)
