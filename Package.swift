@@ -244,7 +244,12 @@ let package = Package(
         .target(name: "OpenHealthKitTesting", dependencies: ["OpenHealthKit", "FitnessSensors"]),
         // Test helpers shared by the project's own test targets (hex, a seeded generator, the kit's clock, the FIT
         // files the import tests make, the independent FIT and XML readers the export tests check against).
-        .target(name: "TestSupport", dependencies: ["OpenHealthKitTesting", "FITFile"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["OpenHealthKitTesting", "FITFile", "TestRunReaper"],
+            path: "Tests/TestSupport"),
+        // Before main, forks the process that kills what a test process started once it is gone (a crash included),
+        // so that a daemon holding its standard error cannot keep `swift test` waiting (TestRunReaper.c).
+        .target(name: "TestRunReaper", path: "Tests/TestRunReaper"),
         .testTarget(
             name: "OpenHealthKitTestingTests",
             dependencies: ["OpenHealthKitTesting", "OpenHealthKit", "FitnessSensors", "FixtureSynthesis"]),
