@@ -36,7 +36,7 @@ final class FakeBlueZ: @unchecked Sendable {
             // What it says (a warning on every start where it may not raise its descriptor limit) goes to a file
             // beside its socket, shown when it fails to come up, not into the test run's output.
             let log = directory.appendingPathComponent("dbus-daemon.log").path
-            FileManager.default.createFile(atPath: log, contents: nil)
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
             daemon.standardError = FileHandle(forWritingAtPath: log)
             try daemon.run()
             started.append(daemon)
