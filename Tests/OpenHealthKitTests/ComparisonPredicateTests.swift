@@ -1,10 +1,11 @@
 import Foundation
 import OpenHealthKit
+import TestSupport
 import Testing
 
 /// `predicateForQuantitySamples(with:quantity:)` and `predicateForObjects(withMetadataKey:operatorType:value:)`,
 /// run by the store as SQL and by `evaluate(with:)` in memory, against samples whose values are worked out by hand.
-@Suite(.timeLimit(.minutes(1))) struct ComparisonPredicateTests {
+@Suite(.postgresCluster, .timeLimit(.minutes(1))) struct ComparisonPredicateTests {
     static let perMinute = HKUnit.count().unitDivided(by: .minute())
     static let perSecond = HKUnit.count().unitDivided(by: .second())
 

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
 
 /// Source, device and metadata predicates, run as SQL by the store and in memory by `evaluate(with:)`.
-@Suite(.timeLimit(.minutes(1))) struct ObjectFilterTests {
+@Suite(.postgresCluster, .timeLimit(.minutes(1))) struct ObjectFilterTests {
     static let strap = HKDevice(
         name: "Strap", manufacturer: "Polar", model: "H10", hardwareVersion: nil, firmwareVersion: nil,
         softwareVersion: nil, localIdentifier: "A0:00:00:00:00:01", udiDeviceIdentifier: nil)

@@ -4,7 +4,9 @@ import Testing
 
 /// The test harness's throwaway PostgreSQL cluster: it starts once per test process, listens on loopback, lets a
 /// created role log in with its password and nobody with a wrong one, and gives each test a database of its own.
-@Suite(.enabled(if: PostgresCluster.unavailableReason == nil, "\(PostgresCluster.unavailableReason ?? "")"))
+@Suite(
+    .enabled(if: PostgresCluster.unavailableReason == nil, "\(PostgresCluster.unavailableReason ?? "")"),
+    .postgresCluster)
 struct PostgresClusterTests {
     @Test func aRoleLogsInToADatabaseOfItsOwnOnLoopback() async throws {
         let cluster = try await PostgresCluster.shared()

@@ -9,7 +9,7 @@ import Testing
 /// sentence that never shows the password.
 @Suite(
     .enabled(if: PostgresCluster.unavailableReason == nil, "\(PostgresCluster.unavailableReason ?? "")"),
-    .timeLimit(.minutes(2)))
+    .postgresCluster, .timeLimit(.minutes(2)))
 struct PostgresStoreTests {
     let source = HKSourceRevision.current(clientIdentifier: "pg-tests")
 

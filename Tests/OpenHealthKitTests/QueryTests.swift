@@ -1,8 +1,9 @@
 import Foundation
 import OpenHealthKit
+import TestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(1))) struct QueryTests {
+@Suite(.postgresCluster, .timeLimit(.minutes(1))) struct QueryTests {
     /// Three workouts: a 30-minute run, a 60-minute ride with a power activity and a 45-minute walk.
     private func seed(_ store: HKHealthStore) async throws -> (run: HKWorkout, ride: HKWorkout, walk: HKWorkout) {
         let run = legacy.workout(

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
 
 /// HKStatisticsQuery, HKStatisticsCollectionQuery and their descriptors against a store.
-@Suite(.timeLimit(.minutes(1))) struct StatisticsQueryTests {
+@Suite(.postgresCluster, .timeLimit(.minutes(1))) struct StatisticsQueryTests {
     let steps = HKQuantityType(.stepCount)
     let bpm = HKUnit(from: "count/min")
 

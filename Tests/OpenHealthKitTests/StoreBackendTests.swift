@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
@@ -6,7 +7,7 @@ import Testing
 /// The store's seam (``StoreBackend``) driven directly against the SQLite backend on a real file: the named
 /// operations take and give values, verify share checks inside their own transaction, keep anchors growing, and
 /// recover a journal as it was appended.
-@Suite(.timeLimit(.minutes(1))) struct StoreBackendTests {
+@Suite(.postgresCluster, .timeLimit(.minutes(1))) struct StoreBackendTests {
     let client = "seam-tests"
     let source = HKSourceRevision.current(clientIdentifier: "seam-tests")
 

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
 
-@Suite(.timeLimit(.minutes(1))) struct StoreTests {
+@Suite(.postgresCluster, .timeLimit(.minutes(1))) struct StoreTests {
     @Test func defaultStorePathFollowsEnvironment() {
         #expect(HKHealthStore.defaultStorePath.hasSuffix(".sqlite"))
         // The rule, checked through a child process so the environment is the test's own.

@@ -278,3 +278,22 @@ public struct PostgresClusterError: Error, CustomStringConvertible, Sendable {
     public var message: String
     public var description: String { message }
 }
+
+/// Starts the test cluster (``PostgresCluster/shared()``) before a suite's tests, outside their time limits: `initdb`
+/// and the first start take seconds, and up to a minute on a loaded two-core machine, which the first test to ask
+/// would otherwise spend of its own limit. A cluster that fails to start is left for the tests to report.
+public struct PostgresClusterTrait: SuiteTrait, TestScoping {
+    public var isRecursive: Bool { false }
+
+    public func provideScope(
+        for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+    ) async throws {
+        if testCase == nil, PostgresCluster.unavailableReason == nil { _ = try? await PostgresCluster.shared() }
+        try await function()
+    }
+}
+
+extension Trait where Self == PostgresClusterTrait {
+    /// Starts the shared PostgreSQL test cluster before the suite's tests run.
+    public static var postgresCluster: Self { Self() }
+}
