@@ -49,11 +49,14 @@ public final class SocketDescriptor: Sendable {
         _ = withUnsafeBytes(of: &one) { Glibc.write(wake, $0.baseAddress, 8) }
     }
 
-    /// Shuts the socket down in both directions (the peer sees the link end) and interrupts waits.
-    public func shutdown() {
-        if isShutDown.exchange(true, ordering: .acquiringAndReleasing) { return }
+    /// Shuts the socket down in both directions (the peer sees the link end) and interrupts waits. Returns whether
+    /// this call did it (false when it was already shut down).
+    @discardableResult
+    public func shutdown() -> Bool {
+        if isShutDown.exchange(true, ordering: .acquiringAndReleasing) { return false }
         Sys.shutdown(rawValue)
         interrupt()
+        return true
     }
 
     /// Whether ``shutdown()`` was called.

@@ -6,6 +6,7 @@ import SystemPackage
 public final class UnixListener: Sendable {
     public let path: String
     private let socket: SocketDescriptor
+    private let file: SocketFile?
 
     /// Binds and listens at `path`, replacing a stale socket file left by an earlier run.
     public init(path: String) throws {
@@ -13,6 +14,7 @@ public final class UnixListener: Sendable {
         var info = stat()
         if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { Sys.unlink(path) }
         socket = try .listeningUnix(type: Sys.seqPacket, path: path)
+        file = SocketFile(path)
     }
 
     /// Waits for the next connection (a simulated peripheral's next central) and returns its socket.
@@ -33,9 +35,27 @@ public final class UnixListener: Sendable {
         do throws(Errno) { return .success(try Sys.accept(socket.rawValue)) } catch { return .failure(error) }
     }
 
-    /// Stops listening and removes the socket file.
+    /// Stops listening and removes the socket file, once, and only while it is still this listener's.
     public func close() {
-        socket.shutdown()
+        if socket.shutdown() { file?.remove() }
+    }
+}
+
+/// The socket file a listener bound (its device and inode): what ``remove()`` unlinks only while the path still names
+/// it, so a listener closed late never removes the file of another that has since taken its path.
+struct SocketFile: Sendable {
+    let path: String
+    let device: UInt
+    let inode: UInt
+
+    init?(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        (self.path, device, inode) = (path, UInt(info.st_dev), UInt(info.st_ino))
+    }
+
+    func remove() {
+        guard let now = SocketFile(path), now.device == device, now.inode == inode else { return }
         Sys.unlink(path)
     }
 }

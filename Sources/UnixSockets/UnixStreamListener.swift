@@ -8,6 +8,7 @@ import SystemPackage
 public final class UnixStreamListener: Sendable {
     public let path: String
     private let socket: SocketDescriptor
+    private let file: SocketFile?
 
     /// Binds and listens at `path`, with the socket file's mode set to `mode` before any peer can connect.
     public init(path: String, mode: mode_t = 0o600) throws {
@@ -24,6 +25,7 @@ public final class UnixStreamListener: Sendable {
             Sys.unlink(path)
         }
         socket = try .listeningUnix(type: Sys.stream, path: path, mode: mode)
+        file = SocketFile(path)
     }
 
     /// Waits for the next peer.
@@ -46,9 +48,8 @@ public final class UnixStreamListener: Sendable {
         }
     }
 
-    /// Stops listening and removes the socket file.
+    /// Stops listening and removes the socket file, once, and only while it is still this listener's.
     public func close() {
-        socket.shutdown()
-        Sys.unlink(path)
+        if socket.shutdown() { file?.remove() }
     }
 }
