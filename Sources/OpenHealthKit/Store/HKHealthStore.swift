@@ -215,15 +215,32 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     }
 
     /// Runs an async operation for a completion-handler API and reports its result on the callback queue.
+    ///
+    /// The task lets go of the operation (and so of the store it holds) before the completion is queued: a caller
+    /// that drops its last reference to the store once it hears back finds the store closed, its file free to copy
+    /// or open again, rather than held a moment longer by a task still finishing.
     func report<T: Sendable>(
         _ operation: @escaping @Sendable () async throws -> T,
         _ completion: @escaping @Sendable (Result<T, Error>) -> Void
     ) {
+        let queue = callbackQueue
+        let pending = PendingOperation(operation)
         Task.detached {
-            let result: Result<T, Error>
-            do { result = .success(try await operation()) } catch { result = .failure(error) }
-            self.callbackQueue.async { completion(result) }
+            let result = await pending.run()
+            queue.async { completion(result) }
         }
+    }
+}
+
+/// An operation run once by a detached task, which lets go of it (and of what it captured) as soon as it returns.
+final class PendingOperation<T: Sendable>: Sendable {
+    private let operation: Mutex<(@Sendable () async throws -> T)?>
+
+    init(_ operation: @escaping @Sendable () async throws -> T) { self.operation = Mutex(operation) }
+
+    func run() async -> Result<T, Error> {
+        guard let operation = operation.withLock({ $0.take() }) else { return .failure(CancellationError()) }
+        do { return .success(try await operation()) } catch { return .failure(error) }
     }
 }
 
