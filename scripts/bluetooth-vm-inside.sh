@@ -290,7 +290,17 @@ if [ "$status" -eq 0 ] && grep -q "^✔ Bluetooth path: bluetoothd's D-Bus API (
 else
     fail "as an unprivileged user, workout doctor says the path is bluetoothd's D-Bus API and scanning needs no capability (exit $status)"
 fi
-as_user "$workout" scan --adapter hci1 --timeout 5 > "$logs/scan-dbus.txt" 2>&1
+as_user "$workout" scan --adapter hci1 --timeout 5 > "$logs/scan-dbus.txt" 2>&1 &
+scanner=$!
+# btvirt reports an advertiser to a scanner only when one of them enables (a real sensor advertises again every
+# 0.1-1 s), and the kernel drops a report that comes before its discovery is under way, which through bluetoothd
+# (one discovery, never restarted) can be the only one: the advertisement is registered again 2 s into the scan,
+# as a real sensor's next advertising event.
+sleep 2
+kill "$advertiser"
+wait "$advertiser" 2> /dev/null
+start_advertising || echo "(the advertisement did not register again during the scan)"
+wait "$scanner"
 status=$?
 cat "$logs/scan-dbus.txt"
 if [ "$status" -eq 0 ] && grep -E "^TestAdvertisement +$peripheral .*0x180D" "$logs/scan-dbus.txt" > /dev/null; then
@@ -363,19 +373,10 @@ timeout 10 dbus-send --system --print-reply --dest=org.bluez "$device_path" org.
     > /dev/null 2>&1
 wait_for 10 bash -c "! timeout 5 dbus-send --system --print-reply --dest=org.bluez $device_path \
     org.freedesktop.DBus.Properties.Get string:org.bluez.Device1 string:Connected | grep -q 'boolean true'"
-OPENHEALTHKIT_ADAPTER=hci1 OPENHEALTHKIT_BLUETOOTH=raw "$latency" "ble:$peripheral" 30 \
-    > "$logs/latency-raw.txt" 2> "$logs/latency-raw.err"
-python3 "$scripts/bluetooth-latency.py" "$logs/gatt-server.log" "$logs/latency-dbus.txt" "$logs/latency-raw.txt" \
-    > "$logs/latency.txt" 2>&1
-status=$?
-cat "$logs/latency.txt"
-[ "$status" -eq 0 ] || { failures=$((failures + 1)); tail -3 "$logs/latency-dbus.err" "$logs/latency-raw.err"; }
-
-# The raw run's link outlives its program by the kernel's disconnect timeout (2 s, longer under QEMU): pairing is
-# checked on its own, after it is gone (workout pair's retry of a link dropped under it is for a real desktop).
-wait_for 15 bash -c "! btmgmt --index 1 con 2> /dev/null | grep -qi '$peripheral'" \
-    || echo "the raw run's link to $peripheral is still up (noted, not a check of workout)"
-# Pairing last: it bonds where the sensor needs it (BlueZ's example server's heart rate does not).
+# Pairing, before the raw path's run: bluetoothd 5.66 loses track of a link made beside it through the kernel's
+# sockets (its log says "No matching connection for device" as that link ends, "already connected" at its next one),
+# and a pairing through it just after one fails. It bonds where the sensor needs it (BlueZ's example server's heart
+# rate does not).
 as_user "$workout" pair "$peripheral" --adapter hci1 --store "$dbus_store" --timeout 20 > "$logs/pair-dbus.txt" 2>&1
 status=$?
 cat "$logs/pair-dbus.txt"
@@ -387,6 +388,14 @@ else
 fi
 timeout 10 dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci1 org.bluez.Adapter1.RemoveDevice \
     "objpath:$device_path" > /dev/null 2>&1
+# The raw path's latency run, whose figures are compared with the D-Bus run's above.
+OPENHEALTHKIT_ADAPTER=hci1 OPENHEALTHKIT_BLUETOOTH=raw "$latency" "ble:$peripheral" 30 \
+    > "$logs/latency-raw.txt" 2> "$logs/latency-raw.err"
+python3 "$scripts/bluetooth-latency.py" "$logs/gatt-server.log" "$logs/latency-dbus.txt" "$logs/latency-raw.txt" \
+    > "$logs/latency.txt" 2>&1
+status=$?
+cat "$logs/latency.txt"
+[ "$status" -eq 0 ] || { failures=$((failures + 1)); tail -3 "$logs/latency-dbus.err" "$logs/latency-raw.err"; }
 
 # A sensor that protects its measurement (only with --bond): the example server again, its heart rate measurement
 # flagged `encrypt-notify` (bluetoothd then lets only an encrypted link enable its notifications). `workout pair` must
