@@ -1,5 +1,6 @@
 import Foundation
 import HealthKitModel
+import Synchronization
 import WorkoutEngine
 
 /// Builds a workout's route from locations and saves it with the workout. HealthKit: HKWorkoutRouteBuilder.
@@ -17,10 +18,14 @@ import WorkoutEngine
 public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
     private let healthStore: HKHealthStore
     private let device: HKDevice?
-    private let lock = NSLock()
-    private var locations: [CLLocation] = []
-    private var metadata: [String: Any] = [:]
-    private var closed: String?
+    private let state = Mutex(State())
+
+    private struct State {
+        var locations: [CLLocation] = []
+        var metadata: [String: Any] = [:]
+        /// "finished" or "discarded" once the route is.
+        var closed: String?
+    }
 
     public init(healthStore: HKHealthStore, device: HKDevice?) {
         self.healthStore = healthStore
@@ -29,8 +34,10 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
 
     /// Adds locations to the route.
     public func insertRouteData(_ routeData: [CLLocation]) async throws {
-        try lock.withLock {
-            if let closed { throw HKError(.errorInvalidArgument, "The route was already \(closed).") }
+        try withState { state in
+            if let closed = state.closed {
+                throw HKError(.errorInvalidArgument, "The route was already \(closed).")
+            }
             for location in routeData {
                 guard CLLocationCoordinate2DIsValid(location.coordinate), location.coordinate.latitude.isFinite,
                     location.coordinate.longitude.isFinite, location.timestamp.timeIntervalSinceReferenceDate.isFinite
@@ -41,7 +48,7 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
                     )
                 }
             }
-            locations.append(contentsOf: routeData)
+            state.locations.append(contentsOf: routeData)
         }
     }
 
@@ -56,9 +63,11 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
 
     public func addMetadata(_ metadata: [String: Any]) async throws {
         try MetadataCoding.validate(metadata)
-        try lock.withLock {
-            if let closed { throw HKError(.errorInvalidArgument, "The route was already \(closed).") }
-            self.metadata.merge(metadata) { $1 }
+        try withState { state in
+            if let closed = state.closed {
+                throw HKError(.errorInvalidArgument, "The route was already \(closed).")
+            }
+            state.metadata.merge(metadata) { $1 }
         }
     }
 
@@ -73,13 +82,15 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
     /// Saves the route and associates it with `workout`, which must be saved already.
     public func finishRoute(with workout: HKWorkout, metadata: [String: Any]?) async throws -> HKWorkoutRoute {
         if let metadata { try MetadataCoding.validate(metadata) }
-        let (locations, allMetadata) = try lock.withLock { () -> ([CLLocation], [String: Any]) in
-            if let closed { throw HKError(.errorInvalidArgument, "The route was already \(closed).") }
-            guard !self.locations.isEmpty else {
+        let (locations, allMetadata) = try withState { state in
+            if let closed = state.closed {
+                throw HKError(.errorInvalidArgument, "The route was already \(closed).")
+            }
+            guard !state.locations.isEmpty else {
                 throw HKError(.errorInvalidArgument, "A route needs at least one location.")
             }
-            closed = "finished"
-            return (self.locations, self.metadata.merging(metadata ?? [:]) { $1 })
+            state.closed = "finished"
+            return (state.locations, state.metadata.merging(metadata ?? [:]) { $1 })
         }
         let sorted = locations.enumerated().sorted {
             $0.element.timestamp != $1.element.timestamp
@@ -92,7 +103,7 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
         do {
             try await healthStore.associate([route], with: workout)
         } catch {
-            lock.withLock { closed = nil }
+            withState { $0.closed = nil }
             throw error
         }
         return route
@@ -112,9 +123,15 @@ public final class HKWorkoutRouteBuilder: HKSeriesBuilder, @unchecked Sendable {
     }
 
     public override func discard() {
-        lock.withLock {
-            if closed == nil { closed = "discarded" }
-            locations.removeAll()
+        withState { state in
+            if state.closed == nil { state.closed = "discarded" }
+            state.locations.removeAll()
         }
+    }
+
+    /// Runs `body` with the state locked; its result may hold metadata, which is not `Sendable`.
+    private func withState<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
+        try state.withLock { (state: inout State) throws(E) -> UncheckedBox<T> in UncheckedBox(try body(&state)) }
+            .value
     }
 }

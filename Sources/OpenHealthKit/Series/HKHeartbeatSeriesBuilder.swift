@@ -1,5 +1,6 @@
 import Foundation
 import HealthKitModel
+import Synchronization
 import WorkoutEngine
 
 /// The base of series builders. HealthKit: HKSeriesBuilder.
@@ -21,10 +22,14 @@ public final class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendabl
     private let healthStore: HKHealthStore
     private let device: HKDevice?
     private let startDate: Date
-    private let lock = NSLock()
-    private var beats: [HeartbeatSeriesCodec.Beat] = []
-    private var metadata: [String: Any] = [:]
-    private var closed: String?
+    private let state = Mutex(State())
+
+    private struct State {
+        var beats: [HeartbeatSeriesCodec.Beat] = []
+        var metadata: [String: Any] = [:]
+        /// "finished" or "discarded" once the series is.
+        var closed: String?
+    }
 
     public init(healthStore: HKHealthStore, device: HKDevice?, start startDate: Date) {
         self.healthStore = healthStore
@@ -35,20 +40,22 @@ public final class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendabl
     /// Adds a beat `timeInterval` seconds after the series' start. HealthKit: HKHeartbeatSeriesBuilder.addHeartbeat(at:precededByGap:)
     /// (the async form of `addHeartbeatWithTimeInterval(sinceSeriesStartDate:precededByGap:completion:)`).
     public func addHeartbeat(at timeInterval: TimeInterval, precededByGap: Bool) async throws {
-        try lock.withLock {
-            if let closed { throw HKError(.errorInvalidArgument, "The heartbeat series was already \(closed).") }
+        try withState { state in
+            if let closed = state.closed {
+                throw HKError(.errorInvalidArgument, "The heartbeat series was already \(closed).")
+            }
             guard timeInterval >= 0, timeInterval.isFinite else {
                 throw HKError(.errorInvalidArgument, "A heartbeat cannot come before the series' start.")
             }
-            if let last = beats.last, timeInterval < last.offset {
+            if let last = state.beats.last, timeInterval < last.offset {
                 throw HKError(
                     .errorInvalidArgument,
                     "Heartbeats must be added in order: \(timeInterval) s comes before \(last.offset) s.")
             }
-            guard beats.count < Self.maximumCount else {
+            guard state.beats.count < Self.maximumCount else {
                 throw HKError(.errorDataSizeExceeded, "A heartbeat series holds at most \(Self.maximumCount) beats.")
             }
-            beats.append(.init(offset: timeInterval, precededByGap: precededByGap))
+            state.beats.append(.init(offset: timeInterval, precededByGap: precededByGap))
         }
     }
 
@@ -80,18 +87,22 @@ public final class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendabl
 
     public func addMetadata(_ metadata: [String: Any]) async throws {
         try MetadataCoding.validate(metadata)
-        try lock.withLock {
-            if let closed { throw HKError(.errorInvalidArgument, "The heartbeat series was already \(closed).") }
-            self.metadata.merge(metadata) { $1 }
+        try withState { state in
+            if let closed = state.closed {
+                throw HKError(.errorInvalidArgument, "The heartbeat series was already \(closed).")
+            }
+            state.metadata.merge(metadata) { $1 }
         }
     }
 
     /// Saves the series and returns it.
     public func finishSeries() async throws -> HKHeartbeatSeriesSample {
-        let (beats, metadata) = try lock.withLock { () -> ([HeartbeatSeriesCodec.Beat], [String: Any]) in
-            if let closed { throw HKError(.errorInvalidArgument, "The heartbeat series was already \(closed).") }
-            closed = "finished"
-            return (self.beats, self.metadata)
+        let (beats, metadata) = try withState { state in
+            if let closed = state.closed {
+                throw HKError(.errorInvalidArgument, "The heartbeat series was already \(closed).")
+            }
+            state.closed = "finished"
+            return (state.beats, state.metadata)
         }
         let end = startDate.addingTimeInterval(beats.last?.offset ?? 0)
         let sample = HKHeartbeatSeriesSample(
@@ -101,7 +112,7 @@ public final class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendabl
         do {
             try await healthStore.save(sample)
         } catch {
-            lock.withLock { closed = nil }
+            withState { $0.closed = nil }
             throw error
         }
         return sample
@@ -117,10 +128,16 @@ public final class HKHeartbeatSeriesBuilder: HKSeriesBuilder, @unchecked Sendabl
     }
 
     public override func discard() {
-        lock.withLock {
-            if closed == nil { closed = "discarded" }
-            beats.removeAll()
+        withState { state in
+            if state.closed == nil { state.closed = "discarded" }
+            state.beats.removeAll()
         }
+    }
+
+    /// Runs `body` with the state locked; its result may hold metadata, which is not `Sendable`.
+    private func withState<T, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
+        try state.withLock { (state: inout State) throws(E) -> UncheckedBox<T> in UncheckedBox(try body(&state)) }
+            .value
     }
 }
 
