@@ -108,14 +108,7 @@ extension Workout {
                 let time = Workout.time
                 let store = try await options.open()
                 if let clocks = time.storeClocks { store.clocks = clocks }
-                try await checkPairedSensors(store)
-                var recordingOptions = recordingOptions(time)
-                if let plan {
-                    try recordingOptions.setWorkoutPlan(await PlanText.plan(named: plan, ftp: ftp, store: store))
-                    recordingOptions.plan?.settings.rampDuration = ramp
-                    recordingOptions.plan?.powerMatch = powerMatch
-                }
-                let recording = try await LiveRecording(healthStore: store, options: recordingOptions)
+                let recording = try await prepare(store: store, time: time)
                 let monitor = LiveMonitor(
                     session: recording.session, builder: recording.builder, dataSource: recording.dataSource,
                     start: recording.startDate)
@@ -127,33 +120,12 @@ extension Workout {
                 let server = try await serving.start(display) { action in
                     sink.control(action, state: recording.session.state)
                 }
-                // A trainer's answer comes a moment after the request: the view shows it at once.
-                let planned = plan != nil
-                try await recording.start { [store] event in
-                    let now = store.wallClock()
-                    // A plan's ramps (and power match) move the target every update: the line worth reading is the
-                    // one that says a step's own target was taken.
-                    if planned, case .targetSet(_, let watts) = event,
-                        recording.planStatus(at: now)?.target.map({ Int($0.rounded()) }) != watts
-                    {
-                        return
-                    }
-                    monitor.note("\(event)", at: now)
-                } trainerChanged: { [store] in
-                    display.tick(at: store.wallClock())
-                } planEvents: { [store] event in
-                    monitor.note("\(event)", at: event.date ?? store.wallClock())
-                    if terminal, case .runner(.alert(_, _, _, outOfRange: true, _), _) = event {
-                        FileHandle.standardOutput.write(Data("\u{07}".utf8))
-                    }
-                }
-                monitor.trainers = recording.trainers
-                monitor.planStatus = { recording.planStatus(at: $0) }
-                await monitor.loadZones()
+                try await start(recording, monitor: monitor, display: display, terminal: terminal)
                 print(banner(recording))
                 if mirror { print(Self.describe(await recording.startMirroring())) }
                 fflush(nil)
                 let inputs = RecordingInputs(duration: duration, clock: store.clocks.monotonic)
+                defer { inputs.signals.cancel() }
                 sink.connect(inputs.send)
                 let drawing = Task { await display.run(clock: time.clock) }
                 // The display's loop, and a plan's runner, sleep on the command's clock.
@@ -166,20 +138,67 @@ extension Workout {
                 display.finish(at: try await recording.end())
                 await server?.stop()
                 if terminal { print("") }
-                print("Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)")
-                fflush(nil)
-                defer { inputs.signals.cancel() }
-                guard recording.collectedAnything || keepEmpty else {
-                    recording.discard()
-                    throw CommandFailure(
-                        "Nothing was collected, so nothing was saved (--keep-empty saves an empty workout).")
-                }
-                let workout = try await recording.save()
-                if let path = recording.fixturePath { print("Saved the raw notifications to \(path).") }
-                let lines = try await WorkoutSummary.lines(workout, store: store, sensors: recording.sensorStatuses)
-                print(lines.joined(separator: "\n"))
-                if let sync, let path = store.databasePath { try await copy(workout, from: path, to: sync) }
+                try await save(recording, store: store)
             }
+        }
+
+        /// The recording the command's options describe, its plan read, once the paired sensors are checked.
+        private func prepare(store: HKHealthStore, time: any CommandTime) async throws -> LiveRecording {
+            try await checkPairedSensors(store)
+            var recordingOptions = recordingOptions(time)
+            if let plan {
+                try recordingOptions.setWorkoutPlan(await PlanText.plan(named: plan, ftp: ftp, store: store))
+                recordingOptions.plan?.settings.rampDuration = ramp
+                recordingOptions.plan?.powerMatch = powerMatch
+            }
+            return try await LiveRecording(healthStore: store, options: recordingOptions)
+        }
+
+        /// Starts collecting, each trainer and plan event a line of the view.
+        private func start(
+            _ recording: LiveRecording, monitor: LiveMonitor, display: LiveDisplay, terminal: Bool
+        ) async throws {
+            let store = recording.healthStore
+            // A trainer's answer comes a moment after the request: the view shows it at once.
+            let planned = plan != nil
+            try await recording.start { [store] event in
+                let now = store.wallClock()
+                // A plan's ramps (and power match) move the target every update: the line worth reading is the
+                // one that says a step's own target was taken.
+                if planned, case .targetSet(_, let watts) = event,
+                    recording.planStatus(at: now)?.target.map({ Int($0.rounded()) }) != watts
+                {
+                    return
+                }
+                monitor.note("\(event)", at: now)
+            } trainerChanged: { [store] in
+                display.tick(at: store.wallClock())
+            } planEvents: { [store] event in
+                monitor.note("\(event)", at: event.date ?? store.wallClock())
+                if terminal, case .runner(.alert(_, _, _, outOfRange: true, _), _) = event {
+                    FileHandle.standardOutput.write(Data("\u{07}".utf8))
+                }
+            }
+            monitor.trainers = recording.trainers
+            monitor.planStatus = { recording.planStatus(at: $0) }
+            await monitor.loadZones()
+        }
+
+        /// Saves the ended recording (unless nothing was collected and --keep-empty is not given) and prints its
+        /// summary; --sync copies it on.
+        private func save(_ recording: LiveRecording, store: HKHealthStore) async throws {
+            print("Saving… (Ctrl-C again quits at once; the journal keeps the workout for `workout recover`.)")
+            fflush(nil)
+            guard recording.collectedAnything || keepEmpty else {
+                recording.discard()
+                throw CommandFailure(
+                    "Nothing was collected, so nothing was saved (--keep-empty saves an empty workout).")
+            }
+            let workout = try await recording.save()
+            if let path = recording.fixturePath { print("Saved the raw notifications to \(path).") }
+            let lines = try await WorkoutSummary.lines(workout, store: store, sensors: recording.sensorStatuses)
+            print(lines.joined(separator: "\n"))
+            if let sync, let path = store.databasePath { try await copy(workout, from: path, to: sync) }
         }
 
         /// `--sync`: the saved workout copied to another store; a failure says the workout is safe where it is.

@@ -48,17 +48,7 @@ extension Workout {
                 let display = LiveDisplay(
                     monitor: WaitingSource(), terminal: false, now: { [store] in store.wallClock() })
                 let server = try await serving.start(display) { action in
-                    guard let session = watched.withLock({ $0?.session }) else {
-                        return .unavailable("No recording is watched yet.")
-                    }
-                    switch action {
-                    case .pause: if session.state == .running { session.pause() }
-                    case .resume: if session.state == .paused { session.resume() }
-                    case .lap, .raiseTarget, .lowerTarget:
-                        return .unavailable(
-                            "A watch can pause and resume the recording; laps and targets are the recording's.")
-                    }
-                    return .done
+                    Self.control(action, session: watched.withLock { $0?.session })
                 }
                 let keys = isatty(STDIN_FILENO) == 1 ? "q or Ctrl-C leaves" : "Ctrl-C leaves"
                 print("Waiting for `workout record --mirror` on \(store.databasePath ?? "the store"); \(keys).")
@@ -70,33 +60,52 @@ extension Workout {
                 defer { terminalKeys.restore() }
                 var view = View(store: store, terminal: isatty(STDOUT_FILENO) == 1)
                 view.publish = display.publish
-                loop: for await event in events {
-                    switch event {
-                    case .arrived(let monitor):
-                        guard view.show(monitor) else { continue }
-                        watched.withLock { $0 = monitor }
-                        Task { for await ending in monitor.endings { send.yield(.ended(ending)) } }
-                    case .key(.togglePause):
-                        view.watching?.monitor.session.togglePause()
-                    case .key(.lap), .key(.raiseTarget), .key(.lowerTarget), .key(.skipStep):
-                        continue
-                    case .key(.end):
-                        print(await view.stop() ? "Left the watch; the recording goes on." : "Stopped waiting.")
-                        break loop
-                    case .ended(let ending):
-                        await view.stop()
-                        switch ending {
-                        case .ended: print("The recording ended.")
-                        case .stopped: print("The recording stopped mirroring.")
-                        case .lost:
-                            throw CommandFailure(
-                                "The recording went away without ending (its process stopped or its connection closed)."
-                            )
-                        }
-                        break loop
-                    }
-                }
+                try await Self.follow(events, view: &view, send: send) { monitor in watched.withLock { $0 = monitor } }
                 await server?.stop()
+            }
+        }
+
+        /// A page's request: the recording watched paused or resumed; its laps and targets are its own.
+        private static func control(_ action: LiveControl, session: HKWorkoutSession?) -> LiveControlOutcome {
+            guard let session else { return .unavailable("No recording is watched yet.") }
+            switch action {
+            case .pause: if session.state == .running { session.pause() }
+            case .resume: if session.state == .paused { session.resume() }
+            case .lap, .raiseTarget, .lowerTarget:
+                return .unavailable("A watch can pause and resume the recording; laps and targets are the recording's.")
+            }
+            return .done
+        }
+
+        /// Shows the first recording that arrives (`watching` hears of it) until a key leaves or the recording ends.
+        private static func follow(
+            _ events: AsyncStream<Event>, view: inout View, send: AsyncStream<Event>.Continuation,
+            watching: (MirrorMonitor) -> Void
+        ) async throws {
+            for await event in events {
+                switch event {
+                case .arrived(let monitor):
+                    guard view.show(monitor) else { continue }
+                    watching(monitor)
+                    Task { for await ending in monitor.endings { send.yield(.ended(ending)) } }
+                case .key(.togglePause):
+                    view.watching?.monitor.session.togglePause()
+                case .key(.lap), .key(.raiseTarget), .key(.lowerTarget), .key(.skipStep):
+                    continue
+                case .key(.end):
+                    print(await view.stop() ? "Left the watch; the recording goes on." : "Stopped waiting.")
+                    return
+                case .ended(let ending):
+                    await view.stop()
+                    switch ending {
+                    case .ended: print("The recording ended.")
+                    case .stopped: print("The recording stopped mirroring.")
+                    case .lost:
+                        throw CommandFailure(
+                            "The recording went away without ending (its process stopped or its connection closed).")
+                    }
+                    return
+                }
             }
         }
 
