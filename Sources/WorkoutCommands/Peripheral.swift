@@ -62,6 +62,12 @@ extension Workout {
         @Flag(help: "Refuse control of the machine (a smart trainer another app holds).")
         var refuseControl = false
 
+        @Option(
+            help: ArgumentHelp(
+                "A smart trainer's highest target power (its Supported Power Range; default 2000).", valueName: "WATTS")
+        )
+        var maxPower: Int?
+
         /// The faults the options ask for.
         func faults() throws -> PeripheralFaults {
             var faults = PeripheralFaults()
@@ -103,11 +109,20 @@ extension Workout {
                 )
             }
             _ = try faults()
+            if let maxPower {
+                guard profile == PeripheralProfile.Kind.smartTrainer.rawValue else {
+                    throw ValidationError("--max-power is a smart trainer's: it needs --profile smart-trainer.")
+                }
+                guard (1 ... 2000).contains(maxPower) else {
+                    throw ValidationError("--max-power must be between 1 and 2000 W, not \(maxPower).")
+                }
+            }
         }
 
         func run() async throws {
             try await reportingErrors {
                 var profile = PeripheralProfile.kind(PeripheralProfile.Kind(rawValue: self.profile)!)
+                if let maxPower { profile = .smartTrainer(maximumPower: maxPower) }
                 let recorded = try fixture.map {
                     try RecordedNotifications(path: $0, characteristic: profile.measurement)
                 }

@@ -164,10 +164,8 @@ extension Workout {
             try await recording.start { [store] event in
                 let now = store.wallClock()
                 // A plan's ramps (and power match) move the target every update: the line worth reading is the
-                // one that says a step's own target was taken.
-                if planned, case .targetSet(_, let watts) = event,
-                    recording.planStatus(at: now)?.target.map({ Int($0.rounded()) }) != watts
-                {
+                // one that says a step's own target (within the trainer's range) was taken.
+                if planned, case .targetSet(_, let watts) = event, recording.planHeldTarget(at: now) != watts {
                     return
                 }
                 monitor.note("\(event)", at: now)

@@ -23,8 +23,8 @@ import Testing
         let readings = EventRecorder()
         let controlEvents: AsyncStream<FitnessMachineControl.Event>
 
-        init(grantsControl: Bool = true) async {
-            peripheral = SimulatedPeripheral(profile: .smartTrainer())
+        init(grantsControl: Bool = true, maximumPower: Int = 2000) async {
+            peripheral = SimulatedPeripheral(profile: .smartTrainer(maximumPower: maximumPower))
             await peripheral.setGrantsControl(grantsControl)
             link = SocketPairLink(peripheral)
             sensor = BLESensor(
@@ -64,6 +64,45 @@ import Testing
             }
             return watts
         }
+    }
+
+    /// The trainer's Supported Power Range, read at its connection, is in the control's state by the time it hears
+    /// `.connected`; a target above it is refused by the trainer as an invalid parameter.
+    @Test func theControlHearsTheTrainersSupportedPowerRange() async throws {
+        let rig = await Rig(maximumPower: 300)
+        defer { rig.close() }
+        var controlEvents = rig.controlEvents.makeAsyncIterator()
+        #expect(await controlEvents.next() == .connected(offersControl: true))
+        #expect(rig.control.state.supportedPowerRange == 0 ... 300)
+        await #expect(throws: FitnessMachineControlError.self) { try await rig.control.setTargetPower(350) }
+        #expect(rig.control.state.targetPower == nil)
+    }
+
+    /// A target within the range each trainer reported: 350 W asked before the trainer connected is asked for as
+    /// 300 W once it has (the kept target, clamped by the control), and 320 W asked once connected is held at 300 W
+    /// by `TrainerTargets`; the trainer refuses neither.
+    @Test func targetsAreKeptWithinTheTrainersRange() async throws {
+        let peripheral = SimulatedPeripheral(profile: .smartTrainer(maximumPower: 300))
+        let link = SocketPairLink(peripheral)
+        let clock = ManualClock()
+        let sensor = BLESensor(
+            identifier: "unix:trainer", name: "Trainer", capabilities: .fitnessMachine, clock: clock,
+            wallClock: TestWallClock().now, connect: link.connect)
+        let targets = TrainerTargets(sensors: [sensor], clock: clock)
+        let (events, sink) = AsyncStream.makeStream(of: TrainerTargets.Event.self)
+        targets.start(target: 350, events: { sink.yield($0) }, changed: {})
+        sensor.start { _ in }
+        defer {
+            targets.close()
+            sensor.stop()
+        }
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next() == .targetSet(sensor: "Trainer", watts: 300))
+        #expect(targets.supportedPowerRange == 0 ... 300)
+        targets.hold(320)
+        #expect(await iterator.next() == .targetSet(sensor: "Trainer", watts: 300))
+        let refused = await peripheral.controlRequests.filter { $0.1 != .success }
+        #expect(refused.isEmpty, "\(refused)")
     }
 
     @Test func ergHoldsTheTargetThatTheTrainerFollows() async throws {

@@ -93,6 +93,20 @@ import Testing
         #expect(wrongProfile.stderr == "workout: \(run) holds no 0x2A63 notifications for this profile.\n")
     }
 
+    /// `--max-power` is a smart trainer's, from 1 to 2000 W: anything else is one sentence (ArgumentParser's exit 64).
+    @Test func maxPowerIsOnlyASmartTrainersAndWithinItsRange() throws {
+        let strap = try Tool.run([
+            "peripheral", "--profile", "heart-rate", "--listen", "/tmp/unused.sock", "--max-power", "300",
+        ])
+        #expect(strap.status == 64)
+        #expect(strap.stderr.contains("--max-power is a smart trainer's: it needs --profile smart-trainer."))
+        let huge = try Tool.run([
+            "peripheral", "--profile", "smart-trainer", "--listen", "/tmp/unused.sock", "--max-power", "5000",
+        ])
+        #expect(huge.status == 64)
+        #expect(huge.stderr.contains("--max-power must be between 1 and 2000 W, not 5000."))
+    }
+
     /// A strap serving a recorded run's notifications, recorded from for 2 s on the stepped clock: what is recorded
     /// is the run's warm-up. The fixture's first heart rates (fixtures/run-45min.jsonl, bytes `1E 4A …`, `16 4C …`,
     /// `16 4E …`) are 74, 76 and 78 bpm, 0, 0.984 and 2.002 s after its first: the strap sends 74 as it starts,

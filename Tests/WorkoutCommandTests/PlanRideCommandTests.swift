@@ -25,23 +25,34 @@ import Testing
         </workout_file>
         """
 
-    @Test func aPlanDrivesTheTrainerStepByStep() async throws {
-        let directory = try TemporaryDirectory()
+    /// The three-step plan ridden for `seconds` (stepped time, 250 ms a step) against a simulated smart trainer
+    /// started with `trainer` besides its profile and socket; the recording's transcript, its lines and its store.
+    static func ride(
+        trainer: [String] = [], seconds: Int, in directory: borrowing TemporaryDirectory,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> (transcript: String, lines: [String], store: String) {
         let clock = try SteppedClock(directory: directory)
         let socket = directory.file("trainer.sock")
-        let trainer = try clock.startPeripheral(["--profile", "smart-trainer", "--listen", socket]).member
-        defer { SteppedClock.stop([trainer]) }
+        let member = try clock.startPeripheral(["--profile", "smart-trainer", "--listen", socket] + trainer).member
+        defer { SteppedClock.stop([member]) }
         let file = directory.file("three.zwo")
-        try Data(Self.plan.utf8).write(to: URL(fileURLWithPath: file))
+        try Data(plan.utf8).write(to: URL(fileURLWithPath: file))
         let store = directory.file("plan.sqlite")
         let (recording, result) = try clock.startRecording(
             [
-                "--sensor", "unix:\(socket)", "--plan", file, "--ftp", "250", "--ramp", "0", "--duration", "50",
-                "--store", store,
-            ], peripherals: [trainer])
-        #expect(clock.runUntilEnded(recording, [trainer], limit: 300) == 200, "50 s in steps of 250 ms")
+                "--sensor", "unix:\(socket)", "--plan", file, "--ftp", "250", "--ramp", "0", "--duration",
+                "\(seconds)", "--store", store,
+            ], peripherals: [member])
+        #expect(
+            clock.runUntilEnded(recording, [member], limit: seconds * 4 + 100) == seconds * 4,
+            "\(seconds) s in steps of 250 ms", sourceLocation: sourceLocation)
         let transcript = result().transcript
-        let lines = transcript.split(separator: "\n").map(String.init)
+        return (transcript, transcript.split(separator: "\n").map(String.init), store)
+    }
+
+    @Test func aPlanDrivesTheTrainerStepByStep() async throws {
+        let directory = try TemporaryDirectory()
+        let (transcript, lines, store) = try Self.ride(seconds: 50, in: directory)
 
         // Each step starts on time (the step lines are dated when the runner began them) and its target is taken
         // by the trainer within a second of it (the trainer's answer dated when it came).
@@ -110,6 +121,24 @@ import Testing
         }
     }
 
+    /// A trainer whose Supported Power Range tops at 200 W (read at its connection): the 250 W step is held at 200 W
+    /// with a line saying so, the trainer takes 200 W (it would refuse 250 W as an invalid parameter), and the steps
+    /// within its range are set as planned.
+    @Test func aStepAboveTheTrainersRangeIsHeldAtItsTop() throws {
+        let (transcript, lines, _) = try Self.ride(
+            trainer: ["--max-power", "200"], seconds: 36, in: try TemporaryDirectory())
+        let clamped = try #require(
+            lines.first { $0.hasSuffix(": 250 W is outside the trainer's range; holding 200 W") }, "\(transcript)")
+        #expect(Self.seconds(clamped) == 16, "\(transcript)")
+        for (start, watts) in [(0, 150), (16, 200), (32, 180)] {
+            let taken = try #require(
+                lines.first { $0.hasSuffix("target power \(watts) W") && Self.seconds($0) >= start }, "\(transcript)")
+            #expect(Self.seconds(taken) - start <= 1, "\(transcript)")
+        }
+        #expect(!transcript.contains("target power 250 W"), "\(transcript)")
+        #expect(!transcript.lowercased().contains("invalid parameter"), "\(transcript)")
+    }
+
     /// Without any trainer (a heart-rate strap only), the plan runs as guidance, says so, and the recording goes on.
     @Test func withoutATrainerThePlanGuides() throws {
         let directory = try TemporaryDirectory()
@@ -134,23 +163,8 @@ import Testing
     /// A trainer that drops from 12 s to 16 s: the plan goes on as guidance and says so (steps still begin on time),
     /// takes control back when the trainer returns (its target asked for again), and the recording never stops.
     @Test func aTrainerThatDropsIsTakenBackWhenItReturns() throws {
-        let directory = try TemporaryDirectory()
-        let clock = try SteppedClock(directory: directory)
-        let socket = directory.file("trainer.sock")
-        let trainer = try clock.startPeripheral([
-            "--profile", "smart-trainer", "--listen", socket, "--dropout", "12:4",
-        ]).member
-        defer { SteppedClock.stop([trainer]) }
-        let file = directory.file("three.zwo")
-        try Data(Self.plan.utf8).write(to: URL(fileURLWithPath: file))
-        let (recording, result) = try clock.startRecording(
-            [
-                "--sensor", "unix:\(socket)", "--plan", file, "--ftp", "250", "--ramp", "0", "--duration", "30",
-                "--store", directory.file("drop.sqlite"),
-            ], peripherals: [trainer])
-        #expect(clock.runUntilEnded(recording, [trainer]) == 120, "30 s in steps of 250 ms")
-        let transcript = result().transcript
-        let lines = transcript.split(separator: "\n").map(String.init)
+        let (transcript, lines, _) = try Self.ride(
+            trainer: ["--dropout", "12:4"], seconds: 30, in: try TemporaryDirectory())
         let lost = try #require(lines.firstIndex { $0.hasSuffix("trainer.sock lost") }, "\(transcript)")
         #expect(Self.seconds(lines[lost]) == 12, "\(transcript)")
         let guiding = try #require(

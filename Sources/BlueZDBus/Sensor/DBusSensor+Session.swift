@@ -50,6 +50,7 @@ extension DBusSensor: SensorSession {
             (subscriptions, subscribed) = try await subscribe(
                 characteristics, client: client, watch: watch, link: link, arrivals: arrivals)
             link.connected()
+            link.controlReads(reads)
             controlLinkUp(characteristics, subscribed: subscribed, client: client)
             defer { engine.control.down() }
             for (uuid, bytes) in reads { link.deliverRead(uuid, bytes) }

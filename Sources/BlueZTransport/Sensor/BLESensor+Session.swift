@@ -29,6 +29,7 @@ extension BLESensor {
             let (subscribed, initialReads) = try await setUp(
                 client, security: SecurityRetry(upgrade: bearer.securityUpgrade))
             link.connected()
+            link.controlReads(initialReads)
             controlLinkUp(client, handles: Dictionary(subscribed.map { ($1, $0) }, uniquingKeysWith: { $1 }))
             defer { engine.control.down() }
             let arrivals = link.watchArrivals()

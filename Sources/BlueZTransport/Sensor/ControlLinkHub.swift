@@ -15,6 +15,10 @@ public final class ControlLinkHub: Sendable {
         GATTAssignedNumbers.Characteristic.fitnessMachineStatus,
     ]
 
+    /// The characteristics read at connection whose values also go to the watcher: the Supported Power Range, so that
+    /// a target is kept within what the machine takes.
+    public static let reads: Set<UInt16> = [GATTAssignedNumbers.Characteristic.supportedPowerRange]
+
     private struct State {
         var write: Write?
         var hasControlPoint = false
@@ -64,7 +68,7 @@ public final class ControlLinkHub: Sendable {
         watcher?(.disconnected)
     }
 
-    /// A control point or status value, unchanged, to the watcher.
+    /// A control point or status value, or a read of ``reads``, unchanged, to the watcher.
     public func value(_ characteristic: UInt16, _ bytes: [UInt8]) {
         let watcher = state.withLock { $0.watcher }
         watcher?(.value(characteristic: characteristic, bytes: bytes))

@@ -192,6 +192,14 @@ package struct SessionLink<C: Clock>: Sendable where C.Duration == Duration {
         try await arrivals.reportSilences(on: clock) { engine.emit(.connection(.disconnected(reason: $0))) }
     }
 
+    /// The values read at connection that the control link wants (``ControlLinkHub/reads``), to it: called before
+    /// the link is up, so that its watcher knows them when it hears `.connected`.
+    package func controlReads(_ reads: [(UInt16, [UInt8])]) {
+        for (characteristic, bytes) in reads where ControlLinkHub.reads.contains(characteristic) {
+            engine.control.value(characteristic, bytes)
+        }
+    }
+
     /// A value read at connection (battery, a profile's read): delivered as it is, never taken for a duplicate.
     package func deliverRead(_ characteristic: UInt16, _ bytes: [UInt8]) {
         engine.deliver(

@@ -30,6 +30,13 @@ public struct PeripheralProfile: Sendable {
     /// The sensor's usual notification period: 1 s for a strap, 0.25 s for a power meter.
     public var interval: Duration
 
+    /// The Supported Power Range (0x2AD8) its services offer, if they do.
+    public var supportedPowerRange: SupportedPowerRange? {
+        let uuid = BluetoothUUID(GATTAssignedNumbers.Characteristic.supportedPowerRange)
+        let value = services.lazy.flatMap(\.characteristics).first { $0.uuid == uuid }?.value
+        return value.flatMap { try? SupportedPowerRange(bytes: $0) }
+    }
+
     /// A profile by kind, with its default name.
     public static func kind(_ kind: Kind) -> PeripheralProfile {
         switch kind {
@@ -61,8 +68,9 @@ public struct PeripheralProfile: Sendable {
     }
 
     /// A smart trainer: Indoor Bike Data at 2 Hz, a control point that takes target power (ERG), resistance and
-    /// simulation parameters, machine status, power range 0–2000 W.
-    public static func smartTrainer(name: String = "OHK Trainer") -> PeripheralProfile {
+    /// simulation parameters, machine status, power range 0–`maximumPower` W (a target above it is refused as an
+    /// invalid parameter, as a trainer does).
+    public static func smartTrainer(name: String = "OHK Trainer", maximumPower: Int = 2000) -> PeripheralProfile {
         let feature = FitnessMachineFeature(
             machine: [.cadence, .totalDistance, .power],
             targetSetting: [.resistance, .power, .indoorBikeSimulation])
@@ -72,7 +80,7 @@ public struct PeripheralProfile: Sendable {
             ranges: [
                 (
                     GATTAssignedNumbers.Characteristic.supportedPowerRange,
-                    SupportedPowerRange(uncheckedMinimum: 0, maximum: 2000, increment: 1).encode()
+                    SupportedPowerRange(uncheckedMinimum: 0, maximum: maximumPower, increment: 1).encode()
                 ),
                 (
                     GATTAssignedNumbers.Characteristic.supportedResistanceLevelRange,
@@ -221,7 +229,10 @@ public enum PeripheralSignal: Sendable {
         case .heartRate: self = .heartRate(HeartRateSignal(interval: seconds))
         case .cyclingPower: self = .cyclingPower(CyclingPowerSignal(interval: seconds))
         case .footPod: self = .footPod(FootPodSignal(interval: seconds))
-        case .smartTrainer: self = .smartTrainer(SmartTrainerSignal(interval: seconds))
+        case .smartTrainer:
+            var signal = SmartTrainerSignal(interval: seconds)
+            if let range = profile.supportedPowerRange { signal.powerRange = range.minimum ... range.maximum }
+            self = .smartTrainer(signal)
         case .treadmill: self = .treadmill(TreadmillSignal(interval: seconds))
         case .rower: self = .rower(RowerSignal(interval: seconds))
         }
@@ -261,7 +272,7 @@ public enum PeripheralSignal: Sendable {
         switch request {
         case .requestControl, .reset, .startOrResume, .stopOrPause: return .success
         case .setTargetPower(let watts):
-            guard (0 ... 2000).contains(watts) else { return .invalidParameter }
+            guard signal.powerRange.contains(Int(watts)) else { return .invalidParameter }
             signal.targetPower = Double(watts)
         case .setTargetResistanceLevel(let level):
             guard level <= 200 else { return .invalidParameter }

@@ -8,7 +8,8 @@ public enum ControlLinkEvent: Sendable, Equatable {
     /// Control Point (0x2AD9) whose indications are now enabled: only then can requests be written.
     case connected(controlPoint: Bool)
     /// A value indicated or notified on the control point (0x2AD9) or Fitness Machine Status (0x2ADA), unchanged,
-    /// in arrival order, never dropped as a duplicate (two identical answers to two requests are two answers).
+    /// in arrival order, never dropped as a duplicate (two identical answers to two requests are two answers); or the
+    /// Supported Power Range (0x2AD8) as read at each connection, just before its `.connected`.
     case value(characteristic: UInt16, bytes: [UInt8])
     /// The link is gone; the machine forgets its client (control must be asked for again).
     case disconnected

@@ -40,6 +40,8 @@ public struct SmartTrainerSignal: Sendable {
     public static let lag: Double = 2
     /// The target power, in watts (150 W until set).
     public var targetPower: Double = 150
+    /// The targets the trainer takes, in watts: what its Supported Power Range (0x2AD8) says.
+    public var powerRange: ClosedRange<Int> = 0 ... 2000
     /// The power the trainer holds now, in watts.
     public private(set) var power: Double = 150
     private var time: Double = 0

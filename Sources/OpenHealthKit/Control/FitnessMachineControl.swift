@@ -21,7 +21,9 @@ import WorkoutEngine
 ///
 /// - A target asked for before the machine is connected is kept and asked for once it connects, as is the last
 ///   target after a reconnection (a machine forgets its client when the link drops): the call then returns at once
-///   and the machine's answer arrives as an ``Event``.
+///   and the machine's answer arrives as an ``Event``. A kept target is asked for within the machine's Supported
+///   Power Range (``State/supportedPowerRange``, read at each connection); one asked for while connected is sent as
+///   it is, and a machine refuses one outside its range as an invalid parameter.
 /// - A machine that refuses control is still recorded from: control only writes to its control point.
 /// - The machine's result codes other than success are thrown as `FitnessMachineControlError`
 ///   (`.refused(.controlNotPermitted)`, …), and reported as ``Event/failed(_:)``.
@@ -60,6 +62,9 @@ public final class FitnessMachineControl: Sendable {
         /// The machine's answer when it refused control (another app holds it, say); nil once control is granted.
         /// It is still recorded from.
         public var refusedControl: FitnessMachineControlPoint.ResultCode?
+        /// The target powers the machine takes, in watts, from its Supported Power Range (0x2AD8) as read at its last
+        /// connection; nil until read (a machine without the characteristic never says).
+        public var supportedPowerRange: ClosedRange<Int>?
     }
 
     public let sensor: any ControllableSensor
@@ -184,7 +189,9 @@ public final class FitnessMachineControl: Sendable {
             let target = locked.withLock { locked -> Int? in
                 locked.current.isConnected = true
                 locked.current.offersControl = offersControl
-                return offersControl ? locked.current.requestedTargetPower : nil
+                guard offersControl, let target = locked.current.requestedTargetPower else { return nil }
+                // A target kept from before the machine said its range (read just before this) is asked for within it.
+                return locked.current.supportedPowerRange.map(target.clamped) ?? target
             }
             emit(.connected(offersControl: offersControl))
             if let target, let value = Int16(exactly: target) {
@@ -215,6 +222,10 @@ public final class FitnessMachineControl: Sendable {
                 locked.current.targetPower = locked.controller.targetPower
             }
             emit(.status(status))
+        case .value(GATTAssignedNumbers.Characteristic.supportedPowerRange, let bytes):
+            // A range whose minimum is above its maximum is refused by the decoder: the machine's range stays unknown.
+            guard let range = try? SupportedPowerRange(bytes: bytes) else { return }
+            locked.withLock { $0.current.supportedPowerRange = range.minimum ... range.maximum }
         case .value: break
         }
     }

@@ -109,6 +109,7 @@ final class PlanSession: Sendable {
 
     /// Starts the first step at `start` and updates every interval of `clock` until ``end(at:)``.
     func start(at start: Date, clock: any Clock<Duration>) async {
+        adoptTrainerRange()
         let progress = progress(at: start)
         let happened = state.withLock { $0.runner.start(at: start, progress: progress) }
         await carryOut(happened, at: start)
@@ -125,6 +126,7 @@ final class PlanSession: Sendable {
 
     /// One update: the builder's figures now into the runner.
     func tick() async {
+        adoptTrainerRange()
         let now = wallClock()
         let progress = progress(at: now)
         let happened = state.withLock { $0.runner.update(at: now, progress: progress) }
@@ -155,12 +157,29 @@ final class PlanSession: Sendable {
         await carryOut(state.withLock { $0.runner.end(at: end, progress: progress) }, at: end)
     }
 
+    /// Keeps the runner's targets within the trainers' Supported Power Range once they have reported it (read at
+    /// each connection), so that a step asking for more is held at the range's edge with a note, not refused.
+    private func adoptTrainerRange() {
+        guard let range = trainers.supportedPowerRange else { return }
+        let watts = Double(range.lowerBound) ... Double(range.upperBound)
+        state.withLock { $0.runner.settings.powerRange = watts }
+    }
+
     /// The plan's figures at `now`.
     func status(at now: Date) -> PlanRunner.Status? {
         let progress = progress(at: now)
         var status = state.withLock { $0.runner.status(at: now, progress: progress) }
         status?.notice = notice(at: now)
         return status
+    }
+
+    /// The power the plan holds for the step under way: its target (shifted) within the trainers' range, in watts.
+    func heldTarget(at now: Date) -> Int? {
+        let progress = progress(at: now)
+        return state.withLock { state -> Int? in
+            guard let target = state.runner.status(at: now, progress: progress)?.target else { return nil }
+            return Int(target.clamped(to: state.runner.settings.powerRange).rounded())
+        }
     }
 
     /// Why the plan only guides, when no trainer is under control.

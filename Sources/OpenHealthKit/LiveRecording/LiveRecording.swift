@@ -195,6 +195,11 @@ public final class LiveRecording: Sendable {
     /// The running plan's figures now (the step, its target, what is left, the next), nil without a plan.
     public func planStatus(at now: Date) -> PlanRunner.Status? { state.withLock { $0.plan }?.status(at: now) }
 
+    /// The power the running plan holds for the step under way, in watts: the step's target (shifted), within the
+    /// trainers' Supported Power Range; not a point of a ramp or power match's correction. Nil without a plan or a
+    /// target.
+    public func planHeldTarget(at now: Date) -> Int? { state.withLock { $0.plan }?.heldTarget(at: now) }
+
     /// Why the running plan only guides (no trainer under control), when it does.
     public var planNotice: String? { state.withLock { $0.plan }?.notice(at: healthStore.wallClock()) }
 

@@ -7,7 +7,8 @@ import Synchronization
 /// target, then steps of ``step`` watts up or down. OpenHealthKit.
 ///
 /// A first step with no target yet starts from the 3-second power rounded to ``step`` (``defaultStart`` without
-/// one); every target is kept within 0…``maximum`` W.
+/// one); every target is kept within 0…``maximum`` W, and each trainer's within the Supported Power Range it reports
+/// (a target above it would be refused as an invalid parameter).
 public final class TrainerTargets: Sendable {
     /// Watts one step changes the target by.
     public static let step = 10
@@ -101,12 +102,13 @@ public final class TrainerTargets: Sendable {
     public func hold(_ watts: Int) { set(watts) }
 
     private func set(_ watts: Int) {
-        let watts = min(max(watts, 0), Self.maximum)
+        let watts = watts.clamped(to: 0 ... Self.maximum)
         state.withLock { $0.target = watts }
         noteIfUncontrollable()
         for control in controls where control.state.offersControl != false {
+            let held = control.state.supportedPowerRange.map(watts.clamped) ?? watts
             // The outcome arrives as an event (and in the control's state).
-            Task { try? await control.setTargetPower(watts) }
+            Task { try? await control.setTargetPower(held) }
         }
     }
 
@@ -126,6 +128,19 @@ public final class TrainerTargets: Sendable {
             return state.noticed ? nil : state.events
         }
         events?(.noControlPoint)
+    }
+
+    /// The target powers every trainer that offers control takes (the overlap of their Supported Power Ranges), in
+    /// watts; nil until one has reported its range, or when the ranges do not overlap.
+    public var supportedPowerRange: ClosedRange<Int>? {
+        let ranges = controls.compactMap { control -> ClosedRange<Int>? in
+            let state = control.state
+            return state.offersControl == false ? nil : state.supportedPowerRange
+        }
+        guard let first = ranges.first else { return nil }
+        let lower = ranges.map(\.lowerBound).max() ?? first.lowerBound
+        let upper = ranges.map(\.upperBound).min() ?? first.upperBound
+        return lower <= upper ? lower ... upper : nil
     }
 
     /// The trainers that offer control, each with its control's state.

@@ -1,3 +1,4 @@
+import FitnessSensors
 import Foundation
 
 /// Walks a plan's steps while a workout is recorded: which step is under way, when it ends (its time, distance or
@@ -138,7 +139,7 @@ public struct PlanRunner: Sendable {
             watts = from + (target - from) * fraction
         }
         watts *= 1 + correction
-        return Int(min(max(watts, settings.powerRange.lowerBound), settings.powerRange.upperBound).rounded())
+        return Int(watts.clamped(to: settings.powerRange).rounded())
     }
 
     /// The plan's figures at `now` for a view.
@@ -204,7 +205,7 @@ public struct PlanRunner: Sendable {
             let wanted = target * (1 + correction)
             if !settings.powerRange.contains(wanted) {
                 clampNoted = true
-                let held = min(max(wanted, settings.powerRange.lowerBound), settings.powerRange.upperBound)
+                let held = wanted.clamped(to: settings.powerRange)
                 events.append(.targetClamped(index: next, requested: wanted.rounded(), held: held.rounded()))
             }
         }
