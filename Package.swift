@@ -143,7 +143,7 @@ let package = Package(
             path: "Tests/SteppedWorkoutHelper"
         ),
         // Reproducible physiological models that write the fixtures in fixtures/ (and the benchmark's).
-        .target(name: "FixtureSynthesis", dependencies: ["FitnessSensors"]),
+        .target(name: "FixtureSynthesis", dependencies: ["FitnessSensors", "WorkoutEngine"]),
         .executableTarget(
             name: "FixtureGenerator",
             dependencies: ["FixtureSynthesis", .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -1,5 +1,6 @@
 import FitnessSensors
 import Foundation
+import WorkoutEngine
 
 /// The foot-pod and fitness-machine fixtures in `fixtures/`: the notifications the simulated peripherals' signals
 /// (``FootPodSignal``, ``SmartTrainerSignal``, ``TreadmillSignal``, ``RowerSignal``) send, at their pace, with a
@@ -9,11 +10,16 @@ import Foundation
 /// are answered (control point indications, `2AD9`), the trainer announces the new target (status `2ADA`), and its
 /// power follows with its lag; its Indoor Bike Data has a record split over two notifications (More Data) every
 /// fifth second.
+///
+/// The plan ride's trainer is driven by ``PlanRunner`` through ``planSteps`` (10 min at 150 W, 5 × (4 min at 280 W,
+/// 3 min at 150 W), 5 min at 120 W) as `workout record --plan` drives one: control asked for at 1 s, then each target
+/// the runner asks for (ramped over its default 3 s) answered on the control point and announced on the status.
 public enum MachineFixture: String, CaseIterable, Sendable {
     case footPod = "foot-pod-run-20min"
     case trainer = "smart-trainer-erg-20min"
     case treadmill = "treadmill-run-20min"
     case rower = "rower-10min"
+    case planRide = "smart-trainer-plan-50min"
 
     public var fileName: String { rawValue + ".jsonl" }
     public var seed: UInt64 {
@@ -22,16 +28,35 @@ public enum MachineFixture: String, CaseIterable, Sendable {
         case .trainer: 26
         case .treadmill: 27
         case .rower: 21
+        case .planRide: 50
         }
     }
 
     /// The minutes it lasts.
-    public var minutes: Int { self == .rower ? 10 : 20 }
+    public var minutes: Int {
+        switch self {
+        case .rower: 10
+        case .planRide: 50
+        default: 20
+        }
+    }
+
+    /// The plan the plan ride's trainer is driven through: a warm-up, five intervals with their recoveries, a
+    /// cool-down; 50 minutes.
+    public static let planSteps: [PlanRunner.Step] =
+        [PlanRunner.Step(name: "Warm up", goal: .time(600), power: .threshold(150))]
+        + (1 ... 5).flatMap { round in
+            [
+                PlanRunner.Step(name: "Work \(round)/5", goal: .time(240), power: .threshold(280)),
+                PlanRunner.Step(name: "Recover \(round)/5", goal: .time(180), power: .threshold(150)),
+            ]
+        }
+        + [PlanRunner.Step(name: "Cool down", goal: .time(300), power: .threshold(120))]
 
     var activity: String {
         switch self {
         case .footPod, .treadmill: "running"
-        case .trainer: "cycling"
+        case .trainer, .planRide: "cycling"
         case .rower: "rowing"
         }
     }
@@ -47,7 +72,7 @@ public enum MachineFixture: String, CaseIterable, Sendable {
                 id: "pod", name: "OHK Pod", services: ["1814", "180F", "180A"],
                 capabilities: SensorCapabilities.footPod.names,
                 deviceInformation: information("Simulated foot pod"))
-        case .trainer:
+        case .trainer, .planRide:
             .init(
                 id: "trainer", name: "OHK Trainer", services: ["1826", "180F", "180A"],
                 capabilities: SensorCapabilities.fitnessMachine.names,
@@ -117,8 +142,45 @@ public enum MachineFixture: String, CaseIterable, Sendable {
                 try write(time, C.indoorBikeData, record.encode())
                 if record.hasMoreData { try write(time + 0.03, C.indoorBikeData, signal.next().encode()) }
             }
+        case .planRide:
+            try ridePlan(until: end, write: write)
         }
         try writer.close()
         return count
+    }
+
+    /// The plan ride's notifications: Indoor Bike Data every 0.5 s from a trainer that follows the targets a
+    /// ``PlanRunner`` of ``planSteps`` asks for at each record (moving time is the time: no pause).
+    private func ridePlan(until end: Double, write: (Double, UInt16, [UInt8]) throws -> Void) throws {
+        typealias C = GATTAssignedNumbers.Characteristic
+        let start = FixtureSynthesizer.recordedStart
+        var signal = SmartTrainerSignal()
+        var runner = PlanRunner(steps: Self.planSteps)
+        _ = runner.start(at: start, progress: PlanRunner.Progress(moving: 0))
+        var held: Int?
+        var time = 0.0
+        while time < end {
+            _ = runner.update(at: start + time, progress: PlanRunner.Progress(moving: time))
+            let target = runner.ergTarget(at: start + time)
+            if time >= 1, let target, target != held, let watts = Int16(exactly: target) {
+                if held == nil {
+                    try write(
+                        time + 0.1, C.fitnessMachineControlPoint,
+                        FitnessMachineControlPoint.Response(requestOpCode: 0x00, result: .success).encode())
+                }
+                try write(
+                    time + 0.2, C.fitnessMachineControlPoint,
+                    FitnessMachineControlPoint.Response(requestOpCode: 0x05, result: .success).encode())
+                try write(
+                    time + 0.3, C.fitnessMachineStatus,
+                    FitnessMachineStatus(opCode: 0x08, parameters: [UInt8(watts & 0xFF), UInt8(watts >> 8)]).encode())
+                signal.targetPower = Double(target)
+                held = target
+            }
+            time += signal.interval
+            let record = signal.next()
+            try write(time, C.indoorBikeData, record.encode())
+            if record.hasMoreData { try write(time + 0.03, C.indoorBikeData, signal.next().encode()) }
+        }
     }
 }

@@ -90,6 +90,42 @@ import Testing
         #expect(cadence.count == complete)
     }
 
+    /// The plan ride: the trainer followed the plan the generator's `PlanRunner` ran, so each step's second half
+    /// holds the step's power (within 5 %, the trainer's ripple and lag aside), read back from the store after a replay
+    /// through the live path; the control point's answers and the status lines make no samples and are not malformed.
+    @Test func aWholePlanRide() async throws {
+        let (store, workout, replay) = try await Self.replay(.planRide)
+        #expect(replay.malformedNotifications == 0)
+        #expect(abs(workout.duration - 3000) < 2, "\(workout.duration)")
+        let samples = try await HKSampleQueryDescriptor(
+            predicates: [
+                .quantitySample(
+                    type: HKQuantityType(.cyclingPower), predicate: HKQuery.predicateForObjects(from: workout))
+            ],
+            sortDescriptors: [SortDescriptor(\.startDate)]
+        ).result(for: store)
+        let watts = samples.map {
+            ($0.startDate.timeIntervalSince(workout.startDate), $0.quantity.doubleValue(for: .watt()))
+        }
+        var start = 0.0
+        for step in MachineFixture.planSteps {
+            guard case .time(let length) = step.goal, case .threshold(let target) = step.power else {
+                Issue.record("\(step.name): a timed step at a threshold was expected")
+                continue
+            }
+            let half = watts.filter { $0.0 >= start + length / 2 && $0.0 < start + length }.map(\.1)
+            let average = half.reduce(0, +) / Double(max(1, half.count))
+            #expect(!half.isEmpty && abs(average - target) / target <= 0.05, "\(step.name): \(average) W")
+            start += length
+        }
+        #expect(start == 3000)
+        // The targets the trainer announced: each step's, and the ramps' points between them.
+        let announced = try Self.measurements(FitnessMachineStatus.self, in: .planRide).map(\.parameters)
+        let targets = Set(announced.map { Int($0[0]) | Int($0[1]) << 8 })
+        #expect(targets.isSuperset(of: [120, 150, 280]))
+        #expect(targets.allSatisfy { (120 ... 280).contains($0) })
+    }
+
     @Test func treadmillRunCarriesIncline() async throws {
         let (store, workout, _) = try await Self.replay(.treadmill)
         let samples = try await HKSampleQueryDescriptor(
