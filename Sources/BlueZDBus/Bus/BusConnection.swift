@@ -14,6 +14,8 @@ import Synchronization
 ///
 /// Every call carries a timeout sd-bus enforces, so every awaited reply ends. When the bus goes away (the
 /// daemon stops, ``close()``), every pending call fails with ``DBusError/disconnected`` and later calls at once.
+///
+/// `@unchecked`: it holds sd-bus's C handle (`OpaquePointer`), used only on its serial queue; the rest is in `Mutex`es.
 public final class BusConnection: @unchecked Sendable {
     private let bus: OpaquePointer
     private let wake: Int32
@@ -23,6 +25,7 @@ public final class BusConnection: @unchecked Sendable {
     /// Where this connection goes, for messages.
     public let description: String
 
+    /// `@unchecked`: the slots' C handles, touched only under the lock and on the bus's queue.
     private struct State: @unchecked Sendable {
         var isClosed = false
         /// How many times the bus was torn down: once at most (a second `sd_bus_unref` would free it twice).
@@ -348,6 +351,8 @@ public final class BusConnection: @unchecked Sendable {
 }
 
 /// A Swift closure behind sd-bus's C callback (`userdata`).
+///
+/// `@unchecked`: its closure takes a C message handle and runs only on the bus's serial queue.
 final class HandlerBox: @unchecked Sendable {
     let handle: (OpaquePointer) -> Int32
     init(_ handle: @escaping (OpaquePointer) -> Int32) { self.handle = handle }

@@ -37,6 +37,8 @@ extension HKWorkoutEffortRelationshipQueryDescriptor {
 
 /// The long-running query behind `results(for:)`: reads the relationships after its anchor when it starts and each
 /// time the store changes, one read at a time (a change during a read triggers one more read after it).
+///
+/// `@unchecked`: a subclass of Apple's open `HKQuery`, which is; its own state is in a `Mutex`.
 final class EffortRelationshipWatch: HKQuery, StoreObserving, @unchecked Sendable {
     private struct Progress {
         var anchor: Int64

@@ -18,6 +18,9 @@ import WorkoutEngine
 /// let replay = try WorkoutReplay(fixtureAt: "fixtures/run-45min.jsonl", healthStore: store)  // checks every line
 /// let workout = try await replay.run(pace: .instant)
 /// ```
+///
+/// `@unchecked`: where a stepped replay is (`step()`) is plain state, driven by one task at a time (its `run`, or a
+/// test stepping it); the rest is immutable or atomic. Not for two tasks stepping one replay at once.
 public final class WorkoutReplay: @unchecked Sendable {
     public enum Pace: Sendable, Hashable {
         case instant

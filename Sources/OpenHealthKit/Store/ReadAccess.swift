@@ -11,6 +11,9 @@ struct ReadAccess: Sendable {
 }
 
 /// One sort key of a sample query, from an `NSSortDescriptor` or a `SortDescriptor`.
+///
+/// `@unchecked`: forced by Apple's API, whose `HKSampleQuery` takes `NSSortDescriptor`s (and `AnyKeyPath`s) that are
+/// not `Sendable`; a sort is made once and only read.
 struct SampleSort: @unchecked Sendable {
     var keyPath: AnyKeyPath?
     var ascending: Bool

@@ -3,6 +3,8 @@ import HealthKitModel
 
 /// What one journal write puts in the store, with the sequence numbers it was given. A class, so that the writer
 /// can take the sample buffer out uniquely referenced and give it back emptied.
+///
+/// `@unchecked`: handed whole from the recording core to the journal's writer queue and back, never shared.
 package final class JournalBatch: @unchecked Sendable {
     package var samples: [CollectedSample] = []
     package var samplesSequence: Int64 = 0
