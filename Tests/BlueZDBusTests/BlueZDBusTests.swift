@@ -225,6 +225,37 @@ import Testing
         #expect(try await next(&iterator) == "connected")
     }
 
+    /// A desktop's agent is bluetoothd's default (another program registered it and asked to be the default):
+    /// pairing a sensor whose measurement needs encryption makes ours the default while it runs, so the bond
+    /// bluetoothd makes by itself asks ours and never the desktop's (no dialog); afterwards the desktop's is the
+    /// default again. With an agent that is only registered, the desktop's was asked (the review's B2).
+    @Test func theBondAsksOurAgentNotTheDesktopsAndGivesTheDefaultBack() async throws {
+        let fake = try await FakeBlueZ()
+        defer { fake.stop() }
+        try await fake.addAdapter()
+        let path = try await fake.addSensor(Self.strap, name: "Strap")
+        try await fake.fake("RequireEncryption", [.string(path)])
+        let desktop = try BusConnection.connect(address: fake.address)
+        defer { desktop.close() }
+        let asked = Locked<[String]>([])
+        let desktopAgent = "/org/desktop/agent"
+        let export = try await desktop.export(desktopAgent) { call in
+            asked.withLock { $0.append(call.member) }
+            return .success([])
+        }
+        defer { export.cancel() }
+        let manager = BlueZClient(connection: desktop, callTimeout: .seconds(10))
+        _ = try await manager.call(
+            "/org/bluez", BlueZ.agentManager, "RegisterAgent", [.objectPath(desktopAgent), .string("KeyboardDisplay")])
+        _ = try await manager.call("/org/bluez", BlueZ.agentManager, "RequestDefaultAgent", [.objectPath(desktopAgent)])
+
+        let pairing = DBusPairing(client: fake.client, adapter: "hci0", timeout: .seconds(5))
+        let outcome = try await pairing.pair(BluetoothAddress(Self.strap, type: .random)!, clock: ContinuousClock())
+        #expect(outcome.bonding == "bonded")
+        #expect(asked.withLock { $0 }.isEmpty, "the desktop's agent was asked: \(asked.withLock { $0 })")
+        #expect(try await fake.fake("DefaultAgent").first?.string == desktopAgent)
+    }
+
     @Test func theAgentAuthorisesJustWorksAndRejectsWhatNeedsAPerson() {
         func call(_ member: String) -> Result<[DBusValue], DBusError> {
             PairingAgent.answer(

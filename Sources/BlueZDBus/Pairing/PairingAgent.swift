@@ -1,8 +1,13 @@
 import BlueZTransport
 
 /// A BlueZ pairing agent with no input and no output (`NoInputNoOutput`): what a strap or a power meter pairs
-/// with, Just Works. Registered through `AgentManager1` for as long as a pairing runs, so bluetoothd asks this
-/// program, not a desktop dialog (or nobody, on a headless Pi).
+/// with, Just Works. Registered through `AgentManager1` for as long as a pairing runs, and made bluetoothd's default
+/// agent meanwhile, so bluetoothd asks this program, not a desktop dialog (or nobody, on a headless Pi).
+///
+/// bluetoothd asks the agent of the program that called `Pair`, but the bond it makes by itself when a measurement
+/// needs an encrypted link asks its default agent, which a desktop's is; registering does not make an agent the
+/// default, `RequestDefaultAgent` does. bluetoothd keeps its default agents in order and gives the default back to
+/// the one before when this one unregisters (BlueZ `src/agent.c`), so the desktop's is the default again after.
 ///
 /// It confirms and authorises what Just Works asks (`RequestConfirmation`, `RequestAuthorization`,
 /// `AuthorizeService`) and refuses what would need a person (`RequestPinCode`, `RequestPasskey`) with
@@ -45,6 +50,9 @@ public final class PairingAgent: Sendable {
             export.cancel()
             throw error
         }
+        // Refused only by a D-Bus policy that lets this program register but not be the default: `Pair` still asks
+        // this agent, and a bond bluetoothd makes by itself asks the desktop's, as before.
+        _ = try? await client.call("/org/bluez", BlueZ.agentManager, "RequestDefaultAgent", [.objectPath(path)])
         return agent
     }
 

@@ -1,8 +1,11 @@
 # bluetoothd as python-dbusmock's bluez5 template has it (adapters, devices, discovery, the agent manager),
 # plus what the template stops short of and the BlueZDBus tests need: a fitness sensor's GATT objects
 # (GattService1, GattCharacteristic1 with AcquireNotify handing over one end of a socketpair, StartNotify),
-# Device1.Connect resolving services, a link loss with bluetoothd's Disconnected signal, and Device1.Pair
-# asking the registered agent. Loaded with `python3 -m dbusmock --system --template THIS_FILE`.
+# Device1.Connect resolving services, a link loss with bluetoothd's Disconnected signal, Device1.Pair asking the
+# caller's agent, and bluetoothd's default agent as bluetoothd keeps it (src/agent.c: registering an agent does not
+# make it the default, RequestDefaultAgent does, and unregistering it gives the default back to the one before;
+# a bond bluetoothd makes by itself, for a characteristic that needs encryption, asks the default agent).
+# Loaded with `python3 -m dbusmock --system --template THIS_FILE`.
 import os
 import socket
 
@@ -25,6 +28,42 @@ BATTERY_IFACE = 'org.bluez.Battery1'
 
 def load(mock, parameters):
     bluez5.load(mock, parameters)
+    manager = mockobject.objects['/org/bluez']
+    # bluetoothd's default agents: the first is the default (src/agent.c's queue).
+    manager.default_agents = []
+    manager.AddMethods(AGENT_MANAGER_IFACE, [
+        ('RegisterAgent', 'os', '', register_agent),
+        ('RequestDefaultAgent', 'o', '', request_default_agent),
+        ('UnregisterAgent', 'o', '', unregister_agent),
+    ])
+
+
+def register_agent(manager, agent_path, capability):
+    '''An agent for its own program's requests; not the default (the template makes the first one the default,
+    bluetoothd never does).'''
+    if agent_path in manager.agent_paths:
+        raise dbus.exceptions.DBusException('Already Exists', name='org.bluez.Error.AlreadyExists')
+    manager.agent_paths += [agent_path]
+    manager.capabilities[str(agent_path)] = capability
+
+
+def request_default_agent(manager, agent_path):
+    if agent_path not in manager.agent_paths:
+        raise dbus.exceptions.DBusException('Does Not Exist', name='org.bluez.Error.DoesNotExist')
+    if agent_path in manager.default_agents:
+        manager.default_agents.remove(agent_path)
+    manager.default_agents.insert(0, agent_path)
+    manager.default_agent = agent_path
+
+
+def unregister_agent(manager, agent_path):
+    if agent_path not in manager.agent_paths:
+        raise dbus.exceptions.DBusException('Does Not Exist', name='org.bluez.Error.DoesNotExist')
+    manager.agent_paths.remove(agent_path)
+    del manager.capabilities[str(agent_path)]
+    if agent_path in manager.default_agents:
+        manager.default_agents.remove(agent_path)
+    manager.default_agent = manager.default_agents[0] if manager.default_agents else None
 
 
 def uuid16(short):
@@ -134,10 +173,30 @@ def WriteValue(characteristic, value, options):
 
 
 def require_encryption(device):
-    '''A sensor that protects its measurement: refused as bluetoothd refuses it (Insufficient Encryption) until
-    bonded.'''
+    '''A sensor that protects its measurement: bluetoothd raises the link's security by itself and bonds, asking
+    the default agent (whoever subscribes); with no default agent, or one that refuses, the subscription is refused
+    as bluetoothd refuses it (Insufficient Encryption).'''
     if device.secure and not device.props[DEVICE_IFACE]['Paired']:
-        raise dbus.exceptions.DBusException('Operation Not Authorized', name='org.bluez.Error.NotAuthorized')
+        manager = mockobject.objects['/org/bluez']
+        if manager.default_agent is None or not ask_agent(manager.default_agent, device):
+            raise dbus.exceptions.DBusException('Operation Not Authorized', name='org.bluez.Error.NotAuthorized')
+        emit_changed(device, DEVICE_IFACE, {'Paired': dbus.Boolean(True, variant_level=1)})
+
+
+def ask_agent(agent, device):
+    '''Asks `agent` (at whichever connection exports it) to authorise a Just Works bond; whether it did.'''
+    bus = dbus.SystemBus()
+    for name in bus.list_names():
+        if not name.startswith(':') or name == bus.get_unique_name():
+            continue
+        try:
+            bus.call_blocking(name, agent, AGENT_IFACE, 'RequestAuthorization', 'o',
+                              [dbus.ObjectPath(device.__dbus_object_path__)], timeout=5)
+            return True
+        except dbus.exceptions.DBusException as error:
+            if error.get_dbus_name() == 'org.bluez.Error.Rejected':
+                return False
+    return False
 
 
 def AcquireNotify(characteristic, _options):
@@ -186,26 +245,14 @@ def drop(device):
 
 
 def Pair(device):
-    '''Just Works through the registered agent: it must authorise, as bluetoothd asks an agent to.'''
+    '''Just Works through the caller's agent, else the default one (bluetoothd's agent_get): the fake does not know
+    the caller, so the agent registered last stands for it.'''
     manager = mockobject.objects['/org/bluez']
-    agent = manager.default_agent
+    agent = manager.agent_paths[-1] if manager.agent_paths else manager.default_agent
     if agent is None:
         raise dbus.exceptions.DBusException('No agent', name='org.bluez.Error.AuthenticationFailed')
-    bus = dbus.SystemBus()
-    answered = False
-    for name in bus.list_names():
-        if not name.startswith(':') or name == bus.get_unique_name():
-            continue
-        try:
-            bus.call_blocking(name, agent, AGENT_IFACE, 'RequestAuthorization', 'o',
-                              [dbus.ObjectPath(device.__dbus_object_path__)], timeout=5)
-            answered = True
-            break
-        except dbus.exceptions.DBusException as error:
-            if error.get_dbus_name() == 'org.bluez.Error.Rejected':
-                raise dbus.exceptions.DBusException('Rejected by agent', name='org.bluez.Error.AuthenticationRejected')
-    if not answered:
-        raise dbus.exceptions.DBusException('No agent answered', name='org.bluez.Error.AuthenticationFailed')
+    if not ask_agent(agent, device):
+        raise dbus.exceptions.DBusException('Rejected by agent', name='org.bluez.Error.AuthenticationRejected')
     emit_changed(device, DEVICE_IFACE, {'Paired': dbus.Boolean(True, variant_level=1)})
 
 
@@ -263,9 +310,15 @@ def SetAcquireNotify(self, device_path, mode):
     mockobject.objects[device_path].acquire = mode
 
 
+@dbus.service.method(FAKE_IFACE, in_signature='', out_signature='s')
+def DefaultAgent(self):
+    '''The default agent's path, '' for none.'''
+    return mockobject.objects['/org/bluez'].default_agent or ''
+
+
 @dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='')
 def RequireEncryption(self, device_path):
-    '''The measurement is refused until the device is bonded.'''
+    '''The measurement needs an encrypted link: bluetoothd bonds through the default agent, or refuses it.'''
     mockobject.objects[device_path].secure = True
 
 
