@@ -14,7 +14,8 @@ extension Workout {
                 or unix:PATH for a simulated peripheral. The sensor is contacted once to learn what it \
                 measures; --no-probe pairs it without contact. Where bluetoothd runs, the sensor is marked \
                 trusted, and bonded through workout's own agent when it protects its measurements (no \
-                dialog, also on a headless Pi).
+                dialog, also on a headless Pi). --again first forgets what bluetoothd kept of the sensor (a \
+                stale bond: the sensor was reset, or bonded with another device since).
 
                 Example:
                   workout pair C7:3A:10:5E:22:F1/random --name "Chest strap"
@@ -27,11 +28,22 @@ extension Workout {
         @Flag(help: "Pair without connecting (capabilities: everything a strap or power meter can measure).")
         var noProbe = false
         @Option(help: ArgumentHelp("Connection timeout in seconds.", valueName: "S")) var timeout: Double = 10
+        @Flag(
+            help:
+                "Forget bluetoothd's bond with the sensor first (it was reset, or bonded with another device since) and pair afresh."
+        )
+        var again = false
         @Option(
             help: ArgumentHelp(
                 "The adapter to connect through (default: $OPENHEALTHKIT_ADAPTER, else the first one up).",
                 valueName: "hciN"))
         var adapter: String?
+
+        func validate() throws {
+            if again, noProbe {
+                throw ValidationError("--again pairs afresh, which needs the sensor: not with --no-probe.")
+            }
+        }
 
         func run() async throws {
             try await reportingErrors {
@@ -45,12 +57,19 @@ extension Workout {
                         // Through bluetoothd: bonded through this program's agent (no dialog) and trusted.
                         let pairing = DBusPairing(
                             client: BlueZClient(connection: try SystemBus.shared()), adapter: adapter, timeout: limit)
+                        if again {
+                            let forgotten = try await pairing.forget(device) > 0
+                            print("bluetoothd: \(forgotten ? "forgot its bond with" : "kept nothing of") \(parsed).")
+                        }
                         let outcome = try await pairing.pair(device)
                         parsed = .bluetooth(outcome.address)
                         if name == nil { sensorName = parsed.description }
                         print("bluetoothd: \(outcome.bonding)\(outcome.trusted ? ", trusted" : "").")
                         probe = outcome.probe
                     } else {
+                        if again, case .bluetooth = parsed {
+                            print("Without bluetoothd there is no bond kept to forget; pairing afresh.")
+                        }
                         probe = try await SensorProbe.probe(parsed, adapter: adapter, timeout: limit)
                     }
                     guard !probe.capabilities.subtracting(.battery).isEmpty else {

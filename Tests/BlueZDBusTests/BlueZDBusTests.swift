@@ -256,6 +256,28 @@ import Testing
         #expect(try await fake.fake("DefaultAgent").first?.string == desktopAgent)
     }
 
+    /// `workout pair --again`: what bluetoothd kept of a bonded sensor (its object, so its bond) is removed, a second
+    /// forget finds nothing, and once the sensor is heard again it bonds afresh ("bonded", not "already bonded").
+    @Test func forgettingASensorRemovesItsBondAndItBondsAfresh() async throws {
+        let fake = try await FakeBlueZ()
+        defer { fake.stop() }
+        try await fake.addAdapter()
+        let path = try await fake.addSensor(Self.strap, name: "Strap")
+        try await fake.fake("RequireEncryption", [.string(path)])
+        let pairing = DBusPairing(client: fake.client, adapter: "hci0", timeout: .seconds(5))
+        let address = BluetoothAddress(Self.strap, type: .random)!
+        #expect(try await pairing.pair(address, clock: ContinuousClock()).bonding == "bonded")
+        #expect(try await pairing.pair(address, clock: ContinuousClock()).bonding == "already bonded")
+        #expect(try await DBusPairing(client: fake.client, adapter: "hci1").forget(address) == 0)
+        #expect(try await pairing.forget(address) == 1)
+        #expect(try await fake.client.managedObjects().device(at: path) == nil)
+        #expect(try await pairing.forget(address) == 0)
+        let heardAgain = try await fake.addSensor(Self.strap, name: "Strap")
+        try await fake.fake("RequireEncryption", [.string(heardAgain)])
+        let afresh = try await pairing.pair(address, clock: ContinuousClock())
+        #expect(afresh.bonding == "bonded")
+    }
+
     @Test func theAgentAuthorisesJustWorksAndRejectsWhatNeedsAPerson() {
         func call(_ member: String) -> Result<[DBusValue], DBusError> {
             PairingAgent.answer(

@@ -196,7 +196,7 @@ import Testing
     #expect(
         sentence("org.bluez.Error.NotAuthorized", "Operation Not Authorized") == (
             .permissionDenied,
-            "bluetoothd did not permit AcquireNotify (Operation Not Authorized); pair the sensor with `workout pair`."
+            "bluetoothd did not permit AcquireNotify (Operation Not Authorized); pair the sensor with `workout pair` (with --again if it was paired before: its bond is stale)."
         ))
 }
 

@@ -152,6 +152,15 @@ import Testing
                 """)
     }
 
+    /// `--again` pairs afresh, so it needs the sensor: with --no-probe it is one sentence (exit 64), nothing paired.
+    @Test func pairAgainNeedsTheSensor() throws {
+        let store = "/tmp/unused-\(UUID()).sqlite"
+        let result = try Tool.run(["pair", "C7:3A:10:5E:22:F1/random", "--again", "--no-probe", "--store", store])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--again pairs afresh, which needs the sensor: not with --no-probe."))
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+
     @Test func pairingNothingIsOneSentence() throws {
         let result = try Tool.run(["pair", "unix:/nonexistent/strap.sock", "--store", "/tmp/unused-\(UUID()).sqlite"])
         #expect(result.status == 1)

@@ -116,10 +116,15 @@ public struct BlueZClient: Sendable {
             return BlueZError(.connectionFailed, "The sensor does not permit \(member)\(detail).")
         case "org.bluez.Error.NotPermitted", "org.bluez.Error.NotAuthorized":
             return BlueZError(
-                .permissionDenied, "bluetoothd did not permit \(member)\(detail); pair the sensor with `workout pair`.")
+                .permissionDenied,
+                "bluetoothd did not permit \(member)\(detail); pair the sensor with `workout pair` (with --again if it was paired before: its bond is stale)."
+            )
         case "org.bluez.Error.AuthenticationFailed", "org.bluez.Error.AuthenticationRejected",
             "org.bluez.Error.AuthenticationCanceled", "org.bluez.Error.AuthenticationTimeout":
-            return BlueZError(.connectionFailed, "Pairing failed\(detail).")
+            return BlueZError(
+                .connectionFailed,
+                "Pairing failed\(detail); if the sensor was reset or bonded with another device since, `workout pair --again` forgets the old bond and pairs afresh."
+            )
         case "org.bluez.Error.InProgress":
             return BlueZError(.busy, "bluetoothd is already doing \(member) for this device\(detail).")
         default:

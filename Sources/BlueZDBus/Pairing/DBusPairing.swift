@@ -77,6 +77,23 @@ public struct DBusPairing: Sendable {
 }
 
 extension DBusPairing {
+    /// Removes what bluetoothd keeps of the sensor (its bond, its trust, its cached services) on the chosen adapter,
+    /// or on every adapter when none is chosen, as `bluetoothctl remove` does: a stale bond (the sensor reset, or
+    /// bonded with another host since) is gone, and the next pairing starts afresh. Returns how many device objects
+    /// it removed (0 when bluetoothd knew none).
+    public func forget(_ address: BluetoothAddress) async throws(BlueZError) -> Int {
+        let objects = try await client.managedObjects()
+        var removed = 0
+        for path in objects.paths(with: BlueZ.device).sorted() {
+            guard objects.device(at: path)?.address?.rawValue == address.rawValue else { continue }
+            let adapterPath = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+            if let adapter, adapterPath != "/org/bluez/\(adapter)" { continue }
+            _ = try await client.call(adapterPath, BlueZ.adapter, "RemoveDevice", [.objectPath(path)])
+            removed += 1
+        }
+        return removed
+    }
+
     /// Bonds the sensor when it needs it: each measurement is subscribed to once and released, as a recording
     /// would. A sensor that protects one makes bluetoothd raise the link's security and bond through the agent by
     /// itself; where a subscription is refused for want of it all the same, `Device1.Pair` is called and the

@@ -286,8 +286,27 @@ def AddSensor(self, adapter, address, name, address_type, service):
         ('Pair', '', '', Pair),
     ])
     adapter_object = mockobject.objects['/org/bluez/' + adapter]
-    adapter_object.AddMethods(ADAPTER_IFACE, [('StopDiscovery', '', '', StopDiscovery)])
+    adapter_object.AddMethods(ADAPTER_IFACE, [
+        ('StopDiscovery', '', '', StopDiscovery),
+        ('RemoveDevice', 'o', '', RemoveDevice),
+    ])
     return path
+
+
+def RemoveDevice(adapter, path):
+    '''The device and everything under it (its services and characteristics) go, as bluetoothd removes them, with
+    its bond (the template leaves the GATT objects behind).'''
+    device = mockobject.objects.get(str(path))
+    if device is None or not str(path).startswith(adapter.__dbus_object_path__ + '/'):
+        raise dbus.exceptions.DBusException('Does Not Exist', name='org.bluez.Error.DoesNotExist')
+    drop(device)
+    manager = mockobject.objects['/']
+    for child in sorted((p for p in mockobject.objects if p.startswith(str(path) + '/')), reverse=True):
+        interfaces = list(mockobject.objects[child].props.keys())
+        adapter.RemoveObject(child)
+        manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesRemoved', 'oas', [dbus.ObjectPath(child), interfaces])
+    adapter.RemoveObject(str(path))
+    manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesRemoved', 'oas', [dbus.ObjectPath(path), [DEVICE_IFACE]])
 
 
 def StopDiscovery(adapter):
