@@ -18,22 +18,23 @@ export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 OUT=.build/fuzz
 mkdir -p "$OUT"
 
-# The pure modules, instrumented for coverage, as static libraries.
+# The pure modules, instrumented for coverage, as static libraries (with a package name, as SwiftPM builds them, for
+# their `package` declarations).
 if [ ! -f "$OUT/libBluetoothLE.a" ] || [ -n "$(find Sources/ByteCoding Sources/FitnessSensors Sources/BluetoothLE -newer "$OUT/libBluetoothLE.a" -name '*.swift' | head -1)" ]; then
     echo "building instrumented ByteCoding, FitnessSensors and BluetoothLE" >&2
-    swiftc -module-name ByteCoding -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer \
+    swiftc -module-name ByteCoding -package-name OpenHealthKit -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer \
         -emit-module-path "$OUT/ByteCoding.swiftmodule" -o "$OUT/libByteCoding.a" \
         $(find Sources/ByteCoding -name '*.swift')
-    swiftc -module-name FitnessSensors -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer -I "$OUT" \
+    swiftc -module-name FitnessSensors -package-name OpenHealthKit -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer -I "$OUT" \
         -emit-module-path "$OUT/FitnessSensors.swiftmodule" -o "$OUT/libFitnessSensors.a" \
         $(find Sources/FitnessSensors -name '*.swift')
-    swiftc -module-name BluetoothLE -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer -I "$OUT" \
+    swiftc -module-name BluetoothLE -package-name OpenHealthKit -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer -I "$OUT" \
         -emit-module-path "$OUT/BluetoothLE.swiftmodule" -o "$OUT/libBluetoothLE.a" \
         $(find Sources/BluetoothLE -name '*.swift')
 fi
 if [ ! -f "$OUT/libFITFile.a" ] || [ -n "$(find Sources/ByteCoding Sources/FITFile -newer "$OUT/libFITFile.a" -name '*.swift' | head -1)" ]; then
     echo "building instrumented FITFile" >&2
-    swiftc -module-name FITFile -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer -I "$OUT" \
+    swiftc -module-name FITFile -package-name OpenHealthKit -parse-as-library -emit-module -emit-library -static -O -sanitize=fuzzer -I "$OUT" \
         -emit-module-path "$OUT/FITFile.swiftmodule" -o "$OUT/libFITFile.a" \
         $(find Sources/FITFile -name '*.swift')
 fi
