@@ -121,27 +121,8 @@ public enum MachineFixture: String, CaseIterable, Sendable {
             var signal = RowerSignal()
             for second in 1 ... Int(end) { try write(Double(second), C.rowerData, signal.next().encode()) }
         case .trainer:
-            var signal = SmartTrainerSignal()
-            var time = 0.0
-            while time < end {
-                if time == 300 {
-                    // The control session: both requests answered with success, the new target announced.
-                    try write(
-                        time + 0.1, C.fitnessMachineControlPoint,
-                        FitnessMachineControlPoint.Response(requestOpCode: 0x00, result: .success).encode())
-                    try write(
-                        time + 0.2, C.fitnessMachineControlPoint,
-                        FitnessMachineControlPoint.Response(requestOpCode: 0x05, result: .success).encode())
-                    try write(
-                        time + 0.3, C.fitnessMachineStatus,
-                        FitnessMachineStatus(opCode: 0x08, parameters: [0xFA, 0x00]).encode())
-                    signal.targetPower = 250
-                }
-                time += signal.interval
-                let record = signal.next()
-                try write(time, C.indoorBikeData, record.encode())
-                if record.hasMoreData { try write(time + 0.03, C.indoorBikeData, signal.next().encode()) }
-            }
+            // The control session at 5:00: 250 W from then on.
+            try rideTrainer(until: end, write: write) { time in time >= 300 ? 250 : nil }
         case .planRide:
             try ridePlan(until: end, write: write)
         }
@@ -149,20 +130,31 @@ public enum MachineFixture: String, CaseIterable, Sendable {
         return count
     }
 
-    /// The plan ride's notifications: Indoor Bike Data every 0.5 s from a trainer that follows the targets a
-    /// ``PlanRunner`` of ``planSteps`` asks for at each record (moving time is the time: no pause).
+    /// The plan ride's notifications: the trainer follows the targets a ``PlanRunner`` of ``planSteps`` asks for at
+    /// each record, from 1 s (moving time is the time: no pause).
     private func ridePlan(until end: Double, write: (Double, UInt16, [UInt8]) throws -> Void) throws {
-        typealias C = GATTAssignedNumbers.Characteristic
         let start = FixtureSynthesizer.recordedStart
-        var signal = SmartTrainerSignal()
         var runner = PlanRunner(steps: Self.planSteps)
         _ = runner.start(at: start, progress: PlanRunner.Progress(moving: 0))
+        try rideTrainer(until: end, write: write) { time in
+            _ = runner.update(at: start + time, progress: PlanRunner.Progress(moving: time))
+            return time >= 1 ? runner.ergTarget(at: start + time) : nil
+        }
+    }
+
+    /// A smart trainer's notifications until `end`: Indoor Bike Data every 0.5 s (with its More Data records), and
+    /// each time `target` (asked before each record, with the time) gives a new target, a control session: Request
+    /// Control answered the first time, Set Target Power answered, the target announced on the status, the trainer's
+    /// power following it from then.
+    private func rideTrainer(
+        until end: Double, write: (Double, UInt16, [UInt8]) throws -> Void, target: (Double) -> Int?
+    ) throws {
+        typealias C = GATTAssignedNumbers.Characteristic
+        var signal = SmartTrainerSignal()
         var held: Int?
         var time = 0.0
         while time < end {
-            _ = runner.update(at: start + time, progress: PlanRunner.Progress(moving: time))
-            let target = runner.ergTarget(at: start + time)
-            if time >= 1, let target, target != held, let watts = Int16(exactly: target) {
+            if let target = target(time), target != held, let watts = Int16(exactly: target) {
                 if held == nil {
                     try write(
                         time + 0.1, C.fitnessMachineControlPoint,
