@@ -165,7 +165,7 @@ extension Workout {
                 let now = store.wallClock()
                 // A plan's ramps (and power match) move the target every update: the line worth reading is the
                 // one that says a step's own target (within the trainer's range) was taken.
-                if planned, case .targetSet(_, let watts) = event, recording.planHeldTarget(at: now) != watts {
+                if planned, case .targetSet(_, let watts) = event, recording.planHeldTarget != watts {
                     return
                 }
                 monitor.note("\(event)", at: now)

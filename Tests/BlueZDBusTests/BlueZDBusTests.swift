@@ -210,8 +210,7 @@ import Testing
         let fake = try await FakeBlueZ()
         defer { fake.stop() }
         try await fake.addAdapter()
-        let path = try await fake.addSensor(Self.strap, name: "Strap")
-        try await fake.fake("RequireEncryption", [.string(path)])
+        let path = try await fake.addProtectedSensor(Self.strap, name: "Strap")
         let pairing = DBusPairing(client: fake.client, adapter: "hci0", timeout: .seconds(5))
         let outcome = try await pairing.pair(BluetoothAddress(Self.strap, type: .random)!, clock: ContinuousClock())
         #expect(outcome.bonding == "bonded")
@@ -233,8 +232,7 @@ import Testing
         let fake = try await FakeBlueZ()
         defer { fake.stop() }
         try await fake.addAdapter()
-        let path = try await fake.addSensor(Self.strap, name: "Strap")
-        try await fake.fake("RequireEncryption", [.string(path)])
+        _ = try await fake.addProtectedSensor(Self.strap, name: "Strap")
         let desktop = try BusConnection.connect(address: fake.address)
         defer { desktop.close() }
         let asked = Locked<[String]>([])
@@ -262,8 +260,7 @@ import Testing
         let fake = try await FakeBlueZ()
         defer { fake.stop() }
         try await fake.addAdapter()
-        let path = try await fake.addSensor(Self.strap, name: "Strap")
-        try await fake.fake("RequireEncryption", [.string(path)])
+        let path = try await fake.addProtectedSensor(Self.strap, name: "Strap")
         let pairing = DBusPairing(client: fake.client, adapter: "hci0", timeout: .seconds(5))
         let address = BluetoothAddress(Self.strap, type: .random)!
         #expect(try await pairing.pair(address, clock: ContinuousClock()).bonding == "bonded")
@@ -272,8 +269,7 @@ import Testing
         #expect(try await pairing.forget(address) == 1)
         #expect(try await fake.client.managedObjects().device(at: path) == nil)
         #expect(try await pairing.forget(address) == 0)
-        let heardAgain = try await fake.addSensor(Self.strap, name: "Strap")
-        try await fake.fake("RequireEncryption", [.string(heardAgain)])
+        _ = try await fake.addProtectedSensor(Self.strap, name: "Strap")  // heard again
         let afresh = try await pairing.pair(address, clock: ContinuousClock())
         #expect(afresh.bonding == "bonded")
     }

@@ -141,6 +141,14 @@ final class FakeBlueZ: @unchecked Sendable {
         return reply.first?.string ?? ""
     }
 
+    /// Adds a sensor whose measurement needs an encrypted link: bluetoothd bonds for it through the default agent,
+    /// or refuses the subscription. Returns its object path.
+    func addProtectedSensor(_ address: String, name: String) async throws -> String {
+        let path = try await addSensor(address, name: name)
+        try await fake("RequireEncryption", [.string(path)])
+        return path
+    }
+
     func notify(_ path: String, _ bytes: [UInt8]) async throws {
         try await fake("Notify", [.string(path), .bytes(bytes)])
     }

@@ -29,16 +29,23 @@ import Testing
         return (store, try await replay.run(pace: .instant), replay)
     }
 
-    static func values(
-        _ identifier: HKQuantityTypeIdentifier, unit: HKUnit, of workout: HKWorkout,
-        in store: HKHealthStore
-    ) async throws -> [Double] {
+    /// The workout's samples of a type, by start.
+    static func samples(
+        _ identifier: HKQuantityTypeIdentifier, of workout: HKWorkout, in store: HKHealthStore
+    ) async throws -> [HKQuantitySample] {
         try await HKSampleQueryDescriptor(
             predicates: [
                 .quantitySample(type: HKQuantityType(identifier), predicate: HKQuery.predicateForObjects(from: workout))
             ],
             sortDescriptors: [SortDescriptor(\.startDate)]
-        ).result(for: store).map { $0.quantity.doubleValue(for: unit) }
+        ).result(for: store)
+    }
+
+    static func values(
+        _ identifier: HKQuantityTypeIdentifier, unit: HKUnit, of workout: HKWorkout,
+        in store: HKHealthStore
+    ) async throws -> [Double] {
+        try await samples(identifier, of: workout, in: store).map { $0.quantity.doubleValue(for: unit) }
     }
 
     /// The file's RSC values, read straight from its bytes.
@@ -97,14 +104,7 @@ import Testing
         let (store, workout, replay) = try await Self.replay(.planRide)
         #expect(replay.malformedNotifications == 0)
         #expect(abs(workout.duration - 3000) < 2, "\(workout.duration)")
-        let samples = try await HKSampleQueryDescriptor(
-            predicates: [
-                .quantitySample(
-                    type: HKQuantityType(.cyclingPower), predicate: HKQuery.predicateForObjects(from: workout))
-            ],
-            sortDescriptors: [SortDescriptor(\.startDate)]
-        ).result(for: store)
-        let watts = samples.map {
+        let watts = try await Self.samples(.cyclingPower, of: workout, in: store).map {
             ($0.startDate.timeIntervalSince(workout.startDate), $0.quantity.doubleValue(for: .watt()))
         }
         var start = 0.0
@@ -128,13 +128,7 @@ import Testing
 
     @Test func treadmillRunCarriesIncline() async throws {
         let (store, workout, _) = try await Self.replay(.treadmill)
-        let samples = try await HKSampleQueryDescriptor(
-            predicates: [
-                .quantitySample(
-                    type: HKQuantityType(.runningSpeed), predicate: HKQuery.predicateForObjects(from: workout))
-            ],
-            sortDescriptors: [SortDescriptor(\.startDate)]
-        ).result(for: store)
+        let samples = try await Self.samples(.runningSpeed, of: workout, in: store)
         #expect(samples.count == 1200)
         let inclines = samples.compactMap {
             ($0.metadata?[OHKMetadataKeyTreadmillIncline] as? HKQuantity)?.doubleValue(for: .percent())

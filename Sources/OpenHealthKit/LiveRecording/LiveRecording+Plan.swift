@@ -174,11 +174,13 @@ final class PlanSession: Sendable {
     }
 
     /// The power the plan holds for the step under way: its target (shifted) within the trainers' range, in watts.
-    func heldTarget(at now: Date) -> Int? {
-        let progress = progress(at: now)
-        return state.withLock { state -> Int? in
-            guard let target = state.runner.status(at: now, progress: progress)?.target else { return nil }
-            return Int(target.clamped(to: state.runner.settings.powerRange).rounded())
+    /// (After the last step, the last step's, as ``status(at:)`` shows it.)
+    var heldTarget: Int? {
+        state.withLock { state -> Int? in
+            let runner = state.runner
+            guard let index = runner.index, let target = runner.plannedTarget(of: min(index, runner.steps.count - 1))
+            else { return nil }
+            return Int(target.clamped(to: runner.settings.powerRange).rounded())
         }
     }
 

@@ -198,7 +198,7 @@ public final class LiveRecording: Sendable {
     /// The power the running plan holds for the step under way, in watts: the step's target (shifted), within the
     /// trainers' Supported Power Range; not a point of a ramp or power match's correction. Nil without a plan or a
     /// target.
-    public func planHeldTarget(at now: Date) -> Int? { state.withLock { $0.plan }?.heldTarget(at: now) }
+    public var planHeldTarget: Int? { state.withLock { $0.plan }?.heldTarget }
 
     /// Why the running plan only guides (no trainer under control), when it does.
     public var planNotice: String? { state.withLock { $0.plan }?.notice(at: healthStore.wallClock()) }

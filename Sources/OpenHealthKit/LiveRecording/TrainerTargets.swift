@@ -137,9 +137,7 @@ public final class TrainerTargets: Sendable {
             let state = control.state
             return state.offersControl == false ? nil : state.supportedPowerRange
         }
-        guard let first = ranges.first else { return nil }
-        let lower = ranges.map(\.lowerBound).max() ?? first.lowerBound
-        let upper = ranges.map(\.upperBound).min() ?? first.upperBound
+        guard let lower = ranges.map(\.lowerBound).max(), let upper = ranges.map(\.upperBound).min() else { return nil }
         return lower <= upper ? lower ... upper : nil
     }
 
