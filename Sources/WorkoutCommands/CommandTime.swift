@@ -22,9 +22,11 @@ public protocol CommandTime: Sendable {
     /// The tap a recording gives its sensors, passing everything on to `next` (the `--save-fixture` recorder).
     func recordingTap(next: (any NotificationTap)?) -> (any NotificationTap)?
     /// A recording reads `sensors` sensors (what ``recordingTap(next:)`` returned hears them) and `loops` loops (its
-    /// display, a plan's runner) sleep on ``clock``; it ends after `duration` seconds of the store's time, when one
-    /// is given.
-    func recordingStarted(sensors: Int, loops: Int, duration: Double?)
+    /// display, a plan's runner) sleep on ``clock``; it controls `trainers` (``trainersChanged()`` hears when one
+    /// changed); it ends after `duration` seconds of the store's time, when one is given.
+    func recordingStarted(sensors: Int, loops: Int, trainers: TrainerTargets?, duration: Double?)
+    /// A trainer the recording controls changed: it answered a request, connected or dropped.
+    func trainersChanged()
     /// A simulated peripheral listens; `sent` counts the notifications it has sent, `dropped` the links it has
     /// dropped or refused.
     func peripheralStarted(sent: @escaping @Sendable () async -> Int, dropped: @escaping @Sendable () -> Int)
@@ -43,7 +45,8 @@ public struct MachineTime: CommandTime {
     public var now: @Sendable () -> Date { { Date() } }
     public var storeClocks: LiveClocks? { nil }
     public func recordingTap(next: (any NotificationTap)?) -> (any NotificationTap)? { next }
-    public func recordingStarted(sensors: Int, loops: Int, duration: Double?) {}
+    public func recordingStarted(sensors: Int, loops: Int, trainers: TrainerTargets?, duration: Double?) {}
+    public func trainersChanged() {}
     public func peripheralStarted(sent: @escaping @Sendable () async -> Int, dropped: @escaping @Sendable () -> Int) {}
     public func pacedReplayStarted(draw: @escaping @Sendable () async -> Void) -> Bool { false }
     public func ended() {}

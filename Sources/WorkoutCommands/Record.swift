@@ -130,7 +130,8 @@ extension Workout {
                 let drawing = Task { await display.run(clock: time.clock) }
                 // The display's loop, and a plan's runner, sleep on the command's clock.
                 time.recordingStarted(
-                    sensors: recording.sensorNames.count, loops: plan == nil ? 1 : 2, duration: duration)
+                    sensors: recording.sensorNames.count, loops: plan == nil ? 1 : 2, trainers: recording.trainers,
+                    duration: duration)
                 try await inputs.steer(recording, display: display)
                 time.ended()
                 drawing.cancel()
@@ -159,6 +160,7 @@ extension Workout {
             _ recording: LiveRecording, monitor: LiveMonitor, display: LiveDisplay, terminal: Bool
         ) async throws {
             let store = recording.healthStore
+            let time = Workout.time
             // A trainer's answer comes a moment after the request: the view shows it at once.
             let planned = plan != nil
             try await recording.start { [store] event in
@@ -171,6 +173,7 @@ extension Workout {
                 monitor.note("\(event)", at: now)
             } trainerChanged: { [store] in
                 display.tick(at: store.wallClock())
+                time.trainersChanged()
             } planEvents: { [store] event in
                 monitor.note("\(event)", at: event.date ?? store.wallClock())
                 if terminal, case .runner(.alert(_, _, _, outOfRange: true, _), _) = event {

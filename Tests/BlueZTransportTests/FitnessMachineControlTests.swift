@@ -141,6 +141,33 @@ import Testing
             ])
     }
 
+    /// `requestTargetPower` asks without waiting: by the time it returns the control awaits the trainer's answer
+    /// (Request Control is written, the target queued behind it), and it stops awaiting once the target is taken;
+    /// a target no request can carry is one `.failed` event and nothing is written.
+    @Test func aTargetAskedForWithoutWaitingAwaitsItsAnswerAtOnce() async throws {
+        let rig = await Rig()
+        defer { rig.close() }
+        var controlEvents = rig.controlEvents.makeAsyncIterator()
+        #expect(await controlEvents.next() == .connected(offersControl: true))
+        #expect(!rig.control.state.isAwaitingAnswer)
+        rig.control.requestTargetPower(190)
+        #expect(rig.control.state.isAwaitingAnswer)
+        #expect(rig.control.state.requestedTargetPower == 190)
+        #expect(await controlEvents.next() == .accepted(.requestControl))
+        #expect(await controlEvents.next() == .accepted(.setTargetPower(190)))
+        #expect(!rig.control.state.isAwaitingAnswer)
+        #expect(rig.control.state.targetPower == 190)
+        #expect(await controlEvents.next() == .status(FitnessMachineStatus(opCode: 0x08, parameters: [0xBE, 0x00])))
+
+        rig.control.requestTargetPower(40_000)
+        #expect(
+            await controlEvents.next()
+                == .failed(.init(request: "set target power to 40000 W", reason: .refused(.invalidParameter))))
+        #expect(!rig.control.state.isAwaitingAnswer)
+        let session = await rig.peripheral.controlRequests.map { "\($0.0.summary): \($0.1)" }
+        #expect(session == ["request control: success", "set target power to 190 W: success"])
+    }
+
     @Test func resistanceGradeAndStop() async throws {
         let rig = await Rig()
         defer { rig.close() }

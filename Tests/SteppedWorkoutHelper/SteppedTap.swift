@@ -1,6 +1,8 @@
 import FitnessSensors
 import Foundation
+import OpenHealthKit
 import OpenHealthKitTesting
+import Synchronization
 
 /// What a recording on ``SteppedTime`` knows about its sensors, heard through their tap: the measurement
 /// notifications received, the links dropped, and which sensors are in the middle of connecting. It passes
@@ -77,21 +79,28 @@ extension SteppedTime {
     }
 
     /// Serves a recording's steps: before moving time, waits for what the peripherals said they sent and dropped;
-    /// before and after, waits until the `sensors` are each connected or waiting to reconnect on ``steppedClock`` and
-    /// the display loop sleeps there too (one sleeper per sensor, one for the display). A step that reaches `duration`
-    /// (`--duration`) is not answered: the recording ends, and ``ended()`` answers `ended`.
-    func recordingStarted(sensors: Int, loops: Int, duration: Double?) {
+    /// before and after, waits until the `sensors` are each connected or waiting to reconnect on ``steppedClock``,
+    /// the `trainers` have answered every control request written to them (a simulated trainer answers at once, in
+    /// real time), and the loops sleep there too (one sleeper per sensor, one per loop). A step that reaches
+    /// `duration` (`--duration`) is not answered: the recording ends, and ``ended()`` answers `ended`.
+    func recordingStarted(sensors: Int, loops: Int, trainers: TrainerTargets?, duration: Double?) {
         guard let tap = lock.withLock({ sensorTap }) else { return }
         let end = duration.map { Duration.milliseconds(Int64($0 * 1000)) }
+        let answered = TrainerAnswers(trainers)
+        lock.withLock { trainerAnswers = answered }
         serve { [self] command in
             await tap.wait { $0.notifications >= command.notifications && $0.drops >= command.drops }
-            try await settle(tap, sleepers: sensors + loops)
+            try await settle(tap, answered, sleepers: sensors + loops)
             guard command.milliseconds > 0 else { return "ok" }
             advance(by: command.milliseconds)
             if let end, storeClock.now.offset >= end { return nil }
-            try await settle(tap, sleepers: sensors + loops)
+            try await settle(tap, answered, sleepers: sensors + loops)
             return "ok"
         }
+    }
+
+    func trainersChanged() {
+        lock.withLock { trainerAnswers }?.changed()
     }
 
     /// Serves a peripheral's steps: moves time, waits until its notification loop is asleep again, and answers
@@ -118,11 +127,52 @@ extension SteppedTime {
         return true
     }
 
-    private func settle(_ tap: SteppedTap, sleepers: Int) async throws {
+    /// Waits until no sensor is connecting, no trainer awaits an answer, and `sleepers` tasks sleep on the clock
+    /// (a trainer's request that waits for its answer has one more asleep: its timeout, so both are checked again).
+    private func settle(_ tap: SteppedTap, _ answered: TrainerAnswers, sleepers: Int) async throws {
         while true {
             await tap.wait { $0.connecting.isEmpty }
+            await answered.wait()
             try await steppedClock.waitForSleepers(sleepers)
-            if tap.current.connecting.isEmpty { return }
+            if tap.current.connecting.isEmpty, !answered.awaiting { return }
         }
+    }
+}
+
+/// Whether the trainers a recording controls have answered every request written to them, and a wait for it that
+/// ``trainersChanged()`` ends.
+final class TrainerAnswers: Sendable {
+    let trainers: TrainerTargets?
+    private let waiters = Mutex([CheckedContinuation<Void, Never>]())
+
+    init(_ trainers: TrainerTargets?) {
+        self.trainers = trainers
+    }
+
+    var awaiting: Bool { trainers?.isAwaitingAnswers ?? false }
+
+    /// Suspends until no trainer awaits an answer. (A trainer that never answers leaves the step unanswered: the
+    /// test's read of the answer fails after its time limit, as for a sensor that never settles.)
+    func wait() async {
+        while awaiting {
+            await withCheckedContinuation { continuation in
+                // Checked again under the lock that `changed()` takes: an answer in between is not missed.
+                let ready = waiters.withLock { waiters in
+                    if !awaiting { return true }
+                    waiters.append(continuation)
+                    return false
+                }
+                if ready { continuation.resume() }
+            }
+        }
+    }
+
+    /// A trainer changed: every waiter checks again.
+    func changed() {
+        let woken = waiters.withLock { waiters in
+            defer { waiters.removeAll() }
+            return waiters
+        }
+        for waiter in woken { waiter.resume() }
     }
 }

@@ -51,6 +51,8 @@ final class SteppedTime: CommandTime, @unchecked Sendable {
     private var closed = false
     /// The tap a recording's sensors were given (``recordingTap(next:)``), which its steps wait on.
     var sensorTap: SteppedTap?
+    /// The recording's trainers' answers, which its steps wait on too.
+    var trainerAnswers: TrainerAnswers?
 
     /// One command from the test.
     struct Command {

@@ -38,6 +38,9 @@ public struct FitnessMachineController: Sendable {
     /// The request waiting for its indication, if any.
     public var pending: Request? { outstanding?.request }
 
+    /// Whether no request waits for its indication and none is queued behind one.
+    public var isIdle: Bool { outstanding == nil && queue.isEmpty }
+
     /// Asks for a request; the step writes it at once when nothing else waits.
     public mutating func send(_ request: Request, at now: Double) -> Step {
         let needsControl = request != .requestControl

@@ -65,6 +65,8 @@ public final class FitnessMachineControl: Sendable {
         /// The target powers the machine takes, in watts, from its Supported Power Range (0x2AD8) as read at its last
         /// connection; nil until read (a machine without the characteristic never says).
         public var supportedPowerRange: ClosedRange<Int>?
+        /// Whether a request was written (or is queued behind one) and the machine has not answered it yet.
+        public var isAwaitingAnswer = false
     }
 
     public let sensor: any ControllableSensor
@@ -130,12 +132,32 @@ public final class FitnessMachineControl: Sendable {
 
     /// Sets the target power in watts (ERG, 0x05), asking for control first when needed.
     public func setTargetPower(_ watts: Int) async throws {
+        try await send(try targetPowerRequest(watts), keptUntilConnected: true)
+    }
+
+    /// Asks for a target power in watts (ERG, 0x05) as ``setTargetPower(_:)`` does, without waiting: by the time it
+    /// returns the request is written or queued (``State/isAwaitingAnswer``), or kept until the machine connects,
+    /// and the machine's answer arrives as an ``Event``, as does a target that cannot be asked for.
+    public func requestTargetPower(_ watts: Int) {
+        let request: Request
+        do { request = try targetPowerRequest(watts) } catch { return emit(.failed(error)) }
+        let state = self.state
+        guard state.offersControl != false else {
+            return emit(.failed(FitnessMachineControlError(request: request.summary, reason: .notControllable)))
+        }
+        guard state.isConnected else { return }  // kept until it connects
+        perform { $0.controller.send(request, at: seconds()) }
+    }
+
+    /// The request for a target power of `watts`, now the target asked for (and asked for again after a
+    /// reconnection); a target no request can carry is refused as an invalid parameter.
+    private func targetPowerRequest(_ watts: Int) throws(FitnessMachineControlError) -> Request {
         guard let value = Int16(exactly: watts), value >= 0 else {
             throw FitnessMachineControlError(
                 request: "set target power to \(watts) W", reason: .refused(.invalidParameter))
         }
         locked.withLock { $0.current.requestedTargetPower = watts }
-        try await send(.setTargetPower(value), keptUntilConnected: true)
+        return .setTargetPower(value)
     }
 
     /// Sets the resistance level (0x04), in the machine's own unitless steps with a resolution of 0.1.
@@ -203,6 +225,7 @@ public final class FitnessMachineControl: Sendable {
                 locked.controller.disconnected()
                 locked.current.isConnected = false
                 locked.current.hasControl = false
+                locked.current.isAwaitingAnswer = false
                 return locked.waiters
             }
             for waiter in pending {
@@ -260,6 +283,7 @@ public final class FitnessMachineControl: Sendable {
             }
             locked.current.hasControl = locked.controller.hasControl
             locked.current.targetPower = locked.controller.targetPower
+            locked.current.isAwaitingAnswer = !locked.controller.isIdle
             if locked.controller.hasControl { locked.current.refusedControl = nil }
             for error in step.errors where error.request == Request.requestControl.summary {
                 if case .refused(let code) = error.reason { locked.current.refusedControl = code }

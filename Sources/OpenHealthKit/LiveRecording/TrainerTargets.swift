@@ -107,8 +107,8 @@ public final class TrainerTargets: Sendable {
         noteIfUncontrollable()
         for control in controls where control.state.offersControl != false {
             let held = control.state.supportedPowerRange.map(watts.clamped) ?? watts
-            // The outcome arrives as an event (and in the control's state).
-            Task { try? await control.setTargetPower(held) }
+            // Written (or queued) before this returns; the outcome arrives as an event (and in the control's state).
+            control.requestTargetPower(held)
         }
     }
 
@@ -140,6 +140,10 @@ public final class TrainerTargets: Sendable {
         guard let lower = ranges.map(\.lowerBound).max(), let upper = ranges.map(\.upperBound).min() else { return nil }
         return lower <= upper ? lower ... upper : nil
     }
+
+    /// Whether a trainer has a request written or queued that it has not answered yet (the `changed` closure given to
+    /// ``start(target:events:changed:)`` hears when that changes, with the answer).
+    public var isAwaitingAnswers: Bool { controls.contains { $0.state.isAwaitingAnswer } }
 
     /// The trainers that offer control, each with its control's state.
     public var controlled: [(name: String, state: FitnessMachineControl.State)] {
