@@ -373,6 +373,38 @@ timeout 10 dbus-send --system --print-reply --dest=org.bluez "$device_path" org.
     > /dev/null 2>&1
 wait_for 10 bash -c "! timeout 5 dbus-send --system --print-reply --dest=org.bluez $device_path \
     org.freedesktop.DBus.Properties.Get string:org.bluez.Device1 string:Connected | grep -q 'boolean true'"
+# A recording that ends while its Connect waits for an absent strap (the server and advertisement stopped, the
+# device still known to bluetoothd): it must exit at once and cancel the attempt, so that when the strap comes back
+# 3 s after the recording ended, bluetoothd does not connect it and hold it (before, it did, and kept it).
+if timeout 5 dbus-send --system --print-reply --dest=org.bluez "$device_path" org.freedesktop.DBus.Properties.Get \
+    string:org.bluez.Device1 string:Address > /dev/null 2>&1; then
+    stop_server
+    started=$(date +%s.%N)
+    (
+        OPENHEALTHKIT_ADAPTER=hci1 as_user "$workout" record --store "$dbus_store" --activity running \
+            --sensor "ble:$peripheral" --duration 5 > "$logs/record-dbus-absent.txt" 2>&1
+        echo "$? $(date +%s.%N)" > "$logs/record-dbus-absent.end"
+    ) &
+    recorder=$!
+    sleep 8
+    start_server
+    wait "$recorder"
+    read -r status ended < "$logs/record-dbus-absent.end"
+    cat "$logs/record-dbus-absent.txt"
+    sleep 10
+    took=$(python3 -c "print(f'{$ended - $started:.1f}')")
+    if held_by_bluetoothd; then
+        fail "a recording that ended during a pending Connect leaves nothing held once the strap returns (held 10 s after it came back; record took $took s, exit $status)"
+    elif ! python3 -c "import sys; sys.exit(0 if $ended - $started < 8 else 1)"; then
+        fail "a recording that ended during a pending Connect exits at once ($took s for --duration 5)"
+    else
+        pass "a recording that ended during a pending Connect exits at once ($took s for --duration 5) and leaves nothing held once the strap returns"
+    fi
+    timeout 10 dbus-send --system --print-reply --dest=org.bluez "$device_path" org.bluez.Device1.Disconnect \
+        > /dev/null 2>&1
+else
+    fail "bluetoothd still knows the sensor after the latency run (the pending-Connect check needs it)"
+fi
 # Pairing, before the raw path's run: bluetoothd 5.66 loses track of a link made beside it through the kernel's
 # sockets (its log says "No matching connection for device" as that link ends, "already connected" at its next one),
 # and a pairing through it just after one fails. It bonds where the sensor needs it (BlueZ's example server's heart

@@ -7,7 +7,7 @@ import Foundation
 extension Workout {
     struct Scan: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Scan for Bluetooth LE sensors nearby: heart-rate, power and speed/cadence devices first.",
+            abstract: "Scan for fitness sensors nearby: straps, trainers, power meters, speed/cadence, foot pods.",
             discussion: """
                 Where bluetoothd runs (every desktop, Raspberry Pi OS) the scan goes through it and \
                 needs no capability: a user in the bluetooth group, or at the console, may scan. \
@@ -18,6 +18,9 @@ extension Workout {
                 the real binary (`workout doctor` prints the exact line). The kernel keeps \
                 its own background scan for pending connections. Ctrl-C ends the scan early \
                 and lists what was heard.
+
+                A sensor is known by the services or the appearance it advertises; other \
+                devices heard are only counted, unless --all.
 
                 Examples:
                   workout scan --timeout 5
@@ -32,6 +35,8 @@ extension Workout {
                 "The adapter to scan with (default: $OPENHEALTHKIT_ADAPTER, else the first one up).", valueName: "hciN")
         )
         var adapter: String?
+        @Flag(help: "List every Bluetooth LE device heard, not only fitness sensors.")
+        var all = false
 
         func validate() throws {
             guard timeout > 0, timeout <= 3600 else {
@@ -42,9 +47,9 @@ extension Workout {
         func run() async throws {
             try await reportingErrors {
                 do {
-                    printDevices(try await scanNearby(seconds: timeout, adapter: adapter), adapter: adapter)
+                    printDevices(try await scanNearby(seconds: timeout, adapter: adapter), adapter: adapter, all: all)
                 } catch let interrupted as ScanInterrupted {
-                    printDevices(interrupted.devices, adapter: adapter)
+                    printDevices(interrupted.devices, adapter: adapter, all: all)
                     throw interrupted.reason
                 }
             }
@@ -100,22 +105,33 @@ func scanNearby(seconds: Double, adapter: String? = nil) async throws -> [Discov
     }
 }
 
-func printDevices(_ devices: [DiscoveredDevice], adapter: String? = nil) {
+func printDevices(_ heard: [DiscoveredDevice], adapter: String? = nil, all: Bool = false) {
+    for line in scanLines(heard, all: all, otherAdapters: { otherAdaptersNote(named: adapter) }) { print(line) }
+}
+
+/// What a scan prints: the fitness sensors heard (every device, with `all`) strongest first within each kind, and how
+/// many others were heard; when none, one sentence with what to do, and `otherAdapters`' note.
+func scanLines(_ heard: [DiscoveredDevice], all: Bool, otherAdapters: () -> String?) -> [String] {
+    let devices = all ? heard : heard.filter { $0.kind != .other }
+    let others = heard.count - devices.count
+    let plural = others == 1 ? "" : "s"
     guard !devices.isEmpty else {
-        print(
-            "No Bluetooth LE devices heard; wake the sensor (wet a strap's contacts, spin the cranks) and scan again.")
-        if let note = otherAdaptersNote(named: adapter) { print(note) }
-        return
+        let counted = others == 0 ? "" : " (\(others) other Bluetooth LE device\(plural) heard; --all lists them)"
+        return [
+            "No \(all ? "Bluetooth LE device" : "fitness sensor") heard\(counted); wake the sensor (wet a strap's contacts, spin the cranks) and scan again."
+        ] + [otherAdapters()].compactMap { $0 }
     }
-    print(pad("Name", 22) + pad("Address", 26) + pad("RSSI", 6) + pad("Kind", 15) + "Services")
+    var lines = [pad("Name", 22) + pad("Address", 26) + pad("RSSI", 6) + pad("Kind", 17) + "Services"]
     for device in devices {
         let services = device.services.map { $0.shortValue.map { String(format: "0x%04X", $0) } ?? "\($0)" }.joined(
             separator: ",")
-        print(
+        lines.append(
             pad(device.name ?? "(no name)", 22) + pad(device.addressSpelling, 26)
                 + pad(device.rssi.map(String.init) ?? "-", 6)
-                + pad(device.kind.description, 15) + (services.isEmpty ? "-" : services))
+                + pad(device.kind.description, 17) + (services.isEmpty ? "-" : services))
     }
+    if others > 0 { lines.append("\(others) other Bluetooth LE device\(plural) heard; --all lists them.") }
+    return lines
 }
 
 /// With several adapters and none named (by `--adapter` or `$OPENHEALTHKIT_ADAPTER`), which ones there are and how to

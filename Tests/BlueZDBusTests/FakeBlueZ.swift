@@ -12,7 +12,8 @@ final class FakeBlueZ: @unchecked Sendable {
     let connection: BusConnection
     let client: BlueZClient
     private let daemon: Process
-    private let mock: Process
+    /// The python-dbusmock process playing bluetoothd (replaced by ``restartBluetoothd()``).
+    private var mock: Process
     private let directory: URL
 
     static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -54,15 +55,7 @@ final class FakeBlueZ: @unchecked Sendable {
                 }
             }
             let owned = try await Self.waitForOwner(bus!)
-            let mock = Process()
-            mock.standardInput = FileHandle.nullDevice
-            mock.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            mock.arguments = ["-m", "dbusmock", "--system", "--template", Self.template]
-            var environment = ProcessInfo.processInfo.environment
-            environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
-            mock.environment = environment
-            mock.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-            try mock.run()
+            let mock = try Self.startMock(address)
             started.append(mock)
             try await owned()
             (self.daemon, self.mock) = (daemon, mock)
@@ -77,7 +70,34 @@ final class FakeBlueZ: @unchecked Sendable {
         client = BlueZClient(connection: connection, callTimeout: .seconds(10))
     }
 
-    /// Returns a wait for `org.bluez` to get an owner (subscribed before the mock starts, so it cannot be missed).
+    /// Starts python-dbusmock with this suite's template on the bus at `address`.
+    private static func startMock(_ address: String) throws -> Process {
+        let mock = Process()
+        mock.standardInput = FileHandle.nullDevice
+        mock.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        mock.arguments = ["-m", "dbusmock", "--system", "--template", template]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
+        mock.environment = environment
+        mock.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+        try mock.run()
+        return mock
+    }
+
+    /// bluetoothd stops (killed: it leaves the bus, and every socket it handed over closes) and starts again with
+    /// nothing known (no adapter, no device), as after `systemctl restart bluetooth`; returns once it owns `org.bluez`.
+    func restartBluetoothd() async throws {
+        let gone = try await Self.waitForOwner(connection)  // (its owner changes: here, to none)
+        mock.killGroup()
+        _ = mock.waitUntilExit(within: 10)
+        try await gone()
+        let owned = try await Self.waitForOwner(connection)
+        mock = try Self.startMock(address)
+        try await owned()
+    }
+
+    /// Returns a wait for `org.bluez`'s owner to change, as when it gets one (subscribed before the mock starts, so it
+    /// cannot be missed).
     private static func waitForOwner(_ connection: BusConnection) async throws -> () async throws -> Void {
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self)
         let subscription = try await connection.addMatch(

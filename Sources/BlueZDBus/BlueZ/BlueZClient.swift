@@ -83,12 +83,16 @@ public struct BlueZClient: Sendable {
 
     // MARK: - Errors
 
-    /// One sentence for a failed call, saying what to do where there is something to do.
+    /// One sentence for a failed call, saying what to do where there is something to do: the one table of
+    /// bluetoothd's errors (each as bluetoothd sends it: `src/error.c`, `src/device.c`, `src/adapter.c`,
+    /// `src/gatt-client.c`), and sd-bus's own. A Connect's failures are the sensor's (`DBusSensor.connectFailure`).
     static func sentence(for error: DBusError, calling member: String, at path: String) -> BlueZError {
         let detail = error.message.isEmpty ? "" : " (\(error.message))"
         switch error.name {
         case DBusError.disconnectedName:
             return BlueZError(.closed, "The system bus connection was lost while calling \(member).")
+        case DBusError.cancelledName:
+            return BlueZError(.closed, "\(member) was abandoned: what asked for it stopped.")
         case DBusError.malformedName:
             return BlueZError(.system, "bluetoothd sent an unexpected reply to \(member): \(error.message).")
         case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner":
@@ -99,7 +103,7 @@ public struct BlueZClient: Sendable {
         case "org.freedesktop.DBus.Error.AccessDenied":
             return BlueZError(
                 .permissionDenied,
-                "The system bus refused \(member) for this user\(detail); add the user to the bluetooth group (`sudo usermod -aG bluetooth $USER`, then log in again)."
+                "The system bus refused \(member) for this user\(detail); add the user to the bluetooth group (`sudo usermod -aG bluetooth $USER`, then log in again), or, in a snap or a flatpak, grant it the bluez permission."
             )
         case "org.freedesktop.DBus.Error.NoReply", "org.freedesktop.DBus.Error.Timeout":
             return BlueZError(.timedOut, "bluetoothd did not answer \(member) in time.")
@@ -119,14 +123,31 @@ public struct BlueZClient: Sendable {
                 .permissionDenied,
                 "bluetoothd did not permit \(member)\(detail); pair the sensor with `workout pair` (with --again if it was paired before: its bond is stale)."
             )
-        case "org.bluez.Error.AuthenticationFailed", "org.bluez.Error.AuthenticationRejected",
-            "org.bluez.Error.AuthenticationCanceled", "org.bluez.Error.AuthenticationTimeout":
+        case "org.bluez.Error.AuthenticationCanceled", "org.bluez.Error.AuthenticationTimeout":
+            // The agent asked never answered, or cancelled: a desktop's dialog, dismissed or unseen.
+            return BlueZError(
+                .connectionFailed,
+                "Nobody answered the pairing request\(detail) (a desktop's Bluetooth dialog may have taken it); run `workout pair` again, whose own agent answers it."
+            )
+        case "org.bluez.Error.AuthenticationFailed", "org.bluez.Error.AuthenticationRejected":
             return BlueZError(
                 .connectionFailed,
                 "Pairing failed\(detail); if the sensor was reset or bonded with another device since, `workout pair --again` forgets the old bond and pairs afresh."
             )
+        case "org.bluez.Error.InProgress" where member == "StartDiscovery":
+            return BlueZError(
+                .busy, "A discovery on this adapter is already under way (this program's, or the kernel's); try again.")
+        case "org.bluez.Error.InProgress" where member == "WriteValue":
+            return BlueZError(.busy, "A write to the sensor is still under way; try again.")
         case "org.bluez.Error.InProgress":
             return BlueZError(.busy, "bluetoothd is already doing \(member) for this device\(detail).")
+        case "org.bluez.Error.Failed" where error.message.hasSuffix("ATT error: 0xfd"):
+            // ATT's Client Characteristic Configuration Descriptor Improperly Configured (Core Supplement 1.2).
+            return BlueZError(
+                .connectionFailed, "The sensor refused \(member): its indications were not enabled first (ATT 0xFD).")
+        case "org.bluez.Error.Failed" where error.message.hasSuffix("ATT error: 0xfe"):
+            // ATT's Procedure Already in Progress (Core Supplement 1.2).
+            return BlueZError(.busy, "The sensor is still carrying out an earlier request (ATT 0xFE); try again.")
         default:
             let name = error.name.hasPrefix("org.bluez.Error.") ? String(error.name.dropFirst(16)) : error.name
             return BlueZError(.connectionFailed, "bluetoothd could not \(member): \(name)\(detail).")

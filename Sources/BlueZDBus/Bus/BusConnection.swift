@@ -172,43 +172,53 @@ public final class BusConnection: @unchecked Sendable {
 
     /// Calls a method and returns the reply's body.
     ///
+    /// Cancelling the calling task ends the wait, not the call: the message is sent all the same (a `Disconnect` or
+    /// `StopNotify` asked for by a task being cancelled still reaches bluetoothd), the call throws
+    /// ``DBusError/cancelled`` at once, and its reply, when it comes, is dropped.
+    ///
     /// - Throws: ``DBusError`` with the name the other side replied with, `org.freedesktop.DBus.Error.NoReply` after
-    ///   `timeout`, or ``DBusError/disconnected``.
+    ///   `timeout`, ``DBusError/disconnected``, or ``DBusError/cancelled``.
     public func call(
         _ destination: String, _ path: String, _ interface: String, _ member: String,
         _ arguments: [DBusValue] = [], timeout: Duration = .seconds(25)
     ) async throws(DBusError) -> [DBusValue] {
         let usec = UInt64(
             max(1, timeout.components.seconds * 1_000_000 + timeout.components.attoseconds / 1_000_000_000_000))
-        let result: Result<[DBusValue], DBusError> = await withCheckedContinuation { continuation in
-            perform {
-                guard !self.isClosed else { return continuation.resume(returning: .failure(.disconnected)) }
-                var message: OpaquePointer?
-                var created = sd_bus_message_new_method_call(self.bus, &message, destination, path, interface, member)
-                guard created >= 0, let message else {
-                    return continuation.resume(
-                        returning: .failure(.system("A call of \(member) could not be made", -created)))
-                }
-                defer { sd_bus_message_unref(message) }
-                do throws(DBusError) {
-                    for argument in arguments { try DBusMessageCoding.append(argument, to: message) }
-                } catch {
-                    return continuation.resume(returning: .failure(error))
-                }
-                let box = Unmanaged.passRetained(
-                    HandlerBox { reply in
-                        continuation.resume(returning: Self.body(ofReply: reply))
-                        return 1
-                    })
-                created = sd_bus_call_async(self.bus, nil, message, handlerTrampoline, box.toOpaque(), usec)
-                if created < 0 {
-                    box.release()
-                    continuation.resume(
-                        returning: .failure(
-                            created == -ENOTCONN || created == -ECONNRESET
-                                ? .disconnected : .system("\(interface).\(member) could not be sent", -created)))
+        let answer = CallAnswer()
+        let result: Result<[DBusValue], DBusError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                answer.wait(continuation)
+                perform {
+                    guard !self.isClosed else { return answer.give(.failure(.disconnected)) }
+                    var message: OpaquePointer?
+                    var created = sd_bus_message_new_method_call(
+                        self.bus, &message, destination, path, interface, member)
+                    guard created >= 0, let message else {
+                        return answer.give(.failure(.system("A call of \(member) could not be made", -created)))
+                    }
+                    defer { sd_bus_message_unref(message) }
+                    do throws(DBusError) {
+                        for argument in arguments { try DBusMessageCoding.append(argument, to: message) }
+                    } catch {
+                        return answer.give(.failure(error))
+                    }
+                    let box = Unmanaged.passRetained(
+                        HandlerBox { reply in
+                            answer.give(Self.body(ofReply: reply))
+                            return 1
+                        })
+                    created = sd_bus_call_async(self.bus, nil, message, handlerTrampoline, box.toOpaque(), usec)
+                    if created < 0 {
+                        box.release()
+                        answer.give(
+                            .failure(
+                                created == -ENOTCONN || created == -ECONNRESET
+                                    ? .disconnected : .system("\(interface).\(member) could not be sent", -created)))
+                    }
                 }
             }
+        } onCancel: {
+            answer.give(.failure(.cancelled))
         }
         return try result.get()
     }
@@ -352,6 +362,40 @@ public final class BusConnection: @unchecked Sendable {
 
 /// A Swift closure behind sd-bus's C callback (`userdata`).
 ///
+/// What a call's caller waits for: the first of its reply (or failure) and its cancellation; the other is dropped.
+private final class CallAnswer: Sendable {
+    private enum State {
+        case waiting(CheckedContinuation<Result<[DBusValue], DBusError>, Never>?)
+        case given(Result<[DBusValue], DBusError>?)
+    }
+    private let state = Mutex(State.waiting(nil))
+
+    /// The caller's continuation; an answer given before it came is given to it at once.
+    func wait(_ continuation: CheckedContinuation<Result<[DBusValue], DBusError>, Never>) {
+        let early = state.withLock { state -> Result<[DBusValue], DBusError>? in
+            switch state {
+            case .waiting:
+                state = .waiting(continuation)
+                return nil
+            case .given(let result):
+                state = .given(nil)
+                return result
+            }
+        }
+        if let early { continuation.resume(returning: early) }
+    }
+
+    /// Gives `result` to the caller, unless an answer was given already.
+    func give(_ result: Result<[DBusValue], DBusError>) {
+        let continuation = state.withLock { state -> CheckedContinuation<Result<[DBusValue], DBusError>, Never>? in
+            guard case .waiting(let continuation) = state else { return nil }
+            state = .given(continuation == nil ? result : nil)
+            return continuation
+        }
+        continuation?.resume(returning: result)
+    }
+}
+
 /// `@unchecked`: its closure takes a C message handle and runs only on the bus's serial queue.
 final class HandlerBox: @unchecked Sendable {
     let handle: (OpaquePointer) -> Int32

@@ -21,6 +21,7 @@ public struct DBusError: Error, Hashable, Sendable, CustomStringConvertible {
 
     static let malformedName = "org.openhealthkit.Error.Malformed"
     static let disconnectedName = "org.openhealthkit.Error.Disconnected"
+    static let cancelledName = "org.openhealthkit.Error.Cancelled"
 
     static func malformed(_ what: String, errno: Int32? = nil) -> DBusError {
         DBusError(name: malformedName, message: errno.map { "\(what): \(String(cString: strerror($0)))" } ?? what)
@@ -31,4 +32,7 @@ public struct DBusError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     static let disconnected = DBusError(name: disconnectedName, message: "The connection to the system bus was lost")
+
+    /// The calling task was cancelled while it waited for the reply (the call itself was sent).
+    public static let cancelled = DBusError(name: cancelledName, message: "The wait for the reply was cancelled")
 }

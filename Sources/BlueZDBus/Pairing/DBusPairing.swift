@@ -152,18 +152,19 @@ extension DBusSensor {
         // Three times at most: a link that was going down as this began (a recording that just ended disconnecting
         // it), or one that dropped while its services were resolved (the previous program's link to the sensor still
         // being torn down under the new one: the kernel keeps an unused LE link 2 s before it disconnects), is
-        // connected again here, a second after the drop so that the old link is gone by then.
+        // connected again here, a second after the drop so that the old link is gone by then; so is a connection
+        // attempt the kernel gave up (le-connection-abort-by-local: "in many cases, retrying will connect", bleak).
         for attempt in 1 ... 3 {
             if attempt > 1 { try await clock.sleep(for: .seconds(1)) }
             if !watch.state.withLock(\.connected) {
-                _ = try await client.call(path, BlueZ.device, "Connect", timeout: options.connectTimeout)
+                do {
+                    try await connect(path, client: client, watch: watch, clock: clock)
+                } catch let error as BlueZError where error.code == .linkLost && attempt < 3 {
+                    continue
+                }
                 connectedHere = true
             }
-            try await waitFor(
-                watch, clock: clock, within: options.servicesTimeout, "bluetoothd to resolve the sensor's services"
-            ) {
-                $0.servicesResolved || !$0.connected
-            }
+            try await waitForServices(watch, clock: clock)
             if watch.state.withLock(\.connected) { break }
             guard attempt < 3 else {
                 throw BlueZError(

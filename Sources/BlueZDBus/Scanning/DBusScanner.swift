@@ -26,12 +26,12 @@ public struct DBusScanner: Sendable {
         self.adapter = adapter
     }
 
-    /// The discovery filter: LE only, fitness services only.
+    /// The discovery filter: LE only. Not by service: bluetoothd fills in a device's name, signal strength and
+    /// appearance only for advertisers that match the filter, and a sensor that advertises its appearance and no
+    /// service (some power meters) would be a bare address; what was heard is told apart by
+    /// ``DiscoveredDevice/kind`` instead (bleak filters after the fact too).
     public static var discoveryFilter: DBusValue {
-        .properties([
-            ("Transport", .string("le")),
-            ("UUIDs", .strings(fitnessServices.map { BluetoothUUID($0).longForm.description.lowercased() })),
-        ])
+        .properties([("Transport", .string("le"))])
     }
 
     /// Scans for `duration` on `clock` (or until cancelled) and returns what was heard, in ``ScanResults``'
@@ -80,7 +80,8 @@ public struct DBusScanner: Sendable {
         }
         var results = ScanResults()
         for device in objects.devices(under: adapterPath) where paths.contains(device.path) {
-            if let discovered = device.discovered { results.add(discovered) }
+            // The bare objects of advertisers that do not match the scan's filter are not listed.
+            if let discovered = device.discovered, discovered.isDescribed { results.add(discovered) }
         }
         return results.devices
     }

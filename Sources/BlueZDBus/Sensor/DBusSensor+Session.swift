@@ -21,23 +21,10 @@ extension DBusSensor: SensorSession {
         let upAlready = watch.state.withLock(\.connected)
         if link.beganSession() { madeLink.withLock { $0 = !upAlready } }
         let connectedHere = madeLink.withLock { $0 }
-        if !upAlready {
-            do {
-                _ = try await client.call(devicePath, BlueZ.device, "Connect", timeout: options.connectTimeout)
-            } catch {
-                // bluetoothd goes on connecting after a Connect that timed out or was abandoned: a Disconnect
-                // cancels the attempt (what bleak does too), in a task of its own so a cancelled session still asks.
-                await Task { await self.release([], client: client, devicePath: devicePath) }.value
-                throw error
-            }
-        }
+        if !upAlready { try await connect(devicePath, client: client, watch: watch, clock: clock) }
         var subscriptions: [Subscription] = []
         do {
-            try await waitFor(
-                watch, clock: clock, within: options.servicesTimeout, "bluetoothd to resolve the sensor's services"
-            ) {
-                $0.servicesResolved || !$0.connected
-            }
+            try await waitForServices(watch, clock: clock)
             guard watch.state.withLock(\.connected) else {
                 return try reason(watch, fallback: "The sensor disconnected while connecting.")
             }
@@ -145,17 +132,21 @@ extension DBusSensor: SensorSession {
             adapter, BlueZ.adapter, "SetDiscoveryFilter",
             [.properties([("Transport", .string("le"))])])
         _ = try await client.call(adapter, BlueZ.adapter, "StartDiscovery")
-        let found: BlueZDevice?
+        let heard: Result<BlueZDevice?, any Error>
         do {
             try await waitFor(watch, clock: clock, within: options.connectTimeout, "the sensor to advertise") { state in
                 state.objects.devices(under: adapter).contains { $0.matches(self.address) }
             }
-            found = watch.state.withLock { $0.objects.devices(under: adapter).first { $0.matches(self.address) } }
+            heard = .success(
+                watch.state.withLock { $0.objects.devices(under: adapter).first { $0.matches(self.address) } })
         } catch let error as BlueZError where error.code == .timedOut {
-            found = nil
+            heard = .success(nil)
+        } catch {
+            heard = .failure(error)  // stopped meanwhile: discovery is stopped all the same
         }
-        _ = try? await client.call(adapter, BlueZ.adapter, "StopDiscovery", timeout: .seconds(5))
-        guard let found else {
+        // In a task of its own, so that a stopped session still waits for it.
+        await Task { _ = try? await client.call(adapter, BlueZ.adapter, "StopDiscovery", timeout: .seconds(5)) }.value
+        guard let found = try heard.get() else {
             throw BlueZError(
                 .connectionFailed,
                 "bluetoothd did not hear \(SensorAddress.bluetooth(address)) advertise; wake the sensor (wet a strap's contacts, spin the cranks) and check `workout scan`."
@@ -326,8 +317,90 @@ extension DBusSensor: SensorSession {
             })
     }
 
-    /// Ends the subscriptions (closing an acquired socket releases it in bluetoothd) and, when given, disconnects.
+    /// Asks bluetoothd to connect the device and returns once the link is up.
+    ///
+    /// - An attempt bluetoothd is already carrying out (`InProgress`: an earlier Connect of ours it has not given up,
+    ///   or another program's) is waited on within the same limit, not reported.
+    /// - bluetoothd goes on connecting after a Connect that timed out or was abandoned (the kernel keeps an LE
+    ///   connection attempt pending 20–40 s, and holds the sensor once it answers): on any failure, and when the
+    ///   session is stopped meanwhile, a `Disconnect` cancels the attempt (bleak does the same).
+    /// - A sensor that does not answer gets a sentence about the sensor, not about bluetoothd.
+    func connect<C: Clock>(
+        _ devicePath: String, client: BlueZClient, watch: DeviceWatch, clock: C
+    ) async throws where C.Duration == Duration {
+        let limit = options.connectTimeout
+        let name = "\(SensorAddress.bluetooth(address))"
+        do {
+            do throws(DBusError) {
+                _ = try await client.connection.call(
+                    BlueZ.service, devicePath, BlueZ.device, "Connect", timeout: limit)
+            } catch  where error.is("org.bluez.Error.InProgress") {
+                do {
+                    try await waitFor(watch, clock: clock, within: limit, "the connection under way") { $0.connected }
+                } catch let error as BlueZError where error.code == .timedOut {
+                    throw Self.silent(name, within: limit)
+                }
+            } catch {
+                throw Self.connectFailure(error, name, within: limit, at: devicePath)
+            }
+        } catch {
+            await release([], client: client, devicePath: devicePath)
+            throw error
+        }
+    }
+
+    /// Waits until bluetoothd has resolved the connected device's services, or the link went down meanwhile.
+    func waitForServices<C: Clock>(_ watch: DeviceWatch, clock: C) async throws where C.Duration == Duration {
+        let limit = options.servicesTimeout
+        do {
+            try await waitFor(watch, clock: clock, within: limit, "bluetoothd to resolve the sensor's services") {
+                $0.servicesResolved || !$0.connected
+            }
+        } catch let error as BlueZError where error.code == .timedOut {
+            // The usual causes: bluetoothd waiting for a pairing dialog nobody sees, or a slow sensor.
+            throw BlueZError(
+                .timedOut,
+                "bluetoothd did not resolve the services of \(SensorAddress.bluetooth(address)) within \(limit.components.seconds) s; a desktop's pairing dialog may be waiting for an answer (`workout pair` bonds without one)."
+            )
+        }
+    }
+
+    /// The sentence for a Connect bluetoothd refused or did not finish: what it means for the sensor, and what to do.
+    static func connectFailure(
+        _ error: DBusError, _ name: String, within limit: Duration, at path: String
+    ) -> BlueZError {
+        switch (error.name, error.message) {
+        case ("org.freedesktop.DBus.Error.NoReply", _), ("org.freedesktop.DBus.Error.Timeout", _):
+            // bluetoothd waits for the kernel's LE connection attempt, which waits for the sensor.
+            return silent(name, within: limit)
+        case ("org.bluez.Error.Failed", "le-connection-abort-by-local"):
+            // bluetoothd's word for every LE connection attempt the kernel gave up (device.c, att_connect_cb).
+            return BlueZError(
+                .linkLost,
+                "\(name) did not answer the connection attempt (le-connection-abort-by-local); wake it or bring it closer."
+            )
+        case ("org.bluez.Error.Failed", "br-connection-canceled"):
+            return BlueZError(.linkLost, "The link to \(name) dropped while it was being connected.")
+        default:
+            return BlueZClient.sentence(for: error, calling: "Connect", at: path)
+        }
+    }
+
+    /// The sentence for a sensor that did not connect within `limit`.
+    static func silent(_ name: String, within limit: Duration) -> BlueZError {
+        BlueZError(
+            .timedOut,
+            "\(name) did not connect within \(limit.components.seconds) s; wake it (wet a strap's contacts, turn the cranks) or bring it closer."
+        )
+    }
+
+    /// Ends the subscriptions (closing an acquired socket releases it in bluetoothd) and, when given, disconnects; in
+    /// a task of its own, so that a stopped session still waits for bluetoothd's answers (each within 5 s).
     private func release(_ subscriptions: [Subscription], client: BlueZClient, devicePath: String?) async {
+        await Task { await releaseNow(subscriptions, client: client, devicePath: devicePath) }.value
+    }
+
+    private func releaseNow(_ subscriptions: [Subscription], client: BlueZClient, devicePath: String?) async {
         for subscription in subscriptions {
             switch subscription {
             case .socket(let reader):

@@ -24,33 +24,43 @@ public struct DiscoveredDevice: Hashable, Sendable {
     }
 
     /// What kind of fitness sensor it looks like: by advertised service, else by appearance
-    /// (0x0340/0x0341 heart rate, 0x0484 power, 0x0482/0x0483/0x0485 speed and cadence).
+    /// (0x0340/0x0341 heart rate, 0x0484 power, 0x0482/0x0483/0x0485 speed and cadence, 0x0440–0x0443 a running
+    /// walking sensor; a fitness machine has no appearance of its own).
     public var kind: Kind {
         typealias S = GATTAssignedNumbers.Service
         let short = Set(services.compactMap(\.shortValue))
-        if short.contains(S.heartRate) || appearance.map({ $0.rawValue == 0x0340 || $0.rawValue == 0x0341 }) == true {
-            return .heartRate
-        }
-        if short.contains(S.cyclingPower) || appearance?.rawValue == 0x0484 { return .cyclingPower }
-        if short.contains(S.cyclingSpeedAndCadence) || [0x0482, 0x0483, 0x0485].contains(appearance?.rawValue ?? 0) {
+        let appearance = self.appearance?.rawValue ?? 0
+        if short.contains(S.heartRate) || [0x0340, 0x0341].contains(appearance) { return .heartRate }
+        if short.contains(S.fitnessMachine) { return .fitnessMachine }
+        if short.contains(S.cyclingPower) || appearance == 0x0484 { return .cyclingPower }
+        if short.contains(S.cyclingSpeedAndCadence) || [0x0482, 0x0483, 0x0485].contains(appearance) {
             return .speedAndCadence
         }
+        if short.contains(S.runningSpeedAndCadence) || (0x0440 ... 0x0443).contains(appearance) { return .footPod }
         return .other
     }
 
-    /// Sorting rank: heart rate, then power, then speed and cadence, then everything else.
+    /// Sorting rank: heart rate, then fitness machines (trainers, treadmills, rowers), power, speed and cadence,
+    /// foot pods, then everything else.
     public enum Kind: Int, Comparable, Sendable, CustomStringConvertible {
-        case heartRate, cyclingPower, speedAndCadence, other
+        case heartRate, fitnessMachine, cyclingPower, speedAndCadence, footPod, other
         public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
         public var description: String {
             switch self {
             case .heartRate: "heart rate"
+            case .fitnessMachine: "fitness machine"
             case .cyclingPower: "power"
             case .speedAndCadence: "speed/cadence"
+            case .footPod: "foot pod"
             case .other: "-"
             }
         }
     }
+
+    /// Whether anything was heard of it besides its address: a name, a signal strength, a service or an appearance.
+    /// (bluetoothd makes an object for every advertiser while any client discovers with a filter, and fills it in
+    /// only for those that match it: `src/adapter.c`, `device_is_discoverable` and `btd_adapter_device_found`.)
+    public var isDescribed: Bool { name != nil || rssi != nil || !services.isEmpty || appearance != nil }
 
     /// The address as `workout pair` takes it.
     public var addressSpelling: String { SensorAddress.spelling(address) }

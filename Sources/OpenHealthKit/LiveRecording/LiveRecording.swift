@@ -258,7 +258,7 @@ public final class LiveRecording: Sendable {
         fixture?.record(.end, at: end)
         session.end()
         try await builder.endCollection(at: end)
-        await Self.release(dataSource.sensors)
+        await Self.release(dataSource.sensors, clock: options.clock)
         await builder.waitForDelegateCalls()
         let statuses = dataSource.sensorStatuses
         state.withLock { $0.sensorStatuses = statuses }
@@ -290,12 +290,36 @@ public final class LiveRecording: Sendable {
     /// Discards the ended workout.
     public func discard() { builder.discardWorkout() }
 
+    /// How long ending a recording waits for its sensors to release what they held.
+    static let releaseLimit: Duration = .seconds(10)
+
     /// Waits until the stopped sensors released what they held through bluetoothd (notification sessions, a link
-    /// this recording made), so that a process that exits next does not leave bluetoothd holding a strap.
-    private static func release(_ sensors: [any Sensor]) async {
+    /// this recording made), so that a process that exits next does not leave bluetoothd holding a strap; at most
+    /// ``releaseLimit`` on `clock`, whatever bluetoothd does (each of its calls has a limit of its own, too).
+    private static func release(_ sensors: [any Sensor], clock: any Clock<Duration>) async {
         #if BlueZ
-        await withTaskGroup(of: Void.self) { group in
-            for case let sensor as BluetoothSensor in sensors { group.addTask { await sensor.waitUntilReleased() } }
+        let held = sensors.compactMap { $0 as? BluetoothSensor }
+        guard !held.isEmpty else { return }
+        // (A wait for a task's end cannot be cancelled: whichever of the two ends first resumes this.)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waiting = Mutex<CheckedContinuation<Void, Never>?>(continuation)
+            let resume: @Sendable () -> Void = {
+                waiting.withLock { waiting in
+                    defer { waiting = nil }
+                    return waiting
+                }?.resume()
+            }
+            let limit = Task {
+                guard (try? await clock.sleep(for: releaseLimit)) != nil else { return }
+                resume()
+            }
+            Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for sensor in held { group.addTask { await sensor.waitUntilReleased() } }
+                }
+                limit.cancel()
+                resume()
+            }
         }
         #endif
     }

@@ -222,9 +222,29 @@ def StopNotify(characteristic):
     emit_changed(characteristic, CHARACTERISTIC_IFACE, {'Notifying': dbus.Boolean(False, variant_level=1)})
 
 
-def Connect(device):
+def connect(device, reply, error):
+    '''Device1.Connect, answered when the link is up: at once for a sensor in range; for one that is not
+    (SetPresent false), only once it is (the kernel's LE connection attempt waits for it, and bluetoothd with it).
+    While one is pending, every other Connect is InProgress (src/device.c, dev_connect); Disconnect cancels it. A
+    Connect of an LE device already connected succeeds at once (dev_connect returns a reply for it).'''
     if device.props[DEVICE_IFACE]['Connected']:
-        raise dbus.exceptions.DBusException('Already Connected', name='org.bluez.Error.AlreadyConnected')
+        return reply()
+    if device.pending_connect is not None:
+        device.connects_in_progress += 1
+        return error(dbus.exceptions.DBusException('In Progress', name='org.bluez.Error.InProgress'))
+    device.connect_calls += 1
+    if not device.present:
+        device.pending_connect = (reply, error)
+        return
+    link_up(device)
+    reply()
+
+
+Connect = dbus.service.method(DEVICE_IFACE, in_signature='', out_signature='',
+                              async_callbacks=('reply', 'error'))(connect)
+
+
+def link_up(device):
     device.connects += 1
     emit_changed(device, DEVICE_IFACE, {'Connected': dbus.Boolean(True, variant_level=1)})
     add_gatt(device)
@@ -232,6 +252,13 @@ def Connect(device):
 
 
 def Disconnect(device):
+    '''A pending Connect is cancelled: its caller hears br-connection-canceled (src/device.c,
+    device_request_disconnect).'''
+    device.disconnects += 1
+    if device.pending_connect is not None:
+        _, error = device.pending_connect
+        device.pending_connect = None
+        error(dbus.exceptions.DBusException('br-connection-canceled', name='org.bluez.Error.Failed'))
     drop(device)
 
 
@@ -274,6 +301,11 @@ def AddSensor(self, adapter, address, name, address_type, service):
     device.status_sockets = []
     device.acquire_refusals = 0
     device.connects = 0
+    device.connect_calls = 0
+    device.connects_in_progress = 0
+    device.disconnects = 0
+    device.present = True
+    device.pending_connect = None
     # What bluetoothd learns from the advertisement, announced as it would announce a change.
     emit_changed(device, DEVICE_IFACE, {
         'AddressType': dbus.String(address_type, variant_level=1),
@@ -281,10 +313,13 @@ def AddSensor(self, adapter, address, name, address_type, service):
         'RSSI': dbus.Int16(-58, variant_level=1),
     })
     device.AddMethods(DEVICE_IFACE, [
-        ('Connect', '', '', Connect),
+        ('Connect', '', '', ''),
         ('Disconnect', '', '', Disconnect),
         ('Pair', '', '', Pair),
     ])
+    # Connect answers when the link is up, which may be long after it is called: dbus-python's asynchronous
+    # callbacks, in place of the mock's method (whose answer is its return).
+    device.methods[DEVICE_IFACE]['Connect'] = ('', '', '', Connect)
     adapter_object = mockobject.objects['/org/bluez/' + adapter]
     adapter_object.AddMethods(ADAPTER_IFACE, [
         ('StopDiscovery', '', '', StopDiscovery),
@@ -366,7 +401,29 @@ def DropLink(self, device_path, reason, message):
 
 @dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='u')
 def ConnectCount(self, device_path):
+    '''How many links were made to the device.'''
     return dbus.UInt32(mockobject.objects[device_path].connects)
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='uuu')
+def ConnectCalls(self, device_path):
+    '''How many Connect calls were taken on, how many Disconnect calls came, and how many Connect calls were
+    answered InProgress.'''
+    device = mockobject.objects[device_path]
+    return (dbus.UInt32(device.connect_calls), dbus.UInt32(device.disconnects),
+            dbus.UInt32(device.connects_in_progress))
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='sb', out_signature='')
+def SetPresent(self, device_path, present):
+    '''Whether the sensor is in range and awake: a pending Connect completes once it is.'''
+    device = mockobject.objects[device_path]
+    device.present = bool(present)
+    if device.present and device.pending_connect is not None:
+        reply, _ = device.pending_connect
+        device.pending_connect = None
+        link_up(device)
+        reply()
 
 
 @dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='u')

@@ -1,0 +1,221 @@
+import BlueZTransport
+import BluetoothLE
+import FitnessSensors
+import Foundation
+import TestSupport
+import Testing
+
+@testable import BlueZDBus
+
+/// A `Device1.Connect` owned from start to end (issue 36, the review's B1), against the fake bluetoothd behaving as
+/// bluetoothd does for a sensor out of range: its Connect is answered only once the sensor is there, every other
+/// Connect meanwhile is `InProgress`, and only a `Disconnect` cancels it (answering it `br-connection-canceled`).
+@Suite(.blockingWaits, .serialized, .timeLimit(.minutes(1))) struct ConnectLifeTests {
+    static let strap = BlueZDBusTests.strap
+
+    /// A sensor out of range, and a D-Bus sensor started on it with `connectTimeout` (sd-bus's limit on the Connect
+    /// call, in real time); returns the fake, the device's path, the sensor and its events.
+    func absentStrap(
+        connectTimeout: Duration = .seconds(20)
+    ) async throws -> (FakeBlueZ, String, DBusSensor, AsyncStream<SensorEvent>) {
+        let fake = try await FakeBlueZ()
+        try await fake.addAdapter()
+        let path = try await fake.addSensor(Self.strap, name: "Strap")
+        try await fake.fake("SetPresent", [.string(path), .boolean(false)])
+        var options = DBusSensor.Options()
+        options.connectTimeout = connectTimeout
+        let sensor = DBusSensor(
+            address: BluetoothAddress(Self.strap, type: .random)!, options: options, clock: ManualClock(),
+            wallClock: { Date(timeIntervalSinceReferenceDate: 0) },
+            bus: { [connection = fake.connection] in connection })
+        let (events, continuation) = AsyncStream.makeStream(of: SensorEvent.self)
+        sensor.start { continuation.yield($0) }
+        return (fake, path, sensor, events)
+    }
+
+    /// The Connect calls bluetoothd took on and the Disconnect calls it got, once `connects` Connects are pending or
+    /// done.
+    func calls(_ fake: FakeBlueZ, _ path: String, once connects: Int) async throws -> (connects: Int, disconnects: Int)
+    {
+        try await withDeadline(seconds: 10, "\(connects) Connect call(s) to reach bluetoothd") {
+            while true {
+                let reply = try await fake.fake("ConnectCalls", [.string(path)])
+                let counts = (reply.first?.integer ?? -1, reply.dropFirst().first?.integer ?? -1)
+                if counts.0 >= connects { return counts }
+                await Task.yield()
+            }
+        }
+    }
+
+    func connected(_ fake: FakeBlueZ, _ path: String) async throws -> Bool? {
+        try await fake.client.managedObjects().properties(path, BlueZ.device)?["Connected"]?.bool
+    }
+
+    /// `q` while the Connect waits for an absent strap: the sensor asks bluetoothd to Disconnect, which cancels the
+    /// attempt, and is released at once (not after the Connect's 20 s); the strap that comes back afterwards is
+    /// not connected by anyone.
+    @Test func stoppingDuringAPendingConnectCancelsItAndNothingIsHeldWhenTheSensorReturns() async throws {
+        let (fake, path, sensor, events) = try await absentStrap()
+        defer { fake.stop() }
+        var iterator = events.makeAsyncIterator()
+        #expect(try await next(&iterator) == "connecting")
+        #expect(try await calls(fake, path, once: 1) == (1, 0))
+        let stopped = ContinuousClock.now
+        sensor.stop()
+        try await withDeadline(seconds: 5, "the sensor to release what it held") { await sensor.waitUntilReleased() }
+        #expect(ContinuousClock.now - stopped < .seconds(2))
+        #expect(try await calls(fake, path, once: 1) == (1, 1))
+        try await fake.fake("SetPresent", [.string(path), .boolean(true)])
+        #expect(try await connected(fake, path) == false)
+        #expect(try await fake.count("ConnectCount", path) == 0)
+    }
+
+    /// A Connect bluetoothd is already carrying out (an earlier attempt, ours or another program's) is waited on:
+    /// `InProgress` is never reported, and the sensor is connected when the strap comes.
+    @Test func anAttemptAlreadyUnderWayIsWaitedOnNotReported() async throws {
+        let fake = try await FakeBlueZ()
+        defer { fake.stop() }
+        try await fake.addAdapter()
+        let path = try await fake.addSensor(Self.strap, name: "Strap")
+        try await fake.fake("SetPresent", [.string(path), .boolean(false)])
+        // Another program's Connect, pending in bluetoothd.
+        let other = Task { [client = fake.client] in try await client.call(path, BlueZ.device, "Connect") }
+        #expect(try await calls(fake, path, once: 1) == (1, 0))
+        let sensor = DBusSensor(
+            address: BluetoothAddress(Self.strap, type: .random)!, options: DBusSensor.Options(), clock: ManualClock(),
+            wallClock: { Date(timeIntervalSinceReferenceDate: 0) },
+            bus: { [connection = fake.connection] in connection })
+        let (events, continuation) = AsyncStream.makeStream(of: SensorEvent.self)
+        sensor.start { continuation.yield($0) }
+        defer { sensor.stop() }
+        var iterator = events.makeAsyncIterator()
+        #expect(try await next(&iterator) == "connecting")
+        // The sensor's own Connect was answered InProgress (not taken on): still one call taken on.
+        try await withDeadline(seconds: 10, "the sensor's Connect to be answered InProgress") {
+            while try await fake.fake("ConnectCalls", [.string(path)]).last?.integer != 1 { await Task.yield() }
+        }
+        #expect(try await calls(fake, path, once: 1) == (1, 0))
+        try await fake.fake("SetPresent", [.string(path), .boolean(true)])
+        _ = try await other.value
+        #expect(try await next(&iterator) == "connected")
+        try await fake.notify(path, [0x00, 70])
+        #expect(try await next(&iterator) == "heart rate 70")
+    }
+
+    /// A strap that does not answer within the Connect's limit: one sentence about the strap and what to do (not
+    /// "bluetoothd did not answer"), and the attempt bluetoothd would go on with is cancelled.
+    @Test func aStrapThatDoesNotAnswerIsNamedAndItsAttemptCancelled() async throws {
+        let (fake, path, sensor, events) = try await absentStrap(connectTimeout: .seconds(1))
+        defer {
+            sensor.stop()
+            fake.stop()
+        }
+        var iterator = events.makeAsyncIterator()
+        #expect(try await next(&iterator) == "connecting")
+        #expect(
+            try await next(&iterator)
+                == "disconnected: \(Self.strap)/random did not connect within 1 s; wake it (wet a strap's contacts, turn the cranks) or bring it closer."
+        )
+        #expect(try await calls(fake, path, once: 1) == (1, 1))
+        try await fake.fake("SetPresent", [.string(path), .boolean(true)])
+        #expect(try await connected(fake, path) == false)
+    }
+
+    /// bluetoothd's errors for a Connect, each as the sensor's sentence: the kernel's abandoned attempt with advice,
+    /// a cancelled one, and the rest as every other call's.
+    @Test func connectErrorsAreSentencesAboutTheSensor() {
+        let name = "\(Self.strap)/random"
+        func sentence(_ error: String, _ message: String) -> String {
+            DBusSensor.connectFailure(
+                DBusError(name: error, message: message), name, within: .seconds(20), at: "/org/bluez/hci0/dev_X"
+            ).message
+        }
+        #expect(
+            sentence("org.bluez.Error.Failed", "le-connection-abort-by-local")
+                == "\(name) did not answer the connection attempt (le-connection-abort-by-local); wake it or bring it closer."
+        )
+        #expect(
+            sentence("org.bluez.Error.Failed", "br-connection-canceled")
+                == "The link to \(name) dropped while it was being connected.")
+        #expect(
+            sentence("org.freedesktop.DBus.Error.NoReply", "Method call timed out").hasPrefix(
+                "\(name) did not connect within 20 s"))
+        #expect(
+            sentence("org.bluez.Error.NotReady", "Resource Not Ready")
+                == "The adapter is not ready (powered off?); run `bluetoothctl power on`.")
+    }
+}
+
+extension ConnectLifeTests {
+    /// Cancelling a task ends its wait for a reply at once, not the call: a call made by a cancelled task still
+    /// reaches bluetoothd (how a stopped sensor's `Disconnect` gets there).
+    @Test func cancellingEndsTheWaitNotTheCall() async throws {
+        let fake = try await FakeBlueZ()
+        defer { fake.stop() }
+        try await fake.addAdapter()
+        let path = try await fake.addSensor(Self.strap, name: "Strap")
+        try await fake.fake("SetPresent", [.string(path), .boolean(false)])
+        let connection = fake.connection
+        let waiting = Task {
+            try await connection.call("org.bluez", path, BlueZ.device, "Connect", timeout: .seconds(30))
+        }
+        #expect(try await calls(fake, path, once: 1) == (1, 0))
+        waiting.cancel()
+        let outcome = try await withDeadline(seconds: 2, "the cancelled call to return") { await waiting.result }
+        #expect(throws: DBusError.cancelled) { try outcome.get() }
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try? await connection.call("org.bluez", path, BlueZ.device, "Disconnect")
+        }
+        _ = await cancelled.value
+        #expect(
+            try await withDeadline(seconds: 10, "the Disconnect to reach bluetoothd") {
+                while try await fake.fake("ConnectCalls", [.string(path)]).dropFirst().first?.integer != 1 {
+                    await Task.yield()
+                }
+                return true
+            })
+    }
+}
+
+extension ConnectLifeTests {
+    /// bluetoothd restarts mid-recording (`systemctl restart bluetooth`): the sensor says the link ended, keeps
+    /// trying while bluetoothd is away, and records again once it is back and has the strap.
+    @Test func aSensorResumesAfterBluetoothdRestarts() async throws {
+        let fake = try await FakeBlueZ()
+        defer { fake.stop() }
+        try await fake.addAdapter()
+        var path = try await fake.addSensor(Self.strap, name: "Strap")
+        let clock = ManualClock()
+        let sensor = DBusSensor(
+            address: BluetoothAddress(Self.strap, type: .random)!, options: DBusSensor.Options(), clock: clock,
+            wallClock: { Date(timeIntervalSinceReferenceDate: 0) },
+            bus: { [connection = fake.connection] in connection })
+        let (events, continuation) = AsyncStream.makeStream(of: SensorEvent.self)
+        sensor.start { continuation.yield($0) }
+        defer { sensor.stop() }
+        var iterator = events.makeAsyncIterator()
+        #expect(try await next(&iterator) == "connecting")
+        #expect(try await next(&iterator) == "connected")
+        try await fake.notify(path, [0x00, 70])
+        #expect(try await next(&iterator) == "heart rate 70")
+
+        try await fake.restartBluetoothd()
+        let ended = try await next(&iterator)
+        #expect(ended.hasPrefix("disconnected: "), "\(ended)")
+        // While bluetoothd is back but knows nothing yet, an attempt fails and the sensor backs off again.
+        try await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(250))
+        #expect(try await next(&iterator) == "connecting")
+        let failed = try await next(&iterator)
+        #expect(failed.hasPrefix("disconnected: "), "\(failed)")
+        try await fake.addAdapter()
+        path = try await fake.addSensor(Self.strap, name: "Strap")
+        try await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(500))
+        #expect(try await next(&iterator) == "connecting")
+        #expect(try await next(&iterator) == "connected")
+        try await fake.notify(path, [0x00, 71])
+        #expect(try await next(&iterator) == "heart rate 71")
+    }
+}
