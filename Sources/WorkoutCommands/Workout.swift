@@ -36,7 +36,7 @@ public struct Workout: AsyncParsableCommand {
               workout profile --born 1986-04-12 set what system zones are computed from
               workout zones                     show the heart-rate and power zones
               workout doctor                    check Bluetooth recording, suggest fixes
-              workout scan                      find straps, meters, trainers and foot pods nearby
+              workout scan                      find straps, trainers, meters, foot pods
               workout pair AA:BB:CC:DD:EE:FF    pair a sensor (unix:PATH: a simulated one)
               workout sensors                   list paired sensors
               workout record --activity cycling record from paired sensors until Ctrl-C
