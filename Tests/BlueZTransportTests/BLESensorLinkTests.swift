@@ -55,6 +55,42 @@ import Testing
         #expect(await peripheral.measurementSubscriptions == [1, 1])
     }
 
+    /// At a reconnection the sensor subscribes before it reads anything (its readings resume after the subscription
+    /// alone), and Device Information, read at the first connection before it said it was connected, is not read
+    /// again; the battery level is, after the subscription.
+    @Test func aReconnectionSubscribesFirstAndDoesNotReadDeviceInformationAgain() async throws {
+        let link = SocketPairLink(peripheral)
+        var (sensor, events) = await start(link)
+        defer { sensor.stop() }
+        #expect(sensor.deviceInformation.modelNumber == "Simulated HR strap")
+        link.dropLatest()
+        #expect(await events.seen() == .disconnected("The sensor closed the link."))
+        try await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(250))
+        #expect(await events.seen() == .connecting)
+        #expect(await events.seen() == .connected)
+        #expect(await events.seen() == .reading(.battery(BatteryReading(percent: 87))))
+
+        let database = GATTDatabase(services: PeripheralProfile.heartRateStrap().database)
+        func valueHandle(_ uuid: UInt16) -> UInt16? { database.characteristic(BluetoothUUID(uuid))?.valueHandle }
+        let information = Set(DeviceInformationField.allCases.compactMap { valueHandle($0.rawValue) })
+        let battery = try #require(valueHandle(GATTAssignedNumbers.Characteristic.batteryLevel))
+        let cccd = try #require(
+            database.characteristic(BluetoothUUID(GATTAssignedNumbers.Characteristic.heartRateMeasurement))?.cccdHandle)
+        let requests = await peripheral.requests
+        let reads: Set<UInt8> = [ATTOpcode.readRequest.rawValue, ATTOpcode.readBlobRequest.rawValue]
+        let write = ATTOpcode.writeRequest.rawValue
+        func handles(_ connection: Int, _ opcodes: Set<UInt8>) -> [UInt16] {
+            requests.filter { $0.connection == connection && opcodes.contains($0.opcode) }.map(\.handle)
+        }
+        #expect(!information.isDisjoint(with: handles(0, reads)), "read at the first connection")
+        #expect(information.isDisjoint(with: handles(1, reads)), "\(handles(1, reads))")
+        let second = requests.filter { $0.connection == 1 }
+        let subscribed = try #require(second.firstIndex { $0.opcode == write && $0.handle == cccd })
+        let batteryRead = try #require(second.firstIndex { reads.contains($0.opcode) && $0.handle == battery })
+        #expect(subscribed < batteryRead)
+    }
+
     @Test func failedConnectionsBackOffExponentially() async throws {
         let attempts = AttemptCounter()
         let sensor = BLESensor(

@@ -30,12 +30,16 @@ extension DBusSensor: SensorSession {
             }
             let objects = try await client.managedObjects()
             watch.state.withLock { $0.objects = objects }
-            let reads = await readOptional(objects, devicePath: devicePath, client: client)
-            let arrivals = link.watchArrivals()
             let characteristics = objects.characteristics(of: devicePath)
+            await readInformation(characteristics, client: client)
+            let arrivals = link.watchArrivals()
             let subscribed: Set<UInt16>
             (subscriptions, subscribed) = try await subscribe(
                 characteristics, client: client, watch: watch, link: link, arrivals: arrivals)
+            // Subscribed first: readings flow while the optional values are read, so a reconnection's gap in them
+            // is the subscription's alone (Device Information, which the samples name, is read before, once; the
+            // trainer's control waits for its range, read here). The sensor says it is connected once set up.
+            let reads = await readOptional(objects, devicePath: devicePath, client: client)
             link.connected()
             link.controlReads(reads)
             controlLinkUp(characteristics, subscribed: subscribed, client: client)
@@ -182,10 +186,23 @@ extension DBusSensor: SensorSession {
         }
     }
 
-    /// Reads what is read once at a connection: the battery level (`Battery1`, bluetoothd's battery plugin, else the
-    /// GATT characteristic), the profiles' reads (``FitnessProfiles/readCharacteristics``: features, ranges) and
-    /// Device Information. All optional: a read that fails (refused, or needing security the link cannot get) is
-    /// logged and skipped. Returns the values for the interpreter (battery, profile reads), delivered once connected.
+    /// Reads Device Information, at the first connection that offers it (it does not change between two): before the
+    /// sensor says it is connected, since its samples name its maker and model from then on. Optional: a read that
+    /// fails is logged and skipped.
+    private func readInformation(_ characteristics: [BlueZCharacteristic], client: BlueZClient) async {
+        guard engine.information.withLock({ $0 == DeviceInformation() }) else { return }
+        let information = await client.deviceInformation(characteristics) { uuid, error in
+            logger.info(
+                "\(identifier): device information 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped"
+            )
+        }
+        engine.information.withLock { $0 = information }
+    }
+
+    /// Reads what is read at each connection: the battery level (`Battery1`, bluetoothd's battery plugin, else the
+    /// GATT characteristic) and the profiles' reads (``FitnessProfiles/readCharacteristics``: features, ranges). All
+    /// optional: a read that fails (refused, or needing security the link cannot get) is logged and skipped. Returns
+    /// the values for the interpreter.
     private func readOptional(
         _ objects: BlueZObjects, devicePath: String, client: BlueZClient
     ) async -> [(UInt16, [UInt8])] {
@@ -206,12 +223,6 @@ extension DBusSensor: SensorSession {
                 )
             }
         }
-        let information = await client.deviceInformation(objects.characteristics(of: devicePath)) { uuid, error in
-            logger.info(
-                "\(identifier): device information 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped"
-            )
-        }
-        engine.information.withLock { $0 = information }
         return reads
     }
 

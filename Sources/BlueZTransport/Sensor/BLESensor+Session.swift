@@ -26,15 +26,11 @@ extension BLESensor {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await client.run() }
             defer { group.cancelAll() }
-            let (subscribed, initialReads) = try await setUp(
-                client, security: SecurityRetry(upgrade: bearer.securityUpgrade))
-            link.connected()
-            link.controlReads(initialReads)
-            controlLinkUp(client, handles: Dictionary(subscribed.map { ($1, $0) }, uniquingKeysWith: { $1 }))
-            defer { engine.control.down() }
+            let security = SecurityRetry(upgrade: bearer.securityUpgrade)
+            let characteristics = try await discover(client)
+            try await readInformation(characteristics, client: client, security: security)
+            let subscribed = try await subscribe(characteristics, client: client, security: security)
             let arrivals = link.watchArrivals()
-            for (uuid, bytes) in initialReads { link.deliverRead(uuid, bytes) }
-            group.addTask { try await link.reportSilences(arrivals) }
             // Notifications reach the link on the client's executor, one at a time.
             await client.deliverNotifications(to: { notification in
                 guard let uuid = subscribed[notification.handle] else {
@@ -45,6 +41,16 @@ extension BLESensor {
                 }
                 link.received(uuid, notification.value, arrivals: arrivals)
             })
+            // Subscribed first: readings flow while the optional values are read, so a reconnection's gap in them
+            // is the subscription's alone (Device Information, which the samples name, is read before, once; the
+            // trainer's control waits for its range, read here). The sensor says it is connected once set up.
+            let initialReads = try await readOptional(characteristics, client: client, security: security)
+            link.connected()
+            link.controlReads(initialReads)
+            controlLinkUp(client, handles: Dictionary(subscribed.map { ($1, $0) }, uniquingKeysWith: { $1 }))
+            defer { engine.control.down() }
+            for (uuid, bytes) in initialReads { link.deliverRead(uuid, bytes) }
+            group.addTask { try await link.reportSilences(arrivals) }
             // The session lasts until the bearer closes: surface why.
             while try await group.next() != nil {}
         }
@@ -63,16 +69,8 @@ extension BLESensor {
         }
     }
 
-    /// Discovery, Device Information, battery and subscriptions. Returns the subscribed value
-    /// handles with their characteristics, and values read that carry readings (battery).
-    ///
-    /// Device Information and battery are optional: a sensor that refuses them (protected, or
-    /// not readable) is still recorded from. A refusal for want of security (0x05, 0x0F) raises
-    /// the link's security once and retries (``SecurityRetry``); when raising it fails, the
-    /// optional read is skipped. Only the measurement subscription is required.
-    private func setUp(
-        _ client: GATTClient, security: SecurityRetry
-    ) async throws -> (subscribed: [UInt16: UInt16], reads: [(UInt16, [UInt8])]) {
+    /// The MTU exchange and discovery: the characteristics of the fitness services (and battery, Device Information).
+    private func discover(_ client: GATTClient) async throws -> [GATTCharacteristic] {
         do { try await client.exchangeMTU() } catch let error as ATTErrorResponse {
             engine.logger.info("\(identifier): MTU exchange refused (\(error)); staying at the default MTU")
         }
@@ -80,41 +78,15 @@ extension BLESensor {
         for service in try await client.discoverPrimaryServices() where Self.isRelevant(service.uuid) {
             characteristics += try await client.discoverCharacteristics(of: service)
         }
-        var reads: [(UInt16, [UInt8])] = []
-        var information = DeviceInformation()
-        for characteristic in characteristics where characteristic.properties.contains(.read) {
-            guard let uuid = characteristic.uuid.shortValue else { continue }
-            let isBattery = uuid == GATTAssignedNumbers.Characteristic.batteryLevel
-            let isProfileRead = FitnessProfiles.readCharacteristics.contains(uuid)
-            guard isBattery || isProfileRead || DeviceInformationField(rawValue: uuid) != nil else { continue }
-            let bytes: [UInt8]
-            do {
-                bytes = try await security.perform {
-                    try await client.readLongValue(handle: characteristic.valueHandle)
-                }
-            } catch let error as ATTErrorResponse {
-                engine.logger.info(
-                    "\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped"
-                )
-                continue
-            } catch let failure as SecurityUpgradeFailed where !Task.isCancelled {
-                // Optional: a link that could not be secured for it still serves the measurements.
-                engine.logger.info(
-                    "\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) needs a secured link, which failed (\(BLESensor.sentence(for: failure.underlying))); skipped"
-                )
-                continue
-            }
-            if isBattery || isProfileRead {
-                reads.append((uuid, bytes))
-            } else {
-                do { _ = try information.update(characteristic: uuid, bytes: bytes) } catch {
-                    engine.logger.warning(
-                        "\(identifier): device information 0x\(String(uuid, radix: 16)) is malformed (\(error)); skipped"
-                    )
-                }
-            }
-        }
-        engine.information.withLock { $0 = information }
+        return characteristics
+    }
+
+    /// The subscriptions: the subscribed value handles with their characteristics. Only a measurement's subscription
+    /// is required; the rest is optional (refused for want of security, the link's security is raised once and the
+    /// subscription retried: ``SecurityRetry``).
+    private func subscribe(
+        _ characteristics: [GATTCharacteristic], client: GATTClient, security: SecurityRetry
+    ) async throws -> [UInt16: UInt16] {
         var subscribed: [UInt16: UInt16] = [:]
         let optional = FitnessProfiles.indicationCharacteristics + [GATTAssignedNumbers.Characteristic.batteryLevel]
         let wanted = Self.measurementCharacteristics + optional
@@ -143,7 +115,58 @@ extension BLESensor {
                 .connectionFailed,
                 "\(name) offers no measurement to subscribe to (\(FitnessProfiles.measuringNames)).")
         }
-        return (subscribed, reads)
+        return subscribed
+    }
+
+    /// Device Information, at the first connection that offers it (it does not change between two): before the
+    /// sensor says it is connected, since its samples name its maker and model from then on.
+    private func readInformation(
+        _ characteristics: [GATTCharacteristic], client: GATTClient, security: SecurityRetry
+    ) async throws {
+        guard engine.information.withLock({ $0 == DeviceInformation() }) else { return }
+        var information = DeviceInformation()
+        let isInformation = { (uuid: UInt16) in DeviceInformationField(rawValue: uuid) != nil }
+        for (uuid, bytes) in try await readOptional(
+            characteristics, client: client, security: security, where: isInformation)
+        {
+            do { _ = try information.update(characteristic: uuid, bytes: bytes) } catch {
+                engine.logger.warning(
+                    "\(identifier): device information 0x\(String(uuid, radix: 16)) is malformed (\(error)); skipped")
+            }
+        }
+        engine.information.withLock { $0 = information }
+    }
+
+    /// Reads the readable characteristics `wanted` picks (by default the battery level and the profiles' reads:
+    /// features, ranges) and returns their values.
+    ///
+    /// All optional: a sensor that refuses them (protected, or not readable) is still recorded from. A refusal for
+    /// want of security (0x05, 0x0F) raises the link's security once and retries (``SecurityRetry``); when raising
+    /// it fails, the read is skipped.
+    private func readOptional(
+        _ characteristics: [GATTCharacteristic], client: GATTClient, security: SecurityRetry,
+        where wanted: (UInt16) -> Bool = {
+            $0 == GATTAssignedNumbers.Characteristic.batteryLevel || FitnessProfiles.readCharacteristics.contains($0)
+        }
+    ) async throws -> [(UInt16, [UInt8])] {
+        var reads: [(UInt16, [UInt8])] = []
+        for characteristic in characteristics where characteristic.properties.contains(.read) {
+            guard let uuid = characteristic.uuid.shortValue, wanted(uuid) else { continue }
+            do {
+                let handle = characteristic.valueHandle
+                reads.append((uuid, try await security.perform { try await client.readLongValue(handle: handle) }))
+            } catch let error as ATTErrorResponse {
+                engine.logger.info(
+                    "\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped"
+                )
+            } catch let failure as SecurityUpgradeFailed where !Task.isCancelled {
+                // Optional: a link that could not be secured for it still serves the measurements.
+                engine.logger.info(
+                    "\(identifier): 0x\(String(uuid, radix: 16, uppercase: true)) needs a secured link, which failed (\(BLESensor.sentence(for: failure.underlying))); skipped"
+                )
+            }
+        }
+        return reads
     }
 
     static func isRelevant(_ service: BluetoothUUID) -> Bool {

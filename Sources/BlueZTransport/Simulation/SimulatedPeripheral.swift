@@ -42,6 +42,9 @@ public actor SimulatedPeripheral {
     public private(set) var controlRequests:
         [(FitnessMachineControlPoint.Request, FitnessMachineControlPoint.ResultCode)] = []
     private var encryptedConnections: Set<Int> = []
+    /// The ATT requests each central made, in order: the connection (numbered from 0), the opcode and the handle
+    /// (a test checks what a central asks for, and when).
+    public private(set) var requests: [(connection: Int, opcode: UInt8, handle: UInt16)] = []
 
     public init(profile: PeripheralProfile, resendsLastValueOnSubscribe: Bool = true) {
         self.profile = profile
@@ -64,6 +67,7 @@ public actor SimulatedPeripheral {
         }
         while let pdu = try? await bearer.receive() {
             guard var server = connections[id]?.server else { return }
+            if pdu.count >= 3 { requests.append((id, pdu[0], UInt16(pdu[1]) | UInt16(pdu[2]) << 8)) }
             if let refusal = refusal(of: pdu, on: server, connection: id) {
                 try? await bearer.send(refusal)
                 continue
