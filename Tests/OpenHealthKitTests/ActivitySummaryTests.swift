@@ -158,3 +158,79 @@ import Testing
         #expect(ExerciseTime.minutes(of: merged, from: 0, to: 3570) == 59)
     }
 }
+
+/// Days are the calendar's, daylight saving time included (issue 37): in Europe/Berlin 2026-03-29 is 23 hours long
+/// and 2026-10-25 is 25, and each day's figures are what falls between its own midnights.
+@Suite(.timeLimit(.minutes(1))) struct ActivitySummaryDaylightSavingTests {
+    static let berlin: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "Europe/Berlin")!
+        return calendar
+    }()
+
+    /// `month`-`day` 2026 at `hour`:`minute` in Berlin (a time that exists once).
+    static func at(_ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> Date {
+        berlin.date(from: DateComponents(year: 2026, month: month, day: day, hour: hour, minute: minute))!
+    }
+
+    /// `month`-`day` 2026 at `hour`:`minute` UTC: the repeated hour of 2026-10-25 is 00:00–01:00 UTC in summer time
+    /// (CEST, +2) and 01:00–02:00 UTC in winter time (CET, +1).
+    static func utc(_ month: Int, _ day: Int, _ hour: Int, _ minute: Int = 0) -> Date {
+        ActivitySummaryTests.utc.date(
+            from: DateComponents(year: 2026, month: month, day: day, hour: hour, minute: minute))!
+    }
+
+    static func day(_ month: Int, _ day: Int) -> DateComponents {
+        var components = DateComponents(year: 2026, month: month, day: day)
+        components.calendar = berlin
+        return components
+    }
+
+    /// [day, kcal, exercise minutes] of each summary between `from` and `to`.
+    func figures(_ store: HKHealthStore, from: DateComponents, to: DateComponents) async throws -> [[Double]] {
+        try await HKActivitySummaryQueryDescriptor(
+            predicate: HKQuery.predicate(forActivitySummariesBetweenStart: from, end: to)
+        ).result(for: store).map { summary in
+            [
+                Double(summary.dateComponents(for: Self.berlin).day ?? 0),
+                summary.activeEnergyBurned.doubleValue(for: .kilocalorie()),
+                summary.appleExerciseTime.doubleValue(for: .minute()),
+            ]
+        }
+    }
+
+    @Test func theShortAndTheLongDayEachKeepWhatFellWithinThem() async throws {
+        // 00:30 and 01:30 UTC on 2026-10-25 are both 02:30 in Berlin; the 29th of March has 23 hours, the 25th of
+        // October 25.
+        let firstPass = Self.utc(10, 25, 0, 30), secondPass = Self.utc(10, 25, 1, 30)
+        for date in [firstPass, secondPass] {
+            #expect(Self.berlin.dateComponents([.day, .hour, .minute], from: date) == DateComponents(day: 25, hour: 2, minute: 30))
+        }
+        #expect(Self.berlin.dateInterval(of: .day, for: Self.at(3, 29, 12))?.duration == 23 * 3600)
+        #expect(Self.berlin.dateInterval(of: .day, for: Self.at(10, 25, 12))?.duration == 25 * 3600)
+
+        let store = try await authorizedStore()
+        try await store.requestAuthorization(toShare: [], read: [HKObjectType.activitySummaryType()])
+        try await store.save([
+            // Spring: 60 kcal over the midnight before the short day (30 + 30); 100 kcal 01:30–03:30 local, one real
+            // hour across the skipped one, all on the 29th; 40 kcal over the next midnight (20 + 20).
+            ActivitySummaryTests.energy(60, from: Self.at(3, 28, 23, 30), to: Self.at(3, 29, 0, 30)),
+            ActivitySummaryTests.energy(100, from: Self.at(3, 29, 1, 30), to: Self.at(3, 29, 3, 30)),
+            ActivitySummaryTests.energy(40, from: Self.at(3, 29, 23, 30), to: Self.at(3, 30, 0, 30)),
+            // Autumn: 80 kcal over the midnight before the long day (40 + 40); 50 kcal over the repeated hour, from
+            // its first 02:30 to its second; 60 kcal over the next midnight (30 + 30).
+            ActivitySummaryTests.energy(80, from: Self.at(10, 24, 23), to: Self.at(10, 25, 1)),
+            ActivitySummaryTests.energy(50, from: firstPass, to: secondPass),
+            ActivitySummaryTests.energy(60, from: Self.at(10, 25, 23), to: Self.at(10, 26, 1)),
+        ])
+        // A run from 01:50 (CEST) to the second 02:20 (CET) of the long day: 90 minutes, though the clock moved 30.
+        try await ActivitySummaryTests.workout(store, from: Self.at(10, 25, 1, 50), to: Self.utc(10, 25, 1, 20))
+
+        #expect(
+            try await figures(store, from: Self.day(3, 27), to: Self.day(3, 31))
+                == [[28, 30, 0], [29, 150, 0], [30, 20, 0]])
+        #expect(
+            try await figures(store, from: Self.day(10, 23), to: Self.day(10, 27))
+                == [[24, 40, 0], [25, 120, 90], [26, 30, 0]])
+    }
+}
