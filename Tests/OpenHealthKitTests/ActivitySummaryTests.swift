@@ -204,10 +204,12 @@ import Testing
         // October 25.
         let firstPass = Self.utc(10, 25, 0, 30), secondPass = Self.utc(10, 25, 1, 30)
         for date in [firstPass, secondPass] {
-            #expect(Self.berlin.dateComponents([.day, .hour, .minute], from: date) == DateComponents(day: 25, hour: 2, minute: 30))
+            #expect(
+                Self.berlin.dateComponents([.day, .hour, .minute], from: date)
+                    == DateComponents(day: 25, hour: 2, minute: 30))
         }
-        #expect(Self.berlin.dateInterval(of: .day, for: Self.at(3, 29, 12))?.duration == 23 * 3600)
-        #expect(Self.berlin.dateInterval(of: .day, for: Self.at(10, 25, 12))?.duration == 25 * 3600)
+        #expect(Self.berlin.dateInterval(of: .day, for: Self.at(3, 29, 12))?.duration == TimeInterval(23 * 3600))
+        #expect(Self.berlin.dateInterval(of: .day, for: Self.at(10, 25, 12))?.duration == TimeInterval(25 * 3600))
 
         let store = try await authorizedStore()
         try await store.requestAuthorization(toShare: [], read: [HKObjectType.activitySummaryType()])
