@@ -70,3 +70,39 @@ import Testing
             "no partial file, no ride.gpx")
     }
 }
+
+extension ExportCommandTests {
+    /// The time zone moves only what is local (issue 37): the default file name and FIT's `activity.local_timestamp`
+    /// (the offset in force at the workout's end, summer time included: Sydney is at +11 in November), never a
+    /// timestamp (FIT's are UTC, TCX's end in Z), so the TCX is the same bytes in every zone.
+    @Test func aTimeZoneMovesTheLocalTimesOnly() throws {
+        let directory = try TemporaryDirectory()
+        let store = directory.file("store.sqlite")
+        try ExportOracle.run(["encode-activity", directory.file("garmin.fit"), "120"])
+        let imported = try Tool.run(["import", "garmin.fit", "--store", store], directory: directory.path)
+        let id = try #require(firstWorkoutID(in: imported.stdout), "\(imported.transcript)")
+        var tcxs: Set<String> = []
+        for (zone, offset, name) in [
+            ("UTC", 0, "2024-11-08-1133-cycling.fit"),
+            ("America/New_York", -5 * 3600, "2024-11-08-0633-cycling.fit"),
+            ("Europe/Berlin", 3600, "2024-11-08-1233-cycling.fit"),
+            ("Australia/Sydney", 11 * 3600, "2024-11-08-2233-cycling.fit"),
+        ] {
+            let fit = try Tool.run(
+                ["export", id, "--store", store], environment: ["TZ": zone], directory: directory.path)
+            #expect(fit.transcript == "Wrote \(name): cycling, 90 records, 1 session.\n", "\(zone)")
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.file(name))))
+            let activity = try #require(
+                try FITDecoder.messages(bytes).first { $0.globalMessageNumber == FITMessageNumber.activity })
+            let timestamp = try #require(activity[253]?.number), local = try #require(activity[5]?.number)
+            #expect(Int(local - timestamp) == offset, "\(zone)")
+            let tcx = try Tool.run(
+                ["export", id, "--store", store, "--format", "tcx", "--output", "-"], environment: ["TZ": zone],
+                directory: directory.path)
+            #expect(tcx.status == 0, "\(tcx.stderr)")
+            tcxs.insert(tcx.stdout)
+        }
+        #expect(tcxs.count == 1)
+        #expect(tcxs.first?.contains("<Id>2024-11-08T11:33:20Z</Id>") == true, "\(tcxs.first?.prefix(600) ?? "")")
+    }
+}
