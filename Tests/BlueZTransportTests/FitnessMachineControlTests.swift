@@ -197,6 +197,41 @@ import Testing
                 == "The machine refused to set target power to 3000 W: invalid parameter.")
     }
 
+    /// The trainer takes control away mid-session (Control Permission Lost, 0xFF: another app took it): the
+    /// trainers' event says so, and the next target asks for control again before it is set.
+    @Test func controlLostMidSessionIsSaidAndAskedForAgainWithTheNextTarget() async throws {
+        let peripheral = SimulatedPeripheral(profile: .smartTrainer())
+        let link = SocketPairLink(peripheral)
+        let clock = ManualClock()
+        let sensor = BLESensor(
+            identifier: "unix:trainer", name: "Trainer", capabilities: .fitnessMachine, clock: clock,
+            wallClock: TestWallClock().now, connect: link.connect)
+        let targets = TrainerTargets(sensors: [sensor], clock: clock)
+        let (events, sink) = AsyncStream.makeStream(of: TrainerTargets.Event.self)
+        targets.start(target: 200, events: { sink.yield($0) }, changed: {})
+        sensor.start { _ in }
+        defer {
+            targets.close()
+            sensor.stop()
+        }
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next() == .targetSet(sensor: "Trainer", watts: 200))
+        await peripheral.revokeControl()
+        #expect(await iterator.next() == .lostControl(sensor: "Trainer"))
+        #expect(targets.controls.first?.state.hasControl == false)
+        targets.hold(210)
+        #expect(await iterator.next() == .targetSet(sensor: "Trainer", watts: 210))
+        let session = await peripheral.controlRequests.map { "\($0.0.summary): \($0.1)" }
+        #expect(
+            session == [
+                "request control: success", "set target power to 200 W: success", "request control: success",
+                "set target power to 210 W: success",
+            ])
+        #expect(
+            TrainerTargets.Event.lostControl(sensor: "Trainer").description
+                == "Trainer took control back (another app, or its own buttons); the next target asks for it again")
+    }
+
     @Test func aTrainerThatRefusesControlIsStillRecordedFrom() async throws {
         let rig = await Rig(grantsControl: false)
         defer { rig.close() }

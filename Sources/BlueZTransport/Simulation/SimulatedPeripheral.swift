@@ -183,6 +183,14 @@ public actor SimulatedPeripheral {
     /// Sets whether the machine grants control when a central asks for it.
     public func setGrantsControl(_ grants: Bool) { grantsControl = grants }
 
+    /// Takes control away from every central, as a machine does when another client takes it or a person presses
+    /// its own buttons: Fitness Machine Status Control Permission Lost (0xFF, FTMS 1.0 §4.17); a central must ask
+    /// for control again before its next request.
+    public func revokeControl() async {
+        controllers.removeAll()
+        await publish([0xFF], of: BluetoothUUID(GATTAssignedNumbers.Characteristic.fitnessMachineStatus))
+    }
+
     /// Carries out a control point request and answers it with an indication of the control point (FTMS 1.0
     /// §4.16.2): Request Control is granted (unless ``grantsControl`` is off); a request from a central without
     /// control gets Control Not Permitted; a malformed one, Invalid Parameter. A new target power is announced on

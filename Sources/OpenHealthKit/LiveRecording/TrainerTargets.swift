@@ -25,6 +25,9 @@ public final class TrainerTargets: Sendable {
         case refusedControl(sensor: String, code: FitnessMachineControlPoint.ResultCode)
         /// A request failed for another reason.
         case failed(sensor: String, error: FitnessMachineControlError)
+        /// The trainer took control away (Control Permission Lost: another app took it, or its own buttons were
+        /// used); the next target asks for it again.
+        case lostControl(sensor: String)
         /// A target was asked for and no sensor offers a control point (said once).
         case noControlPoint
 
@@ -35,6 +38,8 @@ public final class TrainerTargets: Sendable {
             case .refusedControl(let sensor, let code):
                 "\(sensor) refused control (\(code)); recording from it without a target"
             case .failed(let sensor, let error): "\(sensor): \(error)"
+            case .lostControl(let sensor):
+                "\(sensor) took control back (another app, or its own buttons); the next target asks for it again"
             case .noControlPoint: TrainerTargets.noControlPointNotice
             }
         }
@@ -72,6 +77,7 @@ public final class TrainerTargets: Sendable {
                 switch event {
                 case .connected(offersControl: false): self.noteIfUncontrollable()
                 case .accepted(.setTargetPower(let watts)): events(.targetSet(sensor: name, watts: Int(watts)))
+                case .status(let status) where status.isControlPermissionLost: events(.lostControl(sensor: name))
                 case .failed(let error) where error.reason != .notControllable:
                     if error.request == FitnessMachineControlPoint.Request.requestControl.summary,
                         case .refused(let code) = error.reason
