@@ -219,3 +219,45 @@ extension ConnectLifeTests {
         #expect(try await next(&iterator) == "heart rate 71")
     }
 }
+
+extension ConnectLifeTests {
+    /// The adapter is unplugged mid-recording (bluetoothd removes it and its devices): the sensor says why the link
+    /// ended, then that there is no adapter while it is away, and records again once it is plugged back in and the
+    /// strap is heard.
+    @Test func aSensorResumesAfterItsAdapterIsUnpluggedAndPluggedBackIn() async throws {
+        let fake = try await FakeBlueZ()
+        defer { fake.stop() }
+        try await fake.addAdapter()
+        var path = try await fake.addSensor(Self.strap, name: "Strap")
+        let clock = ManualClock()
+        let sensor = DBusSensor(
+            address: BluetoothAddress(Self.strap, type: .random)!, options: DBusSensor.Options(), clock: clock,
+            wallClock: { Date(timeIntervalSinceReferenceDate: 0) },
+            bus: { [connection = fake.connection] in connection })
+        let (events, continuation) = AsyncStream.makeStream(of: SensorEvent.self)
+        sensor.start { continuation.yield($0) }
+        defer { sensor.stop() }
+        var iterator = events.makeAsyncIterator()
+        #expect(try await next(&iterator) == "connecting")
+        #expect(try await next(&iterator) == "connected")
+
+        try await fake.fake("RemoveAdapterWithDevices", [.string("hci0")], interface: "org.bluez.Mock")
+        #expect(
+            try await next(&iterator)
+                == "disconnected: bluetoothd no longer knows the sensor (it was removed, or its adapter went away: unplugged or reset)."
+        )
+        try await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(250))
+        #expect(try await next(&iterator) == "connecting")
+        let away = try await next(&iterator)
+        #expect(away.hasPrefix("disconnected: bluetoothd has no Bluetooth adapter"), "\(away)")
+        try await fake.addAdapter()
+        path = try await fake.addSensor(Self.strap, name: "Strap")
+        try await clock.waitForSleepers(1)
+        clock.advance(by: .milliseconds(500))
+        #expect(try await next(&iterator) == "connecting")
+        #expect(try await next(&iterator) == "connected")
+        try await fake.notify(path, [0x00, 72])
+        #expect(try await next(&iterator) == "heart rate 72")
+    }
+}

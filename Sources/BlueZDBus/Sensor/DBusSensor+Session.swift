@@ -120,7 +120,10 @@ extension DBusSensor: SensorSession {
     private func reason(_ watch: DeviceWatch, fallback: String) throws -> String {
         let state = watch.state.withLock { $0 }
         if let reason = state.disconnectReason { return "bluetoothd reports the link ended: \(reason)." }
-        if state.removed { return "bluetoothd no longer knows the sensor (it was removed)." }
+        if state.removed {
+            return
+                "bluetoothd no longer knows the sensor (it was removed, or its adapter went away: unplugged or reset)."
+        }
         if state.connected, let ended = state.notificationsEnded { return ended }
         return fallback
     }
