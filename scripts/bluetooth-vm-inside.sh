@@ -308,6 +308,22 @@ if [ "$status" -eq 0 ] && grep -E "^TestAdvertisement +$peripheral .*0x180D" "$l
 else
     fail "as an unprivileged user, workout scan hears TestAdvertisement through bluetoothd (exit $status)"
 fi
+# Without --adapter (nor OPENHEALTHKIT_ADAPTER), both of the VM's adapters listen and the list says which heard the
+# strap: hci1 (hci0 is the strap's own). The advertisement is registered again 2 s in, as above.
+as_user "$workout" scan --timeout 5 > "$logs/scan-dbus-every.txt" 2>&1 &
+scanner=$!
+sleep 2
+kill "$advertiser"
+wait "$advertiser" 2> /dev/null
+start_advertising || echo "(the advertisement did not register again during the scan)"
+wait "$scanner"
+status=$?
+cat "$logs/scan-dbus-every.txt"
+if [ "$status" -eq 0 ] && grep -E "^TestAdvertisement +$peripheral .* hci1[ ,].*0x180D" "$logs/scan-dbus-every.txt" > /dev/null; then
+    pass "as an unprivileged user, workout scan without --adapter listens with both adapters and says hci1 heard the strap"
+else
+    fail "as an unprivileged user, workout scan without --adapter listens with both adapters and says hci1 heard the strap (exit $status)"
+fi
 # bluetoothd holds the link (what `bluetoothctl connect` asks of it: Device1.Connect, here on hci1), and workout
 # simply uses it.
 device_path=/org/bluez/hci1/dev_${peripheral//:/_}

@@ -32,7 +32,8 @@ extension Workout {
         var timeout: Double = 10
         @Option(
             help: ArgumentHelp(
-                "The adapter to scan with (default: $OPENHEALTHKIT_ADAPTER, else the first one up).", valueName: "hciN")
+                "The adapter to scan with (default: $OPENHEALTHKIT_ADAPTER, else every one powered through bluetoothd, the first one up without it).",
+                valueName: "hciN")
         )
         var adapter: String?
         @Flag(help: "List every Bluetooth LE device heard, not only fitness sensors.")
@@ -47,7 +48,8 @@ extension Workout {
         func run() async throws {
             try await reportingErrors {
                 do {
-                    printDevices(try await scanNearby(seconds: timeout, adapter: adapter), adapter: adapter, all: all)
+                    let scan = try await scanNearby(seconds: timeout, adapter: adapter)
+                    printDevices(scan.devices, adapter: adapter, all: all, everyAdapter: scan.everyAdapter)
                 } catch let interrupted as ScanInterrupted {
                     printDevices(interrupted.devices, adapter: adapter, all: all)
                     throw interrupted.reason
@@ -83,12 +85,28 @@ extension Workout {
 ///
 /// Through bluetoothd's D-Bus API when it runs (``BluetoothBackend``): no capability needed, its discovery stopped
 /// at the end or on Ctrl-C.
-func scanNearby(seconds: Double, adapter: String? = nil) async throws -> [DiscoveredDevice] {
+///
+/// Through bluetoothd, with no adapter chosen (by `adapter` or `$OPENHEALTHKIT_ADAPTER`), every powered adapter listens
+/// at once and each device says which heard it (``DiscoveredDevice/adapters``); `everyAdapter` says so.
+func scanNearby(
+    seconds: Double, adapter: String? = nil
+) async throws -> (devices: [DiscoveredDevice], everyAdapter: Bool) {
     let duration = Duration.milliseconds(Int64(seconds * 1000))
     let scan: Task<[DiscoveredDevice], any Error>
+    var everyAdapter = false
     if try await BluetoothBackend.current().kind == .dbus {
-        let scanner = DBusScanner(client: BlueZClient(connection: try SystemBus.shared()), adapter: adapter)
-        scan = Task { try await scanner.scan(for: duration) }
+        let client = BlueZClient(connection: try SystemBus.shared())
+        let adapters =
+            adapter == nil && AdapterSelection.adapterFromEnvironment() == nil
+            ? client.poweredAdapters(in: try await client.managedObjects()) : []
+        if adapters.count > 1 {
+            // Every powered adapter listens at once: a sensor out of one's reach may be in another's.
+            everyAdapter = true
+            scan = Task { try await DBusScanner.scan(adapters, client: client, for: duration) }
+        } else {
+            let scanner = DBusScanner(client: client, adapter: adapter)
+            scan = Task { try await scanner.scan(for: duration) }
+        }
     } else {
         let scanner = try await ManagementScanner.open(adapter: adapter)
         scan = Task { try await scanner.scan(for: duration) }
@@ -98,15 +116,19 @@ func scanNearby(seconds: Double, adapter: String? = nil) async throws -> [Discov
         scan.cancel()
     }
     defer { watcher.cancel() }
-    return try await withTaskCancellationHandler {
+    let devices = try await withTaskCancellationHandler {
         try await scan.value
     } onCancel: {
         scan.cancel()
     }
+    return (devices, everyAdapter)
 }
 
-func printDevices(_ heard: [DiscoveredDevice], adapter: String? = nil, all: Bool = false) {
-    for line in scanLines(heard, all: all, otherAdapters: { otherAdaptersNote(named: adapter) }) { print(line) }
+/// Prints what a scan heard (``scanLines(_:all:otherAdapters:)``); after a scan of one adapter that heard nothing, the
+/// machine's other adapters are named.
+func printDevices(_ heard: [DiscoveredDevice], adapter: String? = nil, all: Bool = false, everyAdapter: Bool = false) {
+    let note = { everyAdapter ? nil : otherAdaptersNote(named: adapter) }
+    for line in scanLines(heard, all: all, otherAdapters: note) { print(line) }
 }
 
 /// What a scan prints: the fitness sensors heard (every device, with `all`) strongest first within each kind, and how
@@ -121,14 +143,20 @@ func scanLines(_ heard: [DiscoveredDevice], all: Bool, otherAdapters: () -> Stri
             "No \(all ? "Bluetooth LE device" : "fitness sensor") heard\(counted); wake the sensor (wet a strap's contacts, spin the cranks) and scan again."
         ] + [otherAdapters()].compactMap { $0 }
     }
-    var lines = [pad("Name", 22) + pad("Address", 26) + pad("RSSI", 6) + pad("Kind", 17) + "Services"]
+    // Which adapter heard each, when several listened (the strongest signal's first).
+    let byAdapter = heard.contains { !$0.adapters.isEmpty }
+    var lines = [
+        pad("Name", 22) + pad("Address", 26) + pad("RSSI", 6) + pad("Kind", 17) + (byAdapter ? pad("Heard by", 12) : "")
+            + "Services"
+    ]
     for device in devices {
         let services = device.services.map { $0.shortValue.map { String(format: "0x%04X", $0) } ?? "\($0)" }.joined(
             separator: ",")
         lines.append(
             pad(device.name ?? "(no name)", 22) + pad(device.addressSpelling, 26)
-                + pad(device.rssi.map(String.init) ?? "-", 6)
-                + pad(device.kind.description, 17) + (services.isEmpty ? "-" : services))
+                + pad(device.rssi.map(String.init) ?? "-", 6) + pad(device.kind.description, 17)
+                + (byAdapter ? pad(device.adapters.joined(separator: ","), 12) : "")
+                + (services.isEmpty ? "-" : services))
     }
     if others > 0 { lines.append("\(others) other Bluetooth LE device\(plural) heard; --all lists them.") }
     return lines

@@ -126,7 +126,8 @@ extension Workout {
                 }
                 if scan {
                     print("\nNearby:")
-                    printDevices(try await scanNearby(seconds: timeout))
+                    let nearby = try await scanNearby(seconds: timeout)
+                    printDevices(nearby.devices, everyAdapter: nearby.everyAdapter)
                 }
             }
         }

@@ -261,3 +261,39 @@ extension ConnectLifeTests {
         #expect(try await next(&iterator) == "heart rate 72")
     }
 }
+
+extension ConnectLifeTests {
+    /// With two adapters, both listen at once: a strap both hear is listed once, with the adapter that heard it
+    /// stronger first, and a power meter only the second hears is listed too (issue 36, item 3).
+    @Test func everyAdapterListensAndEachDeviceSaysWhichHeardIt() async throws {
+        let fake = try await FakeBlueZ()
+        defer { fake.stop() }
+        try await fake.addAdapter("hci0")
+        try await fake.addAdapter("hci1")
+        let scan = Task { [client = fake.client] in
+            try await DBusScanner.scan(["hci0", "hci1"], client: client, for: .seconds(30))
+        }
+        try await withDeadline(seconds: 10, "discovery to start on both adapters") {
+            while true {
+                let objects = try await fake.client.managedObjects()
+                let discovering = ["hci0", "hci1"].filter {
+                    objects.properties("/org/bluez/\($0)", BlueZ.adapter)?["Discovering"]?.bool == true
+                }
+                if discovering.count == 2 { return }
+                await Task.yield()
+            }
+        }
+        let near = try await fake.addSensor(Self.strap, name: "Strap", adapter: "hci0")
+        let far = try await fake.addSensor(Self.strap, name: "Strap", adapter: "hci1")
+        _ = try await fake.addSensor(
+            "00:22:D0:11:22:33", name: "Meter", random: false, service: 0x1818, adapter: "hci1")
+        try await fake.fake("SetRSSI", [.string(near), .int16(-80)])
+        try await fake.fake("SetRSSI", [.string(far), .int16(-50)])
+        _ = try await fake.fake("ConnectCount", [.string(far)])  // a round trip: the signals before it are out
+        scan.cancel()
+        let devices = try await scan.value
+        #expect(devices.map(\.addressSpelling) == ["\(Self.strap)/random", "00:22:D0:11:22:33"])
+        #expect(devices.map(\.adapters) == [["hci1", "hci0"], ["hci1"]])
+        #expect(devices.map(\.rssi) == [-50, -58])
+    }
+}

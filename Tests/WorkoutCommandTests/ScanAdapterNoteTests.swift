@@ -68,3 +68,19 @@ import Testing
                 ])
     }
 }
+
+extension ScanListTests {
+    /// After a scan of several adapters, a column says which heard each device, the strongest signal's first.
+    @Test func severalAdaptersSayWhichHeardWhat() {
+        let strap = Self.heard[0]
+        let merged = ScanResults.merging([
+            ("hci0", [DiscoveredDevice(address: strap.address, name: "Polar H7", rssi: -80, services: strap.services)]),
+            ("hci1", [strap, Self.heard[1]]),
+        ])
+        #expect(merged.map(\.adapters) == [["hci1", "hci0"], ["hci1"]])
+        #expect(merged.first?.rssi == -71)
+        let lines = scanLines(merged, all: false) { nil }
+        #expect(lines[0].contains("Heard by"), "\(lines)")
+        #expect(lines[1].contains("hci1,hci0"), "\(lines)")
+    }
+}

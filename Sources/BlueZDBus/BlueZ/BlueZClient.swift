@@ -68,6 +68,11 @@ public struct BlueZClient: Sendable {
         return powered.path
     }
 
+    /// The names (`hci0`, …) of the powered adapters bluetoothd has.
+    public func poweredAdapters(in objects: BlueZObjects) -> [String] {
+        objects.adapters.filter(\.powered).compactMap { $0.path.split(separator: "/").last.map(String.init) }
+    }
+
     private static func poweredOff(_ name: String) -> BlueZError {
         BlueZError(
             .adapterDown,

@@ -34,6 +34,23 @@ public struct DBusScanner: Sendable {
         .properties([("Transport", .string("le"))])
     }
 
+    /// Scans with every adapter of `adapters` (`hci0`, …) at once and returns what they heard, one device per address
+    /// with the adapters that heard it, the strongest signal's first (``ScanResults/merging(_:)``).
+    public static func scan(
+        _ adapters: [String], client: BlueZClient, for duration: Duration,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> [DiscoveredDevice] {
+        try await withThrowingTaskGroup(of: (adapter: String, devices: [DiscoveredDevice]).self) { group in
+            for adapter in adapters {
+                let scanner = DBusScanner(client: client, adapter: adapter)
+                group.addTask { (adapter, try await scanner.scan(for: duration, clock: clock)) }
+            }
+            var scans: [(adapter: String, devices: [DiscoveredDevice])] = []
+            for try await scan in group { scans.append(scan) }
+            return ScanResults.merging(scans)
+        }
+    }
+
     /// Scans for `duration` on `clock` (or until cancelled) and returns what was heard, in ``ScanResults``'
     /// order: heart rate, power, speed and cadence first, strongest first.
     public func scan(

@@ -11,16 +11,20 @@ public struct DiscoveredDevice: Hashable, Sendable {
     /// Service UUIDs advertised (complete or incomplete lists).
     public var services: [BluetoothUUID]
     public var appearance: GAPAppearance?
+    /// The adapters that heard it (`hci0`, …), the one with the strongest signal first, when a scan listened with
+    /// several; empty otherwise.
+    public var adapters: [String]
 
     public init(
         address: BluetoothAddress, name: String? = nil, rssi: Int8? = nil, services: [BluetoothUUID] = [],
-        appearance: GAPAppearance? = nil
+        appearance: GAPAppearance? = nil, adapters: [String] = []
     ) {
         self.address = address
         self.name = name
         self.rssi = rssi
         self.services = services
         self.appearance = appearance
+        self.adapters = adapters
     }
 
     /// What kind of fitness sensor it looks like: by advertised service, else by appearance
@@ -97,7 +101,7 @@ public struct ScanResults: Sendable {
     }
 
     /// Takes a device another source already merged (bluetoothd's Device1 properties): its name, RSSI and
-    /// appearance replace earlier ones, its services join them.
+    /// appearance replace earlier ones, its services and adapters join them.
     public mutating func add(_ device: DiscoveredDevice) {
         var merged = byAddress[device.address] ?? DiscoveredDevice(address: device.address)
         if byAddress[device.address] == nil { order.append(device.address) }
@@ -105,7 +109,25 @@ public struct ScanResults: Sendable {
         if let rssi = device.rssi { merged.rssi = rssi }
         if let appearance = device.appearance { merged.appearance = appearance }
         for uuid in device.services where !merged.services.contains(uuid) { merged.services.append(uuid) }
+        for adapter in device.adapters where !merged.adapters.contains(adapter) { merged.adapters.append(adapter) }
         byAddress[device.address] = merged
+    }
+
+    /// What several adapters heard, one device per address: the strongest signal's adapter first, and its RSSI.
+    public static func merging(_ scans: [(adapter: String, devices: [DiscoveredDevice])]) -> [DiscoveredDevice] {
+        var results = ScanResults()
+        let heard = scans.flatMap { scan in scan.devices.map { (scan.adapter, $0) } }
+        // Weakest first, so that the strongest signal's RSSI is the one kept and its adapter leads.
+        for (adapter, device) in heard.sorted(by: { Int($0.1.rssi ?? -128) < Int($1.1.rssi ?? -128) }) {
+            var device = device
+            device.adapters = [adapter]
+            results.add(device)
+        }
+        return results.devices.map { device in
+            var device = device
+            device.adapters.reverse()
+            return device
+        }
     }
 
     /// Heart-rate, power and speed/cadence devices first, then the rest; strongest signal first

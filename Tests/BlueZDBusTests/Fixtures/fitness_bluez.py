@@ -399,6 +399,12 @@ def DropLink(self, device_path, reason, message):
     drop(device)
 
 
+@dbus.service.method(FAKE_IFACE, in_signature='sn', out_signature='')
+def SetRSSI(self, device_path, rssi):
+    '''The signal strength bluetoothd last heard the device advertise with.'''
+    emit_changed(mockobject.objects[device_path], DEVICE_IFACE, {'RSSI': dbus.Int16(rssi, variant_level=1)})
+
+
 @dbus.service.method(FAKE_IFACE, in_signature='s', out_signature='u')
 def ConnectCount(self, device_path):
     '''How many links were made to the device.'''
