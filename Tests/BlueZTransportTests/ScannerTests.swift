@@ -50,6 +50,16 @@ import Testing
         #expect(results.devices[0].rssi == -70 && results.devices[0].services == [BluetoothUUID(0x1818)])
         #expect(results.devices[1].name == nil)
     }
+
+    /// 127 is "RSSI is not available" (Core 5.3 Vol 4 Part E §7.7.65.2): no figure, never the strongest signal.
+    @Test func anUnavailableRSSIIsNoFigure() {
+        var results = ScanResults()
+        results.add(address: Self.meter, data: [0x03, 0x03, 0x18, 0x18], rssi: 127)
+        results.add(DiscoveredDevice(address: Self.polar, rssi: 127, services: [BluetoothUUID(0x180D)]))
+        #expect(results.devices.map(\.rssi) == [nil, nil])
+        results.add(address: Self.meter, data: [], rssi: -61)
+        #expect(results.devices.map(\.rssi) == [nil, -61])
+    }
 }
 
 @Suite(.timeLimit(.minutes(1))) struct ContinuityTests {

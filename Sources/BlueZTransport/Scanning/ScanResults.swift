@@ -91,7 +91,7 @@ public struct ScanResults: Sendable {
     public mutating func add(address: BluetoothAddress, data: [UInt8], rssi: Int8?) {
         var device = byAddress[address] ?? DiscoveredDevice(address: address)
         if byAddress[address] == nil { order.append(address) }
-        if let rssi { device.rssi = rssi }
+        if let rssi = Self.measured(rssi) { device.rssi = rssi }
         if let advertising = try? AdvertisingData(bytes: data) {
             if let name = advertising.localName { device.name = name }
             for uuid in advertising.serviceUUIDs where !device.services.contains(uuid) { device.services.append(uuid) }
@@ -106,19 +106,24 @@ public struct ScanResults: Sendable {
         var merged = byAddress[device.address] ?? DiscoveredDevice(address: device.address)
         if byAddress[device.address] == nil { order.append(device.address) }
         if let name = device.name { merged.name = name }
-        if let rssi = device.rssi { merged.rssi = rssi }
+        if let rssi = Self.measured(device.rssi) { merged.rssi = rssi }
         if let appearance = device.appearance { merged.appearance = appearance }
         for uuid in device.services where !merged.services.contains(uuid) { merged.services.append(uuid) }
         for adapter in device.adapters where !merged.adapters.contains(adapter) { merged.adapters.append(adapter) }
         byAddress[device.address] = merged
     }
 
+    /// An RSSI, unless it is 127: "RSSI is not available" (Core 5.3 Vol 4 Part E §7.7.65.2), which a controller that
+    /// cannot measure reports (BlueZ's emulated one does).
+    static func measured(_ rssi: Int8?) -> Int8? { rssi == 127 ? nil : rssi }
+
     /// What several adapters heard, one device per address: the strongest signal's adapter first, and its RSSI.
     public static func merging(_ scans: [(adapter: String, devices: [DiscoveredDevice])]) -> [DiscoveredDevice] {
         var results = ScanResults()
         let heard = scans.flatMap { scan in scan.devices.map { (scan.adapter, $0) } }
         // Weakest first, so that the strongest signal's RSSI is the one kept and its adapter leads.
-        for (adapter, device) in heard.sorted(by: { Int($0.1.rssi ?? -128) < Int($1.1.rssi ?? -128) }) {
+        let strength = { (device: DiscoveredDevice) in Int(measured(device.rssi) ?? -128) }
+        for (adapter, device) in heard.sorted(by: { strength($0.1) < strength($1.1) }) {
             var device = device
             device.adapters = [adapter]
             results.add(device)
