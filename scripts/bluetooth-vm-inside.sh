@@ -290,35 +290,33 @@ if [ "$status" -eq 0 ] && grep -q "^✔ Bluetooth path: bluetoothd's D-Bus API (
 else
     fail "as an unprivileged user, workout doctor says the path is bluetoothd's D-Bus API and scanning needs no capability (exit $status)"
 fi
-as_user "$workout" scan --adapter hci1 --timeout 5 > "$logs/scan-dbus.txt" 2>&1 &
-scanner=$!
+# scan_dbus OUT ARGS…: `workout scan ARGS…` as the unprivileged user, into OUT; its exit status in $status.
 # btvirt reports an advertiser to a scanner only when one of them enables (a real sensor advertises again every
 # 0.1-1 s), and the kernel drops a report that comes before its discovery is under way, which through bluetoothd
 # (one discovery, never restarted) can be the only one: the advertisement is registered again 2 s into the scan,
 # as a real sensor's next advertising event.
-sleep 2
-kill "$advertiser"
-wait "$advertiser" 2> /dev/null
-start_advertising || echo "(the advertisement did not register again during the scan)"
-wait "$scanner"
-status=$?
-cat "$logs/scan-dbus.txt"
+scan_dbus() {
+    local out=$1
+    shift
+    as_user "$workout" scan "$@" > "$out" 2>&1 &
+    local scanner=$!
+    sleep 2
+    kill "$advertiser"
+    wait "$advertiser" 2> /dev/null
+    start_advertising || echo "(the advertisement did not register again during the scan)"
+    wait "$scanner"
+    status=$?
+    cat "$out"
+}
+scan_dbus "$logs/scan-dbus.txt" --adapter hci1 --timeout 5
 if [ "$status" -eq 0 ] && grep -E "^TestAdvertisement +$peripheral .*0x180D" "$logs/scan-dbus.txt" > /dev/null; then
     pass "as an unprivileged user, workout scan hears TestAdvertisement through bluetoothd"
 else
     fail "as an unprivileged user, workout scan hears TestAdvertisement through bluetoothd (exit $status)"
 fi
 # Without --adapter (nor OPENHEALTHKIT_ADAPTER), both of the VM's adapters listen and the list says which heard the
-# strap: hci1 (hci0 is the strap's own). The advertisement is registered again 2 s in, as above.
-as_user "$workout" scan --timeout 5 > "$logs/scan-dbus-every.txt" 2>&1 &
-scanner=$!
-sleep 2
-kill "$advertiser"
-wait "$advertiser" 2> /dev/null
-start_advertising || echo "(the advertisement did not register again during the scan)"
-wait "$scanner"
-status=$?
-cat "$logs/scan-dbus-every.txt"
+# strap: hci1 (hci0 is the strap's own).
+scan_dbus "$logs/scan-dbus-every.txt" --timeout 5
 if [ "$status" -eq 0 ] && grep -E "^TestAdvertisement +$peripheral .* hci1[ ,].*0x180D" "$logs/scan-dbus-every.txt" > /dev/null; then
     pass "as an unprivileged user, workout scan without --adapter listens with both adapters and says hci1 heard the strap"
 else

@@ -184,33 +184,51 @@ extension ConnectLifeTests {
     @Test func aSensorResumesAfterBluetoothdRestarts() async throws {
         let fake = try await FakeBlueZ()
         defer { fake.stop() }
-        try await fake.addAdapter()
-        var path = try await fake.addSensor(Self.strap, name: "Strap")
         let clock = ManualClock()
-        let sensor = DBusSensor(
-            address: BluetoothAddress(Self.strap, type: .random)!, options: DBusSensor.Options(), clock: clock,
-            wallClock: { Date(timeIntervalSinceReferenceDate: 0) },
-            bus: { [connection = fake.connection] in connection })
-        let (events, continuation) = AsyncStream.makeStream(of: SensorEvent.self)
-        sensor.start { continuation.yield($0) }
+        let (sensor, path, iteratorAtStart) = try await connectedSensor(fake, clock: clock)
         defer { sensor.stop() }
-        var iterator = events.makeAsyncIterator()
-        #expect(try await next(&iterator) == "connecting")
-        #expect(try await next(&iterator) == "connected")
+        var iterator = iteratorAtStart
         try await fake.notify(path, [0x00, 70])
         #expect(try await next(&iterator) == "heart rate 70")
 
         try await fake.restartBluetoothd()
         let ended = try await next(&iterator)
         #expect(ended.hasPrefix("disconnected: "), "\(ended)")
-        // While bluetoothd is back but knows nothing yet, an attempt fails and the sensor backs off again.
+        try await expectResumes(fake, clock: clock, &iterator, failingWith: "disconnected: ")
+    }
+
+    /// A D-Bus sensor (default options, on `clock`) started on a strap the fake's hci0 has, once it is connected:
+    /// the sensor, the strap's path and the events after "connected".
+    func connectedSensor(
+        _ fake: FakeBlueZ, clock: ManualClock
+    ) async throws -> (DBusSensor, String, AsyncStream<SensorEvent>.Iterator) {
+        try await fake.addAdapter()
+        let path = try await fake.addSensor(Self.strap, name: "Strap")
+        let sensor = DBusSensor(
+            address: BluetoothAddress(Self.strap, type: .random)!, options: DBusSensor.Options(), clock: clock,
+            wallClock: { Date(timeIntervalSinceReferenceDate: 0) },
+            bus: { [connection = fake.connection] in connection })
+        let (events, continuation) = AsyncStream.makeStream(of: SensorEvent.self)
+        sensor.start { continuation.yield($0) }
+        var iterator = events.makeAsyncIterator()
+        #expect(try await next(&iterator) == "connecting")
+        #expect(try await next(&iterator) == "connected")
+        return (sensor, path, iterator)
+    }
+
+    /// After the sensor lost its strap: its next attempt fails (its reason starts with `failure`) while bluetoothd
+    /// knows neither adapter nor strap; once both are back, it connects again and reads a heart rate.
+    func expectResumes(
+        _ fake: FakeBlueZ, clock: ManualClock, _ iterator: inout AsyncStream<SensorEvent>.Iterator,
+        failingWith failure: String
+    ) async throws {
         try await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(250))
         #expect(try await next(&iterator) == "connecting")
         let failed = try await next(&iterator)
-        #expect(failed.hasPrefix("disconnected: "), "\(failed)")
+        #expect(failed.hasPrefix(failure), "\(failed)")
         try await fake.addAdapter()
-        path = try await fake.addSensor(Self.strap, name: "Strap")
+        let path = try await fake.addSensor(Self.strap, name: "Strap")
         try await clock.waitForSleepers(1)
         clock.advance(by: .milliseconds(500))
         #expect(try await next(&iterator) == "connecting")
@@ -227,38 +245,17 @@ extension ConnectLifeTests {
     @Test func aSensorResumesAfterItsAdapterIsUnpluggedAndPluggedBackIn() async throws {
         let fake = try await FakeBlueZ()
         defer { fake.stop() }
-        try await fake.addAdapter()
-        var path = try await fake.addSensor(Self.strap, name: "Strap")
         let clock = ManualClock()
-        let sensor = DBusSensor(
-            address: BluetoothAddress(Self.strap, type: .random)!, options: DBusSensor.Options(), clock: clock,
-            wallClock: { Date(timeIntervalSinceReferenceDate: 0) },
-            bus: { [connection = fake.connection] in connection })
-        let (events, continuation) = AsyncStream.makeStream(of: SensorEvent.self)
-        sensor.start { continuation.yield($0) }
+        let (sensor, _, iteratorAtStart) = try await connectedSensor(fake, clock: clock)
         defer { sensor.stop() }
-        var iterator = events.makeAsyncIterator()
-        #expect(try await next(&iterator) == "connecting")
-        #expect(try await next(&iterator) == "connected")
-
+        var iterator = iteratorAtStart
         try await fake.fake("RemoveAdapterWithDevices", [.string("hci0")], interface: "org.bluez.Mock")
         #expect(
             try await next(&iterator)
                 == "disconnected: bluetoothd no longer knows the sensor (it was removed, or its adapter went away: unplugged or reset)."
         )
-        try await clock.waitForSleepers(1)
-        clock.advance(by: .milliseconds(250))
-        #expect(try await next(&iterator) == "connecting")
-        let away = try await next(&iterator)
-        #expect(away.hasPrefix("disconnected: bluetoothd has no Bluetooth adapter"), "\(away)")
-        try await fake.addAdapter()
-        path = try await fake.addSensor(Self.strap, name: "Strap")
-        try await clock.waitForSleepers(1)
-        clock.advance(by: .milliseconds(500))
-        #expect(try await next(&iterator) == "connecting")
-        #expect(try await next(&iterator) == "connected")
-        try await fake.notify(path, [0x00, 72])
-        #expect(try await next(&iterator) == "heart rate 72")
+        try await expectResumes(
+            fake, clock: clock, &iterator, failingWith: "disconnected: bluetoothd has no Bluetooth adapter")
     }
 }
 

@@ -81,8 +81,11 @@ import Testing
     /// A target within the range each trainer reported: 350 W asked before the trainer connected is asked for as
     /// 300 W once it has (the kept target, clamped by the control), and 320 W asked once connected is held at 300 W
     /// by `TrainerTargets`; the trainer refuses neither.
-    @Test func targetsAreKeptWithinTheTrainersRange() async throws {
-        let peripheral = SimulatedPeripheral(profile: .smartTrainer(maximumPower: 300))
+    /// `TrainerTargets` over a sensor of `peripheral`, started with `target`: the targets, the sensor and their
+    /// events.
+    static func targets(
+        _ peripheral: SimulatedPeripheral, target: Int
+    ) -> (TrainerTargets, BLESensor, AsyncStream<TrainerTargets.Event>.Iterator) {
         let link = SocketPairLink(peripheral)
         let clock = ManualClock()
         let sensor = BLESensor(
@@ -90,13 +93,18 @@ import Testing
             wallClock: TestWallClock().now, connect: link.connect)
         let targets = TrainerTargets(sensors: [sensor], clock: clock)
         let (events, sink) = AsyncStream.makeStream(of: TrainerTargets.Event.self)
-        targets.start(target: 350, events: { sink.yield($0) }, changed: {})
+        targets.start(target: target, events: { sink.yield($0) }, changed: {})
         sensor.start { _ in }
+        return (targets, sensor, events.makeAsyncIterator())
+    }
+
+    @Test func targetsAreKeptWithinTheTrainersRange() async throws {
+        let peripheral = SimulatedPeripheral(profile: .smartTrainer(maximumPower: 300))
+        var (targets, sensor, iterator) = Self.targets(peripheral, target: 350)
         defer {
             targets.close()
             sensor.stop()
         }
-        var iterator = events.makeAsyncIterator()
         #expect(await iterator.next() == .targetSet(sensor: "Trainer", watts: 300))
         #expect(targets.supportedPowerRange == 0 ... 300)
         targets.hold(320)
@@ -201,20 +209,11 @@ import Testing
     /// trainers' event says so, and the next target asks for control again before it is set.
     @Test func controlLostMidSessionIsSaidAndAskedForAgainWithTheNextTarget() async throws {
         let peripheral = SimulatedPeripheral(profile: .smartTrainer())
-        let link = SocketPairLink(peripheral)
-        let clock = ManualClock()
-        let sensor = BLESensor(
-            identifier: "unix:trainer", name: "Trainer", capabilities: .fitnessMachine, clock: clock,
-            wallClock: TestWallClock().now, connect: link.connect)
-        let targets = TrainerTargets(sensors: [sensor], clock: clock)
-        let (events, sink) = AsyncStream.makeStream(of: TrainerTargets.Event.self)
-        targets.start(target: 200, events: { sink.yield($0) }, changed: {})
-        sensor.start { _ in }
+        var (targets, sensor, iterator) = Self.targets(peripheral, target: 200)
         defer {
             targets.close()
             sensor.stop()
         }
-        var iterator = events.makeAsyncIterator()
         #expect(await iterator.next() == .targetSet(sensor: "Trainer", watts: 200))
         await peripheral.revokeControl()
         #expect(await iterator.next() == .lostControl(sensor: "Trainer"))
