@@ -325,6 +325,13 @@ fi
 # bluetoothd holds the link (what `bluetoothctl connect` asks of it: Device1.Connect, here on hci1), and workout
 # simply uses it.
 device_path=/org/bluez/hci1/dev_${peripheral//:/_}
+# forget_each_other: bluetoothd forgets the strap on hci1 and workout's controller on hci0 (bond, trust, cache).
+forget_each_other() {
+    timeout 10 dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci1 org.bluez.Adapter1.RemoveDevice \
+        "objpath:$device_path" > /dev/null 2>&1
+    timeout 10 dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci0 org.bluez.Adapter1.RemoveDevice \
+        "objpath:/org/bluez/hci0/dev_${central//:/_}" > /dev/null 2>&1
+}
 timeout 30 dbus-send --system --print-reply --dest=org.bluez "$device_path" org.bluez.Device1.Connect \
     > "$logs/bluetoothd-connect.txt" 2>&1
 held_by_bluetoothd() {
@@ -422,10 +429,7 @@ elif timeout 5 dbus-send --system --print-reply --dest=org.bluez "$device_path" 
     fi
     # Both sides forget each other (bluetoothd 5.66, after an attempt cancelled while pending and the sensor's
     # adapter powered off and on, failed the pairing below with links that dropped as their services resolved).
-    timeout 10 dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci1 org.bluez.Adapter1.RemoveDevice \
-        "objpath:$device_path" > /dev/null 2>&1
-    timeout 10 dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci0 org.bluez.Adapter1.RemoveDevice \
-        "objpath:/org/bluez/hci0/dev_${central//:/_}" > /dev/null 2>&1
+    forget_each_other
 else
     fail "bluetoothd still knows the sensor after the latency run (the pending-Connect check needs it)"
 fi
@@ -441,10 +445,7 @@ status=$?
 if [ "$status" -ne 0 ] && grep -q "disconnected while its services were resolved" "$logs/pair-dbus.txt"; then
     mv "$logs/pair-dbus.txt" "$logs/pair-dbus-first.txt"
     echo "(the first pairing attempt failed: $(tail -1 "$logs/pair-dbus-first.txt"); both sides forget each other, then a second)"
-    timeout 10 dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci1 org.bluez.Adapter1.RemoveDevice \
-        "objpath:$device_path" > /dev/null 2>&1
-    timeout 10 dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci0 org.bluez.Adapter1.RemoveDevice \
-        "objpath:/org/bluez/hci0/dev_${central//:/_}" > /dev/null 2>&1
+    forget_each_other
     sleep 3
     as_user "$workout" pair "$peripheral" --adapter hci1 --store "$dbus_store" --timeout 20 > "$logs/pair-dbus.txt" 2>&1
     status=$?
@@ -555,10 +556,7 @@ PY
     kill "$sensor_agent"
     wait "$sensor_agent" 2> /dev/null
     # Both sides forget the bond, so the checks after this one start from the state they always had.
-    timeout 10 dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci1 org.bluez.Adapter1.RemoveDevice \
-        "objpath:$device_path" > /dev/null 2>&1
-    timeout 10 dbus-send --system --print-reply --dest=org.bluez /org/bluez/hci0 org.bluez.Adapter1.RemoveDevice \
-        "objpath:/org/bluez/hci0/dev_${central//:/_}" > /dev/null 2>&1
+    forget_each_other
 else
     fail "the example server's heart rate measurement could be flagged encrypt-notify (its source changed?)"
 fi

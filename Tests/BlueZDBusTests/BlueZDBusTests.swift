@@ -19,13 +19,7 @@ import Testing
         var options = DBusSensor.Options()
         options.connectTimeout = .seconds(5)
         options.servicesTimeout = .seconds(5)
-        let sensor = DBusSensor(
-            address: BluetoothAddress(Self.strap, type: .random)!, options: options, clock: clock,
-            wallClock: { Date(timeIntervalSinceReferenceDate: 0) },
-            bus: { [connection = fake.connection] in connection })
-        let (events, continuation) = AsyncStream.makeStream(of: SensorEvent.self)
-        sensor.start { continuation.yield($0) }
-        return (sensor, events)
+        return fake.startSensor(options: options, clock: clock)
     }
 
     @Test func discoveryFindsTheFitnessSensorsBluetoothdReportsWithTheirAddressTypesAndStopsAfterwards() async throws {

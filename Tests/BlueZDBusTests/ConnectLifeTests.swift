@@ -24,12 +24,7 @@ import Testing
         try await fake.fake("SetPresent", [.string(path), .boolean(false)])
         var options = DBusSensor.Options()
         options.connectTimeout = connectTimeout
-        let sensor = DBusSensor(
-            address: BluetoothAddress(Self.strap, type: .random)!, options: options, clock: ManualClock(),
-            wallClock: { Date(timeIntervalSinceReferenceDate: 0) },
-            bus: { [connection = fake.connection] in connection })
-        let (events, continuation) = AsyncStream.makeStream(of: SensorEvent.self)
-        sensor.start { continuation.yield($0) }
+        let (sensor, events) = fake.startSensor(options: options)
         return (fake, path, sensor, events)
     }
 
@@ -81,12 +76,7 @@ import Testing
         // Another program's Connect, pending in bluetoothd.
         let other = Task { [client = fake.client] in try await client.call(path, BlueZ.device, "Connect") }
         #expect(try await calls(fake, path, once: 1) == (1, 0))
-        let sensor = DBusSensor(
-            address: BluetoothAddress(Self.strap, type: .random)!, options: DBusSensor.Options(), clock: ManualClock(),
-            wallClock: { Date(timeIntervalSinceReferenceDate: 0) },
-            bus: { [connection = fake.connection] in connection })
-        let (events, continuation) = AsyncStream.makeStream(of: SensorEvent.self)
-        sensor.start { continuation.yield($0) }
+        let (sensor, events) = fake.startSensor()
         defer { sensor.stop() }
         var iterator = events.makeAsyncIterator()
         #expect(try await next(&iterator) == "connecting")
@@ -204,12 +194,7 @@ extension ConnectLifeTests {
     ) async throws -> (DBusSensor, String, AsyncStream<SensorEvent>.Iterator) {
         try await fake.addAdapter()
         let path = try await fake.addSensor(Self.strap, name: "Strap")
-        let sensor = DBusSensor(
-            address: BluetoothAddress(Self.strap, type: .random)!, options: DBusSensor.Options(), clock: clock,
-            wallClock: { Date(timeIntervalSinceReferenceDate: 0) },
-            bus: { [connection = fake.connection] in connection })
-        let (events, continuation) = AsyncStream.makeStream(of: SensorEvent.self)
-        sensor.start { continuation.yield($0) }
+        let (sensor, events) = fake.startSensor(clock: clock)
         var iterator = events.makeAsyncIterator()
         #expect(try await next(&iterator) == "connecting")
         #expect(try await next(&iterator) == "connected")

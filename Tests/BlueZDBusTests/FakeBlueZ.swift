@@ -1,3 +1,5 @@
+import BluetoothLE
+import FitnessSensors
 import Foundation
 import TestSupport
 import Testing
@@ -167,6 +169,20 @@ final class FakeBlueZ: @unchecked Sendable {
         let path = try await addSensor(address, name: name)
         try await fake("RequireEncryption", [.string(path)])
         return path
+    }
+
+    /// A D-Bus sensor of the strap at `address` on this fake's bus, started, with its events in a stream.
+    func startSensor(
+        _ address: String = BlueZDBusTests.strap, options: DBusSensor.Options = DBusSensor.Options(),
+        clock: ManualClock = ManualClock()
+    ) -> (DBusSensor, AsyncStream<SensorEvent>) {
+        let sensor = DBusSensor(
+            address: BluetoothAddress(address, type: .random)!, options: options, clock: clock,
+            wallClock: { Date(timeIntervalSinceReferenceDate: 0) },
+            bus: { [connection] in connection })
+        let (events, continuation) = AsyncStream.makeStream(of: SensorEvent.self)
+        sensor.start { continuation.yield($0) }
+        return (sensor, events)
     }
 
     func notify(_ path: String, _ bytes: [UInt8]) async throws {

@@ -360,8 +360,6 @@ public final class BusConnection: @unchecked Sendable {
     }
 }
 
-/// A Swift closure behind sd-bus's C callback (`userdata`).
-///
 /// What a call's caller waits for: the first of its reply (or failure) and its cancellation; the other is dropped.
 private final class CallAnswer: Sendable {
     private enum State {
@@ -396,6 +394,8 @@ private final class CallAnswer: Sendable {
     }
 }
 
+/// A Swift closure behind sd-bus's C callback (`userdata`).
+///
 /// `@unchecked`: its closure takes a C message handle and runs only on the bus's serial queue.
 final class HandlerBox: @unchecked Sendable {
     let handle: (OpaquePointer) -> Int32

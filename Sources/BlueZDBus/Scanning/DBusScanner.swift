@@ -4,7 +4,7 @@ import FitnessSensors
 import Foundation
 import Synchronization
 
-/// Scans through bluetoothd: a discovery filter for LE fitness sensors, `StartDiscovery`, the devices bluetoothd
+/// Scans through bluetoothd: a discovery filter for LE (``discoveryFilter``), `StartDiscovery`, the devices bluetoothd
 /// reports while it runs, `StopDiscovery`. Needs no capability: a user bluetoothd's D-Bus policy lets in (the
 /// `bluetooth` group, or the console seat) is enough.
 ///
@@ -13,10 +13,6 @@ import Synchronization
 ///
 /// BlueZ `doc/org.bluez.Adapter.rst` (SetDiscoveryFilter, StartDiscovery, StopDiscovery).
 public struct DBusScanner: Sendable {
-    /// The services fitness sensors advertise: heart rate, cycling power, cycling speed and cadence, running speed
-    /// and cadence, fitness machine.
-    public static let fitnessServices: [UInt16] = [0x180D, 0x1818, 0x1816, 0x1814, 0x1826]
-
     public let client: BlueZClient
     public let adapter: String?
 

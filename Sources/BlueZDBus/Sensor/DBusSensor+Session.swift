@@ -193,7 +193,7 @@ extension DBusSensor: SensorSession {
     /// sensor says it is connected, since its samples name its maker and model from then on. Optional: a read that
     /// fails is logged and skipped.
     private func readInformation(_ characteristics: [BlueZCharacteristic], client: BlueZClient) async {
-        guard engine.information.withLock({ $0 == DeviceInformation() }) else { return }
+        guard engine.readsInformation else { return }
         let information = await client.deviceInformation(characteristics) { uuid, error in
             logger.info(
                 "\(identifier): device information 0x\(String(uuid, radix: 16, uppercase: true)) could not be read (\(error)); skipped"

@@ -123,7 +123,7 @@ extension BLESensor {
     private func readInformation(
         _ characteristics: [GATTCharacteristic], client: GATTClient, security: SecurityRetry
     ) async throws {
-        guard engine.information.withLock({ $0 == DeviceInformation() }) else { return }
+        guard engine.readsInformation else { return }
         var information = DeviceInformation()
         let isInformation = { (uuid: UInt16) in DeviceInformationField(rawValue: uuid) != nil }
         for (uuid, bytes) in try await readOptional(

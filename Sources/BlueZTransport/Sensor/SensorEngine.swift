@@ -21,8 +21,12 @@ public final class SensorEngine: Sendable {
     package let logger: Logger
     /// The current connection as far as control needs it (``ControllableSensor``).
     package let control = ControlLinkHub()
-    /// What the last connection read of Device Information.
+    /// What the first connection that offered it read of Device Information (it does not change between two).
     package let information = Mutex(DeviceInformation())
+
+    /// Whether a connection should read Device Information: none has yet (both paths read it once, before they
+    /// subscribe, so that the samples name the sensor's maker and model from the connected event on).
+    package var readsInformation: Bool { information.withLock { $0 == DeviceInformation() } }
     private let malformed = Atomic<Int>(0)
     private let outlet = SensorOutlet()
     private let task = Mutex<Task<Void, Never>?>(nil)

@@ -139,14 +139,13 @@ public final class FitnessMachineControl: Sendable {
     /// returns the request is written or queued (``State/isAwaitingAnswer``), or kept until the machine connects,
     /// and the machine's answer arrives as an ``Event``, as does a target that cannot be asked for.
     public func requestTargetPower(_ watts: Int) {
-        let request: Request
-        do { request = try targetPowerRequest(watts) } catch { return emit(.failed(error)) }
-        let state = self.state
-        guard state.offersControl != false else {
-            return emit(.failed(FitnessMachineControlError(request: request.summary, reason: .notControllable)))
+        do {
+            let request = try targetPowerRequest(watts)
+            guard try isReady(for: request, keptUntilConnected: true) else { return }
+            perform { $0.controller.send(request, at: seconds()) }
+        } catch {
+            emit(.failed(error))
         }
-        guard state.isConnected else { return }  // kept until it connects
-        perform { $0.controller.send(request, at: seconds()) }
     }
 
     /// The request for a target power of `watts`, now the target asked for (and asked for again after a
@@ -187,20 +186,29 @@ public final class FitnessMachineControl: Sendable {
 
     /// Sends a request and waits for the machine's answer.
     private func send(_ request: Request, keptUntilConnected: Bool = false) async throws {
-        let state = self.state
-        if state.offersControl == false {
-            throw FitnessMachineControlError(request: request.summary, reason: .notControllable)
-        }
-        if !state.isConnected {
-            if keptUntilConnected { return }
-            throw FitnessMachineControlError(request: request.summary, reason: .writeFailed("it is not connected."))
-        }
+        guard try isReady(for: request, keptUntilConnected: keptUntilConnected) else { return }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             perform { locked in
                 locked.waiters.append((request, continuation))
                 return locked.controller.send(request, at: seconds())
             }
         }
+    }
+
+    /// Whether `request` can be written now: false when the machine is not connected and the request is kept for
+    /// its connection; throws when the machine offers no control point, or is not connected and nothing is kept.
+    private func isReady(
+        for request: Request, keptUntilConnected: Bool
+    ) throws(FitnessMachineControlError) -> Bool {
+        let state = self.state
+        if state.offersControl == false {
+            throw FitnessMachineControlError(request: request.summary, reason: .notControllable)
+        }
+        if !state.isConnected {
+            if keptUntilConnected { return false }
+            throw FitnessMachineControlError(request: request.summary, reason: .writeFailed("it is not connected."))
+        }
+        return true
     }
 
     // MARK: The shell
