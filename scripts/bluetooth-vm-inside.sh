@@ -460,6 +460,9 @@ fi
 # On this bench bluetoothd 5.66 sometimes drops each link to the strap as its services resolve ("disconnected while its
 # services were resolved, three times"; its log: "No matching connection for device"): then both sides forget each
 # other and pairing is tried once more, and the first attempt's output is kept (pair-dbus-first.txt) and said.
+# What bluetoothd said and was asked meanwhile is kept in pair-dbus-monitor.txt (stamped), for the next time it drops.
+dbus-monitor --system "sender=org.bluez" "destination=org.bluez" > "$logs/pair-dbus-monitor.txt" 2>&1 &
+monitor=$!
 as_user "$workout" pair "$peripheral" --adapter hci1 --store "$dbus_store" --timeout 20 > "$logs/pair-dbus.txt" 2>&1
 status=$?
 if [ "$status" -ne 0 ] && grep -q "disconnected while its services were resolved" "$logs/pair-dbus.txt"; then
@@ -470,6 +473,8 @@ if [ "$status" -ne 0 ] && grep -q "disconnected while its services were resolved
     as_user "$workout" pair "$peripheral" --adapter hci1 --store "$dbus_store" --timeout 20 > "$logs/pair-dbus.txt" 2>&1
     status=$?
 fi
+kill "$monitor" 2> /dev/null
+wait "$monitor" 2> /dev/null
 cat "$logs/pair-dbus.txt"
 if [ "$status" -eq 0 ] && grep -q "^bluetoothd: .*trusted" "$logs/pair-dbus.txt" \
     && grep -q "^Paired .*(ble:$peripheral): heart rate" "$logs/pair-dbus.txt"; then
