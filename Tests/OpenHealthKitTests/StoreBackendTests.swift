@@ -139,6 +139,101 @@ import Testing
         #expect(try await StoreDatabase.inMemory().changeProbe() == nil)
     }
 
+    @Test(arguments: StoreKind.available) func pairedSensorsKeepTheirPairingOrder(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let backend = try await backend(directory, kind)
+        // Given a strap, then a power meter, paired; then the strap paired again under a new name
+        try await backend.pairSensor(
+            PairedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap), at: t0)
+        try await backend.pairSensor(
+            PairedSensor(identifier: "test:meter", name: "Meter", capabilities: [.power, .cadence]), at: t0 + 10)
+        try await backend.pairSensor(
+            PairedSensor(identifier: "test:strap", name: "Chest strap", capabilities: .heartRateStrap), at: t0 + 20)
+        // Then the strap keeps its place with its new name, and each keeps what it measures
+        let paired = try await backend.pairedSensors()
+        #expect(paired.map(\.identifier) == ["test:strap", "test:meter"])
+        #expect(paired.map(\.name) == ["Chest strap", "Meter"])
+        #expect(paired.map(\.capabilities) == [.heartRateStrap, [.power, .cadence]])
+        // And unpairing says whether it was paired
+        #expect(try await backend.unpairSensor(identifier: "test:strap"))
+        #expect(!(try await backend.unpairSensor(identifier: "test:strap")))
+        #expect(try await backend.pairedSensors().map(\.identifier) == ["test:meter"])
+    }
+
+    @Test(arguments: StoreKind.available) func theScheduleHoldsAtMostItsLimitByDate(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let backend = try await backend(directory, kind)
+        let (first, second, third) = (UUID(), UUID(), UUID())
+        func record(_ id: UUID, _ date: String, _ byte: UInt8) -> ScheduledPlanRecord {
+            ScheduledPlanRecord(plan: Data([byte, 0, 0xFF]), planID: id, date: date, complete: false)
+        }
+        // Given two plans scheduled out of date order, with a limit of two
+        #expect(try await backend.schedulePlan(record(second, "2026-12-03", 2), limit: 2))
+        #expect(try await backend.schedulePlan(record(first, "2026-12-02", 1), limit: 2))
+        // Then a third is refused, while the same plan at the same date replaces its row
+        #expect(!(try await backend.schedulePlan(record(third, "2026-12-04", 3), limit: 2)))
+        #expect(try await backend.schedulePlan(record(first, "2026-12-02", 9), limit: 2))
+        var scheduled = try await backend.scheduledPlans()
+        #expect(scheduled.map(\.planID) == [first, second])
+        #expect(scheduled.map(\.plan) == [Data([9, 0, 0xFF]), Data([2, 0, 0xFF])])
+        // And completion and removal name the plan and its date
+        #expect(try await backend.markScheduledPlanComplete(planID: first, date: "2026-12-02"))
+        #expect(!(try await backend.markScheduledPlanComplete(planID: first, date: "2026-12-09")))
+        #expect(try await backend.removeScheduledPlan(planID: second, date: "2026-12-03"))
+        #expect(!(try await backend.removeScheduledPlan(planID: second, date: "2026-12-03")))
+        scheduled = try await backend.scheduledPlans()
+        #expect(scheduled.map(\.planID) == [first] && scheduled.allSatisfy(\.complete))
+        try await backend.removeAllScheduledPlans()
+        #expect(try await backend.scheduledPlans().isEmpty)
+    }
+
+    @Test(arguments: StoreKind.available) func theLibraryAndAWorkoutsPlanAndSensorsAreKept(kind: StoreKind) async throws
+    {
+        let directory = try TemporaryDirectory()
+        let backend = try await backend(directory, kind)
+        // Given two plans added to the library
+        let imported = Date(timeIntervalSince1970: 1_795_000_000)
+        let firstID = try await backend.addLibraryPlan(
+            LibraryPlanRecord(name: "Sweet spot", source: "sweet-spot.zwo", imported: imported, plan: Data([1, 2])))
+        let secondID = try await backend.addLibraryPlan(
+            LibraryPlanRecord(name: nil, source: "ramp.erg", imported: imported + 60, plan: Data([3])))
+        // Then they come back in the order they were added, each by its id
+        let library = try await backend.libraryPlans()
+        #expect(library.map(\.id) == [firstID, secondID])
+        #expect(library.map(\.name) == ["Sweet spot", nil])
+        #expect(try await backend.libraryPlan(id: secondID)?.plan == Data([3]))
+        #expect(try await backend.libraryPlan(id: secondID)?.imported == imported + 60)
+        #expect(try await backend.libraryPlan(id: secondID + 100) == nil)
+        // And a workout finished with a plan and two sensors gives them back, in rank order
+        let workout = legacy.workout(activityType: .cycling, start: t0, end: t0 + 600)
+        let strap = HKDevice(
+            name: "Strap", manufacturer: "Polar", model: "H10", hardwareVersion: nil, firmwareVersion: "3.1",
+            softwareVersion: nil, localIdentifier: "ble:AA", udiDeviceIdentifier: nil)
+        let meter = HKDevice(
+            name: "Meter", manufacturer: nil, model: nil, hardwareVersion: nil, firmwareVersion: nil,
+            softwareVersion: nil, localIdentifier: "ble:BB", udiDeviceIdentifier: nil)
+        try await backend.finishWorkout(
+            WorkoutToFinish(
+                workout: workout, samples: [], beats: [], builderID: nil, associated: [],
+                sensors: [
+                    HKWorkoutSensor(device: strap, batteryPercentAtStart: 90, batteryPercentAtEnd: 88),
+                    HKWorkoutSensor(device: meter, batteryPercentAtStart: nil, batteryPercentAtEnd: nil),
+                ], device: nil, source: source, workoutPlan: Data([7, 7])),
+            check: ShareCheck(client: client, types: [HKObjectType.workoutType()]))
+        #expect(try await backend.workoutPlan(ofWorkout: workout.uuid) == Data([7, 7]))
+        let sensors = try await backend.workoutSensors(of: workout.uuid)
+        #expect(sensors.map(\.device.name) == ["Strap", "Meter"])
+        #expect(sensors.map(\.device.model) == ["H10", nil])
+        #expect(sensors.map(\.batteryPercentAtStart) == [90, nil])
+        #expect(sensors.map(\.batteryPercentAtEnd) == [88, nil])
+        // And a stored workout's plan can be replaced, while a workout not in the store cannot be given one
+        try await backend.setWorkoutPlan(Data([8]), ofWorkout: workout.uuid)
+        #expect(try await backend.workoutPlan(ofWorkout: workout.uuid) == Data([8]))
+        await expectHKError(.errorInvalidArgument) { try await backend.setWorkoutPlan(Data([8]), ofWorkout: UUID()) }
+        #expect(try await backend.workoutPlan(ofWorkout: UUID()) == nil)
+        #expect(try await backend.workoutSensors(of: UUID()).isEmpty)
+    }
+
     @Test func openingAsynchronouslyGivesTheStoreOrOneSentence() async throws {
         let directory = try TemporaryDirectory()
         // A folder is not a store: the same HKError the synchronous initializer throws

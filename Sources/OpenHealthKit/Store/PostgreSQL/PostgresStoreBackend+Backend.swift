@@ -1,9 +1,10 @@
+import FitnessSensors
 import Foundation
 import PostgresNIO
 
 /// The PostgreSQL backend's named operations, each one transaction (see ``PostgresStoreBackend``). Operations this
-/// version does not carry out on PostgreSQL yet (quantity series, condensing, effort relationships, zones, the
-/// live journal) throw `errorInvalidArgument` with one sentence saying so.
+/// version does not carry out on PostgreSQL yet (quantity series, condensing, effort relationships, zone boundaries,
+/// activity summaries, the live journal) throw `errorInvalidArgument` with one sentence saying so.
 extension PostgresStoreBackend: StoreBackend {
     var location: String? { url.description }
 
@@ -376,7 +377,24 @@ extension PostgresStoreBackend: StoreBackend {
         }
     }
 
-    func workoutSensors(of workout: UUID) async throws -> [HKWorkoutSensor] { [] }
+    func workoutSensors(of workout: UUID) async throws -> [HKWorkoutSensor] {
+        try await transaction(write: false) { c in
+            var sensors: [HKWorkoutSensor] = []
+            for row in try await c.rows(
+                """
+                SELECT ws.device_id, ws.battery_first, ws.battery_last FROM workout_sensors ws
+                JOIN workouts w ON w.sample_id = ws.workout_id WHERE w.uuid = ? ORDER BY ws.position
+                """, [.uuid(workout)])
+            {
+                sensors.append(
+                    HKWorkoutSensor(
+                        device: try await self.device(id: try row.at(0), c),
+                        batteryPercentAtStart: try row.at(1, as: Int32?.self).map(Int.init),
+                        batteryPercentAtEnd: try row.at(2, as: Int32?.self).map(Int.init)))
+            }
+            return sensors
+        }
+    }
 
     // MARK: Sources
 
@@ -476,9 +494,41 @@ extension PostgresStoreBackend: StoreBackend {
 
     // MARK: Paired sensors
 
-    func pairSensor(_ sensor: PairedSensor, at date: Date) async throws { throw unsupported("paired sensors") }
-    func unpairSensor(identifier: String) async throws -> Bool { throw unsupported("paired sensors") }
-    func pairedSensors() async throws -> [PairedSensor] { [] }
+    /// Keeps a sensor as paired; pairing one already paired renames it and updates what it measures (its pairing
+    /// date stays, so the order of `pairedSensors` does not change).
+    func pairSensor(_ sensor: PairedSensor, at date: Date) async throws {
+        try await transaction(write: true) { c in
+            _ = try await c.rows(
+                """
+                INSERT INTO paired_sensors (identifier, name, capabilities, paired) VALUES (?, ?, ?, ?)
+                ON CONFLICT (owner, identifier) DO UPDATE SET name = excluded.name, capabilities = excluded.capabilities
+                """,
+                [
+                    .text(sensor.identifier), .text(sensor.name), .integer(Int64(sensor.capabilities.rawValue)),
+                    .real(date.storeValue),
+                ])
+        }
+    }
+
+    func unpairSensor(identifier: String) async throws -> Bool {
+        try await transaction(write: true) { c in
+            !(try await c.rows(
+                "DELETE FROM paired_sensors WHERE identifier = ? RETURNING identifier", [.text(identifier)]
+            ).isEmpty)
+        }
+    }
+
+    func pairedSensors() async throws -> [PairedSensor] {
+        try await transaction(write: false) { c in
+            try await c.rows("SELECT identifier, name, capabilities FROM paired_sensors ORDER BY paired, identifier")
+                .map {
+                    PairedSensor(
+                        identifier: try $0.at(0), name: try $0.at(1),
+                        capabilities: SensorCapabilities(
+                            rawValue: UInt16(truncatingIfNeeded: try $0.at(2, as: Int64.self))))
+                }
+        }
+    }
 
     // MARK: Condensing
 
@@ -509,8 +559,7 @@ extension PostgresStoreBackend: StoreBackend {
     func appendJournal(_ batch: JournalBatch, builderID: Int64) throws { throw unsupported("live recordings") }
 
     func finishWorkout(_ finish: WorkoutToFinish, check: ShareCheck) async throws {
-        guard finish.builderID == nil, finish.samples.isEmpty, finish.beats.isEmpty, finish.sensors.isEmpty,
-            finish.workoutPlan == nil
+        guard finish.builderID == nil, finish.samples.isEmpty, finish.beats.isEmpty
         else { throw unsupported("saving live recordings") }
         try await transaction(write: true) { c in
             try await self.verify(check, c)
@@ -522,6 +571,20 @@ extension PostgresStoreBackend: StoreBackend {
                     try await self.associate(sampleID: id, workoutID: workoutID, c)
                 }
             }
+            for (position, sensor) in finish.sensors.enumerated() {
+                try await c.rows(
+                    """
+                    INSERT INTO workout_sensors (workout_id, position, device_id, battery_first, battery_last)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .integer(workoutID), .integer(Int64(position)),
+                        .integer(try await self.deviceID(sensor.device, c)),
+                        PostgresValue(sensor.batteryPercentAtStart.map(Int64.init)),
+                        PostgresValue(sensor.batteryPercentAtEnd.map(Int64.init)),
+                    ])
+            }
+            if let plan = finish.workoutPlan { try await self.setWorkoutPlan(plan, workoutID: workoutID, c) }
         }
     }
 
@@ -530,21 +593,6 @@ extension PostgresStoreBackend: StoreBackend {
     }
 
     func interruptedRecording(client: String) async throws -> InterruptedRecording? { nil }
-
-    // MARK: Workout plans
-
-    func workoutPlan(ofWorkout workout: UUID) async throws -> Data? { nil }
-    func setWorkoutPlan(_ plan: Data, ofWorkout workout: UUID) async throws { throw unsupported("workout plans") }
-    func scheduledPlans() async throws -> [ScheduledPlanRecord] { [] }
-    func schedulePlan(_ record: ScheduledPlanRecord, limit: Int) async throws -> Bool {
-        throw unsupported("workout plans")
-    }
-    func removeScheduledPlan(planID: UUID, date: String) async throws -> Bool { false }
-    func markScheduledPlanComplete(planID: UUID, date: String) async throws -> Bool { false }
-    func removeAllScheduledPlans() async throws {}
-    func addLibraryPlan(_ record: LibraryPlanRecord) async throws -> Int64 { throw unsupported("workout plans") }
-    func libraryPlans() async throws -> [LibraryPlanRecord] { [] }
-    func libraryPlan(id: Int64) async throws -> LibraryPlanRecord? { nil }
 
     // MARK: Change notifications
 
