@@ -1,10 +1,11 @@
 import FitnessSensors
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
 
-@Suite(.timeLimit(.minutes(1))) struct HeartbeatTests {
+@Suite(.postgresCluster, .timeLimit(.minutes(1))) struct HeartbeatTests {
     @Test func codecRoundTripsBeatsAndGaps() throws {
         let beats = [
             HeartbeatSeriesCodec.Beat(offset: 0, precededByGap: false), .init(offset: 0.812, precededByGap: false),
@@ -60,10 +61,12 @@ import Testing
     }
 
     /// A running session with a strap whose RR intervals are collected, on a store that may save heartbeat series.
-    func strapRun() async throws -> (
+    func strapRun(
+        databasePath: String? = nil
+    ) async throws -> (
         HKHealthStore, ManualWallClock, HKWorkoutSession, HKLiveWorkoutBuilder, ScriptedSensor
     ) {
-        let (store, clock) = try await liveStore()
+        let (store, clock) = try await liveStore(databasePath: databasePath)
         try await store.requestAuthorization(toShare: [HKSeriesType.heartbeat()], read: [HKSeriesType.heartbeat()])
         let workoutConfiguration = configuration(.running)
         let session = try HKWorkoutSession(healthStore: store, configuration: workoutConfiguration)
@@ -102,8 +105,12 @@ import Testing
         #expect(series[1].startDate.timeIntervalSince(series[0].endDate) == 0.5)
     }
 
-    @Test func liveWorkoutKeepsRRIntervalsAsAHeartbeatSeries() async throws {
-        let (store, clock, session, builder, strap) = try await strapRun()
+    @Test(arguments: StoreKind.available) func liveWorkoutKeepsRRIntervalsAsAHeartbeatSeries(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let (store, clock, session, builder, strap) = try await strapRun(
+            databasePath: try await kind.freshStoreName(directory))
         for second in 1 ... 20 {
             clock.set(Double(second))
             strap.send(

@@ -1,12 +1,13 @@
 import FitnessSensors
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
 
 /// Apple's article "Dividing a HealthKit workout into activities" as the script: a swim-bike-run session whose
 /// legs are begun and ended, with a strap and a power meter, and a data source that follows the legs.
-@Suite(.timeLimit(.minutes(1))) struct LiveWorkoutTests {
+@Suite(.postgresCluster, .timeLimit(.minutes(1))) struct LiveWorkoutTests {
     struct Rig {
         let store: HKHealthStore
         let clock: ManualWallClock
@@ -249,9 +250,9 @@ import Testing
                 for: HKUnit(from: "count/min")) == 101)
     }
 
-    @Test func recoveryRestoresSessionBuilderAndSamples() async throws {
+    @Test(arguments: StoreKind.available) func recoveryRestoresSessionBuilderAndSamples(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
-        let path = directory.file("live.sqlite")
+        let path = try await kind.freshStoreName(directory)
         do {
             let (store, clock) = try await liveStore(databasePath: path)
             let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.swimBikeRun))
@@ -274,7 +275,7 @@ import Testing
             // The program "crashes" here: nothing is finished, the objects are abandoned.
             source.stopSensors()
         }
-        let store = try HKHealthStore(databasePath: path, clientIdentifier: "tests")
+        let store = try await HKHealthStore.open(databasePath: path, clientIdentifier: "tests")
         store.wallClock = { t0 + 40 }
         let session = try #require(try await store.recoverActiveWorkoutSession())
         #expect(session.state == .paused)

@@ -4,9 +4,13 @@ import Testing
 
 /// A store (a fresh in-memory one, or the file at `databasePath`) whose client has been granted every type it uses.
 func authorizedStore(client: String = "tests", databasePath: String? = nil) async throws -> HKHealthStore {
+    // Opened asynchronously: a PostgreSQL store's synchronous open would block a cooperative thread on the server.
     let store =
-        try databasePath.map { try HKHealthStore(databasePath: $0, clientIdentifier: client) }
-        ?? HKHealthStore.inMemory(clientIdentifier: client)
+        if let databasePath {
+            try await HKHealthStore.open(databasePath: databasePath, clientIdentifier: client)
+        } else {
+            HKHealthStore.inMemory(clientIdentifier: client)
+        }
     try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
     return store
 }

@@ -1,11 +1,12 @@
 import Foundation
 import PropertyBased
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
 
 /// Zones computed by programmatic builders, kept with the workout, read back from the store.
-@Suite(.timeLimit(.minutes(1))) struct ZoneBuilderTests {
+@Suite(.postgresCluster, .timeLimit(.minutes(1))) struct ZoneBuilderTests {
     static let heart = HKQuantityType(.heartRate)
     static let power = HKQuantityType(.cyclingPower)
 
@@ -50,8 +51,11 @@ import Testing
         #expect(try await other.zoneConfiguration(for: Self.heart)?.source == .user)
     }
 
-    @Test func aPastWorkoutGetsZonesPerWorkoutAndPerActivity() async throws {
-        let (store, clock) = try await liveStore()
+    @Test(arguments: StoreKind.available) func aPastWorkoutGetsZonesPerWorkoutAndPerActivity(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let (store, clock) = try await liveStore(databasePath: try await kind.freshStoreName(directory))
         // Power zones 110/150/180/210/240.
         try await store.setWorkoutProfile(WorkoutProfile(functionalThresholdPower: 200))
         let builder = HKWorkoutBuilder(healthStore: store, configuration: configuration(.cycling), device: nil)

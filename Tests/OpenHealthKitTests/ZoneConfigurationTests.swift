@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
 
 /// Zone configurations, the person's profile and their preferred zones.
-@Suite(.timeLimit(.minutes(1))) struct ZoneConfigurationTests {
+@Suite(.postgresCluster, .timeLimit(.minutes(1))) struct ZoneConfigurationTests {
     static let bpm = HKUnit(from: "count/min")
     static func heartRates(_ values: [Double], unit: HKUnit = bpm) -> [HKQuantity] {
         values.map { HKQuantity(unit: unit, doubleValue: $0) }
@@ -108,8 +109,9 @@ import Testing
                 == [144, 158, 172, 186])  // resting 60 (the latest), maximum 200
     }
 
-    @Test func powerZonesNeedAnFTPAndTheirOwnZonesWin() async throws {
-        let (store, _) = try await liveStore()
+    @Test(arguments: StoreKind.available) func powerZonesNeedAnFTPAndTheirOwnZonesWin(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let (store, _) = try await liveStore(databasePath: try await kind.freshStoreName(directory))
         let power = HKQuantityType(.cyclingPower)
         try await store.setWorkoutProfile(WorkoutProfile(functionalThresholdPower: 200))
         let system = try #require(try await store.preferredWorkoutZoneConfiguration(for: power))

@@ -3,8 +3,8 @@ import Foundation
 import PostgresNIO
 
 /// The PostgreSQL backend's named operations, each one transaction (see ``PostgresStoreBackend``). Operations this
-/// version does not carry out on PostgreSQL yet (quantity series, condensing, effort relationships, zone boundaries,
-/// activity summaries, the live journal) throw `errorInvalidArgument` with one sentence saying so.
+/// version does not carry out on PostgreSQL yet (quantity series, condensing, effort relationships, activity
+/// summaries) throw `errorInvalidArgument` with one sentence saying so.
 extension PostgresStoreBackend: StoreBackend {
     var location: String? { url.description }
 
@@ -23,7 +23,7 @@ extension PostgresStoreBackend: StoreBackend {
             share: Int(try row.at(0, as: Int32.self)), read: Int(try row.at(1, as: Int32.self)))
     }
 
-    private func verify(_ check: ShareCheck, _ c: PostgresConnection) async throws {
+    func verify(_ check: ShareCheck, _ c: PostgresConnection) async throws {
         var decisions: [String: AuthorizationDecision] = [:]
         for type in check.types { decisions[type] = try await decision(client: check.client, type: type, c) }
         try check.verify { decisions[$0] }
@@ -436,7 +436,8 @@ extension PostgresStoreBackend: StoreBackend {
                 let row = try await c.rows(
                     """
                     SELECT date_of_birth, resting_heart_rate, maximum_heart_rate, functional_threshold_power,
-                           move_goal, exercise_goal, stand_goal FROM workout_profile
+                           move_goal, exercise_goal, stand_goal, heart_rate_zones, cycling_power_zones
+                    FROM workout_profile
                     """
                 ).first
             else { return profile }
@@ -447,6 +448,8 @@ extension PostgresStoreBackend: StoreBackend {
             profile.moveGoal = try row.at(4)
             profile.exerciseGoal = try row.at(5)
             profile.standGoal = try row.at(6)
+            profile.heartRateZoneBoundaries = try row.at(7, as: String?.self).flatMap(StoreDatabase.decodeList)
+            profile.cyclingPowerZoneBoundaries = try row.at(8, as: String?.self).flatMap(StoreDatabase.decodeList)
             return profile
         }
     }
@@ -456,21 +459,21 @@ extension PostgresStoreBackend: StoreBackend {
     }
 
     func setWorkoutProfile(_ profile: WorkoutProfile) async throws {
-        if profile.heartRateZoneBoundaries != nil || profile.cyclingPowerZoneBoundaries != nil {
-            throw unsupported("zone boundaries in the workout profile")
-        }
         try await transaction(write: true) { c in
             try await c.rows("DELETE FROM workout_profile")
             try await c.rows(
                 """
                 INSERT INTO workout_profile (date_of_birth, resting_heart_rate, maximum_heart_rate,
-                    functional_threshold_power, move_goal, exercise_goal, stand_goal) VALUES (?, ?, ?, ?, ?, ?, ?)
+                    functional_threshold_power, move_goal, exercise_goal, stand_goal, heart_rate_zones,
+                    cycling_power_zones) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     PostgresValue(profile.dateOfBirth.flatMap(WorkoutProfile.formatDate)),
                     PostgresValue(profile.restingHeartRate), PostgresValue(profile.maximumHeartRate),
                     PostgresValue(profile.functionalThresholdPower), PostgresValue(profile.moveGoal),
                     PostgresValue(profile.exerciseGoal), PostgresValue(profile.standGoal),
+                    PostgresValue(profile.heartRateZoneBoundaries.map(StoreDatabase.encodeList)),
+                    PostgresValue(profile.cyclingPowerZoneBoundaries.map(StoreDatabase.encodeList)),
                 ])
         }
     }
@@ -551,48 +554,6 @@ extension PostgresStoreBackend: StoreBackend {
             ).count
         }
     }
-
-    // MARK: The live journal and workouts
-
-    func createJournal(_ header: JournalHeader) async throws -> Int64 { throw unsupported("live recordings") }
-    func deleteJournal(builderID: Int64) async throws { throw unsupported("live recordings") }
-    func appendJournal(_ batch: JournalBatch, builderID: Int64) throws { throw unsupported("live recordings") }
-
-    func finishWorkout(_ finish: WorkoutToFinish, check: ShareCheck) async throws {
-        guard finish.builderID == nil, finish.samples.isEmpty, finish.beats.isEmpty
-        else { throw unsupported("saving live recordings") }
-        try await transaction(write: true) { c in
-            try await self.verify(check, c)
-            guard let workoutID = try await self.insert([finish.workout], source: finish.source, c).first else {
-                throw HKError(.errorDatabaseInaccessible, "The workout could not be saved.")
-            }
-            for uuid in finish.associated {
-                if let id = try await self.sampleID(uuid: uuid, c) {
-                    try await self.associate(sampleID: id, workoutID: workoutID, c)
-                }
-            }
-            for (position, sensor) in finish.sensors.enumerated() {
-                try await c.rows(
-                    """
-                    INSERT INTO workout_sensors (workout_id, position, device_id, battery_first, battery_last)
-                    VALUES (?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .integer(workoutID), .integer(Int64(position)),
-                        .integer(try await self.deviceID(sensor.device, c)),
-                        PostgresValue(sensor.batteryPercentAtStart.map(Int64.init)),
-                        PostgresValue(sensor.batteryPercentAtEnd.map(Int64.init)),
-                    ])
-            }
-            if let plan = finish.workoutPlan { try await self.setWorkoutPlan(plan, workoutID: workoutID, c) }
-        }
-    }
-
-    func discardRecordingBlocking(builderID: Int64, extra: [CollectedSample], source: HKSourceRevision) throws {
-        throw unsupported("live recordings")
-    }
-
-    func interruptedRecording(client: String) async throws -> InterruptedRecording? { nil }
 
     // MARK: Change notifications
 

@@ -330,7 +330,8 @@ extension PostgresStoreBackend {
                 sample = HKWorkout(
                     activityType: activityType, startDate: start, endDate: end, duration: duration,
                     events: details.events, activities: details.activities, statistics: details.statistics,
-                    uuid: uuid, metadata: metadata, device: device, sourceRevision: source, zoneGroups: nil)
+                    uuid: uuid, metadata: metadata, device: device, sourceRevision: source,
+                    zoneGroups: details.zoneGroups)
             } else if let categoryType = type as? HKCategoryType {
                 guard let stored = try row.at(5, as: Double?.self), let value = Int(exactly: stored) else {
                     throw HKError(
@@ -360,6 +361,41 @@ extension PostgresStoreBackend {
         var events: [HKWorkoutEvent] = []
         var activities: [HKWorkoutActivity] = []
         var statistics: [HKQuantityType: HKStatistics] = [:]
+        var zoneGroups: [HKQuantityType: HKWorkoutZoneGroup]?
+    }
+
+    /// A workout's zone groups: its own (`workout`) and each activity's, by the activity's row id.
+    private func zoneGroups(
+        workoutID: Int64, _ types: [Int64: String], _ c: PostgresConnection
+    ) async throws -> (
+        workout: [HKQuantityType: HKWorkoutZoneGroup]?, activities: [Int64: [HKQuantityType: HKWorkoutZoneGroup]]
+    ) {
+        var workout: [HKQuantityType: HKWorkoutZoneGroup]?
+        var activities: [Int64: [HKQuantityType: HKWorkoutZoneGroup]] = [:]
+        for row in try await c.rows(
+            "SELECT activity_id, type_id, source, boundaries, durations FROM workout_zone_groups WHERE workout_id = ?",
+            [.integer(workoutID)])
+        {
+            let boundaries = try row.at(3, as: [Double].self)
+            let durations = try row.at(4, as: [Double].self)
+            guard let identifier = types[try row.at(1)],
+                let type = try HKSampleType.stored(identifier: identifier) as? HKQuantityType,
+                let source = HKWorkoutZoneConfiguration.Source(storeCode: Int(try row.at(2, as: Int32.self))),
+                durations.count == boundaries.count + 1,
+                let configuration = try? HKWorkoutZoneConfiguration(
+                    quantityType: type, boundaryValues: boundaries, source: source)
+            else {
+                throw HKError(.errorDatabaseInaccessible, "The health store \(url) holds damaged workout zones.")
+            }
+            let group = HKWorkoutZoneGroup(configuration: configuration, durations: durations)
+            if let activityID = try row.at(0, as: Int64?.self) {
+                activities[activityID, default: [:]][type] = group
+            } else {
+                workout = workout ?? [:]
+                workout?[type] = group
+            }
+        }
+        return (workout, activities)
     }
 
     private func workoutDetails(
@@ -385,6 +421,8 @@ extension PostgresStoreBackend {
                 endDate: Date(storeValue: try row.at(3)), merged: values)
         }
         var details = WorkoutDetails()
+        let zones = try await zoneGroups(workoutID: id, types, c)
+        details.zoneGroups = zones.workout
         for row in try await c.rows(
             """
             SELECT type, start, "end", metadata FROM workout_events WHERE workout_id = ? ORDER BY position
@@ -443,7 +481,7 @@ extension PostgresStoreBackend {
                     uuid: try row.at(1), configuration: configuration, startDate: Date(storeValue: try row.at(6)),
                     endDate: try row.at(7, as: Double?.self).map(Date.init(storeValue:)),
                     metadata: try MetadataCoding.decode(try row.at(8, as: String?.self)), parentEvents: [],
-                    statistics: activityStatistics, zoneGroups: nil))
+                    statistics: activityStatistics, zoneGroups: zones.activities[activityID]))
         }
         return details
     }

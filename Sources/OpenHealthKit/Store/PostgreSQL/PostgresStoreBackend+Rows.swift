@@ -176,11 +176,6 @@ extension PostgresStoreBackend {
     }
 
     private func insertWorkoutDetails(_ workout: HKWorkout, id: Int64, _ c: PostgresConnection) async throws {
-        if !(workout.zoneGroupsByType ?? [:]).isEmpty
-            || workout.workoutActivities.contains(where: { !($0.zoneGroupsByType ?? [:]).isEmpty })
-        {
-            throw HKError(.errorInvalidArgument, "The PostgreSQL health store does not keep workout zones yet.")
-        }
         try await c.rows(
             "INSERT INTO workouts (sample_id, uuid, activity_type, duration) VALUES (?, ?, ?, ?)",
             [
@@ -225,6 +220,27 @@ extension PostgresStoreBackend {
                     statistics, table: "activity_statistics", owner: "activity_id", ownerID: activityID,
                     typeID: try await typeID(type.identifier, c), c)
             }
+            try await insertZoneGroups(activity.zoneGroupsByType, workoutID: id, activityID: activityID, c)
+        }
+        try await insertZoneGroups(workout.zoneGroupsByType, workoutID: id, activityID: nil, c)
+    }
+
+    /// Writes the zone groups of a workout (`activityID` nil) or of one of its activities.
+    private func insertZoneGroups(
+        _ groups: [HKQuantityType: HKWorkoutZoneGroup]?, workoutID: Int64, activityID: Int64?,
+        _ c: PostgresConnection
+    ) async throws {
+        for (type, group) in groups ?? [:] {
+            try await c.rows(
+                """
+                INSERT INTO workout_zone_groups (workout_id, activity_id, type_id, source, boundaries, durations)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .integer(workoutID), PostgresValue(activityID), .integer(try await typeID(type.identifier, c)),
+                    .integer(Int64(group.configuration.source.storeCode)),
+                    .reals(group.configuration.boundaryValues), .reals(group.durations),
+                ])
         }
     }
 

@@ -1,0 +1,241 @@
+import Foundation
+import PostgresNIO
+import WorkoutEngine
+
+/// The live journal on PostgreSQL, as ``StoreDatabase`` keeps it on SQLite (migration 2's `live_builders` and
+/// `live_journal`): ``LiveJournal`` appends a recording's entries, sample batches and heartbeat batches as it runs,
+/// recovery reads them after a crash, and finishing the workout moves the journal's samples into `samples` and its
+/// heartbeats into heartbeat series, in the one transaction that saves the workout. Sample batches name the
+/// backend's own type and device ids, as on SQLite.
+extension PostgresStoreBackend {
+    func createJournal(_ header: JournalHeader) async throws -> Int64 {
+        try await transaction(write: true) { c in
+            guard
+                let row = try await c.rows(
+                    """
+                    INSERT INTO live_builders (uuid, client, has_session, configuration, device, created)
+                    VALUES (?, ?, ?, ?, ?, ?) RETURNING id
+                    """,
+                    [
+                        .uuid(header.builderUUID), .text(header.client), .boolean(header.hasSession),
+                        .text(header.configuration), PostgresValue(header.device), .real(header.created.storeValue),
+                    ]
+                ).first
+            else { throw HKError(.errorDatabaseInaccessible, "The recording's journal could not be made.") }
+            return try row.at(0)
+        }
+    }
+
+    func deleteJournal(builderID: Int64) async throws {
+        try await transaction(write: true) { c in try await self.deleteJournal(builderID: builderID, c) }
+    }
+
+    private func deleteJournal(builderID: Int64, _ c: PostgresConnection) async throws {
+        _ = try await c.rows("DELETE FROM live_builders WHERE id = ?", [.integer(builderID)])
+    }
+
+    /// Appends a batch in one transaction, the calling thread blocked (``LiveJournal`` calls it on its writer's
+    /// queue, as it calls the SQLite backend's).
+    func appendJournal(_ batch: JournalBatch, builderID: Int64) throws {
+        let samples = batch.samples
+        let beats = batch.beats
+        let (samplesSequence, beatsSequence, entry) = (batch.samplesSequence, batch.beatsSequence, batch.entry)
+        try Self.blocking {
+            try await self.transaction(write: true) { c in
+                func add(_ sequence: Int64, _ kind: JournalKind, _ payload: [UInt8]) async throws {
+                    _ = try await c.rows(
+                        "INSERT INTO live_journal (builder_id, seq, kind, payload) VALUES (?, ?, ?, ?)",
+                        [.integer(builderID), .integer(sequence), .integer(Int64(kind.rawValue)), .bytes(payload)])
+                }
+                if !samples.isEmpty {
+                    // Ids looked up once per type and device in the batch, not once per sample.
+                    var typeIDs: [UInt16: Int64] = [:]
+                    var deviceIDs: [UInt32: Int64] = [:]
+                    for sample in samples {
+                        if typeIDs[sample.typeCode] == nil {
+                            typeIDs[sample.typeCode] = try await self.typeID(sample.type.identifier, c)
+                        }
+                        if deviceIDs[sample.deviceCode] == nil, let device = sample.device {
+                            deviceIDs[sample.deviceCode] = try await self.deviceID(device, c)
+                        }
+                    }
+                    let encoded = SampleBatchCodec.encode(
+                        samples, typeID: { typeIDs[$0] ?? 0 }, deviceID: { deviceIDs[$0] ?? 0 })
+                    try await add(samplesSequence, .samples, encoded)
+                }
+                if !beats.isEmpty { try await add(beatsSequence, .heartbeats, HeartbeatBatchCodec.encode(beats)) }
+                if let entry { try await add(entry.sequence, entry.kind, entry.payload) }
+            }
+        }
+    }
+
+    /// The latest journal of `client` whose recording had a session, with its rows in order.
+    func interruptedRecording(client: String) async throws -> InterruptedRecording? {
+        try await transaction(write: false) { c -> InterruptedRecording? in
+            guard
+                let journal = try await c.rows(
+                    """
+                    SELECT id, configuration, device FROM live_builders WHERE client = ? AND has_session
+                    ORDER BY created DESC, id DESC LIMIT 1
+                    """, [.text(client)]
+                ).first
+            else { return nil }
+            let builderID: Int64 = try journal.at(0)
+            let rows = try await c.rows(
+                "SELECT seq, kind, payload FROM live_journal WHERE builder_id = ? ORDER BY seq", [.integer(builderID)]
+            ).map {
+                InterruptedRecording.Row(
+                    sequence: try $0.at(0), kind: Int(try $0.at(1, as: Int32.self)), payload: try $0.bytes(2) ?? [])
+            }
+            var types: [Int64: String] = [:]
+            for row in try await c.rows("SELECT id, identifier FROM types") { types[try row.at(0)] = try row.at(1) }
+            return InterruptedRecording(
+                builderID: builderID, configuration: try journal.at(1), device: try journal.at(2), rows: rows,
+                typeIdentifiers: types)
+        }
+    }
+
+    func discardRecordingBlocking(builderID: Int64, extra: [CollectedSample], source: HKSourceRevision) throws {
+        try Self.blocking {
+            try await self.transaction(write: true) { c in
+                try await self.moveJournalSamples(
+                    builderID: builderID, extra: extra, workoutID: nil, source: source, onlyAppAdded: true, c)
+                try await self.deleteJournal(builderID: builderID, c)
+            }
+        }
+    }
+
+    func finishWorkout(_ finish: WorkoutToFinish, check: ShareCheck) async throws {
+        try await transaction(write: true) { c in
+            try await self.verify(check, c)
+            guard let workoutID = try await self.insert([finish.workout], source: finish.source, c).first else {
+                throw HKError(.errorDatabaseInaccessible, "The workout could not be saved.")
+            }
+            try await self.moveJournalSamples(
+                builderID: finish.builderID ?? -1, extra: finish.samples, workoutID: workoutID, source: finish.source,
+                onlyAppAdded: false, c)
+            // Heartbeats rebuilt from RR intervals, the journal's then the pending ones, as heartbeat series of at
+            // most HKHeartbeatSeriesBuilder.maximumCount beats, saved under the workout's share authorization.
+            var series: [HKHeartbeatSeriesSample] = []
+            var chunker = HeartbeatSeriesChunker(device: finish.device, source: finish.source)
+            if let builderID = finish.builderID {
+                for row in try await c.rows(
+                    "SELECT payload FROM live_journal WHERE builder_id = ? AND kind = ? ORDER BY seq",
+                    [.integer(builderID), .integer(Int64(JournalKind.heartbeats.rawValue))])
+                {
+                    let beats: [HeartbeatCollector.Beat]
+                    do { beats = try HeartbeatBatchCodec.decode(try row.bytes(0) ?? []) } catch {
+                        throw HKError(.errorDatabaseInaccessible, "A journaled heartbeat batch is damaged: \(error).")
+                    }
+                    try chunker.take(beats) { series.append($0) }
+                }
+            }
+            try chunker.take(finish.beats) { series.append($0) }
+            try chunker.flush { series.append($0) }
+            _ = try await self.insert(series, source: finish.source, workoutID: workoutID, c)
+            if let builderID = finish.builderID { try await self.deleteJournal(builderID: builderID, c) }
+            for uuid in finish.associated {
+                if let id = try await self.sampleID(uuid: uuid, c) {
+                    try await self.associate(sampleID: id, workoutID: workoutID, c)
+                }
+            }
+            for (position, sensor) in finish.sensors.enumerated() {
+                try await c.rows(
+                    """
+                    INSERT INTO workout_sensors (workout_id, position, device_id, battery_first, battery_last)
+                    VALUES (?, ?, ?, ?, ?)
+                    """,
+                    [
+                        .integer(workoutID), .integer(Int64(position)),
+                        .integer(try await self.deviceID(sensor.device, c)),
+                        PostgresValue(sensor.batteryPercentAtStart.map(Int64.init)),
+                        PostgresValue(sensor.batteryPercentAtEnd.map(Int64.init)),
+                    ])
+            }
+            if let plan = finish.workoutPlan { try await self.setWorkoutPlan(plan, workoutID: workoutID, c) }
+        }
+    }
+
+    /// Moves a journal's samples, then `extra`, into `samples` (associated with `workoutID` when given), in the
+    /// caller's transaction, one journal batch in memory at a time and up to 64 rows per statement. With
+    /// `onlyAppAdded`, only the samples the app added are kept (a discarded workout).
+    private func moveJournalSamples(
+        builderID: Int64, extra: [CollectedSample], workoutID: Int64?, source: HKSourceRevision, onlyAppAdded: Bool,
+        _ c: PostgresConnection
+    ) async throws {
+        let sourceRowID = try await sourceID(source, c)
+        var rows = JournalSampleRows(sourceID: sourceRowID, workoutID: workoutID)
+        var after: Int64 = 0
+        while let row = try await c.rows(
+            "SELECT seq, payload FROM live_journal WHERE builder_id = ? AND kind = ? AND seq > ? ORDER BY seq LIMIT 1",
+            [.integer(builderID), .integer(Int64(JournalKind.samples.rawValue)), .integer(after)]
+        ).first {
+            after = try row.at(0)
+            let records: [SampleBatchCodec.Record]
+            do { records = try SampleBatchCodec.decode(try row.bytes(1) ?? []) } catch {
+                throw HKError(.errorDatabaseInaccessible, "A journaled sample batch is damaged: \(error).")
+            }
+            for r in records where !onlyAppAdded || r.appAdded {
+                try await rows.add(
+                    [
+                        .uuid(r.uuid), .integer(r.typeID), .real(r.start), .real(r.end), .real(r.value),
+                        PostgresValue(r.unitString), PostgresValue(r.deviceID), PostgresValue(r.metadataJSON),
+                    ], c)
+            }
+        }
+        for sample in extra where !onlyAppAdded || sample.appAdded {
+            let typeRowID = try await typeID(sample.type.identifier, c)
+            var deviceRowID: Int64?
+            if let device = sample.device { deviceRowID = try await deviceID(device, c) }
+            try await rows.add(
+                [
+                    .uuid(sample.uuid), .integer(typeRowID), .real(sample.start), .real(sample.end),
+                    .real(sample.value), PostgresValue(sample.unitString), PostgresValue(deviceRowID),
+                    PostgresValue(sample.metadataJSON),
+                ], c)
+        }
+        try await rows.flush(c)
+    }
+}
+
+/// Sample rows waiting to be inserted, written 64 at a time (one statement and one round trip each), each type's
+/// first row also recorded in `type_sources` (the default source priority).
+private struct JournalSampleRows {
+    static let rowsPerStatement = 64
+    let sourceID: Int64
+    let workoutID: Int64?
+    private var waiting: [[PostgresValue]] = []
+
+    init(sourceID: Int64, workoutID: Int64?) {
+        self.sourceID = sourceID
+        self.workoutID = workoutID
+    }
+
+    /// Adds a row: uuid, type_id, start, end, value, unit, device_id, metadata.
+    mutating func add(_ row: [PostgresValue], _ c: PostgresConnection) async throws {
+        waiting.append(row + [.integer(sourceID), PostgresValue(workoutID)])
+        if waiting.count == Self.rowsPerStatement { try await flush(c) }
+    }
+
+    mutating func flush(_ c: PostgresConnection) async throws {
+        guard !waiting.isEmpty else { return }
+        let placeholders = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: waiting.count)
+        let inserted = try await c.rows(
+            PostgresStatement(
+                """
+                INSERT INTO samples (uuid, type_id, start, "end", value, unit, device_id, metadata, source_id, workout_id)
+                VALUES \(placeholders.joined(separator: ", ")) RETURNING id, type_id
+                """, waiting.flatMap { $0 }))
+        waiting.removeAll(keepingCapacity: true)
+        var first: [Int64: Int64] = [:]
+        for row in inserted {
+            let (id, type): (Int64, Int64) = (try row.at(0), try row.at(1))
+            first[type] = min(first[type] ?? id, id)
+        }
+        for (type, id) in first {
+            try await c.rows(
+                "INSERT INTO type_sources (type_id, source_id, first_anchor) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                [.integer(type), .integer(sourceID), .integer(id)])
+        }
+    }
+}
