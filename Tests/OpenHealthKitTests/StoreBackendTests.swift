@@ -89,9 +89,12 @@ import Testing
         }
     }
 
-    @Test func aJournalIsRecoveredAsAppendedAndFinishedIntoAWorkout() async throws {
+    // appendJournal blocks its caller (LiveJournal calls it on its writer's queue), hence `.blockingWaits`.
+    @Test(.blockingWaits, arguments: StoreKind.available) func aJournalIsRecoveredAsAppendedAndFinishedIntoAWorkout(
+        kind: StoreKind
+    ) async throws {
         let directory = try TemporaryDirectory()
-        let backend = try await backend(directory)
+        let backend = try await backend(directory, kind)
         // Given a recording's journal with one sample batch and one entry, appended in order
         let builderID = try await backend.createJournal(
             JournalHeader(
@@ -137,6 +140,32 @@ import Testing
         try await backend.save([heartRate(99, at: 0)], source: source, check: heartRateCheck)
         #expect(try await probe.version() != before)
         #expect(try await StoreDatabase.inMemory().changeProbe() == nil)
+    }
+
+    @Test(.blockingWaits, arguments: StoreKind.available) func aDiscardedRecordingKeepsOnlyWhatTheAppAdded(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let backend = try await backend(directory, kind)
+        // Given a journal with a collected sample and an app-added one, and one more app-added sample not yet journaled
+        let builderID = try await backend.createJournal(
+            JournalHeader(
+                builderUUID: UUID(), client: client, hasSession: true, configuration: "{}", device: nil, created: t0))
+        let collected = try CollectedSample(heartRate(120, at: 1) as HKQuantitySample)
+        var added = try CollectedSample(heartRate(121, at: 2) as HKQuantitySample)
+        added.appAdded = true
+        var pending = try CollectedSample(heartRate(122, at: 3) as HKQuantitySample)
+        pending.appAdded = true
+        let batch = JournalBatch()
+        batch.samples = [collected, added]
+        batch.samplesSequence = 1
+        try backend.appendJournal(batch, builderID: builderID)
+        // When the recording is discarded
+        try backend.discardRecordingBlocking(builderID: builderID, extra: [pending], source: source)
+        // Then the app's two samples stay, the collected one is gone, and nothing is left to recover
+        let kept = try await backend.samples([heartRateDescriptor], limit: 0, sorts: [], client: client)
+        #expect(Set(kept.map(\.uuid)) == [added.uuid, pending.uuid])
+        #expect(try await backend.interruptedRecording(client: client) == nil)
     }
 
     @Test(arguments: StoreKind.available) func pairedSensorsKeepTheirPairingOrder(kind: StoreKind) async throws {
