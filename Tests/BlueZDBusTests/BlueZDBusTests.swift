@@ -200,6 +200,27 @@ import Testing
         #expect(try await fake.count("SocketCount", path) == 0)
     }
 
+    @Test func aConnectionBluetoothdNeverSaysConnectedStillPairsAndRecords() async throws {
+        let fake = try await FakeBlueZ()
+        defer { fake.stop() }
+        try await fake.addAdapter()
+        let path = try await fake.addSensor(Self.strap, name: "Strap")
+        // Given bluetoothd answering Connect and resolving the services without ever saying Connected (5.66 after
+        // losing track of an earlier link, as seen on the VM bench)
+        try await fake.fake("SetSilentConnected", [.string(path), .boolean(true)])
+        // Then pairing connects once and pairs (it said "disconnected while its services were resolved, three times")
+        let pairing = DBusPairing(client: fake.client, adapter: "hci0", timeout: .seconds(5))
+        let outcome = try await pairing.pair(BluetoothAddress(Self.strap, type: .random)!, clock: ContinuousClock())
+        #expect(outcome.trusted && outcome.probe.capabilities.contains(.heartRate))
+        #expect(try await fake.count("ConnectCount", path) == 1)
+        // And a recording connects
+        let (sensor, events) = start(fake)
+        defer { sensor.stop() }
+        var iterator = events.makeAsyncIterator()
+        #expect(try await next(&iterator) == "connecting")
+        #expect(try await next(&iterator) == "connected")
+    }
+
     @Test func aSensorThatProtectsItsMeasurementIsBondedThroughTheAgentWithNoDialog() async throws {
         let fake = try await FakeBlueZ()
         defer { fake.stop() }

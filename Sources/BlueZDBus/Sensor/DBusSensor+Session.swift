@@ -344,10 +344,15 @@ extension DBusSensor: SensorSession {
     ) async throws where C.Duration == Duration {
         let limit = options.connectTimeout
         let name = "\(SensorAddress.bluetooth(address))"
+        let drops = watch.state.withLock(\.drops)
         do {
             do throws(DBusError) {
                 _ = try await client.connection.call(
                     BlueZ.service, devicePath, BlueZ.device, "Connect", timeout: limit)
+                // Connect answers once the link is up, so the device is connected unless bluetoothd said it dropped
+                // meanwhile. Not waiting for its `Connected` signal: bluetoothd 5.66, having lost track of an
+                // earlier link to the device, answers Connect and resolves the services without ever sending it.
+                watch.state.withLock { if $0.drops == drops { $0.connected = true } }
             } catch  where error.is("org.bluez.Error.InProgress") {
                 do {
                     try await waitFor(watch, clock: clock, within: limit, "the connection under way") { $0.connected }

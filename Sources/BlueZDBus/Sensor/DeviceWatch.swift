@@ -17,6 +17,9 @@ final class DeviceWatch: Sendable {
         var disconnectReason: String?
         /// Set when a notification socket ended.
         var notificationsEnded: String?
+        /// How many times bluetoothd said the device went away or disconnected (`Connected` false, its object
+        /// removed): a Connect's reply counts as connected only if none came meanwhile.
+        var drops = 0
     }
 
     let state: Mutex<State>
@@ -74,13 +77,22 @@ final class DeviceWatch: Sendable {
                 if path == state.devicePath, names.contains(BlueZ.device) {
                     state.removed = true
                     state.connected = false
+                    state.drops += 1
                 }
             case (BlueZ.properties, "PropertiesChanged"):
                 guard let (interface, changed) = try? state.objects.propertiesChanged(at: signal.path, signal.body)
                 else { return }
                 if interface == BlueZ.device, signal.path == state.devicePath {
-                    if let connected = changed["Connected"]?.bool { state.connected = connected }
-                    if let resolved = changed["ServicesResolved"]?.bool { state.servicesResolved = resolved }
+                    if let connected = changed["Connected"]?.bool {
+                        state.connected = connected
+                        if !connected { state.drops += 1 }
+                    }
+                    if let resolved = changed["ServicesResolved"]?.bool {
+                        state.servicesResolved = resolved
+                        // Services resolve only over a link (bluetoothd 5.66 that lost track of an earlier link
+                        // resolves them and never says Connected).
+                        if resolved { state.connected = true }
+                    }
                 } else if interface == BlueZ.characteristic, let bytes = changed["Value"]?.byteArray,
                     let handler = values.withLock({ $0[signal.path] })
                 {
