@@ -52,7 +52,9 @@ struct StoreSync {
         }
         let workouts = report.workoutsCopied == 1 ? "1 workout" : "\(report.workoutsCopied) workouts"
         let samples = report.samplesCopied == 1 ? "1 sample" : "\(report.samplesCopied) samples"
-        var line = "Copied \(workouts) (\(samples)) from \(from) to \(to)"
+        // The stores as they name themselves: a PostgreSQL URL without its password.
+        let (fromName, toName) = (source.databasePath ?? from, destination.databasePath ?? to)
+        var line = "Copied \(workouts) (\(samples)) from \(fromName) to \(toName)"
         if report.workoutsAlreadyPresent > 0 {
             line += "; \(report.workoutsAlreadyPresent) already there"
         }

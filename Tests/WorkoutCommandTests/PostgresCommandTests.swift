@@ -58,6 +58,26 @@ struct PostgresCommandTests {
         // The time in zones is kept on the server too.
         let shown = try Tool.run(["show", String(id.prefix(8)), "--store", store])
         #expect(shown.stdout.contains("running         20:03    0:38     24:19    0:00     0:00"), "\(shown.stdout)")
+        // And sync copies it from the server into a new file, and a file's workout onto the server, naming the
+        // server without the password.
+        let copy = directory.file("copy.sqlite")
+        let down = try Tool.run(["sync", store, copy])
+        #expect(down.status == 0, "\(down.transcript)")
+        #expect(
+            down.stdout.range(
+                of: #"Copied 1 workout \([0-9]+ samples\) from postgres://ohk_cli_rider@[^ ]+ to .*copy\.sqlite\.\n$"#,
+                options: .regularExpression) != nil, "\(down.transcript)")
+        #expect(
+            withoutIDs(try Tool.run(["show", String(id.prefix(8)), "--json", "--store", copy]).stdout)
+                == withoutIDs(onServer.stdout))
+        // (The demo's 30-minute run rather than the replay's 2,700 samples: the PostgreSQL backend saves a sample at a
+        // time, several round trips each, which takes tens of seconds on a loaded machine.)
+        let demo = directory.file("demo.sqlite")
+        #expect(try Tool.run(["demo", "--store", demo]).status == 0)
+        let up = try Tool.run(["sync", demo, store])
+        #expect(up.status == 0 && up.stdout.contains("Copied 1 workout"), "\(up)")
+        #expect(!(down.transcript + up.transcript).contains(Self.password))
+        #expect(try Tool.run(["list", "--store", store]).stdout.split(separator: "\n").count == 3)
     }
 
     @Test func aRecordingKilledMidwayIsRecoveredFromTheServersJournal() async throws {

@@ -348,7 +348,9 @@ extension PostgresStoreBackend: StoreBackend {
     func effortRelationships(
         _ workouts: HKQueryDescriptor, after anchor: Int64, client: String
     ) async throws -> EffortRelationshipRows {
-        throw unsupported("effort relationships")
+        // None can be stored here yet (relateEffort throws), so there are none to read: readers such as `workout
+        // sync` copy a PostgreSQL store's workouts without them.
+        EffortRelationshipRows(rows: [], workouts: [], samples: [], newest: anchor)
     }
 
     func heartbeatBeats(of series: UUID) async throws -> [UInt8]? {
