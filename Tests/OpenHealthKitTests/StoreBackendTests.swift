@@ -28,6 +28,13 @@ import Testing
         return backend
     }
 
+    /// A new recording's journal (with a session) of `client`.
+    func newJournal(_ backend: any StoreBackend) async throws -> Int64 {
+        try await backend.createJournal(
+            JournalHeader(
+                builderUUID: UUID(), client: client, hasSession: true, configuration: "{}", device: nil, created: t0))
+    }
+
     var heartRateCheck: ShareCheck { ShareCheck(client: client, types: [HKQuantityType(.heartRate)]) }
     var heartRateDescriptor: HKQueryDescriptor {
         HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil)
@@ -96,9 +103,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let backend = try await backend(directory, kind)
         // Given a recording's journal with one sample batch and one entry, appended in order
-        let builderID = try await backend.createJournal(
-            JournalHeader(
-                builderUUID: UUID(), client: client, hasSession: true, configuration: "{}", device: nil, created: t0))
+        let builderID = try await newJournal(backend)
         let batch = JournalBatch()
         batch.samples = [try CollectedSample(heartRate(140, at: 1) as HKQuantitySample)]
         batch.samplesSequence = 1
@@ -148,9 +153,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let backend = try await backend(directory, kind)
         // Given a journal with a collected sample and an app-added one, and one more app-added sample not yet journaled
-        let builderID = try await backend.createJournal(
-            JournalHeader(
-                builderUUID: UUID(), client: client, hasSession: true, configuration: "{}", device: nil, created: t0))
+        let builderID = try await newJournal(backend)
         let collected = try CollectedSample(heartRate(120, at: 1) as HKQuantitySample)
         var added = try CollectedSample(heartRate(121, at: 2) as HKQuantitySample)
         added.appAdded = true
