@@ -1,4 +1,5 @@
 import Foundation
+import HealthKitModel
 
 /// A client's recorded decisions for one type: the sharing status (an `HKAuthorizationStatus` raw value) and the
 /// read decision (a ``ReadDecision`` raw value).
@@ -194,5 +195,21 @@ extension HKError {
     /// stored: one sentence, the same whatever the backend.
     static func workoutNotSaved(_ workout: UUID) -> HKError {
         HKError(.errorInvalidArgument, "The workout \(workout) must be saved before samples can be added to it.")
+    }
+}
+
+extension HKWorkoutZoneGroup {
+    /// A zone group as both backends keep it: its type, its configuration's source (`storeCode`), boundaries in the
+    /// type's storage unit and durations in seconds, one more duration than boundaries. Nil when they cannot be one
+    /// (a damaged row).
+    static func stored(
+        type: HKQuantityType, sourceCode: Int, boundaries: [Double], durations: [Double]
+    ) -> HKWorkoutZoneGroup? {
+        guard let source = HKWorkoutZoneConfiguration.Source(storeCode: sourceCode),
+            durations.count == boundaries.count + 1,
+            let configuration = try? HKWorkoutZoneConfiguration(
+                quantityType: type, boundaryValues: boundaries, source: source)
+        else { return nil }
+        return HKWorkoutZoneGroup(configuration: configuration, durations: durations)
     }
 }

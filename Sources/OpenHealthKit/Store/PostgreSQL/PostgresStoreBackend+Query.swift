@@ -376,18 +376,14 @@ extension PostgresStoreBackend {
             "SELECT activity_id, type_id, source, boundaries, durations FROM workout_zone_groups WHERE workout_id = ?",
             [.integer(workoutID)])
         {
-            let boundaries = try row.at(3, as: [Double].self)
-            let durations = try row.at(4, as: [Double].self)
             guard let identifier = types[try row.at(1)],
                 let type = try HKSampleType.stored(identifier: identifier) as? HKQuantityType,
-                let source = HKWorkoutZoneConfiguration.Source(storeCode: Int(try row.at(2, as: Int32.self))),
-                durations.count == boundaries.count + 1,
-                let configuration = try? HKWorkoutZoneConfiguration(
-                    quantityType: type, boundaryValues: boundaries, source: source)
+                let group = HKWorkoutZoneGroup.stored(
+                    type: type, sourceCode: Int(try row.at(2, as: Int32.self)),
+                    boundaries: try row.at(3, as: [Double].self), durations: try row.at(4, as: [Double].self))
             else {
                 throw HKError(.errorDatabaseInaccessible, "The health store \(url) holds damaged workout zones.")
             }
-            let group = HKWorkoutZoneGroup(configuration: configuration, durations: durations)
             if let activityID = try row.at(0, as: Int64?.self) {
                 activities[activityID, default: [:]][type] = group
             } else {

@@ -19,7 +19,7 @@ extension StoreDatabase {
         for (type, group) in groups {
             try statement.execute(arguments: [
                 workoutID, activityID, try typeID(type.identifier, db),
-                Self.sourceCode(group.configuration.source),
+                group.configuration.source.storeCode,
                 Self.encodeList(group.configuration.boundaryValues), Self.encodeList(group.durations),
             ])
         }
@@ -44,15 +44,12 @@ extension StoreDatabase {
                 """)
         {
             guard let type = try sampleType(id: row[2], db) as? HKQuantityType,
-                let source = Self.source(code: row[3]), let boundaries = Self.decodeList(row[4]),
-                let durations = Self.decodeList(row[5]), durations.count == boundaries.count + 1,
-                let configuration = try? HKWorkoutZoneConfiguration(
-                    quantityType: type, boundaryValues: boundaries,
-                    source: source)
+                let boundaries = Self.decodeList(row[4]), let durations = Self.decodeList(row[5]),
+                let group = HKWorkoutZoneGroup.stored(
+                    type: type, sourceCode: row[3], boundaries: boundaries, durations: durations)
             else {
                 throw HKError(.errorDatabaseInaccessible, "The health store holds damaged workout zones.")
             }
-            let group = HKWorkoutZoneGroup(configuration: configuration, durations: durations)
             if let activityID = row[1] as Int64? {
                 activities[activityID, default: [:]][type] = group
             } else {
@@ -110,10 +107,6 @@ extension StoreDatabase {
                 ORDER BY s.start DESC, s.id DESC LIMIT 1
                 """, arguments: [type.identifier])
     }
-
-    static func sourceCode(_ source: HKWorkoutZoneConfiguration.Source) -> Int { source.storeCode }
-
-    static func source(code: Int) -> HKWorkoutZoneConfiguration.Source? { .init(storeCode: code) }
 
     /// Numbers as text that reads back exactly (Swift prints the shortest round-tripping form).
     static func encodeList(_ values: [Double]) -> String { values.map { "\($0)" }.joined(separator: ",") }
