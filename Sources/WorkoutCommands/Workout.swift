@@ -13,7 +13,8 @@ public struct Workout: AsyncParsableCommand {
         abstract: "Record, inspect and manage workouts in an OpenHealthKit store.",
         discussion: """
             The store is a SQLite file: --store PATH, else $OPENHEALTHKIT_STORE, else \
-            $XDG_DATA_HOME/openhealthkit/health.sqlite, else ~/.local/share/openhealthkit/health.sqlite.
+            $XDG_DATA_HOME/openhealthkit/health.sqlite, else ~/.local/share/openhealthkit/health.sqlite; \
+            or a shared PostgreSQL store: --store postgres://USER@HOST/DATABASE.
 
             Examples:
               workout demo                      save a sample run with its samples
@@ -32,6 +33,7 @@ public struct Workout: AsyncParsableCommand {
               workout serve 8080                browse the workouts in a browser
               workout sync health.sqlite backup.sqlite
                                                 copy the workouts backup.sqlite lacks
+              workout share coach               let coach read your PostgreSQL store
               workout sources                   list each type's sources by priority
               workout profile --born 1986-04-12 set what system zones are computed from
               workout zones                     show the heart-rate and power zones
@@ -49,7 +51,7 @@ public struct Workout: AsyncParsableCommand {
             Demo.self, Replay.self, Import.self, Export.self, Fixture.self, List.self, Show.self, Delete.self,
             Recover.self, Condense.self, SourcesCommand.self, Profile.self, Zones.self, Activity.self, Record.self,
             Watch.self, Pair.self, Sensors.self, Scan.self, Adapters.self, Doctor.self, Peripheral.self, Decode.self,
-            Plan.self, Sync.self, Serve.self,
+            Plan.self, Sync.self, Share.self, Serve.self,
         ]
     )
 
@@ -58,7 +60,7 @@ public struct Workout: AsyncParsableCommand {
 
 /// Options every command shares.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The store file to use.", valueName: "PATH"))
+    @Option(name: .long, help: ArgumentHelp("The store to use: a SQLite file, or a postgres:// URL.", valueName: "PATH"))
     var store: String?
 
     /// Opens the store for the `workout` client, asking for the types the tool reads and writes.

@@ -47,6 +47,100 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test func aCoachReadsOnlyWhatAnAthleteSharedAndWritesNothing() async throws {
+        let directory = try TemporaryDirectory()
+        let cluster = try await StoreKind.roles()
+        let alicesURL = try await StoreKind.postgres.freshStoreName(directory, person: "ohk_alice")
+        let database = String(alicesURL.split(separator: "/").last!.split(separator: "?").first!)
+        func url(_ user: String, person: String? = nil) -> String {
+            cluster.url(user: user, password: StoreKind.password, database: database)
+                + (person.map { "&person=\($0)" } ?? "")
+        }
+        func open(_ url: String) async throws -> HKHealthStore {
+            let store = try await HKHealthStore.open(databasePath: url, clientIdentifier: "pg-tests")
+            try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
+            return store
+        }
+        // Given alice's two heart rates, bob's one and the coach's own one, in one database
+        let alice = try await open(alicesURL)
+        try await alice.save([heartRate(140, at: 0), heartRate(150, at: 5)])
+        try await open(url("ohk_bob")).save([heartRate(99, at: 0)])
+        try await open(url("ohk_coach")).save([heartRate(70, at: 0)])
+        // When nothing is shared, the coach cannot open alice's store, and is told how she shares it
+        var error = await expectHKError(.errorDatabaseInaccessible) {
+            _ = try await HKHealthStore.open(databasePath: url("ohk_coach", person: "ohk_alice"))
+        }
+        #expect(error?.message.contains("ohk_alice has not shared their health store with ohk_coach") == true)
+        #expect(error?.message.contains(StoreKind.password) == false)
+        // When alice shares with the coach (twice: the first share stays)
+        try await alice.shareStore(withReader: "ohk_coach")
+        try await alice.shareStore(withReader: "ohk_coach")
+        #expect(try await alice.storeShares().map { "\($0.owner)>\($0.reader)" } == ["ohk_alice>ohk_coach"])
+        // Then the coach reads her heart rates, neither bob's nor their own, and sees the share made with them
+        let coachReadingAlice = try await open(url("ohk_coach", person: "ohk_alice"))
+        let read = try await fetch(coachReadingAlice, HKQuantityType(.heartRate), nil)
+        #expect(
+            read.compactMap { ($0 as? HKQuantitySample)?.quantity.doubleValue(for: .count().unitDivided(by: .minute())) }
+                .sorted() == [140, 150])
+        #expect(try await coachReadingAlice.storeShares().map(\.owner) == ["ohk_alice"])
+        #expect(coachReadingAlice.databasePath?.hasSuffix("?person=ohk_alice") == true)
+        // And the coach can neither save into her store nor delete from it
+        #expect(coachReadingAlice.authorizationStatus(for: HKQuantityType(.heartRate)) == .sharingDenied)
+        error = await expectHKError(.errorAuthorizationDenied) {
+            try await coachReadingAlice.delete(read)
+        }
+        #expect(error?.message == "ohk_alice's health store is shared with ohk_coach to read; ohk_coach cannot write to it.")
+        await expectHKError(.errorAuthorizationDenied) {
+            try await coachReadingAlice.save([heartRate(60, at: 9)])
+        }
+        await expectHKError(.errorAuthorizationDenied) {
+            try await coachReadingAlice.shareStore(withReader: "ohk_bob")
+        }
+        #expect(try await fetch(alice, HKQuantityType(.heartRate), nil).count == 2)
+        // And bob, with whom nothing is shared, cannot open her store
+        await expectHKError(.errorDatabaseInaccessible) {
+            _ = try await HKHealthStore.open(databasePath: url("ohk_bob", person: "ohk_alice"))
+        }
+        // And in plain SQL: the coach sees their own rows by default and alice's only when they ask for her; bob
+        // naming her sees nothing; the coach cannot insert a row as alice's
+        func count(_ user: String, person: String?) async throws -> String {
+            try await cluster.psql(
+                (person.map { "SET openhealthkit.person = '\($0)'; " } ?? "") + "SELECT count(*) FROM samples",
+                database: database, user: user, password: StoreKind.password)
+        }
+        #expect(try await count("ohk_coach", person: nil) == "1")
+        #expect(try await count("ohk_coach", person: "ohk_alice") == "2")
+        #expect(try await count("ohk_bob", person: "ohk_alice") == "0")
+        await #expect(throws: PostgresClusterError.self) {
+            try await cluster.psql(
+                "SET openhealthkit.person = 'ohk_alice'; DELETE FROM store_shares; "
+                    + "INSERT INTO authorizations (owner, client, type_identifier, share, read) VALUES ('ohk_alice', 'x', 'y', 2, 1)",
+                database: database, user: "ohk_coach", password: StoreKind.password)
+        }
+        #expect(try await alice.storeShares().count == 1)
+        // When alice stops sharing, the coach's open store reads nothing more and a new open fails
+        #expect(try await alice.stopSharingStore(withReader: "ohk_coach"))
+        #expect(try await alice.stopSharingStore(withReader: "ohk_coach") == false)
+        #expect(try await fetch(coachReadingAlice, HKQuantityType(.heartRate), nil).isEmpty)
+        await expectHKError(.errorDatabaseInaccessible) {
+            _ = try await HKHealthStore.open(databasePath: url("ohk_coach", person: "ohk_alice"))
+        }
+    }
+
+    @Test func sharingNeedsAServerRoleAndAPostgreSQLStore() async throws {
+        let directory = try TemporaryDirectory()
+        let alice = try await StoreKind.postgres.authorizedStore(directory)
+        var error = await expectHKError(.errorInvalidArgument) {
+            try await alice.shareStore(withReader: "ohk_nobody_of_that_name")
+        }
+        #expect(error?.message.contains("has no role named ohk_nobody_of_that_name") == true, "\(error?.message ?? "")")
+        await expectHKError(.errorInvalidArgument) { try await alice.shareStore(withReader: "ohk_alice") }
+        let file = try await StoreKind.sqlite.authorizedStore(directory)
+        error = await expectHKError(.errorInvalidArgument) { try await file.shareStore(withReader: "ohk_coach") }
+        #expect(error?.message.contains("one person's file") == true)
+        #expect(try await file.storeShares().isEmpty)
+    }
+
     @Test func aWrongPasswordIsOneSentenceWithoutThePassword() async throws {
         let cluster = try await StoreKind.roles()
         let database = try await cluster.createDatabase(owner: StoreKind.postgresOwner)

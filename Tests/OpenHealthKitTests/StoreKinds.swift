@@ -15,9 +15,9 @@ enum StoreKind: String, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// The login roles of the PostgreSQL tests: the owner of each test's database (who makes the schema) and two
-    /// people who use stores in it.
+    /// people who use stores in it, and a coach they may share with.
     static let postgresOwner = "ohk_owner"
-    static let people = ["ohk_alice", "ohk_bob"]
+    static let people = ["ohk_alice", "ohk_bob", "ohk_coach"]
     static let password = "pw-for-tests"
 
     /// The store name of a fresh store of this kind: a file in `directory`, or a new database of the test cluster,

@@ -241,6 +241,16 @@ protocol StoreBackend: Sendable {
     /// One plan of the library, nil when there is none with this id.
     func libraryPlan(id: Int64) async throws -> LibraryPlanRecord?
 
+    // MARK: Sharing
+
+    /// Shares the person's whole store, read-only, with the role `reader`; sharing again keeps the first share
+    /// (`errorInvalidArgument` where a store cannot be shared, or for a reader the server does not know).
+    func shareStore(with reader: String, at date: Date) async throws
+    /// Ends the share with `reader`; whether there was one.
+    func stopSharingStore(with reader: String) async throws -> Bool
+    /// The shares the person made and the ones made with them, oldest first.
+    func storeShares() async throws -> [StoreShare]
+
     // MARK: Change notifications
 
     /// A probe of commits made by other connections, nil when there can be none (in memory): its `version()`

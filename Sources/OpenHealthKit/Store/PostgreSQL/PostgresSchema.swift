@@ -8,7 +8,10 @@ import PostgresNIO
 /// type's storage unit); UUIDs are PostgreSQL `uuid`s. Every table but `types` and `schema_migrations` has an
 /// `owner` column (the role that wrote the row, `current_user` by default) leading its primary key, and a policy
 /// that shows and lets change only the rows whose owner is `current_user` (row-level security, forced on the
-/// tables' owner too; superusers bypass it, as PostgreSQL's superusers bypass every policy). `owner` is the
+/// tables' owner too; superusers bypass it, as PostgreSQL's superusers bypass every policy). Two more policies make
+/// sharing: rows of an owner who shared their store with `current_user` (`store_shares`) may be read, and every
+/// statement sees one person's rows only, the session's `openhealthkit.person` (a URL's `person`) or else
+/// `current_user`'s own, so a reader's session shows one shared store at a time and cannot write to it. `owner` is the
 /// distribution key: every query of the store names one owner, so a sharded PostgreSQL (Citus) keeps each person's
 /// rows, and each query, on one node.
 enum PostgresSchema {
@@ -225,6 +228,25 @@ enum PostgresSchema {
             );
             """
         ),
+        (
+            3,
+            """
+            -- Who reads whose store: a person (owner) shares their whole store, read-only, with another role (reader),
+            -- such as a coach. The reader sees the share; only the owner makes or ends it.
+            CREATE TABLE store_shares (
+                owner text NOT NULL DEFAULT current_user,
+                reader text NOT NULL,
+                shared double precision NOT NULL,
+                PRIMARY KEY (owner, reader)
+            );
+            CREATE INDEX store_shares_by_reader ON store_shares (reader);
+            ALTER TABLE store_shares ENABLE ROW LEVEL SECURITY;
+            ALTER TABLE store_shares FORCE ROW LEVEL SECURITY;
+            CREATE POLICY own_rows ON store_shares USING (owner = current_user) WITH CHECK (owner = current_user);
+            CREATE POLICY shared_with_me ON store_shares FOR SELECT USING (reader = current_user);
+            GRANT SELECT, INSERT, UPDATE, DELETE ON store_shares TO openhealthkit_person;
+            """
+        ),
     ]
 
     /// What the latest migration is.
@@ -326,6 +348,12 @@ enum PostgresSchema {
                 ALTER TABLE \(table) FORCE ROW LEVEL SECURITY;
                 DROP POLICY IF EXISTS own_rows ON \(table);
                 CREATE POLICY own_rows ON \(table) USING (owner = current_user) WITH CHECK (owner = current_user);
+                DROP POLICY IF EXISTS shared_rows ON \(table);
+                CREATE POLICY shared_rows ON \(table) FOR SELECT
+                    USING (owner IN (SELECT s.owner FROM store_shares s WHERE s.reader = current_user));
+                DROP POLICY IF EXISTS one_person ON \(table);
+                CREATE POLICY one_person ON \(table) AS RESTRICTIVE
+                    USING (owner = coalesce(nullif(current_setting('openhealthkit.person', true), ''), current_user));
                 GRANT SELECT, INSERT, UPDATE, DELETE ON \(table) TO openhealthkit_person;
                 """
         }

@@ -13,6 +13,11 @@ extension PostgresStoreBackend: StoreBackend {
     ) async throws
         -> AuthorizationDecision?
     {
+        // Another person's store shared to read: everything may be read, nothing saved.
+        if isSharedView {
+            return AuthorizationDecision(
+                share: HKAuthorizationStatus.sharingDenied.rawValue, read: ReadDecision.granted.rawValue)
+        }
         guard
             let row = try await c.rows(
                 "SELECT share, read FROM authorizations WHERE client = ? AND type_identifier = ?",
@@ -24,6 +29,7 @@ extension PostgresStoreBackend: StoreBackend {
     }
 
     func verify(_ check: ShareCheck, _ c: PostgresConnection) async throws {
+        if isSharedView { throw sharedViewIsReadOnly }
         var decisions: [String: AuthorizationDecision] = [:]
         for type in check.types { decisions[type] = try await decision(client: check.client, type: type, c) }
         try check.verify { decisions[$0] }
@@ -48,14 +54,19 @@ extension PostgresStoreBackend: StoreBackend {
     }
 
     private func readableTypes(client: String, _ c: PostgresConnection) async throws -> Set<String> {
-        Set(
+        if isSharedView {
+            return Set(try await c.rows("SELECT identifier FROM types").map { try $0.at(0, as: String.self) })
+                .union([HKCharacteristicTypeIdentifier.dateOfBirth.rawValue])
+        }
+        return Set(
             try await c.rows(
                 "SELECT type_identifier FROM authorizations WHERE client = ? AND read = 1", [.text(client)]
             ).map { try $0.at(0, as: String.self) })
     }
 
     func access(client: String, _ c: PostgresConnection) async throws -> ReadAccess {
-        ReadAccess(readableTypes: try await readableTypes(client: client, c), clientIdentifier: client)
+        if isSharedView { return ReadAccess(readableTypes: nil, clientIdentifier: client) }
+        return ReadAccess(readableTypes: try await readableTypes(client: client, c), clientIdentifier: client)
     }
 
     // MARK: Authorization
@@ -78,6 +89,11 @@ extension PostgresStoreBackend: StoreBackend {
         client: String, types: Set<String>,
         _ decide: @escaping @Sendable ([String: AuthorizationDecision]) throws -> [String: AuthorizationDecision]
     ) async throws {
+        if isSharedView {
+            // Every type is decided in a shared store (read granted, sharing denied): a request asks nothing.
+            _ = try decide(try await authorizationDecisions(client: client, types: types))
+            return
+        }
         try await transaction(write: true) { c in
             var decisions: [String: AuthorizationDecision] = [:]
             for type in types { decisions[type] = try await self.decision(client: client, type: type, c) }
@@ -107,6 +123,7 @@ extension PostgresStoreBackend: StoreBackend {
     }
 
     func checkShareAuthorization(_ check: ShareCheck) async throws {
+        if isSharedView { throw sharedViewIsReadOnly }
         try await transaction(write: false) { c in try await self.verify(check, c) }
     }
 
@@ -554,6 +571,44 @@ extension PostgresStoreBackend: StoreBackend {
                 "DELETE FROM deleted_objects WHERE deleted IS NULL OR deleted < ? RETURNING anchor",
                 [.real(cutoff.storeValue)]
             ).count
+        }
+    }
+
+    // MARK: Sharing
+
+    func shareStore(with reader: String, at date: Date) async throws {
+        guard reader != url.user else {
+            throw HKError(.errorInvalidArgument, "\(url.user)'s health store is already theirs to read.")
+        }
+        try await transaction(write: true) { c in
+            let known = try await c.rows(
+                "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = ?)", [.text(reader)]
+            ).first?.at(0, as: Bool.self)
+            guard known == true else {
+                throw HKError(
+                    .errorInvalidArgument,
+                    "The PostgreSQL server of the health store \(self.url) has no role named \(reader) to share with.")
+            }
+            try await c.rows(
+                "INSERT INTO store_shares (reader, shared) VALUES (?, ?) ON CONFLICT (owner, reader) DO NOTHING",
+                [.text(reader), .real(date.storeValue)])
+        }
+    }
+
+    func stopSharingStore(with reader: String) async throws -> Bool {
+        try await transaction(write: true) { c in
+            !(try await c.rows(
+                "DELETE FROM store_shares WHERE owner = current_user AND reader = ? RETURNING reader", [.text(reader)]
+            ).isEmpty)
+        }
+    }
+
+    func storeShares() async throws -> [StoreShare] {
+        try await transaction(write: false) { c in
+            try await c.rows("SELECT owner, reader, shared FROM store_shares ORDER BY shared, owner, reader").map {
+                StoreShare(
+                    owner: try $0.at(0), reader: try $0.at(1), date: Date(storeValue: try $0.at(2, as: Double.self)))
+            }
         }
     }
 

@@ -71,7 +71,9 @@ extension PostgresStoreBackend {
 
     /// The latest journal of `client` whose recording had a session, with its rows in order.
     func interruptedRecording(client: String) async throws -> InterruptedRecording? {
-        try await transaction(write: false) { c -> InterruptedRecording? in
+        // Another person's recordings are theirs to recover.
+        if isSharedView { return nil }
+        return try await transaction(write: false) { c -> InterruptedRecording? in
             guard
                 let journal = try await c.rows(
                     """

@@ -9,7 +9,8 @@ import Synchronization
 /// Every row carries its owner, the role that wrote it (`owner`, `current_user` by default), and row-level security
 /// lets a role see and change only its own rows, so one database holds many people's stores. The schema is made by
 /// the database owner's first open (``PostgresSchema``); a login role uses the store when it is a member of the
-/// group role `openhealthkit_person`.
+/// group role `openhealthkit_person`. A URL with `person` opens another person's store that they shared with the
+/// user: every read sees that person's rows, and every write throws `errorAuthorizationDenied`.
 ///
 /// Each method is one transaction; a few connections are kept for the next ones, while they answer. Writes of one
 /// person are serialised by a transaction-scoped advisory lock on the owner, so anchors (one sequence) are committed
@@ -40,8 +41,30 @@ final class PostgresStoreBackend: Sendable {
         let backend = PostgresStoreBackend(url: try PostgresStoreURL(text))
         try await backend.transaction(write: false) { connection in
             try await PostgresSchema.prepare(connection, url: backend.url)
+            if let person = backend.url.person {
+                let shared = try await connection.rows(
+                    "SELECT EXISTS (SELECT 1 FROM store_shares WHERE owner = ? AND reader = current_user)",
+                    [.text(person)]
+                ).first?.at(0, as: Bool.self)
+                guard shared == true else {
+                    throw HKError(
+                        .errorDatabaseInaccessible,
+                        "\(person) has not shared their health store with \(backend.url.user) (\(person) shares it with: workout share \(backend.url.user))."
+                    )
+                }
+            }
         }
         return backend
+    }
+
+    /// Whether this store is another person's, shared with the user to read (the URL's `person`).
+    var isSharedView: Bool { url.person != nil }
+
+    /// The error of a write to another person's store.
+    var sharedViewIsReadOnly: HKError {
+        HKError(
+            .errorAuthorizationDenied,
+            "\(url.person ?? "")'s health store is shared with \(url.user) to read; \(url.user) cannot write to it.")
     }
 
     /// ``open(url:)``, blocking: for `HKHealthStore(databasePath:)`, which is synchronous.
@@ -68,9 +91,20 @@ final class PostgresStoreBackend: Sendable {
             tls: tls)
         configuration.options.connectTimeout = .seconds(10)
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
-        return try await PostgresConnection.connect(
+        let connection = try await PostgresConnection.connect(
             on: PostgresClient.defaultEventLoopGroup.any(), configuration: configuration, id: id,
             logger: Self.logger)
+        if let person = url.person {
+            // Every statement of this connection sees this person's rows only (the schema's `one_person` policy).
+            do {
+                try await connection.query(
+                    "SELECT set_config('openhealthkit.person', \(person), false)", logger: Self.logger)
+            } catch {
+                try? await connection.close()
+                throw error
+            }
+        }
+        return connection
     }
 
     /// Runs `body` in one transaction (REPEATABLE READ for reads, so they see one snapshot; a write takes the owner's
@@ -80,6 +114,7 @@ final class PostgresStoreBackend: Sendable {
     func transaction<T: Sendable>(
         write: Bool, _ body: (PostgresConnection) async throws -> T
     ) async throws -> T {
+        if write && isSharedView { throw sharedViewIsReadOnly }
         let connection = try await begin(write: write)
         do {
             if write {

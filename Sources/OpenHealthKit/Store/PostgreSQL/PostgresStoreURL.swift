@@ -1,7 +1,8 @@
 import Foundation
 
-/// A PostgreSQL health store's address: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=disable|prefer|require]`
-/// (`postgresql://` too). The password is kept out of ``description``, which is what messages name.
+/// A PostgreSQL health store's address: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=…][&person=ROLE]`
+/// (`postgresql://` too). `person` names whose store to open when it is not USER's own: one another person shared
+/// with USER, read-only. The password is kept out of ``description``, which is what messages name.
 struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
     enum SSLMode: String, Sendable { case disable, prefer, require }
 
@@ -11,6 +12,8 @@ struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
     var port: Int
     var database: String
     var sslMode: SSLMode
+    /// The person whose store is opened, when it is another's (shared with ``user``, read-only); nil for the user's own.
+    var person: String?
 
     /// Whether a store name is a PostgreSQL URL rather than a file path.
     static func isURL(_ name: String) -> Bool {
@@ -34,14 +37,20 @@ struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
         guard !database.isEmpty, !database.contains("/") else { throw invalid("it names no database") }
         if let port = components.port, !(1 ... 65535).contains(port) { throw invalid("the port is out of range") }
         var sslMode = SSLMode.prefer
+        var person: String?
         for item in components.queryItems ?? [] {
-            guard item.name == "sslmode" else {
-                throw invalid("'\(item.name)' is not a setting it knows (only sslmode)")
+            switch item.name {
+            case "sslmode":
+                guard let mode = item.value.flatMap(SSLMode.init(rawValue:)) else {
+                    throw invalid("sslmode must be disable, prefer or require")
+                }
+                sslMode = mode
+            case "person":
+                guard let role = item.value, !role.isEmpty else { throw invalid("person names no role") }
+                person = role == user ? nil : role
+            default:
+                throw invalid("'\(item.name)' is not a setting it knows (only sslmode and person)")
             }
-            guard let mode = item.value.flatMap(SSLMode.init(rawValue:)) else {
-                throw invalid("sslmode must be disable, prefer or require")
-            }
-            sslMode = mode
         }
         self.user = user
         self.password = components.password
@@ -49,8 +58,11 @@ struct PostgresStoreURL: Sendable, Equatable, CustomStringConvertible {
         self.port = components.port ?? 5432
         self.database = database
         self.sslMode = sslMode
+        self.person = person
     }
 
-    /// `user@host:port/database`: where the store is, without the password.
-    var description: String { "postgres://\(user)@\(host):\(port)/\(database)" }
+    /// `postgres://user@host:port/database[?person=…]`: where the store is, without the password.
+    var description: String {
+        "postgres://\(user)@\(host):\(port)/\(database)" + (person.map { "?person=\($0)" } ?? "")
+    }
 }

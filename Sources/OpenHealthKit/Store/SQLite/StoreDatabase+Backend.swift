@@ -525,6 +525,19 @@ extension StoreDatabase: StoreBackend {
         }
     }
 
+    // MARK: Sharing
+
+    func shareStore(with reader: String, at date: Date) async throws {
+        throw HKError(
+            .errorInvalidArgument,
+            "A SQLite health store is one person's file and cannot be shared with \(reader): share a PostgreSQL store (postgres://…), or copy workouts into one with workout sync."
+        )
+    }
+
+    func stopSharingStore(with reader: String) async throws -> Bool { false }
+
+    func storeShares() async throws -> [StoreShare] { [] }
+
     // MARK: Change notifications
 
     func changeProbe() async throws -> (any StoreChangeProbe)? {
