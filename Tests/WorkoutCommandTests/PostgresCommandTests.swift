@@ -80,6 +80,54 @@ struct PostgresCommandTests {
         #expect(try Tool.run(["list", "--store", store]).stdout.split(separator: "\n").count == 3)
     }
 
+    @Test func aRiderSharesTheirStoreWithACoachWhoReadsItAndChangesNothing() async throws {
+        let store = try await personStore()
+        let cluster = try await PostgresCluster.shared()
+        try await cluster.createRole("ohk_cli_coach", password: Self.password, groups: ["openhealthkit_person"])
+        let coachesOwn = store.replacingOccurrences(of: "ohk_cli_rider", with: "ohk_cli_coach")
+        let coachReadingRider = coachesOwn + "&person=ohk_cli_rider"
+        #expect(try Tool.run(["demo", "--store", store]).status == 0)
+        // Nothing is shared by default
+        let before = try Tool.run(["list", "--store", coachReadingRider])
+        #expect(before.status == 1)
+        #expect(
+            before.stderr.contains("ohk_cli_rider has not shared their health store with ohk_cli_coach"),
+            "\(before.transcript)")
+        #expect(try Tool.run(["share", "--store", store]).stdout == "Your health store is shared with nobody.\n")
+        // The rider shares, and is told how the coach opens it (without the password)
+        let shared = try Tool.run(["share", "ohk_cli_coach", "--store", store])
+        #expect(shared.status == 0, "\(shared.transcript)")
+        #expect(shared.stdout.hasPrefix("Shared your health store with ohk_cli_coach, read-only: ohk_cli_coach opens it as\n"))
+        #expect(shared.stdout.contains("  postgres://ohk_cli_coach@127.0.0.1:"))
+        #expect(shared.stdout.hasSuffix("?person=ohk_cli_rider\n"))
+        let listing = try Tool.run(["share", "--store", store]).stdout
+        #expect(listing.hasPrefix("Your health store is shared with:\n  ohk_cli_coach       since "), "\(listing)")
+        let coaches = try Tool.run(["share", "--store", coachesOwn]).stdout
+        #expect(coaches.contains("Shared with you (open with person=NAME in the store's URL):\n  ohk_cli_rider "))
+        // The coach lists and shows the rider's workout as the rider does
+        let riders = try Tool.run(["list", "--store", store])
+        let read = try Tool.run(["list", "--store", coachReadingRider])
+        #expect(read.status == 0 && read.stdout.split(separator: "\n").dropFirst() == riders.stdout.split(separator: "\n").dropFirst(), "\(read.transcript)")
+        let id = String(try #require(riders.stdout.split(separator: "\n").dropFirst().first).prefix(8))
+        #expect(
+            try Tool.run(["show", id, "--json", "--store", coachReadingRider]).stdout
+                == (try Tool.run(["show", id, "--json", "--store", store]).stdout))
+        // But deletes nothing, and the coach's own store is still empty
+        let deleted = try Tool.run(["delete", id, "--store", coachReadingRider])
+        #expect(deleted.status == 1)
+        #expect(
+            deleted.stderr
+                == "workout: ohk_cli_rider's health store is shared with ohk_cli_coach to read; ohk_cli_coach cannot write to it.\n",
+            "\(deleted.transcript)")
+        #expect(try Tool.run(["list", "--store", store]).stdout == riders.stdout)
+        #expect(try Tool.run(["list", "--store", coachesOwn]).stdout.hasPrefix("No workouts in "))
+        // Until the rider stops sharing
+        #expect(try Tool.run(["share", "--stop", "ohk_cli_coach", "--store", store]).stdout == "Stopped sharing your health store with ohk_cli_coach.\n")
+        #expect(try Tool.run(["list", "--store", coachReadingRider]).status == 1)
+        let all = [before, shared, read, deleted].map(\.transcript).joined()
+        #expect(!all.contains(Self.password))
+    }
+
     @Test func aRecordingKilledMidwayIsRecoveredFromTheServersJournal() async throws {
         let store = try await personStore()
         let fixture = fixturesDirectory.appendingPathComponent("run-45min.jsonl").path
