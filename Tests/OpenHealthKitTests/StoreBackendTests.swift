@@ -59,6 +59,55 @@ import Testing
         #expect(try await backend.readableTypes(client: client).contains(HKQuantityTypeIdentifier.heartRate.rawValue))
     }
 
+    @Test(arguments: StoreKind.available) func aLargeSaveKeepsItsOrderStoresEachObjectOnceAndAssociatesOnce(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
+        let strap = HKDevice(
+            name: "Strap", manufacturer: "Acme", model: nil, hardwareVersion: nil, firmwareVersion: nil,
+            softwareVersion: nil, localIdentifier: nil, udiDeviceIdentifier: nil)
+        // Given 200 heart rates (more than one statement's rows), every other one from a strap, one saved already
+        var samples: [HKQuantitySample] = []
+        for index in 0 ..< 200 {
+            let offset = Double(index)
+            let bpm = HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 100 + Double(index % 50))
+            let device: HKDevice? = index % 2 == 0 ? strap : nil
+            samples.append(
+                HKQuantitySample(
+                    type: HKQuantityType(.heartRate), quantity: bpm, start: t0 + offset, end: t0 + offset + 1,
+                    device: device, metadata: nil))
+        }
+        try await store.save([samples[7]])
+        let anchor = try await store.backend().currentAnchor()
+        // When they are saved in one call, one of them twice, in an order that is not their dates'
+        samples.swapAt(3, 150)
+        try await store.save(samples + [samples[42]])
+        // Then each is stored once, anchors follow the order of the call, and the strap is one device
+        let backend = try store.backend()
+        let changes = try await backend.changes([heartRateDescriptor], after: anchor, limit: 0, client: "tests")
+        let alreadyStored = samples[7].uuid
+        let added: [UUID] = changes.added.map { $0.sample.uuid }
+        let expected: [UUID] = samples.map(\.uuid).filter { $0 != alreadyStored }
+        #expect(added == expected)
+        let stored = try await fetch(store, HKQuantityType(.heartRate), nil)
+        #expect(stored.count == 200)
+        #expect(stored.filter { $0.device?.name == "Strap" }.count == 100)
+        #expect(Set(stored.compactMap { $0.device }).count == 1)
+        // And when two workouts take them, the second half of them, each sample belongs to the workouts it was added to
+        let first = legacy.workout(activityType: .cycling, start: t0, end: t0 + 200)
+        let second = legacy.workout(activityType: .running, start: t0 + 100, end: t0 + 200)
+        try await store.save([first, second])
+        try await legacy.add(samples, to: first, in: store)
+        try await legacy.add(Array(samples[100...]), to: second, in: store)
+        try await legacy.add(Array(samples[100...]), to: second, in: store)
+        let ofFirst = try await fetch(store, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: first))
+        let ofSecond = try await fetch(store, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: second))
+        #expect(Set(ofFirst.map(\.uuid)) == Set(samples.map(\.uuid)))
+        #expect(Set(ofSecond.map(\.uuid)) == Set(samples[100...].map(\.uuid)))
+        #expect(ofSecond.count == 100)
+    }
+
     @Test(arguments: StoreKind.available) func aShareCheckIsVerifiedInsideTheWrite(kind: StoreKind) async throws {
         let directory = try TemporaryDirectory()
         let backend = try await backend(directory, kind)

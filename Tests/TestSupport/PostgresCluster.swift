@@ -92,7 +92,16 @@ public final class PostgresCluster: Sendable {
             EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;
             END $$;
             """)
-        for group in groups { try await psql("GRANT \(group) TO \(name)") }
+        // Tests running side by side may grant the same membership at once: the second finds it made.
+        for group in groups {
+            try await psql(
+                """
+                DO $$ BEGIN
+                  GRANT \(group) TO \(name);
+                EXCEPTION WHEN unique_violation THEN NULL;
+                END $$;
+                """)
+        }
     }
 
     /// Stops the server at once (`pg_ctl stop -m immediate`): the fault of a server that went away.

@@ -136,11 +136,7 @@ extension PostgresStoreBackend {
             try chunker.flush { series.append($0) }
             _ = try await self.insert(series, source: finish.source, workoutID: workoutID, c)
             if let builderID = finish.builderID { try await self.deleteJournal(builderID: builderID, c) }
-            for uuid in finish.associated {
-                if let id = try await self.sampleID(uuid: uuid, c) {
-                    try await self.associate(sampleID: id, workoutID: workoutID, c)
-                }
-            }
+            try await self.associate(uuids: finish.associated, workoutID: workoutID, c)
             for (position, sensor) in finish.sensors.enumerated() {
                 try await c.rows(
                     """
@@ -166,7 +162,7 @@ extension PostgresStoreBackend {
         _ c: PostgresConnection
     ) async throws {
         let sourceRowID = try await sourceID(source, c)
-        var rows = JournalSampleRows(sourceID: sourceRowID, workoutID: workoutID)
+        var rows = SampleRowBatch(sourceID: sourceRowID, workoutID: workoutID)
         var after: Int64 = 0
         while let row = try await c.rows(
             "SELECT seq, payload FROM live_journal WHERE builder_id = ? AND kind = ? AND seq > ? ORDER BY seq LIMIT 1",
@@ -197,47 +193,5 @@ extension PostgresStoreBackend {
                 ], c)
         }
         try await rows.flush(c)
-    }
-}
-
-/// Sample rows waiting to be inserted, written 64 at a time (one statement and one round trip each), each type's
-/// first row also recorded in `type_sources` (the default source priority).
-private struct JournalSampleRows {
-    static let rowsPerStatement = 64
-    let sourceID: Int64
-    let workoutID: Int64?
-    private var waiting: [[PostgresValue]] = []
-
-    init(sourceID: Int64, workoutID: Int64?) {
-        self.sourceID = sourceID
-        self.workoutID = workoutID
-    }
-
-    /// Adds a row: uuid, type_id, start, end, value, unit, device_id, metadata.
-    mutating func add(_ row: [PostgresValue], _ c: PostgresConnection) async throws {
-        waiting.append(row + [.integer(sourceID), PostgresValue(workoutID)])
-        if waiting.count == Self.rowsPerStatement { try await flush(c) }
-    }
-
-    mutating func flush(_ c: PostgresConnection) async throws {
-        guard !waiting.isEmpty else { return }
-        let placeholders = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: waiting.count)
-        let inserted = try await c.rows(
-            PostgresStatement(
-                """
-                INSERT INTO samples (uuid, type_id, start, "end", value, unit, device_id, metadata, source_id, workout_id)
-                VALUES \(placeholders.joined(separator: ", ")) RETURNING id, type_id
-                """, waiting.flatMap { $0 }))
-        waiting.removeAll(keepingCapacity: true)
-        var first: [Int64: Int64] = [:]
-        for row in inserted {
-            let (id, type): (Int64, Int64) = (try row.at(0), try row.at(1))
-            first[type] = min(first[type] ?? id, id)
-        }
-        for (type, id) in first {
-            try await c.rows(
-                "INSERT INTO type_sources (type_id, source_id, first_anchor) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                [.integer(type), .integer(sourceID), .integer(id)])
-        }
     }
 }

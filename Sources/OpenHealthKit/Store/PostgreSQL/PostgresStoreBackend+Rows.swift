@@ -69,9 +69,14 @@ extension PostgresStoreBackend {
                 majorVersion: parts[0], minorVersion: parts[1], patchVersion: parts[2]))
     }
 
+    /// A device's identity in `devices.key`. PostgreSQL text holds no NUL: an absent field is U+0002 here (U+0000 in
+    /// the SQLite store).
+    static func deviceKey(_ device: HKDevice) -> String {
+        device.fields.map { $0 ?? "\u{2}" }.joined(separator: "\u{1}")
+    }
+
     func deviceID(_ device: HKDevice, _ c: PostgresConnection) async throws -> Int64 {
-        // PostgreSQL text holds no NUL: an absent field is U+0002 here (U+0000 in the SQLite store).
-        let key = device.fields.map { $0 ?? "\u{2}" }.joined(separator: "\u{1}")
+        let key = Self.deviceKey(device)
         let found = try await c.rows(
             """
             INSERT INTO devices (key, name, manufacturer, model, hardware_version, firmware_version, software_version,
@@ -103,23 +108,42 @@ extension PostgresStoreBackend {
 
     /// Inserts objects (the caller owns the transaction); objects already stored (same UUID) are left as they are
     /// and, with `workoutID`, associated with it. Returns the row id of every object, in order.
+    ///
+    /// A few round trips for any number of samples: which UUIDs are stored already is one query per 1,000, plain
+    /// quantity and category samples go 64 to a statement (``SampleRowBatch``), types and devices are looked up once
+    /// each; a workout, heartbeat series or route is written on its own, after the rows before it.
     func insert(
         _ objects: [HKObject], source: HKSourceRevision, workoutID: Int64? = nil, _ c: PostgresConnection
     ) async throws -> [Int64] {
-        let sourceRowID = try await sourceID(source, c)
-        var ids: [Int64] = []
-        for object in objects {
+        let samples = try objects.map { object in
             guard let sample = object as? HKSample else {
                 throw HKError(.errorInvalidArgument, "Only samples can be saved; \(type(of: object)) is not one.")
             }
-            if let existing = try await sampleID(uuid: sample.uuid, c) {
+            return sample
+        }
+        let sourceRowID = try await sourceID(source, c)
+        var stored = try await storedSampleIDs(samples.map(\.uuid), c)
+        var batch = SampleRowBatch(sourceID: sourceRowID, workoutID: workoutID, keepsIDs: true)
+        var deviceIDs: [String: Int64] = [:]
+        var queued = Set<UUID>()
+        for sample in samples {
+            if let existing = stored[sample.uuid] {
                 if let workoutID { try await associate(sampleID: existing, workoutID: workoutID, c) }
-                ids.append(existing)
                 continue
             }
+            // The same object twice in one save is stored once.
+            guard queued.insert(sample.uuid).inserted else { continue }
             let typeRowID = try await typeID(sample.sampleType.identifier, c)
             var deviceRowID: Int64?
-            if let device = sample.device { deviceRowID = try await deviceID(device, c) }
+            if let device = sample.device {
+                let key = Self.deviceKey(device)
+                if let id = deviceIDs[key] {
+                    deviceRowID = id
+                } else {
+                    deviceRowID = try await deviceID(device, c)
+                    deviceIDs[key] = deviceRowID
+                }
+            }
             var value: Double?
             var unit: String?
             if let quantitySample = sample as? HKQuantitySample {
@@ -134,24 +158,22 @@ extension PostgresStoreBackend {
             } else if let categorySample = sample as? HKCategorySample {
                 value = Double(categorySample.value)
             }
-            let row = try await c.rows(
-                """
-                INSERT INTO samples (uuid, type_id, start, "end", value, unit, source_id, device_id, metadata, workout_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
-                """,
-                [
-                    .uuid(sample.uuid), .integer(typeRowID), .real(sample.startDate.storeValue),
-                    .real(sample.endDate.storeValue), PostgresValue(value), PostgresValue(unit),
-                    .integer(sourceRowID), PostgresValue(deviceRowID),
-                    PostgresValue(try MetadataCoding.encode(sample.metadata)), PostgresValue(workoutID),
-                ])
-            let id: Int64 = try row[0].at(0)
-            ids.append(id)
-            try await c.rows(
-                """
-                INSERT INTO type_sources (type_id, source_id, first_anchor) VALUES (?, ?, ?)
-                ON CONFLICT DO NOTHING
-                """, [.integer(typeRowID), .integer(sourceRowID), .integer(id)])
+            let row: [PostgresValue] = [
+                .uuid(sample.uuid), .integer(typeRowID), .real(sample.startDate.storeValue),
+                .real(sample.endDate.storeValue), PostgresValue(value), PostgresValue(unit), PostgresValue(deviceRowID),
+                PostgresValue(try MetadataCoding.encode(sample.metadata)),
+            ]
+            guard sample is HKWorkout || sample is HKHeartbeatSeriesSample || sample is HKWorkoutRoute else {
+                try await batch.add(row, c)
+                continue
+            }
+            // Rows before it first, so anchors follow the objects' order.
+            try await batch.flush(c)
+            try await batch.add(row, c)
+            try await batch.flush(c)
+            guard let id = batch.ids[sample.uuid] else {
+                throw HKError(.errorDatabaseInaccessible, "The health store \(url) did not store \(sample.uuid).")
+            }
             if let workout = sample as? HKWorkout {
                 try await insertWorkoutDetails(workout, id: id, c)
             } else if let series = sample as? HKHeartbeatSeriesSample {
@@ -172,7 +194,31 @@ extension PostgresStoreBackend {
                     [.integer(id), .integer(Int64(locations.count)), .bytes(WorkoutRouteCodec.encode(locations))])
             }
         }
-        return ids
+        try await batch.flush(c)
+        stored.merge(batch.ids) { old, _ in old }
+        return try samples.map { sample in
+            guard let id = stored[sample.uuid] else {
+                throw HKError(.errorDatabaseInaccessible, "The health store \(url) did not store \(sample.uuid).")
+            }
+            return id
+        }
+    }
+
+    /// The row ids of the stored samples among `uuids`, one query per 1,000.
+    private func storedSampleIDs(_ uuids: [UUID], _ c: PostgresConnection) async throws -> [UUID: Int64] {
+        var found: [UUID: Int64] = [:]
+        var start = 0
+        while start < uuids.count {
+            let chunk = uuids[start ..< min(start + 1_000, uuids.count)]
+            start += chunk.count
+            for row in try await c.rows(
+                "SELECT uuid, id FROM samples WHERE uuid = ANY(?::uuid[])",
+                [.text("{" + chunk.map(\.uuidString).joined(separator: ",") + "}")])
+            {
+                found[try row.at(0, as: UUID.self)] = try row.at(1, as: Int64.self)
+            }
+        }
+        return found
     }
 
     private func insertWorkoutDetails(_ workout: HKWorkout, id: Int64, _ c: PostgresConnection) async throws {
@@ -291,6 +337,26 @@ extension PostgresStoreBackend {
         }
     }
 
+    /// Associates the stored samples among `uuids` with a stored workout, as ``associate(sampleID:workoutID:_:)``
+    /// does one, in two statements per 1,000 (unknown UUIDs are skipped).
+    func associate(uuids: [UUID], workoutID: Int64, _ c: PostgresConnection) async throws {
+        var start = 0
+        while start < uuids.count {
+            let chunk = uuids[start ..< min(start + 1_000, uuids.count)]
+            start += chunk.count
+            let list = PostgresValue.text("{" + chunk.map(\.uuidString).joined(separator: ",") + "}")
+            try await c.rows(
+                """
+                INSERT INTO workout_samples (workout_id, sample_id)
+                SELECT ?, id FROM samples WHERE uuid = ANY(?::uuid[]) AND id <> ? AND workout_id <> ?
+                ON CONFLICT DO NOTHING
+                """, [.integer(workoutID), list, .integer(workoutID), .integer(workoutID)])
+            try await c.rows(
+                "UPDATE samples SET workout_id = ? WHERE uuid = ANY(?::uuid[]) AND id <> ? AND workout_id IS NULL",
+                [.integer(workoutID), list, .integer(workoutID)])
+        }
+    }
+
     /// Deletes the samples with these ids, recording each in `deleted_objects` under a fresh anchor.
     func deleteSamples(ids: [Int64], now: Date, _ c: PostgresConnection) async throws -> Int {
         var count = 0
@@ -304,5 +370,55 @@ extension PostgresStoreBackend {
             count += deleted.count
         }
         return count
+    }
+}
+
+/// Sample rows waiting to be inserted, written 64 at a time (one statement and one round trip each), each type's
+/// first row also recorded in `type_sources` (the default source priority).
+struct SampleRowBatch {
+    static let rowsPerStatement = 64
+    let sourceID: Int64
+    let workoutID: Int64?
+    /// Whether ``ids`` keeps the row id of every row written.
+    let keepsIDs: Bool
+    /// The row ids of the rows written, by UUID (when ``keepsIDs``).
+    private(set) var ids: [UUID: Int64] = [:]
+    private var waiting: [[PostgresValue]] = []
+
+    init(sourceID: Int64, workoutID: Int64?, keepsIDs: Bool = false) {
+        self.sourceID = sourceID
+        self.workoutID = workoutID
+        self.keepsIDs = keepsIDs
+    }
+
+    /// Adds a row: uuid, type_id, start, end, value, unit, device_id, metadata.
+    mutating func add(_ row: [PostgresValue], _ c: PostgresConnection) async throws {
+        waiting.append(row + [.integer(sourceID), PostgresValue(workoutID)])
+        if waiting.count == Self.rowsPerStatement { try await flush(c) }
+    }
+
+    mutating func flush(_ c: PostgresConnection) async throws {
+        guard !waiting.isEmpty else { return }
+        let placeholders = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: waiting.count)
+        let inserted = try await c.rows(
+            PostgresStatement(
+                """
+                INSERT INTO samples (uuid, type_id, start, "end", value, unit, device_id, metadata, source_id, workout_id)
+                VALUES \(placeholders.joined(separator: ", ")) RETURNING id, type_id, uuid
+                """, waiting.flatMap { $0 }))
+        waiting.removeAll(keepingCapacity: true)
+        var first: [Int64: Int64] = [:]
+        for row in inserted {
+            let (id, type): (Int64, Int64) = (try row.at(0), try row.at(1))
+            first[type] = min(first[type] ?? id, id)
+            if keepsIDs { ids[try row.at(2, as: UUID.self)] = id }
+        }
+        guard !first.isEmpty else { return }
+        try await c.rows(
+            PostgresStatement(
+                """
+                INSERT INTO type_sources (type_id, source_id, first_anchor)
+                VALUES \(Array(repeating: "(?, ?, ?)", count: first.count).joined(separator: ", ")) ON CONFLICT DO NOTHING
+                """, first.sorted { $0.key < $1.key }.flatMap { [.integer($0.key), .integer(sourceID), .integer($0.value)] }))
     }
 }

@@ -14,7 +14,7 @@ extension StoreDatabase {
     ) throws -> [Int64] {
         let sourceRowID = try self.sourceID(source, db)
         let insertSample = try SampleInsert(db)
-        let stored = try storedIDs(of: objects.compactMap { $0 as? HKSample }, db)
+        var stored = try storedIDs(of: objects.compactMap { $0 as? HKSample }, db)
         var ids: [Int64] = []
         ids.reserveCapacity(objects.count)
         for object in objects {
@@ -47,6 +47,8 @@ extension StoreDatabase {
                 deviceID: deviceRowID, metadata: try MetadataCoding.encode(sample.metadata),
                 workoutID: workoutID)
             ids.append(id)
+            // The same object twice in one save is stored once.
+            stored[sample.uuid] = id
             if let workout = sample as? HKWorkout {
                 try insertWorkoutDetails(workout, id: id, db)
             } else if let series = sample as? HKHeartbeatSeriesSample {
