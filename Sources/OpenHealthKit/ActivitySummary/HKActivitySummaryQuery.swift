@@ -18,6 +18,10 @@ public final class HKActivitySummaryQuery: HKQuery, StoreObserving, @unchecked S
         var updateHandler: Handler?
         var known: [Date: HKActivitySummary] = [:]
         var stopped = false
+        /// Whether the results handler has had the first results (what changes are measured against).
+        var started = false
+        /// A change heard before then: looked at once they are delivered.
+        var changedWhileStarting = false
     }
     private let progress = Mutex(Progress())
 
@@ -37,17 +41,21 @@ public final class HKActivitySummaryQuery: HKQuery, StoreObserving, @unchecked S
         store.complete(
             { UncheckedBox(try await store.activitySummaries(matching: predicate.value)) },
             { [self] result in
-                let keepRunning = progress.withLock { state -> Bool in
+                let (keepRunning, changedMeanwhile) = progress.withLock { state -> (Bool, Bool) in
                     if case .success(let summaries) = result {
                         for summary in summaries.value { if let day = summary.dayStart { state.known[day] = summary } }
                     }
-                    return state.updateHandler != nil && !state.stopped
+                    state.started = true
+                    defer { state.changedWhileStarting = false }
+                    return (state.updateHandler != nil && !state.stopped, state.changedWhileStarting)
                 }
                 if !keepRunning { store.finished(self) }
                 switch result {
                 case .success(let summaries): resultsHandler(self, summaries.value, nil)
                 case .failure(let error): resultsHandler(self, nil, error)
                 }
+                // The first results may have been read before that change: look again, reporting only what differs.
+                if keepRunning && changedMeanwhile { storeDidChange(store) }
             })
     }
 
@@ -56,7 +64,17 @@ public final class HKActivitySummaryQuery: HKQuery, StoreObserving, @unchecked S
     }
 
     func storeDidChange(_ store: HKHealthStore) {
-        guard progress.withLock({ !$0.stopped && $0.updateHandler != nil }) else { return }
+        // Changes are reported against the first results: a change heard before they are delivered waits for them
+        // (otherwise every day would be reported as new).
+        let ready = progress.withLock { state -> Bool in
+            guard !state.stopped, state.updateHandler != nil else { return false }
+            guard state.started else {
+                state.changedWhileStarting = true
+                return false
+            }
+            return true
+        }
+        guard ready else { return }
         let predicate = UncheckedBox(self.predicate)
         store.complete(
             { UncheckedBox(try await store.activitySummaries(matching: predicate.value)) },

@@ -3,8 +3,8 @@ import Foundation
 import PostgresNIO
 
 /// The PostgreSQL backend's named operations, each one transaction (see ``PostgresStoreBackend``). Operations this
-/// version does not carry out on PostgreSQL yet (quantity series, condensing, effort relationships, activity
-/// summaries) throw `errorInvalidArgument` with one sentence saying so.
+/// version does not carry out on PostgreSQL yet (quantity series, condensing, effort relationships) throw
+/// `errorInvalidArgument` with one sentence saying so.
 extension PostgresStoreBackend: StoreBackend {
     var location: String? { url.description }
 
@@ -348,11 +348,46 @@ extension PostgresStoreBackend: StoreBackend {
     }
 
     func activityDataSpan() async throws -> (start: Double, end: Double)? {
-        throw unsupported("activity summaries")
+        try await transaction(write: false) { c in
+            guard
+                let row = try await c.rows(
+                    """
+                    SELECT min(s.start), max(s."end") FROM samples s JOIN types t ON t.id = s.type_id
+                    WHERE t.identifier IN (?, ?)
+                    """,
+                    [.text(HKQuantityTypeIdentifier.activeEnergyBurned.rawValue), .text(HKWorkoutTypeIdentifier)]
+                ).first,
+                let start = try row.at(0, as: Double?.self), let end = try row.at(1, as: Double?.self)
+            else { return nil }
+            return (start, end)
+        }
     }
 
+    /// The running spans of every workout overlapping `[start, end)`: one query, each workout with its pause and
+    /// resume events in order, cut as the SQLite backend cuts them (``ExerciseTime/runningSpans(start:end:pauses:)``).
     func workoutRunningSpans(from start: Double, to end: Double) async throws -> [ExerciseTime.Span] {
-        throw unsupported("activity summaries")
+        let pause = Int64(HKWorkoutEventType.pause.rawValue)
+        let resume = Int64(HKWorkoutEventType.resume.rawValue)
+        return try await transaction(write: false) { c in
+            var spans: [ExerciseTime.Span] = []
+            for row in try await c.rows(
+                """
+                SELECT s.start, s."end",
+                       coalesce(array_agg(e.type ORDER BY e.start, e.position) FILTER (WHERE e.type IS NOT NULL), '{}'),
+                       coalesce(array_agg(e.start ORDER BY e.start, e.position) FILTER (WHERE e.type IS NOT NULL), '{}')
+                FROM samples s JOIN workouts w ON w.sample_id = s.id
+                LEFT JOIN workout_events e ON e.workout_id = s.id AND e.type IN (?, ?)
+                WHERE s."end" > ? AND s.start < ? GROUP BY s.id, s.start, s."end" ORDER BY s.id
+                """, [.integer(pause), .integer(resume), .real(start), .real(end)])
+            {
+                let types = try row.at(2, as: [Int64].self)
+                let times = try row.at(3, as: [Double].self)
+                spans += ExerciseTime.runningSpans(
+                    start: try row.at(0), end: try row.at(1),
+                    pauses: zip(types, times).map { (paused: $0 == pause, at: $1) })
+            }
+            return spans
+        }
     }
 
     func seriesSamples(
