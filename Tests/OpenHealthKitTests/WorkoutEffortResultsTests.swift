@@ -1,19 +1,21 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
 
 /// `HKWorkoutEffortRelationshipQueryDescriptor.results(for:)`: the relationships since the anchor, then one delivery
 /// per change that relates a sample, until the consumer stops. Each `next()` waits under the suite's time limit.
-@Suite(.timeLimit(.minutes(1))) struct WorkoutEffortResultsTests {
+@Suite(.postgresCluster, .timeLimit(.minutes(1))) struct WorkoutEffortResultsTests {
     func effort(_ type: HKQuantityTypeIdentifier, _ score: Double, at offset: TimeInterval) -> HKQuantitySample {
         HKQuantitySample(
             type: HKQuantityType(type), quantity: HKQuantity(unit: .appleEffortScore(), doubleValue: score),
             start: t0 + offset, end: t0 + offset)
     }
 
-    @Test func relationshipsArriveAsTheyAreMade() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func relationshipsArriveAsTheyAreMade(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await authorizedStore(databasePath: try await kind.freshStoreName(directory))
         let types: Set<HKSampleType> = [
             HKQuantityType(.workoutEffortScore), HKQuantityType(.estimatedWorkoutEffortScore),
         ]

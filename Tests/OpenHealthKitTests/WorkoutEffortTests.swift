@@ -1,18 +1,20 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
 
-/// The workout-effort relationship API: effort samples related to a workout or an activity, read back by anchor.
-@Suite(.timeLimit(.minutes(1))) struct WorkoutEffortTests {
+/// The workout-effort relationship API: effort samples related to a workout or an activity, read back by anchor. On both backends.
+@Suite(.postgresCluster, .timeLimit(.minutes(1))) struct WorkoutEffortTests {
     func effort(_ type: HKQuantityTypeIdentifier, _ score: Double, at offset: TimeInterval) -> HKQuantitySample {
         HKQuantitySample(
             type: HKQuantityType(type), quantity: HKQuantity(unit: .appleEffortScore(), doubleValue: score),
             start: t0 + offset, end: t0 + offset)
     }
 
-    @Test func relatedSamplesReadBackByAnchorAndRelevance() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func relatedSamplesReadBackByAnchorAndRelevance(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await authorizedStore(databasePath: try await kind.freshStoreName(directory))
         try await store.requestAuthorization(
             toShare: [HKQuantityType(.workoutEffortScore), HKQuantityType(.estimatedWorkoutEffortScore)],
             read: [HKQuantityType(.workoutEffortScore), HKQuantityType(.estimatedWorkoutEffortScore)])

@@ -3,8 +3,8 @@ import Foundation
 import PostgresNIO
 
 /// The PostgreSQL backend's named operations, each one transaction (see ``PostgresStoreBackend``). Operations this
-/// version does not carry out on PostgreSQL yet (quantity series, condensing, effort relationships) throw
-/// `errorInvalidArgument` with one sentence saying so.
+/// version does not carry out on PostgreSQL yet (quantity series, condensing) throw `errorInvalidArgument` with one
+/// sentence saying so.
 extension PostgresStoreBackend: StoreBackend {
     var location: String? { url.description }
 
@@ -197,7 +197,32 @@ extension PostgresStoreBackend: StoreBackend {
     }
 
     func relateEffort(_ relation: EffortRelation, relate: Bool, check: ShareCheck) async throws {
-        throw unsupported("effort relationships")
+        try await transaction(write: true) { c in
+            try await self.verify(check, c)
+            guard let workoutID = try await self.workoutID(uuid: relation.workout, c),
+                let typeID = try await self.existingTypeID(relation.sampleType.identifier, c),
+                let sampleID = try await c.rows(
+                    "SELECT id FROM samples WHERE type_id = ? AND uuid = ?", [.integer(typeID), .uuid(relation.sample)]
+                ).first?.at(0, as: Int64.self)
+            else {
+                throw HKError(
+                    .errorInvalidArgument, "The workout and the effort sample must both be saved in the store first.")
+            }
+            let activity = relation.activity.map(PostgresValue.uuid) ?? .null
+            if relate {
+                try await c.rows(
+                    """
+                    INSERT INTO workout_effort (workout_id, activity_uuid, sample_id) VALUES (?, ?::uuid, ?)
+                    ON CONFLICT DO NOTHING
+                    """, [.integer(workoutID), activity, .integer(sampleID)])
+            } else {
+                try await c.rows(
+                    """
+                    DELETE FROM workout_effort
+                    WHERE workout_id = ? AND activity_uuid IS NOT DISTINCT FROM ?::uuid AND sample_id = ?
+                    """, [.integer(workoutID), activity, .integer(sampleID)])
+            }
+        }
     }
 
     // MARK: Queries
@@ -400,9 +425,38 @@ extension PostgresStoreBackend: StoreBackend {
     func effortRelationships(
         _ workouts: HKQueryDescriptor, after anchor: Int64, client: String
     ) async throws -> EffortRelationshipRows {
-        // None can be stored here yet (relateEffort throws), so there are none to read: readers such as `workout
-        // sync` copy a PostgreSQL store's workouts without them.
-        EffortRelationshipRows(rows: [], workouts: [], samples: [], newest: anchor)
+        try await transaction(write: false) { c in
+            let access = try await self.access(client: client, c)
+            let found = try await self.fetchSamples([workouts], limit: 0, sorts: [], access: access, c)
+                .compactMap { $0 as? HKWorkout }
+            let newest: Int64 = try await c.rows("SELECT coalesce(max(id), 0) FROM workout_effort").first?.at(0) ?? 0
+            var rows: [(workout: UUID, activity: UUID?, sample: UUID, type: String)] = []
+            if !found.isEmpty {
+                for row in try await c.rows(
+                    """
+                    SELECT w.uuid, e.activity_uuid, s.uuid, t.identifier FROM workout_effort e
+                    JOIN workouts w ON w.sample_id = e.workout_id JOIN samples s ON s.id = e.sample_id
+                    JOIN types t ON t.id = s.type_id
+                    WHERE e.id > ? AND w.uuid = ANY(?::uuid[]) ORDER BY e.id
+                    """,
+                    [.integer(anchor), .text("{" + found.map(\.uuid.uuidString).joined(separator: ",") + "}")])
+                {
+                    rows.append((try row.at(0), try row.at(1), try row.at(2), try row.at(3)))
+                }
+            }
+            let sampleUUIDs = Set(rows.map(\.sample))
+            let effortTypes: [HKSampleType] = [
+                HKQuantityType(.workoutEffortScore), HKQuantityType(.estimatedWorkoutEffortScore),
+            ]
+            let samples =
+                sampleUUIDs.isEmpty
+                ? []
+                : try await self.fetchSamples(
+                    effortTypes.map {
+                        HKQueryDescriptor(sampleType: $0, predicate: HKQuery.predicateForObjects(with: sampleUUIDs))
+                    }, limit: 0, sorts: [], access: access, c)
+            return EffortRelationshipRows(rows: rows, workouts: found, samples: samples, newest: max(anchor, newest))
+        }
     }
 
     func heartbeatBeats(of series: UUID) async throws -> [UInt8]? {

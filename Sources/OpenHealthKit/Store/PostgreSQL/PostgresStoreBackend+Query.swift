@@ -97,8 +97,14 @@ extension PostgresStoreBackend {
                 """, types.map(PostgresValue.text) + [.real(value)])
         case .filter(let filter):
             return try compile(filter)
-        case .effortRelated:
-            throw unsupported("effort relationships")
+        case let .effortRelated(workout, activity):
+            // IS NOT DISTINCT FROM NULL matches the relationships with the workout itself.
+            return PostgresStatement(
+                """
+                s.id IN (SELECT e.sample_id FROM workout_effort e
+                         WHERE e.workout_id = (SELECT sample_id FROM workouts WHERE uuid = ?)
+                           AND e.activity_uuid IS NOT DISTINCT FROM ?::uuid)
+                """, [.uuid(workout), activity.map(PostgresValue.uuid) ?? .null])
         case .workoutsWithActivity(let activity):
             guard isWorkout else { return PostgresStatement("FALSE") }
             let fragment = try compile(activity, isWorkout: false, type: nil, inActivities: true)
