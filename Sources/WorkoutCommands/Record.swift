@@ -195,7 +195,7 @@ extension Workout {
                 throw CommandFailure(
                     "Nothing was collected, so nothing was saved (--keep-empty saves an empty workout).")
             }
-            let workout = try await recording.save()
+            let workout = try await recording.save(whileTheStoreDoesNotAnswer: reportStoreOutage)
             if let path = recording.fixturePath { print("Saved the raw notifications to \(path).") }
             let lines = try await WorkoutSummary.lines(workout, store: store, sensors: recording.sensorStatuses)
             print(lines.joined(separator: "\n"))

@@ -100,7 +100,8 @@ extension Workout {
             let store = replay.healthStore
             return try await withThrowingTaskGroup(of: HKWorkout?.self) { group in
                 group.addTask {
-                    let workout = try await replay.run(pace: instant ? .instant : .speed(speed))
+                    let workout = try await replay.run(
+                        pace: instant ? .instant : .speed(speed), whileTheStoreDoesNotAnswer: reportStoreOutage)
                     time.ended()
                     return workout
                 }

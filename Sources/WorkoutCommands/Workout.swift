@@ -75,6 +75,19 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
+/// What a recorder says when its store does not answer as it saves (the library waits: ``StoreOutage``).
+@Sendable func reportStoreOutage(_ error: HKError) {
+    let minutes = Int(StoreOutage.limit.components.seconds / 60)
+    let seconds = Int(StoreOutage.interval.components.seconds)
+    FileHandle.standardError.write(
+        Data(
+            """
+            workout: \(error.message) The workout is kept and saved when the store answers: trying every \(seconds) s \
+            for up to \(minutes) minutes (Ctrl-C gives up; workout recover then offers what reached the store).
+
+            """.utf8))
+}
+
 /// Turns any error into one sentence on standard error and a non-zero exit.
 func reportingErrors(_ body: () async throws -> Void) async throws {
     do {

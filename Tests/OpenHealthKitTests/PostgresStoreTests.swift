@@ -1,3 +1,4 @@
+import FitnessSensors
 import Foundation
 import TestSupport
 import Testing
@@ -279,6 +280,64 @@ struct PostgresStoreTests {
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).count == 2)
         try await store.save(heartRate(123, at: 3))
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).count == 3)
+    }
+
+    @Test func aWorkoutWhoseServerGoesAwayIsSavedWholeWhenItIsBack() async throws {
+        // Given a builder recording into a store on a cluster of this test's own, its first readings journaled
+        let cluster = try await PostgresCluster.launchPrivate()
+        try await cluster.createRole("ohk_owner", password: "pw", options: "CREATEROLE")
+        let database = try await cluster.createDatabase(owner: "ohk_owner")
+        _ = try await PostgresStoreBackend.open(url: cluster.url(user: "ohk_owner", password: "pw", database: database))
+        try await cluster.createRole("ohk_alice", password: "pw", groups: ["openhealthkit_person"])
+        let (store, clock) = try await liveStore(
+            databasePath: cluster.url(user: "ohk_alice", password: "pw", database: database))
+        let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.cycling))
+        let builder = session.associatedWorkoutBuilder()
+        let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
+        let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration(.cycling))
+        source.attach(strap)
+        builder.dataSource = source
+        session.startActivity(with: t0)
+        try await builder.beginCollection(at: t0)
+        func beats(_ seconds: Range<Int>) {
+            for second in seconds {
+                strap.send(.heartRate(HeartRateReading(bpm: 120 + second, contact: .detected)), at: t0 + Double(second))
+            }
+        }
+        beats(0 ..< 10)
+        try await builder.flushJournal()
+        // When the server goes away, the recording goes on: readings, a lap and its end throw nothing
+        try await cluster.stop()
+        beats(10 ..< 20)
+        try await builder.flushJournal()
+        try await builder.addWorkoutEvents([
+            HKWorkoutEvent(type: .lap, dateInterval: DateInterval(start: t0 + 15, duration: 0), metadata: nil)
+        ])
+        session.end()
+        try await builder.endCollection(at: t0 + 30)
+        // And its finish waits for the server, saying why once
+        let (heard, hearing) = AsyncStream.makeStream(of: String.self)
+        let sleeping = clock.monotonic.sleeperCount
+        let finishing = Task {
+            try await builder.finishWorkoutWaitingForTheStore { error in
+                hearing.yield(error.message)
+                hearing.finish()
+            }
+        }
+        var messages: [String] = []
+        for await message in heard { messages.append(message) }
+        #expect(messages.count == 1)
+        #expect(messages.first?.hasPrefix("No PostgreSQL server answers for the health store") == true, "\(messages)")
+        try await clock.monotonic.waitForSleepers(sleeping + 1)
+        // Then when the server is back and the next try comes, the workout is saved whole
+        try await cluster.start()
+        clock.monotonic.advance(by: StoreOutage.interval)
+        let workout = try #require(try await finishing.value)
+        let samples = try await fetch(store, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: workout))
+        #expect(samples.count == 20)
+        #expect(workout.workoutEvents?.map(\.type) == [.lap])
+        #expect(try await store.recoverActiveWorkoutSession() == nil)
+        #expect(try await cluster.psql("SELECT count(*) FROM live_builders", database: database) == "0")
     }
 
     @Test func aStoreKeepsItsConnectionsForItsNextCalls() async throws {

@@ -321,7 +321,9 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     func awaitJournal() async throws {
         guard let journal = currentJournal else { return }
         await journal.waitForWrites()
-        if let failure = withCore({ $0.takeWriteFailure() }) { throw failure }
+        // A PostgreSQL server that does not answer is not the call's failure: the readings wait in memory and are
+        // written with the next batch that reaches it (``StoreOutage``).
+        if let failure = withCore({ $0.takeWriteFailure() }), !isStoreOutage(failure) { throw failure }
     }
 
     /// Returns once everything the builder has handed to its journal's writer is in the store; samples still

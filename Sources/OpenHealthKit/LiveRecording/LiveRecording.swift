@@ -268,12 +268,16 @@ public final class LiveRecording: Sendable {
     /// The sensors' statuses when the recording ended.
     public var sensorStatuses: [HKSensorStatus] { state.withLock { $0.sensorStatuses } }
 
-    /// Saves the ended workout and finishes the fixture (its header naming each sensor as it was read).
+    /// Saves the ended workout and finishes the fixture (its header naming each sensor as it was read). A PostgreSQL
+    /// store that does not answer is waited for (``StoreOutage``), the workout kept in memory: `waiting` hears the
+    /// store's error when the wait begins.
     ///
     /// - Throws: `HKError` from the builder or when the workout could not be saved; `FixtureError` when the fixture
     ///   cannot be finished.
-    public func save() async throws -> HKWorkout {
-        guard let workout = try await builder.finishWorkout() else {
+    public func save(
+        whileTheStoreDoesNotAnswer waiting: @Sendable (HKError) -> Void = { _ in }
+    ) async throws -> HKWorkout {
+        guard let workout = try await builder.finishWorkoutWaitingForTheStore(waiting) else {
             throw HKError(.errorInvalidArgument, "The workout could not be saved.")
         }
         if let fixture {

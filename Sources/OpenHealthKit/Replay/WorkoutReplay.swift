@@ -77,11 +77,14 @@ public final class WorkoutReplay: @unchecked Sendable {
     /// When the session started (fixture time 0).
     public var sessionStart: Date { startDate }
 
-    /// Replays the fixture to its end, then ends the session and saves the workout.
+    /// Replays the fixture to its end, then ends the session and saves the workout (waiting for a PostgreSQL store
+    /// that does not answer, as ``finish(whileTheStoreDoesNotAnswer:)`` does).
     ///
     /// - Returns: The saved workout.
     /// - Throws: `FixtureError` if the file changed since it was checked; `HKError` from the builder.
-    public func run(pace: Pace) async throws -> HKWorkout {
+    public func run(
+        pace: Pace, whileTheStoreDoesNotAnswer waiting: @Sendable (HKError) -> Void = { _ in }
+    ) async throws -> HKWorkout {
         let origin = startDate
         let previousWallClock = healthStore.wallClock
         let virtual = VirtualTime(origin)
@@ -115,7 +118,7 @@ public final class WorkoutReplay: @unchecked Sendable {
         let endDate = stepping.end
         virtual.set(endDate)
         if speed != nil { healthStore.wallClock = { endDate } }
-        return try await finish()
+        return try await finish(whileTheStoreDoesNotAnswer: waiting)
     }
 
     // MARK: Stepping (OpenHealthKit)
@@ -184,12 +187,16 @@ public final class WorkoutReplay: @unchecked Sendable {
         return true
     }
 
-    /// Ends the session at the last event's time and saves the workout.
-    public func finish() async throws -> HKWorkout {
+    /// Ends the session at the last event's time and saves the workout. A PostgreSQL store that does not answer is
+    /// waited for (``StoreOutage``), the workout kept in memory: `waiting` hears the store's error when the wait
+    /// begins.
+    public func finish(
+        whileTheStoreDoesNotAnswer waiting: @Sendable (HKError) -> Void = { _ in }
+    ) async throws -> HKWorkout {
         let end = stepping.end
         session.end()
         try await builder.endCollection(at: end)
-        guard let workout = try await builder.finishWorkout() else {
+        guard let workout = try await builder.finishWorkoutWaitingForTheStore(waiting) else {
             throw HKError(.errorInvalidArgument, "The replayed workout could not be saved.")
         }
         await session.waitForDelegateCalls()

@@ -196,6 +196,19 @@ final class PostgresStoreBackend: Sendable {
 
     // MARK: Errors
 
+    /// Why a connection failed, in a few words, from the networking library's description of it (which names its
+    /// own types); nil when it is none of the usual reasons.
+    static func reachability(_ description: String) -> String? {
+        let text = description.lowercased()
+        let reasons = [
+            ("connection refused", "connection refused"), ("timed out", "timed out"), ("timeout", "timed out"),
+            ("no route to host", "no route to host"), ("network is unreachable", "network is unreachable"),
+            ("connection reset", "connection reset"), ("name or service not known", "unknown host name"),
+            ("nodename nor servname", "unknown host name"),
+        ]
+        return reasons.first { text.contains($0.0) }?.1
+    }
+
     /// A failure of the server or the connection as one sentence naming the store (never its password).
     func describe(_ error: any Error) -> HKError {
         let place = url.description
@@ -236,10 +249,10 @@ final class PostgresStoreBackend: Sendable {
         }
         switch error.code {
         case .connectionError, .serverClosedConnection, .uncleanShutdown:
-            let underlying = error.underlying.map { " (\($0))" } ?? ""
+            let reason = error.underlying.flatMap { Self.reachability(String(describing: $0)) }.map { " (\($0))" } ?? ""
             return HKError(
                 .errorDatabaseInaccessible,
-                "No PostgreSQL server answers for the health store \(place)\(underlying).")
+                "No PostgreSQL server answers for the health store \(place)\(reason).")
         case .sslUnsupported:
             return HKError(
                 .errorDatabaseInaccessible,
