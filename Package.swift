@@ -175,6 +175,14 @@ let package = Package(
             path: "Benchmarks/StoreBenchmark"
         ),
         .executableTarget(
+            name: "PostgresBenchmark",
+            dependencies: [
+                "OpenHealthKit", "FitnessSensors", "WorkoutEngine", "TestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Benchmarks/PostgresBenchmark"
+        ),
+        .executableTarget(
             name: "LiveBenchmark",
             dependencies: ["OpenHealthKit", "FitnessSensors"],
             path: "Benchmarks/LiveBenchmark"

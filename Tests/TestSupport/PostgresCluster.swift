@@ -39,10 +39,14 @@ public final class PostgresCluster: Sendable {
     public let superuser = "ohk_admin"
     public let superuserPassword: String
 
-    private init(directory: String, port: Int, password: String) {
+    /// Whether the server syncs to disk as a production server does (benchmarks); tests run without it.
+    public let durable: Bool
+
+    private init(directory: String, port: Int, password: String, durable: Bool) {
         self.directory = directory
         self.port = port
         self.superuserPassword = password
+        self.durable = durable
     }
 
     /// A `postgres://` URL of a database of this cluster.
@@ -119,8 +123,8 @@ public final class PostgresCluster: Sendable {
     private func startBlocking() throws {
         try Self.pgctl([
             "start", "-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60", "-o",
-            "-c listen_addresses=127.0.0.1 -c port=\(port) -c unix_socket_directories='' -c fsync=off "
-                + "-c max_connections=300 -c full_page_writes=off",
+            "-c listen_addresses=127.0.0.1 -c port=\(port) -c unix_socket_directories='' -c max_connections=300"
+                + (durable ? "" : " -c fsync=off -c full_page_writes=off"),
         ])
     }
 
@@ -132,14 +136,15 @@ public final class PostgresCluster: Sendable {
 
     /// Starts a cluster of its own, for a test that stops and restarts its server (the shared one serves every
     /// other test). It too is stopped when the process exits.
-    public static func launchPrivate() async throws -> PostgresCluster {
-        try await offPool { try launchStopped() }
+    /// With `durable`, the server syncs its writes to disk (fsync, full pages) as a production server does.
+    public static func launchPrivate(durable: Bool = false) async throws -> PostgresCluster {
+        try await offPool { try launchStopped(durable: durable) }
     }
 
-    private static func launchStopped() throws -> PostgresCluster {
+    private static func launchStopped(durable: Bool = false) throws -> PostgresCluster {
         if let reason = unavailableReason { throw PostgresClusterError(message: reason) }
         stopAbandonedClusters()
-        let cluster = try launch()
+        let cluster = try launch(durable: durable)
         running.withLock { running in
             if running.isEmpty { atexit { PostgresCluster.stopRunning() } }
             running.append(cluster.directory)
@@ -152,7 +157,7 @@ public final class PostgresCluster: Sendable {
     /// The folders of this harness's clusters: `ohk-pg-<pid>-<random>` in the temporary folder.
     private static let prefix = "ohk-pg-"
 
-    private static func launch() throws -> PostgresCluster {
+    private static func launch(durable: Bool) throws -> PostgresCluster {
         let directory = "/tmp/\(prefix)\(getpid())-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
         let password = UUID().uuidString.replacingOccurrences(of: "-", with: "")
@@ -172,7 +177,8 @@ public final class PostgresCluster: Sendable {
             ], tail: directory + "/server.log")
         var lastError: (any Error)?
         for _ in 0 ..< 3 {
-            let cluster = PostgresCluster(directory: directory, port: try freePort(), password: password)
+            let cluster = PostgresCluster(
+                directory: directory, port: try freePort(), password: password, durable: durable)
             do {
                 try cluster.startBlocking()
                 return cluster

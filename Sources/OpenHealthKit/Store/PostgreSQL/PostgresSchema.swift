@@ -257,6 +257,8 @@ enum PostgresSchema {
             );
             CREATE UNIQUE INDEX workout_effort_unique ON workout_effort
                 (owner, workout_id, coalesce(activity_uuid, '00000000-0000-0000-0000-000000000000'), sample_id);
+            -- When each journal row reached the server (how far behind a recorder's journal runs).
+            ALTER TABLE live_journal ADD COLUMN written timestamptz NOT NULL DEFAULT clock_timestamp();
             """
         ),
     ]
