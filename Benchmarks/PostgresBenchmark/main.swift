@@ -100,7 +100,8 @@ final class Recorder: Sendable {
 
     init(_ path: String) async throws {
         store = try await HKHealthStore.open(databasePath: path, clientIdentifier: "benchmark")
-        try await store.requestAuthorization(toShare: recordedTypes, read: Set(recordedTypes.map { $0 as HKObjectType }))
+        try await store.requestAuthorization(
+            toShare: recordedTypes, read: Set(recordedTypes.map { $0 as HKObjectType }))
         let configuration = HKWorkoutConfiguration()
         configuration.activityType = .cycling
         session = try HKWorkoutSession(healthStore: store, configuration: configuration)
@@ -218,11 +219,13 @@ for p in 0 ..< people {
     for week in 0 ..< weeks {
         for ride in 0 ..< 3 {
             let start = dayOrigin + Double(week * 7 + ride * 2) * 86_400 + 17 * 3600 + Double(p * 60)
-            let builder = HKWorkoutBuilder(healthStore: store, configuration: { () -> HKWorkoutConfiguration in
-                let configuration = HKWorkoutConfiguration()
-                configuration.activityType = .cycling
-                return configuration
-            }(), device: nil)
+            let builder = HKWorkoutBuilder(
+                healthStore: store,
+                configuration: { () -> HKWorkoutConfiguration in
+                    let configuration = HKWorkoutConfiguration()
+                    configuration.activityType = .cycling
+                    return configuration
+                }(), device: nil)
             try await builder.beginCollection(at: start)
             try await builder.addSamples(
                 stride(from: 0, to: rideLength, by: everySeconds).map { offset in

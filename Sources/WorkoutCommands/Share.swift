@@ -37,7 +37,9 @@ extension Workout {
                 }
                 if stop {
                     let ended = try await store.stopSharingStore(withReader: reader)
-                    print(ended ? "Stopped sharing your health store with \(reader)." : "It was not shared with \(reader).")
+                    print(
+                        ended
+                            ? "Stopped sharing your health store with \(reader)." : "It was not shared with \(reader).")
                 } else {
                     try await store.shareStore(withReader: reader)
                     print("Shared your health store with \(reader), read-only: \(reader) opens it as")
@@ -51,7 +53,8 @@ extension Workout {
             let me = URLComponents(string: storeName)?.user
             let made = shares.filter { $0.owner == me }
             let withMe = shares.filter { $0.reader == me }
-            var text = made.isEmpty ? "Your health store is shared with nobody.\n" : "Your health store is shared with:\n"
+            var text =
+                made.isEmpty ? "Your health store is shared with nobody.\n" : "Your health store is shared with:\n"
             for share in made { text += "  " + pad(share.reader, 20) + "since " + Format.date(share.date) + "\n" }
             if !withMe.isEmpty {
                 text += "Shared with you (open with person=NAME in the store's URL):\n"

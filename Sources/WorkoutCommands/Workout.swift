@@ -60,7 +60,8 @@ public struct Workout: AsyncParsableCommand {
 
 /// Options every command shares.
 struct StoreOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The store to use: a SQLite file, or a postgres:// URL.", valueName: "PATH"))
+    @Option(
+        name: .long, help: ArgumentHelp("The store to use: a SQLite file, or a postgres:// URL.", valueName: "PATH"))
     var store: String?
 
     /// Opens the store for the `workout` client, asking for the types the tool reads and writes.

@@ -81,8 +81,10 @@ struct PostgresStoreTests {
         let coachReadingAlice = try await open(url("ohk_coach", person: "ohk_alice"))
         let read = try await fetch(coachReadingAlice, HKQuantityType(.heartRate), nil)
         #expect(
-            read.compactMap { ($0 as? HKQuantitySample)?.quantity.doubleValue(for: .count().unitDivided(by: .minute())) }
-                .sorted() == [140, 150])
+            read.compactMap {
+                ($0 as? HKQuantitySample)?.quantity.doubleValue(for: .count().unitDivided(by: .minute()))
+            }
+            .sorted() == [140, 150])
         #expect(try await coachReadingAlice.storeShares().map(\.owner) == ["ohk_alice"])
         #expect(coachReadingAlice.databasePath?.hasSuffix("?person=ohk_alice") == true)
         // And the coach can neither save into her store nor delete from it
@@ -90,7 +92,9 @@ struct PostgresStoreTests {
         error = await expectHKError(.errorAuthorizationDenied) {
             try await coachReadingAlice.delete(read)
         }
-        #expect(error?.message == "ohk_alice's health store is shared with ohk_coach to read; ohk_coach cannot write to it.")
+        #expect(
+            error?.message == "ohk_alice's health store is shared with ohk_coach to read; ohk_coach cannot write to it."
+        )
         await expectHKError(.errorAuthorizationDenied) {
             try await coachReadingAlice.save([heartRate(60, at: 9)])
         }

@@ -12,7 +12,8 @@ import Testing
             start: t0 + offset, end: t0 + offset)
     }
 
-    @Test(arguments: StoreKind.available) func relatedSamplesReadBackByAnchorAndRelevance(kind: StoreKind) async throws {
+    @Test(arguments: StoreKind.available) func relatedSamplesReadBackByAnchorAndRelevance(kind: StoreKind) async throws
+    {
         let directory = try TemporaryDirectory()
         let store = try await authorizedStore(databasePath: try await kind.freshStoreName(directory))
         try await store.requestAuthorization(

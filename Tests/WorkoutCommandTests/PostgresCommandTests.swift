@@ -94,7 +94,9 @@ struct PostgresCommandTests {
         // The rider shares, and is told how the coach opens it (without the password)
         let shared = try Tool.run(["share", "ohk_cli_coach", "--store", store])
         #expect(shared.status == 0, "\(shared.transcript)")
-        #expect(shared.stdout.hasPrefix("Shared your health store with ohk_cli_coach, read-only: ohk_cli_coach opens it as\n"))
+        #expect(
+            shared.stdout.hasPrefix(
+                "Shared your health store with ohk_cli_coach, read-only: ohk_cli_coach opens it as\n"))
         #expect(shared.stdout.contains("  postgres://ohk_cli_coach@127.0.0.1:"))
         #expect(shared.stdout.hasSuffix("?person=ohk_cli_rider\n"))
         let listing = try Tool.run(["share", "--store", store]).stdout
@@ -104,7 +106,10 @@ struct PostgresCommandTests {
         // The coach lists and shows the rider's workout as the rider does
         let riders = try Tool.run(["list", "--store", store])
         let read = try Tool.run(["list", "--store", coachReadingRider])
-        #expect(read.status == 0 && read.stdout.split(separator: "\n").dropFirst() == riders.stdout.split(separator: "\n").dropFirst(), "\(read.transcript)")
+        #expect(
+            read.status == 0
+                && read.stdout.split(separator: "\n").dropFirst() == riders.stdout.split(separator: "\n").dropFirst(),
+            "\(read.transcript)")
         let id = String(try #require(riders.stdout.split(separator: "\n").dropFirst().first).prefix(8))
         #expect(
             try Tool.run(["show", id, "--json", "--store", coachReadingRider]).stdout
@@ -119,7 +124,9 @@ struct PostgresCommandTests {
         #expect(try Tool.run(["list", "--store", store]).stdout == riders.stdout)
         #expect(try Tool.run(["list", "--store", coachesOwn]).stdout.hasPrefix("No workouts in "))
         // Until the rider stops sharing
-        #expect(try Tool.run(["share", "--stop", "ohk_cli_coach", "--store", store]).stdout == "Stopped sharing your health store with ohk_cli_coach.\n")
+        #expect(
+            try Tool.run(["share", "--stop", "ohk_cli_coach", "--store", store]).stdout
+                == "Stopped sharing your health store with ohk_cli_coach.\n")
         #expect(try Tool.run(["list", "--store", coachReadingRider]).status == 1)
         let all = [before, shared, read, deleted].map(\.transcript).joined()
         #expect(!all.contains(Self.password))

@@ -419,6 +419,8 @@ struct SampleRowBatch {
                 """
                 INSERT INTO type_sources (type_id, source_id, first_anchor)
                 VALUES \(Array(repeating: "(?, ?, ?)", count: first.count).joined(separator: ", ")) ON CONFLICT DO NOTHING
-                """, first.sorted { $0.key < $1.key }.flatMap { [.integer($0.key), .integer(sourceID), .integer($0.value)] }))
+                """,
+                first.sorted { $0.key < $1.key }.flatMap { [.integer($0.key), .integer(sourceID), .integer($0.value)] })
+        )
     }
 }
