@@ -132,6 +132,23 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test func aPersonsStatementsUseTheOwnerIndexes() async throws {
+        // Given alice's store (the policies compare owner with current_user in the column's collation)
+        let directory = try TemporaryDirectory()
+        let cluster = try await StoreKind.roles()
+        let url = try await StoreKind.postgres.freshStoreName(directory, person: "ohk_alice")
+        let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
+        _ = try await PostgresStoreBackend.open(url: url)
+        // When alice looks a sample up by id and by UUID, the plan bounds the index scan by her own rows
+        for lookup in ["id = 1", "uuid = '00000000-0000-0000-0000-000000000001'"] {
+            let plan = try await cluster.psql(
+                "EXPLAIN SELECT id FROM samples WHERE \(lookup)", database: database, user: "ohk_alice",
+                password: StoreKind.password)
+            let conditions = plan.split(separator: "\n").filter { $0.contains("Index Cond:") }
+            #expect(conditions.contains { $0.contains("owner =") }, "\(plan)")
+        }
+    }
+
     @Test func sharingNeedsAServerRoleAndAPostgreSQLStore() async throws {
         let directory = try TemporaryDirectory()
         let alice = try await StoreKind.postgres.authorizedStore(directory)
@@ -259,15 +276,20 @@ struct PostgresStoreTests {
         }
     }
 
-    @Test func aServerThatStopsGivesOneSentenceAndTheStoreWorksWhenItIsBack() async throws {
-        // Given a store on a cluster of this test's own, with two samples saved
+    /// A store of ohk_alice's on a cluster of the calling test's own (one it may stop and start), its URL and database.
+    func privateStore() async throws -> (PostgresCluster, String, String) {
         let cluster = try await PostgresCluster.launchPrivate()
         try await cluster.createRole("ohk_owner", password: "pw", options: "CREATEROLE")
         let database = try await cluster.createDatabase(owner: "ohk_owner")
         _ = try await PostgresStoreBackend.open(url: cluster.url(user: "ohk_owner", password: "pw", database: database))
         try await cluster.createRole("ohk_alice", password: "pw", groups: ["openhealthkit_person"])
-        let store = try await HKHealthStore.open(
-            databasePath: cluster.url(user: "ohk_alice", password: "pw", database: database), clientIdentifier: "tests")
+        return (cluster, cluster.url(user: "ohk_alice", password: "pw", database: database), database)
+    }
+
+    @Test func aServerThatStopsGivesOneSentenceAndTheStoreWorksWhenItIsBack() async throws {
+        // Given a store on a cluster of this test's own, with two samples saved
+        let (cluster, url, _) = try await privateStore()
+        let store = try await HKHealthStore.open(databasePath: url, clientIdentifier: "tests")
         try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
         try await store.save([heartRate(120, at: 0), heartRate(121, at: 1)])
         // When the server stops
@@ -288,13 +310,8 @@ struct PostgresStoreTests {
 
     @Test func aWorkoutWhoseServerGoesAwayIsSavedWholeWhenItIsBack() async throws {
         // Given a builder recording into a store on a cluster of this test's own, its first readings journaled
-        let cluster = try await PostgresCluster.launchPrivate()
-        try await cluster.createRole("ohk_owner", password: "pw", options: "CREATEROLE")
-        let database = try await cluster.createDatabase(owner: "ohk_owner")
-        _ = try await PostgresStoreBackend.open(url: cluster.url(user: "ohk_owner", password: "pw", database: database))
-        try await cluster.createRole("ohk_alice", password: "pw", groups: ["openhealthkit_person"])
-        let (store, clock) = try await liveStore(
-            databasePath: cluster.url(user: "ohk_alice", password: "pw", database: database))
+        let (cluster, url, database) = try await privateStore()
+        let (store, clock) = try await liveStore(databasePath: url)
         let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.cycling))
         let builder = session.associatedWorkoutBuilder()
         let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
