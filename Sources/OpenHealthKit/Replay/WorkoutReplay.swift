@@ -41,7 +41,7 @@ public final class WorkoutReplay: @unchecked Sendable {
     private let startDate: Date
 
     /// Checks the whole fixture (streaming, nothing written anywhere) and sets up the session, builder and data
-    /// source. Nothing reaches the store until ``run(pace:)``.
+    /// source. Nothing reaches the store until ``run(pace:whileTheStoreDoesNotAnswer:)``.
     ///
     /// - Parameters:
     ///   - path: The fixture file.
@@ -133,7 +133,7 @@ public final class WorkoutReplay: @unchecked Sendable {
     private var stepping: Stepping
 
     /// Starts the session and the builder at ``sessionStart`` and opens the fixture, for a replay driven one event
-    /// at a time (a test clock moves the store's clocks between events: see `OpenHealthKitTesting`). ``run(pace:)``
+    /// at a time (a test clock moves the store's clocks between events: see `OpenHealthKitTesting`). ``run(pace:whileTheStoreDoesNotAnswer:)``
     /// does the same to the end.
     public func begin() async throws {
         session.startActivity(with: startDate)
