@@ -24,14 +24,7 @@ import Testing
     /// A recording from one scripted strap into a session's builder, collecting.
     func recording() async throws -> (HKWorkoutSession, HKLiveWorkoutBuilder, ScriptedSensor, HKHealthStore) {
         let (store, _) = try await liveStore()
-        let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.cycling))
-        let builder = session.associatedWorkoutBuilder()
-        let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
-        let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration(.cycling))
-        source.attach(strap)
-        builder.dataSource = source
-        session.startActivity(with: t0)
-        try await builder.beginCollection(at: t0)
+        let (session, builder, strap) = try await strapRecording(store)
         return (session, builder, strap, store)
     }
 

@@ -274,14 +274,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct JournalClockTests {
     @Test func rowsAppearWhenTheFlushTimerTicksOnTheManualClock() async throws {
         let (store, clock) = try await liveStore()
-        let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.cycling))
-        let builder = session.associatedWorkoutBuilder()
-        let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
-        let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration(.cycling))
-        source.attach(strap)
-        builder.dataSource = source
-        session.startActivity(with: t0)
-        try await builder.beginCollection(at: t0)
+        let (session, builder, strap) = try await strapRecording(store)
         try await clock.monotonic.waitForSleepers(1)  // the flush timer sleeps until 250 ms
         let database = try store.database()
         let builderID = try #require(builder.currentJournal?.builderID)

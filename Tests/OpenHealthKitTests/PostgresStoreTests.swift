@@ -312,14 +312,7 @@ struct PostgresStoreTests {
         // Given a builder recording into a store on a cluster of this test's own, its first readings journaled
         let (cluster, url, database) = try await privateStore()
         let (store, clock) = try await liveStore(databasePath: url)
-        let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.cycling))
-        let builder = session.associatedWorkoutBuilder()
-        let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
-        let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration(.cycling))
-        source.attach(strap)
-        builder.dataSource = source
-        session.startActivity(with: t0)
-        try await builder.beginCollection(at: t0)
+        let (session, builder, strap) = try await strapRecording(store)
         func beats(_ seconds: Range<Int>) {
             for second in seconds {
                 strap.send(.heartRate(HeartRateReading(bpm: 120 + second, contact: .detected)), at: t0 + Double(second))

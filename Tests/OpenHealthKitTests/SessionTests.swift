@@ -1,3 +1,4 @@
+import FitnessSensors
 import Foundation
 import TestSupport
 import Testing
@@ -64,6 +65,21 @@ func liveStore(
     let clock = ManualWallClock(t0)
     store.clocks = LiveClocks(wall: { clock.now }, monotonic: clock.monotonic, deliverySpacing: deliverySpacing)
     return (store, clock)
+}
+
+/// A cycling session of `store` recording from one scripted strap through a live data source, collecting since `t0`.
+func strapRecording(
+    _ store: HKHealthStore
+) async throws -> (session: HKWorkoutSession, builder: HKLiveWorkoutBuilder, strap: ScriptedSensor) {
+    let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.cycling))
+    let builder = session.associatedWorkoutBuilder()
+    let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
+    let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration(.cycling))
+    source.attach(strap)
+    builder.dataSource = source
+    session.startActivity(with: t0)
+    try await builder.beginCollection(at: t0)
+    return (session, builder, strap)
 }
 
 func configuration(

@@ -12,6 +12,11 @@ enum PostgresValue: Sendable {
     case reals([Double])
     case null
 
+    /// UUIDs as one `uuid[]` parameter, in its text form: the statement casts it (`?::uuid[]`).
+    static func uuidArray(_ uuids: some Sequence<UUID>) -> PostgresValue {
+        .text("{" + uuids.map(\.uuidString).joined(separator: ",") + "}")
+    }
+
     init(_ value: Int64?) { self = value.map(Self.integer) ?? .null }
     init(_ value: Double?) { self = value.map(Self.real) ?? .null }
     init(_ value: String?) { self = value.map(Self.text) ?? .null }

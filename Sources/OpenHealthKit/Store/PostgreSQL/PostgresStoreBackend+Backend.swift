@@ -123,7 +123,6 @@ extension PostgresStoreBackend: StoreBackend {
     }
 
     func checkShareAuthorization(_ check: ShareCheck) async throws {
-        if isSharedView { throw sharedViewIsReadOnly }
         try await transaction(write: false) { c in try await self.verify(check, c) }
     }
 
@@ -439,7 +438,7 @@ extension PostgresStoreBackend: StoreBackend {
                     JOIN types t ON t.id = s.type_id
                     WHERE e.id > ? AND w.uuid = ANY(?::uuid[]) ORDER BY e.id
                     """,
-                    [.integer(anchor), .text("{" + found.map(\.uuid.uuidString).joined(separator: ",") + "}")])
+                    [.integer(anchor), .uuidArray(found.map(\.uuid))])
                 {
                     rows.append((try row.at(0), try row.at(1), try row.at(2), try row.at(3)))
                 }

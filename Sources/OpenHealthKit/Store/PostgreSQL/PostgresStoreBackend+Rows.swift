@@ -204,16 +204,22 @@ extension PostgresStoreBackend {
         }
     }
 
+    /// How many UUIDs one statement names.
+    static let uuidsPerStatement = 1_000
+
+    /// `uuids` in slices of ``uuidsPerStatement``.
+    static func slices(_ uuids: [UUID]) -> [ArraySlice<UUID>] {
+        stride(from: 0, to: uuids.count, by: uuidsPerStatement).map {
+            uuids[$0 ..< min($0 + uuidsPerStatement, uuids.count)]
+        }
+    }
+
     /// The row ids of the stored samples among `uuids`, one query per 1,000.
     private func storedSampleIDs(_ uuids: [UUID], _ c: PostgresConnection) async throws -> [UUID: Int64] {
         var found: [UUID: Int64] = [:]
-        var start = 0
-        while start < uuids.count {
-            let chunk = uuids[start ..< min(start + 1_000, uuids.count)]
-            start += chunk.count
+        for slice in Self.slices(uuids) {
             for row in try await c.rows(
-                "SELECT uuid, id FROM samples WHERE uuid = ANY(?::uuid[])",
-                [.text("{" + chunk.map(\.uuidString).joined(separator: ",") + "}")])
+                "SELECT uuid, id FROM samples WHERE uuid = ANY(?::uuid[])", [.uuidArray(slice)])
             {
                 found[try row.at(0, as: UUID.self)] = try row.at(1, as: Int64.self)
             }
@@ -340,11 +346,8 @@ extension PostgresStoreBackend {
     /// Associates the stored samples among `uuids` with a stored workout, as ``associate(sampleID:workoutID:_:)``
     /// does one, in two statements per 1,000 (unknown UUIDs are skipped).
     func associate(uuids: [UUID], workoutID: Int64, _ c: PostgresConnection) async throws {
-        var start = 0
-        while start < uuids.count {
-            let chunk = uuids[start ..< min(start + 1_000, uuids.count)]
-            start += chunk.count
-            let list = PostgresValue.text("{" + chunk.map(\.uuidString).joined(separator: ",") + "}")
+        for slice in Self.slices(uuids) {
+            let list = PostgresValue.uuidArray(slice)
             try await c.rows(
                 """
                 INSERT INTO workout_samples (workout_id, sample_id)
