@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
@@ -37,8 +38,10 @@ import Testing
     }
 
     /// Two apps saved the same hour, 60 × 500 m each (the finding).
-    func twoApps() async throws -> (HKHealthStore, HKHealthStore, HKHealthStore) {
-        let first = try await authorizedStore(client: "com.example.first")
+    func twoApps(
+        _ kind: StoreKind, _ directory: borrowing TemporaryDirectory
+    ) async throws -> (HKHealthStore, HKHealthStore, HKHealthStore) {
+        let first = try await kind.authorizedStore(directory, client: "com.example.first")
         let second = first.asClient("com.example.second")
         try await second.requestAuthorization(toShare: [distance, power], read: [distance, power])
         try await first.save(minutes(60, of: 500))
@@ -46,8 +49,9 @@ import Testing
         return (first, second, first.asClient("com.example.reader"))
     }
 
-    @Test func anOverlappingRideFromTwoAppsCountsOnce() async throws {
-        let (first, _, _) = try await twoApps()
+    @Test(arguments: StoreKind.available) func anOverlappingRideFromTwoAppsCountsOnce(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let (first, _, _) = try await twoApps(kind, directory)
         let merged = try await statistics(first, distance, .cumulativeSum)
         // 60 minutes × 500 m, once: 30,000 m (HealthKit would not report 60,000 m).
         #expect(merged.sumQuantity()?.doubleValue(for: .meter()) == 30_000)
@@ -59,8 +63,11 @@ import Testing
         }
     }
 
-    @Test func aLowerSourceFillsOnlyTheTimeTheHigherOneLeftUncovered() async throws {
-        let first = try await authorizedStore(client: "com.example.first")
+    @Test(arguments: StoreKind.available) func aLowerSourceFillsOnlyTheTimeTheHigherOneLeftUncovered(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let first = try await kind.authorizedStore(directory, client: "com.example.first")
         let second = first.asClient("com.example.second")
         try await second.requestAuthorization(toShare: [distance], read: [distance])
         // First (saved first, so higher): 10:00–11:00 at 500 m/min. Second: 10:30–11:30 at 400 m/min.
@@ -88,15 +95,19 @@ import Testing
                 == 30_200)
     }
 
-    @Test func collectionIntervalsMergeBySourceToo() async throws {
-        let (first, _, _) = try await twoApps()
-        let collection = try await HKStatisticsCollectionQueryDescriptor(
-            predicate: .quantitySample(type: distance), options: .cumulativeSum, anchorDate: t0,
-            intervalComponents: DateComponents(minute: 30)
-        ).result(for: first)
-        let sums = collection.statistics().map { $0.sumQuantity()?.doubleValue(for: .meter()) }
+    @Test(arguments: StoreKind.available) func collectionIntervalsMergeBySourceToo(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let (first, _, _) = try await twoApps(kind, directory)
+        func sums(anchor: Date) async throws -> [Double?] {
+            try await HKStatisticsCollectionQueryDescriptor(
+                predicate: .quantitySample(type: distance), options: .cumulativeSum, anchorDate: anchor,
+                intervalComponents: DateComponents(minute: 30)
+            ).result(for: first).statistics().map { $0.sumQuantity()?.doubleValue(for: .meter()) }
+        }
         // Each half hour: 30 × 500 m once.
-        #expect(sums == [15_000, 15_000])
+        #expect(try await sums(anchor: t0) == [15_000, 15_000])
+        // Half-hours 30 s off the minutes: the first takes 30 s of the first minute, the last 29.5 minutes.
+        #expect(try await sums(anchor: t0 + 30) == [250, 15_000, 14_750])
     }
 
     @Test func discreteStatisticsUseEverySource() async throws {
@@ -116,8 +127,9 @@ import Testing
         #expect(merged.maximumQuantity()?.doubleValue(for: watts) == 300)
     }
 
-    @Test func settingAnUnknownOrRepeatedSourceIsAnError() async throws {
-        let (first, _, reader) = try await twoApps()
+    @Test(arguments: StoreKind.available) func settingAnUnknownOrRepeatedSourceIsAnError(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let (first, _, reader) = try await twoApps(kind, directory)
         let order = try await first.sourcePriority(for: distance)
         await expectHKError(.errorInvalidArgument) {
             try await first.setSourcePriority([order[0], order[0]], for: distance)

@@ -10,9 +10,13 @@ import PostgresNIO
 /// and merged as the SQLite backend does (``SourcePriorityMerge``).
 extension PostgresStoreBackend {
     /// The partials of `type` per interval (`bounds[i]`, half-open) and source, from the rows `condition` matches.
+    /// `bounds` are ascending and disjoint, as a tiling's intervals are: each row is tried only against the
+    /// intervals from the one holding its start to the one holding its covered end (`width_bucket` over the lower
+    /// bounds), not against every interval, so a year of days costs a row one or two comparisons, not 365.
     func partials(
         _ type: HKQuantityType, condition: PostgresStatement, bounds: [(Double, Double)], _ c: PostgresConnection
     ) async throws -> [Int: [Int64: StatisticsPartial]] {
+        assert(zip(bounds, bounds.dropFirst()).allSatisfy { $0.0.1 <= $0.1.0 }, "intervals ascending and disjoint")
         let style = type.aggregationStyle
         let holds = style == .discreteTemporallyWeighted || style == .discreteEquivalentContinuousLevel
         let contribution: String
@@ -36,15 +40,20 @@ extension PostgresStoreBackend {
                             THEN greatest(start, least(coalesce(next_start, 'Infinity'::float8), start + ?))
                             ELSE greatest(start, "end") END AS cover_end
                 FROM matched
-            ), tiles AS (
-                SELECT (n - 1)::bigint AS i, lo, hi FROM unnest(?::float8[], ?::float8[]) WITH ORDINALITY AS t(lo, hi, n)
+            ), bounds AS (
+                SELECT ?::float8[] AS lows, ?::float8[] AS highs
+            ), candidates AS (
+                SELECT (n - 1)::bigint AS i, c.source, c.start, c."end", c.value, c.cover_end,
+                       b.lows[n] AS lo, b.highs[n] AS hi
+                FROM covered c CROSS JOIN bounds b
+                CROSS JOIN LATERAL generate_series(
+                    greatest(width_bucket(c.start, b.lows), 1), width_bucket(c.cover_end, b.lows)) AS n
             ), members AS (
-                SELECT t.i, c.source, c.start, c."end", c.value, c.cover_end, t.lo, t.hi,
-                       CASE WHEN c.cover_end > c.start THEN least(c.cover_end, t.hi) - greatest(c.start, t.lo)
-                            ELSE 0 END AS overlap
-                FROM covered c JOIN tiles t
-                  ON (c.cover_end > c.start AND c.start < t.hi AND c.cover_end > t.lo)
-                  OR (c.cover_end <= c.start AND c.start >= t.lo AND c.start < t.hi)
+                SELECT i, source, start, "end", value, cover_end, lo, hi,
+                       CASE WHEN cover_end > start THEN least(cover_end, hi) - greatest(start, lo) ELSE 0 END AS overlap
+                FROM candidates
+                WHERE (cover_end > start AND start < hi AND cover_end > lo)
+                   OR (cover_end <= start AND start >= lo AND start < hi)
             )
             SELECT i, source, count(*), sum(\(contribution)), sum(\(weighted)), sum(overlap), min(value), max(value),
                    min(greatest(start, lo)), max(least(cover_end, hi)),
@@ -115,18 +124,32 @@ extension PostgresStoreBackend {
                     quantity: SeriesQuantity(start: try row.at(1), end: try row.at(2), value: try row.at(3))))
         }
         let pieces = SourcePriorityMerge.merge(levels.sorted { $0.key < $1.key }.map(\.value))
-        var merged: [Int: StatisticsPartial] = [:]
-        for (index, bound) in bounds.enumerated() {
-            var accumulator = StatisticsAccumulator(style: .cumulative, rangeStart: bound.0, rangeEnd: bound.1)
-            for piece in pieces {
-                accumulator.add(
-                    start: piece.quantity.start, end: piece.quantity.end, value: piece.quantity.value,
-                    source: piece.source)
+        // Each piece goes to the intervals from the one holding its start to the one holding its end, as the
+        // query's rows do (the intervals ascending and disjoint), not to every interval.
+        let lows = bounds.map(\.0)
+        func holding(_ time: Double) -> Int {  // the number of intervals starting at or before `time`
+            var (low, high) = (0, lows.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if lows[middle] <= time { low = middle + 1 } else { high = middle }
             }
-            let partial = accumulator.partials().values.reduce(into: StatisticsPartial()) { $0.combine($1) }
-            if !partial.isEmpty { merged[index] = partial }
+            return low
         }
-        return merged
+        var accumulators: [Int: StatisticsAccumulator] = [:]
+        for piece in pieces {
+            let (start, end) = (piece.quantity.start, piece.quantity.end)
+            for index in max(holding(start) - 1, 0) ..< holding(max(start, end)) {
+                accumulators[
+                    index,
+                    default: StatisticsAccumulator(
+                        style: .cumulative, rangeStart: bounds[index].0, rangeEnd: bounds[index].1)
+                ].add(start: start, end: end, value: piece.quantity.value, source: piece.source)
+            }
+        }
+        return accumulators.compactMapValues { accumulator in
+            let partial = accumulator.partials().values.reduce(into: StatisticsPartial()) { $0.combine($1) }
+            return partial.isEmpty ? nil : partial
+        }
     }
 
     /// The sources of a type ranked: the person's priority first, then the order they first saved it.
