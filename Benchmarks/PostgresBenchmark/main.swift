@@ -142,30 +142,6 @@ final class Recorder: Sendable {
     }
 }
 
-let ticks = Int(minutes * 60 * 4)
-var recorders: [Recorder] = []
-for i in 0 ..< recorderCount { recorders.append(try await Recorder(try await person(i))) }
-trace("recorders made")
-let control = try await Recorder(directory + "/control.sqlite")
-say("1. \(recorderCount) recorders × 4 sensors at 4 Hz into one server for \(minutes) min (\(ticks) ticks each)")
-let begin = Date()
-for recorder in recorders + [control] { try await recorder.begin(at: begin) }
-let cpuBefore = serverCPUSeconds()
-let runStart = DispatchTime.now().uptimeNanoseconds
-for i in 0 ..< ticks {
-    // Real time: tick i is due i / 4 s after the start.
-    let due = runStart + UInt64(i) * 250_000_000
-    let now = DispatchTime.now().uptimeNanoseconds
-    if due > now { try await Task.sleep(nanoseconds: due - now) }
-    let date = begin + Double(i) / 4
-    for recorder in recorders { recorder.tick(i, at: date) }
-    control.tick(i, at: date)
-}
-let runSeconds = seconds(since: runStart)
-for recorder in recorders { try await recorder.builder.waitForJournal() }
-let serverCPU = serverCPUSeconds() - cpuBefore
-// Reading-to-row delays, from the journal rows before the workouts are finished (which deletes them).
-var delays: [Double] = []
 let logger = Logger(label: "bench")
 /// A plain connection to the benchmark's database.
 func connect(_ user: String, _ password: String, id: Int) async throws -> PostgresConnection {
@@ -174,32 +150,60 @@ func connect(_ user: String, _ password: String, id: Int) async throws -> Postgr
     return try await PostgresConnection.connect(
         on: PostgresClient.defaultEventLoopGroup.any(), configuration: configuration, id: id, logger: logger)
 }
-let superuser = try await connect("ohk_admin", cluster.superuserPassword, id: 1)
-for try await (payload, written) in try await superuser.query(
-    "SELECT payload, extract(epoch FROM written)::float8 FROM live_journal WHERE kind = 1", logger: logger
-).decode((ByteBuffer, Double).self) {
-    for record in try SampleBatchCodec.decode(Array(payload.readableBytesView)) {
-        delays.append(written - (record.end + Date.timeIntervalBetween1970AndReferenceDate))
+if recorderCount > 0 && minutes > 0 {
+    let ticks = Int(minutes * 60 * 4)
+    var recorders: [Recorder] = []
+    for i in 0 ..< recorderCount { recorders.append(try await Recorder(try await person(i))) }
+    trace("recorders made")
+    let control = try await Recorder(directory + "/control.sqlite")
+    say("1. \(recorderCount) recorders × 4 sensors at 4 Hz into one server for \(minutes) min (\(ticks) ticks each)")
+    let begin = Date()
+    for recorder in recorders + [control] { try await recorder.begin(at: begin) }
+    let cpuBefore = serverCPUSeconds()
+    let runStart = DispatchTime.now().uptimeNanoseconds
+    for i in 0 ..< ticks {
+        // Real time: tick i is due i / 4 s after the start.
+        let due = runStart + UInt64(i) * 250_000_000
+        let now = DispatchTime.now().uptimeNanoseconds
+        if due > now { try await Task.sleep(nanoseconds: due - now) }
+        let date = begin + Double(i) / 4
+        for recorder in recorders { recorder.tick(i, at: date) }
+        control.tick(i, at: date)
     }
-}
-try await superuser.close().get()
-let end = begin + Double(ticks) / 4
-let expected = try await control.finish(at: end)
-var lost = 0
-for recorder in recorders { lost += expected - (try await recorder.finish(at: end)) }
-say(
-    String(
-        format: """
-              readings sent        %d (%.0f a second in all, over %.1f s)
-              samples per workout  %d (the same readings into a SQLite file: %d)
-              readings lost        %d
-              reading → row        p50 %.0f ms, p99 %.0f ms, max %.0f ms (%d journaled samples)
-              server CPU           %.1f s over %.1f s: %.2f of a core (this machine has %d)
+    let runSeconds = seconds(since: runStart)
+    for recorder in recorders { try await recorder.builder.waitForJournal() }
+    let serverCPU = serverCPUSeconds() - cpuBefore
+    // Reading-to-row delays, from the journal rows before the workouts are finished (which deletes them).
+    var delays: [Double] = []
+    let superuser = try await connect("ohk_admin", cluster.superuserPassword, id: 1)
+    for try await (payload, written) in try await superuser.query(
+        "SELECT payload, extract(epoch FROM written)::float8 FROM live_journal WHERE kind = 1", logger: logger
+    ).decode((ByteBuffer, Double).self) {
+        for record in try SampleBatchCodec.decode(Array(payload.readableBytesView)) {
+            delays.append(written - (record.end + Date.timeIntervalBetween1970AndReferenceDate))
+        }
+    }
+    try await superuser.close().get()
+    let end = begin + Double(ticks) / 4
+    let expected = try await control.finish(at: end)
+    var lost = 0
+    for recorder in recorders { lost += expected - (try await recorder.finish(at: end)) }
+    say(
+        String(
+            format: """
+                  readings sent        %d (%.0f a second in all, over %.1f s)
+                  samples per workout  %d (the same readings into a SQLite file: %d)
+                  readings lost        %d
+                  reading → row        p50 %.0f ms, p99 %.0f ms, max %.0f ms (%d journaled samples)
+                  server CPU           %.1f s over %.1f s: %.2f of a core (this machine has %d)
 
-            """, recorderCount * ticks * 4, Double(recorderCount * ticks * 4) / runSeconds, runSeconds,
-        expected - lost / max(recorderCount, 1), expected, lost, percentile(delays, 0.5) * 1000,
-        percentile(delays, 0.99) * 1000, (delays.max() ?? 0) * 1000, delays.count, serverCPU, runSeconds,
-        serverCPU / runSeconds, ProcessInfo.processInfo.activeProcessorCount))
+                """, recorderCount * ticks * 4, Double(recorderCount * ticks * 4) / runSeconds, runSeconds,
+            expected - lost / max(recorderCount, 1), expected, lost, percentile(delays, 0.5) * 1000,
+            percentile(delays, 0.99) * 1000, (delays.max() ?? 0) * 1000, delays.count, serverCPU, runSeconds,
+            serverCPU / runSeconds, ProcessInfo.processInfo.activeProcessorCount))
+} else {
+    say("1. no recorders (recorders or minutes 0)\n")
+}
 
 // MARK: 2. A year of rides each, synced into the server
 

@@ -1,6 +1,8 @@
 import Foundation
-import OpenHealthKit
+import TestSupport
 import Testing
+
+@testable import OpenHealthKit
 
 /// `HKHealthStore.copyWorkouts(to:only:progress:)` (`workout sync`): a workout with everything that belongs to it,
 /// copied between two store files with its UUIDs; twice adds nothing; a copy that stopped part-way completes.
@@ -168,5 +170,84 @@ import Testing
         let same = try HKHealthStore(databasePath: directory.file("from.sqlite"), clientIdentifier: "workout")
         let error = await expectHKError(.errorInvalidArgument) { _ = try await source.copyWorkouts(to: same) }
         #expect(error?.message == "Workouts cannot be copied from \(directory.file("from.sqlite")) to itself.")
+    }
+}
+
+/// `copyWorkouts` into a PostgreSQL store cut at each of its writes: some thirty copies, each cut and completed, so a
+/// longer time limit than one copy's.
+@Suite(
+    .enabled(if: PostgresCluster.unavailableReason == nil, "\(PostgresCluster.unavailableReason ?? "")"),
+    .postgresCluster, .timeLimit(.minutes(3)))
+struct CopyWorkoutsCutTests {
+    /// A copy into PostgreSQL whose connection is cut at each of its writes in turn (a statement trigger on every
+    /// table of the store ends the backend at its k-th write statement, as a restarting server does): each cut is
+    /// one sentence naming the store without its password, nothing already stored is lost, and the next copy by
+    /// the same store objects completes with every row once (each table's row count as an uncut copy leaves it).
+    @Test func aCopyIntoPostgreSQLCutAtEveryWriteIsCompletedByTheNext() async throws {
+        let directory = try TemporaryDirectory()
+        let source = try HKHealthStore(databasePath: directory.file("from.sqlite"), clientIdentifier: "workout")
+        let copies = CopyWorkoutsTests()
+        let workout = try await copies.savedWorkout(in: source)
+        let expected = try await copies.contents(of: workout.uuid, in: source)
+        let url = try await StoreKind.postgres.freshStoreName(directory)
+        let database = try #require(URLComponents(string: url)?.path.dropFirst()).description
+        let cluster = try await StoreKind.roles()
+        let tables = PostgresSchema.personTables
+        func cut(atWrite step: Int) async throws {
+            try await cluster.psql(
+                """
+                CREATE OR REPLACE FUNCTION fault() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER AS $$
+                BEGIN
+                  IF nextval('fault_steps') = \(step) THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF;
+                  RETURN NULL;
+                END $$;
+                SELECT setval('fault_steps', 1, false);
+                """, database: database)
+        }
+        try await cluster.psql("CREATE SEQUENCE fault_steps", database: database)
+        try await cut(atWrite: 0)
+        try await cluster.psql(
+            (["types"] + tables).map {
+                "CREATE TRIGGER fault AFTER INSERT OR UPDATE OR DELETE ON \($0) FOR EACH STATEMENT EXECUTE FUNCTION fault();"
+            }.joined(separator: " "),
+            database: database)
+        func rowCounts() async throws -> String {
+            try await cluster.psql(
+                tables.map { "SELECT '\($0)', count(*) FROM \($0)" }.joined(separator: " UNION ALL "),
+                database: database)
+        }
+        func empty() async throws {
+            try await cluster.psql("TRUNCATE \(tables.joined(separator: ", ")) CASCADE", database: database)
+        }
+        let destination = try await HKHealthStore.open(databasePath: url, clientIdentifier: "workout")
+
+        // An uncut copy: the rows it leaves.
+        _ = try await source.copyWorkouts(to: destination)
+        let whole = try await rowCounts()
+
+        // Cut at the first write, the second, …, until a copy makes fewer writes than the cut waits for.
+        var cuts = 0
+        for step in 1 ... 1_000 {
+            try await empty()
+            try await cut(atWrite: step)
+            do {
+                _ = try await source.copyWorkouts(to: destination)
+                break
+            } catch let error as HKError {
+                cuts += 1
+                #expect(error.code == .errorDatabaseInaccessible, "write \(step): \(error.message)")
+                #expect(
+                    !error.message.contains(StoreKind.password) && !error.message.contains("\n"),
+                    "write \(step): \(error.message)")
+            }
+            try await cut(atWrite: 0)
+            let report = try await source.copyWorkouts(to: destination)
+            #expect(report.workoutsCopied + report.workoutsAlreadyPresent == 1, "write \(step)")
+            #expect(try await rowCounts() == whole, "write \(step)")
+            #expect(try await copies.contents(of: workout.uuid, in: destination) == expected, "write \(step)")
+        }
+        // The copy writes in more statements than these (its samples, the workout, its associations, sensors, plan).
+        #expect(cuts > 10, "\(cuts) writes cut")
+        #expect(try await rowCounts() == whole)
     }
 }

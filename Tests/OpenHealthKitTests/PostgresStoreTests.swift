@@ -396,4 +396,150 @@ struct PostgresStoreTests {
         }
         #expect(error?.message.contains("may not use the health store") == true, "\(error?.message ?? "")")
     }
+
+    /// The database name of a test store's URL.
+    func databaseName(_ url: String) throws -> String {
+        String(try #require(URLComponents(string: url)?.path.dropFirst()))
+    }
+
+    @Test func aSchemaNewerThanTheProgramIsRefusedAndLeftAsItWas() async throws {
+        let directory = try TemporaryDirectory()
+        let cluster = try await StoreKind.roles()
+        // Given alice's store with a sample, whose schema a newer program has since moved on
+        let url = try await StoreKind.postgres.freshStoreName(directory)
+        let database = try databaseName(url)
+        let store = try await HKHealthStore.open(databasePath: url, clientIdentifier: "tests")
+        try await store.requestAuthorization(toShare: allTypes, read: [])
+        try await store.save(heartRate(100, at: 0))
+        let newer = PostgresSchema.latestVersion + 1
+        try await cluster.psql("INSERT INTO schema_migrations VALUES (\(newer))", database: database)
+        let tables = "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'"
+        let tablesBefore = try await cluster.psql(tables, database: database)
+        // When alice, then the database's owner (who would migrate), opens it
+        for user in ["ohk_alice", StoreKind.postgresOwner] {
+            let error = await expectHKError(.errorDatabaseInaccessible) {
+                _ = try await PostgresStoreBackend.open(
+                    url: cluster.url(user: user, password: StoreKind.password, database: database))
+            }
+            // Then each is refused with one sentence, without the password
+            let message = error?.message ?? ""
+            #expect(
+                message.hasSuffix(
+                    "was written by a newer version of OpenHealthKit (schema \(newer)); it was left untouched."),
+                "\(message)")
+            #expect(!message.contains(StoreKind.password), "\(message)")
+        }
+        // And the store is as the newer program left it: its migrations, its tables, alice's sample
+        #expect(
+            try await cluster.psql(
+                "SELECT string_agg(version::text, ',' ORDER BY version) FROM schema_migrations", database: database)
+                == (PostgresSchema.migrations.map(\.version) + [newer]).map(String.init).joined(separator: ","))
+        #expect(try await cluster.psql(tables, database: database) == tablesBefore)
+        #expect(try await cluster.psql("SELECT count(*) FROM samples", database: database) == "1")
+    }
+
+    /// The server's disk filling under a save: a database in a tablespace on a small tmpfs (root only, as the
+    /// SQLite store's full-disk tests), which is then made larger, as an administrator frees room.
+    @Test(.enabled(if: SmallDisk.canMount, "mounting a small disk needs root"), .blockingWaits)
+    func aFullServerDiskIsOneSentenceAndLosesNothingStored() async throws {
+        let cluster = try await StoreKind.roles()
+        guard let disk = try SmallDisk(megabytes: 12) else {
+            Issue.record("no tmpfs could be mounted")
+            return
+        }
+        let server = try #require(getpwnam("postgres"))
+        #expect(chown(disk.path, server.pointee.pw_uid, server.pointee.pw_gid) == 0)
+        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        try await cluster.psql("CREATE TABLESPACE \(name) LOCATION '\(disk.path)'")
+        try await cluster.psql("CREATE DATABASE \(name) OWNER \(StoreKind.postgresOwner) TABLESPACE \(name)")
+        func cleanUp() async throws {
+            try await cluster.psql("DROP DATABASE \(name) WITH (FORCE)")
+            try await cluster.psql("DROP TABLESPACE \(name)")
+        }
+        do {
+            // Given alice's store in a database whose files are on a small disk
+            _ = try await PostgresStoreBackend.open(
+                url: cluster.url(user: StoreKind.postgresOwner, password: StoreKind.password, database: name))
+            let url = cluster.url(user: "ohk_alice", password: StoreKind.password, database: name)
+            let store = try await HKHealthStore.open(databasePath: url, clientIdentifier: "tests")
+            try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
+            // When she saves heart rates until the disk is full
+            var saved = 0
+            var failure: HKError?
+            for batch in 0 ..< 100 where failure == nil {
+                let samples = (0 ..< 2_000).map { heartRate(100 + Double($0 % 50), at: Double(batch * 2_000 + $0)) }
+                do {
+                    try await store.save(samples)
+                    saved += samples.count
+                } catch let error as HKError {
+                    failure = error
+                }
+            }
+            // Then the save that did not fit is one sentence naming the store without its password
+            #expect(failure?.code == .errorDatabaseInaccessible)
+            #expect(
+                failure?.message
+                    == "The disk of the PostgreSQL server holding the health store \(store.databasePath ?? "") is full."
+            )
+            #expect(store.databasePath?.contains(StoreKind.password) == false)
+            // And when the server has room again, every sample saved before it is there, and the store answers
+            #expect(saved > 0)
+            #expect(try ChildProcess.run("/bin/mount", ["-o", "remount,size=64m", disk.path]) == 0)
+            #expect(try await cluster.psql("SELECT count(*) FROM samples", database: name) == "\(saved)")
+            let first = try await fetch(
+                store, HKQuantityType(.heartRate), HKQuery.predicateForSamples(withStart: t0, end: t0 + 10))
+            #expect(first.count == 10)
+        } catch {
+            try await cleanUp()
+            throw error
+        }
+        try await cleanUp()
+    }
+
+    @Test func twoRecordersOfOnePersonAtOnceEachSaveTheirWorkoutWhole() async throws {
+        let directory = try TemporaryDirectory()
+        let cluster = try await StoreKind.roles()
+        // Given alice recording on two machines at once into her one store, as the same program
+        let url = try await StoreKind.postgres.freshStoreName(directory)
+        let (bike, _) = try await liveStore(client: "workout", databasePath: url)
+        let (treadmill, _) = try await liveStore(client: "workout", databasePath: url)
+        let recordings = [try await strapRecording(bike), try await strapRecording(treadmill)]
+        // When their readings interleave, their journals are written together, and they finish together
+        for second in 0 ..< 30 {
+            for (index, recording) in recordings.enumerated() {
+                recording.strap.send(
+                    .heartRate(HeartRateReading(bpm: 100 * (index + 1) + second, contact: .detected)),
+                    at: t0 + Double(second))
+            }
+            if second % 10 == 9 {
+                async let first: Void = recordings[0].builder.flushJournal()
+                async let second: Void = recordings[1].builder.flushJournal()
+                _ = try await (first, second)
+            }
+        }
+        for recording in recordings {
+            recording.session.end()
+            try await recording.builder.endCollection(at: t0 + 30)
+        }
+        async let first = recordings[0].builder.finishWorkout()
+        async let second = recordings[1].builder.finishWorkout()
+        let workouts = [try #require(try await first), try #require(try await second)]
+        // Then each workout has its own 30 readings, none twice and none of the other's, and no journal is left
+        #expect(workouts[0].uuid != workouts[1].uuid)
+        for (index, workout) in workouts.enumerated() {
+            let samples = try await fetch(bike, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: workout))
+            let bpm = samples.compactMap {
+                ($0 as? HKQuantitySample)?.quantity.doubleValue(for: HKUnit(from: "count/min"))
+            }
+            #expect(bpm.sorted() == (0 ..< 30).map { Double(100 * (index + 1) + $0) }, "workout \(index)")
+        }
+        let database = try databaseName(url)
+        let heartRates = """
+            SELECT count(*) FROM samples s JOIN types t ON t.id = s.type_id
+            WHERE t.identifier = 'HKQuantityTypeIdentifierHeartRate'
+            """
+        #expect(try await cluster.psql(heartRates, database: database) == "60")
+        #expect(try await cluster.psql("SELECT count(*) FROM live_builders", database: database) == "0")
+        #expect(try await bike.recoverActiveWorkoutSession() == nil)
+    }
 }

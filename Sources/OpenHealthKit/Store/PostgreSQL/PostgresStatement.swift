@@ -10,6 +10,9 @@ enum PostgresValue: Sendable {
     case bytes([UInt8])
     case boolean(Bool)
     case reals([Double])
+    case integers([Int64])
+    case texts([String])
+    case booleans([Bool])
     case null
 
     /// UUIDs as one `uuid[]` parameter, in its text form: the statement casts it (`?::uuid[]`).
@@ -67,6 +70,9 @@ struct PostgresStatement: Sendable {
             case .bytes(let v): bindings.append(ByteBuffer(bytes: v))
             case .boolean(let v): bindings.append(v)
             case .reals(let v): bindings.append(v)
+            case .integers(let v): bindings.append(v)
+            case .texts(let v): bindings.append(v)
+            case .booleans(let v): bindings.append(v)
             case .null: bindings.appendNull()
             }
         }

@@ -8,49 +8,65 @@ import PostgresNIO
 extension PostgresStoreBackend: StoreBackend {
     var location: String? { url.description }
 
-    private func decision(
-        client: String, type: String, _ c: PostgresConnection
-    ) async throws
-        -> AuthorizationDecision?
-    {
+    /// The decisions recorded for `client` of `types` (those never decided absent), in one statement.
+    private func decisions(
+        client: String, types: some Collection<String>, _ c: PostgresConnection
+    ) async throws -> [String: AuthorizationDecision] {
         // Another person's store shared to read: everything may be read, nothing saved.
         if isSharedView {
-            return AuthorizationDecision(
+            let decision = AuthorizationDecision(
                 share: HKAuthorizationStatus.sharingDenied.rawValue, read: ReadDecision.granted.rawValue)
+            return Dictionary(types.map { ($0, decision) }, uniquingKeysWith: { first, _ in first })
         }
-        guard
-            let row = try await c.rows(
-                "SELECT share, read FROM authorizations WHERE client = ? AND type_identifier = ?",
-                [.text(client), .text(type)]
-            ).first
-        else { return nil }
-        return AuthorizationDecision(
-            share: Int(try row.at(0, as: Int32.self)), read: Int(try row.at(1, as: Int32.self)))
+        guard !types.isEmpty else { return [:] }
+        var decisions: [String: AuthorizationDecision] = [:]
+        for row in try await c.rows(
+            """
+            SELECT type_identifier, share, read FROM authorizations
+            WHERE client = ? AND type_identifier = ANY(?::text[])
+            """, [.text(client), .texts(Array(types))])
+        {
+            decisions[try row.at(0)] = AuthorizationDecision(
+                share: Int(try row.at(1, as: Int32.self)), read: Int(try row.at(2, as: Int32.self)))
+        }
+        return decisions
     }
 
     func verify(_ check: ShareCheck, _ c: PostgresConnection) async throws {
         if isSharedView { throw sharedViewIsReadOnly }
-        var decisions: [String: AuthorizationDecision] = [:]
-        for type in check.types { decisions[type] = try await decision(client: check.client, type: type, c) }
+        let decisions = try await decisions(client: check.client, types: Set(check.types), c)
         try check.verify { decisions[$0] }
     }
 
-    private func setDecision(
-        client: String, type: String, share: Int?, read: Int?, _ c: PostgresConnection
-    )
-        async throws
-    {
+    /// Records decisions of `client` in two statements whatever their number: each changes only the fields it
+    /// names (nil: as it was), and a type never decided gets 0 for a field not named.
+    private func setDecisions(
+        client: String, _ changes: [(type: String, share: Int?, read: Int?)], _ c: PostgresConnection
+    ) async throws {
+        guard !changes.isEmpty else { return }
+        let types = PostgresValue.texts(changes.map(\.type))
+        let shares = PostgresValue.integers(changes.map { Int64($0.share ?? 0) })
+        let reads = PostgresValue.integers(changes.map { Int64($0.read ?? 0) })
+        try await c.rows(
+            """
+            UPDATE authorizations a
+            SET share = CASE WHEN u.share_named THEN u.share ELSE a.share END,
+                read = CASE WHEN u.read_named THEN u.read ELSE a.read END
+            FROM unnest(?::text[], ?::integer[], ?::integer[], ?::boolean[], ?::boolean[])
+                AS u(type_identifier, share, read, share_named, read_named)
+            WHERE a.client = ? AND a.type_identifier = u.type_identifier
+            """,
+            [
+                types, shares, reads, .booleans(changes.map { $0.share != nil }),
+                .booleans(changes.map { $0.read != nil }), .text(client),
+            ])
         try await c.rows(
             """
             INSERT INTO authorizations (client, type_identifier, share, read)
-            VALUES (?, ?, coalesce(?::integer, 0), coalesce(?::integer, 0))
-            ON CONFLICT (owner, client, type_identifier) DO UPDATE
-            SET share = coalesce(?::integer, authorizations.share), read = coalesce(?::integer, authorizations.read)
-            """,
-            [
-                .text(client), .text(type), PostgresValue(share.map(Int64.init)), PostgresValue(read.map(Int64.init)),
-                PostgresValue(share.map(Int64.init)), PostgresValue(read.map(Int64.init)),
-            ])
+            SELECT ?, type_identifier, share, read FROM unnest(?::text[], ?::integer[], ?::integer[])
+                AS u(type_identifier, share, read)
+            ON CONFLICT (owner, client, type_identifier) DO NOTHING
+            """, [.text(client), types, shares, reads])
     }
 
     private func readableTypes(client: String, _ c: PostgresConnection) async throws -> Set<String> {
@@ -72,16 +88,14 @@ extension PostgresStoreBackend: StoreBackend {
     // MARK: Authorization
 
     func authorizationDecisions(client: String, types: Set<String>) async throws -> [String: AuthorizationDecision] {
-        try await transaction(write: false) { c in
-            var decisions: [String: AuthorizationDecision] = [:]
-            for type in types { decisions[type] = try await self.decision(client: client, type: type, c) }
-            return decisions
-        }
+        try await transaction(write: false) { c in try await self.decisions(client: client, types: types, c) }
     }
 
     func authorizationDecisionBlocking(client: String, type: String) throws -> AuthorizationDecision? {
         try Self.blocking {
-            try await self.transaction(write: false) { c in try await self.decision(client: client, type: type, c) }
+            try await self.transaction(write: false) { c in
+                try await self.decisions(client: client, types: [type], c)[type]
+            }
         }
     }
 
@@ -95,21 +109,22 @@ extension PostgresStoreBackend: StoreBackend {
             return
         }
         try await transaction(write: true) { c in
-            var decisions: [String: AuthorizationDecision] = [:]
-            for type in types { decisions[type] = try await self.decision(client: client, type: type, c) }
-            for (type, changed) in try decide(decisions) {
+            let decisions = try await self.decisions(client: client, types: types, c)
+            let changes = try decide(decisions).sorted { $0.key < $1.key }.map { type, changed in
                 let old = decisions[type]
-                try await self.setDecision(
-                    client: client, type: type, share: old?.share != changed.share ? changed.share : nil,
-                    read: old?.read != changed.read ? changed.read : nil, c)
+                return (
+                    type: type, share: old?.share != changed.share ? changed.share : nil,
+                    read: old?.read != changed.read ? changed.read : nil
+                )
             }
+            try await self.setDecisions(client: client, changes, c)
         }
     }
 
     func recordAuthorizationBlocking(client: String, type: String, share: Int?, read: Int?) throws {
         try Self.blocking {
             try await self.transaction(write: true) { c in
-                try await self.setDecision(client: client, type: type, share: share, read: read, c)
+                try await self.setDecisions(client: client, [(type: type, share: share, read: read)], c)
             }
         }
     }
@@ -326,9 +341,9 @@ extension PostgresStoreBackend: StoreBackend {
             let bySource = try await self.partials(type, condition: condition, bounds: bounds, c)
             let merged = try await self.mergedPartials(
                 type, condition: condition, bounds: bounds, bySource: bySource, c)
-            return try await self.statisticsValues(
+            return self.statisticsValues(
                 bySource: bySource[0] ?? [:], merged: merged[0] ?? StatisticsPartial(), style: type.aggregationStyle,
-                c)
+                revisions: try await self.sourceRevisions(bySource.values, c))
         }
     }
 
@@ -361,11 +376,12 @@ extension PostgresStoreBackend: StoreBackend {
             let bySource = try await self.partials(type, condition: condition, bounds: bounds, c)
             let merged = try await self.mergedPartials(
                 type, condition: condition, bounds: bounds, bySource: bySource, c)
+            let revisions = try await self.sourceRevisions(bySource.values, c)
             var result: [Int: StatisticsValues] = [:]
             for (position, partials) in bySource {
-                result[indices[position]] = try await self.statisticsValues(
+                result[indices[position]] = self.statisticsValues(
                     bySource: partials, merged: merged[position] ?? StatisticsPartial(),
-                    style: type.aggregationStyle, c)
+                    style: type.aggregationStyle, revisions: revisions)
             }
             return result
         }

@@ -168,16 +168,27 @@ extension PostgresStoreBackend {
     }
 
     /// The statistics values of one interval: per HealthKit source (revisions of one source combined) and merged.
+    /// `revisions` names the source rows (``sourceRevisions(_:_:)``: read once for every interval of a collection).
     func statisticsValues(
         bySource partials: [Int64: StatisticsPartial], merged: StatisticsPartial, style: HKQuantityAggregationStyle,
-        _ c: PostgresConnection
-    ) async throws -> StatisticsValues {
+        revisions: [Int64: HKSourceRevision]
+    ) -> StatisticsValues {
         var bySource: [HKSource: StatisticsPartial] = [:]
         for (sourceID, partial) in partials {
-            bySource[try await sourceRevision(id: sourceID, c).source, default: StatisticsPartial()].combine(partial)
+            guard let source = revisions[sourceID]?.source else { continue }
+            bySource[source, default: StatisticsPartial()].combine(partial)
         }
         return StatisticsValues(
             merged: merged.values(style: style), bySource: bySource.compactMapValues { $0.values(style: style) },
             span: (merged.firstStart, merged.lastEnd))
+    }
+
+    /// The source revisions of the source rows the partials name, each read once.
+    func sourceRevisions(
+        _ partials: some Sequence<[Int64: StatisticsPartial]>, _ c: PostgresConnection
+    ) async throws -> [Int64: HKSourceRevision] {
+        var revisions: [Int64: HKSourceRevision] = [:]
+        for id in Set(partials.flatMap(\.keys)) { revisions[id] = try await sourceRevision(id: id, c) }
+        return revisions
     }
 }
