@@ -276,7 +276,7 @@ extension PostgresStoreBackend: StoreBackend {
                     """
                     SELECT anchor, uuid, metadata FROM deleted_objects
                     WHERE anchor > ? AND type_id = ANY(?::bigint[]) ORDER BY anchor
-                    """, [.integer(anchor), .text("{" + typeIDs.map(String.init).joined(separator: ",") + "}")])
+                    """, [.integer(anchor), .integers(typeIDs)])
                 {
                     deleted.append(
                         (
