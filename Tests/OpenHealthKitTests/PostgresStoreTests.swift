@@ -542,4 +542,37 @@ struct PostgresStoreTests {
         #expect(try await cluster.psql("SELECT count(*) FROM live_builders", database: database) == "0")
         #expect(try await bike.recoverActiveWorkoutSession() == nil)
     }
+
+    @Test func aRideBeingRecordedIsOfferedToNoOtherMachinesRecovery() async throws {
+        let directory = try TemporaryDirectory()
+        let cluster = try await StoreKind.roles()
+        // Given alice recording on the bike, her first readings journaled
+        let url = try await StoreKind.postgres.freshStoreName(directory)
+        let database = try databaseName(url)
+        let (bike, _) = try await liveStore(client: "workout", databasePath: url)
+        let (_, builder, strap) = try await strapRecording(bike)
+        for second in 0 ..< 10 {
+            strap.send(.heartRate(HeartRateReading(bpm: 120 + second, contact: .detected)), at: t0 + Double(second))
+        }
+        try await builder.flushJournal()
+        // When `workout recover` runs on another machine (another store, the same program)
+        let (desk, _) = try await liveStore(client: "workout", databasePath: url)
+        // Then it offers nothing: the ride is being recorded
+        #expect(try await desk.recoverActiveWorkoutSession() == nil)
+        // And when the bike's recorder dies (the server ends its connections, as when its process is killed), the
+        // ride is offered with what was journaled, to one machine only
+        try await cluster.psql(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(database)'")
+        let recovered = try #require(try await desk.recoverActiveWorkoutSession())
+        let (phone, _) = try await liveStore(client: "workout", databasePath: url)
+        #expect(try await phone.recoverActiveWorkoutSession() == nil)
+        let recoveredBuilder = recovered.associatedWorkoutBuilder()
+        recovered.end()
+        try await recoveredBuilder.endCollection(at: t0 + 10)
+        let workout = try #require(try await recoveredBuilder.finishWorkout())
+        #expect(
+            try await fetch(desk, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: workout)).count == 10)
+        #expect(try await cluster.psql("SELECT count(*) FROM live_builders", database: database) == "0")
+        #expect(try await phone.recoverActiveWorkoutSession() == nil)
+    }
 }

@@ -7,9 +7,71 @@ import WorkoutEngine
 /// recovery reads them after a crash, and finishing the workout moves the journal's samples into `samples` and its
 /// heartbeats into heartbeat series, in the one transaction that saves the workout. Sample batches name the
 /// backend's own type and device ids, as on SQLite.
+///
+/// A running recording holds a lease on its journal: a session advisory lock, on a connection the store keeps for its
+/// leases, that the server releases when the recorder's process or connection ends. Recovery offers only journals
+/// nobody holds and takes the lease of the one it offers, so `workout recover` on another machine never offers (or
+/// finishes, or discards) a ride still being recorded into the same person's store, and two recoveries never take
+/// the same one. A lease lost with its connection (the server restarted) is taken again by the recording's next
+/// journal write.
 extension PostgresStoreBackend {
+    /// The advisory lock of a journal's lease: this key and the journal's id (in 31 bits).
+    static let leaseKey: Int64 = 7136
+
+    /// Takes the lease of a journal on the lease connection (made when there is none or it closed, taking again
+    /// the leases it held). False when another session holds it, or the server could not be asked.
+    func takeLease(_ builderID: Int64) async -> Bool {
+        guard let connection = try? await leaseConnection(),
+            await Self.lease("pg_try_advisory_lock", builderID, on: connection)
+        else { return false }
+        leases.withLock { _ = $0.builders.insert(builderID) }
+        return true
+    }
+
+    /// Runs `function` (taking or giving back a lease) for a journal on the lease connection; whether it answered
+    /// true. The connection is idle between leases: one that does not answer within ``idleAnswerLimit`` (a server
+    /// that restarted, which PostgresNIO can miss on an idle connection) is closed, and the answer is false.
+    private static func lease(_ function: String, _ builderID: Int64, on connection: PostgresConnection) async -> Bool {
+        let watchdog = Task {
+            try await Task.sleep(for: idleAnswerLimit)
+            try? await connection.close()
+        }
+        defer { watchdog.cancel() }
+        let rows = try? await connection.rows(
+            "SELECT \(function)(?::integer, ?::integer)", [.integer(leaseKey), .integer(builderID % 2_147_483_648)])
+        return (try? rows?.first?.at(0, as: Bool.self)) ?? false
+    }
+
+    /// The open lease connection, a new one (with the leases held before taken again) when it closed.
+    private func leaseConnection() async throws -> PostgresConnection {
+        if let open = leases.withLock({ $0.connection }), !open.isClosed { return open }
+        let connection = try await connect()
+        let held = leases.withLock { leases in
+            let old = leases.connection
+            leases.connection = connection
+            return (old, leases.builders)
+        }
+        if let old = held.0 { try? await old.close() }
+        for builderID in held.1 { _ = await Self.lease("pg_try_advisory_lock", builderID, on: connection) }
+        return connection
+    }
+
+    /// Gives a journal's lease back (its workout finished or was discarded).
+    func releaseLease(_ builderID: Int64) async {
+        guard let connection = leases.withLock({ $0.builders.remove(builderID) != nil ? $0.connection : nil }),
+            !connection.isClosed
+        else { return }
+        _ = await Self.lease("pg_advisory_unlock", builderID, on: connection)
+    }
+
+    /// Takes again the leases a closed lease connection lost (the journal's writer calls it before each batch).
+    private func renewLeases() async {
+        let lost = leases.withLock { !$0.builders.isEmpty && ($0.connection?.isClosed ?? true) }
+        if lost { _ = try? await leaseConnection() }
+    }
+
     func createJournal(_ header: JournalHeader) async throws -> Int64 {
-        try await transaction(write: true) { c in
+        let id = try await transaction(write: true) { c -> Int64 in
             guard
                 let row = try await c.rows(
                     """
@@ -24,10 +86,14 @@ extension PostgresStoreBackend {
             else { throw HKError(.errorDatabaseInaccessible, "The recording's journal could not be made.") }
             return try row.at(0)
         }
+        // Without a lease the recording goes on; another machine's recovery could then offer it.
+        _ = await takeLease(id)
+        return id
     }
 
     func deleteJournal(builderID: Int64) async throws {
         try await transaction(write: true) { c in try await self.deleteJournal(builderID: builderID, c) }
+        await releaseLease(builderID)
     }
 
     private func deleteJournal(builderID: Int64, _ c: PostgresConnection) async throws {
@@ -41,6 +107,7 @@ extension PostgresStoreBackend {
         let beats = batch.beats
         let (samplesSequence, beatsSequence, entry) = (batch.samplesSequence, batch.beatsSequence, batch.entry)
         try Self.blocking {
+            await self.renewLeases()
             try await self.transaction(write: true) { c in
                 func add(_ sequence: Int64, _ kind: JournalKind, _ payload: [UInt8]) async throws {
                     _ = try await c.rows(
@@ -74,14 +141,18 @@ extension PostgresStoreBackend {
         // Another person's recordings are theirs to recover.
         if isSharedView { return nil }
         return try await transaction(write: false) { c -> InterruptedRecording? in
-            guard
-                let journal = try await c.rows(
-                    """
-                    SELECT id, configuration, device FROM live_builders WHERE client = ? AND has_session
-                    ORDER BY created DESC, id DESC LIMIT 1
-                    """, [.text(client)]
-                ).first
-            else { return nil }
+            // The newest journal of the client nobody is recording into (whose lease this store then holds).
+            var found: PostgresRandomAccessRow?
+            for candidate in try await c.rows(
+                """
+                SELECT id, configuration, device FROM live_builders WHERE client = ? AND has_session
+                ORDER BY created DESC, id DESC
+                """, [.text(client)])
+            where await self.takeLease(try candidate.at(0)) {
+                found = candidate
+                break
+            }
+            guard let journal = found else { return nil }
             let builderID: Int64 = try journal.at(0)
             let rows = try await c.rows(
                 "SELECT seq, kind, payload FROM live_journal WHERE builder_id = ? ORDER BY seq", [.integer(builderID)]
@@ -104,6 +175,7 @@ extension PostgresStoreBackend {
                     builderID: builderID, extra: extra, workoutID: nil, source: source, onlyAppAdded: true, c)
                 try await self.deleteJournal(builderID: builderID, c)
             }
+            await self.releaseLease(builderID)
         }
     }
 
@@ -152,6 +224,7 @@ extension PostgresStoreBackend {
             }
             if let plan = finish.workoutPlan { try await self.setWorkoutPlan(plan, workoutID: workoutID, c) }
         }
+        if let builderID = finish.builderID { await releaseLease(builderID) }
     }
 
     /// Moves a journal's samples, then `extra`, into `samples` (associated with `workoutID` when given), in the

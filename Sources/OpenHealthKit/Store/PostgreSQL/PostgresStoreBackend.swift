@@ -23,6 +23,9 @@ final class PostgresStoreBackend: Sendable {
     let typeIDs = Mutex<[String: Int64]>([:])
     /// Connections that committed their last transaction, kept for the next ones (at most ``idleLimit``).
     private let idle = Mutex<[PostgresConnection]>([])
+    /// The connection holding the leases of this store's running recordings, and their journals' ids
+    /// (`PostgresStoreBackend+Journal.swift`).
+    let leases = Mutex<(connection: PostgresConnection?, builders: Set<Int64>)>((nil, []))
     static let logger = Logger(label: "OpenHealthKit.PostgreSQL")
 
     private init(url: PostgresStoreURL) {
@@ -30,7 +33,7 @@ final class PostgresStoreBackend: Sendable {
     }
 
     deinit {
-        for connection in idle.withLock({ $0 }) {
+        for connection in idle.withLock({ $0 }) + [leases.withLock({ $0.connection })].compactMap({ $0 }) {
             Task { try? await connection.close() }
         }
     }
@@ -74,7 +77,7 @@ final class PostgresStoreBackend: Sendable {
 
     // MARK: Connections
 
-    private func connect() async throws -> PostgresConnection {
+    func connect() async throws -> PostgresConnection {
         let tls: PostgresConnection.Configuration.TLS
         switch url.sslMode {
         case .disable:
