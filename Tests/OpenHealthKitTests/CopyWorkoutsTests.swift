@@ -173,12 +173,12 @@ import Testing
     }
 }
 
-/// `copyWorkouts` into a PostgreSQL store cut at each of its writes: some thirty copies, each cut and completed, so a
-/// longer time limit than one copy's.
+/// `copyWorkouts` with a PostgreSQL store: a copy cut at each of its writes (some thirty copies, each cut and
+/// completed, so a longer time limit than one copy's), and a quantity series to the server and back.
 @Suite(
     .enabled(if: PostgresCluster.unavailableReason == nil, "\(PostgresCluster.unavailableReason ?? "")"),
     .postgresCluster, .timeLimit(.minutes(3)))
-struct CopyWorkoutsCutTests {
+struct CopyWorkoutsPostgresTests {
     /// A copy into PostgreSQL whose connection is cut at each of its writes in turn (a statement trigger on every
     /// table of the store ends the backend at its k-th write statement, as a restarting server does): each cut is
     /// one sentence naming the store without its password, nothing already stored is lost, and the next copy by
@@ -249,5 +249,44 @@ struct CopyWorkoutsCutTests {
         // The copy writes in more statements than these (its samples, the workout, its associations, sensors, plan).
         #expect(cuts > 10, "\(cuts) writes cut")
         #expect(try await rowCounts() == whole)
+    }
+
+    /// A workout with a quantity series (600 heart rates) goes from a SQLite file to PostgreSQL and back whole: the
+    /// series keeps its UUID, its count and every point.
+    @Test func aWorkoutWithAQuantitySeriesGoesToPostgreSQLAndBack() async throws {
+        let directory = try TemporaryDirectory()
+        let bpm = HKUnit(from: "count/min")
+        let heart = HKQuantityType(.heartRate)
+        let source = try HKHealthStore(databasePath: directory.file("from.sqlite"), clientIdentifier: "workout")
+        try await source.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
+        let builder = HKWorkoutBuilder(healthStore: source, configuration: configuration(.cycling), device: nil)
+        try await builder.beginCollection(at: t0)
+        try await builder.endCollection(at: t0 + 600)
+        let workout = try #require(try await builder.finishWorkout())
+        let series = HKQuantitySeriesSampleBuilder(healthStore: source, quantityType: heart, startDate: t0, device: nil)
+        for second in 0 ..< 600 {
+            try series.insert(HKQuantity(unit: bpm, doubleValue: 100 + Double(second % 50)), at: t0 + Double(second))
+        }
+        let saved = try #require(try await series.finishSeries(metadata: nil, endDate: t0 + 600).first)
+        try await legacy.add([saved], to: workout, in: source)
+
+        func points(_ store: HKHealthStore) async throws -> [String] {
+            try await collect(
+                HKQuantitySeriesSampleQueryDescriptor(
+                    predicate: .quantitySample(type: heart, predicate: HKQuery.predicateForObjects(from: workout)),
+                    options: .includeSample
+                ).results(for: store)
+            ).map { "\($0.sample?.uuid.uuidString ?? "-") \($0.sample?.count ?? 0) \($0.dateInterval) \($0.quantity)" }
+        }
+        let expected = try await points(source)
+        #expect(expected.count == 600)
+        let server = try await HKHealthStore.open(
+            databasePath: try await StoreKind.postgres.freshStoreName(directory), clientIdentifier: "workout")
+        let there = try await source.copyWorkouts(to: server)
+        #expect(there.workoutsCopied == 1 && there.samplesCopied == 1)
+        #expect(try await points(server) == expected)
+        let back = try HKHealthStore(databasePath: directory.file("back.sqlite"), clientIdentifier: "workout")
+        _ = try await server.copyWorkouts(to: back)
+        #expect(try await points(back) == expected)
     }
 }

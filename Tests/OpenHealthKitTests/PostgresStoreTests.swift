@@ -276,6 +276,84 @@ struct PostgresStoreTests {
         }
     }
 
+    @Test func quantitySeriesAreAddedUpOnTheServerAsSQLiteDoesIt() async throws {
+        // Given in both backends: a heart-rate series of 600 readings a second apart from t0 + 30 s, plain heart
+        // rates before and after, and energy from two apps, one as a series and one as plain samples
+        let directory = try TemporaryDirectory()
+        var heart: [StoreKind: [Int: StatisticsValues]] = [:]
+        var energy: [StoreKind: [Int: StatisticsValues]] = [:]
+        let bpm = HKUnit(from: "count/min")
+        for kind in StoreKind.available {
+            let store = try await kind.authorizedStore(directory, client: "com.example.first")
+            let other = store.asClient("com.example.second")
+            try await other.requestAuthorization(toShare: allTypes, read: [])
+            try await store.save([heartRate(90, at: 0, length: 0), heartRate(95, at: 700, length: 0)])
+            let series = HKQuantitySeriesSampleBuilder(
+                healthStore: store, quantityType: HKQuantityType(.heartRate), startDate: t0 + 30, device: nil)
+            for second in 0 ..< 600 {
+                try series.insert(
+                    HKQuantity(unit: bpm, doubleValue: 100 + Double(second * 7 % 40)), at: t0 + 30 + Double(second))
+            }
+            #expect(try await series.finishSeries(metadata: nil, endDate: t0 + 630).first?.count == 600)
+            // and a short series inside one interval, added by its summary
+            let inside = HKQuantitySeriesSampleBuilder(
+                healthStore: store, quantityType: HKQuantityType(.heartRate), startDate: t0 + 660, device: nil)
+            for second in 0 ..< 20 {
+                try inside.insert(
+                    HKQuantity(unit: bpm, doubleValue: 150 - Double(second)), at: t0 + 660 + Double(second))
+            }
+            _ = try await inside.finishSeries(metadata: nil, endDate: t0 + 680)
+            let energySeries = HKQuantitySeriesSampleBuilder(
+                healthStore: store, quantityType: HKQuantityType(.activeEnergyBurned), startDate: t0, device: nil)
+            for minute in 0 ..< 12 {
+                try energySeries.insert(
+                    HKQuantity(unit: .kilocalorie(), doubleValue: 10 + Double(minute)),
+                    for: DateInterval(start: t0 + Double(minute) * 60, duration: 60))
+            }
+            _ = try await energySeries.finishSeries(metadata: nil, endDate: t0 + 720)
+            try await other.save(
+                (0 ..< 20).map { minute in
+                    HKQuantitySample(
+                        type: HKQuantityType(.activeEnergyBurned),
+                        quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 8),
+                        start: t0 + 330 + Double(minute) * 60, end: t0 + 390 + Double(minute) * 60)
+                })
+            // Five-minute intervals: the long series straddles two bounds, the short one lies inside one
+            let tiling = DateTiling(
+                anchor: t0, components: DateComponents(minute: 5), calendar: Calendar(identifier: .gregorian))
+            let backend = try store.backend()
+            heart[kind] = try await backend.statisticsCollection(
+                HKQuantityType(.heartRate),
+                fetch: HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil),
+                tiling: tiling, client: "com.example.first", everySource: false)
+            energy[kind] = try await backend.statisticsCollection(
+                HKQuantityType(.activeEnergyBurned),
+                fetch: HKQueryDescriptor(sampleType: HKQuantityType(.activeEnergyBurned), predicate: nil),
+                tiling: tiling, client: "com.example.first", everySource: false)
+        }
+        guard let sqlite = heart[.sqlite], let postgres = heart[.postgres] else { return }
+        // Then every interval has the same statistics in both
+        func rounded(_ value: Double?) -> Double? { value.map { ($0 * 1e6).rounded() } }
+        #expect(Set(sqlite.keys) == Set(postgres.keys))
+        #expect(sqlite.count >= 3)
+        for (index, values) in sqlite {
+            let other = postgres[index]
+            #expect(rounded(values.merged?.average) == rounded(other?.merged?.average), "interval \(index)")
+            #expect(values.merged?.minimum == other?.merged?.minimum, "interval \(index)")
+            #expect(values.merged?.maximum == other?.merged?.maximum, "interval \(index)")
+            #expect(values.merged?.mostRecent == other?.merged?.mostRecent, "interval \(index)")
+            #expect(rounded(values.merged?.duration) == rounded(other?.merged?.duration), "interval \(index)")
+        }
+        #expect(Set((energy[.sqlite] ?? [:]).keys) == Set((energy[.postgres] ?? [:]).keys))
+        for (index, values) in energy[.sqlite] ?? [:] {
+            let other = energy[.postgres]?[index]
+            #expect(rounded(values.merged?.sum) == rounded(other?.merged?.sum), "interval \(index)")
+            #expect(
+                values.bySource.mapValues { rounded($0.sum) } == (other?.bySource ?? [:]).mapValues { rounded($0.sum) },
+                "interval \(index)")
+        }
+    }
+
     /// A store of ohk_alice's on a cluster of the calling test's own (one it may stop and start), its URL and database.
     func privateStore() async throws -> (PostgresCluster, String, String) {
         let cluster = try await PostgresCluster.launchPrivate()

@@ -44,8 +44,11 @@ func collect(
         }
     }
 
-    @Test func aBuilderSavesOneSeriesSampleThatReadsBackWithItsCount() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func aBuilderSavesOneSeriesSampleThatReadsBackWithItsCount(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         let builder = HKQuantitySeriesSampleBuilder(healthStore: store, quantityType: heart, startDate: t0, device: nil)
         try builder.insert(HKQuantity(unit: bpm, doubleValue: 100), at: t0 + 2)
         try builder.insert(HKQuantity(unit: bpm, doubleValue: 999), at: t0)
@@ -74,8 +77,11 @@ func collect(
         #expect(results.allSatisfy { $0.sample?.uuid == sample.uuid })
     }
 
-    @Test func theSeriesQueryCallsItsHandlerPerQuantityThenDone() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func theSeriesQueryCallsItsHandlerPerQuantityThenDone(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         try await store.save([heartRate(90, at: 5), heartRate(80, at: 1)])
         let calls: [(Double?, Bool)] = try await withCheckedThrowingContinuation { continuation in
             let collected = UncheckedBox(NSMutableArray())

@@ -24,7 +24,7 @@ enum PostgresSchema {
         "activity_statistics", "workout_samples", "deleted_objects", "authorizations", "workout_profile",
         "paired_sensors", "heartbeat_series", "workout_routes", "workout_sensors", "workout_plans",
         "scheduled_workout_plans", "plan_library", "type_sources", "source_priorities", "workout_zone_groups",
-        "live_builders", "live_journal", "workout_effort",
+        "live_builders", "live_journal", "workout_effort", "quantity_series",
     ]
 
     static let migrations: [(version: Int, sql: String)] = [
@@ -259,6 +259,24 @@ enum PostgresSchema {
                 (owner, workout_id, coalesce(activity_uuid, '00000000-0000-0000-0000-000000000000'), sample_id);
             -- When each journal row reached the server (how far behind a recorder's journal runs).
             ALTER TABLE live_journal ADD COLUMN written timestamptz NOT NULL DEFAULT clock_timestamp();
+            """
+        ),
+        (
+            4,
+            """
+            -- A quantity series (HKQuantitySeriesSampleBuilder, or a workout synced from a condensed SQLite store):
+            -- its sample row holds the series' quantity, this row its summary (what statistics add up for a series
+            -- inside an interval) and its points (QuantitySeriesCodec, each with its own times).
+            CREATE TABLE quantity_series (
+                owner text NOT NULL DEFAULT current_user,
+                sample_id bigint NOT NULL, count integer NOT NULL,
+                sum double precision NOT NULL, weighted_sum double precision NOT NULL, weight double precision NOT NULL,
+                minimum double precision, maximum double precision, most_recent double precision,
+                most_recent_start double precision, most_recent_end double precision,
+                most_recent_clipped_end double precision, duration double precision NOT NULL, points bytea NOT NULL,
+                PRIMARY KEY (owner, sample_id),
+                FOREIGN KEY (owner, sample_id) REFERENCES samples (owner, id) ON DELETE CASCADE
+            );
             """
         ),
     ]

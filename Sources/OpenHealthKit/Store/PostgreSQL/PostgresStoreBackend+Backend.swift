@@ -2,9 +2,8 @@ import FitnessSensors
 import Foundation
 import PostgresNIO
 
-/// The PostgreSQL backend's named operations, each one transaction (see ``PostgresStoreBackend``). Operations this
-/// version does not carry out on PostgreSQL yet (quantity series, condensing) throw `errorInvalidArgument` with one
-/// sentence saying so.
+/// The PostgreSQL backend's named operations, each one transaction (see ``PostgresStoreBackend``). Condensing,
+/// which this version does not carry out on PostgreSQL yet, throws `errorInvalidArgument` with one sentence saying so.
 extension PostgresStoreBackend: StoreBackend {
     var location: String? { url.description }
 
@@ -207,7 +206,10 @@ extension PostgresStoreBackend: StoreBackend {
     }
 
     func saveSeries(_ series: QuantitySeriesToSave, check: ShareCheck) async throws {
-        throw unsupported("quantity series")
+        try await transaction(write: true) { c in
+            try await self.verify(check, c)
+            try await self.insertSeries(series, c)
+        }
     }
 
     func relateEffort(_ relation: EffortRelation, relate: Bool, check: ShareCheck) async throws {
@@ -433,8 +435,13 @@ extension PostgresStoreBackend: StoreBackend {
     func seriesSamples(
         _ descriptor: HKQueryDescriptor, client: String
     ) async throws -> [(sample: HKQuantitySample, points: [SeriesQuantity]?)] {
-        let found = try await samples([descriptor], limit: 0, sorts: [], client: client)
-        return found.compactMap { $0 as? HKQuantitySample }.map { ($0, nil) }
+        try await transaction(write: false) { c in
+            let access = try await self.access(client: client, c)
+            let found = try await self.fetchSamples([descriptor], limit: 0, sorts: [], access: access, c)
+                .compactMap { $0 as? HKQuantitySample }
+            let points = try await self.seriesPoints(of: found.filter { $0.count > 1 }.map(\.uuid), c)
+            return found.map { ($0, points[$0.uuid]) }
+        }
     }
 
     func effortRelationships(

@@ -231,9 +231,11 @@ extension PostgresStoreBackend {
 
     static let sampleSelect = """
         SELECT s.id, s.uuid, s.type_id, s.start, s."end", s.value, s.unit, s.source_id, s.device_id, s.metadata,
-               w.activity_type, w.duration, hb.count, r.count
+               w.activity_type, w.duration, hb.count, r.count,
+               q.count, q.minimum, q.maximum, q.most_recent, q.most_recent_start, q.most_recent_end
         FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
              LEFT JOIN heartbeat_series hb ON hb.sample_id = s.id LEFT JOIN workout_routes r ON r.sample_id = s.id
+             LEFT JOIN quantity_series q ON q.sample_id = s.id
         """
 
     /// Fetches the samples matching the descriptors, sorted and limited.
@@ -314,14 +316,27 @@ extension PostgresStoreBackend {
                     }
                     quantity = HKQuantity(unit: unit, doubleValue: quantity.doubleValue(for: unit))
                 }
+                // A series carries its count and, for a discrete type, its summary.
+                let count = Int(try row.at(14, as: Int32?.self) ?? 1)
                 if quantityType.aggregationStyle == .cumulative {
                     sample = HKCumulativeQuantitySample(
-                        quantityType: quantityType, quantity: quantity, startDate: start, endDate: end, count: 1,
+                        quantityType: quantityType, quantity: quantity, startDate: start, endDate: end, count: count,
                         uuid: uuid, metadata: metadata, device: device, sourceRevision: source)
                 } else {
+                    var summary: HKDiscreteQuantitySample.DiscreteSummary?
+                    if count > 1, let minimum = try row.at(15, as: Double?.self),
+                        let maximum = try row.at(16, as: Double?.self), let recent = try row.at(17, as: Double?.self),
+                        let recentStart = try row.at(18, as: Double?.self),
+                        let recentEnd = try row.at(19, as: Double?.self)
+                    {
+                        summary = .init(
+                            minimum: minimum, maximum: maximum, mostRecent: recent,
+                            mostRecentStart: Date(storeValue: recentStart),
+                            mostRecentEnd: Date(storeValue: max(recentStart, recentEnd)))
+                    }
                     sample = HKDiscreteQuantitySample(
-                        quantityType: quantityType, quantity: quantity, startDate: start, endDate: end, count: 1,
-                        uuid: uuid, metadata: metadata, device: device, sourceRevision: source, summary: nil)
+                        quantityType: quantityType, quantity: quantity, startDate: start, endDate: end, count: count,
+                        uuid: uuid, metadata: metadata, device: device, sourceRevision: source, summary: summary)
                 }
             } else if type is HKWorkoutType {
                 guard let raw = try row.at(10, as: Int64?.self),

@@ -150,7 +150,7 @@ extension PostgresStoreBackend {
                 if quantitySample.count > 1 {
                     throw HKError(
                         .errorInvalidArgument,
-                        "The PostgreSQL health store does not keep quantity series (count > 1) yet.")
+                        "A quantity series (count > 1) can only be saved by HKQuantitySeriesSampleBuilder.")
                 }
                 let storageUnit = quantitySample.quantityType.storageUnit
                 value = quantitySample.quantity.doubleValue(for: storageUnit)
@@ -425,5 +425,78 @@ struct SampleRowBatch {
                 """,
                 first.sorted { $0.key < $1.key }.flatMap { [.integer($0.key), .integer(sourceID), .integer($0.value)] })
         )
+    }
+}
+
+/// Quantity series: a sample row with the series' quantity, and a `quantity_series` row with its summary and points.
+extension PostgresStoreBackend {
+    /// Inserts a series in the caller's transaction; returns its sample's row id.
+    @discardableResult
+    func insertSeries(
+        _ series: QuantitySeriesToSave, workoutID: Int64? = nil, _ c: PostgresConnection
+    ) async throws
+        -> Int64
+    {
+        let style = series.type.aggregationStyle
+        let summary = StatisticsAccumulator.summary(style: style, of: series.quantities, seriesEnd: series.end)
+        let quantity = HKQuantity(
+            unit: series.type.storageUnit, doubleValue: StoreDatabase.seriesQuantity(summary, style: style))
+        let (start, end) = (Date(storeValue: series.start), Date(storeValue: series.end))
+        let metadata = try MetadataCoding.decode(series.metadata)
+        // Saved as one quantity (the series' own), then given its series row.
+        let sample: HKQuantitySample =
+            style == .cumulative
+            ? HKCumulativeQuantitySample(
+                quantityType: series.type, quantity: quantity, startDate: start, endDate: end, count: 1,
+                uuid: series.uuid, metadata: metadata, device: series.device, sourceRevision: series.source)
+            : HKDiscreteQuantitySample(
+                quantityType: series.type, quantity: quantity, startDate: start, endDate: end, count: 1,
+                uuid: series.uuid, metadata: metadata, device: series.device, sourceRevision: series.source,
+                summary: nil)
+        guard let id = try await insert([sample], source: series.source, workoutID: workoutID, c).first else {
+            throw HKError(.errorDatabaseInaccessible, "The health store \(url) did not store \(series.uuid).")
+        }
+        let recent = summary.mostRecent
+        try await c.rows(
+            """
+            INSERT INTO quantity_series (sample_id, count, sum, weighted_sum, weight, minimum, maximum, most_recent,
+                                         most_recent_start, most_recent_end, most_recent_clipped_end, duration, points)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .integer(id), .integer(Int64(series.quantities.count)), .real(summary.sum),
+                .real(summary.weightedSum), .real(summary.weight),
+                PostgresValue(summary.minimum.isFinite ? summary.minimum : nil),
+                PostgresValue(summary.maximum.isFinite ? summary.maximum : nil), PostgresValue(recent?.value),
+                PostgresValue(recent?.start), PostgresValue(recent?.end), PostgresValue(recent?.clippedEnd),
+                .real(summary.duration), .bytes(Array(QuantitySeriesCodec.encode(series.quantities))),
+            ])
+        return id
+    }
+
+    /// The points of the stored series among `uuids`, by sample UUID.
+    func seriesPoints(of uuids: [UUID], _ c: PostgresConnection) async throws -> [UUID: [SeriesQuantity]] {
+        var points: [UUID: [SeriesQuantity]] = [:]
+        for slice in Self.slices(uuids) {
+            for row in try await c.rows(
+                """
+                SELECT s.uuid, q.points FROM quantity_series q JOIN samples s ON s.id = q.sample_id
+                WHERE s.uuid = ANY(?::uuid[])
+                """, [.uuidArray(slice)])
+            {
+                let uuid: UUID = try row.at(0)
+                points[uuid] = try Self.decodePoints(try row.bytes(1), series: uuid)
+            }
+        }
+        return points
+    }
+
+    /// A series' points decoded; a damaged one is one sentence.
+    static func decodePoints(_ bytes: [UInt8]?, series: CustomStringConvertible) throws -> [SeriesQuantity] {
+        do {
+            return try QuantitySeriesCodec.decode(Data(bytes ?? []))
+        } catch {
+            throw HKError(.errorDatabaseInaccessible, "The health store is damaged: series \(series) cannot be read.")
+        }
     }
 }

@@ -31,7 +31,8 @@ extension PostgresStoreBackend {
         let sql = """
             WITH matched AS (
                 SELECT s.id, s.source_id AS source, s.start, s."end", s.value,
-                       lead(s.start) OVER (PARTITION BY s.source_id ORDER BY s.start, s.id) AS next_start
+                       lead(s.start) OVER (PARTITION BY s.source_id ORDER BY s.start, s.id) AS next_start,
+                       EXISTS (SELECT 1 FROM quantity_series q WHERE q.sample_id = s.id) AS series
                 FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
                 WHERE \(condition.sql)
             ), covered AS (
@@ -39,7 +40,7 @@ extension PostgresStoreBackend {
                        CASE WHEN \(holds ? "TRUE" : "FALSE") AND "end" <= start
                             THEN greatest(start, least(coalesce(next_start, 'Infinity'::float8), start + ?))
                             ELSE greatest(start, "end") END AS cover_end
-                FROM matched
+                FROM matched WHERE NOT series
             ), bounds AS (
                 SELECT ?::float8[] AS lows, ?::float8[] AS highs
             ), candidates AS (
@@ -90,7 +91,72 @@ extension PostgresStoreBackend {
                 end: try row.at(13))
             result[Int(try row.at(0, as: Int64.self)), default: [:]][source] = partial
         }
+        try await addSeries(type, condition: condition, bounds: bounds, to: &result, c)
         return result
+    }
+
+    /// Adds the stored series among the rows `condition` matches, as the SQLite backend adds them: a series inside
+    /// an interval adds its summary; one that straddles an interval's bound adds its points (read and decoded only
+    /// then), each held at most until the series' end. (The query above leaves series out, and a zero-length
+    /// quantity before a series is held until the series starts, as on SQLite.)
+    private func addSeries(
+        _ type: HKQuantityType, condition: PostgresStatement, bounds: [(Double, Double)],
+        to result: inout [Int: [Int64: StatisticsPartial]], _ c: PostgresConnection
+    ) async throws {
+        let rows = try await c.rows(
+            PostgresStatement(
+                """
+                SELECT s.id, s.start, s."end", s.source_id, q.count, q.sum, q.weighted_sum, q.weight, q.minimum,
+                       q.maximum, q.most_recent, q.most_recent_start, q.most_recent_end, q.most_recent_clipped_end,
+                       q.duration
+                FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id JOIN quantity_series q ON q.sample_id = s.id
+                WHERE \(condition.sql) ORDER BY s.start, s.id
+                """, condition.values))
+        guard !rows.isEmpty else { return }
+        let style = type.aggregationStyle
+        let intervals = IntervalSearch(bounds)
+        var accumulators: [Int: StatisticsAccumulator] = [:]
+        for row in rows {
+            let (id, start, end, source): (Int64, Double, Double, Int64) = (
+                try row.at(0), try row.at(1), try row.at(2), try row.at(3)
+            )
+            var summary = StatisticsPartial(
+                count: Int(try row.at(4, as: Int32.self)), sum: try row.at(5), weightedSum: try row.at(6),
+                weight: try row.at(7), minimum: try row.at(8, as: Double?.self) ?? .infinity,
+                maximum: try row.at(9, as: Double?.self) ?? -.infinity, duration: try row.at(14), firstStart: start,
+                lastEnd: end)
+            if let value = try row.at(10, as: Double?.self) {
+                summary.mostRecent = .init(
+                    clippedEnd: try row.at(13), source: source, value: value, start: try row.at(11),
+                    end: try row.at(12))
+            }
+            var points: [SeriesQuantity]?
+            for index in intervals.touching(start: start, end: end) {
+                let (low, high) = bounds[index]
+                var accumulator =
+                    accumulators[index] ?? StatisticsAccumulator(style: style, rangeStart: low, rangeEnd: high)
+                if start >= low && end < high {
+                    accumulator.add(summary: summary, seriesStart: start, source: source)
+                } else {
+                    if points == nil {
+                        let stored = try await c.rows(
+                            "SELECT points FROM quantity_series WHERE sample_id = ?", [.integer(id)]
+                        ).first
+                        points = try Self.decodePoints(try stored?.bytes(0), series: id)
+                    }
+                    for point in points ?? [] {
+                        accumulator.add(
+                            start: point.start, end: point.end, value: point.value, source: source, holdLimit: end)
+                    }
+                }
+                accumulators[index] = accumulator
+            }
+        }
+        for (index, accumulator) in accumulators {
+            for (source, partial) in accumulator.partials() {
+                result[index, default: [:]][source, default: StatisticsPartial()].combine(partial)
+            }
+        }
     }
 
     /// The partials merged over sources for each interval: by source priority for a cumulative type with more
@@ -113,32 +179,25 @@ extension PostgresStoreBackend {
         for row in try await c.rows(
             PostgresStatement(
                 """
-                SELECT s.source_id, s.start, s."end", s.value FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id
+                SELECT s.source_id, s.start, s."end", s.value, q.points FROM samples s
+                LEFT JOIN workouts w ON w.sample_id = s.id LEFT JOIN quantity_series q ON q.sample_id = s.id
                 WHERE \(condition.sql) ORDER BY s.start
                 """, condition.values))
         {
             let source: Int64 = try row.at(0)
-            levels[rank(source), default: []].append(
-                .init(
-                    source: source,
-                    quantity: SeriesQuantity(start: try row.at(1), end: try row.at(2), value: try row.at(3))))
+            // A series merges by its points, as on SQLite.
+            let quantities =
+                try row.bytes(4).map { try Self.decodePoints($0, series: "of source \(source)") }
+                ?? [SeriesQuantity(start: try row.at(1), end: try row.at(2), value: try row.at(3))]
+            levels[rank(source), default: []] += quantities.map { .init(source: source, quantity: $0) }
         }
         let pieces = SourcePriorityMerge.merge(levels.sorted { $0.key < $1.key }.map(\.value))
-        // Each piece goes to the intervals from the one holding its start to the one holding its end, as the
-        // query's rows do (the intervals ascending and disjoint), not to every interval.
-        let lows = bounds.map(\.0)
-        func holding(_ time: Double) -> Int {  // the number of intervals starting at or before `time`
-            var (low, high) = (0, lows.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if lows[middle] <= time { low = middle + 1 } else { high = middle }
-            }
-            return low
-        }
+        // Each piece goes only to the intervals it touches, as the query's rows do.
+        let intervals = IntervalSearch(bounds)
         var accumulators: [Int: StatisticsAccumulator] = [:]
         for piece in pieces {
             let (start, end) = (piece.quantity.start, piece.quantity.end)
-            for index in max(holding(start) - 1, 0) ..< holding(max(start, end)) {
+            for index in intervals.touching(start: start, end: end) {
                 accumulators[
                     index,
                     default: StatisticsAccumulator(
@@ -190,5 +249,28 @@ extension PostgresStoreBackend {
         var revisions: [Int64: HKSourceRevision] = [:]
         for id in Set(partials.flatMap(\.keys)) { revisions[id] = try await sourceRevision(id: id, c) }
         return revisions
+    }
+}
+
+/// Ascending, disjoint intervals (a tiling's) searched for the ones a quantity can touch: from the one holding its
+/// start to the one holding its end (the Swift side of the query's `width_bucket`).
+struct IntervalSearch {
+    private let lows: [Double]
+
+    init(_ bounds: [(Double, Double)]) { lows = bounds.map(\.0) }
+
+    /// The number of intervals starting at or before `time`.
+    private func holding(_ time: Double) -> Int {
+        var (low, high) = (0, lows.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if lows[middle] <= time { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// The indices of the intervals a quantity from `start` to `end` may touch (the caller checks each).
+    func touching(start: Double, end: Double) -> Range<Int> {
+        max(holding(start) - 1, 0) ..< holding(max(start, end))
     }
 }
