@@ -222,6 +222,21 @@ struct PostgresStoreTests {
         #expect(error?.message.contains("open it once as the database's owner") == true, "\(error?.message ?? "")")
     }
 
+    /// A store's heart-rate and active-energy collections over intervals of `components` from t0, as its client reads.
+    func collections(
+        _ store: HKHealthStore, every components: DateComponents
+    ) async throws -> (heart: [Int: StatisticsValues], energy: [Int: StatisticsValues]) {
+        let tiling = DateTiling(anchor: t0, components: components, calendar: Calendar(identifier: .gregorian))
+        func collection(_ type: HKQuantityType) async throws -> [Int: StatisticsValues] {
+            try await store.backend().statisticsCollection(
+                type, fetch: HKQueryDescriptor(sampleType: type, predicate: nil), tiling: tiling,
+                client: store.clientIdentifier, everySource: false)
+        }
+        return (
+            try await collection(HKQuantityType(.heartRate)), try await collection(HKQuantityType(.activeEnergyBurned))
+        )
+    }
+
     @Test func aDailyCollectionIsAggregatedOnTheServerAsSQLiteDoesIt() async throws {
         // Given the same heart rates and energy in both backends, some held across a day's bound
         let directory = try TemporaryDirectory()
@@ -241,17 +256,7 @@ struct PostgresStoreTests {
                         start: t0 + offset, end: t0 + offset + 600))
             }
             try await store.save(samples)
-            let tiling = DateTiling(
-                anchor: t0, components: DateComponents(day: 1), calendar: Calendar(identifier: .gregorian))
-            let backend = try store.backend()
-            answers[kind] = try await backend.statisticsCollection(
-                HKQuantityType(.heartRate),
-                fetch: HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil),
-                tiling: tiling, client: "tests", everySource: false)
-            energy[kind] = try await backend.statisticsCollection(
-                HKQuantityType(.activeEnergyBurned),
-                fetch: HKQueryDescriptor(sampleType: HKQuantityType(.activeEnergyBurned), predicate: nil),
-                tiling: tiling, client: "tests", everySource: false)
+            (answers[kind], energy[kind]) = try await collections(store, every: DateComponents(day: 1))
         }
         guard let sqlite = answers[.sqlite], let postgres = answers[.postgres] else { return }
         // Then every day has the same statistics in both
@@ -319,17 +324,7 @@ struct PostgresStoreTests {
                         start: t0 + 330 + Double(minute) * 60, end: t0 + 390 + Double(minute) * 60)
                 })
             // Five-minute intervals: the long series straddles two bounds, the short one lies inside one
-            let tiling = DateTiling(
-                anchor: t0, components: DateComponents(minute: 5), calendar: Calendar(identifier: .gregorian))
-            let backend = try store.backend()
-            heart[kind] = try await backend.statisticsCollection(
-                HKQuantityType(.heartRate),
-                fetch: HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil),
-                tiling: tiling, client: "com.example.first", everySource: false)
-            energy[kind] = try await backend.statisticsCollection(
-                HKQuantityType(.activeEnergyBurned),
-                fetch: HKQueryDescriptor(sampleType: HKQuantityType(.activeEnergyBurned), predicate: nil),
-                tiling: tiling, client: "com.example.first", everySource: false)
+            (heart[kind], energy[kind]) = try await collections(store, every: DateComponents(minute: 5))
         }
         guard let sqlite = heart[.sqlite], let postgres = heart[.postgres] else { return }
         // Then every interval has the same statistics in both
