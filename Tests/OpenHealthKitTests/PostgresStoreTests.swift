@@ -515,58 +515,50 @@ struct PostgresStoreTests {
     /// SQLite store's full-disk tests), which is then made larger, as an administrator frees room.
     @Test(.enabled(if: SmallDisk.canMount, "mounting a small disk needs root"), .blockingWaits)
     func aFullServerDiskIsOneSentenceAndLosesNothingStored() async throws {
-        let cluster = try await StoreKind.roles()
+        // A cluster of its own: a full tablespace fails every backend that must write one of its pages out of the
+        // shared buffers, whatever database that backend serves.
+        let cluster = try await PostgresCluster.launchPrivate()
         guard let disk = try SmallDisk(megabytes: 12) else {
             Issue.record("no tmpfs could be mounted")
             return
         }
         let server = try #require(getpwnam("postgres"))
         #expect(chown(disk.path, server.pointee.pw_uid, server.pointee.pw_gid) == 0)
-        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-        try await cluster.psql("CREATE TABLESPACE \(name) LOCATION '\(disk.path)'")
-        try await cluster.psql("CREATE DATABASE \(name) OWNER \(StoreKind.postgresOwner) TABLESPACE \(name)")
-        func cleanUp() async throws {
-            try await cluster.psql("DROP DATABASE \(name) WITH (FORCE)")
-            try await cluster.psql("DROP TABLESPACE \(name)")
-        }
-        do {
-            // Given alice's store in a database whose files are on a small disk
-            _ = try await PostgresStoreBackend.open(
-                url: cluster.url(user: StoreKind.postgresOwner, password: StoreKind.password, database: name))
-            let url = cluster.url(user: "ohk_alice", password: StoreKind.password, database: name)
-            let store = try await HKHealthStore.open(databasePath: url, clientIdentifier: "tests")
-            try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
-            // When she saves heart rates until the disk is full
-            var saved = 0
-            var failure: HKError?
-            for batch in 0 ..< 100 where failure == nil {
-                let samples = (0 ..< 2_000).map { heartRate(100 + Double($0 % 50), at: Double(batch * 2_000 + $0)) }
-                do {
-                    try await store.save(samples)
-                    saved += samples.count
-                } catch let error as HKError {
-                    failure = error
-                }
+        try await cluster.createRole("ohk_owner", password: "pw", options: "CREATEROLE")
+        try await cluster.psql("CREATE TABLESPACE small LOCATION '\(disk.path)'")
+        try await cluster.psql("CREATE DATABASE health OWNER ohk_owner TABLESPACE small")
+        // Given alice's store in a database whose files are on a small disk
+        _ = try await PostgresStoreBackend.open(url: cluster.url(user: "ohk_owner", password: "pw", database: "health"))
+        try await cluster.createRole("ohk_alice", password: "pw", groups: ["openhealthkit_person"])
+        let store = try await HKHealthStore.open(
+            databasePath: cluster.url(user: "ohk_alice", password: "pw", database: "health"), clientIdentifier: "tests")
+        try await store.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
+        // When she saves heart rates until the disk is full
+        var saved = 0
+        var failure: HKError?
+        for batch in 0 ..< 100 where failure == nil {
+            let samples = (0 ..< 2_000).map { heartRate(100 + Double($0 % 50), at: Double(batch * 2_000 + $0)) }
+            do {
+                try await store.save(samples)
+                saved += samples.count
+            } catch let error as HKError {
+                failure = error
             }
-            // Then the save that did not fit is one sentence naming the store without its password
-            #expect(failure?.code == .errorDatabaseInaccessible)
-            #expect(
-                failure?.message
-                    == "The disk of the PostgreSQL server holding the health store \(store.databasePath ?? "") is full."
-            )
-            #expect(store.databasePath?.contains(StoreKind.password) == false)
-            // And when the server has room again, every sample saved before it is there, and the store answers
-            #expect(saved > 0)
-            #expect(try ChildProcess.run("/bin/mount", ["-o", "remount,size=64m", disk.path]) == 0)
-            #expect(try await cluster.psql("SELECT count(*) FROM samples", database: name) == "\(saved)")
-            let first = try await fetch(
-                store, HKQuantityType(.heartRate), HKQuery.predicateForSamples(withStart: t0, end: t0 + 10))
-            #expect(first.count == 10)
-        } catch {
-            try await cleanUp()
-            throw error
         }
-        try await cleanUp()
+        // Then the save that did not fit is one sentence naming the store without its password
+        #expect(failure?.code == .errorDatabaseInaccessible)
+        #expect(
+            failure?.message
+                == "The disk of the PostgreSQL server holding the health store \(store.databasePath ?? "") is full.")
+        #expect(store.databasePath?.contains(":pw@") == false)
+        // And when the server has room again, every sample saved before it is there, and the store answers
+        #expect(saved > 0)
+        #expect(try ChildProcess.run("/bin/mount", ["-o", "remount,size=64m", disk.path]) == 0)
+        #expect(try await cluster.psql("SELECT count(*) FROM samples", database: "health") == "\(saved)")
+        let first = try await fetch(
+            store, HKQuantityType(.heartRate), HKQuery.predicateForSamples(withStart: t0, end: t0 + 10))
+        #expect(first.count == 10)
+        try await cluster.stop()
     }
 
     @Test func twoRecordersOfOnePersonAtOnceEachSaveTheirWorkoutWhole() async throws {
