@@ -103,23 +103,18 @@ extension PostgresStoreBackend {
         _ type: HKQuantityType, condition: PostgresStatement, bounds: [(Double, Double)],
         to result: inout [Int: [Int64: StatisticsPartial]], _ c: PostgresConnection
     ) async throws {
-        let rows = try await c.rows(
+        var series: [(uuid: UUID, start: Double, end: Double, source: Int64, summary: StatisticsPartial)] = []
+        for row in try await c.rows(
             PostgresStatement(
                 """
-                SELECT s.id, s.start, s."end", s.source_id, q.count, q.sum, q.weighted_sum, q.weight, q.minimum,
+                SELECT s.uuid, s.start, s."end", s.source_id, q.count, q.sum, q.weighted_sum, q.weight, q.minimum,
                        q.maximum, q.most_recent, q.most_recent_start, q.most_recent_end, q.most_recent_clipped_end,
                        q.duration
                 FROM samples s LEFT JOIN workouts w ON w.sample_id = s.id JOIN quantity_series q ON q.sample_id = s.id
                 WHERE \(condition.sql) ORDER BY s.start, s.id
                 """, condition.values))
-        guard !rows.isEmpty else { return }
-        let style = type.aggregationStyle
-        let intervals = IntervalSearch(bounds)
-        var accumulators: [Int: StatisticsAccumulator] = [:]
-        for row in rows {
-            let (id, start, end, source): (Int64, Double, Double, Int64) = (
-                try row.at(0), try row.at(1), try row.at(2), try row.at(3)
-            )
+        {
+            let (start, end, source): (Double, Double, Int64) = (try row.at(1), try row.at(2), try row.at(3))
             var summary = StatisticsPartial(
                 count: Int(try row.at(4, as: Int32.self)), sum: try row.at(5), weightedSum: try row.at(6),
                 weight: try row.at(7), minimum: try row.at(8, as: Double?.self) ?? .infinity,
@@ -130,23 +125,37 @@ extension PostgresStoreBackend {
                     clippedEnd: try row.at(13), source: source, value: value, start: try row.at(11),
                     end: try row.at(12))
             }
-            var points: [SeriesQuantity]?
-            for index in intervals.touching(start: start, end: end) {
-                let (low, high) = bounds[index]
+            series.append((try row.at(0), start, end, source, summary))
+        }
+        guard !series.isEmpty else { return }
+        let intervals = IntervalSearch(bounds)
+        func inside(_ start: Double, _ end: Double, _ index: Int) -> Bool {
+            start >= bounds[index].0 && end < bounds[index].1
+        }
+        // The points of the series that straddle a bound, in one read.
+        let straddling = series.filter { one in
+            intervals.touching(start: one.start, end: one.end).contains { !inside(one.start, one.end, $0) }
+        }
+        let points = try await seriesPoints(of: straddling.map(\.uuid), c)
+        var accumulators: [Int: StatisticsAccumulator] = [:]
+        for one in series {
+            for index in intervals.touching(start: one.start, end: one.end) {
                 var accumulator =
-                    accumulators[index] ?? StatisticsAccumulator(style: style, rangeStart: low, rangeEnd: high)
-                if start >= low && end < high {
-                    accumulator.add(summary: summary, seriesStart: start, source: source)
+                    accumulators[index]
+                    ?? StatisticsAccumulator(
+                        style: type.aggregationStyle, rangeStart: bounds[index].0, rangeEnd: bounds[index].1)
+                if inside(one.start, one.end, index) {
+                    accumulator.add(summary: one.summary, seriesStart: one.start, source: one.source)
                 } else {
-                    if points == nil {
-                        let stored = try await c.rows(
-                            "SELECT points FROM quantity_series WHERE sample_id = ?", [.integer(id)]
-                        ).first
-                        points = try Self.decodePoints(try stored?.bytes(0), series: id)
+                    guard let stored = points[one.uuid] else {
+                        throw HKError(
+                            .errorDatabaseInaccessible, "The health store is damaged: series \(one.uuid) has no points."
+                        )
                     }
-                    for point in points ?? [] {
+                    for point in stored {
                         accumulator.add(
-                            start: point.start, end: point.end, value: point.value, source: source, holdLimit: end)
+                            start: point.start, end: point.end, value: point.value, source: one.source,
+                            holdLimit: one.end)
                     }
                 }
                 accumulators[index] = accumulator
