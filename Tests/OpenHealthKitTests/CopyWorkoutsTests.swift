@@ -190,7 +190,7 @@ struct CopyWorkoutsPostgresTests {
         let workout = try await copies.savedWorkout(in: source)
         let expected = try await copies.contents(of: workout.uuid, in: source)
         let url = try await StoreKind.postgres.freshStoreName(directory)
-        let database = try #require(URLComponents(string: url)?.path.dropFirst()).description
+        let database = try StoreKind.databaseName(url)
         let cluster = try await StoreKind.roles()
         let tables = PostgresSchema.personTables
         func cut(atWrite step: Int) async throws {

@@ -255,14 +255,7 @@ import Testing
         let path = try await kind.freshStoreName(directory)
         do {
             let (store, clock) = try await liveStore(databasePath: path)
-            let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.swimBikeRun))
-            let builder = session.associatedWorkoutBuilder()
-            let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
-            let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration(.swimBikeRun))
-            source.attach(strap)
-            builder.dataSource = source
-            session.startActivity(with: t0)
-            try await builder.beginCollection(at: t0)
+            let (session, builder, strap) = try await strapRecording(store, activity: .swimBikeRun)
             session.beginNewActivity(configuration: configuration(.cycling), date: t0, metadata: nil)
             for second in 0 ..< 30 {
                 clock.set(Double(second))
@@ -273,7 +266,7 @@ import Testing
             // The journal holds what arrived more than half a second ago; flush the rest as the timer would.
             try await builder.flushJournal()
             // The program "crashes" here: nothing is finished, the objects are abandoned.
-            source.stopSensors()
+            builder.dataSource?.stopSensors()
         }
         let store = try await HKHealthStore.open(databasePath: path, clientIdentifier: "tests")
         store.wallClock = { t0 + 40 }

@@ -18,7 +18,7 @@ struct PostgresStoreTests {
         let directory = try TemporaryDirectory()
         let cluster = try await StoreKind.roles()
         let alicesURL = try await StoreKind.postgres.freshStoreName(directory, person: "ohk_alice")
-        let database = String(alicesURL.split(separator: "/").last!.split(separator: "?").first!)
+        let database = try StoreKind.databaseName(alicesURL)
         // Given alice's heart rate saved in her store
         let alice = try await HKHealthStore.open(databasePath: alicesURL, clientIdentifier: "pg-tests")
         try await alice.requestAuthorization(toShare: allTypes, read: Set(allTypes.map { $0 as HKObjectType }))
@@ -52,7 +52,7 @@ struct PostgresStoreTests {
         let directory = try TemporaryDirectory()
         let cluster = try await StoreKind.roles()
         let alicesURL = try await StoreKind.postgres.freshStoreName(directory, person: "ohk_alice")
-        let database = String(alicesURL.split(separator: "/").last!.split(separator: "?").first!)
+        let database = try StoreKind.databaseName(alicesURL)
         func url(_ user: String, person: String? = nil) -> String {
             cluster.url(user: user, password: StoreKind.password, database: database)
                 + (person.map { "&person=\($0)" } ?? "")
@@ -137,7 +137,7 @@ struct PostgresStoreTests {
         let directory = try TemporaryDirectory()
         let cluster = try await StoreKind.roles()
         let url = try await StoreKind.postgres.freshStoreName(directory, person: "ohk_alice")
-        let database = String(url.split(separator: "/").last!.split(separator: "?").first!)
+        let database = try StoreKind.databaseName(url)
         _ = try await PostgresStoreBackend.open(url: url)
         // When alice looks a sample up by id and by UUID, the plan bounds the index scan by her own rows
         for lookup in ["id = 1", "uuid = '00000000-0000-0000-0000-000000000001'"] {
@@ -470,17 +470,12 @@ struct PostgresStoreTests {
         #expect(error?.message.contains("may not use the health store") == true, "\(error?.message ?? "")")
     }
 
-    /// The database name of a test store's URL.
-    func databaseName(_ url: String) throws -> String {
-        String(try #require(URLComponents(string: url)?.path.dropFirst()))
-    }
-
     @Test func aSchemaNewerThanTheProgramIsRefusedAndLeftAsItWas() async throws {
         let directory = try TemporaryDirectory()
         let cluster = try await StoreKind.roles()
         // Given alice's store with a sample, whose schema a newer program has since moved on
         let url = try await StoreKind.postgres.freshStoreName(directory)
-        let database = try databaseName(url)
+        let database = try StoreKind.databaseName(url)
         let store = try await HKHealthStore.open(databasePath: url, clientIdentifier: "tests")
         try await store.requestAuthorization(toShare: allTypes, read: [])
         try await store.save(heartRate(100, at: 0))
@@ -598,7 +593,7 @@ struct PostgresStoreTests {
             }
             #expect(bpm.sorted() == (0 ..< 30).map { Double(100 * (index + 1) + $0) }, "workout \(index)")
         }
-        let database = try databaseName(url)
+        let database = try StoreKind.databaseName(url)
         let heartRates = """
             SELECT count(*) FROM samples s JOIN types t ON t.id = s.type_id
             WHERE t.identifier = 'HKQuantityTypeIdentifierHeartRate'
@@ -613,7 +608,7 @@ struct PostgresStoreTests {
         let cluster = try await StoreKind.roles()
         // Given alice recording on the bike, her first readings journaled
         let url = try await StoreKind.postgres.freshStoreName(directory)
-        let database = try databaseName(url)
+        let database = try StoreKind.databaseName(url)
         let (bike, _) = try await liveStore(client: "workout", databasePath: url)
         let (_, builder, strap) = try await strapRecording(bike)
         for second in 0 ..< 10 {

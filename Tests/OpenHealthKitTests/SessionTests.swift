@@ -67,14 +67,15 @@ func liveStore(
     return (store, clock)
 }
 
-/// A cycling session of `store` recording from one scripted strap through a live data source, collecting since `t0`.
+/// A session of `store` (cycling unless `activity` says otherwise) recording from one scripted strap through a live
+/// data source, collecting since `t0`.
 func strapRecording(
-    _ store: HKHealthStore
+    _ store: HKHealthStore, activity: HKWorkoutActivityType = .cycling
 ) async throws -> (session: HKWorkoutSession, builder: HKLiveWorkoutBuilder, strap: ScriptedSensor) {
-    let session = try HKWorkoutSession(healthStore: store, configuration: configuration(.cycling))
+    let session = try HKWorkoutSession(healthStore: store, configuration: configuration(activity))
     let builder = session.associatedWorkoutBuilder()
     let strap = ScriptedSensor(identifier: "test:strap", name: "Strap", capabilities: .heartRateStrap)
-    let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration(.cycling))
+    let source = HKLiveWorkoutDataSource(healthStore: store, workoutConfiguration: configuration(activity))
     source.attach(strap)
     builder.dataSource = source
     session.startActivity(with: t0)

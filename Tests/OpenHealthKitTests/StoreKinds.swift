@@ -35,6 +35,11 @@ enum StoreKind: String, Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// The database a test store's PostgreSQL URL names.
+    static func databaseName(_ url: String) throws -> String {
+        String(try #require(URLComponents(string: url)?.path.dropFirst()))
+    }
+
     /// A fresh backend of this kind.
     func backend(_ directory: borrowing TemporaryDirectory) async throws -> any StoreBackend {
         let name = try await freshStoreName(directory)
