@@ -1,9 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
 
-/// Condensing every collected type, compact deletion records, anchored queries across them, and their retention.
+/// Condensing every collected type, deletion records (compact ones on SQLite), anchored queries across them, and
+/// their retention, on both backends.
 @Suite(.timeLimit(.minutes(1))) struct CondenseDeletionTests {
     let power = HKQuantityType(.cyclingPower)
     let cadence = HKQuantityType(.cyclingCadence)
@@ -50,14 +52,31 @@ import Testing
             .result(for: store)?.averageQuantity()?.doubleValue(for: unit)
     }
 
-    @Test func powerCadenceAndSpeedCondenseWithTheirStatistics() async throws {
-        let store = try await authorizedStore()
+    /// The workout's samples of power, cadence and speed, as a sample query gives them.
+    func samples(_ store: HKHealthStore, of workout: HKWorkout) async throws -> [HKQuantitySample] {
+        try await HKSampleQueryDescriptor(
+            predicates: [power, cadence, speed].map {
+                .quantitySample(type: $0, predicate: HKQuery.predicateForObjects(from: workout))
+            }, sortDescriptors: []
+        ).result(for: store)
+    }
+
+    @Test(arguments: StoreKind.available) func powerCadenceAndSpeedCondenseWithTheirStatistics(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         let (workout, _) = try await ride(store, seconds: 120)
         let powerBefore = try await average(store, power, .watt())
         let report = try await store.condenseWorkout(workout)
         // 3 types × 120 readings become 3 series; arithmetic-mean types keep every reading as a point.
         #expect(report == CondenseReport(workouts: 1, samplesRemoved: 360, seriesCreated: 3, quantitiesStored: 360))
-        #expect(try count(store, "SELECT count(*) FROM samples WHERE id NOT IN (SELECT sample_id FROM workouts)") == 3)
+        let left = try await samples(store, of: workout)
+        #expect(left.map(\.count).sorted() == [120, 120, 120])
+        if kind == .sqlite {
+            #expect(
+                try count(store, "SELECT count(*) FROM samples WHERE id NOT IN (SELECT sample_id FROM workouts)") == 3)
+        }
         // 120 readings cycling 200…206 W: 17 full cycles (average 203) and 200 (one more): (17·7·203 + 200) / 120.
         let expected = (17.0 * 7 * 203 + 200) / 120
         #expect(abs((powerBefore ?? 0) - expected) < 1e-9)
@@ -65,8 +84,9 @@ import Testing
         #expect(try await average(store, speed, HKUnit(from: "m/s")) == 8.5)
     }
 
-    @Test func deletionRecordsAreOnePerSeriesAndStillReportEveryOriginal() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func deletionRecordsStillReportEveryOriginal(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         let descriptors = [
             HKQueryDescriptor(sampleType: power, predicate: nil),
             HKQueryDescriptor(sampleType: cadence, predicate: nil),
@@ -74,14 +94,16 @@ import Testing
         let (workout, originals) = try await ride(store, seconds: 100)
         let seen = try await store.fetchChanges(descriptors, after: 0, limit: 0)
         _ = try await store.condenseWorkout(workout)
-        #expect(try count(store, "SELECT count(*) FROM deleted_objects") == 0)
-        #expect(try count(store, "SELECT count(*) FROM deleted_ranges") == 3)
+        if kind == .sqlite {  // one compact record per series
+            #expect(try count(store, "SELECT count(*) FROM deleted_objects") == 0)
+            #expect(try count(store, "SELECT count(*) FROM deleted_ranges") == 3)
+        }
         let changes = try await store.fetchChanges(descriptors, after: seen.anchor, limit: 0)
         let expected = Set(originals.filter { $0.quantityType == power || $0.quantityType == cadence }.map(\.uuid))
         #expect(changes.deleted.count == 200)
         #expect(Set(changes.deleted.map(\.uuid)) == expected)
         #expect(changes.samples.count == 2)  // the power and cadence series
-        // Paged 50 at a time, a range's 100 originals are never split (they share one anchor), and none is lost.
+        // Paged 50 at a time none is lost (on SQLite a range's 100 originals share one anchor and are never split).
         var anchor = seen.anchor
         var deleted: [UUID] = []
         var pages = 0
@@ -95,8 +117,11 @@ import Testing
         #expect(deleted.count == 200 && Set(deleted) == expected)
     }
 
-    @Test func deletionRecordsAreKeptForTheRetentionThenDropped() async throws {
-        let store = try await authorizedStore()
+    @Test(arguments: StoreKind.available) func deletionRecordsAreKeptForTheRetentionThenDropped(
+        kind: StoreKind
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        let store = try await kind.authorizedStore(directory)
         var now = t0 + 3600
         store.wallClock = { [now] in now }
         let (workout, _) = try await ride(store, seconds: 10)

@@ -1,5 +1,6 @@
 import Foundation
 import PropertyBased
+import TestSupport
 import Testing
 
 @testable import OpenHealthKit
@@ -135,12 +136,15 @@ import Testing
         for (source, values) in a.bySource { expectSame(values, b.bySource[source], "\(what) for \(source.name)") }
     }
 
-    @Test func everyStatisticSurvivesCondensing() async throws {
+    /// Sixty generated workouts on SQLite; twelve on PostgreSQL, each in a database of its own (the rule that cuts
+    /// runs is one, ``CondenseRuns``; what differs is how each backend reads the rows and stores the series).
+    @Test(arguments: StoreKind.available) func everyStatisticSurvivesCondensing(kind: StoreKind) async throws {
+        let directory = try TemporaryDirectory()
         await propertyCheck(
-            count: 60, input: Gen.int(in: 0 ... 999).array(of: 2 ... 150),
+            count: kind == .sqlite ? 60 : 12, input: Gen.int(in: 0 ... 999).array(of: 2 ... 150),
             Gen.int(in: 0 ... 999).array(of: 2 ... 60)
         ) { heart, energy in
-            let store = try await authorizedStore()
+            let store = try await kind.authorizedStore(directory)
             let workout = try await Self.makeWorkout(heart: heart, energy: energy, in: store)
             let before = try await Self.snapshot(store, workout)
             let report = try await store.condenseWorkout(workout)

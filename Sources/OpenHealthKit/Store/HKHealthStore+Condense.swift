@@ -35,11 +35,11 @@ extension HKHealthStore {
     /// per run of consecutive samples in that source's stream, into one series sample associated with the workout.
     /// Coalescing merges contiguous cumulative quantities of equal rate and equal heart-rate values whose held
     /// spans touch (see `SeriesCoalescer`); arithmetic-mean types (power, cadence, speed) keep every reading as a
-    /// point. The originals are deleted and reported to anchored object queries as deleted objects, from one compact
-    /// record per series (their UUIDs, 16 bytes each) kept for ``HKHealthStore/deletedObjectRetention``. The series
+    /// point. The originals are deleted and reported to anchored object queries as deleted objects, kept for
+    /// ``HKHealthStore/deletedObjectRetention``: in a SQLite store from one compact record per series, whose series
     /// of one source and device share one timeline of their instants (a power meter's notification times are stored
-    /// once for its power, cadence, speed, distance and energy; see `QuantitySeriesCodec+Timeline.swift`); their
-    /// points are lossless. Every statistic computed by the store (sums, averages, minimum, maximum, duration, and the
+    /// once for its power, cadence, speed, distance and energy; see `QuantitySeriesCodec+Timeline.swift`); in a
+    /// PostgreSQL store one record per original, each series with its own times. The points are lossless. Every statistic computed by the store (sums, averages, minimum, maximum, duration, and the
     /// most recent heart rate) is the same before and after. Runs in one transaction: it happens entirely or not
     /// at all. Condensing a condensed workout changes nothing.
     ///

@@ -665,7 +665,64 @@ extension PostgresStoreBackend: StoreBackend {
 
     // MARK: Condensing
 
-    func condenseWorkout(_ workout: UUID, now: Date) async throws -> CondenseCounts? { throw unsupported("condensing") }
+    /// Condenses as the SQLite store does (``CondenseRuns``), in one transaction; each series keeps its points with
+    /// their own times (the server keeps no shared timelines), and each original is one `deleted_objects` row.
+    func condenseWorkout(_ workout: UUID, now: Date) async throws -> CondenseCounts? {
+        try await transaction(write: true) { c -> CondenseCounts? in
+            guard let workoutID = try await self.workoutID(uuid: workout, c) else { return nil }
+            var groups: [[Int64]: CondenseRuns] = [:]  // [type, source] → candidates
+            for row in try await c.rows(
+                """
+                SELECT s.id, s.type_id, s.source_id, s.device_id, s.start, s."end", s.value FROM samples s
+                WHERE s.workout_id = ? AND s.metadata IS NULL AND s.value IS NOT NULL
+                  AND NOT EXISTS (SELECT 1 FROM workout_samples ws WHERE ws.sample_id = s.id)
+                  AND NOT EXISTS (SELECT 1 FROM quantity_series q WHERE q.sample_id = s.id)
+                """, [.integer(workoutID)])
+            {
+                let id: Int64 = try row.at(0)
+                groups[[try row.at(1), try row.at(2)], default: CondenseRuns()].candidates[id] =
+                    CondenseRuns.Candidate(
+                        id: id, device: try row.at(3),
+                        quantity: SeriesQuantity(start: try row.at(4), end: try row.at(5), value: try row.at(6)))
+            }
+            var counts = CondenseCounts()
+            guard groups.values.contains(where: { $0.candidates.count > 1 }) else { return counts }
+            let types = try await self.typesByID(c)
+            for (key, group) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+                guard group.candidates.count > 1, let identifier = types[key[0]],
+                    let type = CondenseRuns.condenses(try HKSampleType.stored(identifier: identifier))
+                else { continue }
+                let span = group.streamSpan
+                let stream = try await c.rows(
+                    """
+                    SELECT id, start FROM samples WHERE type_id = ? AND source_id = ? AND start BETWEEN ? AND ?
+                    ORDER BY start, id
+                    """, [.integer(key[0]), .integer(key[1]), .real(span.lowerBound), .real(span.upperBound)]
+                ).map { (id: try $0.at(0, as: Int64.self), start: try $0.at(1, as: Double.self)) }
+                let runs = group.runs(stream: stream)
+                guard !runs.isEmpty else { continue }
+                let source = try await self.sourceRevision(id: key[1], c)
+                var devices: [Int64: HKDevice] = [:]
+                for run in runs {
+                    var device: HKDevice?
+                    if let id = run.device {
+                        if devices[id] == nil { devices[id] = try await self.device(id: id, c) }
+                        device = devices[id]
+                    }
+                    let quantities = run.quantities(style: type.aggregationStyle)
+                    try await self.insertSeries(
+                        QuantitySeriesToSave(
+                            type: type, quantities: quantities, start: quantities[0].start,
+                            end: quantities.map(\.end).max()!, uuid: UUID(), metadata: nil, device: device,
+                            source: source), workoutID: workoutID, c)
+                    counts.samplesRemoved += try await self.deleteSamples(ids: run.members.map(\.id), now: now, c)
+                    counts.seriesCreated += 1
+                    counts.quantitiesStored += quantities.count
+                }
+            }
+            return counts
+        }
+    }
 
     func workouts(endedBefore date: Date) async throws -> [UUID] {
         try await transaction(write: false) { c in

@@ -198,11 +198,6 @@ extension PostgresStoreBackend {
         }
     }
 
-    /// What this backend does not do yet, in one sentence.
-    func unsupported(_ what: String) -> HKError {
-        HKError(.errorInvalidArgument, "The PostgreSQL health store does not support \(what) yet.")
-    }
-
     /// The WHERE clause for a set of descriptors, with the privacy rule applied per type; nil when none can match.
     func whereClause(
         for descriptors: [HKQueryDescriptor], access: ReadAccess, _ c: PostgresConnection

@@ -363,14 +363,16 @@ extension PostgresStoreBackend {
     /// Deletes the samples with these ids, recording each in `deleted_objects` under a fresh anchor.
     func deleteSamples(ids: [Int64], now: Date, _ c: PostgresConnection) async throws -> Int {
         var count = 0
-        for id in ids {
-            let deleted = try await c.rows(
+        for start in stride(from: 0, to: ids.count, by: Self.uuidsPerStatement) {
+            let slice = Array(ids[start ..< min(start + Self.uuidsPerStatement, ids.count)])
+            count += try await c.rows(
                 """
-                WITH gone AS (DELETE FROM samples WHERE id = ? RETURNING uuid, type_id, source_id, metadata)
+                WITH gone AS (DELETE FROM samples WHERE id = ANY(?) RETURNING id, uuid, type_id, source_id, metadata)
                 INSERT INTO deleted_objects (anchor, uuid, type_id, source_id, metadata, deleted)
-                SELECT nextval('anchors'), uuid, type_id, source_id, metadata, ? FROM gone RETURNING anchor
-                """, [.integer(id), .real(now.storeValue)])
-            count += deleted.count
+                SELECT nextval('anchors'), uuid, type_id, source_id, metadata, ?
+                FROM (SELECT * FROM gone ORDER BY id) g RETURNING anchor
+                """, [.integers(slice), .real(now.storeValue)]
+            ).count
         }
         return count
     }

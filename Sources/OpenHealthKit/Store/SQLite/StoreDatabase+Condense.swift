@@ -5,19 +5,10 @@ import WorkoutEngine
 
 /// Condensing a workout's samples into series, in the caller's write transaction.
 extension StoreDatabase {
-    /// What one condensing pass did.
-
     /// Folds the workout's own samples (associated with it alone, without metadata) of condensable types into one
-    /// series per run of consecutive samples of a type, source and device; deletes the originals, recording them as
-    /// deleted objects. A sample of the same source that cannot be folded (metadata, another workout, another
-    /// device, a series) ends a run, so every source's stream keeps its order and its held values.
+    /// series per run (``CondenseRuns``); deletes the originals, recording them as deleted objects.
     func condenseWorkout(id workoutID: Int64, now: Date, _ db: Database) throws -> CondenseCounts {
-        struct Candidate {
-            var id: Int64
-            var device: Int64?
-            var quantity: SeriesQuantity
-        }
-        var groups: [[Int64]: [Int64: Candidate]] = [:]  // [type, source] → candidates by id
+        var groups: [[Int64]: CondenseRuns] = [:]  // [type, source] → candidates
         let rows = try Row.fetchCursor(
             db,
             sql: """
@@ -28,7 +19,7 @@ extension StoreDatabase {
                 """, arguments: [workoutID])
         while let row = try cursor(rows) {
             let key: [Int64] = [row[1], row[2]]
-            groups[key, default: [:]][row[0]] = Candidate(
+            groups[key, default: CondenseRuns()].candidates[row[0]] = CondenseRuns.Candidate(
                 id: row[0], device: row[3],
                 quantity: SeriesQuantity(start: row[4], end: row[5], value: row[6]))
         }
@@ -36,45 +27,28 @@ extension StoreDatabase {
         // The series are stored after every run is known, so that the series of one source and device share one
         // timeline of their instants (QuantitySeriesCodec version 4).
         var pending: [SeriesRecord] = []
-        for (key, candidates) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
-            guard candidates.count > 1, let type = try sampleType(id: key[0], db) as? HKQuantityType,
-                SeriesCoalescer.isCondensable(type)
+        for (key, group) in groups.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+            guard group.candidates.count > 1, let type = CondenseRuns.condenses(try sampleType(id: key[0], db))
             else { continue }
-            let low = candidates.values.map(\.quantity.start).min()!
-            let high = candidates.values.map(\.quantity.start).max()!
-            // The source's whole stream over the candidates' span, plus the hold after it (its next quantity).
+            let span = group.streamSpan
             let stream = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT id, start FROM samples WHERE type_id = ? AND source_id = ? AND start BETWEEN ? AND ?
                     ORDER BY start, id
-                    """, arguments: [key[0], key[1], low, high + StatisticsAccumulator.defaultMaximumHold + 1])
-            var run: [Candidate] = []
-            func flush(next: Double) throws {
-                defer { run = [] }
-                guard run.count > 1 else { return }
-                let quantities = SeriesCoalescer.condense(
-                    run.map(\.quantity), nextStart: next, style: type.aggregationStyle)
+                    """, arguments: [key[0], key[1], span.lowerBound, span.upperBound])
+            for run in group.runs(stream: stream.map { (id: $0[0] as Int64, start: $0[1] as Double) }) {
+                let quantities = run.quantities(style: type.aggregationStyle)
                 pending.append(
                     SeriesRecord(
                         type: type, quantities: quantities, start: quantities[0].start,
-                        end: quantities.map(\.end).max()!, deviceID: run[0].device,
-                        sourceID: key[1], workoutID: workoutID))
+                        end: quantities.map(\.end).max()!, deviceID: run.device, sourceID: key[1],
+                        workoutID: workoutID))
                 counts.samplesRemoved += try deleteFolded(
-                    ids: run.map(\.id), typeID: key[0], sourceID: key[1], now: now, db)
+                    ids: run.members.map(\.id), typeID: key[0], sourceID: key[1], now: now, db)
                 counts.seriesCreated += 1
                 counts.quantitiesStored += quantities.count
             }
-            for row in stream {
-                let id: Int64 = row[0]
-                if let candidate = candidates[id], run.isEmpty || run[0].device == candidate.device {
-                    run.append(candidate)
-                } else {
-                    try flush(next: row[1])
-                    if let candidate = candidates[id] { run.append(candidate) }
-                }
-            }
-            try flush(next: .infinity)
         }
         try insertSharingTimelines(pending, db)
         return counts
