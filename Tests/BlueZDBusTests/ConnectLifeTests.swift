@@ -187,6 +187,33 @@ extension ConnectLifeTests {
         try await expectResumes(fake, clock: clock, &iterator, failingWith: "disconnected: ")
     }
 
+    /// bluetoothd restarts while the strap's measurement comes as `PropertiesChanged` (`StartNotify`: no socket that
+    /// closes, and a killed bluetoothd sends no signal of its own): the bus's `NameOwnerChanged` says it left, the
+    /// sensor says so in one sentence at once, and records again once it is back. Without the bus's signal the
+    /// sensor would wait for a link nobody holds any more (this test's 10 s wait for the event fails).
+    @Test func aSensorOnStartNotifyHearsBluetoothdLeaveAndResumes() async throws {
+        let fake = try await FakeBlueZ()
+        defer { fake.stop() }
+        let clock = ManualClock()
+        try await fake.addAdapter()
+        let path = try await fake.addSensor(Self.strap, name: "Strap")
+        try await fake.fake("SetAcquireNotify", [.string(path), .string("refuse")])
+        let (sensor, events) = fake.startSensor(clock: clock)
+        defer { sensor.stop() }
+        var iterator = events.makeAsyncIterator()
+        #expect(try await next(&iterator) == "connecting")
+        #expect(try await next(&iterator) == "connected")
+        try await fake.notify(path, [0x00, 70])
+        #expect(try await next(&iterator) == "heart rate 70")
+
+        try await fake.restartBluetoothd()
+        #expect(
+            try await next(&iterator)
+                == "disconnected: bluetoothd stopped (restarted, or its service was stopped); the sensor is connected again once it is back."
+        )
+        try await expectResumes(fake, clock: clock, &iterator, failingWith: "disconnected: ")
+    }
+
     /// A D-Bus sensor (default options, on `clock`) started on a strap the fake's hci0 has, once it is connected:
     /// the sensor, the strap's path and the events after "connected".
     func connectedSensor(

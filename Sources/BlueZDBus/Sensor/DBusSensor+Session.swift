@@ -76,25 +76,35 @@ extension DBusSensor: SensorSession {
     struct Located {
         let watch: DeviceWatch
         let path: String
-        let signals: BusConnection.Subscription
+        let signals: [BusConnection.Subscription]
 
         /// Stops following it.
         func end() {
-            signals.cancel()
+            for subscription in signals { subscription.cancel() }
             watch.finish()
         }
     }
+
+    /// The bus's signal that bluetoothd's name changed owner: with no new owner, bluetoothd left the bus.
+    static let bluetoothdOwnerRule =
+        "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(BlueZ.service)'"
+
+    /// What a link or an attempt that ended because bluetoothd left the bus says.
+    static let bluetoothdStopped = BlueZError(
+        .bluetoothUnavailable,
+        "bluetoothd stopped (restarted, or its service was stopped); the sensor is connected again once it is back.")
 
     /// Follows bluetoothd's signals, then finds the device on the adapter (discovering it when bluetoothd has not
     /// seen it yet): what a session and pairing both start with. The caller ends the result.
     func locate<C: Clock>(client: BlueZClient, clock: C) async throws -> Located where C.Duration == Duration {
         let watch = DeviceWatch(objects: BlueZObjects(), address: address.rawValue)
-        let signals: BusConnection.Subscription
+        var signals: [BusConnection.Subscription] = []
         do throws(DBusError) {
-            signals = try await client.connection.addMatch("type='signal',sender='\(BlueZ.service)'") {
-                watch.handle($0)
+            for rule in ["type='signal',sender='\(BlueZ.service)'", Self.bluetoothdOwnerRule] {
+                signals.append(try await client.connection.addMatch(rule) { watch.handle($0) })
             }
         } catch {
+            for subscription in signals { subscription.cancel() }
             watch.finish()
             throw BlueZClient.sentence(for: error, calling: "AddMatch", at: "/")
         }
@@ -110,7 +120,7 @@ extension DBusSensor: SensorSession {
             watch.follow(path)
             return Located(watch: watch, path: path, signals: signals)
         } catch {
-            signals.cancel()
+            for subscription in signals { subscription.cancel() }
             watch.finish()
             throw error
         }
@@ -119,6 +129,7 @@ extension DBusSensor: SensorSession {
     /// The sentence for a link that ended: bluetoothd's own reason where it sent one.
     private func reason(_ watch: DeviceWatch, fallback: String) throws -> String {
         let state = watch.state.withLock { $0 }
+        if state.bluetoothdGone { return Self.bluetoothdStopped.message }
         if let reason = state.disconnectReason { return "bluetoothd reports the link ended: \(reason)." }
         if state.removed {
             return
@@ -355,11 +366,17 @@ extension DBusSensor: SensorSession {
                 watch.state.withLock { if $0.drops == drops { $0.connected = true } }
             } catch  where error.is("org.bluez.Error.InProgress") {
                 do {
-                    try await waitFor(watch, clock: clock, within: limit, "the connection under way") { $0.connected }
+                    try await waitFor(watch, clock: clock, within: limit, "the connection under way") {
+                        $0.connected || $0.bluetoothdGone
+                    }
                 } catch let error as BlueZError where error.code == .timedOut {
                     throw Self.silent(name, within: limit)
                 }
+                if watch.state.withLock(\.bluetoothdGone) { throw Self.bluetoothdStopped }
             } catch {
+                // The bus answers a call whose recipient left with NoReply, which would otherwise read as a silent
+                // sensor.
+                if watch.state.withLock(\.bluetoothdGone) { throw Self.bluetoothdStopped }
                 throw Self.connectFailure(error, name, within: limit, at: devicePath)
             }
         } catch {

@@ -18,8 +18,11 @@ final class DeviceWatch: Sendable {
         /// Set when a notification socket ended.
         var notificationsEnded: String?
         /// How many times bluetoothd said the device went away or disconnected (`Connected` false, its object
-        /// removed): a Connect's reply counts as connected only if none came meanwhile.
+        /// removed, bluetoothd itself gone): a Connect's reply counts as connected only if none came meanwhile.
         var drops = 0
+        /// bluetoothd left the bus (stopped, restarted or crashed: the bus's `NameOwnerChanged` for `org.bluez` with
+        /// no new owner). Whatever it held is gone with it, and no signal of its own says so.
+        var bluetoothdGone = false
     }
 
     let state: Mutex<State>
@@ -98,6 +101,14 @@ final class DeviceWatch: Sendable {
                 {
                     deliver = (handler, bytes)
                 }
+            case ("org.freedesktop.DBus", "NameOwnerChanged"):
+                // `NameOwnerChanged(s name, s old_owner, s new_owner)`, from the bus itself.
+                let words = signal.body.compactMap(\.string)
+                guard words.count == 3, words[0] == BlueZ.service, words[2].isEmpty else { return }
+                state.bluetoothdGone = true
+                if state.connected { state.drops += 1 }
+                state.connected = false
+                state.servicesResolved = false
             case (BlueZ.device, "Disconnected") where signal.path == state.devicePath:
                 // `Disconnected(s reason, s message)`: the reason's name and bluetoothd's own words.
                 let words = signal.body.compactMap(\.string)
