@@ -8,6 +8,7 @@
     fit_oracle.py decode-garmin FILE.fit                             every message, as Garmin's decoder reads it
     fit_oracle.py decode-fitparse FILE.fit                           every message, as fitparse reads it
     fit_oracle.py bench-fitparse|bench-garmin FILE.fit               records decoded, seconds, peak RSS (for FITBenchmark)
+    fit_oracle.py coggan-np FILE.fit                                 normalized power by GoldenCheetah's rule (below)
 
 Decoded messages are printed as one JSON array, in file order: {"num": global number, "fields": {field number:
 stored value}} with values as stored (no scale, offset, enum names or dates), invalid values left out, and the
@@ -133,6 +134,28 @@ def fitparse_messages(path):
     return out
 
 
+def coggan_np(path):
+    """Normalized power as GoldenCheetah computes it (src/Metrics/Coggan.cpp, class NP), over the file's records as
+    fitparse reads them, at GoldenCheetah's recording interval of 1 s: every record in order enters a 30-point
+    rolling window that starts empty (zeros), and the mean of every window's average to the 4th power is taken from
+    the first record on. A record without power counts 0 W, as a ride point without watts does there. Prints the
+    normalized power, how many records it took, and the first 29 records' powers (the windows the rules differ on)."""
+    import fitparse
+    powers = []
+    for message in fitparse.FitFile(path, check_crc=True).get_messages("record"):
+        power = message.get_value("power")
+        powers.append(float(power) if power is not None else 0.0)
+    window = [0.0] * 30
+    total, running, index = 0.0, 0.0, 0
+    for power in powers:
+        running += power - window[index]
+        window[index] = power
+        total += (running / 30) ** 4
+        index = (index + 1) % 30
+    np = (total / len(powers)) ** 0.25 if powers else None
+    return {"np": np, "count": len(powers), "head": powers[:29]}
+
+
 def main():
     command = sys.argv[1]
     if command == "encode-activity":
@@ -142,6 +165,8 @@ def main():
         json.dump(garmin_messages(sys.argv[2]), sys.stdout)
     elif command == "decode-fitparse":
         json.dump(fitparse_messages(sys.argv[2]), sys.stdout)
+    elif command == "coggan-np":
+        json.dump(coggan_np(sys.argv[2]), sys.stdout)
     elif command in ("bench-fitparse", "bench-garmin"):
         import resource
         import time
