@@ -58,10 +58,7 @@ extension PostgresStoreBackend {
             )
             SELECT i, source, count(*), sum(\(contribution)), sum(\(weighted)), sum(overlap), min(value), max(value),
                    min(greatest(start, lo)), max(least(cover_end, hi)),
-                   (array_agg(least(cover_end, hi) ORDER BY least(cover_end, hi) DESC, value DESC))[1],
-                   (array_agg(value ORDER BY least(cover_end, hi) DESC, value DESC))[1],
-                   (array_agg(start ORDER BY least(cover_end, hi) DESC, value DESC))[1],
-                   (array_agg(greatest(start, "end") ORDER BY least(cover_end, hi) DESC, value DESC))[1]
+                   max(ARRAY[least(cover_end, hi), value, -start, -greatest(start, "end")])
             FROM members GROUP BY i, source
             """
         let statement = PostgresStatement(
@@ -86,9 +83,15 @@ extension PostgresStoreBackend {
             }
             partial.firstStart = try row.at(8)
             partial.lastEnd = try row.at(9)
+            // The most recent quantity: the latest clipped end, then the largest value, then the first in start order
+            // (as `StatisticsAccumulator` keeps it), found in one pass as the greatest array (arrays compare element
+            // by element; start and end negated).
+            let recent = try row.at(10, as: [Double].self)
+            guard recent.count == 4 else {
+                throw HKError(.errorDatabaseInaccessible, "The health store \(url) sent a malformed statistic.")
+            }
             partial.mostRecent = .init(
-                clippedEnd: try row.at(10), source: source, value: try row.at(11), start: try row.at(12),
-                end: try row.at(13))
+                clippedEnd: recent[0], source: source, value: recent[1], start: -recent[2], end: -recent[3])
             result[Int(try row.at(0, as: Int64.self)), default: [:]][source] = partial
         }
         try await addSeries(type, condition: condition, bounds: bounds, to: &result, c)
