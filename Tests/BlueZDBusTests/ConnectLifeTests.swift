@@ -195,14 +195,9 @@ extension ConnectLifeTests {
         let fake = try await FakeBlueZ()
         defer { fake.stop() }
         let clock = ManualClock()
-        try await fake.addAdapter()
-        let path = try await fake.addSensor(Self.strap, name: "Strap")
-        try await fake.fake("SetAcquireNotify", [.string(path), .string("refuse")])
-        let (sensor, events) = fake.startSensor(clock: clock)
+        let (sensor, path, iteratorAtStart) = try await connectedSensor(fake, clock: clock, acquireNotify: "refuse")
         defer { sensor.stop() }
-        var iterator = events.makeAsyncIterator()
-        #expect(try await next(&iterator) == "connecting")
-        #expect(try await next(&iterator) == "connected")
+        var iterator = iteratorAtStart
         try await fake.notify(path, [0x00, 70])
         #expect(try await next(&iterator) == "heart rate 70")
 
@@ -215,12 +210,14 @@ extension ConnectLifeTests {
     }
 
     /// A D-Bus sensor (default options, on `clock`) started on a strap the fake's hci0 has, once it is connected:
-    /// the sensor, the strap's path and the events after "connected".
+    /// the sensor, the strap's path and the events after "connected". `acquireNotify` is how the fake answers
+    /// AcquireNotify (`refuse`: the sensor takes its measurement through StartNotify).
     func connectedSensor(
-        _ fake: FakeBlueZ, clock: ManualClock
+        _ fake: FakeBlueZ, clock: ManualClock, acquireNotify: String = "ok"
     ) async throws -> (DBusSensor, String, AsyncStream<SensorEvent>.Iterator) {
         try await fake.addAdapter()
         let path = try await fake.addSensor(Self.strap, name: "Strap")
+        try await fake.fake("SetAcquireNotify", [.string(path), .string(acquireNotify)])
         let (sensor, events) = fake.startSensor(clock: clock)
         var iterator = events.makeAsyncIterator()
         #expect(try await next(&iterator) == "connecting")

@@ -33,6 +33,22 @@ struct CondenseRuns {
     /// The candidates of one type and source, by row id.
     var candidates: [Int64: Candidate] = [:]
 
+    /// The SQL (the same in both stores' dialects) of a workout's candidates, the workout's row id its one argument:
+    /// each row's id, type id, source id, device id, start, end and value.
+    static let candidatesSQL = """
+        SELECT s.id, s.type_id, s.source_id, s.device_id, s.start, s."end", s.value FROM samples s
+        WHERE s.workout_id = ? AND s.metadata IS NULL AND s.value IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM workout_samples ws WHERE ws.sample_id = s.id)
+          AND NOT EXISTS (SELECT 1 FROM quantity_series q WHERE q.sample_id = s.id)
+        """
+
+    /// The SQL of a source's stream of a type over ``streamSpan`` (arguments: type id, source id, the span's bounds):
+    /// each sample's id and start, in stream order.
+    static let streamSQL = """
+        SELECT id, start FROM samples WHERE type_id = ? AND source_id = ? AND start BETWEEN ? AND ?
+        ORDER BY start, id
+        """
+
     /// Whether a type's candidates are worth condensing at all.
     static func condenses(_ type: HKSampleType) -> HKQuantityType? {
         guard let type = type as? HKQuantityType, SeriesCoalescer.isCondensable(type) else { return nil }

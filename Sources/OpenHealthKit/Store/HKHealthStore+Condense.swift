@@ -39,9 +39,10 @@ extension HKHealthStore {
     /// ``HKHealthStore/deletedObjectRetention``: in a SQLite store from one compact record per series, whose series
     /// of one source and device share one timeline of their instants (a power meter's notification times are stored
     /// once for its power, cadence, speed, distance and energy; see `QuantitySeriesCodec+Timeline.swift`); in a
-    /// PostgreSQL store one record per original, each series with its own times. The points are lossless. Every statistic computed by the store (sums, averages, minimum, maximum, duration, and the
-    /// most recent heart rate) is the same before and after. Runs in one transaction: it happens entirely or not
-    /// at all. Condensing a condensed workout changes nothing.
+    /// PostgreSQL store one record per original, each series with its own times. The points are lossless. Every
+    /// statistic computed by the store (sums, averages, minimum, maximum, duration, and the most recent heart rate)
+    /// is the same before and after. Runs in one transaction: it happens entirely or not at all. Condensing a
+    /// condensed workout changes nothing.
     ///
     /// - Throws: `errorInvalidArgument` when the workout is not in the store.
     ///

@@ -2,8 +2,7 @@ import FitnessSensors
 import Foundation
 import PostgresNIO
 
-/// The PostgreSQL backend's named operations, each one transaction (see ``PostgresStoreBackend``). Condensing,
-/// which this version does not carry out on PostgreSQL yet, throws `errorInvalidArgument` with one sentence saying so.
+/// The PostgreSQL backend's named operations, each one transaction (see ``PostgresStoreBackend``).
 extension PostgresStoreBackend: StoreBackend {
     var location: String? { url.description }
 
@@ -671,14 +670,7 @@ extension PostgresStoreBackend: StoreBackend {
         try await transaction(write: true) { c -> CondenseCounts? in
             guard let workoutID = try await self.workoutID(uuid: workout, c) else { return nil }
             var groups: [[Int64]: CondenseRuns] = [:]  // [type, source] → candidates
-            for row in try await c.rows(
-                """
-                SELECT s.id, s.type_id, s.source_id, s.device_id, s.start, s."end", s.value FROM samples s
-                WHERE s.workout_id = ? AND s.metadata IS NULL AND s.value IS NOT NULL
-                  AND NOT EXISTS (SELECT 1 FROM workout_samples ws WHERE ws.sample_id = s.id)
-                  AND NOT EXISTS (SELECT 1 FROM quantity_series q WHERE q.sample_id = s.id)
-                """, [.integer(workoutID)])
-            {
+            for row in try await c.rows(CondenseRuns.candidatesSQL, [.integer(workoutID)]) {
                 let id: Int64 = try row.at(0)
                 groups[[try row.at(1), try row.at(2)], default: CondenseRuns()].candidates[id] =
                     CondenseRuns.Candidate(
@@ -694,10 +686,8 @@ extension PostgresStoreBackend: StoreBackend {
                 else { continue }
                 let span = group.streamSpan
                 let stream = try await c.rows(
-                    """
-                    SELECT id, start FROM samples WHERE type_id = ? AND source_id = ? AND start BETWEEN ? AND ?
-                    ORDER BY start, id
-                    """, [.integer(key[0]), .integer(key[1]), .real(span.lowerBound), .real(span.upperBound)]
+                    CondenseRuns.streamSQL,
+                    [.integer(key[0]), .integer(key[1]), .real(span.lowerBound), .real(span.upperBound)]
                 ).map { (id: try $0.at(0, as: Int64.self), start: try $0.at(1, as: Double.self)) }
                 let runs = group.runs(stream: stream)
                 guard !runs.isEmpty else { continue }

@@ -9,14 +9,7 @@ extension StoreDatabase {
     /// series per run (``CondenseRuns``); deletes the originals, recording them as deleted objects.
     func condenseWorkout(id workoutID: Int64, now: Date, _ db: Database) throws -> CondenseCounts {
         var groups: [[Int64]: CondenseRuns] = [:]  // [type, source] → candidates
-        let rows = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT s.id, s.type_id, s.source_id, s.device_id, s.start, s."end", s.value FROM samples s
-                WHERE s.workout_id = ? AND s.metadata IS NULL AND s.value IS NOT NULL
-                  AND NOT EXISTS (SELECT 1 FROM workout_samples ws WHERE ws.sample_id = s.id)
-                  AND NOT EXISTS (SELECT 1 FROM quantity_series q WHERE q.sample_id = s.id)
-                """, arguments: [workoutID])
+        let rows = try Row.fetchCursor(db, sql: CondenseRuns.candidatesSQL, arguments: [workoutID])
         while let row = try cursor(rows) {
             let key: [Int64] = [row[1], row[2]]
             groups[key, default: CondenseRuns()].candidates[row[0]] = CondenseRuns.Candidate(
@@ -32,11 +25,7 @@ extension StoreDatabase {
             else { continue }
             let span = group.streamSpan
             let stream = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT id, start FROM samples WHERE type_id = ? AND source_id = ? AND start BETWEEN ? AND ?
-                    ORDER BY start, id
-                    """, arguments: [key[0], key[1], span.lowerBound, span.upperBound])
+                db, sql: CondenseRuns.streamSQL, arguments: [key[0], key[1], span.lowerBound, span.upperBound])
             for run in group.runs(stream: stream.map { (id: $0[0] as Int64, start: $0[1] as Double) }) {
                 let quantities = run.quantities(style: type.aggregationStyle)
                 pending.append(
