@@ -135,11 +135,12 @@ import Testing
         #expect(abs(Double(watts.last ?? 0) - 197.5) <= 5)
         #expect(watts.first ?? 0 < watts.last ?? 0)
 
-        // Two presses of + in a row: both answers are `80 05 01`, and both reach the control (not dropped as a
-        // re-delivered notification).
-        async let first: Void = rig.control.setTargetPower(210)
-        async let second: Void = rig.control.setTargetPower(220)
-        _ = try await (first, second)
+        // Two presses of + in a row, the second asked for before the first is answered: both answers are `80 05 01`,
+        // and both reach the control (not dropped as a re-delivered notification; the second's wait would not end).
+        // The first is queued without waiting, so the two go in the order pressed (two `async let`s raced: under
+        // load the 220 W request was written first).
+        rig.control.requestTargetPower(210)
+        try await rig.control.setTargetPower(220)
         #expect(rig.control.state.targetPower == 220)
         let session = await rig.peripheral.controlRequests.map { "\($0.0.summary): \($0.1)" }
         #expect(
