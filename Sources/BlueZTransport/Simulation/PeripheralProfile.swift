@@ -262,25 +262,12 @@ public enum PeripheralSignal: Sendable {
         }
     }
 
-    /// Carries out a control point request, as a trainer does; returns its result code. Only a smart trainer takes
-    /// targets (power, and a resistance level or a grade, which it turns into a power: 10 W a level, 200 W + 25 W
-    /// a percent of grade).
+    /// Carries out a control point request, as a trainer does (``SmartTrainerSignal/control(_:)``); returns its result
+    /// code. Only a smart trainer takes requests.
     public mutating func control(_ request: FitnessMachineControlPoint.Request) -> FitnessMachineControlPoint.ResultCode
     {
         guard case .smartTrainer(var signal) = self else { return .opCodeNotSupported }
         defer { self = .smartTrainer(signal) }
-        switch request {
-        case .requestControl, .reset, .startOrResume, .stopOrPause: return .success
-        case .setTargetPower(let watts):
-            guard signal.powerRange.contains(Int(watts)) else { return .invalidParameter }
-            signal.targetPower = Double(watts)
-        case .setTargetResistanceLevel(let level):
-            guard level <= 200 else { return .invalidParameter }
-            signal.targetPower = Double(level)
-        case .setIndoorBikeSimulation(_, let grade, _, _):
-            signal.targetPower = max(0, 200 + 25 * Double(grade) / 100)
-        default: return .opCodeNotSupported
-        }
-        return .success
+        return signal.control(request)
     }
 }

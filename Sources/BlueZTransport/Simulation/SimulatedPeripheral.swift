@@ -35,9 +35,9 @@ public actor SimulatedPeripheral {
     private var nextWaiter = 0
     private var protections: [BluetoothUUID: (error: ATTErrorCode, untilEncrypted: Bool)] = [:]
     /// Whether a fitness machine grants control when asked (a trainer another app holds refuses it).
-    public var grantsControl = true
-    /// The connections that were granted control of the machine.
-    private var controllers: Set<Int> = []
+    public var grantsControl: Bool { controlPoint.grantsControl }
+    /// Who holds control of the machine, and how it answers its control point.
+    private var controlPoint = SimulatedControlPoint()
     /// Control point requests received, in order, with their result codes (a control session, for tests).
     public private(set) var controlRequests:
         [(FitnessMachineControlPoint.Request, FitnessMachineControlPoint.ResultCode)] = []
@@ -181,43 +181,28 @@ public actor SimulatedPeripheral {
     }
 
     /// Sets whether the machine grants control when a central asks for it.
-    public func setGrantsControl(_ grants: Bool) { grantsControl = grants }
+    public func setGrantsControl(_ grants: Bool) { controlPoint.grantsControl = grants }
 
     /// Takes control away from every central, as a machine does when another client takes it or a person presses
     /// its own buttons: Fitness Machine Status Control Permission Lost (0xFF, FTMS 1.0 §4.17); a central must ask
     /// for control again before its next request.
     public func revokeControl() async {
-        controllers.removeAll()
-        await publish([0xFF], of: BluetoothUUID(GATTAssignedNumbers.Characteristic.fitnessMachineStatus))
+        let status = controlPoint.revokeControl()
+        await publish(status, of: BluetoothUUID(GATTAssignedNumbers.Characteristic.fitnessMachineStatus))
     }
 
-    /// Carries out a control point request and answers it with an indication of the control point (FTMS 1.0
-    /// §4.16.2): Request Control is granted (unless ``grantsControl`` is off); a request from a central without
-    /// control gets Control Not Permitted; a malformed one, Invalid Parameter. A new target power is announced on
-    /// Fitness Machine Status (0x08).
+    /// Carries out a control point request and answers it with an indication of the control point, then announces
+    /// what changed on Fitness Machine Status (``SimulatedControlPoint``).
     private func answer(_ bytes: [UInt8], connection id: Int, bearer: SocketBearer) async {
-        typealias CP = FitnessMachineControlPoint
-        let opCode = bytes.first ?? 0
-        let result: CP.ResultCode
-        let request = try? CP.Request(bytes: bytes)
-        switch request {
-        case nil: result = .invalidParameter
-        case .requestControl?:
-            result = grantsControl ? .success : .controlNotPermitted
-            if grantsControl { controllers.insert(id) }
-        case .some where !controllers.contains(id): result = .controlNotPermitted
-        case let request?: result = signal.control(request)
-        }
-        if let request { controlRequests.append((request, result)) }
-        let controlPoint = BluetoothUUID(GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint)
+        let answer = controlPoint.answer(bytes, from: id) { signal.control($0) }
+        if let request = answer.request { controlRequests.append((request, answer.result)) }
+        let controlPointUUID = BluetoothUUID(GATTAssignedNumbers.Characteristic.fitnessMachineControlPoint)
         guard var server = connections[id]?.server else { return }
-        let pdu = server.updateValue(CP.Response(requestOpCode: opCode, result: result).encode(), of: controlPoint)
+        let pdu = server.updateValue(answer.response, of: controlPointUUID)
         connections[id]?.server = server
         if let pdu { try? await bearer.send(pdu) }
-        if result == .success, case .setTargetPower(let watts)? = request {
-            await publish(
-                [0x08] + [UInt8(truncatingIfNeeded: watts), UInt8(truncatingIfNeeded: watts >> 8)],
-                of: BluetoothUUID(GATTAssignedNumbers.Characteristic.fitnessMachineStatus))
+        if let status = answer.status {
+            await publish(status, of: BluetoothUUID(GATTAssignedNumbers.Characteristic.fitnessMachineStatus))
         }
     }
 
