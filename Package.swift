@@ -188,6 +188,11 @@ let package = Package(
             path: "Benchmarks/LiveBenchmark"
         ),
         .executableTarget(
+            name: "PlanRideBenchmark",
+            dependencies: ["OpenHealthKit", "OpenHealthKitTesting", "OpenWorkoutKit", "FitnessSensors"],
+            path: "Benchmarks/PlanRideBenchmark"
+        ),
+        .executableTarget(
             name: "ZoneBenchmark",
             dependencies: ["OpenHealthKit"],
             path: "Benchmarks/ZoneBenchmark"

@@ -40,12 +40,16 @@ public final class SimulatedSmartTrainer: ControllableSensor {
         var link: (@Sendable (ControlLinkEvent) -> Void)?
         var isConnected = true
         var requests: [(Request, ResultCode)] = []
+        var readingsSent = 0
     }
     private let state: Mutex<State>
 
     /// A trainer whose events are stamped with `clock`'s wall time.
     ///
     /// - Parameters:
+    ///   - identifier: Its identifier; a store's connector for the `simulated` scheme hands it out.
+    ///   - name: Its name for people.
+    ///   - clock: The test's clock, whose wall time stamps what the trainer sends.
     ///   - powerRange: The targets it takes, in watts (its Supported Power Range, 0x2AD8); others it refuses.
     ///   - interval: Seconds between its records (half a second, as trainers send Indoor Bike Data).
     public init(
@@ -82,6 +86,8 @@ public final class SimulatedSmartTrainer: ControllableSensor {
     public var power: Double { state.withLock { $0.signal.power } }
     /// The target it follows, in watts.
     public var targetPower: Double { state.withLock { $0.signal.targetPower } }
+    /// How many readings its records gave the recording (power, cadence, speed and distance each count one).
+    public var readingsSent: Int { state.withLock { $0.readingsSent } }
     /// The control point requests it received, in order, with its answers.
     public var controlRequests: [(request: Request, result: ResultCode)] {
         state.withLock { $0.requests.map { (request: $0.0, result: $0.1) } }
@@ -102,6 +108,7 @@ public final class SimulatedSmartTrainer: ControllableSensor {
         }
         guard let readings, outlet.isStarted else { return false }
         for reading in readings { outlet.send(.reading(reading, at: now)) }
+        state.withLock { $0.readingsSent += readings.count }
         return true
     }
 

@@ -54,7 +54,7 @@ import Testing
         var heldAtMiddle: [Double] = []
         for tick in 1 ... 600 {
             clock.advance(by: .milliseconds(500))
-            try await Self.settle(recording, clock)
+            try await recording.waitUntilIdle(on: clock, sleepers: Self.idleSleepers)
             trainer.ride()
             await trainer.waitForDemand()
             let second = Double(tick) / 2
@@ -121,13 +121,13 @@ import Testing
         })
         for tick in 1 ... 150 {
             clock.advance(by: .milliseconds(500))
-            try await Self.settle(recording, clock)
+            try await recording.waitUntilIdle(on: clock, sleepers: Self.idleSleepers)
             switch tick {
             case 60: trainer.drop()
             case 90: trainer.reconnect()
             default: break
             }
-            try await Self.settle(recording, clock)
+            try await recording.waitUntilIdle(on: clock, sleepers: Self.idleSleepers)
             trainer.ride()
             await trainer.waitForDemand()
         }
@@ -142,20 +142,5 @@ import Testing
         #expect(trainer.targetPower == 260)
         #expect(try await recording.end() == recording.startDate + 75)
         _ = try await recording.save()
-    }
-
-    /// Waits until the recording is idle again after the clock moved: its tasks back asleep and the trainer's answers
-    /// heard. Fails, rather than hangs, when they never are.
-    static func settle(_ recording: LiveRecording, _ clock: TestClock) async throws {
-        try await clock.waitForSleepers(idleSleepers, within: .seconds(10))
-        let deadline = ContinuousClock.now + .seconds(10)
-        while recording.trainers?.isAwaitingAnswers == true {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("The trainer's answer was never heard.")
-                return
-            }
-            await Task.yield()
-        }
-        try await clock.waitForSleepers(idleSleepers, within: .seconds(10))
     }
 }
