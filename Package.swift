@@ -192,6 +192,12 @@ let package = Package(
             dependencies: ["OpenHealthKit", "OpenHealthKitTesting", "OpenWorkoutKit", "FitnessSensors"],
             path: "Benchmarks/PlanRideBenchmark"
         ),
+        // The live view in browsers, end to end with the release `workout` binary (build it first).
+        .executableTarget(
+            name: "LiveWebBenchmark",
+            dependencies: ["BlueZTransport", "BluetoothLE", "FitnessSensors", "FixtureSynthesis", "UnixSockets"],
+            path: "Benchmarks/LiveWebBenchmark"
+        ),
         .executableTarget(
             name: "ZoneBenchmark",
             dependencies: ["OpenHealthKit"],

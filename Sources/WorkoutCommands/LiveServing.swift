@@ -34,8 +34,16 @@ struct ServeOptions: ParsableArguments {
             print("Live view at \(server.url) (without the token it can be looked at but not controlled).")
         } else {
             print("Live view at \(server.url) (give this URL only to whom may look: the token is needed).")
+            printQRCode(server.url)
         }
         fflush(nil)
         return server
     }
+}
+
+/// A URL that carries a token, as a QR code under its line for a tablet's or phone's camera; only on a terminal (a
+/// pipe or a log gets the line alone).
+func printQRCode(_ url: String) {
+    guard isatty(STDOUT_FILENO) == 1, let code = QRCode(url) else { return }
+    print(code.terminalLines().joined(separator: "\n"))
 }

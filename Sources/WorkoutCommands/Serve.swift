@@ -49,6 +49,7 @@ extension Workout {
                     print(
                         "The store's workouts at \(server.url) (give this URL only to whom may look: the token is needed; Ctrl-C stops)."
                     )
+                    printQRCode(server.url)
                 }
                 fflush(nil)
                 await interrupted()
