@@ -140,9 +140,10 @@ final class FakeBlueZ: @unchecked Sendable {
 
     @discardableResult
     func fake(
-        _ member: String, _ arguments: [DBusValue] = [], interface: String = "org.openhealthkit.FakeBlueZ"
+        _ member: String, _ arguments: [DBusValue] = [], path: String = "/",
+        interface: String = "org.openhealthkit.FakeBlueZ"
     ) async throws -> [DBusValue] {
-        try await connection.call("org.bluez", "/", interface, member, arguments, timeout: .seconds(10))
+        try await connection.call("org.bluez", path, interface, member, arguments, timeout: .seconds(10))
     }
 
     func addAdapter(_ name: String = "hci0") async throws {

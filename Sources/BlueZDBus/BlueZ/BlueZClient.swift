@@ -38,17 +38,20 @@ public struct BlueZClient: Sendable {
     }
 
     /// The adapter to use: `/org/bluez/NAME` for the one named (or `$OPENHEALTHKIT_ADAPTER`'s), else the first
-    /// powered one whose address is not `peer`'s.
+    /// powered one that can be a central (its `Roles` name `central`, or it predates `Roles`) and whose address is not
+    /// `peer`'s.
     public func adapter(
         named name: String?, in objects: BlueZObjects, avoiding peer: BluetoothAddress? = nil
     ) throws(BlueZError) -> String {
         let adapters = objects.adapters
+        let nameOf = { (path: String) in String(path.split(separator: "/").last ?? "hci0") }
         if let name = name ?? AdapterSelection.adapterFromEnvironment() {
             guard let adapter = adapters.first(where: { $0.path == "/org/bluez/\(name)" }) else {
                 throw BlueZError(
                     .noAdapter, "bluetoothd has no adapter \(name); `bluetoothctl list` shows the ones it has.")
             }
-            guard adapter.powered else { throw Self.poweredOff(name) }
+            guard Self.canBeCentral(adapter.path, in: objects) else { throw Self.notCentral(name) }
+            guard adapter.powered else { throw Self.poweredOff(name, in: objects) }
             return adapter.path
         }
         guard !adapters.isEmpty else {
@@ -56,25 +59,52 @@ public struct BlueZClient: Sendable {
                 .noAdapter,
                 "bluetoothd has no Bluetooth adapter; plug one in or unblock it with `rfkill unblock bluetooth`.")
         }
-        let candidates = adapters.filter { adapter in
+        let centrals = adapters.filter { Self.canBeCentral($0.path, in: objects) }
+        guard !centrals.isEmpty else { throw Self.notCentral(nameOf(adapters[0].path)) }
+        let candidates = centrals.filter { adapter in
             guard let peer, let text = objects.properties(adapter.path, BlueZ.adapter)?["Address"]?.string else {
                 return true
             }
             return BluetoothAddress(text)?.rawValue != peer.rawValue
         }
         guard let powered = candidates.first(where: \.powered) else {
-            throw Self.poweredOff(String((candidates.first ?? adapters[0]).path.split(separator: "/").last ?? "hci0"))
+            throw Self.poweredOff(nameOf((candidates.first ?? centrals[0]).path), in: objects)
         }
         return powered.path
     }
 
-    /// The names (`hci0`, …) of the powered adapters bluetoothd has.
-    public func poweredAdapters(in objects: BlueZObjects) -> [String] {
-        objects.adapters.filter(\.powered).compactMap { $0.path.split(separator: "/").last.map(String.init) }
+    /// Whether an adapter can connect to a sensor: newer bluetoothd lists an adapter's LE roles in `Roles` (`central`,
+    /// `peripheral`, `central-peripheral`, from the controller's supported LE states); an adapter without the property
+    /// is taken as before. bleak skips adapters without `central` the same way.
+    static func canBeCentral(_ path: String, in objects: BlueZObjects) -> Bool {
+        guard let roles = objects.properties(path, BlueZ.adapter)?["Roles"]?.stringArray else { return true }
+        return roles.contains("central")
     }
 
-    private static func poweredOff(_ name: String) -> BlueZError {
+    private static func notCentral(_ name: String) -> BlueZError {
         BlueZError(
+            .noAdapter,
+            "\(name) cannot connect to sensors: bluetoothd says it cannot take the central role (its Roles); use another adapter with --adapter."
+        )
+    }
+
+    /// The names (`hci0`, …) of the powered adapters bluetoothd has that can connect to what they hear (the
+    /// central role).
+    public func poweredAdapters(in objects: BlueZObjects) -> [String] {
+        objects.adapters.filter { $0.powered && Self.canBeCentral($0.path, in: objects) }
+            .compactMap { $0.path.split(separator: "/").last.map(String.init) }
+    }
+
+    /// An adapter that is off: blocked by rfkill (bluetoothd 5.66 and later say `PowerState` `off-blocked`, and
+    /// refuse `power on` with `org.bluez.Error.Blocked`), or simply powered off.
+    private static func poweredOff(_ name: String, in objects: BlueZObjects? = nil) -> BlueZError {
+        if objects?.properties("/org/bluez/\(name)", BlueZ.adapter)?["PowerState"]?.string == "off-blocked" {
+            return BlueZError(
+                .adapterDown,
+                "\(name) is blocked by rfkill (airplane mode, or a wireless switch): run `rfkill unblock bluetooth`, or turn the switch on."
+            )
+        }
+        return BlueZError(
             .adapterDown,
             "\(name) is powered off: run `bluetoothctl power on` (with `bluetoothctl select` for another adapter).")
     }
