@@ -33,18 +33,22 @@ import Testing
     /// journal's flush timer.
     static let idleSleepers = 2
 
-    @Test func aPlanDrivesTheTrainerAndIsSavedWithTheWorkout() async throws {
+    /// The plan's recording on a fresh test store with a simulated trainer paired, not started yet.
+    static func planRecording() async throws -> (LiveRecording, HKHealthStore, TestClock, SimulatedSmartTrainer) {
         let clock = TestClock()
         let store = HKHealthStore.testing(clock: clock)
         try await store.authorizeWorkoutTypes()
         let trainer = SimulatedSmartTrainer(clock: clock)
         store.sensorConnector = SensorConnector(schemes: ["simulated"]) { _ in trainer }
         try await store.pairSensor(trainer.pairedSensor)
-
         var options = LiveRecording.Options()
         options.clock = clock
         try options.setWorkoutPlan(Self.plan)
-        let recording = try await LiveRecording(healthStore: store, options: options)
+        return (try await LiveRecording(healthStore: store, options: options), store, clock, trainer)
+    }
+
+    @Test func aPlanDrivesTheTrainerAndIsSavedWithTheWorkout() async throws {
+        let (recording, store, clock, trainer) = try await Self.planRecording()
         let events = Mutex<[LiveRecording.PlanEvent]>([])
         try await recording.start(planEvents: { event in events.withLock { $0.append(event) } })
         let t0 = recording.startDate
@@ -105,16 +109,7 @@ import Testing
     /// The trainer drops 30 s into the warm-up and is back 15 s later: the plan goes on as guidance and says so,
     /// control is taken back when it returns, and the next step's power reaches the trainer on time.
     @Test func aTrainerThatDropsMidPlanIsTakenBackOnItsReturn() async throws {
-        let clock = TestClock()
-        let store = HKHealthStore.testing(clock: clock)
-        try await store.authorizeWorkoutTypes()
-        let trainer = SimulatedSmartTrainer(clock: clock)
-        store.sensorConnector = SensorConnector(schemes: ["simulated"]) { _ in trainer }
-        try await store.pairSensor(trainer.pairedSensor)
-        var options = LiveRecording.Options()
-        options.clock = clock
-        try options.setWorkoutPlan(Self.plan)
-        let recording = try await LiveRecording(healthStore: store, options: options)
+        let (recording, _, clock, trainer) = try await Self.planRecording()
         let events = Mutex<[(Double, LiveRecording.PlanEvent)]>([])
         try await recording.start(planEvents: { event in
             events.withLock { $0.append((clock.date.timeIntervalSince(recording.startDate), event)) }
