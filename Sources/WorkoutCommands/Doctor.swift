@@ -12,7 +12,7 @@ extension Workout {
             discussion: """
                 One line per check, ✔ or ✘, with the exact fix: the kernel's Bluetooth \
                 support; which path reaches Bluetooth (bluetoothd's D-Bus API where it runs, \
-                raw sockets without it; OPENHEALTHKIT_BLUETOOTH=dbus|raw forces one); each adapter (up, LE enabled, not blocked by rfkill); whether \
+                raw sockets without it; OPENHEALTHKIT_BLUETOOTH=dbus|raw forces one); each adapter (up, LE enabled, not blocked by rfkill, and through bluetoothd able to take the central role); whether \
                 this binary may scan without bluetoothd (CAP_NET_ADMIN); bluetoothd, and \
                 whether it holds a paired sensor's connection; the [LE] connection \
                 parameters of /etc/bluetooth/main.conf that keep straps connected; the store.
@@ -45,11 +45,10 @@ extension Workout {
             } catch {
                 bluetoothPath = BluetoothPath(throughBluetoothd: false, description: "", problem: error.description)
             }
-            let report = DoctorReport(
-                SystemSnapshot.gather(
-                    storePath: path, pairedIdentifiers: paired,
-                    mainConfigurationPath: bluetoothConfiguration),
-                path: bluetoothPath)
+            var system = SystemSnapshot.gather(
+                storePath: path, pairedIdentifiers: paired, mainConfigurationPath: bluetoothConfiguration)
+            if bluetoothPath.throughBluetoothd { await Self.addRoles(to: &system) }
+            let report = DoctorReport(system, path: bluetoothPath)
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -64,6 +63,18 @@ extension Workout {
                         ? "Recording can work." : "Recording cannot work until the ✘ lines that block it are fixed.")
             }
             if !report.canRecord { throw ExitCode(1) }
+        }
+
+        /// Each adapter's LE roles as bluetoothd reports them (`Roles`), when it answers.
+        static func addRoles(to system: inout SystemSnapshot) async {
+            guard let bus = try? SystemBus.shared(),
+                let objects = try? await BlueZClient(connection: bus, callTimeout: .seconds(5)).managedObjects()
+            else { return }
+            for index in system.adapters.indices {
+                system.adapters[index].roles =
+                    objects.properties("/org/bluez/\(system.adapters[index].name)", BlueZ.adapter)?["Roles"]?
+                    .stringArray
+            }
         }
     }
 }

@@ -30,6 +30,34 @@ import Testing
             ])
     }
 
+    /// bluetoothd's roles of each adapter, when it said them: one that cannot be a central is a ✘ that blocks
+    /// recording only when no adapter can; an older bluetoothd (no roles) adds no check.
+    @Test func anAdapterThatCannotBeCentralIsSaid() {
+        var system = Self.working
+        system.adapters.append(.init(name: "hci1", isUp: true, lowEnergyEnabled: true, roles: ["peripheral"]))
+        system.adapters[0].roles = ["central", "peripheral", "central-peripheral"]
+        var report = DoctorReport(system)
+        #expect(report.canRecord)
+        #expect(failing(report) == ["adapter.hci1.central"])
+        let check = report.checks.first { $0.id == "adapter.hci1.central" }
+        #expect(
+            check?.detail
+                == "bluetoothd says its LE roles are peripheral: it cannot be the central a sensor connects to")
+        #expect(check?.blocksRecording == false)
+        #expect(
+            report.checks.first { $0.id == "adapter.hci0.central" }?.detail
+                == "bluetoothd says its LE roles are central, peripheral, central-peripheral")
+        system.adapters[0].roles = ["peripheral"]
+        report = DoctorReport(system)
+        #expect(!report.canRecord)
+        system.adapters = system.adapters.map { adapter in
+            var adapter = adapter
+            adapter.roles = nil
+            return adapter
+        }
+        #expect(!DoctorReport(system).checks.contains { $0.id.hasSuffix(".central") })
+    }
+
     @Test func withoutCapNetAdminRecordingStillWorksAndOnlyThatCapabilityIsAskedFor() {
         var system = Self.working
         system.canScan = false

@@ -81,6 +81,22 @@ public struct DoctorReport: Hashable, Sendable, Codable {
                     fix: adapter.hardBlocked
                         ? "turn the wireless switch (or airplane mode key) on" : "rfkill unblock bluetooth",
                     blocksRecording: !usable))
+            if let roles = adapter.roles {
+                // Through bluetoothd an adapter without the central role is never used to connect (as bleak).
+                let central = roles.contains("central")
+                checks.append(
+                    DoctorCheck(
+                        id: "adapter.\(adapter.name).central", title: "\(adapter.name) can connect to sensors",
+                        passed: central,
+                        detail: "bluetoothd says its LE roles are "
+                            + (roles.isEmpty ? "none" : roles.joined(separator: ", "))
+                            + (central ? "" : ": it cannot be the central a sensor connects to"),
+                        fix: "use an adapter that can (--adapter, or OPENHEALTHKIT_ADAPTER)",
+                        blocksRecording: !central
+                            && system.adapters.allSatisfy {
+                                $0.roles?.contains("central") == false
+                            }))
+            }
         }
 
         if let path {

@@ -19,11 +19,16 @@ public struct SystemSnapshot: Hashable, Sendable {
         public var hardBlocked: Bool
         /// The peers it is connected to now.
         public var connections: [BluetoothAddress]
+        /// The LE roles bluetoothd says the adapter can take (`central`, `peripheral`, `central-peripheral`: its
+        /// `Roles`); nil when bluetoothd was not asked or has no such property.
+        public var roles: [String]?
 
         public init(
             name: String, address: String? = nil, driver: String? = nil, isUp: Bool, lowEnergyEnabled: Bool?,
-            softBlocked: Bool = false, hardBlocked: Bool = false, connections: [BluetoothAddress] = []
+            softBlocked: Bool = false, hardBlocked: Bool = false, connections: [BluetoothAddress] = [],
+            roles: [String]? = nil
         ) {
+            self.roles = roles
             self.name = name
             self.address = address
             self.driver = driver

@@ -259,6 +259,9 @@ public final class LiveRecording: Sendable {
         session.end()
         try await builder.endCollection(at: end)
         await Self.release(dataSource.sensors, clock: options.clock)
+        // The companion hears the end and the clean stop before this program may exit (a `stop` cut off by the
+        // process's exit reads as a lost recording).
+        await Self.waitAtMost(Self.releaseLimit, on: options.clock) { [session] in await session.mirroringDrained() }
         await builder.waitForDelegateCalls()
         let statuses = dataSource.sensorStatuses
         state.withLock { $0.sensorStatuses = statuses }
@@ -304,7 +307,19 @@ public final class LiveRecording: Sendable {
         #if BlueZ
         let held = sensors.compactMap { $0 as? BluetoothSensor }
         guard !held.isEmpty else { return }
-        // (A wait for a task's end cannot be cancelled: whichever of the two ends first resumes this.)
+        await waitAtMost(releaseLimit, on: clock) {
+            await withTaskGroup(of: Void.self) { group in
+                for sensor in held { group.addTask { await sensor.waitUntilReleased() } }
+            }
+        }
+        #endif
+    }
+
+    /// Runs `work`, returning when it ends or once `limit` of `clock` has passed, whichever comes first. (A wait for
+    /// a task's end cannot be cancelled: whichever of the two ends first resumes this.)
+    static func waitAtMost(
+        _ limit: Duration, on clock: any Clock<Duration>, for work: @escaping @Sendable () async -> Void
+    ) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let waiting = Mutex<CheckedContinuation<Void, Never>?>(continuation)
             let resume: @Sendable () -> Void = {
@@ -313,19 +328,16 @@ public final class LiveRecording: Sendable {
                     return waiting
                 }?.resume()
             }
-            let limit = Task {
-                guard (try? await clock.sleep(for: releaseLimit)) != nil else { return }
+            let timer = Task {
+                guard (try? await clock.sleep(for: limit)) != nil else { return }
                 resume()
             }
             Task {
-                await withTaskGroup(of: Void.self) { group in
-                    for sensor in held { group.addTask { await sensor.waitUntilReleased() } }
-                }
-                limit.cancel()
+                await work()
+                timer.cancel()
                 resume()
             }
         }
-        #endif
     }
 
     func setMirroring(_ task: Task<Void, Never>) { state.withLock { $0.mirroring = task } }

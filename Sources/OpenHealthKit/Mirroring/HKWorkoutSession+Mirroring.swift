@@ -123,7 +123,16 @@ extension HKWorkoutSession {
         guard sessionType == .primary else {
             throw HKError(.errorInvalidArgument, "Only the primary workout session can stop mirroring.")
         }
-        locked { $0.mirrorLink }?.stop()
+        let link = locked { $0.mirrorLink }
+        link?.stop()
+        // Returns once the stop is written: an app that exits next still ends its companion's session cleanly.
+        await link?.drained()
+    }
+
+    /// Returns once the mirroring the session's end stopped has written what it queued (the end itself, the `stop`)
+    /// to the companion. OpenHealthKit: a program about to exit waits for it, so its companion hears a clean end.
+    func mirroringDrained() async {
+        await locked { $0.stoppedLink }?.drained()
     }
 
     /// Stops mirroring; `completion` hears the outcome. HealthKit: stopMirroringToCompanionDevice(completion:).

@@ -26,6 +26,8 @@ final class MirrorLink: Sendable {
         var ended = false
         var stopping = false
         var decoder: MirrorFrameDecoder
+        /// The task that writes the outbox and then closes the stream.
+        var writer: Task<Void, Never>?
     }
     private let state: Mutex<State>
     private let onFrames: @Sendable ([MirrorFrame]) -> Void
@@ -49,7 +51,7 @@ final class MirrorLink: Sendable {
 
     /// Starts reading and writing; `pending` are frames the handshake already read past its own.
     func start(pending: [MirrorFrame] = []) {
-        Task.detached { [self] in
+        let writer = Task.detached { [self] in
             for await item in outgoing {
                 do {
                     try await stream.write(item.bytes)
@@ -61,6 +63,7 @@ final class MirrorLink: Sendable {
             }
             stream.close()
         }
+        state.withLock { $0.writer = writer }
         Task.detached { [self] in
             if !pending.isEmpty, deliver(pending) { return }
             while true {
@@ -139,6 +142,13 @@ final class MirrorLink: Sendable {
 
     /// Whether the link has ended.
     var isEnded: Bool { state.withLock { $0.ended } }
+
+    /// Returns once everything posted before the link ended (a `stop` included) is written and the stream closed: a
+    /// process that exits right after stopping would otherwise cut the `stop` off, and its companion would hear a
+    /// lost peer instead of a clean end.
+    func drained() async {
+        await state.withLock { $0.writer }?.value
+    }
 
     private func finishCleanly() {
         end(with: nil)

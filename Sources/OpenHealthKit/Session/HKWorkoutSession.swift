@@ -38,6 +38,8 @@ public final class HKWorkoutSession: NSObject, Sendable {
         var current: CurrentActivity?
         /// The connection to the remote session while mirrored (HKWorkoutSession+Mirroring).
         var mirrorLink: MirrorLink?
+        /// The link the session's end stopped, until what it queued is written (``mirroringDrained()``).
+        var stoppedLink: MirrorLink?
     }
 
     /// The activity begun last, until it ends.
@@ -202,7 +204,13 @@ public final class HKWorkoutSession: NSObject, Sendable {
                 }
                 tell { delegate, session in delegate.workoutSession(session, didChangeTo: to, from: from, date: date) }
                 forwardToMirror(.state(from: from, to: to, date: date))
-                if to == .ended && sessionType == .primary { locked { $0.mirrorLink }?.stop() }
+                if to == .ended && sessionType == .primary {
+                    let link = locked { state in
+                        state.stoppedLink = state.mirrorLink
+                        return state.mirrorLink
+                    }
+                    link?.stop()
+                }
             case let .generate(type, date):
                 let event = HKWorkoutEvent(
                     type: type, dateInterval: DateInterval(start: date, duration: 0), metadata: nil)
