@@ -143,30 +143,29 @@ public enum MachineFixture: String, CaseIterable, Sendable {
     }
 
     /// A smart trainer's notifications until `end`: Indoor Bike Data every 0.5 s (with its More Data records), and
-    /// each time `target` (asked before each record, with the time) gives a new target, a control session: Request
-    /// Control answered the first time, Set Target Power answered, the target announced on the status, the trainer's
-    /// power following it from then.
+    /// each time `target` (asked before each record, with the time) gives a new target, a control session answered
+    /// as the simulated machines answer one (``SimulatedControlPoint``): Request Control the first time, Set Target
+    /// Power, the target announced on the status, the trainer's power following it from then.
     private func rideTrainer(
         until end: Double, write: (Double, UInt16, [UInt8]) throws -> Void, target: (Double) -> Int?
     ) throws {
         typealias C = GATTAssignedNumbers.Characteristic
+        typealias Request = FitnessMachineControlPoint.Request
         var signal = SmartTrainerSignal()
+        var controlPoint = SimulatedControlPoint()
         var held: Int?
         var time = 0.0
         while time < end {
             if let target = target(time), target != held, let watts = Int16(exactly: target) {
                 if held == nil {
-                    try write(
-                        time + 0.1, C.fitnessMachineControlPoint,
-                        FitnessMachineControlPoint.Response(requestOpCode: 0x00, result: .success).encode())
+                    let granted = controlPoint.answer(Request.requestControl.encode(), from: 0) { signal.control($0) }
+                    try write(time + 0.1, C.fitnessMachineControlPoint, granted.response)
                 }
-                try write(
-                    time + 0.2, C.fitnessMachineControlPoint,
-                    FitnessMachineControlPoint.Response(requestOpCode: 0x05, result: .success).encode())
-                try write(
-                    time + 0.3, C.fitnessMachineStatus,
-                    FitnessMachineStatus(opCode: 0x08, parameters: [UInt8(watts & 0xFF), UInt8(watts >> 8)]).encode())
-                signal.targetPower = Double(target)
+                let answer = controlPoint.answer(Request.setTargetPower(watts).encode(), from: 0) {
+                    signal.control($0)
+                }
+                try write(time + 0.2, C.fitnessMachineControlPoint, answer.response)
+                if let status = answer.status { try write(time + 0.3, C.fitnessMachineStatus, status) }
                 held = target
             }
             time += signal.interval

@@ -44,7 +44,6 @@ public struct BlueZClient: Sendable {
         named name: String?, in objects: BlueZObjects, avoiding peer: BluetoothAddress? = nil
     ) throws(BlueZError) -> String {
         let adapters = objects.adapters
-        let nameOf = { (path: String) in String(path.split(separator: "/").last ?? "hci0") }
         if let name = name ?? AdapterSelection.adapterFromEnvironment() {
             guard let adapter = adapters.first(where: { $0.path == "/org/bluez/\(name)" }) else {
                 throw BlueZError(
@@ -60,7 +59,7 @@ public struct BlueZClient: Sendable {
                 "bluetoothd has no Bluetooth adapter; plug one in or unblock it with `rfkill unblock bluetooth`.")
         }
         let centrals = adapters.filter { Self.canBeCentral($0.path, in: objects) }
-        guard !centrals.isEmpty else { throw Self.notCentral(nameOf(adapters[0].path)) }
+        guard !centrals.isEmpty else { throw Self.notCentral(Self.name(of: adapters[0].path)) }
         let candidates = centrals.filter { adapter in
             guard let peer, let text = objects.properties(adapter.path, BlueZ.adapter)?["Address"]?.string else {
                 return true
@@ -68,7 +67,7 @@ public struct BlueZClient: Sendable {
             return BluetoothAddress(text)?.rawValue != peer.rawValue
         }
         guard let powered = candidates.first(where: \.powered) else {
-            throw Self.poweredOff(nameOf((candidates.first ?? centrals[0]).path), in: objects)
+            throw Self.poweredOff(Self.name(of: (candidates.first ?? centrals[0]).path), in: objects)
         }
         return powered.path
     }
@@ -91,9 +90,11 @@ public struct BlueZClient: Sendable {
     /// The names (`hci0`, …) of the powered adapters bluetoothd has that can connect to what they hear (the
     /// central role).
     public func poweredAdapters(in objects: BlueZObjects) -> [String] {
-        objects.adapters.filter { $0.powered && Self.canBeCentral($0.path, in: objects) }
-            .compactMap { $0.path.split(separator: "/").last.map(String.init) }
+        objects.adapters.filter { $0.powered && Self.canBeCentral($0.path, in: objects) }.map { Self.name(of: $0.path) }
     }
+
+    /// An adapter's name from its object path (`/org/bluez/hci0` → `hci0`).
+    static func name(of path: String) -> String { String(path.split(separator: "/").last ?? "hci0") }
 
     /// An adapter that is off: blocked by rfkill (bluetoothd 5.66 and later say `PowerState` `off-blocked`, and
     /// refuse `power on` with `org.bluez.Error.Blocked`), or simply powered off.
