@@ -29,20 +29,10 @@ public final class TestClock: Clock, Sendable {
         var continuation: CheckedContinuation<Void, any Error>
     }
 
-    /// A task waiting for sleepers, until its real-time deadline.
-    private struct SleeperWaiter {
-        var count: Int
-        var deadline: ContinuousClock.Instant
-        var limit: Duration
-        var continuation: CheckedContinuation<Void, any Error>
-    }
-
     private struct State {
         var current = Instant(offset: .zero)
         var sleepers: [Sleeper] = []
-        var sleeperWaiters: [SleeperWaiter] = []
-        /// Whether the watchdog that fails waits past their limit is running (only while a wait is under way).
-        var watchdogRunning = false
+        var sleeperWaiters: [(id: UInt64, count: Int, continuation: CheckedContinuation<Void, any Error>)] = []
         var nextID: UInt64 = 0
     }
     private let state = Mutex(State())
@@ -119,43 +109,32 @@ public final class TestClock: Clock, Sendable {
 
     /// Suspends until at least `count` tasks sleep on this clock, or throws ``WaitTimedOut`` once `limit` of real
     /// time has passed without them (a task that never goes back to sleep fails its test instead of hanging it).
-    ///
-    /// One watchdog task checks every wait's limit, and runs only while a wait is under way: a timer per wait would
-    /// keep each one's memory until its limit passed, even after the wait ended (a stepped ride of an hour waits
-    /// thousands of times).
     public func waitForSleepers(_ count: Int, within limit: Duration = .seconds(30)) async throws {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        var timer: Task<Void, Never>?
+        defer { timer?.cancel() }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let (ready, startWatchdog) = state.withLock { state -> (Bool, Bool) in
-                if state.sleepers.count >= count { return (true, false) }
-                state.sleeperWaiters.append(
-                    SleeperWaiter(
-                        count: count, deadline: ContinuousClock.now + limit, limit: limit, continuation: continuation))
-                guard !state.watchdogRunning else { return (false, false) }
-                state.watchdogRunning = true
-                return (false, true)
+            let ready = state.withLock { state -> Bool in
+                if state.sleepers.count >= count { return true }
+                state.sleeperWaiters.append((id, count, continuation))
+                return false
             }
             if ready { return continuation.resume() }
-            if startWatchdog { Task { [self] in await watchdog() } }
-        }
-    }
-
-    /// Fails the waits whose limit passed, looking every few milliseconds; ends once no wait is left.
-    private func watchdog() async {
-        while true {
-            try? await Task.sleep(for: .milliseconds(20))
-            let now = ContinuousClock.now
-            let (expired, sleeping, done) = state.withLock { state -> ([SleeperWaiter], Int, Bool) in
-                let expired = state.sleeperWaiters.filter { $0.deadline <= now }
-                state.sleeperWaiters.removeAll { $0.deadline <= now }
-                if state.sleeperWaiters.isEmpty { state.watchdogRunning = false }
-                return (expired, state.sleepers.count, !state.watchdogRunning)
+            timer = Task { [self] in
+                guard (try? await Task.sleep(for: limit)) != nil else { return }
+                let expired = state.withLock { state -> (CheckedContinuation<Void, any Error>, Int)? in
+                    guard let index = state.sleeperWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                    return (state.sleeperWaiters.remove(at: index).continuation, state.sleepers.count)
+                }
+                if let (continuation, sleeping) = expired {
+                    continuation.resume(
+                        throwing: WaitTimedOut(
+                            "\(count) task(s) sleeping on the test clock (\(sleeping) did)", after: limit))
+                }
             }
-            for waiter in expired {
-                waiter.continuation.resume(
-                    throwing: WaitTimedOut(
-                        "\(waiter.count) task(s) sleeping on the test clock (\(sleeping) did)", after: waiter.limit))
-            }
-            if done { return }
         }
     }
 }
