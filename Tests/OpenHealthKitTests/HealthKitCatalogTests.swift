@@ -264,7 +264,7 @@ extension HealthKitCatalogTests {
     }
 }
 
-/// Correlations (blood pressure, food): built, checked, archived, and saved as the samples they hold.
+/// Correlations (blood pressure, food): built, checked, archived and saved (CorrelationTests reads them back).
 extension HealthKitCatalogTests {
     func pressure(_ identifier: HKQuantityTypeIdentifier, _ mmHg: Double) -> HKQuantitySample {
         HKQuantitySample(
@@ -288,9 +288,8 @@ extension HealthKitCatalogTests {
             try NSKeyedUnarchiver.unarchivedObject(ofClass: HKCorrelation.self, from: archived))
         #expect(back.uuid == reading.uuid && Set(back.objects.map(\.uuid)) == [systolic.uuid, diastolic.uuid])
 
-        let types: [HKSampleType] = [
-            bloodPressure, HKQuantityType(.bloodPressureSystolic), HKQuantityType(.bloodPressureDiastolic),
-        ]
+        // As in HealthKit, saving a correlation needs the types it holds, not its own (which cannot be asked for).
+        let types: [HKSampleType] = [HKQuantityType(.bloodPressureSystolic), HKQuantityType(.bloodPressureDiastolic)]
         let store = try await store(types)
         try await store.save(reading)
         let saved = try await fetch(store, HKQuantityType(.bloodPressureSystolic), nil)
@@ -301,9 +300,7 @@ extension HealthKitCatalogTests {
     }
 
     @Test func aCorrelationHoldingTheWrongObjectsIsInvalidArgument() async throws {
-        let store = try await store([
-            HKCorrelationType(.bloodPressure), HKCorrelationType(.food), HKQuantityType(.heartRate),
-        ])
+        let store = try await store([HKQuantityType(.heartRate)])
         let heartRate = HKQuantitySample(
             type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 60),
             start: t0, end: t0)

@@ -32,11 +32,12 @@ import Testing
             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
         }
         #expect(
-            migrations.suffix(10) == [
+            migrations.suffix(11) == [
                 "v5: heartbeat series", "v6: source priority, compact deletion records",
                 "v7: activity goals", "v8: workout effort relationships", "v9: workout routes",
                 "v10: workout sensors", "v11: shared series timelines",
                 "v12: grouped deletion records", "v13: category samples", "v14: workout plans",
+                "v15: correlations",
             ])
         // What was stored is all there: one workout, its distance (5,364 m), its deletions.
         let workouts = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(

@@ -17,15 +17,18 @@ public final class HKCorrelationType: HKSampleType, @unchecked Sendable {
     /// blood-pressure correlation, dietary quantity types in a food correlation (HealthKit's rule; it documents
     /// the pairs in HKCorrelation's overview).
     package func mayHold(_ type: HKSampleType) -> Bool {
-        switch identifier {
+        type is HKQuantityType && Self.mayHold(type.identifier, in: identifier)
+    }
+
+    /// Whether a correlation of type `correlation` may hold samples of the quantity type `identifier` (the rule of
+    /// ``mayHold(_:)`` by identifiers, for what a reader of correlations may read).
+    package static func mayHold(_ identifier: String, in correlation: String) -> Bool {
+        switch correlation {
         case HKCorrelationTypeIdentifier.bloodPressure.rawValue:
-            [
-                HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue,
-                HKQuantityTypeIdentifier.bloodPressureDiastolic.rawValue,
-            ]
-            .contains(type.identifier)
+            identifier == HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue
+                || identifier == HKQuantityTypeIdentifier.bloodPressureDiastolic.rawValue
         case HKCorrelationTypeIdentifier.food.rawValue:
-            type is HKQuantityType && type.identifier.hasPrefix("HKQuantityTypeIdentifierDietary")
+            identifier.hasPrefix("HKQuantityTypeIdentifierDietary")
         default:
             false
         }

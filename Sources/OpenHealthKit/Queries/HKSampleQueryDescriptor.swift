@@ -70,6 +70,16 @@ extension HKSamplePredicate where Sample == HKHeartbeatSeriesSample {
     }
 }
 
+extension HKSamplePredicate where Sample == HKCorrelation {
+    /// Correlations of a type matching an optional predicate, each with the samples it holds that the client may
+    /// read. HealthKit: HKSamplePredicate.correlation(type:predicate:).
+    public static func correlation(
+        type correlationType: HKCorrelationType, predicate: NSPredicate? = nil
+    ) -> HKSamplePredicate<HKCorrelation> {
+        HKSamplePredicate(sampleType: correlationType, predicate: predicate)
+    }
+}
+
 extension HKSamplePredicate where Sample == HKSample {
     /// Samples of any type matching an optional predicate.
     public static func sample(type: HKSampleType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKSample> {

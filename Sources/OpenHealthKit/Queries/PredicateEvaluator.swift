@@ -14,7 +14,8 @@ enum PredicateEvaluator {
             return nodes.contains { evaluate($0, object) }
         case .not(let inner):
             return !evaluate(inner, object)
-        case .foreign, .invalid, .associatedWithWorkout, .effortRelated:
+        case .foreign, .invalid, .associatedWithWorkout, .effortRelated, .noCorrelation:
+            // What the store knows of an object (its workout, its correlation) is not in the object.
             return false
         case .filter(let filter):
             return filter.matches(object)

@@ -41,6 +41,8 @@ indirect enum PredicateNode: Sendable {
     }
 
     case constant(Bool)
+    /// Samples no correlation holds (`HKQuery.predicateForObjectsWithNoCorrelation()`).
+    case noCorrelation
     case uuids([UUID])
     case associatedWithWorkout(UUID)
     /// Effort samples related to a workout (activity nil) or to one of its activities (relateWorkoutEffortSample).

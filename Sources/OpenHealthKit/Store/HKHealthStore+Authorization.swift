@@ -44,17 +44,19 @@ extension HKHealthStore {
     /// the answer: as in HealthKit, success does not mean access was granted.
     ///
     /// Asking to share a type only the system writes (heart-rate notifications, stand hours, exercise time: see
-    /// `SystemOnlyTypes`) fails with `errorInvalidArgument` and decides nothing, where HealthKit raises
-    /// "Authorization to share the following types is disallowed".
+    /// `SystemOnlyTypes`), or to share or read a correlation type, fails with `errorInvalidArgument` and decides
+    /// nothing, where HealthKit raises "Authorization to share (read) the following types is disallowed". A
+    /// correlation is saved and read with the authorization of the types of the samples it holds.
     public func requestAuthorization(
         toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>
     ) async throws {
         let client = clientIdentifier
         let share = Set(typesToShare.map(\.identifier))
+        let read = Set(typesToRead.map(\.identifier))
         try SystemOnlyTypes.checkRequest(share: share, client: client)
+        try StoredCorrelations.checkRequest(share: share, read: read)
         let backend = try backend()
         let policy = authorizationPolicy
-        let read = Set(typesToRead.map(\.identifier))
         // The decisions are read, asked of the policy and recorded in one transaction.
         try await backend.updateAuthorization(client: client, types: share.union(read)) { decisions in
             var undecidedShare = Set<String>()
@@ -118,6 +120,8 @@ extension HKHealthStore {
     ) async throws -> HKAuthorizationRequestStatus {
         let client = clientIdentifier
         try SystemOnlyTypes.checkRequest(share: Set(typesToShare.map(\.identifier)), client: client)
+        try StoredCorrelations.checkRequest(
+            share: Set(typesToShare.map(\.identifier)), read: Set(typesToRead.map(\.identifier)))
         let decisions = try await backend().authorizationDecisions(
             client: client, types: Set(typesToShare.map(\.identifier)).union(typesToRead.map(\.identifier)))
         for type in typesToShare {

@@ -84,9 +84,9 @@ extension NSNotification.Name {
 }
 
 extension HKQuery {
-    /// Objects that are not part of a correlation: every object here, as OpenHealthKit has no correlations.
+    /// Samples that no correlation holds (a correlation itself is held by none).
     /// HealthKit: HKQuery.predicateForObjectsWithNoCorrelation().
     public class func predicateForObjectsWithNoCorrelation() -> NSPredicate {
-        HKQueryPredicate(.constant(true))
+        HKQueryPredicate(.noCorrelation)
     }
 }

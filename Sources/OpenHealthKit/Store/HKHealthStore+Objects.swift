@@ -13,14 +13,11 @@ extension HKHealthStore {
     public func save(_ objects: [HKObject]) async throws {
         let backend = try backend()
         for object in objects { try validateForSave(object) }
-        // A correlation is stored as the samples it holds (OpenHealthKit keeps no grouping yet); sharing it needs
-        // its own type's authorization and its samples'.
-        let stored = objects.flatMap { object -> [HKObject] in
-            (object as? HKCorrelation).map { $0.objects.sorted { $0.startDate < $1.startDate } } ?? [object]
-        }
+        // A correlation is saved with the samples it holds (StoredCorrelations); sharing it needs its samples'
+        // types, as in HealthKit, which refuses to authorize a correlation type.
         try await backend.save(
-            stored, source: sourceRevision,
-            check: ShareCheck(client: clientIdentifier, types: (objects + stored).map(typeOf)))
+            objects, source: sourceRevision,
+            check: ShareCheck(client: clientIdentifier, types: StoredCorrelations.sharedTypes(objects)))
         notifyChange()
     }
 
@@ -40,10 +37,6 @@ extension HKHealthStore {
         }
     }
 
-    private func typeOf(_ object: HKObject) -> HKObjectType {
-        (object as? HKSample)?.sampleType ?? HKObjectType(identifier: "\(type(of: object))")
-    }
-
     private func validateForSave(_ object: HKObject) throws {
         guard let sample = object as? HKSample else {
             throw HKError(.errorInvalidArgument, "Only samples can be saved; \(type(of: object)) is not one.")
@@ -59,7 +52,7 @@ extension HKHealthStore {
         let backend = try backend()
         try await backend.delete(
             objects.compactMap { $0 as? HKSample }, client: clientIdentifier, now: wallClock(),
-            check: ShareCheck(client: clientIdentifier, types: objects.map(typeOf)))
+            check: ShareCheck(client: clientIdentifier, types: StoredCorrelations.sharedTypes(objects)))
         notifyChange()
     }
 
@@ -93,7 +86,10 @@ extension HKHealthStore {
     private func deleteObjects(of objectType: HKObjectType, matching descriptor: HKQueryDescriptor?) async throws -> Int
     {
         let backend = try backend()
-        let check = ShareCheck(client: clientIdentifier, types: [objectType])
+        // A correlation type is never authorized (HealthKit refuses to ask for one); only this client's own
+        // correlations are deleted, which it could save.
+        let check = ShareCheck(
+            client: clientIdentifier, types: objectType is HKCorrelationType ? [] : [objectType])
         guard let descriptor else {
             try await backend.checkShareAuthorization(check)
             return 0

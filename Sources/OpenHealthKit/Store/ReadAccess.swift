@@ -1,4 +1,5 @@
 import Foundation
+import HealthKitModel
 
 /// What a client may read: HealthKit's privacy rule is that a type not granted for reading looks exactly like a
 /// type with no data, except for the client's own objects.
@@ -7,7 +8,15 @@ struct ReadAccess: Sendable {
     var readableTypes: Set<String>?
     var clientIdentifier: String
 
-    func canRead(_ identifier: String) -> Bool { readableTypes?.contains(identifier) ?? true }
+    /// Whether the client may read a type. A correlation type is never granted (HealthKit refuses to ask for one):
+    /// correlations of it are readable where a type they may hold is, and show only their readable objects
+    /// (``StoredCorrelations``).
+    func canRead(_ identifier: String) -> Bool {
+        guard let readableTypes else { return true }
+        if readableTypes.contains(identifier) { return true }
+        guard HKCorrelationType.known.contains(identifier) else { return false }
+        return readableTypes.contains { HKCorrelationType.mayHold($0, in: identifier) }
+    }
 }
 
 /// One sort key of a sample query, from an `NSSortDescriptor` or a `SortDescriptor`.
@@ -43,6 +52,7 @@ extension HKSampleType {
         if let quantityType = HKQuantityType.known(identifier) { return quantityType }
         if let seriesType = HKObjectType.seriesType(forIdentifier: identifier) { return seriesType }
         if let categoryType = HKCategoryType.known(identifier) { return categoryType }
+        if HKCorrelationType.known.contains(identifier) { return HKCorrelationType(identifier: identifier) }
         throw HKError(
             .errorDatabaseInaccessible, "The health store holds samples of type \(identifier), unknown to this version."
         )

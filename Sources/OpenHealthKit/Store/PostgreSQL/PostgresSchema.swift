@@ -279,6 +279,15 @@ enum PostgresSchema {
             );
             """
         ),
+        (
+            5,
+            """
+            -- A correlation (blood pressure, food) is a samples row of its correlation type with no value; each sample
+            -- it holds names it here (StoredCorrelations), as in the SQLite store.
+            ALTER TABLE samples ADD COLUMN correlation_id bigint;
+            CREATE INDEX samples_by_correlation ON samples (owner, correlation_id) WHERE correlation_id IS NOT NULL;
+            """
+        ),
     ]
 
     /// `current_user` as the policies compare it with `owner`: in the database's default collation. `current_user`

@@ -144,7 +144,7 @@ extension PostgresStoreBackend: StoreBackend {
     func save(_ objects: [HKObject], source: HKSourceRevision, check: ShareCheck) async throws {
         try await transaction(write: true) { c in
             try await self.verify(check, c)
-            _ = try await self.insert(objects, source: source, c)
+            try await self.insertWithCorrelations(objects, source: source, c)
         }
     }
 

@@ -26,7 +26,8 @@ extension PostgresStoreBackend {
                     .errorInvalidArgument,
                     "Workout-activity predicates must be wrapped in HKQuery.predicateForWorkouts(activityPredicate:).")
             }
-        case .uuids, .associatedWithWorkout, .effortRelated, .sampleDates, .workoutActivityType, .workoutDuration,
+        case .uuids, .associatedWithWorkout, .effortRelated, .noCorrelation, .sampleDates, .workoutActivityType,
+            .workoutDuration,
             .workoutStatistic, .workoutsWithActivity, .filter, .quantity:
             if inActivities {
                 throw HKError(
@@ -56,6 +57,8 @@ extension PostgresStoreBackend {
         case .uuids(let uuids):
             guard !uuids.isEmpty else { return PostgresStatement("FALSE") }
             return PostgresStatement("s.uuid IN (\(list(uuids.count)))", uuids.map(PostgresValue.uuid))
+        case .noCorrelation:
+            return PostgresStatement("s.correlation_id IS NULL")
         case .associatedWithWorkout(let uuid):
             return PostgresStatement(
                 """
@@ -278,6 +281,8 @@ extension PostgresStoreBackend {
         var sources: [Int64: HKSourceRevision] = [:]
         var devices: [Int64: HKDevice] = [:]
         var result: [(id: Int64, sample: HKSample)] = []
+        // Correlations, by their place in `result`, filled with the samples they hold after the loop.
+        var correlations: [Int: HKCorrelationType] = [:]
         for row in rows {
             let id: Int64 = try row.at(0)
             let uuid: UUID = try row.at(1)
@@ -364,13 +369,46 @@ extension PostgresStoreBackend {
                 sample = HKWorkoutRoute(
                     count: Int(try row.at(13, as: Int32?.self) ?? 0), startDate: start, endDate: end, uuid: uuid,
                     metadata: metadata, device: device, sourceRevision: source, locations: nil)
+            } else if let correlationType = type as? HKCorrelationType {
+                correlations[result.count] = correlationType
+                sample = StoredCorrelations.correlation(
+                    type: correlationType, objects: [], start: start, end: end, uuid: uuid, metadata: metadata,
+                    device: device, source: source, access: access)
             } else {
                 throw HKError(
                     .errorDatabaseInaccessible, "Samples of type \(type.identifier) cannot be read by this version.")
             }
             result.append((id, sample))
         }
+        if !correlations.isEmpty {
+            let held = try await heldSamples(ofCorrelations: correlations.keys.map { result[$0].id }, access: access, c)
+            for (index, type) in correlations {
+                let (id, bare) = result[index]
+                result[index].sample = StoredCorrelations.correlation(
+                    type: type, objects: held[id] ?? [], start: bare.startDate, end: bare.endDate, uuid: bare.uuid,
+                    metadata: bare.metadata, device: bare.device, source: bare.sourceRevision, access: access)
+            }
+        }
         return result
+    }
+
+    /// The samples the given correlations hold, by correlation row id.
+    private func heldSamples(
+        ofCorrelations ids: [Int64], access: ReadAccess, _ c: PostgresConnection
+    ) async throws -> [Int64: [HKSample]] {
+        var owners: [Int64: Int64] = [:]
+        for row in try await c.rows(
+            "SELECT id, correlation_id FROM samples WHERE correlation_id = ANY(?)", [.integers(ids)])
+        {
+            owners[try row.at(0, as: Int64.self)] = try row.at(1, as: Int64.self)
+        }
+        var held: [Int64: [HKSample]] = [:]
+        let statement = PostgresStatement(
+            Self.sampleSelect + " WHERE s.correlation_id = ANY(?) ORDER BY s.id", [.integers(ids)])
+        for (id, sample) in try await decodeRows(statement, access: access, c) {
+            if let owner = owners[id] { held[owner, default: []].append(sample) }
+        }
+        return held
     }
 
     private struct WorkoutDetails {

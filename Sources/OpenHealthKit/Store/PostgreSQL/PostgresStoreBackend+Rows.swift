@@ -360,8 +360,36 @@ extension PostgresStoreBackend {
         }
     }
 
-    /// Deletes the samples with these ids, recording each in `deleted_objects` under a fresh anchor.
+    /// Inserts objects, each correlation with the samples it holds (StoredCorrelations): the correlation's row, then
+    /// theirs, each naming it. A sample some correlation already holds stays with that one.
+    func insertWithCorrelations(_ objects: [HKObject], source: HKSourceRevision, _ c: PostgresConnection) async throws {
+        let (rows, links) = StoredCorrelations.rows(objects)
+        let ids = try await insert(rows, source: source, c)
+        for link in links where !link.objects.isEmpty {
+            try await c.rows(
+                "UPDATE samples SET correlation_id = ? WHERE id = ANY(?) AND correlation_id IS NULL",
+                [.integer(ids[link.correlation]), .integers(link.objects.map { ids[$0] })])
+        }
+    }
+
+    /// The row ids of the samples the given rows hold as correlations (none for rows that are not correlations).
+    func heldSampleIDs(ofCorrelations ids: [Int64], _ c: PostgresConnection) async throws -> [Int64] {
+        var held: [Int64] = []
+        for start in stride(from: 0, to: ids.count, by: Self.uuidsPerStatement) {
+            let slice = Array(ids[start ..< min(start + Self.uuidsPerStatement, ids.count)])
+            for row in try await c.rows(
+                "SELECT id FROM samples WHERE correlation_id = ANY(?) ORDER BY id", [.integers(slice)])
+            {
+                held.append(try row.at(0, as: Int64.self))
+            }
+        }
+        return held
+    }
+
+    /// Deletes the samples with these ids, recording each in `deleted_objects` under a fresh anchor. The samples a
+    /// deleted correlation holds go with it (StoredCorrelations); they are not counted.
     func deleteSamples(ids: [Int64], now: Date, _ c: PostgresConnection) async throws -> Int {
+        let held = try await heldSampleIDs(ofCorrelations: ids, c)
         var count = 0
         for start in stride(from: 0, to: ids.count, by: Self.uuidsPerStatement) {
             let slice = Array(ids[start ..< min(start + Self.uuidsPerStatement, ids.count)])
@@ -374,6 +402,7 @@ extension PostgresStoreBackend {
                 """, [.integers(slice), .real(now.storeValue)]
             ).count
         }
+        if !held.isEmpty { _ = try await deleteSamples(ids: held, now: now, c) }
         return count
     }
 }

@@ -80,7 +80,7 @@ extension StoreDatabase: StoreBackend {
     func save(_ objects: [HKObject], source: HKSourceRevision, check: ShareCheck) async throws {
         try await write { db in
             try self.verify(check, db)
-            _ = try self.insert(objects, source: source, db)
+            try self.insertWithCorrelations(objects, source: source, db)
         }
     }
 

@@ -33,9 +33,21 @@ extension StoreDatabase {
             var device: HKDevice?
             var source: HKSourceRevision
         }
+        struct PendingCorrelation {
+            var index: Int
+            var id: Int64
+            var type: HKCorrelationType
+            var uuid: UUID
+            var start: Date
+            var end: Date
+            var metadata: [String: Any]?
+            var device: HKDevice?
+            var source: HKSourceRevision
+        }
         var samples: [HKSample?] = []
         var ids: [Int64] = []
         var workouts: [PendingWorkout] = []
+        var correlations: [PendingCorrelation] = []
         var unitCache: [String: HKUnit] = [:]
         var typeCache: [Int64: HKSampleType] = [:]
         var sourceCache: [Int64: HKSourceRevision] = [:]
@@ -154,9 +166,24 @@ extension StoreDatabase {
                     HKWorkoutRoute(
                         count: count, startDate: start, endDate: end, uuid: uuid, metadata: metadata,
                         device: device, sourceRevision: source, locations: nil))
+            } else if let correlationType = type as? HKCorrelationType {
+                correlations.append(
+                    PendingCorrelation(
+                        index: samples.count, id: id, type: correlationType, uuid: uuid, start: start, end: end,
+                        metadata: metadata, device: device, source: source))
+                samples.append(nil)
             } else {
                 throw HKError(
                     .errorDatabaseInaccessible, "Samples of type \(type.identifier) cannot be read by this version.")
+            }
+        }
+        if !correlations.isEmpty {
+            let held = try heldSamples(ofCorrelations: correlations.map(\.id), access: access, db)
+            for pending in correlations {
+                samples[pending.index] = StoredCorrelations.correlation(
+                    type: pending.type, objects: held[pending.id] ?? [], start: pending.start, end: pending.end,
+                    uuid: pending.uuid, metadata: pending.metadata, device: pending.device, source: pending.source,
+                    access: access)
             }
         }
         if !workouts.isEmpty {
@@ -179,6 +206,27 @@ extension StoreDatabase {
             }
         }
         return zip(ids, samples).map { ($0, $1!) }
+    }
+
+    /// The samples the given correlations hold, by correlation row id.
+    private func heldSamples(
+        ofCorrelations ids: [Int64], access: ReadAccess, _ db: Database
+    ) throws -> [Int64: [HKSample]] {
+        var held: [Int64: [HKSample]] = [:]
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let list = ids[start ..< min(ids.count, start + 500)].map(String.init).joined(separator: ",")
+            let owners = Dictionary(
+                uniqueKeysWithValues: try Row.fetchAll(
+                    db, sql: "SELECT id, correlation_id FROM samples WHERE correlation_id IN (\(list))"
+                ).map { ($0[0] as Int64, $0[1] as Int64) })
+            for (id, sample) in try decodeRows(
+                db, sql: Self.sampleSelect + " WHERE s.correlation_id IN (\(list)) ORDER BY s.id", arguments: [],
+                access: access)
+            {
+                if let owner = owners[id] { held[owner, default: []].append(sample) }
+            }
+        }
+        return held
     }
 
     struct WorkoutDetails {

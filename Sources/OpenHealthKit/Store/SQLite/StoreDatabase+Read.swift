@@ -67,7 +67,8 @@ extension StoreDatabase {
                     .errorInvalidArgument,
                     "Workout-activity predicates must be wrapped in HKQuery.predicateForWorkouts(activityPredicate:).")
             }
-        case .uuids, .associatedWithWorkout, .effortRelated, .sampleDates, .workoutActivityType, .workoutDuration,
+        case .uuids, .associatedWithWorkout, .effortRelated, .noCorrelation, .sampleDates, .workoutActivityType,
+            .workoutDuration,
             .workoutStatistic,
             .workoutsWithActivity, .filter, .quantity:
             if inActivities {
@@ -85,6 +86,8 @@ extension StoreDatabase {
             return isWorkout
                 ? SQLFragment("s.id IN (SELECT sample_id FROM workouts WHERE uuid IN (\(list)))", uuids)
                 : SQLFragment("s.uuid IN (\(list))", uuids)
+        case .noCorrelation:
+            return SQLFragment("s.correlation_id IS NULL")
         case .associatedWithWorkout(let uuid):
             return SQLFragment(
                 """

@@ -220,6 +220,8 @@ extension StoreDatabase {
     /// Returns how many were deleted.
     func deleteSamples(ids: [Int64], now: Date, _ db: Database) throws -> Int {
         guard !ids.isEmpty else { return 0 }
+        // The samples a deleted correlation holds go with it (StoredCorrelations); they are not counted.
+        let held = try heldSampleIDs(ofCorrelations: ids, db)
         let select = try db.cachedStatement(sql: "SELECT uuid, type_id, source_id, metadata FROM samples WHERE id = ?")
         let record = try db.cachedStatement(
             sql:
@@ -236,6 +238,7 @@ extension StoreDatabase {
             try delete.execute(arguments: [id])
             count += 1
         }
+        if !held.isEmpty { _ = try deleteSamples(ids: held, now: now, db) }
         return count
     }
 
@@ -250,5 +253,29 @@ extension StoreDatabase {
             try db.execute(sql: "UPDATE sqlite_sequence SET seq = ? WHERE name = 'samples'", arguments: [next])
         }
         return next
+    }
+
+    /// Inserts objects, each correlation with the samples it holds (StoredCorrelations): the correlation's row, then
+    /// theirs, each naming it. A sample some correlation already holds stays with that one.
+    func insertWithCorrelations(_ objects: [HKObject], source: HKSourceRevision, _ db: Database) throws {
+        let (rows, links) = StoredCorrelations.rows(objects)
+        let ids = try insert(rows, source: source, db)
+        for link in links where !link.objects.isEmpty {
+            let held = link.objects.map { String(ids[$0]) }.joined(separator: ",")
+            try db.execute(
+                sql: "UPDATE samples SET correlation_id = ? WHERE id IN (\(held)) AND correlation_id IS NULL",
+                arguments: [ids[link.correlation]])
+        }
+    }
+
+    /// The row ids of the samples the given rows hold as correlations (none for rows that are not correlations).
+    func heldSampleIDs(ofCorrelations ids: [Int64], _ db: Database) throws -> [Int64] {
+        var held: [Int64] = []
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let list = ids[start ..< min(ids.count, start + 500)].map(String.init).joined(separator: ",")
+            held += try Int64.fetchAll(
+                db, sql: "SELECT id FROM samples WHERE correlation_id IN (\(list)) ORDER BY id")
+        }
+        return held
     }
 }

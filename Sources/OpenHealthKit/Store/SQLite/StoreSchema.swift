@@ -375,6 +375,16 @@ enum StoreSchema {
                     );
                     """)
         }
+        migrator.registerMigration("v15: correlations") { db in
+            try db.execute(
+                sql: """
+                    -- A correlation (blood pressure, food) is a samples row of its correlation type with no value; each
+                    -- sample it holds names it here (StoredCorrelations). No foreign key: deleting a correlation
+                    -- deletes what it holds with it, and a foreign key would cost every sample deletion a lookup.
+                    ALTER TABLE samples ADD COLUMN correlation_id INTEGER;
+                    CREATE INDEX samples_by_correlation ON samples(correlation_id) WHERE correlation_id IS NOT NULL;
+                    """)
+        }
         return migrator
     }
 }
