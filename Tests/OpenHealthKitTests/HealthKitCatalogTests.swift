@@ -27,7 +27,8 @@ import Testing
     static let identifierTypes = [
         "quantity": "HKQuantityTypeIdentifier", "category": "HKCategoryTypeIdentifier",
         "characteristic": "HKCharacteristicTypeIdentifier", "correlation": "HKCorrelationTypeIdentifier",
-        "document": "HKDocumentTypeIdentifier",
+        "document": "HKDocumentTypeIdentifier", "scoredAssessment": "HKScoredAssessmentTypeIdentifier",
+        "clinical": "HKClinicalTypeIdentifier",
     ]
 
     /// The raw values of an enumeration's line (`none=5!` is a deprecated case, `asleep=>asleepUnspecified` an alias).
@@ -43,10 +44,12 @@ import Testing
         let entries = try Self.entries()
         let counts = Dictionary(grouping: entries, by: \.kind).mapValues(\.count)
         // HKTypeIdentifiers.h of the 18.1 SDK: 120 quantity, 69 category (one deprecated), 6 characteristic,
-        // 2 correlation and 1 document identifiers; HKCategoryValues.h and HKMetadataEnums.h: 18 + 16 enumerations.
+        // 2 correlation, 1 document and 2 scored-assessment identifiers, and 5 declared as plain strings;
+        // HKClinicalType.h: 9 clinical identifiers; HKCategoryValues.h and HKMetadataEnums.h: 18 + 16 enumerations.
         #expect(
             counts == [
-                "quantity": 120, "category": 69, "characteristic": 6, "correlation": 2, "document": 1, "enum": 34,
+                "quantity": 120, "category": 69, "characteristic": 6, "correlation": 2, "document": 1,
+                "scoredAssessment": 2, "clinical": 9, "constant": 5, "enum": 34,
             ])
         #expect(Set(entries.map(\.raw)).count == entries.count, "an identifier is listed twice")
     }
@@ -61,6 +64,8 @@ import Testing
                     let name = item.split(separator: "=").first.map(String.init) ?? ""
                     if graph.symbols(at: "\(entry.raw).\(name)").isEmpty { missing.append("\(entry.raw).\(name)") }
                 }
+            } else if entry.kind == "constant" {
+                if graph.symbols(at: entry.swift).isEmpty { missing.append(entry.swift) }
             } else if let type = Self.identifierTypes[entry.kind], graph.symbols(at: "\(type).\(entry.swift)").isEmpty {
                 missing.append("\(type).\(entry.swift)")
             }
@@ -102,6 +107,9 @@ import Testing
         #expect(HKCategoryTypeIdentifier.menstrualFlow.rawValue == "HKCategoryTypeIdentifierMenstrualFlow")
         #expect(HKCorrelationTypeIdentifier.bloodPressure.rawValue == "HKCorrelationTypeIdentifierBloodPressure")
         #expect(HKDocumentTypeIdentifier.CDA.rawValue == "HKDocumentTypeIdentifierCDA")
+        #expect(HKScoredAssessmentTypeIdentifier.GAD7.rawValue == "HKScoredAssessmentTypeIdentifierGAD7")
+        #expect(HKClinicalTypeIdentifier.labResultRecord.rawValue == "HKClinicalTypeIdentifierLabResultRecord")
+        #expect(HKDataTypeIdentifierStateOfMind == "HKDataTypeIdentifierStateOfMind")
         // HKCategoryValues.h and HKMetadataEnums.h.
         #expect(HKCategoryValueVaginalBleeding.allCases.map(\.rawValue) == [1, 2, 3, 4, 5])
         #expect(HKCategoryValueVaginalBleeding.none.rawValue == 5)
@@ -257,8 +265,9 @@ extension HealthKitCatalogTests {
         func count(_ kind: String) -> Int { entries.filter { $0.kind == kind }.count }
         let line =
             "Catalogue: \(count("quantity")) quantity, \(count("category")) category, \(count("characteristic")) "
-            + "characteristic, \(count("correlation")) correlation and \(count("document")) document type identifiers; "
-            + "\(count("enum")) value enumerations."
+            + "characteristic, \(count("correlation")) correlation, \(count("document")) document, "
+            + "\(count("scoredAssessment")) scored-assessment and \(count("clinical")) clinical type identifiers, and "
+            + "\(count("constant")) declared as plain strings; \(count("enum")) value enumerations."
         let text = try String(contentsOf: CompatibilityTableTests.tableURL, encoding: .utf8)
         #expect(text.contains(line), "COMPATIBILITY.md should say: \(line)")
     }

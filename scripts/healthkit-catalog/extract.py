@@ -3,7 +3,7 @@
 
 Usage: scripts/healthkit-catalog/extract.py HEADERS_DIR [OUT]
 
-HEADERS_DIR holds HealthKit's HKTypeIdentifiers.h, HKCategoryValues.h and HKMetadataEnums.h (from an SDK's
+HEADERS_DIR holds HealthKit's HKTypeIdentifiers.h, HKClinicalType.h, HKCategoryValues.h and HKMetadataEnums.h (from an SDK's
 HealthKit.framework/Headers; the headers are Apple's and stay out of this repository). Every fact in the list comes
 from them: each identifier's raw value (the constant's name, which is HealthKit's string), the unit and aggregation
 style its header comment gives (`// kcal, Cumulative`), the category value enumeration a category type's comment
@@ -24,6 +24,10 @@ KINDS = {
     "HKCharacteristicTypeIdentifier": "characteristic",
     "HKCorrelationTypeIdentifier": "correlation",
     "HKDocumentTypeIdentifier": "document",
+    "HKScoredAssessmentTypeIdentifier": "scoredAssessment",
+    "HKClinicalTypeIdentifier": "clinical",
+    # The types declared as plain string constants (HKWorkoutTypeIdentifier, HKDataTypeIdentifierStateOfMind…).
+    "NSString": "constant",
 }
 STYLES = {
     "Cumulative": "cumulative",
@@ -32,7 +36,11 @@ STYLES = {
     "Discrete (Equivalent Continuous Level)": "discreteEquivalentContinuousLevel",
 }
 # Swift names the importer does not derive by lower-camel-casing (Apple's overlay keeps these upper case).
-SWIFT_NAME_OVERRIDES = {"HKDocumentTypeIdentifierCDA": "CDA"}
+SWIFT_NAME_OVERRIDES = {
+    "HKDocumentTypeIdentifierCDA": "CDA",
+    "HKScoredAssessmentTypeIdentifierGAD7": "GAD7",
+    "HKScoredAssessmentTypeIdentifierPHQ9": "PHQ9",
+}
 
 
 def lower_camel(name):
@@ -73,7 +81,7 @@ def identifiers(text, storage):
         if kind is None:
             continue
         suffix = ident[len(typedef):]
-        swift = SWIFT_NAME_OVERRIDES.get(ident, lower_camel(suffix))
+        swift = ident if kind == "constant" else SWIFT_NAME_OVERRIDES.get(ident, lower_camel(suffix))
         style = unit = store = values = ""
         if kind == "quantity":
             unit, _, agg = comment.partition(",")
@@ -126,6 +134,7 @@ def main():
                 suffix, unit = line.split(None, 1)
                 storage[suffix] = unit.strip()
     rows = identifiers(read(headers, "HKTypeIdentifiers.h"), storage)
+    rows += identifiers(read(headers, "HKClinicalType.h"), storage)
     rows += enumerations(read(headers, "HKCategoryValues.h"))
     rows += enumerations(read(headers, "HKMetadataEnums.h"))
     with open(out, "w", encoding="utf-8") as f:

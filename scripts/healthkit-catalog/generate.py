@@ -22,6 +22,8 @@ TYPES = {
     "characteristic": "HKCharacteristicTypeIdentifier",
     "correlation": "HKCorrelationTypeIdentifier",
     "document": "HKDocumentTypeIdentifier",
+    "scoredAssessment": "HKScoredAssessmentTypeIdentifier",
+    "clinical": "HKClinicalTypeIdentifier",
 }
 
 
@@ -83,6 +85,10 @@ def main():
             w(f'    public static let {r["swift"]} = Self(rawValue: "{r["raw"]}")')
         w("}")
         w("")
+    for r in (r for r in all_rows if r["kind"] == "constant"):
+        w(f"/// `{r['raw']}` ({brief(r['avail'])}): an identifier HealthKit declares as a plain string.")
+        w(f'public let {r["swift"]} = "{r["raw"]}"')
+    w("")
     for name, r in enums.items():
         cases, aliases = enum_cases(r["values"])
         w(f"/// Raw values as HealthKit's ({brief(r['avail'])}). HealthKit: {name}.")

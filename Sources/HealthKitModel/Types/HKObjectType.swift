@@ -97,13 +97,6 @@ public final class HKCharacteristicType: HKObjectType, @unchecked Sendable {
     }
 }
 
-/// The workout type's identifier. HealthKit: HKWorkoutTypeIdentifier.
-public let HKWorkoutTypeIdentifier = "HKWorkoutTypeIdentifier"
-/// The heartbeat series type's identifier. HealthKit: HKDataTypeIdentifierHeartbeatSeries.
-public let HKDataTypeIdentifierHeartbeatSeries = "HKDataTypeIdentifierHeartbeatSeries"
-/// The workout route type's identifier. HealthKit: HKWorkoutRouteTypeIdentifier.
-public let HKWorkoutRouteTypeIdentifier = "HKWorkoutRouteTypeIdentifier"
-
 /// Identifiers of characteristic types (declared in `HealthKitCatalog+Generated.swift`).
 /// HealthKit: HKCharacteristicTypeIdentifier.
 public struct HKCharacteristicTypeIdentifier: RawRepresentable, Hashable, Sendable {
@@ -123,6 +116,22 @@ public struct HKCorrelationTypeIdentifier: RawRepresentable, Hashable, Sendable 
 /// Identifiers of document types (declared in `HealthKitCatalog+Generated.swift`).
 /// HealthKit: HKDocumentTypeIdentifier.
 public struct HKDocumentTypeIdentifier: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
+
+/// Identifiers of scored assessment types (declared in `HealthKitCatalog+Generated.swift`); OpenHealthKit keeps no
+/// assessments. HealthKit: HKScoredAssessmentTypeIdentifier.
+public struct HKScoredAssessmentTypeIdentifier: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+}
+
+/// Identifiers of clinical record types (declared in `HealthKitCatalog+Generated.swift`); OpenHealthKit keeps no
+/// clinical records. HealthKit: HKClinicalTypeIdentifier.
+public struct HKClinicalTypeIdentifier: RawRepresentable, Hashable, Sendable {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
     public init(_ rawValue: String) { self.rawValue = rawValue }

@@ -613,6 +613,45 @@ extension HKDocumentTypeIdentifier {
     public static let CDA = Self(rawValue: "HKDocumentTypeIdentifierCDA")
 }
 
+extension HKScoredAssessmentTypeIdentifier {
+    /// `HKScoredAssessmentTypeIdentifierGAD7` (iOS 18.0).
+    public static let GAD7 = Self(rawValue: "HKScoredAssessmentTypeIdentifierGAD7")
+    /// `HKScoredAssessmentTypeIdentifierPHQ9` (iOS 18.0).
+    public static let PHQ9 = Self(rawValue: "HKScoredAssessmentTypeIdentifierPHQ9")
+}
+
+extension HKClinicalTypeIdentifier {
+    /// `HKClinicalTypeIdentifierAllergyRecord` (iOS 12.0).
+    public static let allergyRecord = Self(rawValue: "HKClinicalTypeIdentifierAllergyRecord")
+    /// `HKClinicalTypeIdentifierClinicalNoteRecord` (iOS 16.4).
+    public static let clinicalNoteRecord = Self(rawValue: "HKClinicalTypeIdentifierClinicalNoteRecord")
+    /// `HKClinicalTypeIdentifierConditionRecord` (iOS 12.0).
+    public static let conditionRecord = Self(rawValue: "HKClinicalTypeIdentifierConditionRecord")
+    /// `HKClinicalTypeIdentifierImmunizationRecord` (iOS 12.0).
+    public static let immunizationRecord = Self(rawValue: "HKClinicalTypeIdentifierImmunizationRecord")
+    /// `HKClinicalTypeIdentifierLabResultRecord` (iOS 12.0).
+    public static let labResultRecord = Self(rawValue: "HKClinicalTypeIdentifierLabResultRecord")
+    /// `HKClinicalTypeIdentifierMedicationRecord` (iOS 12.0).
+    public static let medicationRecord = Self(rawValue: "HKClinicalTypeIdentifierMedicationRecord")
+    /// `HKClinicalTypeIdentifierProcedureRecord` (iOS 12.0).
+    public static let procedureRecord = Self(rawValue: "HKClinicalTypeIdentifierProcedureRecord")
+    /// `HKClinicalTypeIdentifierVitalSignRecord` (iOS 12.0).
+    public static let vitalSignRecord = Self(rawValue: "HKClinicalTypeIdentifierVitalSignRecord")
+    /// `HKClinicalTypeIdentifierCoverageRecord` (iOS 14.0).
+    public static let coverageRecord = Self(rawValue: "HKClinicalTypeIdentifierCoverageRecord")
+}
+
+/// `HKWorkoutTypeIdentifier` (iOS 8.0): an identifier HealthKit declares as a plain string.
+public let HKWorkoutTypeIdentifier = "HKWorkoutTypeIdentifier"
+/// `HKWorkoutRouteTypeIdentifier` (iOS 11.0): an identifier HealthKit declares as a plain string.
+public let HKWorkoutRouteTypeIdentifier = "HKWorkoutRouteTypeIdentifier"
+/// `HKDataTypeIdentifierHeartbeatSeries` (iOS 13.0): an identifier HealthKit declares as a plain string.
+public let HKDataTypeIdentifierHeartbeatSeries = "HKDataTypeIdentifierHeartbeatSeries"
+/// `HKVisionPrescriptionTypeIdentifier` (iOS 16.0): an identifier HealthKit declares as a plain string.
+public let HKVisionPrescriptionTypeIdentifier = "HKVisionPrescriptionTypeIdentifier"
+/// `HKDataTypeIdentifierStateOfMind` (iOS 18.0): an identifier HealthKit declares as a plain string.
+public let HKDataTypeIdentifierStateOfMind = "HKDataTypeIdentifierStateOfMind"
+
 /// Raw values as HealthKit's (iOS 9.0). HealthKit: HKCategoryValue.
 public enum HKCategoryValue: Int, Sendable, Hashable, CaseIterable {
     case notApplicable = 0
