@@ -413,6 +413,50 @@ sys.exit(0 if ok else 1)
 PY
 [ $? -eq 0 ] || failures=$((failures + 1))
 
+# bluetoothd restarted mid-recording (as `systemctl restart bluetooth` or a package upgrade does): the recording hears
+# it leave the bus and says so, and once the new bluetoothd has its adapters, the strap's server and its
+# advertisement again (a restarted service's own clients register again as these do), it finds the strap, connects
+# and subscribes again by itself, and saves the workout.
+restart_bluetoothd() {
+    stop_server
+    kill "$bluetoothd"
+    for _ in $(seq 25); do kill -0 "$bluetoothd" 2> /dev/null || break; sleep 0.2; done
+    kill -9 "$bluetoothd" 2> /dev/null
+    wait "$bluetoothd" 2> /dev/null
+    start_bluetoothd || { echo "bluetoothd did not register both adapters after its restart"; return 1; }
+    for index in 0 1; do
+        btmgmt --index "$index" power on > /dev/null
+        btmgmt --index "$index" le on > /dev/null
+    done
+    start_server
+}
+OPENHEALTHKIT_ADAPTER=hci1 as_user "$workout" record --store "$dbus_store" --activity running --sensor "ble:$peripheral" \
+    --duration 60 --save-fixture /dev/shm/vm-test-dbus-restart.jsonl > "$logs/record-dbus-restart.txt" 2>&1 &
+recorder=$!
+before=$(grep -c "Updating value" "$logs/gatt-server.log")
+wait_for 60 notified_since_start $((before + 5)) || echo "(fewer than five notifications before bluetoothd's restart)"
+restart_bluetoothd
+# The strap advertises again and again, as a real one does, while the recording looks for it.
+readvertise "$recorder"
+wait "$recorder"
+status=$?
+cat "$logs/record-dbus-restart.txt"
+cp /dev/shm/vm-test-dbus-restart.jsonl "$logs/record-dbus-restart.jsonl" 2> /dev/null
+python3 - "$logs/record-dbus-restart.jsonl" "$status" <<'PY'
+import json, sys
+events = [json.loads(line) for line in open(sys.argv[1]).read().splitlines()[1:] if line.strip()]
+changes = [(e["t"], e["connection"], e.get("reason", "")) for e in events if "connection" in e]
+drop = next((t for t, c, r in changes if c == "disconnected" and "bluetoothd" in r), None)
+back = next((t for t, c, _ in changes if c == "connected" and drop is not None and t > drop), None)
+before = [e for e in events if e.get("c") == "2A37" and drop is not None and e["t"] < drop]
+after = [e for e in events if e.get("c") == "2A37" and back is not None and e["t"] > back]
+ok = sys.argv[2] == "0" and drop is not None and back is not None and len(before) >= 3 and len(after) >= 3
+print(("PASS " if ok else "FAIL ") + "through bluetoothd, a recording hears bluetoothd restart, says so, and connects "
+      f"again once it is back: {changes}, {len(before)} heart rates before and {len(after)} after (exit {sys.argv[2]})")
+sys.exit(0 if ok else 1)
+PY
+[ $? -eq 0 ] || failures=$((failures + 1))
+
 # --- Latency: the same server through bluetoothd and through the raw path, side by side -------------------
 # BluetoothLatency stamps each heart rate as the builder's delegate hears it, the server's log each notification as
 # it sends it; bluetooth-latency.py pairs them: none lost, and the latency's p50 and p99 (a debug build, under QEMU

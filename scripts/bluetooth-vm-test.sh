@@ -3,7 +3,7 @@
 # under QEMU without KVM, over this machine's own root with virtme-ng), and runs
 # scripts/bluetooth-vm-inside.sh in it: BlueZ's virtual controllers (btvirt), bluetoothd, BlueZ's
 # example heart-rate GATT server and advertisement on hci0, and the freshly built `workout` on hci1:
-# doctor, scan, and a record across a link loss. About 2 minutes; its packages come from
+# doctor, scan, and records across a link loss and a bluetoothd restart. About 5 minutes; its packages come from
 # scripts/install-bluetooth-vm-dependencies.sh.
 #
 #   scripts/bluetooth-vm-test.sh            build workout, boot, test; exit 0 when every check passed
