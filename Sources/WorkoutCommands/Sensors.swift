@@ -65,6 +65,7 @@ extension Workout {
                         parsed = .bluetooth(outcome.address)
                         if name == nil { sensorName = parsed.description }
                         print("bluetoothd: \(outcome.bonding)\(outcome.trusted ? ", trusted" : "").")
+                        if outcome.deviceInformationHidden { print(DBusPairing.Outcome.hiddenDeviceInformation) }
                         probe = outcome.probe
                     } else {
                         if again, case .bluetooth = parsed {

@@ -200,6 +200,23 @@ import Testing
         #expect(try await fake.count("SocketCount", path) == 0)
     }
 
+    @Test(arguments: ["none", "claimed", "exported"])
+    func pairingSaysWhenBluetoothdKeepsDeviceInformationToItself(mode: String) async throws {
+        let fake = try await FakeBlueZ()
+        defer { fake.stop() }
+        try await fake.addAdapter()
+        let path = try await fake.addSensor(Self.strap, name: "Polar H10 8A1C2D3E")
+        try await fake.fake("SetDeviceInformation", [.string(path), .string(mode)])
+        let pairing = DBusPairing(client: fake.client, adapter: "hci0", timeout: .seconds(5))
+        let outcome = try await pairing.pair(BluetoothAddress(Self.strap, type: .random)!, clock: ContinuousClock())
+        // Claimed (bluetoothd before 5.80): listed among the services, not exported: said. Exported (5.80 and
+        // later): read. None: nothing to say.
+        #expect(outcome.deviceInformationHidden == (mode == "claimed"))
+        let information = outcome.probe.deviceInformation
+        #expect(information.manufacturerName == (mode == "exported" ? "Polar Electro Oy" : nil))
+        #expect(information.modelNumber == (mode == "exported" ? "H10" : nil))
+    }
+
     @Test func aConnectionBluetoothdNeverSaysConnectedStillPairsAndRecords() async throws {
         let fake = try await FakeBlueZ()
         defer { fake.stop() }

@@ -29,6 +29,15 @@ public struct DBusPairing: Sendable {
         /// "bonded", "already bonded", or why bonding failed.
         public var bonding: String
         public var trusted: Bool
+        /// The sensor has a Device Information service (bluetoothd lists it among the device's services) that
+        /// bluetoothd does not export: BlueZ before 5.80 keeps the services its own plugins claim to itself, so the
+        /// maker and model cannot be read through it.
+        public var deviceInformationHidden: Bool
+
+        /// What to tell the person when ``deviceInformationHidden``.
+        public static let hiddenDeviceInformation =
+            "bluetoothd keeps the sensor's Device Information to itself (BlueZ before 5.80 does), so its maker and "
+            + "model are not recorded; BlueZ 5.80 or later shows them."
     }
 
     public func pair(
@@ -61,13 +70,20 @@ public struct DBusPairing: Sendable {
             guard let device = objects.device(at: path), let known = device.address else {
                 throw BlueZError(.connectionFailed, "bluetoothd no longer knows \(SensorAddress.bluetooth(address)).")
             }
-            let information = await client.deviceInformation(objects.characteristics(of: path)) { _, _ in }
+            let characteristics = objects.characteristics(of: path)
+            let information = await client.deviceInformation(characteristics) { _, _ in }
+            let exported = characteristics.contains { characteristic in
+                characteristic.uuid.shortValue.flatMap(DeviceInformationField.init(rawValue:)) != nil
+            }
+            let hidden = !exported && device.services.contains { $0.shortValue == 0x180A }
             let probe = SensorProbe(
                 capabilities: SensorProbe.capabilities(of: device.services), deviceName: device.name,
                 deviceInformation: information, services: device.services)
             await agent.unregister()
             if connectedHere { _ = try? await client.call(path, BlueZ.device, "Disconnect", timeout: .seconds(5)) }
-            return Outcome(probe: probe, address: known, bonding: bonding, trusted: device.isTrusted)
+            return Outcome(
+                probe: probe, address: known, bonding: bonding, trusted: device.isTrusted,
+                deviceInformationHidden: hidden)
         } catch {
             await agent.unregister()
             if connectedHere { _ = try? await client.call(path, BlueZ.device, "Disconnect", timeout: .seconds(5)) }

@@ -111,6 +111,35 @@ def add_gatt(device):
                        [dbus.ObjectPath(path), {CHARACTERISTIC_IFACE: props}])
     if device.service == 0x1826:
         add_control(device, service)
+    if device.information == 'exported':
+        add_device_information(device)
+
+
+def add_device_information(device):
+    '''The sensor's Device Information service, as bluetoothd 5.80 and later export it (read-only): maker and model.'''
+    manager = mockobject.objects['/']
+    service = device.__dbus_object_path__ + '/service0020'
+    if service in mockobject.objects:
+        return
+    service_props = {
+        'UUID': dbus.String(uuid16(0x180A), variant_level=1),
+        'Primary': dbus.Boolean(True, variant_level=1),
+        'Device': dbus.ObjectPath(device.__dbus_object_path__, variant_level=1),
+    }
+    device.AddObject(service, SERVICE_IFACE, service_props, [])
+    manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
+                       [dbus.ObjectPath(service), {SERVICE_IFACE: service_props}])
+    for handle, (uuid, text) in enumerate([(0x2A29, 'Polar Electro Oy'), (0x2A24, 'H10')]):
+        path = service + '/char%04x' % (0x21 + handle)
+        props = {
+            'UUID': dbus.String(uuid16(uuid), variant_level=1),
+            'Service': dbus.ObjectPath(service, variant_level=1),
+            'Flags': dbus.Array(['read'], signature='s', variant_level=1),
+        }
+        value = 'ret = dbus.Array([%s], signature="y")' % ', '.join(str(b) for b in text.encode())
+        device.AddObject(path, CHARACTERISTIC_IFACE, props, [('ReadValue', 'a{sv}', 'ay', value)])
+        manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
+                           [dbus.ObjectPath(path), {CHARACTERISTIC_IFACE: props}])
 
 
 def add_control(device, service):
@@ -307,6 +336,9 @@ def AddSensor(self, adapter, address, name, address_type, service):
     device.disconnects = 0
     device.present = True
     device.pending_connect = None
+    # Device Information: 'none' (the sensor has none), 'claimed' (it has one, which bluetoothd before 5.80 lists in
+    # UUIDs and keeps to itself), 'exported' (bluetoothd 5.80 and later export it read-only).
+    device.information = 'none'
     # What bluetoothd learns from the advertisement, announced as it would announce a change.
     emit_changed(device, DEVICE_IFACE, {
         'AddressType': dbus.String(address_type, variant_level=1),
@@ -431,6 +463,15 @@ def SetPresent(self, device_path, present):
         device.pending_connect = None
         link_up(device)
         reply()
+
+
+@dbus.service.method(FAKE_IFACE, in_signature='ss', out_signature='')
+def SetDeviceInformation(self, device_path, mode):
+    '''Whether the sensor has Device Information and whether bluetoothd exports it ('none', 'claimed', 'exported').'''
+    device = mockobject.objects[device_path]
+    device.information = str(mode)
+    uuids = [uuid16(device.service)] + ([uuid16(0x180A)] if device.information != 'none' else [])
+    emit_changed(device, DEVICE_IFACE, {'UUIDs': dbus.Array(uuids, signature='s', variant_level=1)})
 
 
 @dbus.service.method(FAKE_IFACE, in_signature='sb', out_signature='')
