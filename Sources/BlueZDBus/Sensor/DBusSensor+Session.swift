@@ -29,7 +29,6 @@ extension DBusSensor: SensorSession {
                 return try reason(watch, fallback: "The sensor disconnected while connecting.")
             }
             let objects = try await client.managedObjects()
-            watch.state.withLock { $0.objects = objects }
             let characteristics = objects.characteristics(of: devicePath)
             await readInformation(characteristics, client: client)
             let arrivals = link.watchArrivals()
@@ -76,18 +75,11 @@ extension DBusSensor: SensorSession {
     struct Located {
         let watch: DeviceWatch
         let path: String
-        let signals: [BusConnection.Subscription]
+        let following: BlueZObjectCache.Following
 
         /// Stops following it.
-        func end() {
-            for subscription in signals { subscription.cancel() }
-            watch.finish()
-        }
+        func end() { following.end() }
     }
-
-    /// The bus's signal that bluetoothd's name changed owner: with no new owner, bluetoothd left the bus.
-    static let bluetoothdOwnerRule =
-        "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(BlueZ.service)'"
 
     /// What a link or an attempt that ended because bluetoothd left the bus says.
     static let bluetoothdStopped = BlueZError(
@@ -97,31 +89,17 @@ extension DBusSensor: SensorSession {
     /// Follows bluetoothd's signals, then finds the device on the adapter (discovering it when bluetoothd has not
     /// seen it yet): what a session and pairing both start with. The caller ends the result.
     func locate<C: Clock>(client: BlueZClient, clock: C) async throws -> Located where C.Duration == Duration {
-        let watch = DeviceWatch(objects: BlueZObjects(), address: address.rawValue)
-        var signals: [BusConnection.Subscription] = []
-        do throws(DBusError) {
-            for rule in ["type='signal',sender='\(BlueZ.service)'", Self.bluetoothdOwnerRule] {
-                signals.append(try await client.connection.addMatch(rule) { watch.handle($0) })
-            }
-        } catch {
-            for subscription in signals { subscription.cancel() }
-            watch.finish()
-            throw BlueZClient.sentence(for: error, calling: "AddMatch", at: "/")
-        }
+        let watch = DeviceWatch(address: address.rawValue)
+        // The process's one tree and matches (BlueZObjectCache): loaded once, not once per sensor.
+        let following = try await BlueZObjectCache.follow(watch, client: client)
         do {
-            let objects = try await client.managedObjects()
-            watch.state.withLock { state in
-                // Signals that came between the match and the reply were applied to an empty tree; the reply is
-                // newer.
-                state.objects = objects
-            }
+            let objects = try await following.cache.objects(client)
             let adapter = try client.adapter(named: options.adapter, in: objects, avoiding: address)
             let path = try await find(in: objects, adapter: adapter, client: client, watch: watch, clock: clock)
             watch.follow(path)
-            return Located(watch: watch, path: path, signals: signals)
+            return Located(watch: watch, path: path, following: following)
         } catch {
-            for subscription in signals { subscription.cancel() }
-            watch.finish()
+            following.end()
             throw error
         }
     }
@@ -152,11 +130,10 @@ extension DBusSensor: SensorSession {
         _ = try await client.call(adapter, BlueZ.adapter, "StartDiscovery")
         let heard: Result<BlueZDevice?, any Error>
         do {
-            try await waitFor(watch, clock: clock, within: options.connectTimeout, "the sensor to advertise") { state in
-                state.objects.devices(under: adapter).contains { $0.matches(self.address) }
+            try await waitFor(watch, clock: clock, within: options.connectTimeout, "the sensor to advertise") { _ in
+                watch.objects.devices(under: adapter).contains { $0.matches(self.address) }
             }
-            heard = .success(
-                watch.state.withLock { $0.objects.devices(under: adapter).first { $0.matches(self.address) } })
+            heard = .success(watch.objects.devices(under: adapter).first { $0.matches(self.address) })
         } catch let error as BlueZError where error.code == .timedOut {
             heard = .success(nil)
         } catch {

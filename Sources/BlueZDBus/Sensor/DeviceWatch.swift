@@ -4,11 +4,12 @@ import Synchronization
 /// services resolved, whether it went away and why, and the values of characteristics notified through
 /// `PropertiesChanged` (the `StartNotify` fallback).
 ///
-/// Signals arrive on the bus connection's queue (``handle(_:)``); the session awaits ``changes`` between looks at
+/// The signals come from the process's ``BlueZObjectCache`` (one tree and one set of matches for every watch on a
+/// connection), which hands a watch only the events of its device, or, before it has one, of devices with its
+/// address (``receive(_:)``, on the bus connection's queue); the session awaits ``changes`` between looks at
 /// ``state``.
 final class DeviceWatch: Sendable {
     struct State: Sendable {
-        var objects: BlueZObjects
         var devicePath: String?
         var connected = false
         var servicesResolved = false
@@ -25,23 +26,56 @@ final class DeviceWatch: Sendable {
         var bluetoothdGone = false
     }
 
-    let state: Mutex<State>
+    /// What one of bluetoothd's signals means, as the cache hands it over (the cache has applied it to its tree).
+    enum Event: Sendable {
+        case added(path: String)
+        case removed(path: String, interfaces: [String])
+        case changed(path: String, interface: String, values: [String: DBusValue])
+        case disconnected(path: String, reason: String)
+        case bluetoothdGone
+    }
+
+    let state = Mutex(State())
     let changes: AsyncStream<Void>
     private let continuation: AsyncStream<Void>.Continuation
     private let values = Mutex<[String: @Sendable ([UInt8]) -> Void]>([:])
     private let address: UInt64
+    /// The device path followed, for the cache's dispatch (its own lock: the cache holds its lock while it asks).
+    private let followed = Mutex<String?>(nil)
+    private let cache = Mutex<BlueZObjectCache?>(nil)
 
-    init(objects: BlueZObjects, address: UInt64) {
-        state = Mutex(State(objects: objects))
+    init(address: UInt64) {
         self.address = address
         (changes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
+    /// Called by the cache this watch follows through.
+    func attach(_ cache: BlueZObjectCache) { self.cache.withLock { $0 = cache } }
+
+    /// bluetoothd's objects as its signals left them (empty before the watch follows through a cache).
+    var objects: BlueZObjects { cache.withLock { $0 }?.current ?? BlueZObjects() }
+
+    /// Whether an event is this watch's: bluetoothd leaving, or one about its device or one of its device's objects,
+    /// or, before it follows a device, a device added with its `address`.
+    func concerns(_ event: Event, address: UInt64?) -> Bool {
+        let path: String
+        switch event {
+        case .bluetoothdGone: return true
+        case .added(let added): path = added
+        case .removed(let removed, _): path = removed
+        case .changed(let changed, _, _): path = changed
+        case .disconnected(let disconnected, _): path = disconnected
+        }
+        guard let device = followed.withLock({ $0 }) else { return address == self.address }
+        return path == device || path.hasPrefix(device + "/")
+    }
+
     /// Follows the device at `path` from now on.
     func follow(_ path: String) {
+        let device = objects.device(at: path)
+        followed.withLock { $0 = path }
         state.withLock { state in
             state.devicePath = path
-            let device = state.objects.device(at: path)
             state.connected = device?.isConnected ?? false
             state.servicesResolved = device?.servicesResolved ?? false
             state.removed = device == nil
@@ -63,29 +97,22 @@ final class DeviceWatch: Sendable {
 
     func finish() { continuation.finish() }
 
-    /// Takes one of bluetoothd's signals. A signal of the wrong shape is ignored: there is nobody to answer.
-    func handle(_ signal: BusConnection.Signal) {
+    /// Takes one event of bluetoothd's (from the cache, on the bus connection's queue).
+    func receive(_ event: Event) {
         var deliver: (@Sendable ([UInt8]) -> Void, [UInt8])?
         state.withLock { state in
-            switch (signal.interface, signal.member) {
-            case (BlueZ.objectManager, "InterfacesAdded"):
-                guard let path = try? state.objects.interfacesAdded(signal.body) else { return }
-                if state.devicePath == path
-                    || (state.devicePath == nil && state.objects.device(at: path)?.address?.rawValue == address)
-                {
-                    state.removed = false
-                }
-            case (BlueZ.objectManager, "InterfacesRemoved"):
-                guard let (path, names) = try? state.objects.interfacesRemoved(signal.body) else { return }
+            switch event {
+            case .added(let path):
+                // The device appeared (again), or, before the watch follows one, one with its address did.
+                if state.devicePath == path || state.devicePath == nil { state.removed = false }
+            case .removed(let path, let names):
                 if path == state.devicePath, names.contains(BlueZ.device) {
                     state.removed = true
                     state.connected = false
                     state.drops += 1
                 }
-            case (BlueZ.properties, "PropertiesChanged"):
-                guard let (interface, changed) = try? state.objects.propertiesChanged(at: signal.path, signal.body)
-                else { return }
-                if interface == BlueZ.device, signal.path == state.devicePath {
+            case .changed(let path, let interface, let changed):
+                if interface == BlueZ.device, path == state.devicePath {
                     if let connected = changed["Connected"]?.bool {
                         state.connected = connected
                         if !connected { state.drops += 1 }
@@ -97,26 +124,17 @@ final class DeviceWatch: Sendable {
                         if resolved { state.connected = true }
                     }
                 } else if interface == BlueZ.characteristic, let bytes = changed["Value"]?.byteArray,
-                    let handler = values.withLock({ $0[signal.path] })
+                    let handler = values.withLock({ $0[path] })
                 {
                     deliver = (handler, bytes)
                 }
-            case ("org.freedesktop.DBus", "NameOwnerChanged"):
-                // `NameOwnerChanged(s name, s old_owner, s new_owner)`, from the bus itself.
-                let words = signal.body.compactMap(\.string)
-                guard words.count == 3, words[0] == BlueZ.service, words[2].isEmpty else { return }
+            case .bluetoothdGone:
                 state.bluetoothdGone = true
                 if state.connected { state.drops += 1 }
                 state.connected = false
                 state.servicesResolved = false
-            case (BlueZ.device, "Disconnected") where signal.path == state.devicePath:
-                // `Disconnected(s reason, s message)`: the reason's name and bluetoothd's own words.
-                let words = signal.body.compactMap(\.string)
-                if words.count == 2 {
-                    state.disconnectReason = words[1].isEmpty ? words[0] : "\(words[1]) (\(words[0]))"
-                }
-            default:
-                return
+            case .disconnected(let path, let reason):
+                if path == state.devicePath { state.disconnectReason = reason }
             }
         }
         if let (handler, bytes) = deliver { handler(bytes) }
