@@ -686,20 +686,34 @@ sleep 1
 # discovery is marked active, and it drops them (mgmt Device Found is sent only while discovery is active). So the
 # advertisement is started again every 1.5 s while workout scans, as a real strap advertises again and again: a single
 # restart at a fixed moment missed when a loaded machine started the debug binary's discovery after it (CI, stop 40).
-"$workout" scan --adapter hci1 --timeout 12 > "$logs/scan-raw.txt" 2>&1 &
-scanner=$!
-while kill -0 "$scanner" 2> /dev/null; do
-    sleep 1.5
-    btmgmt --index 0 rm-adv 1 > /dev/null 2>&1
-    btmgmt --index 0 add-adv -c -g -n -u 180d 1 >> "$logs/add-adv.txt" 2>&1
-done
-wait "$scanner"
-status=$?
-cat "$logs/scan-raw.txt"
+# scan_raw OUT ARGS…: `workout scan ARGS…` into OUT while hci0 advertises again every 1.5 s; its status in $status.
+scan_raw() {
+    local out=$1
+    shift
+    "$workout" scan "$@" > "$out" 2>&1 &
+    local scanner=$!
+    while kill -0 "$scanner" 2> /dev/null; do
+        sleep 1.5
+        btmgmt --index 0 rm-adv 1 > /dev/null 2>&1
+        btmgmt --index 0 add-adv -c -g -n -u 180d 1 >> "$logs/add-adv.txt" 2>&1
+    done
+    wait "$scanner"
+    status=$?
+    cat "$out"
+}
+scan_raw "$logs/scan-raw.txt" --adapter hci1 --timeout 12
 if [ "$status" -eq 0 ] && grep -E "^RawStrap +$peripheral .*0x180D" "$logs/scan-raw.txt" > /dev/null; then
     pass "without bluetoothd, workout scan hears RawStrap at $peripheral through the management channel"
 else
     fail "without bluetoothd, workout scan hears RawStrap at $peripheral through the management channel (exit $status)"
+fi
+# Without bluetoothd and without --adapter (nor OPENHEALTHKIT_ADAPTER), every adapter that is up listens at once
+# and the list says which heard the strap: hci1 (hci0 is the strap's own, advertising).
+scan_raw "$logs/scan-raw-every.txt" --timeout 8
+if [ "$status" -eq 0 ] && grep -E "^RawStrap +$peripheral .* hci1[ ,].*0x180D" "$logs/scan-raw-every.txt" > /dev/null; then
+    pass "without bluetoothd and without --adapter, workout scan listens with every adapter up and says hci1 heard RawStrap"
+else
+    fail "without bluetoothd and without --adapter, workout scan listens with every adapter up and says hci1 heard RawStrap (exit $status)"
 fi
 sleep 2
 # What hci1 was told, from btmon's capture: workout's Start/Stop Discovery (mgmt), no HCI scan command of its

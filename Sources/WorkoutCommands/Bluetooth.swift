@@ -86,8 +86,9 @@ extension Workout {
 /// Through bluetoothd's D-Bus API when it runs (``BluetoothBackend``): no capability needed, its discovery stopped
 /// at the end or on Ctrl-C.
 ///
-/// Through bluetoothd, with no adapter chosen (by `adapter` or `$OPENHEALTHKIT_ADAPTER`), every powered adapter listens
-/// at once and each device says which heard it (``DiscoveredDevice/adapters``); `everyAdapter` says so.
+/// With no adapter chosen (by `adapter` or `$OPENHEALTHKIT_ADAPTER`), every powered adapter (through bluetoothd), or
+/// every one that is up (without it), listens at once and each device says which heard it
+/// (``DiscoveredDevice/adapters``); `everyAdapter` says so.
 func scanNearby(
     seconds: Double, adapter: String? = nil
 ) async throws -> (devices: [DiscoveredDevice], everyAdapter: Bool) {
@@ -107,6 +108,10 @@ func scanNearby(
             let scanner = DBusScanner(client: client, adapter: adapter)
             scan = Task { try await scanner.scan(for: duration) }
         }
+    } else if let scanners = try await ManagementScanner.openEvery(adapter: adapter) {
+        // Without bluetoothd too, every adapter that is up listens at once.
+        everyAdapter = true
+        scan = Task { try await ManagementScanner.scan(scanners, for: duration) }
     } else {
         let scanner = try await ManagementScanner.open(adapter: adapter)
         scan = Task { try await scanner.scan(for: duration) }

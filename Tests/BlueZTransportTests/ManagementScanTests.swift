@@ -212,3 +212,42 @@ import Testing
         )
     }
 }
+
+/// Without bluetoothd, every adapter that is up scans at once when none is chosen: one kernel script per adapter,
+/// what they heard merged as through bluetoothd.
+extension ManagementScanTests {
+    @Test func everyAdapterScansAtOnceAndEachDeviceSaysWhichHeardIt() async throws {
+        // hci0 hears the strap weakly and the power meter; hci1 the strap strongly. Found before the start's answer,
+        // so each is in hand before the scan's time runs (the first test shows they are kept).
+        let nearStrap = Self.strapFound
+        let farStrap = K.deviceFound(
+            Self.strapAddress, random: true, rssi: -48,
+            eir: [0x02, 0x01, 0x06, 0x03, 0x03, 0x0D, 0x18, 0x0A, 0x09] + Array("OHK Strap".utf8))
+        var players: [Task<Int, any Error>] = []
+        var scanners: [ManagementScanner] = []
+        for (name, found) in [("hci0", [nearStrap, Self.meterFound]), ("hci1", [farStrap])] {
+            let kernel = try ScriptedKernel()
+            players.append(
+                Task {
+                    try await kernel.play([
+                        Step(socket: 0, command: K.startDiscovery, events: found + [K.complete(0x0023)]),
+                        Step(socket: 1, command: K.stopDiscovery, events: [K.complete(0x0024)]),
+                    ])
+                })
+            scanners.append(
+                try await ManagementScanner.start(
+                    socket: kernel.host.socket, index: 0, adapterName: name, clock: clock,
+                    openStopSocket: kernel.openSocket))
+        }
+        let scan = Task { try await ManagementScanner.scan(scanners, for: .seconds(5), clock: clock) }
+        try await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(5))
+        let devices = try await scan.value
+        for player in players { #expect(try await player.value == 0, "each script was used up") }
+        #expect(devices.map(\.address) == [Self.strap, Self.meter])
+        // The strap once, with both adapters, the stronger first and its signal kept; the meter heard by hci0 alone.
+        #expect(devices.first?.adapters == ["hci1", "hci0"])
+        #expect(devices.first?.rssi == -48)
+        #expect(devices.last?.adapters == ["hci0"])
+    }
+}

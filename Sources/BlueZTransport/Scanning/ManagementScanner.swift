@@ -260,6 +260,53 @@ public final class ManagementScanner: Sendable {
     }
 }
 
+extension ManagementScanner {
+    /// Opens a scanner on every adapter that is up, when no adapter is chosen (by name or
+    /// `$OPENHEALTHKIT_ADAPTER`) and more than one is up: a sensor out of one adapter's reach may be in another's.
+    /// An adapter that refuses to discover (busy with another program's discovery, off, blocked) is left out; the
+    /// first refusal is thrown when every one refused, a missing capability at once. Nil when one adapter scans, as
+    /// ``open(adapter:clock:)`` chooses it.
+    public static func openEvery(
+        adapter: String?, clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> [ManagementScanner]? {
+        guard adapter == nil, AdapterSelection.adapterFromEnvironment() == nil else { return nil }
+        let up = ((try? BluetoothAdapters.list()) ?? []).compactMap(\.deviceID).filter {
+            AdapterSelection.status(of: $0)?.isUp == true
+        }
+        guard up.count > 1 else { return nil }
+        var scanners: [ManagementScanner] = []
+        var refusals: [any Error] = []
+        for id in up {
+            do {
+                scanners.append(try await open(adapter: "hci\(id)", clock: clock))
+            } catch let error as BlueZError where error.code == .permissionDenied {
+                // No adapter will do better: those already discovering stop again, and the capability is named.
+                for scanner in scanners { try? await scanner.stop() }
+                throw error
+            } catch {
+                refusals.append(error)  // busy with another program's discovery, off, blocked: the others listen
+            }
+        }
+        if scanners.isEmpty, let first = refusals.first { throw first }
+        return scanners
+    }
+
+    /// Scans with every scanner at once for `duration` on `clock` and merges what they heard: each device once, with
+    /// the adapters that heard it, the strongest signal's first (``ScanResults/merging(_:)``, as through bluetoothd).
+    public static func scan(
+        _ scanners: [ManagementScanner], for duration: Duration, clock: any Clock<Duration> = ContinuousClock()
+    ) async throws -> [DiscoveredDevice] {
+        try await withThrowingTaskGroup(of: (adapter: String, devices: [DiscoveredDevice]).self) { group in
+            for scanner in scanners {
+                group.addTask { (scanner.adapterName, try await scanner.scan(for: duration, clock: clock)) }
+            }
+            var scans: [(adapter: String, devices: [DiscoveredDevice])] = []
+            for try await scan in group { scans.append(scan) }
+            return ScanResults.merging(scans)
+        }
+    }
+}
+
 /// A scan the kernel ended early: the devices heard until then, and why it could not go on.
 public struct ScanInterrupted: Error, CustomStringConvertible {
     public var devices: [DiscoveredDevice]

@@ -55,6 +55,15 @@ enum StoredCorrelations {
             endDate: end, uuid: uuid, metadata: metadata, device: device, sourceRevision: source)
     }
 
+    /// A correlation decoded without its samples (`bare`), with them.
+    static func filled(
+        _ bare: HKSample, type: HKCorrelationType, objects: [HKSample], access: ReadAccess
+    ) -> HKCorrelation {
+        correlation(
+            type: type, objects: objects, start: bare.startDate, end: bare.endDate, uuid: bare.uuid,
+            metadata: bare.metadata, device: bare.device, source: bare.sourceRevision, access: access)
+    }
+
     /// The sentence for a request that names a correlation type, as HealthKit words its exception.
     static func disallowed(_ identifiers: some Sequence<String>, sharing: Bool) -> HKError {
         HKError(

@@ -76,20 +76,29 @@ def emit_changed(obj, interface, changes):
     obj.EmitSignal(dbus.PROPERTIES_IFACE, 'PropertiesChanged', 'sa{sv}as', [interface, changes, []])
 
 
-def add_gatt(device):
-    '''The sensor's heart rate service, with the measurement characteristic: exported once services resolve.'''
+def add_service(device, name, uuid):
+    '''Exports a primary service of the device (announced as bluetoothd announces it); None when it is there already.'''
     manager = mockobject.objects['/']
-    service = device.__dbus_object_path__ + '/service000c'
+    service = device.__dbus_object_path__ + '/' + name
     if service in mockobject.objects:
-        return
+        return None
     service_props = {
-        'UUID': dbus.String(uuid16(device.service), variant_level=1),
+        'UUID': dbus.String(uuid16(uuid), variant_level=1),
         'Primary': dbus.Boolean(True, variant_level=1),
         'Device': dbus.ObjectPath(device.__dbus_object_path__, variant_level=1),
     }
     device.AddObject(service, SERVICE_IFACE, service_props, [])
     manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
                        [dbus.ObjectPath(service), {SERVICE_IFACE: service_props}])
+    return service
+
+
+def add_gatt(device):
+    '''The sensor's heart rate service, with the measurement characteristic: exported once services resolve.'''
+    manager = mockobject.objects['/']
+    service = add_service(device, 'service000c', device.service)
+    if service is None:
+        return
     path = service + '/char000d'
     props = {
         'UUID': dbus.String(uuid16(device.measurement), variant_level=1),
@@ -118,17 +127,9 @@ def add_gatt(device):
 def add_device_information(device):
     '''The sensor's Device Information service, as bluetoothd 5.80 and later export it (read-only): maker and model.'''
     manager = mockobject.objects['/']
-    service = device.__dbus_object_path__ + '/service0020'
-    if service in mockobject.objects:
+    service = add_service(device, 'service0020', 0x180A)
+    if service is None:
         return
-    service_props = {
-        'UUID': dbus.String(uuid16(0x180A), variant_level=1),
-        'Primary': dbus.Boolean(True, variant_level=1),
-        'Device': dbus.ObjectPath(device.__dbus_object_path__, variant_level=1),
-    }
-    device.AddObject(service, SERVICE_IFACE, service_props, [])
-    manager.EmitSignal(OBJECT_MANAGER_IFACE, 'InterfacesAdded', 'oa{sa{sv}}',
-                       [dbus.ObjectPath(service), {SERVICE_IFACE: service_props}])
     for handle, (uuid, text) in enumerate([(0x2A29, 'Polar Electro Oy'), (0x2A24, 'H10')]):
         path = service + '/char%04x' % (0x21 + handle)
         props = {

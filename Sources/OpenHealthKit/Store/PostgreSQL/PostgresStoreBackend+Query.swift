@@ -384,9 +384,8 @@ extension PostgresStoreBackend {
             let held = try await heldSamples(ofCorrelations: correlations.keys.map { result[$0].id }, access: access, c)
             for (index, type) in correlations {
                 let (id, bare) = result[index]
-                result[index].sample = StoredCorrelations.correlation(
-                    type: type, objects: held[id] ?? [], start: bare.startDate, end: bare.endDate, uuid: bare.uuid,
-                    metadata: bare.metadata, device: bare.device, source: bare.sourceRevision, access: access)
+                result[index].sample = StoredCorrelations.filled(
+                    bare, type: type, objects: held[id] ?? [], access: access)
             }
         }
         return result

@@ -33,21 +33,11 @@ extension StoreDatabase {
             var device: HKDevice?
             var source: HKSourceRevision
         }
-        struct PendingCorrelation {
-            var index: Int
-            var id: Int64
-            var type: HKCorrelationType
-            var uuid: UUID
-            var start: Date
-            var end: Date
-            var metadata: [String: Any]?
-            var device: HKDevice?
-            var source: HKSourceRevision
-        }
         var samples: [HKSample?] = []
         var ids: [Int64] = []
         var workouts: [PendingWorkout] = []
-        var correlations: [PendingCorrelation] = []
+        // Correlations, by their place in `samples`, filled with the samples they hold after the loop.
+        var correlations: [Int: HKCorrelationType] = [:]
         var unitCache: [String: HKUnit] = [:]
         var typeCache: [Int64: HKSampleType] = [:]
         var sourceCache: [Int64: HKSourceRevision] = [:]
@@ -167,23 +157,22 @@ extension StoreDatabase {
                         count: count, startDate: start, endDate: end, uuid: uuid, metadata: metadata,
                         device: device, sourceRevision: source, locations: nil))
             } else if let correlationType = type as? HKCorrelationType {
-                correlations.append(
-                    PendingCorrelation(
-                        index: samples.count, id: id, type: correlationType, uuid: uuid, start: start, end: end,
-                        metadata: metadata, device: device, source: source))
-                samples.append(nil)
+                correlations[samples.count] = correlationType
+                samples.append(
+                    StoredCorrelations.correlation(
+                        type: correlationType, objects: [], start: start, end: end, uuid: uuid, metadata: metadata,
+                        device: device, source: source, access: access))
             } else {
                 throw HKError(
                     .errorDatabaseInaccessible, "Samples of type \(type.identifier) cannot be read by this version.")
             }
         }
         if !correlations.isEmpty {
-            let held = try heldSamples(ofCorrelations: correlations.map(\.id), access: access, db)
-            for pending in correlations {
-                samples[pending.index] = StoredCorrelations.correlation(
-                    type: pending.type, objects: held[pending.id] ?? [], start: pending.start, end: pending.end,
-                    uuid: pending.uuid, metadata: pending.metadata, device: pending.device, source: pending.source,
-                    access: access)
+            let held = try heldSamples(ofCorrelations: correlations.keys.map { ids[$0] }, access: access, db)
+            for (index, type) in correlations {
+                guard let bare = samples[index] else { continue }
+                samples[index] = StoredCorrelations.filled(
+                    bare, type: type, objects: held[ids[index]] ?? [], access: access)
             }
         }
         if !workouts.isEmpty {
