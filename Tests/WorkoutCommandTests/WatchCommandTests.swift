@@ -102,7 +102,7 @@ import Testing
         let recording = try bench.recordMirrored(seconds: 4)
         // The first second without a watch.
         for _ in 0 ..< 4 { #expect(clock.step(recording.member, [peripheral]) == "ok") }
-        let (watch, watched, _) = try Self.start(["watch", "--store", store])
+        let (watch, watched, errors) = try Self.start(["watch", "--store", store])
         defer { watch.killGroup() }
         #expect(watched.wait(for: "Ctrl-C leaves.\n"))
         // At 2 s of the recording's time it looks again and finds the watch. The watch's answer comes in real time:
@@ -114,6 +114,10 @@ import Testing
         #expect(recording.result().status == 0)
         #expect(watched.wait(for: "The recording ended.\n"), "\(watched.all)")
         watch.waitUntilExit(within: childProcessTimeLimit) { watched.all }
+        // A watch that heard another ending (the recording lost, its connection closed) says which on standard error.
+        let stderr = String(decoding: readToEnd([errors], within: 10).data[0], as: UTF8.self)
+        #expect(stderr.isEmpty, "the watch's standard error: \(stderr)")
+        #expect(watch.terminationStatus == 0)
         let lines = watched.all.split(separator: "\n").map(String.init)
         #expect(
             lines.first { $0.hasPrefix("Watching") }
