@@ -372,37 +372,25 @@ extension PostgresStoreBackend {
         }
     }
 
-    /// The row ids of the samples the given rows hold as correlations (none for rows that are not correlations).
-    func heldSampleIDs(ofCorrelations ids: [Int64], _ c: PostgresConnection) async throws -> [Int64] {
-        var held: [Int64] = []
-        for start in stride(from: 0, to: ids.count, by: Self.uuidsPerStatement) {
-            let slice = Array(ids[start ..< min(start + Self.uuidsPerStatement, ids.count)])
-            for row in try await c.rows(
-                "SELECT id FROM samples WHERE correlation_id = ANY(?) ORDER BY id", [.integers(slice)])
-            {
-                held.append(try row.at(0, as: Int64.self))
-            }
-        }
-        return held
-    }
-
     /// Deletes the samples with these ids, recording each in `deleted_objects` under a fresh anchor. The samples a
-    /// deleted correlation holds go with it (StoredCorrelations); they are not counted.
+    /// deleted correlation holds go with it, in the same statement (StoredCorrelations); they are not counted.
     func deleteSamples(ids: [Int64], now: Date, _ c: PostgresConnection) async throws -> Int {
-        let held = try await heldSampleIDs(ofCorrelations: ids, c)
         var count = 0
         for start in stride(from: 0, to: ids.count, by: Self.uuidsPerStatement) {
-            let slice = Array(ids[start ..< min(start + Self.uuidsPerStatement, ids.count)])
-            count += try await c.rows(
+            let slice = PostgresValue.integers(Array(ids[start ..< min(start + Self.uuidsPerStatement, ids.count)]))
+            let rows = try await c.rows(
                 """
-                WITH gone AS (DELETE FROM samples WHERE id = ANY(?) RETURNING id, uuid, type_id, source_id, metadata)
-                INSERT INTO deleted_objects (anchor, uuid, type_id, source_id, metadata, deleted)
-                SELECT nextval('anchors'), uuid, type_id, source_id, metadata, ?
-                FROM (SELECT * FROM gone ORDER BY id) g RETURNING anchor
-                """, [.integers(slice), .real(now.storeValue)]
-            ).count
+                WITH gone AS (
+                    DELETE FROM samples WHERE id = ANY(?) OR correlation_id = ANY(?)
+                    RETURNING id, uuid, type_id, source_id, metadata),
+                recorded AS (
+                    INSERT INTO deleted_objects (anchor, uuid, type_id, source_id, metadata, deleted)
+                    SELECT nextval('anchors'), uuid, type_id, source_id, metadata, ?
+                    FROM (SELECT * FROM gone ORDER BY id) g)
+                SELECT count(*) FROM gone WHERE id = ANY(?)
+                """, [slice, slice, .real(now.storeValue), slice])
+            count += Int(try rows.first?.at(0, as: Int64.self) ?? 0)
         }
-        if !held.isEmpty { _ = try await deleteSamples(ids: held, now: now, c) }
         return count
     }
 }
