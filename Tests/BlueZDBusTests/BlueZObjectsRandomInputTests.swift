@@ -54,7 +54,7 @@ import Testing
         var objects = BlueZObjects()
         let watch = DeviceWatch(address: 0xC73A_105E_22F1)
         var cached = BlueZObjects()
-        watch.follow("/org/bluez/hci0/dev_C7_3A_10_5E_22_F1")
+        watch.follow("/org/bluez/hci0/dev_C7_3A_10_5E_22_F1", in: BlueZObjects())
         var rejected = 0
         for _ in 0 ..< 20_000 {
             let body = Self.body(&random)

@@ -58,7 +58,6 @@ final class BlueZObjectCache: Sendable {
             }
             return cache
         }
-        watch.attach(cache)
         do {
             try await cache.state.withLock { $0.ready }?.value
         } catch {

@@ -36,15 +36,11 @@ public struct DBusScanner: Sendable {
         _ adapters: [String], client: BlueZClient, for duration: Duration,
         clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> [DiscoveredDevice] {
-        try await withThrowingTaskGroup(of: (adapter: String, devices: [DiscoveredDevice]).self) { group in
-            for adapter in adapters {
+        try await ScanResults.together(
+            adapters.map { adapter in
                 let scanner = DBusScanner(client: client, adapter: adapter)
-                group.addTask { (adapter, try await scanner.scan(for: duration, clock: clock)) }
-            }
-            var scans: [(adapter: String, devices: [DiscoveredDevice])] = []
-            for try await scan in group { scans.append(scan) }
-            return ScanResults.merging(scans)
-        }
+                return (adapter, { try await scanner.scan(for: duration, clock: clock) })
+            })
     }
 
     /// Scans for `duration` on `clock` (or until cancelled) and returns what was heard, in ``ScanResults``'

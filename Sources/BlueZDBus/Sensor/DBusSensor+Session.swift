@@ -73,9 +73,10 @@ extension DBusSensor: SensorSession {
 
     /// The device followed through bluetoothd's signals: its object path and what bluetoothd says of it.
     struct Located {
-        let watch: DeviceWatch
-        let path: String
         let following: BlueZObjectCache.Following
+        let path: String
+
+        var watch: DeviceWatch { following.watch }
 
         /// Stops following it.
         func end() { following.end() }
@@ -95,9 +96,9 @@ extension DBusSensor: SensorSession {
         do {
             let objects = try await following.cache.objects(client)
             let adapter = try client.adapter(named: options.adapter, in: objects, avoiding: address)
-            let path = try await find(in: objects, adapter: adapter, client: client, watch: watch, clock: clock)
-            watch.follow(path)
-            return Located(watch: watch, path: path, following: following)
+            let path = try await find(in: objects, adapter: adapter, client: client, following: following, clock: clock)
+            watch.follow(path, in: following.cache.current)
+            return Located(following: following, path: path)
         } catch {
             following.end()
             throw error
@@ -119,7 +120,7 @@ extension DBusSensor: SensorSession {
 
     /// The device's object path; when bluetoothd has not seen it yet, a discovery until it does.
     func find<C: Clock>(
-        in objects: BlueZObjects, adapter: String, client: BlueZClient, watch: DeviceWatch,
+        in objects: BlueZObjects, adapter: String, client: BlueZClient, following: BlueZObjectCache.Following,
         clock: C
     ) async throws -> String where C.Duration == Duration {
         if let device = objects.devices(under: adapter).first(where: { $0.matches(address) }) { return device.path }
@@ -130,10 +131,12 @@ extension DBusSensor: SensorSession {
         _ = try await client.call(adapter, BlueZ.adapter, "StartDiscovery")
         let heard: Result<BlueZDevice?, any Error>
         do {
-            try await waitFor(watch, clock: clock, within: options.connectTimeout, "the sensor to advertise") { _ in
-                watch.objects.devices(under: adapter).contains { $0.matches(self.address) }
+            try await waitFor(
+                following.watch, clock: clock, within: options.connectTimeout, "the sensor to advertise"
+            ) { _ in
+                following.cache.current.devices(under: adapter).contains { $0.matches(self.address) }
             }
-            heard = .success(watch.objects.devices(under: adapter).first { $0.matches(self.address) })
+            heard = .success(following.cache.current.devices(under: adapter).first { $0.matches(self.address) })
         } catch let error as BlueZError where error.code == .timedOut {
             heard = .success(nil)
         } catch {

@@ -42,18 +42,11 @@ final class DeviceWatch: Sendable {
     private let address: UInt64
     /// The device path followed, for the cache's dispatch (its own lock: the cache holds its lock while it asks).
     private let followed = Mutex<String?>(nil)
-    private let cache = Mutex<BlueZObjectCache?>(nil)
 
     init(address: UInt64) {
         self.address = address
         (changes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
-
-    /// Called by the cache this watch follows through.
-    func attach(_ cache: BlueZObjectCache) { self.cache.withLock { $0 = cache } }
-
-    /// bluetoothd's objects as its signals left them (empty before the watch follows through a cache).
-    var objects: BlueZObjects { cache.withLock { $0 }?.current ?? BlueZObjects() }
 
     /// Whether an event is this watch's: bluetoothd leaving, or one about its device or one of its device's objects,
     /// or, before it follows a device, a device added with its `address`.
@@ -70,8 +63,8 @@ final class DeviceWatch: Sendable {
         return path == device || path.hasPrefix(device + "/")
     }
 
-    /// Follows the device at `path` from now on.
-    func follow(_ path: String) {
+    /// Follows the device at `path` of `objects` from now on.
+    func follow(_ path: String, in objects: BlueZObjects) {
         let device = objects.device(at: path)
         followed.withLock { $0 = path }
         state.withLock { state in

@@ -296,14 +296,8 @@ extension ManagementScanner {
     public static func scan(
         _ scanners: [ManagementScanner], for duration: Duration, clock: any Clock<Duration> = ContinuousClock()
     ) async throws -> [DiscoveredDevice] {
-        try await withThrowingTaskGroup(of: (adapter: String, devices: [DiscoveredDevice]).self) { group in
-            for scanner in scanners {
-                group.addTask { (scanner.adapterName, try await scanner.scan(for: duration, clock: clock)) }
-            }
-            var scans: [(adapter: String, devices: [DiscoveredDevice])] = []
-            for try await scan in group { scans.append(scan) }
-            return ScanResults.merging(scans)
-        }
+        try await ScanResults.together(
+            scanners.map { scanner in (scanner.adapterName, { try await scanner.scan(for: duration, clock: clock) }) })
     }
 }
 

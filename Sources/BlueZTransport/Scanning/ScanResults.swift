@@ -117,6 +117,19 @@ public struct ScanResults: Sendable {
     /// cannot measure reports (BlueZ's emulated one does).
     static func measured(_ rssi: Int8?) -> Int8? { rssi == 127 ? nil : rssi }
 
+    /// Runs one scan per adapter at once and merges what they heard (``merging(_:)``): how several adapters listen
+    /// together, through bluetoothd or the management channel.
+    public static func together(
+        _ scans: [(adapter: String, scan: @Sendable () async throws -> [DiscoveredDevice])]
+    ) async throws -> [DiscoveredDevice] {
+        try await withThrowingTaskGroup(of: (adapter: String, devices: [DiscoveredDevice]).self) { group in
+            for (adapter, scan) in scans { group.addTask { (adapter, try await scan()) } }
+            var heard: [(adapter: String, devices: [DiscoveredDevice])] = []
+            for try await scan in group { heard.append(scan) }
+            return merging(heard)
+        }
+    }
+
     /// What several adapters heard, one device per address: the strongest signal's adapter first, and its RSSI.
     public static func merging(_ scans: [(adapter: String, devices: [DiscoveredDevice])]) -> [DiscoveredDevice] {
         var results = ScanResults()
