@@ -93,11 +93,21 @@ if ! start_bluetoothd; then
     start_bluetoothd || setup_failed "bluetoothd took both controllers"
 fi
 
-# 3. Both powered with LE on.
-for index in 0 1; do
-    btmgmt --index "$index" power on > /dev/null
-    btmgmt --index "$index" le on > /dev/null
-done
+# 3. Both powered with LE on (again after bluetoothd stops or restarts, which powers them off).
+power_both() {
+    for index in 0 1; do
+        btmgmt --index "$index" power on > /dev/null
+        btmgmt --index "$index" le on > /dev/null
+    done
+}
+power_both
+# stop_bluetoothd: SIGTERM, bounded: a bluetoothd that does not act on it within 5 s is killed.
+stop_bluetoothd() {
+    kill "$bluetoothd"
+    for _ in $(seq 25); do kill -0 "$bluetoothd" 2> /dev/null || break; sleep 0.2; done
+    kill -9 "$bluetoothd" 2> /dev/null
+    wait "$bluetoothd" 2> /dev/null
+}
 peripheral=$(controller_address 0)
 central=$(controller_address 1)
 echo "peripheral (hci0) $peripheral, workout (hci1) $central"
@@ -384,6 +394,25 @@ held_by_bluetoothd && pass "the link bluetoothd held is still up after workout's
     || fail "the link bluetoothd held is still up after workout's recording"
 timeout 10 dbus-send --system --print-reply --dest=org.bluez "$device_path" org.bluez.Device1.Disconnect \
     > /dev/null 2>&1
+# check_reconnected FIXTURE STATUS REASON BEFORE WHAT: the recording (exit STATUS) saw its link end (with REASON in
+# the reason, when not empty) after at least BEFORE heart rates, connected again, and had three or more after it.
+check_reconnected() {
+    python3 - "$@" <<'PY'
+import json, sys
+fixture, status, wanted, needed, what = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+events = [json.loads(line) for line in open(fixture).read().splitlines()[1:] if line.strip()]
+changes = [(e["t"], e["connection"], e.get("reason", "")) for e in events if "connection" in e]
+drop = next((t for t, c, r in changes if c == "disconnected" and wanted in r), None)
+back = next((t for t, c, _ in changes if c == "connected" and drop is not None and t > drop), None)
+before = [e for e in events if e.get("c") == "2A37" and drop is not None and e["t"] < drop]
+after = [e for e in events if e.get("c") == "2A37" and back is not None and e["t"] > back]
+ok = status == "0" and drop is not None and back is not None and len(before) >= needed and len(after) >= 3
+print(("PASS " if ok else "FAIL ") + f"{what}: {changes}, {len(before)} heart rates before and {len(after)} after "
+      f"(exit {status})")
+sys.exit(0 if ok else 1)
+PY
+    [ $? -eq 0 ] || failures=$((failures + 1))
+}
 # A link loss through bluetoothd: hci0 powered off mid-recording (as the raw check above does), then back with
 # its server and advertisement; the sensor must see bluetoothd report the drop, and connect and subscribe again.
 OPENHEALTHKIT_ADAPTER=hci1 as_user "$workout" record --store "$dbus_store" --activity running --sensor "ble:$peripheral" \
@@ -399,19 +428,8 @@ cat "$logs/record-dbus-loss.txt"
 held_by_bluetoothd && fail "the link workout made through bluetoothd is disconnected when the recording ends" \
     || pass "the link workout made through bluetoothd is disconnected when the recording ends"
 cp /dev/shm/vm-test-dbus-loss.jsonl "$logs/record-dbus-loss.jsonl" 2> /dev/null
-python3 - "$logs/record-dbus-loss.jsonl" "$status" <<'PY'
-import json, sys
-events = [json.loads(line) for line in open(sys.argv[1]).read().splitlines()[1:] if line.strip()]
-changes = [(e["t"], e["connection"], e.get("reason", "")) for e in events if "connection" in e]
-drop = next((t for t, c, _ in changes if c == "disconnected"), None)
-back = next((t for t, c, _ in changes if c == "connected" and drop is not None and t > drop), None)
-after = [e for e in events if e.get("c") == "2A37" and back is not None and e["t"] > back]
-ok = sys.argv[2] == "0" and drop is not None and back is not None and len(after) >= 3
-print(("PASS " if ok else "FAIL ") + f"through bluetoothd, a link loss is reported and the sensor reconnects by itself: "
-      f"{changes}, {len(after)} heart rates after it (exit {sys.argv[2]})")
-sys.exit(0 if ok else 1)
-PY
-[ $? -eq 0 ] || failures=$((failures + 1))
+check_reconnected "$logs/record-dbus-loss.jsonl" "$status" "" 0 \
+    "through bluetoothd, a link loss is reported and the sensor reconnects by itself"
 
 # bluetoothd restarted mid-recording (as `systemctl restart bluetooth` or a package upgrade does): the recording hears
 # it leave the bus and says so, and once the new bluetoothd has its adapters, the strap's server and its
@@ -419,15 +437,9 @@ PY
 # and subscribes again by itself, and saves the workout.
 restart_bluetoothd() {
     stop_server
-    kill "$bluetoothd"
-    for _ in $(seq 25); do kill -0 "$bluetoothd" 2> /dev/null || break; sleep 0.2; done
-    kill -9 "$bluetoothd" 2> /dev/null
-    wait "$bluetoothd" 2> /dev/null
+    stop_bluetoothd
     start_bluetoothd || { echo "bluetoothd did not register both adapters after its restart"; return 1; }
-    for index in 0 1; do
-        btmgmt --index "$index" power on > /dev/null
-        btmgmt --index "$index" le on > /dev/null
-    done
+    power_both
     start_server
 }
 OPENHEALTHKIT_ADAPTER=hci1 as_user "$workout" record --store "$dbus_store" --activity running --sensor "ble:$peripheral" \
@@ -442,20 +454,8 @@ wait "$recorder"
 status=$?
 cat "$logs/record-dbus-restart.txt"
 cp /dev/shm/vm-test-dbus-restart.jsonl "$logs/record-dbus-restart.jsonl" 2> /dev/null
-python3 - "$logs/record-dbus-restart.jsonl" "$status" <<'PY'
-import json, sys
-events = [json.loads(line) for line in open(sys.argv[1]).read().splitlines()[1:] if line.strip()]
-changes = [(e["t"], e["connection"], e.get("reason", "")) for e in events if "connection" in e]
-drop = next((t for t, c, r in changes if c == "disconnected" and "bluetoothd" in r), None)
-back = next((t for t, c, _ in changes if c == "connected" and drop is not None and t > drop), None)
-before = [e for e in events if e.get("c") == "2A37" and drop is not None and e["t"] < drop]
-after = [e for e in events if e.get("c") == "2A37" and back is not None and e["t"] > back]
-ok = sys.argv[2] == "0" and drop is not None and back is not None and len(before) >= 3 and len(after) >= 3
-print(("PASS " if ok else "FAIL ") + "through bluetoothd, a recording hears bluetoothd restart, says so, and connects "
-      f"again once it is back: {changes}, {len(before)} heart rates before and {len(after)} after (exit {sys.argv[2]})")
-sys.exit(0 if ok else 1)
-PY
-[ $? -eq 0 ] || failures=$((failures + 1))
+check_reconnected "$logs/record-dbus-restart.jsonl" "$status" bluetoothd 3 \
+    "through bluetoothd, a recording hears bluetoothd restart, says so, and connects again once it is back"
 
 # --- Latency: the same server through bluetoothd and through the raw path, side by side -------------------
 # BluetoothLatency stamps each heart rate as the builder's delegate hears it, the server's log each notification as
@@ -662,15 +662,9 @@ else
     echo "bluetoothd does not answer on the bus before it is stopped (noted, not a check of workout)"
 fi
 kill "$advertiser" "$gatt_server" 2> /dev/null
-kill "$bluetoothd"
-# Bounded: a bluetoothd that does not act on SIGTERM within 5 s is killed.
-for _ in $(seq 25); do kill -0 "$bluetoothd" 2> /dev/null || break; sleep 0.2; done
-kill -9 "$bluetoothd" 2> /dev/null
-wait "$advertiser" "$gatt_server" "$bluetoothd" 2> /dev/null
-for index in 0 1; do
-    btmgmt --index "$index" power on > /dev/null
-    btmgmt --index "$index" le on > /dev/null
-done
+stop_bluetoothd
+wait "$advertiser" "$gatt_server" 2> /dev/null
+power_both
 btmgmt --index 0 name RawStrap > /dev/null
 btmgmt --index 0 add-adv -c -g -n -u 180d 1 > "$logs/add-adv.txt" 2>&1
 if pgrep -x bluetoothd > /dev/null; then fail "bluetoothd stopped"; fi
