@@ -2,7 +2,6 @@ import BlueZTransport
 import FitnessSensors
 import Foundation
 import OpenHealthKit
-import Synchronization
 import TestSupport
 import Testing
 
@@ -102,26 +101,6 @@ final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWo
         companion.arguments = [path]
         let output = Pipe()
         companion.standardOutput = output
-        let (lines, sink) = AsyncStream.makeStream(of: String.self)
-        let pending = Mutex(Data())
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            if chunk.isEmpty {
-                handle.readabilityHandler = nil
-                sink.finish()
-                return
-            }
-            let complete = pending.withLock { buffer -> [String] in
-                buffer.append(chunk)
-                var found: [String] = []
-                while let newline = buffer.firstIndex(of: 0x0A) {
-                    found.append(String(decoding: buffer[buffer.startIndex ..< newline], as: UTF8.self))
-                    buffer.removeSubrange(buffer.startIndex ... newline)
-                }
-                return found
-            }
-            for line in complete { sink.yield(line) }
-        }
         try companion.run()
         let deadline = DispatchWorkItem { kill(companion.processIdentifier, SIGKILL) }
         // Just under the suite's one-minute limit: a hung child still ends, and a slow machine (a full parallel run
@@ -132,7 +111,7 @@ final class MirroredWorkoutManager: NSObject, HKWorkoutSessionDelegate, HKLiveWo
             // A test that fails early leaves no companion behind (it would hold the test run's output open).
             companion.killGroup()
         }
-        var child = lines.makeAsyncIterator()
+        var child = lines(of: output).makeAsyncIterator()
         #expect(await child.next() == "listening")
 
         let store = try HKHealthStore(databasePath: path, clientIdentifier: "WatchApp")

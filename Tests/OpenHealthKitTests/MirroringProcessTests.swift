@@ -12,38 +12,6 @@ import Testing
             .appendingPathComponent("MirrorCompanionHelper")
     }
 
-    /// The child's standard output as lines.
-    static func lines(of pipe: Pipe) -> AsyncStream<String> {
-        let (lines, sink) = AsyncStream.makeStream(of: String.self)
-        let buffer = HandBuffer()
-        pipe.fileHandleForReading.readabilityHandler = { handle in
-            let chunk = handle.availableData
-            if chunk.isEmpty {
-                handle.readabilityHandler = nil
-                sink.finish()
-                return
-            }
-            for line in buffer.append(chunk) { sink.yield(line) }
-        }
-        return lines
-    }
-
-    final class HandBuffer: @unchecked Sendable {
-        private let lock = NSLock()
-        private var data = Data()
-        func append(_ chunk: Data) -> [String] {
-            lock.withLock {
-                data.append(chunk)
-                var lines: [String] = []
-                while let newline = data.firstIndex(of: 0x0A) {
-                    lines.append(String(decoding: data[data.startIndex ..< newline], as: UTF8.self))
-                    data.removeSubrange(data.startIndex ... newline)
-                }
-                return lines
-            }
-        }
-    }
-
     @Test func aCompanionInAnotherProcessFollowsAnswersAndIsMissedWhenKilled() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("health.sqlite")
@@ -53,8 +21,8 @@ import Testing
         process.arguments = [path]
         let output = Pipe()
         process.standardOutput = output
-        var child = Self.lines(of: output).makeAsyncIterator()
         try process.run()
+        var child = lines(of: output).makeAsyncIterator()
         let deadline = DispatchWorkItem { kill(process.processIdentifier, SIGKILL) }
         // Just under the suite's one-minute limit: a hung child still ends, and a slow machine (a full parallel run
         // on two loaded cores took 44 s here) is not mistaken for one.

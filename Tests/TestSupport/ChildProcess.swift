@@ -100,3 +100,33 @@ public func readToEnd(
     }
     return (data, true)
 }
+
+/// The lines a child writes to `pipe`, as they come; the stream ends when the pipe does (the child exited, or was
+/// killed by its test's deadline). A thread of its own reads the pipe with blocking reads until it ends, where
+/// `FileHandle.readabilityHandler` on Linux sometimes never reports the end of a pipe whose last line and end arrive
+/// together (swiftlang/swift-corelibs-foundation#3275): a test then waited for an end that had come, until its time
+/// limit. A last line without a newline is delivered too.
+public func lines(of pipe: Pipe) -> AsyncStream<String> {
+    let (lines, sink) = AsyncStream.makeStream(of: String.self)
+    let thread = Thread {
+        // The pipe is kept (and its descriptor open) until the reading ends.
+        let descriptor = pipe.fileHandleForReading.fileDescriptor
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            pending.append(contentsOf: buffer[0 ..< count])
+            while let newline = pending.firstIndex(of: 0x0A) {
+                sink.yield(String(decoding: pending[..<newline], as: UTF8.self))
+                pending.removeSubrange(...newline)
+            }
+        }
+        if !pending.isEmpty { sink.yield(String(decoding: pending, as: UTF8.self)) }
+        sink.finish()
+    }
+    thread.name = "child output"
+    thread.start()
+    return lines
+}
