@@ -171,7 +171,7 @@ import Testing
 
 /// The code of Apple's documentation of HKCategoryValueSleepAnalysis ("To record a sleep sample…"), with only the
 /// import changed; the dates and saving it are ours.
-@Suite struct AppleSleepSampleDocumentationTests {
+@Suite(.timeLimit(.minutes(1))) struct AppleSleepSampleDocumentationTests {
     @Test func recordingADeepSleepSample() async throws {
         let startDate = t0, endDate = t0 + 1800
 

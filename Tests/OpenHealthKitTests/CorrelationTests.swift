@@ -7,7 +7,7 @@ import Testing
 /// Correlations kept whole in the store, on both backends: saved with the samples they hold, read back with them
 /// (`HKSampleQuery`, `HKSampleQueryDescriptor`, `HKCorrelationQuery`), found by what they hold, deleted with it,
 /// authorized through the types they hold as HealthKit does, and `predicateForObjectsWithNoCorrelation()`.
-@Suite struct CorrelationTests {
+@Suite(.postgresCluster, .timeLimit(.minutes(1))) struct CorrelationTests {
     static let pressureTypes: Set<HKSampleType> = [
         HKQuantityType(.bloodPressureSystolic), HKQuantityType(.bloodPressureDiastolic),
     ]

@@ -6,7 +6,7 @@ import Testing
 /// created role log in with its password and nobody with a wrong one, and gives each test a database of its own.
 @Suite(
     .enabled(if: PostgresCluster.unavailableReason == nil, "\(PostgresCluster.unavailableReason ?? "")"),
-    .postgresCluster)
+    .postgresCluster, .timeLimit(.minutes(1)))
 struct PostgresClusterTests {
     @Test func aRoleLogsInToADatabaseOfItsOwnOnLoopback() async throws {
         let cluster = try await PostgresCluster.shared()

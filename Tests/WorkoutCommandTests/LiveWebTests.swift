@@ -200,7 +200,7 @@ import Testing
 
 /// The feed alone: publishing never waits for a browser, a slow one gets the newest, the oldest is dropped past
 /// the limit.
-@Suite struct LiveFeedTests {
+@Suite(.timeLimit(.minutes(1))) struct LiveFeedTests {
     static func snapshot(_ seconds: Double, heartRate: Double? = 120) -> LiveWorkoutSnapshot {
         var snapshot = LiveWorkoutSnapshot.waiting(activity: "cycling", paused: false)
         snapshot.elapsed = seconds
