@@ -28,8 +28,10 @@ import Testing
         configuration.activityType = .running
         let builder = HKWorkoutBuilder(healthStore: owner, configuration: configuration, device: nil)
         try await builder.beginCollection(at: t0)
-        var samples = (0 ..< 120).map { heartRate(Double(130 + $0 % 5), at: Double($0), length: 0) }
-        samples += stride(from: 0, to: 120, by: 10).map { second in
+        var samples = (0 ..< 120).map { (i: Int) -> HKQuantitySample in
+            heartRate(Double(130 + i % 5), at: Double(i), length: 0)
+        }
+        samples += stride(from: 0, to: 120, by: 10).map { (second: Int) -> HKQuantitySample in
             HKQuantitySample(
                 type: energy, quantity: HKQuantity(unit: .kilocalorie(), doubleValue: 2),
                 start: t0 + Double(second), end: t0 + Double(second + 10))

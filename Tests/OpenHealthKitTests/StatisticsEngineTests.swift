@@ -92,10 +92,9 @@ import Testing
     }
 
     @Test func aSeriesSummaryGivesWhatItsQuantitiesGive() {
-        let quantities = (0 ..< 50).map {
-            SeriesQuantity(
-                start: base + Double($0) * 1.5, end: base + Double($0) * 1.5,
-                value: 100 + Double($0 % 7))
+        let quantities = (0 ..< 50).map { (i: Int) -> SeriesQuantity in
+            let time: Double = base + Double(i) * 1.5
+            return SeriesQuantity(start: time, end: time, value: 100 + Double(i % 7))
         }
         let seriesEnd = base + 80
         var oneByOne = accumulator(.discreteTemporallyWeighted, -10, 200)

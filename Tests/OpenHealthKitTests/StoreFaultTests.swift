@@ -193,7 +193,7 @@ import Testing
         try await builder.beginCollection(at: t0)
         let power = HKQuantityType(.cyclingPower)
         try await builder.addSamples(
-            (0 ..< 3_600).map { second in
+            (0 ..< 3_600).map { (second: Int) -> HKQuantitySample in
                 HKQuantitySample(
                     type: power, quantity: HKQuantity(unit: .watt(), doubleValue: 150 + Double(second % 90)),
                     start: t0 + Double(second), end: t0 + Double(second))

@@ -129,7 +129,7 @@ import WorkoutExport
         try await builder.beginCollection(at: start)
         let bpm = HKUnit.count().unitDivided(by: .minute())
         try await builder.addSamples(
-            (0 ..< 600).filter { $0 < 100 || $0 >= 160 }.map { t in
+            (0 ..< 600).filter { (t: Int) in t < 100 || t >= 160 }.map { (t: Int) -> HKQuantitySample in
                 HKQuantitySample(
                     type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: bpm, doubleValue: 140),
                     start: start + TimeInterval(t), end: start + TimeInterval(t), device: nil, metadata: nil)

@@ -120,7 +120,10 @@ import WorkoutImport
         #expect(g["pointsInOrder"] as? Bool == true)
         // Semicircles back to degrees lose less than 180 / 2³¹ ≈ 8.4e-8°: within the 7 decimals written.
         let lat = try #require(g["lat"] as? [Double])
-        #expect(zip(lat, moving).allSatisfy { abs($0 - (47 + Double($1) * 1e-4)) < 2e-7 })
+        #expect(
+            zip(lat, moving).allSatisfy { (latitude: Double, second: Int) in
+                abs(latitude - (47 + Double(second) * 1e-4)) < 2e-7
+            })
         #expect(g["hr"] as? [Int] == moving.map { Int(FITExportTests.heartRate($0)) })
         #expect(g["cad"] as? [Int] == moving.map { Int(FITExportTests.cadence($0)) })
         #expect(g["power"] as? [Int] == moving.map { Int(FITExportTests.power($0)) })

@@ -55,8 +55,9 @@ package enum QuantitySeriesCodec {
             let scale = pow(10, Double(e))
             let starts = quantities.map { Int64((($0.start - base) * scale).rounded()) }
             let ends = quantities.map { Int64((($0.end - base) * scale).rounded()) }
-            writeColumn((0 ..< n).map { $0 == 0 ? starts[0] : starts[$0] - starts[$0 - 1] }, to: &out)
-            writeColumn((0 ..< n).map { ends[$0] - ($0 + 1 < n ? starts[$0 + 1] : starts[$0]) }, to: &out)
+            writeColumn((0 ..< n).map { (i: Int) -> Int64 in i == 0 ? starts[0] : starts[i] - starts[i - 1] }, to: &out)
+            writeColumn(
+                (0 ..< n).map { (i: Int) -> Int64 in ends[i] - (i + 1 < n ? starts[i + 1] : starts[i]) }, to: &out)
         } else {
             writeRaw(quantities.map(\.start), to: &out)
             writeRaw(quantities.map(\.end), to: &out)
@@ -64,7 +65,7 @@ package enum QuantitySeriesCodec {
         if let k = valueExponent {
             let scale = pow(10, Double(k))
             let steps = quantities.map { Int64(($0.value * scale).rounded()) }
-            writeColumn((0 ..< n).map { $0 == 0 ? steps[0] : steps[$0] &- steps[$0 - 1] }, to: &out)
+            writeColumn((0 ..< n).map { (i: Int) -> Int64 in i == 0 ? steps[0] : steps[i] &- steps[i - 1] }, to: &out)
         } else {
             writeRaw(quantities.map(\.value), to: &out)
         }
