@@ -13,20 +13,20 @@ import Testing
                 "05 08 50 6F 6C 61  03 09 48 37  02 0A F4  03 19 41 03  05 16 0F 18 5A 00  05 FF 6B 00 72 08  03 2A 01 02"
             )
         let ad = try AdvertisingData(bytes: wire)
-        #expect(
-            ad.structures == [
-                .flags([.leGeneralDiscoverable, .brEDRNotSupported]),
-                .serviceUUIDs16([BluetoothUUID(0x180D), BluetoothUUID(0xFEEE)], isComplete: false),
-                .serviceUUIDs16([.heartRate], isComplete: true),
-                .serviceUUIDs128([vendor], isComplete: false),
-                .localName(Array("Pola".utf8), isComplete: false),
-                .localName(Array("H7".utf8), isComplete: true),
-                .txPowerLevel(-12),
-                .appearance(.heartRateBelt),
-                .serviceData16(.battery, [0x5A, 0x00]),
-                .manufacturerData(companyIdentifier: 0x006B, data: [0x72, 0x08]),
-                .unknown(AdvertisingDataType(0x2A), [0x01, 0x02]),
-            ])
+        let expected: [AdvertisingDataStructure] = [
+            .flags([.leGeneralDiscoverable, .brEDRNotSupported]),
+            .serviceUUIDs16([BluetoothUUID(0x180D), BluetoothUUID(0xFEEE)], isComplete: false),
+            .serviceUUIDs16([.heartRate], isComplete: true),
+            .serviceUUIDs128([vendor], isComplete: false),
+            .localName(Array("Pola".utf8), isComplete: false),
+            .localName(Array("H7".utf8), isComplete: true),
+            .txPowerLevel(-12),
+            .appearance(.heartRateBelt),
+            .serviceData16(.battery, [0x5A, 0x00]),
+            .manufacturerData(companyIdentifier: 0x006B, data: [0x72, 0x08]),
+            .unknown(AdvertisingDataType(0x2A), [0x01, 0x02]),
+        ]
+        #expect(ad.structures == expected)
         #expect(ad.encode() == wire)
         #expect(ad.serviceUUIDs == [BluetoothUUID(0x180D), BluetoothUUID(0xFEEE), .heartRate, vendor])
         #expect(ad.localName == "H7")  // the complete name wins

@@ -8,9 +8,10 @@ struct WheelSpeedCalculatorTests {
         #expect(w.update(cumulativeRevolutions: 100, lastEventTime: 0, at: 0) == nil)
         #expect(w.distance == 0)
         let speed = w.update(cumulativeRevolutions: 104, lastEventTime: 2048, at: 1)
-        #expect(approximatelyEqual(speed, 4 * 2.105))
-        #expect(approximatelyEqual(w.distance, 4 * 2.105))
-        #expect(w.lastOutcome == .measured(speed: 4 * 2.105, distance: 4 * 2.105))
+        let fourTurns: Double = 4 * 2.105
+        #expect(approximatelyEqual(speed, fourTurns))
+        #expect(approximatelyEqual(w.distance, fourTurns))
+        #expect(w.lastOutcome == .measured(speed: fourTurns, distance: fourTurns))
     }
 
     @Test func cscWheelTicksAre1Over1024Seconds() {

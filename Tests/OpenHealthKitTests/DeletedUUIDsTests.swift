@@ -96,9 +96,12 @@ import Testing
         let records = try store.database().read { db in
             try Row.fetchAll(db, sql: "SELECT format, count, length(uuids) FROM deleted_ranges ORDER BY anchor")
         }
-        #expect(records.map { $0[0] as Int } == [1, 1], "grouped")
-        #expect(records.map { $0[1] as Int }.reduce(0, +) == 599)
-        let bytes = records.map { $0[2] as Int }.reduce(0, +)
+        let formats: [Int] = records.map { $0[0] }
+        let counts: [Int] = records.map { $0[1] }
+        let lengths: [Int] = records.map { $0[2] }
+        #expect(formats == [1, 1], "grouped")
+        #expect(counts.reduce(0, +) == 599)
+        let bytes = lengths.reduce(0, +)
         #expect(bytes < 100, "\(bytes) bytes for 599 UUIDs (9,584 bytes at 16 each)")
 
         let after = try await store.fetchChanges(descriptors, after: before.anchor, limit: 0)

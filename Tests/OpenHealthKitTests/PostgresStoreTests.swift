@@ -339,7 +339,9 @@ struct PostgresStoreTests {
             #expect(values.merged?.mostRecent == other?.merged?.mostRecent, "interval \(index)")
             #expect(rounded(values.merged?.duration) == rounded(other?.merged?.duration), "interval \(index)")
         }
-        #expect(Set((energy[.sqlite] ?? [:]).keys) == Set((energy[.postgres] ?? [:]).keys))
+        let sqliteIntervals = Set((energy[.sqlite] ?? [:]).keys)
+        let postgresIntervals = Set((energy[.postgres] ?? [:]).keys)
+        #expect(sqliteIntervals == postgresIntervals)
         for (index, values) in energy[.sqlite] ?? [:] {
             let other = energy[.postgres]?[index]
             #expect(rounded(values.merged?.sum) == rounded(other?.merged?.sum), "interval \(index)")

@@ -13,7 +13,8 @@ import Testing
         let committed = Self.fixtures.appendingPathComponent(scenario.fileName)
         let header = try FixtureReader(path: committed.path).header
         #expect(header.source?["scenario"] == scenario.rawValue)
-        let seed = try #require(header.source?["seed"].flatMap(UInt64.init))
+        let seedText: String? = header.source?["seed"]
+        let seed = try #require(seedText.flatMap { UInt64($0) })
         let path = NSTemporaryDirectory() + "ohk-gen-" + UUID().uuidString + ".jsonl"
         defer { try? FileManager.default.removeItem(atPath: path) }
         try FixtureSynthesizer.generate(scenario, seed: seed, to: path)
