@@ -129,6 +129,50 @@ import Testing
         #expect(try await fetch(store, HKQuantityType(.heartRate), nil).count == 2)
     }
 
+    /// Another program's SQLite database given as the store (a mistyped path, a browser's history; another GRDB
+    /// application's file, which records migrations of its own): refused with one sentence naming its tables, and
+    /// left byte for byte as it was: no table of the store's added, not switched to WAL mode. Python's sqlite3 writes
+    /// the files.
+    @Test func anotherProgramsDatabaseIsRefusedAndLeftUntouched() async throws {
+        let directory = try TemporaryDirectory()
+        let places = directory.file("places.sqlite")
+        let app = directory.file("app.sqlite")
+        let status = try ChildProcess.run(
+            "/usr/bin/env",
+            [
+                "python3", "-c",
+                """
+                import sqlite3, sys
+                places = sqlite3.connect(sys.argv[1])
+                places.execute("CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT)")
+                places.execute("CREATE TABLE moz_bookmarks (id INTEGER PRIMARY KEY, place INTEGER)")
+                places.execute("INSERT INTO moz_places (url) VALUES ('https://example.org')")
+                places.commit()
+                app = sqlite3.connect(sys.argv[2])
+                app.execute("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+                app.execute("INSERT INTO grdb_migrations VALUES ('v1: users')")
+                for table in ["users", "posts", "comments", "likes"]:
+                    app.execute("CREATE TABLE %s (id INTEGER PRIMARY KEY)" % table)
+                app.commit()
+                """, places, app,
+            ])
+        #expect(status == 0)
+        for (path, tables) in [
+            (places, "moz_bookmarks, moz_places"), (app, "comments, likes, posts and 1 more"),
+        ] {
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            let error = await expectHKError(.errorDatabaseInaccessible) {
+                _ = try HKHealthStore(databasePath: path)
+            }
+            #expect(
+                error?.message
+                    == "The file \(path) is another program's SQLite database (tables \(tables)), not an OpenHealthKit "
+                    + "store; it was left untouched.")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        }
+    }
+
     /// A store stays locked as SQLite locks it while it is open: in WAL mode every connection holds a SHARED lock on
     /// the file, so another process can neither take it over (switch it out of WAL mode) nor, closing its own last
     /// connection, take this one for gone and remove the WAL. Opening the store a second time in the same process

@@ -71,7 +71,7 @@ final class StoreDatabase: Sendable {
             }
         }
         do {
-            try refuseNewerSchema(path: path)
+            try refuseForeignOrNewer(path: path)
             let pool = try DatabasePool(path: path, configuration: configuration)
             let database = StoreDatabase(writer: pool, path: path)
             try database.migrate()
@@ -96,26 +96,31 @@ final class StoreDatabase: Sendable {
     /// Where stores are opened from `async` code.
     private static let opening = DispatchQueue(label: "OpenHealthKit.StoreDatabase.open", attributes: .concurrent)
 
-    /// Throws, before anything opens the file for writing, when an existing store was written by a newer schema
-    /// than this version knows: opening a pool would already switch the file to WAL mode, and migrating would
-    /// misread it. The file is looked at through a read-only connection, so it is left exactly as it was. A file
+    /// Throws, before anything opens the file for writing, when an existing file is another program's SQLite
+    /// database or a store written by a newer schema than this version knows: opening a pool would already switch
+    /// the file to WAL mode, and migrating would add this store's tables to another program's file or misread a
+    /// newer store. The file is looked at through a read-only connection, so it is left exactly as it was. A file
     /// that cannot be probed this way (empty, or in WAL mode without its shared-memory file) is checked again by
     /// ``migrate()`` inside the first write transaction.
-    private static func refuseNewerSchema(path: String) throws {
+    private static func refuseForeignOrNewer(path: String) throws {
         var info = stat()
         guard stat(path, &info) == 0, info.st_size > 0 else { return }
         var readOnly = Configuration()
         readOnly.readonly = true
-        let superseded: Bool
+        let (foreign, superseded): ([String]?, Bool)
         do {
             let probe = try DatabaseQueue(path: path, configuration: readOnly)
-            superseded = try probe.read { db in
-                try db.tableExists("grdb_migrations") && StoreSchema.migrator.hasBeenSuperseded(db)
+            (foreign, superseded) = try probe.read { db in
+                (
+                    try StoreSchema.foreignTables(db),
+                    try db.tableExists("grdb_migrations") && StoreSchema.migrator.hasBeenSuperseded(db)
+                )
             }
             try probe.close()
         } catch {
             return
         }
+        if let foreign { throw Self.foreign(path, tables: foreign, untouched: true) }
         if superseded {
             throw HKError(
                 .errorDatabaseInaccessible,
@@ -137,6 +142,9 @@ final class StoreDatabase: Sendable {
     private func migrate() throws {
         let migrator = StoreSchema.migrator
         try writer.write { db in
+            if let tables = try StoreSchema.foreignTables(db) {
+                throw Self.foreign(path ?? "in memory", tables: tables, untouched: false)
+            }
             if try migrator.hasBeenSuperseded(db) {
                 throw HKError(
                     .errorDatabaseInaccessible,
@@ -144,6 +152,18 @@ final class StoreDatabase: Sendable {
             }
         }
         try migrator.migrate(writer)
+    }
+
+    /// Another program's database given as a store, named by its tables (three at most).
+    private static func foreign(_ place: String, tables: [String], untouched: Bool) -> HKError {
+        let named =
+            tables.count > 3
+            ? tables.prefix(3).joined(separator: ", ") + " and \(tables.count - 3) more"
+            : tables.joined(separator: ", ")
+        return HKError(
+            .errorDatabaseInaccessible,
+            "The file \(place) is another program's SQLite database (tables \(named)), not an OpenHealthKit store"
+                + (untouched ? "; it was left untouched." : "."))
     }
 
     static func describe(_ error: DatabaseError, path: String?) -> HKError {

@@ -10,9 +10,32 @@ import WorkoutEngine
 /// Dates are stored as seconds since 2001-01-01 00:00:00 UTC (`Date.timeIntervalSinceReferenceDate`), UUIDs as
 /// 16-byte blobs, quantities in their type's storage unit (see `QuantityTypeCatalog`).
 enum StoreSchema {
+    /// The first migration's identifier: every store, of any version, records it in `grdb_migrations`.
+    static let firstMigration = "v1: samples, workouts, associations, authorization"
+
+    /// The tables of another program's database, or nil: a database with tables besides GRDB's record of
+    /// migrations and no record of this store's first migration is not a store (a browser's history given as
+    /// `--store`, another GRDB application's file). An empty database, and a store of any version, give nil.
+    static func foreignTables(_ db: Database) throws -> [String]? {
+        let tables = try String.fetchAll(
+            db,
+            sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 7) != 'sqlite_' ORDER BY name"
+        )
+        let others = tables.filter { $0 != "grdb_migrations" }
+        guard !others.isEmpty else { return nil }
+        if tables.contains("grdb_migrations"),
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = ?)",
+                arguments: [firstMigration]) == true
+        {
+            return nil
+        }
+        return others
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1: samples, workouts, associations, authorization") { db in
+        migrator.registerMigration(firstMigration) { db in
             try db.execute(
                 sql: """
                     CREATE TABLE types (
