@@ -1,5 +1,6 @@
 import FitnessSensors
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -636,5 +637,45 @@ struct PostgresStoreTests {
             try await fetch(desk, HKQuantityType(.heartRate), HKQuery.predicateForObjects(from: workout)).count == 10)
         #expect(try await cluster.psql("SELECT count(*) FROM live_builders", database: database) == "0")
         #expect(try await phone.recoverActiveWorkoutSession() == nil)
+    }
+
+    /// HealthKit's synchronous calls on a PostgreSQL store (`init(databasePath:)`, `authorizationStatus(for:)`), made
+    /// from async code on every thread of Swift's cooperative pool at once, each return: the calls wait for the server
+    /// on a thread of their own, never for a thread of the pool they are holding. In a process of its own (an exit
+    /// test), which gives up after 20 s: a process whose pool is stopped cannot end a test on a time limit.
+    @Test func synchronousCallsFromEveryThreadOfTheCooperativePoolAtOnceReturn() async throws {
+        let directory = try TemporaryDirectory()
+        let url = try await StoreKind.postgres.freshStoreName(directory)
+        let store = try await HKHealthStore.open(databasePath: url, clientIdentifier: "pg-tests")
+        try await store.requestAuthorization(toShare: [HKQuantityType(.heartRate)], read: [])
+        let child = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+            [url = url as String] in
+            // Four calls for each thread of the pool (one thread per core), and this closure holding one more.
+            let calls = ProcessInfo.processInfo.activeProcessorCount * 4
+            let answered = DispatchGroup()
+            final class Count: Sendable { let value = Mutex(0) }
+            let authorized = Count()
+            for _ in 0 ..< calls {
+                answered.enter()
+                Task.detached {
+                    let store = try? HKHealthStore(databasePath: url, clientIdentifier: "pg-tests")
+                    if store?.authorizationStatus(for: HKQuantityType(.heartRate)) == .sharingAuthorized {
+                        authorized.value.withLock { $0 += 1 }
+                    }
+                    answered.leave()
+                }
+            }
+            guard answered.wait(timeout: .now() + 20) == .success else {
+                FileHandle.standardError.write(Data("the synchronous calls did not return within 20 s\n".utf8))
+                exit(1)
+            }
+            let count = authorized.value.withLock { $0 }
+            guard count == calls else {
+                FileHandle.standardError.write(Data("\(count) of \(calls) calls said sharingAuthorized\n".utf8))
+                exit(1)
+            }
+        }
+        let said = String(decoding: child?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(!said.contains("calls"), "\(said)")
     }
 }

@@ -30,9 +30,10 @@ extension PostgresStoreBackend {
 
     /// Runs `function` (taking or giving back a lease) for a journal on the lease connection; whether it answered
     /// true. The connection is idle between leases: one that does not answer within ``idleAnswerLimit`` (a server
-    /// that restarted, which PostgresNIO can miss on an idle connection) is closed, and the answer is false.
+    /// that restarted, which PostgresNIO can miss on an idle connection) is closed, and the answer is false. The
+    /// deadline's task runs on ``BridgeExecutor``, which needs no thread of the pool a blocking caller may hold.
     private static func lease(_ function: String, _ builderID: Int64, on connection: PostgresConnection) async -> Bool {
-        let watchdog = Task {
+        let watchdog = Task(executorPreference: BridgeExecutor.shared) {
             try await Task.sleep(for: idleAnswerLimit)
             try? await connection.close()
         }

@@ -14,8 +14,9 @@ import Synchronization
 ///
 /// Each method is one transaction; a few connections are kept for the next ones, while they answer. Writes of one
 /// person are serialised by a transaction-scoped advisory lock on the owner, so anchors (one sequence) are committed
-/// in order. The `…Blocking` methods run their operation in a detached task and wait on a semaphore: they are called only from HealthKit's
-/// synchronous API and the journal's serial queue, never from a cooperative thread (the seam's contract).
+/// in order. The `…Blocking` methods (HealthKit's synchronous API, the journal's serial queue) run their operation in a
+/// detached task on a thread of its own (``BridgeExecutor``) and wait on a semaphore, so they may be called from any
+/// thread, a cooperative one included.
 final class PostgresStoreBackend: Sendable {
     let url: PostgresStoreURL
     private let nextID = Atomic<Int>(1)
@@ -144,12 +145,13 @@ final class PostgresStoreBackend: Sendable {
     /// A connection with a transaction begun: an idle one when one answers its `BEGIN` within
     /// ``idleAnswerLimit``, else a new one. An idle connection whose server restarted or went away is closed and
     /// never waited on: PostgresNIO 1.33 can miss that the server closed an idle connection, and a query on it then
-    /// waits forever, so the `BEGIN` on a reused connection has a deadline that closes it.
+    /// waits forever, so the `BEGIN` on a reused connection has a deadline that closes it. The deadline's task runs on
+    /// ``BridgeExecutor``, as the blocking bridge's do: a blocking caller may be holding every thread of the pool.
     private func begin(write: Bool) async throws -> PostgresConnection {
         let begin = write ? Self.beginWrites : Self.beginReads
         while let reused = idle.withLock({ $0.popLast() }) {
             guard !reused.isClosed else { continue }
-            let watchdog = Task {
+            let watchdog = Task(executorPreference: BridgeExecutor.shared) {
                 try await Task.sleep(for: Self.idleAnswerLimit)
                 try? await reused.close()
             }
@@ -188,10 +190,16 @@ final class PostgresStoreBackend: Sendable {
     }
 
     /// Runs `body` on a detached task and waits for it: the bridge of the `…Blocking` methods (see the type).
+    ///
+    /// The task prefers ``BridgeExecutor``, so neither it nor the connections' answers need a thread of Swift's
+    /// cooperative pool, which the waiting caller may be holding: HealthKit's synchronous calls
+    /// (`authorizationStatus(for:)`, `discardWorkout()`) are made from async code as often as not, and with every
+    /// thread of the pool (as many as the machine has cores) waiting here for work queued behind them, the process
+    /// would stop for good.
     static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
         let semaphore = DispatchSemaphore(value: 0)
         let result = Mutex<Result<T, any Error>?>(nil)
-        Task.detached {
+        Task.detached(executorPreference: BridgeExecutor.shared) {
             let outcome: Result<T, any Error>
             do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
             result.withLock { $0 = outcome }
@@ -199,6 +207,19 @@ final class PostgresStoreBackend: Sendable {
         }
         semaphore.wait()
         return try result.withLock { $0! }.get()
+    }
+
+    /// The executor of the blocking bridge's tasks: a serial Dispatch queue, whose thread is its own (Dispatch gives a
+    /// serial queue a thread of its own when it has work), never one of the cooperative pool's. Only continuations run
+    /// on it (a connection's answer, a watchdog's timer), so the bridge's calls share it without waiting on each other.
+    final class BridgeExecutor: TaskExecutor {
+        static let shared = BridgeExecutor()
+        private let queue = DispatchQueue(label: "org.openhealthkit.postgres.bridge")
+
+        func enqueue(_ job: consuming ExecutorJob) {
+            let job = UnownedJob(job)
+            queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        }
     }
 
     // MARK: Errors
