@@ -151,10 +151,14 @@ import Testing
     ) async throws {
         let directory = try TemporaryDirectory()
         let backend = try await backend(directory, kind)
-        // Given a recording's journal with one sample batch and one entry, appended in order
+        // Given a recording's journal with one sample batch and one entry, appended in order; the batch also holds a
+        // quantity of a sample the store holds already
         let builderID = try await newJournal(backend)
         let batch = JournalBatch()
-        batch.samples = [try CollectedSample(heartRate(140, at: 1) as HKQuantitySample)]
+        var stored = try CollectedSample(heartRate(141, at: 2) as HKQuantitySample)
+        stored.appAdded = true
+        stored.alreadyStored = true
+        batch.samples = [try CollectedSample(heartRate(140, at: 1) as HKQuantitySample), stored]
         batch.samplesSequence = 1
         batch.entry = (2, .entry, Array("{}".utf8))
         try backend.appendJournal(batch, builderID: builderID)
@@ -164,7 +168,10 @@ import Testing
         #expect(recovered.builderID == builderID)
         #expect(recovered.rows.map(\.sequence) == [1, 2])
         #expect(recovered.typeIdentifiers.values.contains(HKQuantityTypeIdentifier.heartRate.rawValue))
-        // And finishing moves the journal's samples into the workout, and the journal is gone
+        let records = try SampleBatchCodec.decode(try #require(recovered.rows.first).payload)
+        #expect(records.map(\.alreadyStored) == [false, true] && records.map(\.appAdded) == [false, true])
+        // And finishing moves the journal's samples into the workout (not the stored one's quantity), and the
+        // journal is gone
         let workout = legacy.workout(activityType: .cycling, start: t0, end: t0 + 60)
         try await backend.finishWorkout(
             WorkoutToFinish(
@@ -201,20 +208,28 @@ import Testing
     ) async throws {
         let directory = try TemporaryDirectory()
         let backend = try await backend(directory, kind)
-        // Given a journal with a collected sample and an app-added one, and one more app-added sample not yet journaled
+        // Given a journal with a collected sample and an app-added one, and one more app-added sample not yet
+        // journaled; and, journaled and not, a quantity of a sample the store holds already (counted, never moved)
         let builderID = try await newJournal(backend)
         let collected = try CollectedSample(heartRate(120, at: 1) as HKQuantitySample)
         var added = try CollectedSample(heartRate(121, at: 2) as HKQuantitySample)
         added.appAdded = true
         var pending = try CollectedSample(heartRate(122, at: 3) as HKQuantitySample)
         pending.appAdded = true
+        var stored = try CollectedSample(heartRate(123, at: 4) as HKQuantitySample)
+        stored.appAdded = true
+        stored.alreadyStored = true
+        var storedPending = try CollectedSample(heartRate(124, at: 5) as HKQuantitySample)
+        storedPending.appAdded = true
+        storedPending.alreadyStored = true
         let batch = JournalBatch()
-        batch.samples = [collected, added]
+        batch.samples = [collected, added, stored]
         batch.samplesSequence = 1
         try backend.appendJournal(batch, builderID: builderID)
         // When the recording is discarded
-        try backend.discardRecordingBlocking(builderID: builderID, extra: [pending], source: source)
-        // Then the app's two samples stay, the collected one is gone, and nothing is left to recover
+        try backend.discardRecordingBlocking(builderID: builderID, extra: [pending, storedPending], source: source)
+        // Then the app's two samples stay, the collected one is gone, the stored ones are not saved again, and
+        // nothing is left to recover
         let kept = try await backend.samples([heartRateDescriptor], limit: 0, sorts: [], client: client)
         #expect(Set(kept.map(\.uuid)) == [added.uuid, pending.uuid])
         #expect(try await backend.interruptedRecording(client: client) == nil)

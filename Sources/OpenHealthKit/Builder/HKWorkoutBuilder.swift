@@ -178,17 +178,34 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     }
 
     /// Adds samples: quantity samples count towards the statistics and are saved with the workout; other samples
-    /// (heartbeat series) are saved now and associated when the workout is finished.
+    /// (heartbeat series) are saved now and associated when the workout is finished. A quantity sample the store
+    /// holds already (one the app saved, or the samples of a finished `HKQuantitySeriesSampleBuilder`) is associated
+    /// as it is, never saved a second time, and each of its quantities counts towards the statistics.
     public func addSamples(_ samples: [HKSample]) async throws {
         for sample in samples { try sample.validate() }
         try await checkShareAuthorization(samples.map(\.sampleType))
+        let quantities = samples.compactMap { $0 as? HKQuantitySample }
+        let stored = try await storedQuantities(of: quantities)
         var collected: [CollectedSample] = []
         var others: [HKSample] = []
+        var associated: [UUID] = []
         for sample in samples {
             if let quantity = sample as? HKQuantitySample {
-                var made = try CollectedSample(quantity)
-                made.appAdded = true
-                collected.append(made)
+                if let points = stored[quantity.uuid] {
+                    associated.append(quantity.uuid)
+                    for point in points {
+                        var made = CollectedSample(
+                            type: quantity.quantityType, start: point.start, end: max(point.start, point.end),
+                            value: point.value, device: quantity.device)
+                        made.appAdded = true
+                        made.alreadyStored = true
+                        collected.append(made)
+                    }
+                } else {
+                    var made = try CollectedSample(quantity)
+                    made.appAdded = true
+                    collected.append(made)
+                }
             } else {
                 others.append(sample)
             }
@@ -205,8 +222,9 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         if !others.isEmpty {
             try await healthStore.save(others)
             for sample in others { try apply(.associated(sample.uuid)) }
-            try await awaitJournal()
         }
+        for uuid in associated { try apply(.associated(uuid)) }
+        if !others.isEmpty || !associated.isEmpty { try await awaitJournal() }
         guard !collected.isEmpty else { return }
         try finish(apply(.samples(collected)))
         // An app adding samples faster than the store takes them waits for it here, suspended.
@@ -221,6 +239,46 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     public func addMetadata(_ metadata: [String: Any]) async throws {
         try apply(.metadata(metadata))
         try await awaitJournal()
+    }
+
+    /// The quantities the store holds of those of `samples` it holds already, by sample: a series' points, or the
+    /// sample's own quantity (storage unit, seconds since the reference date). A series' last instant of a held type
+    /// (heart rate) covers what it covers in the store's own statistics of the series: until the series' end, at
+    /// most the maximum hold (``StatisticsAccumulator/summary(style:of:seriesEnd:maximumHold:)``), not until the
+    /// next sample the builder happens to get.
+    private func storedQuantities(of samples: [HKQuantitySample]) async throws -> [UUID: [SeriesQuantity]] {
+        guard !samples.isEmpty else { return [:] }
+        let backend = try healthStore.backend()
+        var found: [UUID: [SeriesQuantity]] = [:]
+        for ofType in Dictionary(grouping: samples, by: \.quantityType.identifier).values {
+            let type = ofType[0].quantityType
+            for first in stride(from: 0, to: ofType.count, by: 500) {
+                let uuids = Set(ofType[first ..< min(first + 500, ofType.count)].map(\.uuid))
+                let descriptor = HKQueryDescriptor(
+                    sampleType: type, predicate: HKQuery.predicateForObjects(with: uuids))
+                for (sample, points) in try await backend.seriesSamples(
+                    descriptor, client: healthStore.clientIdentifier)
+                {
+                    guard var points, let last = points.last else {
+                        found[sample.uuid] = [
+                            SeriesQuantity(
+                                start: sample.startDate.storeValue, end: sample.endDate.storeValue,
+                                value: sample.quantity.doubleValue(for: type.storageUnit))
+                        ]
+                        continue
+                    }
+                    let holds = [.discreteTemporallyWeighted, .discreteEquivalentContinuousLevel].contains(
+                        type.aggregationStyle)
+                    if holds && last.end <= last.start {
+                        points[points.count - 1].end = max(
+                            last.start,
+                            min(sample.endDate.storeValue, last.start + StatisticsAccumulator.defaultMaximumHold))
+                    }
+                    found[sample.uuid] = points
+                }
+            }
+        }
+        return found
     }
 
     public func addWorkoutActivity(_ workoutActivity: HKWorkoutActivity) async throws {

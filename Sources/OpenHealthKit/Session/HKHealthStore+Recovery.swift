@@ -115,6 +115,7 @@ struct JournalDecoder {
                     uuid: record.uuid, type: type, start: record.start, end: record.end,
                     value: record.value)
                 sample.appAdded = record.appAdded
+                sample.alreadyStored = record.alreadyStored
                 samples.append(sample)
             }
             return .samples(samples)

@@ -20,6 +20,10 @@ package struct CollectedSample: Sendable {
     package var typeCode: UInt16
     /// Added by the app (`addSamples`), not collected by a data source: kept even if the workout is discarded.
     package var appAdded = false
+    /// A quantity the store holds already: of a sample the app saved (or a series it finished) before adding it to
+    /// the builder. It counts towards the statistics and zones like any other, and is never saved again: the stored
+    /// sample is associated with the workout instead, whole.
+    package var alreadyStored = false
     /// The device's code in ``DeviceCodes`` (0: none).
     package var deviceCode: UInt32
     /// The unit and metadata of a sample the app added; nil for live samples.

@@ -51,7 +51,8 @@ package struct ConfigurationRecord: Codable, Equatable, Sendable {
 /// The binary form of a batch of collected samples: a little-endian count, then per sample
 /// uuid (16) · type id (u32) · start (f64) · end (f64) · value (f64) · device id (u32, 0 = none) · flags (u8),
 /// followed by a u16-length unit string when flag bit 0 is set and a u32-length metadata JSON when bit 1 is;
-/// bit 2 marks a sample the app added (kept when the workout is discarded).
+/// bit 2 marks a sample the app added (kept when the workout is discarded), bit 3 a quantity the store holds already
+/// (counted, never saved: ``CollectedSample/alreadyStored``).
 /// Store ids (types, devices) are those of the same store file.
 package enum SampleBatchCodec {
     /// Encodes samples; `typeID` and `deviceID` give the store ids of a type code and of a device code (never 0).
@@ -70,6 +71,7 @@ package enum SampleBatchCodec {
             writer.write(UInt32(truncatingIfNeeded: sample.deviceCode == 0 ? 0 : try deviceID(sample.deviceCode)))
             let flags: UInt8 =
                 (sample.unitString == nil ? 0 : 1) | (sample.metadataJSON == nil ? 0 : 2) | (sample.appAdded ? 4 : 0)
+                | (sample.alreadyStored ? 8 : 0)
             writer.write(flags)
             if let unit = sample.unitString {
                 let bytes = Array(unit.utf8)
@@ -96,6 +98,8 @@ package enum SampleBatchCodec {
         package var unitString: String?
         package var metadataJSON: String?
         package var appAdded: Bool
+        /// See ``CollectedSample/alreadyStored``: moved into nothing when the workout is finished or discarded.
+        package var alreadyStored = false
     }
 
     package static func decode(_ bytes: [UInt8]) throws(DecodeError) -> [Record] {
@@ -134,7 +138,7 @@ package enum SampleBatchCodec {
                 Record(
                     uuid: uuid, typeID: typeID, start: start, end: end, value: value,
                     deviceID: device == 0 ? nil : device, unitString: unit, metadataJSON: metadata,
-                    appAdded: flags & 4 != 0))
+                    appAdded: flags & 4 != 0, alreadyStored: flags & 8 != 0))
         }
         try reader.expectEnd("the sample batch")
         return records

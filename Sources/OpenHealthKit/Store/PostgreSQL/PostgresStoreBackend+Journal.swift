@@ -247,7 +247,7 @@ extension PostgresStoreBackend {
             do { records = try SampleBatchCodec.decode(try row.bytes(1) ?? []) } catch {
                 throw HKError(.errorDatabaseInaccessible, "A journaled sample batch is damaged: \(error).")
             }
-            for r in records where !onlyAppAdded || r.appAdded {
+            for r in records where (!onlyAppAdded || r.appAdded) && !r.alreadyStored {
                 try await rows.add(
                     [
                         .uuid(r.uuid), .integer(r.typeID), .real(r.start), .real(r.end), .real(r.value),
@@ -255,7 +255,7 @@ extension PostgresStoreBackend {
                     ], c)
             }
         }
-        for sample in extra where !onlyAppAdded || sample.appAdded {
+        for sample in extra where (!onlyAppAdded || sample.appAdded) && !sample.alreadyStored {
             let typeRowID = try await typeID(sample.type.identifier, c)
             var deviceRowID: Int64?
             if let device = sample.device { deviceRowID = try await deviceID(device, c) }

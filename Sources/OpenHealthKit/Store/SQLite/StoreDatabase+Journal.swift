@@ -97,7 +97,7 @@ extension StoreDatabase {
             do { records = try SampleBatchCodec.decode(batch) } catch {
                 throw HKError(.errorDatabaseInaccessible, "A journaled sample batch is damaged: \(error).")
             }
-            for r in records where !onlyAppAdded || r.appAdded {
+            for r in records where (!onlyAppAdded || r.appAdded) && !r.alreadyStored {
                 try insert.add(
                     SampleRow(
                         uuid: r.uuid, typeID: r.typeID, start: r.start, end: r.end, value: r.value, unit: r.unitString,
@@ -105,7 +105,7 @@ extension StoreDatabase {
                 moved += 1
             }
         }
-        for sample in extra where !onlyAppAdded || sample.appAdded {
+        for sample in extra where (!onlyAppAdded || sample.appAdded) && !sample.alreadyStored {
             let typeRowID = try typeID(sample.type.identifier, db)
             let deviceRowID = try sample.device.map { try deviceID($0, db) }
             try insert.add(
@@ -116,7 +116,7 @@ extension StoreDatabase {
                     workoutID: workoutID))
         }
         try insert.finish()
-        return moved + extra.filter { !onlyAppAdded || $0.appAdded }.count
+        return moved + extra.filter { (!onlyAppAdded || $0.appAdded) && !$0.alreadyStored }.count
     }
 }
 
