@@ -253,9 +253,16 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
         for ofType in Dictionary(grouping: samples, by: \.quantityType.identifier).values {
             let type = ofType[0].quantityType
             for first in stride(from: 0, to: ofType.count, by: 500) {
-                let uuids = Set(ofType[first ..< min(first + 500, ofType.count)].map(\.uuid))
-                let descriptor = HKQueryDescriptor(
-                    sampleType: type, predicate: HKQuery.predicateForObjects(with: uuids))
+                let slice = ofType[first ..< min(first + 500, ofType.count)]
+                // The samples' start dates bound the search: SQLite finds samples by type and start, not by UUID.
+                let starts = slice.map(\.startDate.timeIntervalSinceReferenceDate)
+                let earliest = Date(timeIntervalSinceReferenceDate: starts.min() ?? 0)
+                let afterLatest = Date(timeIntervalSinceReferenceDate: (starts.max() ?? 0).nextUp)
+                let predicate = NSCompoundPredicate(andPredicateWithSubpredicates: [
+                    HKQuery.predicateForObjects(with: Set(slice.map(\.uuid))),
+                    HKQuery.predicateForSamples(withStart: earliest, end: afterLatest, options: .strictStartDate),
+                ])
+                let descriptor = HKQueryDescriptor(sampleType: type, predicate: predicate)
                 for (sample, points) in try await backend.seriesSamples(
                     descriptor, client: healthStore.clientIdentifier)
                 {
