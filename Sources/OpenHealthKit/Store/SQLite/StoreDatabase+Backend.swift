@@ -340,9 +340,7 @@ extension StoreDatabase: StoreBackend {
 
     func setWorkoutPlan(_ plan: Data, ofWorkout workout: UUID) async throws {
         try await write { db in
-            guard let id = try self.sampleID(uuid: workout, db),
-                try Bool.fetchOne(db, sql: "SELECT 1 FROM workouts WHERE sample_id = ?", arguments: [id]) == true
-            else {
+            guard let id = try self.workoutID(uuid: workout, db) else {
                 throw HKError(.errorInvalidArgument, "The workout \(workout.uuidString) is not in the store.")
             }
             try self.setWorkoutPlan(plan, workoutID: id, db)
@@ -476,10 +474,9 @@ extension StoreDatabase: StoreBackend {
                     source: finish.source, db)
                 try self.deleteJournal(builderID: builderID, db)
             }
+            let associated = try self.sampleIDs(uuids: finish.associated, db)
             for uuid in finish.associated {
-                if let id = try self.sampleID(uuid: uuid, db) {
-                    try self.associate(sampleID: id, workoutID: workoutID, db)
-                }
+                if let id = associated[uuid] { try self.associate(sampleID: id, workoutID: workoutID, db) }
             }
             try self.insertWorkoutSensors(finish.sensors, workoutID: workoutID, db)
             if let plan = finish.workoutPlan { try self.setWorkoutPlan(plan, workoutID: workoutID, db) }

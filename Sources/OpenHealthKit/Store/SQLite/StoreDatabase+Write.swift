@@ -140,9 +140,22 @@ extension StoreDatabase {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT sample_id FROM workouts WHERE uuid = ?"), arguments: [uuid])
     }
 
-    /// The row id of a stored sample of any type, or nil. UUIDs are not indexed (see the schema): this scans.
-    func sampleID(uuid: UUID, _ db: Database) throws -> Int64? {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM samples WHERE uuid = ?"), arguments: [uuid])
+    /// The row ids of stored samples of any type, by UUID (a UUID not stored is missing). UUIDs are not indexed (see
+    /// the schema): each 5,000 UUIDs cost one scan of the table, so a caller asks for all it needs at once.
+    func sampleIDs(uuids: [UUID], _ db: Database) throws -> [UUID: Int64] {
+        var ids: [UUID: Int64] = [:]
+        for first in stride(from: 0, to: uuids.count, by: 5_000) {
+            let slice = uuids[first ..< min(first + 5_000, uuids.count)]
+            let list = Array(repeating: "?", count: slice.count).joined(separator: ",")
+            let rows = try Row.fetchAll(
+                db, sql: "SELECT uuid, id FROM samples WHERE uuid IN (\(list)) ORDER BY id",
+                arguments: StatementArguments(Array(slice)))
+            for row in rows {
+                let uuid: UUID = row[0]
+                if ids[uuid] == nil { ids[uuid] = row[1] }
+            }
+        }
+        return ids
     }
 
     /// The source of a stored sample, or nil.
