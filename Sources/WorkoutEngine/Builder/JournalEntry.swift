@@ -98,7 +98,8 @@ package enum SampleBatchCodec {
         package var unitString: String?
         package var metadataJSON: String?
         package var appAdded: Bool
-        /// See ``CollectedSample/alreadyStored``: moved into nothing when the workout is finished or discarded.
+        /// See ``CollectedSample/alreadyStored``: never moved into the store's samples, whether the workout is
+        /// finished or discarded.
         package var alreadyStored = false
     }
 
