@@ -243,9 +243,9 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
 
     /// The quantities the store holds of those of `samples` it holds already, by sample: a series' points, or the
     /// sample's own quantity (storage unit, seconds since the reference date). A series' last instant of a held type
-    /// (heart rate) covers what it covers in the store's own statistics of the series: until the series' end, at
-    /// most the maximum hold (``StatisticsAccumulator/summary(style:of:seriesEnd:maximumHold:)``), not until the
-    /// next sample the builder happens to get.
+    /// (heart rate) covers what it covers in the store's own statistics of the series, until the series' end at most
+    /// (``StatisticsAccumulator/covered(_:style:nextStart:maximumHold:)``), not until the next sample the builder
+    /// happens to get.
     private func storedQuantities(of samples: [HKQuantitySample]) async throws -> [UUID: [SeriesQuantity]] {
         guard !samples.isEmpty else { return [:] }
         let backend = try healthStore.backend()
@@ -266,22 +266,15 @@ open class HKWorkoutBuilder: NSObject, @unchecked Sendable {
                 for (sample, points) in try await backend.seriesSamples(
                     descriptor, client: healthStore.clientIdentifier)
                 {
-                    guard var points, let last = points.last else {
-                        found[sample.uuid] = [
+                    found[sample.uuid] =
+                        points.map {
+                            StatisticsAccumulator.covered(
+                                $0, style: type.aggregationStyle, nextStart: sample.endDate.storeValue)
+                        } ?? [
                             SeriesQuantity(
                                 start: sample.startDate.storeValue, end: sample.endDate.storeValue,
                                 value: sample.quantity.doubleValue(for: type.storageUnit))
                         ]
-                        continue
-                    }
-                    let holds = [.discreteTemporallyWeighted, .discreteEquivalentContinuousLevel].contains(
-                        type.aggregationStyle)
-                    if holds && last.end <= last.start {
-                        points[points.count - 1].end = max(
-                            last.start,
-                            min(sample.endDate.storeValue, last.start + StatisticsAccumulator.defaultMaximumHold))
-                    }
-                    found[sample.uuid] = points
                 }
             }
         }

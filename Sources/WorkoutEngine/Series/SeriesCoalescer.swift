@@ -23,12 +23,8 @@ package enum SeriesCoalescer {
     ) -> [SeriesQuantity] {
         switch style {
         case .discreteTemporallyWeighted, .discreteEquivalentContinuousLevel:
-            var covered = quantities
-            for index in covered.indices where covered[index].end <= covered[index].start {
-                let start = covered[index].start
-                let next = index + 1 < covered.count ? covered[index + 1].start : nextStart
-                covered[index].end = max(start, min(next, start + maximumHold))
-            }
+            let covered = StatisticsAccumulator.covered(
+                quantities, style: style, nextStart: nextStart, maximumHold: maximumHold)
             return merge(covered) { $0.value == $1.value ? $0.value : nil }
         case .cumulative:
             return merge(quantities) { a, b in

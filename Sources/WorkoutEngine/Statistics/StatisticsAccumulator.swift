@@ -72,7 +72,7 @@ package struct StatisticsAccumulator: Sendable {
         self.maximumHold = maximumHold
     }
 
-    private var holds: Bool { style == .discreteTemporallyWeighted || style == .discreteEquivalentContinuousLevel }
+    private var holds: Bool { style.holdsInstants }
 
     /// Adds one quantity (value in the type's storage unit) of a source. Quantities outside the range are welcome:
     /// they end the hold of the previous zero-length quantity of their stream and contribute nothing themselves.
@@ -219,6 +219,13 @@ package struct StatisticsAccumulator: Sendable {
     }
 }
 
+extension HKQuantityAggregationStyle {
+    /// Whether a zero-length quantity of this style holds its value until the next one (time-weighted styles).
+    package var holdsInstants: Bool {
+        self == .discreteTemporallyWeighted || self == .discreteEquivalentContinuousLevel
+    }
+}
+
 extension StatisticsAccumulator {
     /// The summary of a whole series: its quantities' partial over `[first start, +∞)`, the last zero-length value
     /// holding at most until `seriesEnd`. Adding it to an accumulator whose range contains the series gives the
@@ -237,6 +244,24 @@ extension StatisticsAccumulator {
                 holdLimit: seriesEnd)
         }
         return accumulator.partials(through: Date(storeValue: seriesEnd))[0] ?? StatisticsPartial()
+    }
+
+    /// One stream's quantities (in start order) with the coverage this engine gives a zero-length quantity of a
+    /// holding style written out: until the next quantity's start (the last one's: `nextStart`, the stream's next
+    /// quantity or a series' end), at most `maximumHold`. The statistics of the result are those of the quantities
+    /// held, whatever comes after them; quantities of other styles are returned as they are.
+    package static func covered(
+        _ quantities: [SeriesQuantity], style: HKQuantityAggregationStyle, nextStart: Double,
+        maximumHold: TimeInterval = defaultMaximumHold
+    ) -> [SeriesQuantity] {
+        guard style.holdsInstants else { return quantities }
+        var covered = quantities
+        for index in covered.indices where covered[index].end <= covered[index].start {
+            let start = covered[index].start
+            let next = index + 1 < covered.count ? covered[index + 1].start : nextStart
+            covered[index].end = max(start, min(next, start + maximumHold))
+        }
+        return covered
     }
 
     /// Statistics over samples in `[start, end)`: every statistic the type's style allows, merged and per source;

@@ -26,7 +26,7 @@ package struct StatisticsCollectionEngine: Sendable {
         self.maximumHold = maximumHold
     }
 
-    private var holds: Bool { style == .discreteTemporallyWeighted || style == .discreteEquivalentContinuousLevel }
+    private var holds: Bool { style.holdsInstants }
 
     /// Adds one quantity (times in seconds since the reference date, value in the storage unit).
     package mutating func add(start: Double, end: Double, value: Double, source: Int64, holdLimit: Double = .infinity) {

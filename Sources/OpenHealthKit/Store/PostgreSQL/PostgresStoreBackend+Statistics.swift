@@ -18,7 +18,7 @@ extension PostgresStoreBackend {
     ) async throws -> [Int: [Int64: StatisticsPartial]] {
         assert(zip(bounds, bounds.dropFirst()).allSatisfy { $0.0.1 <= $0.1.0 }, "intervals ascending and disjoint")
         let style = type.aggregationStyle
-        let holds = style == .discreteTemporallyWeighted || style == .discreteEquivalentContinuousLevel
+        let holds = style.holdsInstants
         let contribution: String
         switch style {
         case .cumulative:
